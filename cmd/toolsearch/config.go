@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/toolsearch/toolsearch/server"
+)
+
+// DefaultConfigFile is read from the working directory when present.
+const DefaultConfigFile = "toolsearch.yaml"
+
+// Config is toolsearch.yaml. Every setting has a flag too; flags win.
+type Config struct {
+	Skills        []string                 `yaml:"skills"`        // skill roots
+	Tools         []string                 `yaml:"tools"`         // static tool files, FILE or NS=FILE
+	MCPConfig     string                   `yaml:"mcpConfig"`     // Claude-style .mcp.json
+	ListingBudget *int                     `yaml:"listingBudget"` // tokens
+	ResultBudget  int                      `yaml:"resultBudget"`  // tokens
+	Tokenizer     string                   `yaml:"tokenizer"`
+	Promote       bool                     `yaml:"promote"`
+	Workdir       string                   `yaml:"workdir"`
+	Scripts       ScriptsConfig            `yaml:"scripts"`
+	Servers       map[string]*ServerConfig `yaml:"servers"`
+	HTTP          HTTPConfig               `yaml:"http"`
+	Trace         string                   `yaml:"trace"`
+	TraceArgs     bool                     `yaml:"traceArgs"`
+	LogLevel      string                   `yaml:"logLevel"`
+
+	file string // where it was read from, for messages
+}
+
+// ScriptsConfig configures run_skill_script.
+type ScriptsConfig struct {
+	Disabled       bool     `yaml:"disabled"`
+	DisabledSkills []string `yaml:"disabledSkills"`
+	Timeout        Duration `yaml:"timeout"`    // default per run
+	MaxTimeout     Duration `yaml:"maxTimeout"` // cap on what a call may ask
+	OutputLimit    int      `yaml:"outputLimit"`
+	Concurrency    int      `yaml:"concurrency"`
+	Env            []string `yaml:"env"` // extra environment names passed to scripts
+}
+
+// ServerConfig is toolsearch's own per-upstream settings; how to start the
+// server lives in .mcp.json.
+type ServerConfig struct {
+	Disabled   bool              `yaml:"disabled"`
+	Timeout    Duration          `yaml:"timeout"`
+	AlwaysLoad []string          `yaml:"alwaysLoad"` // tool name globs
+	Policy     map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
+}
+
+// HTTPConfig configures `serve --http`.
+type HTTPConfig struct {
+	Addr           string   `yaml:"addr"`
+	TokenFile      string   `yaml:"tokenFile"`
+	AllowedOrigins []string `yaml:"allowedOrigins"`
+	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
+	SessionTimeout Duration `yaml:"sessionTimeout"`
+}
+
+// Duration reads "30s" or "2m" from YAML.
+type Duration time.Duration
+
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration such as 30s or 2m", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// loadConfig reads the config file. An explicit path must exist; the
+// default one is optional.
+func loadConfig(path string, explicit bool) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			return &Config{}, nil
+		}
+		return nil, err
+	}
+	return parseConfig(path, data)
+}
+
+var unknownFieldRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
+
+func parseConfig(path string, data []byte) (*Config, error) {
+	cfg := &Config{file: path}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		msg := unknownFieldRE.ReplaceAllString(err.Error(), "line $1: unknown key $2")
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+		return nil, fmt.Errorf("%s: %s", path, msg)
+	}
+	// Relative paths in the file are relative to the file, as users expect
+	// when they keep the config next to the project.
+	base := filepath.Dir(path)
+	rel := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, p)
+	}
+	for i := range cfg.Skills {
+		cfg.Skills[i] = rel(cfg.Skills[i])
+	}
+	for i, spec := range cfg.Tools {
+		if ns, f, ok := strings.Cut(spec, "="); ok {
+			cfg.Tools[i] = ns + "=" + rel(f)
+		} else {
+			cfg.Tools[i] = rel(spec)
+		}
+	}
+	cfg.MCPConfig = rel(cfg.MCPConfig)
+	cfg.Workdir = rel(cfg.Workdir)
+	cfg.HTTP.TokenFile = rel(cfg.HTTP.TokenFile)
+	cfg.Trace = rel(cfg.Trace)
+	for name, sc := range cfg.Servers {
+		if sc == nil {
+			return nil, fmt.Errorf("%s: servers.%s is empty", path, name)
+		}
+		for glob, p := range sc.Policy {
+			if _, err := filepath.Match(glob, ""); err != nil {
+				return nil, fmt.Errorf("%s: servers.%s.policy: bad glob %q: %v", path, name, glob, err)
+			}
+			switch p {
+			case "callable", "visible_only", "hidden":
+			default:
+				return nil, fmt.Errorf("%s: servers.%s.policy.%s: unknown policy %q: want callable, visible_only or hidden", path, name, glob, p)
+			}
+		}
+		for _, glob := range sc.AlwaysLoad {
+			if _, err := filepath.Match(glob, ""); err != nil {
+				return nil, fmt.Errorf("%s: servers.%s.alwaysLoad: bad glob %q: %v", path, name, glob, err)
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// sourceFlags are the flags shared by every command that loads the catalog.
+type sourceFlags struct {
+	config        string
+	skills        stringList
+	tools         stringList
+	mcpConfig     string
+	listingBudget int
+	resultBudget  int
+	tokenizer     string
+	logLevel      string
+}
+
+func addSourceFlags(fs *flag.FlagSet) *sourceFlags {
+	f := &sourceFlags{}
+	fs.StringVar(&f.config, "config", "", "config file (default ./"+DefaultConfigFile+" when present)")
+	fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default ./skills when present)")
+	fs.Var(&f.tools, "tools", "static tool catalog `FILE` or NS=FILE (JSON), repeatable")
+	fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
+	fs.IntVar(&f.listingBudget, "listing-budget", -1, "tokens for the up-front listing in tool_search's description; 0 lists nothing (default 300)")
+	fs.IntVar(&f.resultBudget, "result-budget", 0, "tokens a tool_search result may take (default 8000)")
+	fs.StringVar(&f.tokenizer, "tokenizer", "", "token counting encoding: o200k_base or cl100k_base (default o200k_base)")
+	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default info; logs go to stderr)")
+	return f
+}
+
+// settings merges the config file and the flags: flags win.
+func (f *sourceFlags) settings() (*Config, error) {
+	path, explicit := f.config, f.config != ""
+	if !explicit {
+		path = DefaultConfigFile
+	}
+	cfg, err := loadConfig(path, explicit)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.skills) > 0 {
+		cfg.Skills = f.skills
+	}
+	if len(cfg.Skills) == 0 {
+		if info, err := os.Stat("skills"); err == nil && info.IsDir() {
+			cfg.Skills = []string{"skills"}
+		}
+	}
+	if len(f.tools) > 0 {
+		cfg.Tools = f.tools
+	}
+	if f.mcpConfig != "" {
+		cfg.MCPConfig = f.mcpConfig
+	}
+	if cfg.MCPConfig == "" {
+		if _, err := os.Stat(".mcp.json"); err == nil {
+			cfg.MCPConfig = ".mcp.json"
+		}
+	}
+	if f.listingBudget >= 0 {
+		cfg.ListingBudget = &f.listingBudget
+	}
+	if cfg.ListingBudget == nil {
+		b := server.DefaultListingBudget
+		cfg.ListingBudget = &b
+	}
+	if *cfg.ListingBudget < 0 {
+		return nil, fmt.Errorf("listing budget must be 0 or more tokens, got %d", *cfg.ListingBudget)
+	}
+	if f.resultBudget != 0 {
+		cfg.ResultBudget = f.resultBudget
+	}
+	if cfg.ResultBudget < 0 {
+		return nil, fmt.Errorf("result budget must be positive, got %d", cfg.ResultBudget)
+	}
+	if cfg.ResultBudget == 0 {
+		cfg.ResultBudget = server.DefaultResultBudget
+	}
+	if f.tokenizer != "" {
+		cfg.Tokenizer = f.tokenizer
+	}
+	if f.logLevel != "" {
+		cfg.LogLevel = f.logLevel
+	}
+	return cfg, nil
+}

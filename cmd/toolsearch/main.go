@@ -1,0 +1,174 @@
+// Command toolsearch is an MCP server that lets a model work with hundreds
+// of tools and skills without paying for them all in its context window.
+//
+// Usage:
+//
+//	toolsearch <command> [flags] [args]
+//
+// Run `toolsearch help` for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...";
+// otherwise the module version or VCS revision is used.
+var version = ""
+
+// A command is one subcommand of the CLI.
+type command struct {
+	name    string
+	args    string // synopsis after the name
+	summary string
+	run     func(ctx context.Context, args []string, out io.Writer) error
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{"serve", "[flags]", "serve the catalog over MCP (stdio, or Streamable HTTP with --http)", runServe},
+		{"search", "QUERY [flags]", "print what the model receives from tool_search for QUERY", runSearch},
+		{"skills", "validate [DIR...]", "check skills strictly by the Agent Skills rules (exit 1 on any problem)", runSkills},
+		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
+		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
+		{"version", "", "print the version", runVersion},
+	}
+}
+
+// errUsage marks errors that come with their own usage message.
+var errUsage = errors.New("usage")
+
+// exitError carries a specific exit status without a message of its own.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, args[1:], stdout)
+		var code exitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			return 2
+		case errors.As(err, &code):
+			return int(code)
+		}
+		fmt.Fprintf(stderr, "toolsearch %s: %v\n", c.name, err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "toolsearch: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "toolsearch lets a model find and load tools and skills on demand, through one MCP server.\n\nUsage:\n\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  toolsearch %-8s %s\n      %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun `toolsearch <command> --help` for a command's flags.\n")
+}
+
+// newFlagSet makes a flag set whose usage names the command.
+func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("toolsearch "+name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	for _, c := range commands {
+		if c.name == name {
+			fs.Usage = func() {
+				fmt.Fprintf(out, "Usage: toolsearch %s %s\n\n%s.\n\nFlags:\n", c.name, c.args, upperFirst(c.summary))
+				fs.PrintDefaults()
+			}
+		}
+	}
+	return fs
+}
+
+// parseFlags parses flags that may come before, between or after the
+// positional arguments, and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+func runVersion(_ context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("version", os.Stderr)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "toolsearch %s\n", versionString())
+	return nil
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel-" + s.Value[:12]
+		}
+	}
+	return "devel"
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/server"
+)
+
+func runSearch(_ context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("search", os.Stderr)
+	sf := addSourceFlags(fs)
+	limit := fs.Int("limit", server.DefaultLimit, "most results (1-20)")
+	kind := fs.String("kind", "any", "tool, skill or any")
+	detail := fs.String("detail", server.DetailFull, "full, compact or names")
+	asJSON := fs.Bool("json", false, "print the structured result as JSON instead of the text")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	res, err := a.server.Search(server.SearchArgs{Query: strings.Join(rest, " "), Limit: *limit, Kind: *kind, Detail: *detail})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	_, err = fmt.Fprintln(out, res.Text())
+	return err
+}

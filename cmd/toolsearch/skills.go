@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+func runSkills(_ context.Context, args []string, out io.Writer) error {
+	if len(args) == 0 || args[0] != "validate" {
+		fmt.Fprintln(os.Stderr, "Usage: toolsearch skills validate [DIR...]\n\nDIR is a skill folder or a root of skill folders (default: the configured roots, or ./skills).")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			return nil
+		}
+		return errUsage
+	}
+	fs := newFlagSet("skills", os.Stderr)
+	cfgPath := fs.String("config", "", "config file whose skill roots to validate when no DIR is given")
+	dirs, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		sf := &sourceFlags{config: *cfgPath, listingBudget: -1}
+		cfg, err := sf.settings()
+		if err != nil {
+			return err
+		}
+		dirs = cfg.Skills
+	}
+	if len(dirs) == 0 {
+		return fmt.Errorf("no skill folders: give DIR arguments or create ./skills")
+	}
+	checked, invalid, probs := validateSkills(dirs)
+	failing := 0
+	for _, p := range probs {
+		fmt.Fprintln(out, p.String())
+		if p.Severity >= loader.SeverityWarning {
+			failing++
+		}
+	}
+	fmt.Fprintf(out, "%s checked: %d valid, %d invalid; %s, %s\n", plural(checked, "skill"), checked-invalid, invalid, plural(failing, "problem"), plural(len(probs)-failing, "hint"))
+	if failing > 0 {
+		return exitError(1)
+	}
+	return nil
+}
+
+// validateSkills checks each DIR, which is either a skill folder or a root
+// holding skill folders, strictly: every rule counts.
+func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems) {
+	seen := map[string]string{}
+	for _, dir := range dirs {
+		folders := []string{dir}
+		if _, err := os.Stat(filepath.Join(dir, loader.SkillFileName)); err != nil {
+			var err error
+			if folders, err = loader.SkillDirs(dir); err != nil {
+				probs = append(probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: err.Error()})
+				continue
+			}
+			if len(folders) == 0 {
+				probs = append(probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: "no skills here: a skill is a folder holding SKILL.md"})
+			}
+		}
+		for _, folder := range folders {
+			checked++
+			s, ps := loader.LoadSkill(folder)
+			if s != nil {
+				if first, dup := seen[s.Name]; dup {
+					ps = append(ps, loader.Problem{File: filepath.Join(folder, loader.SkillFileName), Severity: loader.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", s.Name, first)})
+				}
+				seen[s.Name] = folder
+			}
+			if ps.Worst() >= loader.SeverityWarning {
+				invalid++
+			}
+			probs = append(probs, ps...)
+		}
+	}
+	return checked, invalid, probs
+}

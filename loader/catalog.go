@@ -1,0 +1,216 @@
+package loader
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// SourceKind tells what a source is.
+type SourceKind string
+
+const (
+	SourceSkills SourceKind = "skills" // SKILL.md folders
+	SourceServer SourceKind = "server" // an upstream MCP server
+	SourceTools  SourceKind = "tools"  // a static file of tool definitions
+)
+
+// State is the condition of an upstream server.
+type State string
+
+const (
+	StateConnecting State = "connecting"
+	StateValidating State = "validating" // re-listing its tools
+	StateActive     State = "active"
+	StateFailed     State = "failed"
+	StateDisabled   State = "disabled"
+)
+
+// Source is one origin of catalog entries with what is known about it.
+type Source struct {
+	Name    string
+	Kind    SourceKind
+	Entries []*Entry
+	// Problems found while loading; they never stop the rest.
+	Problems Problems
+
+	// For servers.
+	State      State
+	LastListed time.Time // last good tools/list
+	LastError  string    // includes the tail of the server's stderr
+	// Instructions are the server's own instructions, shown when relevant.
+	Instructions string
+}
+
+// Refusal is an entry kept out of the catalog, with the reason.
+type Refusal struct {
+	Entry  *Entry
+	Reason string
+}
+
+// A Snapshot is an immutable view of the catalog. Readers hold on to one for
+// as long as they need consistent answers.
+type Snapshot struct {
+	Version uint64
+	Sources []*Source
+	// Entries holds every accepted entry, hidden ones included, in listing
+	// order: by source, then by name.
+	Entries []*Entry
+	Refused []Refusal
+
+	byName   map[string]*Entry
+	byFold   map[string]*Entry
+	bySource map[string]*Source
+}
+
+// Lookup finds an entry by its exact name, falling back to a
+// case-insensitive match.
+func (s *Snapshot) Lookup(name string) (*Entry, bool) {
+	if e, ok := s.byName[name]; ok {
+		return e, true
+	}
+	e, ok := s.byFold[strings.ToLower(name)]
+	return e, ok
+}
+
+// Source returns the named source.
+func (s *Snapshot) Source(name string) (*Source, bool) {
+	src, ok := s.bySource[name]
+	return src, ok
+}
+
+// Listed returns the entries that may be listed and searched.
+func (s *Snapshot) Listed() []*Entry {
+	var out []*Entry
+	for _, e := range s.Entries {
+		if e.Listed() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Catalog merges the entries of every source into snapshots and tells
+// subscribers when they change. It is safe for concurrent use.
+type Catalog struct {
+	// notifyMu serializes updates end to end, so that subscribers see
+	// changes in order.
+	notifyMu sync.Mutex
+	mu       sync.Mutex
+	order    []string // source names in priority order
+	sources  map[string]*Source
+	reserved map[string]string // names nothing may take, with why
+	snap     *Snapshot
+	subs     map[int]func(old, new *Snapshot)
+	nextSub  int
+}
+
+// NewCatalog returns an empty catalog. Reserved names (toolsearch's own
+// tools) are refused to every source.
+func NewCatalog(reserved ...string) *Catalog {
+	c := &Catalog{sources: map[string]*Source{}, reserved: map[string]string{}, subs: map[int]func(old, new *Snapshot){}}
+	for _, r := range reserved {
+		c.reserved[strings.ToLower(r)] = r
+	}
+	c.snap = c.build(0)
+	return c
+}
+
+// Snapshot returns the current snapshot.
+func (c *Catalog) Snapshot() *Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.snap
+}
+
+// Put adds or replaces a source. A new source ranks after the existing ones
+// when names collide.
+func (c *Catalog) Put(src *Source) {
+	c.update(func() {
+		if _, ok := c.sources[src.Name]; !ok {
+			c.order = append(c.order, src.Name)
+		}
+		c.sources[src.Name] = src
+	})
+}
+
+// Remove drops a source and its entries.
+func (c *Catalog) Remove(name string) {
+	c.update(func() {
+		if _, ok := c.sources[name]; ok {
+			delete(c.sources, name)
+			c.order = slices.DeleteFunc(c.order, func(n string) bool { return n == name })
+		}
+	})
+}
+
+// Subscribe calls fn after every change with the snapshots before and after.
+// Calls are serialized and made without the catalog's lock held. The
+// returned function ends the subscription.
+func (c *Catalog) Subscribe(fn func(old, new *Snapshot)) (cancel func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := c.nextSub
+	c.nextSub++
+	c.subs[id] = fn
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.subs, id)
+	}
+}
+
+func (c *Catalog) update(change func()) {
+	c.notifyMu.Lock()
+	defer c.notifyMu.Unlock()
+	c.mu.Lock()
+	change()
+	old := c.snap
+	c.snap = c.build(old.Version + 1)
+	snap := c.snap
+	subs := make([]func(old, new *Snapshot), 0, len(c.subs))
+	for _, id := range slices.Sorted(maps.Keys(c.subs)) {
+		subs = append(subs, c.subs[id])
+	}
+	c.mu.Unlock()
+	for _, fn := range subs {
+		fn(old, snap)
+	}
+}
+
+// build merges the sources into a snapshot. Names are unique: the first
+// source in priority order keeps a contested name and later claimants are
+// refused, never silently renamed.
+func (c *Catalog) build(version uint64) *Snapshot {
+	s := &Snapshot{
+		Version:  version,
+		byName:   map[string]*Entry{},
+		byFold:   map[string]*Entry{},
+		bySource: map[string]*Source{},
+	}
+	for _, name := range c.order {
+		src := c.sources[name]
+		s.Sources = append(s.Sources, src)
+		s.bySource[name] = src
+		entries := slices.Clone(src.Entries)
+		slices.SortStableFunc(entries, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
+		for _, e := range entries {
+			fold := strings.ToLower(e.Name)
+			if r, ok := c.reserved[fold]; ok {
+				s.Refused = append(s.Refused, Refusal{e, fmt.Sprintf("%q is reserved for toolsearch's own %s tool", e.Name, r)})
+				continue
+			}
+			if prev, ok := s.byFold[fold]; ok {
+				s.Refused = append(s.Refused, Refusal{e, fmt.Sprintf("name collides with %s from %s", prev.Name, prev.Source)})
+				continue
+			}
+			s.byName[e.Name] = e
+			s.byFold[fold] = e
+			s.Entries = append(s.Entries, e)
+		}
+	}
+	return s
+}

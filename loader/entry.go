@@ -1,0 +1,182 @@
+package loader
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Kind tells tools from skills.
+type Kind string
+
+const (
+	KindTool  Kind = "tool"
+	KindSkill Kind = "skill"
+)
+
+// Policy says what the model may do with an upstream tool.
+type Policy string
+
+const (
+	PolicyCallable    Policy = "callable"     // listed, searched and callable (the default)
+	PolicyVisibleOnly Policy = "visible_only" // listed and searched, but calls are refused
+	PolicyHidden      Policy = "hidden"       // neither listed, searched nor callable
+)
+
+// ParsePolicy checks a policy word from configuration.
+func ParsePolicy(s string) (Policy, error) {
+	switch p := Policy(s); p {
+	case PolicyCallable, PolicyVisibleOnly, PolicyHidden:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown policy %q: want callable, visible_only or hidden", s)
+}
+
+// An Entry is one thing the model can find: a tool or a skill.
+type Entry struct {
+	Kind        Kind
+	Name        string // the name the model uses; unique in a snapshot
+	Source      string // the source it came from: "skills", a server name, a tools file
+	Summary     string // one line, at most SummaryLen characters
+	Description string
+
+	// Tool is the full definition of a tool under its exposed Name.
+	Tool *mcp.Tool
+	// Upstream is the tool's own name at its server (or in its file) when
+	// that differs from Name.
+	Upstream string
+	Policy   Policy
+	// AlwaysLoad tools appear directly in tools/list with their schema.
+	AlwaysLoad bool
+	// Changed marks a tool whose definition differs from the one first seen.
+	Changed bool
+
+	Skill *Skill
+
+	// Digest identifies the entry's content; equal digests mean nothing a
+	// client could see has changed.
+	Digest string
+}
+
+// Listed reports whether the entry may appear in listings and search.
+func (e *Entry) Listed() bool { return e.Policy != PolicyHidden }
+
+// NewSkillEntry makes the catalog entry for a skill.
+func NewSkillEntry(source string, s *Skill) *Entry {
+	return &Entry{
+		Kind:        KindSkill,
+		Name:        s.Name,
+		Source:      source,
+		Summary:     Summarize(s.Description),
+		Description: s.Description,
+		Skill:       s,
+		Policy:      PolicyCallable,
+		Digest:      s.Digest(),
+	}
+}
+
+// NewToolEntry makes the catalog entry for a tool exposed as name. The tool
+// is copied, so the caller's definition is never altered.
+func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
+	def := *t
+	def.Name = name
+	e := &Entry{
+		Kind:        KindTool,
+		Name:        name,
+		Source:      source,
+		Summary:     Summarize(t.Description),
+		Description: t.Description,
+		Tool:        &def,
+		Policy:      PolicyCallable,
+		Digest:      ToolDigest(t),
+	}
+	if t.Name != name {
+		e.Upstream = t.Name
+	}
+	return e
+}
+
+// ToolDigest is the sha256 of a tool's canonical definition: its JSON with
+// object keys sorted (encoding/json sorts map keys), under its own name.
+func ToolDigest(t *mcp.Tool) string {
+	data, err := json.Marshal(t)
+	if err == nil {
+		var v any
+		if json.Unmarshal(data, &v) == nil {
+			data, _ = json.Marshal(v)
+		}
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// CheckToolName reports why a name cannot be exposed: the Anthropic and
+// OpenAI APIs accept only 1-64 characters of [A-Za-z0-9_-].
+func CheckToolName(name string) error {
+	if toolNameRE.MatchString(name) {
+		return nil
+	}
+	if len(name) > 64 {
+		return fmt.Errorf("name %q is %d characters, over the 64 that model APIs accept", name, len(name))
+	}
+	return fmt.Errorf("name %q has characters outside [A-Za-z0-9_-], which model APIs refuse", name)
+}
+
+// SummaryLen bounds one-line summaries.
+const SummaryLen = 120
+
+// Summarize makes the one-line summary of a description: its first
+// sentence, whitespace collapsed, at most SummaryLen characters.
+func Summarize(desc string) string {
+	s := strings.Join(strings.Fields(desc), " ")
+	s = firstSentence(s)
+	if utf8.RuneCountInString(s) <= SummaryLen {
+		return s
+	}
+	r := []rune(s)[:SummaryLen-1]
+	if i := lastSpace(r); i > SummaryLen/2 {
+		r = r[:i]
+	}
+	return strings.TrimRightFunc(string(r), func(c rune) bool { return unicode.IsPunct(c) || unicode.IsSpace(c) }) + "…"
+}
+
+var abbreviations = map[string]bool{"e.g.": true, "i.e.": true, "etc.": true, "vs.": true, "approx.": true, "incl.": true, "no.": true}
+
+// firstSentence cuts s after the first full stop, question or exclamation
+// mark that ends a word and is followed by a space, skipping abbreviations.
+func firstSentence(s string) string {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' {
+			start = i + 1
+			continue
+		}
+		if (c == '.' || c == '!' || c == '?') && i+1 < len(s) && s[i+1] == ' ' {
+			word := strings.ToLower(s[start : i+1])
+			if abbreviations[word] || (c == '.' && len(word) == 2) { // "e.", initials
+				continue
+			}
+			return s[:i+1]
+		}
+	}
+	return s
+}
+
+func lastSpace(r []rune) int {
+	for i := len(r) - 1; i >= 0; i-- {
+		if r[i] == ' ' {
+			return i
+		}
+	}
+	return -1
+}

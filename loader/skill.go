@@ -1,0 +1,464 @@
+package loader
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"gopkg.in/yaml.v3"
+)
+
+// Limits from the Agent Skills guidance and the MCP Skills extension.
+const (
+	MaxSkillFileSize   = 1 << 20  // SKILL.md itself
+	MaxSkillFiles      = 512      // files in one skill, SKILL.md included
+	MaxSkillBytes      = 16 << 20 // all files of one skill together
+	MaxNameLen         = 64
+	MaxDescriptionLen  = 1024
+	MaxCompatibility   = 500
+	recommendedMaxBody = 500 // lines
+)
+
+// SkillFileName is the file that makes a folder a skill.
+const SkillFileName = "SKILL.md"
+
+var (
+	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	// specKeys are the only top-level frontmatter keys the specification
+	// defines; anything else loads with a warning.
+	specKeys = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+)
+
+// A Skill is one parsed SKILL.md folder, with a snapshot of every file's
+// bytes, so that what is hashed, listed and served always agrees even while
+// the author keeps editing.
+type Skill struct {
+	Name        string
+	Description string
+	Dir         string // absolute path of the skill folder
+	Root        string // the skill root it was found in
+
+	// Frontmatter is the YAML frontmatter as written, decoded to plain
+	// values (maps, lists, strings, numbers, booleans), for serving verbatim.
+	Frontmatter map[string]any
+	// FrontmatterYAML is the raw text between the --- lines.
+	FrontmatterYAML []byte
+	Body            string // the Markdown after the frontmatter
+	Files           []File // sorted by path; SKILL.md included
+	Problems        Problems
+}
+
+// File is one file of a skill.
+type File struct {
+	Path   string `json:"path"` // slash-separated, relative to the skill folder
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"` // lowercase hex
+	Data   []byte `json:"-"`
+}
+
+// Valid reports whether the skill follows every rule of the Agent Skills
+// specification (hints aside), which is what strict validation and the MCP
+// Skills extension require.
+func (s *Skill) Valid() bool { return s.Problems.Worst() < SeverityWarning }
+
+// File returns the file at the given slash-separated relative path.
+func (s *Skill) File(rel string) (*File, bool) {
+	i, ok := slices.BinarySearchFunc(s.Files, rel, func(f File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok {
+		return nil, false
+	}
+	return &s.Files[i], true
+}
+
+// Digest summarizes the whole skill: it changes whenever any file does.
+func (s *Skill) Digest() string {
+	h := sha256.New()
+	for _, f := range s.Files {
+		fmt.Fprintf(h, "%s\x00%s\x00", f.Path, f.SHA256)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// LoadSkill reads and checks the skill in dir. It returns a nil skill when
+// the problems include an error that keeps it out of the catalog; problems
+// of lower severity come back with a usable skill.
+func LoadSkill(dir string) (*Skill, Problems) {
+	file := filepath.Join(dir, SkillFileName)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, Problems{{File: file, Severity: SeverityError, Message: err.Error()}}
+	}
+	files, probs := snapshotFiles(abs, file)
+	if probs.Worst() == SeverityError {
+		return nil, probs
+	}
+	var raw []byte
+	for _, f := range files {
+		if f.Path == SkillFileName {
+			raw = f.Data
+		}
+	}
+	if raw == nil {
+		return nil, append(probs, Problem{File: file, Severity: SeverityError, Message: "SKILL.md is missing or not a regular file"})
+	}
+	s, more := ParseSkill(file, filepath.Base(abs), raw)
+	probs = append(probs, more...)
+	if s == nil {
+		return nil, probs
+	}
+	s.Dir = abs
+	s.Files = files
+	s.Problems = probs
+	return s, probs
+}
+
+// ParseSkill parses the bytes of a SKILL.md whose folder is named folder and
+// validates them by the Agent Skills rules. file is used in problem reports.
+// Files, Dir and Root are left for the caller to fill.
+func ParseSkill(file, folder string, raw []byte) (*Skill, Problems) {
+	var probs Problems
+	report := func(line int, field string, sev Severity, format string, args ...any) {
+		probs = append(probs, Problem{File: file, Line: line, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+	if len(raw) > MaxSkillFileSize {
+		report(0, "", SeverityError, "SKILL.md is %d bytes, over the 1 MiB limit", len(raw))
+		return nil, probs
+	}
+	if !utf8.Valid(raw) {
+		report(0, "", SeverityError, "SKILL.md is not valid UTF-8")
+		return nil, probs
+	}
+
+	fm, body, err := splitFrontmatter(raw)
+	if err != nil {
+		report(fm.line, "", SeverityError, "%v", err)
+		return nil, probs
+	}
+	if fm.fixedColons {
+		report(fm.line, "", SeverityWarning, "frontmatter is not valid YAML (an unquoted colon in a value?); loaded after quoting the values: quote them in the file")
+	}
+	root := fm.node
+	if root.Kind != yaml.MappingNode {
+		report(fm.line, "", SeverityError, "frontmatter must be a YAML mapping of keys to values")
+		return nil, probs
+	}
+
+	s := &Skill{FrontmatterYAML: fm.raw, Body: body}
+	if err := root.Decode(&s.Frontmatter); err != nil {
+		report(fm.line, "", SeverityError, "frontmatter: %v", err)
+		return nil, probs
+	}
+	if s.Frontmatter == nil {
+		s.Frontmatter = map[string]any{}
+	}
+
+	fields := map[string]*yaml.Node{}
+	keyLines := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		fields[k.Value] = v
+		keyLines[k.Value] = k.Line + fm.lineOffset
+		if !slices.Contains(specKeys, k.Value) {
+			report(keyLines[k.Value], k.Value, SeverityWarning, "unknown frontmatter key %q: the specification defines only %s; put custom fields under metadata", k.Value, strings.Join(specKeys, ", "))
+		}
+	}
+	lineOf := func(key string) int {
+		if l, ok := keyLines[key]; ok {
+			return l
+		}
+		return fm.line
+	}
+	str := func(key string) (string, bool) {
+		n, ok := fields[key]
+		if !ok {
+			return "", false
+		}
+		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+			report(lineOf(key), key, SeverityWarning, "%s must be a string", key)
+			return "", false
+		}
+		return n.Value, true
+	}
+
+	// name: lenient hosts fall back to the folder name.
+	name, hasName := str("name")
+	switch {
+	case !hasName || name == "":
+		report(lineOf("name"), "name", SeverityWarning, "name is missing; using the folder name %q", folder)
+		name = folder
+	case !nameRE.MatchString(name) || utf8.RuneCountInString(name) > MaxNameLen:
+		report(lineOf("name"), "name", SeverityWarning, "name %q must be 1-%d characters of a-z, 0-9 and single inner hyphens", name, MaxNameLen)
+		if !nameRE.MatchString(name) {
+			name = folder
+		}
+	case name != folder:
+		report(lineOf("name"), "name", SeverityWarning, "name %q differs from its folder %q", name, folder)
+	}
+	if !nameRE.MatchString(name) || len(name) > 2*MaxNameLen {
+		report(lineOf("name"), "name", SeverityError, "no usable skill name: neither the name field nor the folder %q is a valid name", folder)
+		return nil, probs
+	}
+	for _, word := range []string{"anthropic", "claude"} {
+		if strings.Contains(name, word) {
+			report(lineOf("name"), "name", SeverityHint, "name contains the reserved word %q, which claude.ai uploads reject", word)
+		}
+	}
+	s.Name = name
+
+	desc, _ := str("description")
+	switch {
+	case strings.TrimSpace(desc) == "":
+		report(lineOf("description"), "description", SeverityError, "description is missing or empty: it says what the skill does and when to use it")
+		return nil, probs
+	case utf8.RuneCountInString(desc) > MaxDescriptionLen:
+		report(lineOf("description"), "description", SeverityWarning, "description is %d characters, over the %d limit", utf8.RuneCountInString(desc), MaxDescriptionLen)
+	}
+	if strings.ContainsAny(desc, "<>") {
+		report(lineOf("description"), "description", SeverityHint, "description contains < or >, which some validators reject")
+	}
+	s.Description = desc
+
+	if c, ok := str("compatibility"); ok {
+		if n := utf8.RuneCountInString(c); n == 0 || n > MaxCompatibility {
+			report(lineOf("compatibility"), "compatibility", SeverityWarning, "compatibility must be 1-%d characters, got %d", MaxCompatibility, n)
+		}
+	}
+	str("license")
+	if n, ok := fields["metadata"]; ok {
+		checkMetadata(n, lineOf("metadata"), fm.lineOffset, report)
+	}
+	if n, ok := fields["allowed-tools"]; ok {
+		switch {
+		case n.Kind == yaml.SequenceNode:
+			report(lineOf("allowed-tools"), "allowed-tools", SeverityHint, "allowed-tools is a list; the current specification wants a space-separated string")
+		case n.Kind != yaml.ScalarNode:
+			report(lineOf("allowed-tools"), "allowed-tools", SeverityWarning, "allowed-tools must be a space-separated string")
+		}
+	}
+	if lines := strings.Count(body, "\n"); lines > recommendedMaxBody {
+		report(0, "", SeverityHint, "body has %d lines; the guidance is under %d: move detail into references/", lines, recommendedMaxBody)
+	}
+	return s, probs
+}
+
+func checkMetadata(n *yaml.Node, line, offset int, report func(int, string, Severity, string, ...any)) {
+	if n.Kind != yaml.MappingNode {
+		report(line, "metadata", SeverityWarning, "metadata must be a map of strings to strings")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
+			report(v.Line+offset, "metadata."+k.Value, SeverityWarning, "metadata value %q must be a string (quote it)", k.Value)
+		}
+		if strings.HasPrefix(k.Value, "io.modelcontextprotocol/") {
+			report(k.Line+offset, "metadata."+k.Value, SeverityHint, "metadata keys starting io.modelcontextprotocol/ are reserved")
+		}
+	}
+}
+
+// frontmatterBlock is what splitFrontmatter found.
+type frontmatterBlock struct {
+	raw         []byte
+	node        *yaml.Node
+	line        int // line of the opening ---
+	lineOffset  int // add to a yaml.Node line to get the file line
+	fixedColons bool
+}
+
+var errNoFrontmatter = errors.New("no YAML frontmatter: SKILL.md must start with a --- line, the name and description, and a closing --- line")
+
+// splitFrontmatter separates the YAML frontmatter from the body. It tolerates
+// a UTF-8 byte order mark, CRLF line endings and trailing spaces after the
+// delimiters, and retries YAML that fails on an unquoted colon the way
+// lenient hosts do.
+func splitFrontmatter(raw []byte) (frontmatterBlock, string, error) {
+	var fm frontmatterBlock
+	text := bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	fm.line = 1
+	for _, l := range bytes.SplitAfter(text, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) != 0 {
+			break
+		}
+		fm.line++
+	}
+	fm.lineOffset = fm.line
+
+	var parseErr error
+	format := frontmatter.NewFormat("---", "---", func(data []byte, _ any) error {
+		fm.raw = slices.Clone(data)
+		var node yaml.Node
+		if err := yaml.Unmarshal(data, &node); err != nil {
+			fixed, changed := quoteColonValues(data)
+			if !changed || yaml.Unmarshal(fixed, &node) != nil {
+				parseErr = fmt.Errorf("frontmatter is not valid YAML: %v", err)
+				return parseErr
+			}
+			fm.fixedColons = true
+		}
+		if node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
+			fm.node = node.Content[0]
+		} else {
+			fm.node = &yaml.Node{Kind: yaml.MappingNode}
+		}
+		return nil
+	})
+	body, err := frontmatter.MustParse(bytes.NewReader(text), nil, format)
+	switch {
+	case parseErr != nil:
+		return fm, "", parseErr
+	case errors.Is(err, frontmatter.ErrNotFound):
+		if first, _, _ := bytes.Cut(bytes.TrimLeft(text, " \t\r\n"), []byte("\n")); string(bytes.TrimSpace(first)) == "---" {
+			return fm, "", errors.New("the frontmatter has no closing --- line")
+		}
+		return fm, "", errNoFrontmatter
+	case err != nil:
+		return fm, "", err
+	}
+	return fm, string(body), nil
+}
+
+var colonValueRE = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$`)
+
+// quoteColonValues quotes top-level values such as `description: Use when: x`
+// that YAML reads as a nested mapping.
+func quoteColonValues(data []byte) ([]byte, bool) {
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	changed := false
+	for i, l := range lines {
+		m := colonValueRE.FindStringSubmatch(l)
+		if m == nil || !strings.Contains(m[2], ": ") || strings.ContainsAny(m[2][:1], `"'|>[{&*!`) {
+			continue
+		}
+		quoted, _ := yaml.Marshal(m[2])
+		lines[i] = m[1] + ": " + strings.TrimSpace(string(quoted))
+		changed = true
+	}
+	return []byte(strings.Join(lines, "\n")), changed
+}
+
+// snapshotFiles reads every file of the skill at dir into memory, enforcing
+// the size and count limits and refusing symlinks that lead out of the
+// folder. Files are sorted by path.
+func snapshotFiles(dir, skillFile string) ([]File, Problems) {
+	var files []File
+	var probs Problems
+	var total int64
+	fail := func(file, format string, args ...any) {
+		probs = append(probs, Problem{File: file, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		fail(dir, "%v", err)
+		return nil, probs
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			fail(p, "%v", err)
+			return fs.SkipAll
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			if p != dir && skippedDirs[d.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if skippedFiles[d.Name()] {
+			return nil
+		}
+		info, err := os.Stat(p) // follows symlinks
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, terr := filepath.EvalSymlinks(p)
+			if terr != nil {
+				fail(p, "broken symlink: %v", terr)
+				return fs.SkipAll
+			}
+			if !within(realDir, target) {
+				fail(p, "symlink leads outside the skill folder (to %s); refusing the skill", target)
+				return fs.SkipAll
+			}
+			if err == nil && info.IsDir() {
+				// Following linked folders invites loops; their files are reachable under their real path.
+				probs = append(probs, Problem{File: p, Severity: SeverityHint, Message: "symlinked folder not followed"})
+				return nil
+			}
+		}
+		if err != nil {
+			fail(p, "%v", err)
+			return fs.SkipAll
+		}
+		if !info.Mode().IsRegular() {
+			return nil
+		}
+		if len(files) >= MaxSkillFiles {
+			fail(skillFile, "the skill has more than %d files", MaxSkillFiles)
+			return fs.SkipAll
+		}
+		total += info.Size()
+		if total > MaxSkillBytes {
+			fail(skillFile, "the skill's files add up to more than 16 MiB")
+			return fs.SkipAll
+		}
+		if filepath.ToSlash(rel) == SkillFileName && info.Size() > MaxSkillFileSize {
+			fail(p, "SKILL.md is %d bytes, over the 1 MiB limit", info.Size())
+			return fs.SkipAll
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			fail(p, "%v", err)
+			return fs.SkipAll
+		}
+		sum := sha256.Sum256(data)
+		files = append(files, File{Path: filepath.ToSlash(rel), Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Data: data})
+		return nil
+	})
+	if err != nil {
+		fail(dir, "%v", err)
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return files, probs
+}
+
+// Folders and files that are tooling debris rather than part of a skill.
+var (
+	skippedDirs  = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".venv": true}
+	skippedFiles = map[string]bool{".DS_Store": true}
+)
+
+// within reports whether path is dir or lies inside it. Both must be clean
+// absolute paths with symlinks resolved.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+// CleanRelPath checks a path that a model or client gave relative to a skill
+// folder and returns it slash-separated and clean. It refuses absolute paths
+// and any path that climbs out with "..".
+func CleanRelPath(p string) (string, error) {
+	if p == "" {
+		return "", errors.New("the path is empty")
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return "", fmt.Errorf("%q is absolute: give a path relative to the skill folder, such as references/guide.md", p)
+	}
+	slashed := filepath.ToSlash(p)
+	for _, part := range strings.Split(slashed, "/") {
+		if part == ".." {
+			return "", fmt.Errorf("%q climbs out of the skill folder with ..: give a path inside it", p)
+		}
+	}
+	return path.Clean(slashed), nil
+}

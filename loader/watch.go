@@ -1,0 +1,232 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// SkillsSourceName is the catalog source that holds the skills.
+const SkillsSourceName = "skills"
+
+// SkillSource keeps the catalog's skills in step with the skill roots on
+// disk. Each skill folder is loaded on its own and cached, so an edit
+// re-reads only the folder it touched.
+type SkillSource struct {
+	roots   []string
+	catalog *Catalog
+	logger  *slog.Logger
+
+	mu       sync.Mutex
+	loaded   map[string]*loadedDir // by skill folder path
+	reported map[string]bool       // problems already logged, so a reload logs only news
+}
+
+type loadedDir struct {
+	skill *Skill
+	probs Problems
+}
+
+// NewSkillSource prepares a source for the given roots; nothing is read
+// until Load.
+func NewSkillSource(roots []string, catalog *Catalog, logger *slog.Logger) *SkillSource {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &SkillSource{roots: roots, catalog: catalog, logger: logger, loaded: map[string]*loadedDir{}, reported: map[string]bool{}}
+}
+
+// Load reads every skill folder and publishes the skills. It returns every
+// problem found, including those of skills that did load.
+func (s *SkillSource) Load() Problems {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loaded = map[string]*loadedDir{}
+	return s.refresh(nil)
+}
+
+// refresh reloads the given folders (all when dirty is nil), then merges and
+// publishes. Callers hold s.mu.
+func (s *SkillSource) refresh(dirty map[string]bool) Problems {
+	var rootProbs Problems
+	present := map[string]bool{}
+	var order []string
+	for _, root := range s.roots {
+		dirs, err := SkillDirs(root)
+		if err != nil {
+			rootProbs = append(rootProbs, Problem{File: root, Severity: SeverityError, Message: err.Error()})
+			continue
+		}
+		for _, dir := range dirs {
+			present[dir] = true
+			order = append(order, dir)
+			if _, ok := s.loaded[dir]; !ok || dirty == nil || dirty[dir] {
+				sk, probs := LoadSkill(dir)
+				if sk != nil {
+					sk.Root = root
+				}
+				s.loaded[dir] = &loadedDir{sk, probs}
+			}
+		}
+	}
+	for dir := range s.loaded {
+		if !present[dir] {
+			delete(s.loaded, dir)
+		}
+	}
+
+	src := &Source{Name: SkillsSourceName, Kind: SourceSkills, Problems: rootProbs}
+	winners := map[string]*Skill{}
+	for _, dir := range order {
+		ld := s.loaded[dir]
+		src.Problems = append(src.Problems, ld.probs...)
+		if ld.skill == nil {
+			continue
+		}
+		if first, dup := winners[ld.skill.Name]; dup {
+			src.Problems = append(src.Problems, Problem{
+				File:     filepath.Join(dir, SkillFileName),
+				Severity: SeverityWarning,
+				Message:  fmt.Sprintf("skill %q is also defined in %s, which wins; this one is not loaded", ld.skill.Name, first.Dir),
+			})
+			continue
+		}
+		winners[ld.skill.Name] = ld.skill
+		src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, ld.skill))
+	}
+	s.logNews(src.Problems)
+	s.catalog.Put(src)
+	return src.Problems
+}
+
+// logNews logs problems not logged before, so that a watcher's reloads do
+// not repeat old complaints.
+func (s *SkillSource) logNews(probs Problems) {
+	now := map[string]bool{}
+	for _, p := range probs {
+		key := p.String()
+		now[key] = true
+		if s.reported[key] {
+			continue
+		}
+		switch p.Severity {
+		case SeverityError:
+			s.logger.Error("skill not loaded", "problem", key)
+		case SeverityWarning:
+			s.logger.Warn("skill loaded with a problem", "problem", key)
+		default:
+			s.logger.Info("skill hint", "problem", key)
+		}
+	}
+	s.reported = now
+}
+
+// Watch follows the roots until ctx ends: a skill folder added, edited or
+// removed is reloaded once the burst of file events has been quiet for
+// debounce, and the catalog is updated.
+func (s *SkillSource) Watch(ctx context.Context, debounce time.Duration) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	watched := map[string]bool{}
+	s.syncWatches(w, watched)
+
+	dirty := map[string]bool{}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if dir := s.skillDirOf(ev.Name); dir != "" {
+				dirty[dir] = true
+			}
+			timer.Reset(debounce)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			s.logger.Warn("watching skill roots", "err", err)
+		case <-timer.C:
+			s.mu.Lock()
+			s.refresh(dirty)
+			s.mu.Unlock()
+			dirty = map[string]bool{}
+			s.syncWatches(w, watched)
+		}
+	}
+}
+
+// skillDirOf maps a changed path to the skill folder it belongs to: the
+// direct child of the root that contains it.
+func (s *SkillSource) skillDirOf(p string) string {
+	for _, root := range s.roots {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		return filepath.Join(root, first)
+	}
+	return ""
+}
+
+// syncWatches watches each root and every folder inside its skills, since
+// fsnotify does not recurse, and drops watches on folders that are gone.
+func (s *SkillSource) syncWatches(w *fsnotify.Watcher, watched map[string]bool) {
+	want := map[string]bool{}
+	for _, root := range s.roots {
+		want[root] = true
+		entries, err := os.ReadDir(root)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			dir := filepath.Join(root, e.Name())
+			if info, err := os.Stat(dir); err != nil || !info.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || !d.IsDir() {
+					return nil
+				}
+				if p != dir && skippedDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				want[p] = true
+				return nil
+			})
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(want)) {
+		if !watched[dir] {
+			if err := w.Add(dir); err != nil {
+				s.logger.Warn("cannot watch skill folder", "dir", dir, "err", err)
+				continue
+			}
+			watched[dir] = true
+		}
+	}
+	for dir := range watched {
+		if !want[dir] {
+			_ = w.Remove(dir)
+			delete(watched, dir)
+		}
+	}
+}

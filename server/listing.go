@@ -1,0 +1,205 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// DefaultListingBudget keeps tool_search's whole description under the 2 KB
+// at which Claude Code cuts tool descriptions.
+const DefaultListingBudget = 300
+
+// searchToolIntro opens tool_search's description. Key words come first,
+// because some clients cut long descriptions.
+const searchToolIntro = `Search and load the tools and skills available through this server. Call it before using any tool or skill: for a tool it returns the full input schema (then call it with call_tool), for a skill its instructions (read its other files with read_skill_file). Query with keywords, "select:name1,name2" for exact names, "+term" to require a term; an empty query lists everything.`
+
+// countFunc counts tokens.
+type countFunc func(string) int
+
+// renderListing lists the catalog as "name — one-liner" lines grouped by
+// source, within budget tokens. Over budget it degrades in steps: shorter
+// one-liners, then names only, then per-source counts with the first names.
+// It always says how many entries exist, and never exceeds the budget; a
+// budget of 0 lists nothing.
+func renderListing(snap *loader.Snapshot, budget int, count countFunc) string {
+	if budget <= 0 {
+		return ""
+	}
+	groups := groupBySource(snap)
+	head := listingHeadline(groups)
+	if count(head) > budget {
+		return ""
+	}
+	if len(groups) == 0 {
+		return head
+	}
+	for _, oneLiner := range []int{loader.SummaryLen, 60, 30} {
+		if text, ok := fitAll(head, groups, budget, count, func(e *loader.Entry) string {
+			return e.Name + " — " + truncateRunes(e.Summary, oneLiner)
+		}, "\n"); ok {
+			return text
+		}
+	}
+	if text, ok := fitAll(head, groups, budget, count, func(e *loader.Entry) string { return e.Name }, ", "); ok {
+		return text
+	}
+	return fitCounts(head, groups, budget, count)
+}
+
+type sourceGroup struct {
+	src     *loader.Source
+	entries []*loader.Entry
+}
+
+func groupBySource(snap *loader.Snapshot) []sourceGroup {
+	var groups []sourceGroup
+	index := map[string]int{}
+	for _, e := range snap.Entries {
+		if !e.Listed() {
+			continue
+		}
+		i, ok := index[e.Source]
+		if !ok {
+			src, _ := snap.Source(e.Source)
+			i = len(groups)
+			index[e.Source] = i
+			groups = append(groups, sourceGroup{src: src})
+		}
+		groups[i].entries = append(groups[i].entries, e)
+	}
+	return groups
+}
+
+func listingHeadline(groups []sourceGroup) string {
+	var tools, skills int
+	for _, g := range groups {
+		for _, e := range g.entries {
+			if e.Kind == loader.KindSkill {
+				skills++
+			} else {
+				tools++
+			}
+		}
+	}
+	return fmt.Sprintf("Catalog: %s and %s from %s; tool_search reaches all of them.",
+		plural(skills, "skill"), plural(tools, "tool"), plural(len(groups), "source"))
+}
+
+// groupHeader names a source and, when it is not serving normally, its state.
+func groupHeader(g sourceGroup) string {
+	name := g.entries[0].Source
+	if g.src != nil && g.src.Kind == loader.SourceServer && g.src.State != "" && g.src.State != loader.StateActive {
+		return fmt.Sprintf("[%s] (%s)", name, g.src.State)
+	}
+	return "[" + name + "]"
+}
+
+// fitAll renders every entry of every group with line, joined by sep, and
+// reports whether the whole text fits the budget. It sums the pieces' counts
+// to bail out early on huge catalogs, then checks the exact total, since BPE
+// merges across piece boundaries can differ slightly.
+func fitAll(head string, groups []sourceGroup, budget int, count countFunc, line func(*loader.Entry) string, sep string) (string, bool) {
+	var b strings.Builder
+	b.WriteString(head)
+	used := count(head)
+	for _, g := range groups {
+		lead := "\n" + groupHeader(g)
+		if sep == "\n" {
+			lead += "\n"
+		} else {
+			lead += " "
+		}
+		b.WriteString(lead)
+		used += count(lead)
+		for i, e := range g.entries {
+			piece := line(e)
+			if i > 0 {
+				piece = sep + piece
+			}
+			b.WriteString(piece)
+			if used += count(piece); used > budget {
+				return "", false
+			}
+		}
+	}
+	text := b.String()
+	return text, count(text) <= budget
+}
+
+// fitCounts is the last step: each source with its count and as many of its
+// first names as the budget allows. Sources that do not fit at all are
+// summed up in a final line.
+func fitCounts(head string, groups []sourceGroup, budget int, count countFunc) string {
+	names := make([]int, len(groups)) // how many first names each source shows
+	shown := len(groups)
+	render := func() string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i, g := range groups[:shown] {
+			fmt.Fprintf(&b, "\n%s %s", groupHeader(g), plural(len(g.entries), "entry"))
+			if names[i] > 0 {
+				b.WriteString(": ")
+				for j, e := range g.entries[:names[i]] {
+					if j > 0 {
+						b.WriteString(", ")
+					}
+					b.WriteString(e.Name)
+				}
+				if names[i] < len(g.entries) {
+					b.WriteString(", …")
+				}
+			}
+		}
+		if rest := groups[shown:]; len(rest) > 0 {
+			n := 0
+			for _, g := range rest {
+				n += len(g.entries)
+			}
+			fmt.Fprintf(&b, "\n…and %s with %s", plural(len(rest), "more source"), plural(n, "entry"))
+		}
+		return b.String()
+	}
+	for shown > 0 && count(render()) > budget {
+		shown--
+	}
+	if count(render()) > budget {
+		return head
+	}
+	// Add first names round-robin, so that every source shows some.
+	for added := true; added; {
+		added = false
+		for i, g := range groups[:shown] {
+			if names[i] >= len(g.entries) {
+				continue
+			}
+			names[i]++
+			if count(render()) > budget {
+				names[i]--
+				continue
+			}
+			added = true
+		}
+	}
+	return render()
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	return strings.TrimRight(string(r), " ,;:.") + "…"
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

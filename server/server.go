@@ -1,0 +1,252 @@
+// Package server exposes the catalog over MCP: a fixed set of meta-tools
+// (tool_search and friends) whose results carry the definitions the model
+// asked for, and nothing up front but names and one-liners.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/tokens"
+)
+
+// Names of toolsearch's own tools. Catalog entries may not take them.
+const (
+	ToolSearch    = "tool_search"
+	ReadSkillFile = "read_skill_file"
+	CallTool      = "call_tool"
+	RunScript     = "run_skill_script"
+)
+
+// ReservedNames are refused to every catalog source.
+var ReservedNames = []string{ToolSearch, ReadSkillFile, CallTool, RunScript}
+
+// DefaultResultBudget bounds one tool_search result, in tokens.
+const DefaultResultBudget = 8000
+
+// Options configure a Server.
+type Options struct {
+	Name    string // implementation name; "toolsearch" when empty
+	Version string
+
+	// ListingBudget is the number of tokens the up-front listing in
+	// tool_search's description may take; 0 lists nothing.
+	ListingBudget int
+	// ResultBudget bounds each tool_search result in tokens;
+	// DefaultResultBudget when 0.
+	ResultBudget int
+	// Tokenizer names the encoding used for every count (tokens.Default
+	// when empty).
+	Tokenizer string
+	Logger    *slog.Logger
+}
+
+// Server holds what every MCP connection shares: the catalog, its index and
+// the rendered listing. It keeps them in step with the catalog.
+type Server struct {
+	opts    Options
+	catalog *loader.Catalog
+	tok     *tokens.Counter
+	log     *slog.Logger
+
+	mu      sync.RWMutex
+	snap    *loader.Snapshot // what index and listing reflect
+	index   *search.Index
+	listing string                // tool_search's description
+	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
+
+	unsubscribe func()
+}
+
+// New builds a server over the catalog and follows its changes until Close.
+func New(catalog *loader.Catalog, opts Options) (*Server, error) {
+	if opts.Name == "" {
+		opts.Name = "toolsearch"
+	}
+	if opts.ResultBudget <= 0 {
+		opts.ResultBudget = DefaultResultBudget
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	tok, err := tokens.Get(opts.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:    opts,
+		catalog: catalog,
+		tok:     tok,
+		log:     opts.Logger,
+		index:   search.NewIndex(),
+		conns:   map[*mcp.Server]*conn{},
+	}
+	s.unsubscribe = catalog.Subscribe(s.update)
+	s.update(nil, catalog.Snapshot())
+	return s, nil
+}
+
+// Close stops following the catalog.
+func (s *Server) Close() { s.unsubscribe() }
+
+// Tokens returns the counter every figure of this server is measured with.
+func (s *Server) Tokens() *tokens.Counter { return s.tok }
+
+// Snapshot returns the catalog snapshot the index currently reflects.
+func (s *Server) Snapshot() *loader.Snapshot {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.snap
+}
+
+// update follows a catalog change: index, listing, then every connection.
+func (s *Server) update(old, new *loader.Snapshot) {
+	s.mu.Lock()
+	if s.snap != nil && new.Version <= s.snap.Version {
+		s.mu.Unlock()
+		return
+	}
+	syncIndex(s.index, s.snap, new)
+	s.snap = new
+	listing := s.renderDescription(new)
+	changed := listing != s.listing
+	s.listing = listing
+	conns := make([]*mcp.Server, 0, len(s.conns))
+	for ms := range s.conns {
+		conns = append(conns, ms)
+	}
+	s.mu.Unlock()
+	if changed {
+		for _, ms := range conns {
+			// Re-adding the tool sends notifications/tools/list_changed.
+			s.addSearchTool(ms)
+		}
+	}
+}
+
+// renderDescription is tool_search's description: how to use it, then the
+// listing within its budget.
+func (s *Server) renderDescription(snap *loader.Snapshot) string {
+	listing := renderListing(snap, s.opts.ListingBudget, s.tok.Count)
+	if listing == "" {
+		return searchToolIntro
+	}
+	return searchToolIntro + "\n\n" + listing
+}
+
+// Description returns tool_search's current description.
+func (s *Server) Description() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.listing
+}
+
+// Instructions tell the model, at connection time, how to work with this
+// server. Hosts show them once; they do not change with the catalog.
+const Instructions = `This server gives access to many tools and skills without loading them all. Before using any tool or skill, call tool_search with a few keywords (or "select:<name>") to get its full definition. Then call tools through call_tool {"name", "arguments"}, read a skill's files with read_skill_file, and run its scripts with run_skill_script.`
+
+// NewMCPServer returns an MCP server wired to the shared catalog. Each
+// stdio process needs one; HTTP may share one or make one per session.
+func (s *Server) NewMCPServer() *mcp.Server {
+	ms := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Title: "toolsearch", Version: s.opts.Version}, &mcp.ServerOptions{
+		Instructions: Instructions,
+		Logger:       s.log,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+	// tool_search goes first so that tools.listChanged is declared.
+	s.addSearchTool(ms)
+	ms.AddTool(readSkillFileTool(), s.handleReadSkillFile)
+	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
+	s.mu.Lock()
+	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true}}
+	s.mu.Unlock()
+	return ms
+}
+
+// conn is what the server knows of one MCP server it made.
+type conn struct {
+	tools map[string]bool // names in its tools/list; guarded by Server.mu
+}
+
+// connHas reports whether the connection lists the named tool.
+func (s *Server) connHas(ms *mcp.Server, name string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := s.conns[ms]
+	return c != nil && c.tools[name]
+}
+
+// Release stops updating an MCP server made by NewMCPServer.
+func (s *Server) Release(ms *mcp.Server) {
+	s.mu.Lock()
+	delete(s.conns, ms)
+	s.mu.Unlock()
+}
+
+// alwaysLoad marks our own tools for hosts that defer MCP tools themselves
+// (Claude Code), so that the way into the catalog is never deferred too.
+func alwaysLoad() mcp.Meta { return mcp.Meta{"anthropic/alwaysLoad": true} }
+
+func (s *Server) addSearchTool(ms *mcp.Server) {
+	ms.AddTool(s.searchTool(), s.handleSearch)
+}
+
+// unknownToolMiddleware answers a call to a tool this connection does not
+// have with an error result the model can act on, instead of a protocol
+// error it may never see.
+func (s *Server) unknownToolMiddleware(ms *mcp.Server) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/call" {
+				return next(ctx, method, req)
+			}
+			params, ok := req.GetParams().(*mcp.CallToolParamsRaw)
+			if !ok || s.connHas(ms, params.Name) {
+				return next(ctx, method, req)
+			}
+			return errorResult(s.unknownToolMessage(params.Name)), nil
+		}
+	}
+}
+
+func (s *Server) unknownToolMessage(name string) string {
+	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindTool {
+		return fmt.Sprintf("%s is not a tool of this connection: it is in the catalog and is called through call_tool, e.g. call_tool {\"name\": %q, \"arguments\": {...}}. Use tool_search {\"query\": \"select:%s\"} first to see its input schema.", name, e.Name, e.Name)
+	}
+	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindSkill {
+		return fmt.Sprintf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}.", name, e.Name)
+	}
+	return fmt.Sprintf("unknown tool %q. This server's tools are %s; find other tools with tool_search.", name, strings.Join(ReservedNames, ", "))
+}
+
+// errorResult is a tool result the model reads as a failure.
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+}
+
+// decodeArgs reads a tool's arguments strictly, so that a misspelt argument
+// is reported rather than ignored.
+func decodeArgs(raw json.RawMessage, v any, accepted string) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid arguments: %v (accepted: %s)", cleanJSONError(err), accepted)
+	}
+	return nil
+}
+
+func cleanJSONError(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "json: ")
+	return msg
+}

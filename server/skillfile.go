@@ -1,0 +1,119 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// MaxReadChunk bounds one read_skill_file result.
+const MaxReadChunk = 64 << 10
+
+// ReadArgs is read_skill_file's input.
+type ReadArgs struct {
+	Skill  string `json:"skill"`
+	Path   string `json:"path"`
+	Offset int64  `json:"offset,omitempty"`
+}
+
+const readArgsAccepted = `skill (string, required), path (string, required, relative to the skill folder), offset (byte offset, from a previous read)`
+
+func readSkillFileTool() *mcp.Tool {
+	return &mcp.Tool{
+		Name:        ReadSkillFile,
+		Title:       "Read a skill file",
+		Description: "Read a file of a skill found with tool_search, such as references/guide.md or SKILL.md. Returns text, at most 64 KiB per call, with the offset to continue from. Paths are relative to the skill folder.",
+		InputSchema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "skill": {"type": "string", "description": "The skill's name."},
+    "path": {"type": "string", "description": "File path relative to the skill folder, e.g. references/guide.md."},
+    "offset": {"type": "integer", "minimum": 0, "description": "Byte offset to continue a long file from."}
+  },
+  "required": ["skill", "path"],
+  "additionalProperties": false
+}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
+		Meta:        alwaysLoad(),
+	}
+}
+
+func (s *Server) handleReadSkillFile(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args ReadArgs
+	if err := decodeArgs(req.Params.Arguments, &args, readArgsAccepted); err != nil {
+		return errorResult(err.Error()), nil
+	}
+	text, err := s.ReadSkillFile(args)
+	if err != nil {
+		return errorResult(err.Error()), nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+}
+
+// ReadSkillFile returns a chunk of a skill file as the model sees it. It
+// serves the bytes snapshotted when the skill was loaded, so nothing outside
+// the skill folder is ever read, and what is read agrees with the manifest.
+func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
+	sk, err := s.skill(args.Skill)
+	if err != nil {
+		return "", err
+	}
+	rel, err := loader.CleanRelPath(args.Path)
+	if err != nil {
+		return "", err
+	}
+	f, ok := sk.File(rel)
+	if !ok {
+		return "", fmt.Errorf("skill %s has no file %q; its files are: %s", sk.Name, rel, fileList(sk))
+	}
+	if isBinary(f.Data) {
+		return "", fmt.Errorf("%s is a binary file (%d bytes) and cannot be read as text; if it is a script, run it with run_skill_script", rel, f.Size)
+	}
+	if args.Offset < 0 || args.Offset > f.Size {
+		return "", fmt.Errorf("offset %d is outside %s (%d bytes)", args.Offset, rel, f.Size)
+	}
+	start := int(args.Offset)
+	for start < len(f.Data) && !utf8.RuneStart(f.Data[start]) {
+		start++ // never split a character
+	}
+	end := min(start+MaxReadChunk, len(f.Data))
+	for end < len(f.Data) && !utf8.RuneStart(f.Data[end]) {
+		end--
+	}
+	text := string(f.Data[start:end])
+	if end < len(f.Data) {
+		text += fmt.Sprintf("\n[… %d more bytes: read_skill_file {\"skill\": %q, \"path\": %q, \"offset\": %d}]", len(f.Data)-end, sk.Name, rel, end)
+	}
+	return text, nil
+}
+
+// skill finds a skill by name in the current snapshot.
+func (s *Server) skill(name string) (*loader.Skill, error) {
+	if name == "" {
+		return nil, fmt.Errorf("skill is required: the name of a skill from tool_search")
+	}
+	e, ok := s.Snapshot().Lookup(name)
+	if !ok || e.Kind != loader.KindSkill {
+		return nil, fmt.Errorf("no skill named %q; find skills with tool_search {\"query\": \"...\", \"kind\": \"skill\"}", name)
+	}
+	return e.Skill, nil
+}
+
+func fileList(sk *loader.Skill) string {
+	paths := make([]string, len(sk.Files))
+	for i, f := range sk.Files {
+		paths[i] = f.Path
+	}
+	return strings.Join(paths, ", ")
+}
+
+// isBinary reports content that is not text: a NUL byte or invalid UTF-8.
+func isBinary(data []byte) bool {
+	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+}
