@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -155,13 +156,7 @@ func ParseSkill(file, folder string, raw []byte) (*Skill, Problems) {
 	}
 
 	s := &Skill{FrontmatterYAML: fm.raw, Body: body}
-	if err := root.Decode(&s.Frontmatter); err != nil {
-		report(fm.line, "", SeverityError, "frontmatter: %v", err)
-		return nil, probs
-	}
-	if s.Frontmatter == nil {
-		s.Frontmatter = map[string]any{}
-	}
+	s.Frontmatter, _ = plainValue(root).(map[string]any)
 
 	fields := map[string]*yaml.Node{}
 	keyLines := map[string]int{}
@@ -312,12 +307,18 @@ func splitFrontmatter(raw []byte) (frontmatterBlock, string, error) {
 		} else {
 			fm.node = &yaml.Node{Kind: yaml.MappingNode}
 		}
+		// Decoding finds what parsing lets through, such as duplicate keys.
+		var probe any
+		if err := fm.node.Decode(&probe); err != nil {
+			parseErr = fmt.Errorf("frontmatter is not valid YAML: %v", err)
+			return parseErr
+		}
 		return nil
 	})
 	body, err := frontmatter.MustParse(bytes.NewReader(text), nil, format)
 	switch {
 	case parseErr != nil:
-		return fm, "", parseErr
+		return fm, "", fileLines(parseErr, fm.lineOffset)
 	case errors.Is(err, frontmatter.ErrNotFound):
 		if first, _, _ := bytes.Cut(bytes.TrimLeft(text, " \t\r\n"), []byte("\n")); string(bytes.TrimSpace(first)) == "---" {
 			return fm, "", errors.New("the frontmatter has no closing --- line")
@@ -327,6 +328,55 @@ func splitFrontmatter(raw []byte) (frontmatterBlock, string, error) {
 		return fm, "", err
 	}
 	return fm, string(body), nil
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// fileLines rewrites the line numbers in a YAML error, which count from the
+// start of the frontmatter, to lines of the file, and drops the parser's
+// prefixes.
+func fileLines(err error, offset int) error {
+	msg := strings.NewReplacer("yaml: unmarshal errors:\n  ", "", "yaml: ", "").Replace(err.Error())
+	msg = yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
+		n, _ := strconv.Atoi(m[len("line "):])
+		return "line " + strconv.Itoa(n+offset)
+	})
+	return errors.New(msg)
+}
+
+// plainValue converts YAML to the values a YAML 1.2 core schema parser (such
+// as the JavaScript yaml package MCP hosts use) would produce: unlike
+// yaml.v3's own decoding, dates stay strings.
+func plainValue(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 1 {
+			return plainValue(n.Content[0])
+		}
+		return nil
+	case yaml.AliasNode:
+		return plainValue(n.Alias)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = plainValue(n.Content[i+1])
+		}
+		return m
+	case yaml.SequenceNode:
+		l := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			l[i] = plainValue(c)
+		}
+		return l
+	}
+	switch n.ShortTag() {
+	case "!!int", "!!float", "!!bool", "!!null":
+		var v any
+		if n.Decode(&v) == nil {
+			return v
+		}
+	}
+	return n.Value
 }
 
 var colonValueRE = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$`)

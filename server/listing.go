@@ -84,8 +84,14 @@ func listingHeadline(groups []sourceGroup) string {
 			}
 		}
 	}
-	return fmt.Sprintf("Catalog: %s and %s from %s; tool_search reaches all of them.",
-		plural(skills, "skill"), plural(tools, "tool"), plural(len(groups), "source"))
+	var what []string
+	if skills > 0 {
+		what = append(what, plural(skills, "skill"))
+	}
+	if tools > 0 || skills == 0 {
+		what = append(what, plural(tools, "tool"))
+	}
+	return fmt.Sprintf("Catalog: %s from %s; tool_search reaches all of them.", strings.Join(what, " and "), plural(len(groups), "source"))
 }
 
 // groupHeader names a source and, when it is not serving normally, its state.

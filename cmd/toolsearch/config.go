@@ -106,29 +106,8 @@ func parseConfig(path string, data []byte) (*Config, error) {
 		msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
-	// Relative paths in the file are relative to the file, as users expect
-	// when they keep the config next to the project.
-	base := filepath.Dir(path)
-	rel := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(base, p)
-	}
-	for i := range cfg.Skills {
-		cfg.Skills[i] = rel(cfg.Skills[i])
-	}
-	for i, spec := range cfg.Tools {
-		if ns, f, ok := strings.Cut(spec, "="); ok {
-			cfg.Tools[i] = ns + "=" + rel(f)
-		} else {
-			cfg.Tools[i] = rel(spec)
-		}
-	}
-	cfg.MCPConfig = rel(cfg.MCPConfig)
-	cfg.Workdir = rel(cfg.Workdir)
-	cfg.HTTP.TokenFile = rel(cfg.HTTP.TokenFile)
-	cfg.Trace = rel(cfg.Trace)
+	// Relative paths stay relative to the working directory, as in
+	// .mcp.json: toolsearch runs from the project it serves.
 	for name, sc := range cfg.Servers {
 		if sc == nil {
 			return nil, fmt.Errorf("%s: servers.%s is empty", path, name)

@@ -1,0 +1,200 @@
+package loader
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func tool(name string) *mcp.Tool {
+	return &mcp.Tool{Name: name, Description: "Does " + name + ".", InputSchema: map[string]any{"type": "object"}}
+}
+
+func TestCatalogCollisionsAndReserved(t *testing.T) {
+	c := NewCatalog("tool_search")
+	c.Put(&Source{Name: "a", Kind: SourceTools, Entries: []*Entry{NewToolEntry("a", "echo", tool("echo")), NewToolEntry("a", "tool_search", tool("tool_search"))}})
+	c.Put(&Source{Name: "b", Kind: SourceTools, Entries: []*Entry{NewToolEntry("b", "ECHO", tool("ECHO")), NewToolEntry("b", "b__x", tool("x"))}})
+	snap := c.Snapshot()
+	var names []string
+	for _, e := range snap.Entries {
+		names = append(names, e.Source+":"+e.Name)
+	}
+	if got := strings.Join(names, " "); got != "a:echo b:b__x" {
+		t.Errorf("entries = %s", got)
+	}
+	var reasons []string
+	for _, r := range snap.Refused {
+		reasons = append(reasons, r.Entry.Name+": "+r.Reason)
+	}
+	want := []string{`tool_search: "tool_search" is reserved`, "ECHO: name collides with echo from a"}
+	for i, w := range want {
+		if i >= len(reasons) || !strings.HasPrefix(reasons[i], w) {
+			t.Errorf("refused = %q, want %q", reasons, want)
+			break
+		}
+	}
+	if e, ok := snap.Lookup("Echo"); !ok || e.Source != "a" {
+		t.Errorf("case-insensitive lookup = %v, %v", e, ok)
+	}
+	if e, ok := snap.Lookup("b__x"); !ok || e.Upstream != "x" {
+		t.Errorf("Lookup(b__x) = %+v", e)
+	}
+	// Removing the winner lets the other claimant in.
+	c.Remove("a")
+	if e, ok := c.Snapshot().Lookup("echo"); !ok || e.Source != "b" {
+		t.Errorf("after removing a, echo = %v, %v", e, ok)
+	}
+}
+
+func TestCatalogSubscribeSeesEveryChangeInOrder(t *testing.T) {
+	c := NewCatalog()
+	var versions []uint64
+	cancel := c.Subscribe(func(old, new *Snapshot) {
+		if new.Version != old.Version+1 {
+			t.Errorf("version %d after %d", new.Version, old.Version)
+		}
+		versions = append(versions, new.Version)
+	})
+	c.Put(&Source{Name: "a"})
+	c.Put(&Source{Name: "b"})
+	cancel()
+	c.Put(&Source{Name: "c"})
+	if len(versions) != 2 || versions[0] != 1 || versions[1] != 2 {
+		t.Errorf("versions = %v", versions)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Get the weather. Supports cities.", "Get the weather."},
+		{"  Multi\n line\tdescription  ", "Multi line description"},
+		{"Uses e.g. names. Then more.", "Uses e.g. names."},
+		{"Version 1.2 of the tool. More.", "Version 1.2 of the tool."},
+		{"Is it? Yes.", "Is it?"},
+		{strings.Repeat("word ", 40), strings.TrimSpace(strings.Repeat("word ", 23)) + "…"},
+	}
+	for _, tt := range tests {
+		if got := Summarize(tt.in); got != tt.want {
+			t.Errorf("Summarize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLoadToolsFile(t *testing.T) {
+	dir := t.TempDir()
+	arr := filepath.Join(dir, "dump.json")
+	os.WriteFile(arr, []byte(`[{"name":"echo","description":"Echo it.","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}}},{"name":"bad name!"},{"name":"echo"}]`), 0o644)
+	list := filepath.Join(dir, "list.json")
+	os.WriteFile(list, []byte(`{"tools":[{"name":"get","inputSchema":{"type":"object"}}],"nextCursor":"x"}`), 0o644)
+
+	src, err := LoadToolsFile(arr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Name != "dump" || len(src.Entries) != 1 || src.Entries[0].Name != "echo" {
+		t.Fatalf("source = %+v", src)
+	}
+	if len(src.Problems) != 2 || !strings.Contains(src.Problems[0].Message, "characters outside") || !strings.Contains(src.Problems[1].Message, "appears twice") {
+		t.Errorf("problems = %v", src.Problems)
+	}
+	// The schema stays as written, key order included.
+	if got := string(src.Entries[0].Tool.InputSchema.(json.RawMessage)); !strings.Contains(got, `"b":{"type":"string"},"a"`) {
+		t.Errorf("schema = %s", got)
+	}
+
+	src, err = LoadToolsFile("ns=" + list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Name != "ns" || src.Entries[0].Name != "ns__get" || src.Entries[0].Upstream != "get" {
+		t.Errorf("namespaced = %+v", src.Entries[0])
+	}
+	if _, err := LoadToolsFile(filepath.Join(dir, "missing.json")); err == nil {
+		t.Error("missing file: no error")
+	}
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"x":1}`), 0o644)
+	if _, err := LoadToolsFile(filepath.Join(dir, "bad.json")); err == nil || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("bad file error = %v", err)
+	}
+}
+
+func TestSkillSourceFirstRootWins(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	write(t, a, "demo/SKILL.md", "---\nname: demo\ndescription: From a.\n---\n")
+	write(t, b, "demo/SKILL.md", "---\nname: demo\ndescription: From b.\n---\n")
+	write(t, b, "broken/SKILL.md", "no frontmatter")
+	write(t, b, "other/SKILL.md", "---\nname: other\ndescription: Other.\n---\n")
+	c := NewCatalog()
+	probs := NewSkillSource([]string{a, b}, c, nil).Load()
+	snap := c.Snapshot()
+	if len(snap.Entries) != 2 {
+		t.Fatalf("entries = %d, want demo and other", len(snap.Entries))
+	}
+	if e, _ := snap.Lookup("demo"); e.Description != "From a." {
+		t.Errorf("demo from %q", e.Description)
+	}
+	text := probs.Err(SeverityHint).Error()
+	for _, want := range []string{"no YAML frontmatter", `skill "demo" is also defined in`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("problems %q lack %q", text, want)
+		}
+	}
+}
+
+func TestSkillSourceWatch(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: First.\n---\n")
+	c := NewCatalog()
+	src := NewSkillSource([]string{root}, c, nil)
+	src.Load()
+	changes := make(chan *Snapshot, 16)
+	c.Subscribe(func(_, s *Snapshot) { changes <- s })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go src.Watch(ctx, 50*time.Millisecond)
+	time.Sleep(100 * time.Millisecond) // let the watcher start
+
+	waitFor := func(what string, ok func(*Snapshot) bool) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case s := <-changes:
+				if ok(s) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	has := func(s *Snapshot, name, desc string) bool {
+		e, ok := s.Lookup(name)
+		return ok && (desc == "" || e.Description == desc)
+	}
+
+	write(t, root, "two/SKILL.md", "---\nname: two\ndescription: Second.\n---\n")
+	waitFor("a new skill", func(s *Snapshot) bool { return has(s, "two", "") })
+
+	write(t, root, "two/references/more.md", "more")
+	waitFor("a new file in a new subfolder", func(s *Snapshot) bool {
+		e, ok := s.Lookup("two")
+		_, has := e.Skill.File("references/more.md")
+		return ok && has
+	})
+
+	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: Edited.\n---\n")
+	waitFor("an edit", func(s *Snapshot) bool { return has(s, "one", "Edited.") })
+
+	write(t, root, "one/SKILL.md", "---\nname: one\n---\n") // invalid: no description
+	waitFor("an invalid skill to go", func(s *Snapshot) bool { return !has(s, "one", "") })
+
+	os.RemoveAll(filepath.Join(root, "two"))
+	waitFor("a removed skill", func(s *Snapshot) bool { return !has(s, "two", "") })
+}

@@ -1,0 +1,335 @@
+package loader
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestParseSkill(t *testing.T) {
+	long := strings.Repeat("x", 1025)
+	tests := []struct {
+		name     string
+		folder   string
+		text     string
+		wantName string // "" means the skill must be refused
+		wantBody string
+		want     []string // substrings of problems, each "severity@line: text"
+	}{
+		{
+			name: "minimal", folder: "demo",
+			text:     "---\nname: demo\ndescription: Does a thing. Use when asked.\n---\n# Demo\nBody\n",
+			wantName: "demo", wantBody: "# Demo\nBody\n",
+		},
+		{
+			name: "CRLF line endings", folder: "demo",
+			text:     "---\r\nname: demo\r\ndescription: Does a thing.\r\n---\r\nBody\r\n",
+			wantName: "demo", wantBody: "Body\r\n",
+		},
+		{
+			name: "byte order mark", folder: "demo",
+			text:     "\xef\xbb\xbf---\nname: demo\ndescription: Does a thing.\n---\nBody\n",
+			wantName: "demo", wantBody: "Body\n",
+		},
+		{
+			name: "trailing spaces after the delimiters", folder: "demo",
+			text:     "---  \nname: demo\ndescription: Does a thing.\n--- \t\nBody\n",
+			wantName: "demo", wantBody: "Body\n",
+		},
+		{
+			name: "no frontmatter", folder: "demo",
+			text: "# Just markdown\n",
+			want: []string{"error@1: no YAML frontmatter"},
+		},
+		{
+			name: "unclosed frontmatter", folder: "demo",
+			text: "---\nname: demo\ndescription: x\n",
+			want: []string{"error@1: the frontmatter has no closing --- line"},
+		},
+		{
+			name: "missing description", folder: "demo",
+			text: "---\nname: demo\n---\nBody\n",
+			want: []string{"error@1: description is missing"},
+		},
+		{
+			name: "empty description", folder: "demo",
+			text: "---\nname: demo\ndescription: \"  \"\n---\n",
+			want: []string{"error@3: description is missing or empty"},
+		},
+		{
+			name: "YAML that does not parse", folder: "demo",
+			text: "---\nname: demo\ndescription: [unclosed\n---\n",
+			want: []string{"error@1: frontmatter is not valid YAML"},
+		},
+		{
+			name: "duplicate key", folder: "demo",
+			text: "---\nname: demo\nname: demo\ndescription: x\n---\n",
+			want: []string{"error@1: frontmatter is not valid YAML"},
+		},
+		{
+			name: "unquoted colon is retried", folder: "demo",
+			text:     "---\nname: demo\ndescription: Use when: the user asks\n---\nBody\n",
+			wantName: "demo", wantBody: "Body\n",
+			want: []string{"warning@1: frontmatter is not valid YAML (an unquoted colon"},
+		},
+		{
+			name: "name differs from folder", folder: "other",
+			text:     "---\nname: demo\ndescription: x\n---\n",
+			wantName: "demo",
+			want:     []string{`warning@2: name "demo" differs from its folder "other"`},
+		},
+		{
+			name: "invalid name falls back to the folder", folder: "demo",
+			text:     "---\nname: My Skill\ndescription: x\n---\n",
+			wantName: "demo",
+			want:     []string{`warning@2: name "My Skill" must be 1-64 characters`},
+		},
+		{
+			name: "double hyphen", folder: "a--b",
+			text:     "---\nname: a--b\ndescription: x\n---\n",
+			wantName: "",
+			want:     []string{`warning@2: name "a--b" must be`, "error@2: no usable skill name"},
+		},
+		{
+			name: "missing name uses the folder", folder: "demo",
+			text:     "---\ndescription: x\n---\n",
+			wantName: "demo",
+			want:     []string{`warning@1: name is missing; using the folder name "demo"`},
+		},
+		{
+			name: "over-long description loads", folder: "demo",
+			text:     "---\nname: demo\ndescription: " + long + "\n---\n",
+			wantName: "demo",
+			want:     []string{"warning@3: description is 1025 characters, over the 1024 limit"},
+		},
+		{
+			name: "over-long compatibility", folder: "demo",
+			text:     "---\nname: demo\ndescription: x\ncompatibility: " + strings.Repeat("c", 501) + "\n---\n",
+			wantName: "demo",
+			want:     []string{"warning@4: compatibility must be 1-500 characters, got 501"},
+		},
+		{
+			name: "metadata values must be strings", folder: "demo",
+			text:     "---\nname: demo\ndescription: x\nmetadata:\n  version: 1.2\n  owner: team\n---\n",
+			wantName: "demo",
+			want:     []string{`warning@5: metadata value "version" must be a string`},
+		},
+		{
+			name: "metadata must be a map", folder: "demo",
+			text:     "---\nname: demo\ndescription: x\nmetadata: [a, b]\n---\n",
+			wantName: "demo",
+			want:     []string{"warning@4: metadata must be a map of strings to strings"},
+		},
+		{
+			name: "unknown key", folder: "demo",
+			text:     "---\nname: demo\ndescription: x\nversion: 2\n---\n",
+			wantName: "demo",
+			want:     []string{`warning@4: unknown frontmatter key "version"`},
+		},
+		{
+			name: "allowed-tools as a list", folder: "demo",
+			text:     "---\nname: demo\ndescription: x\nallowed-tools:\n  - Read\n---\n",
+			wantName: "demo",
+			want:     []string{"hint@4: allowed-tools is a list"},
+		},
+		{
+			name: "leading blank lines shift line numbers", folder: "demo",
+			text:     "\n\n---\nname: demo\ndescription: x\nextra: y\n---\n",
+			wantName: "demo",
+			want:     []string{`warning@6: unknown frontmatter key "extra"`},
+		},
+		{
+			name: "all spec fields", folder: "csv-audit",
+			text:     "---\nname: csv-audit\ndescription: Check CSV exports.\nlicense: Apache-2.0\ncompatibility: Needs Python 3.11+\nmetadata:\n  version: \"1.2\"\nallowed-tools: Bash(python3:*) Read\n---\n# CSV audit\n",
+			wantName: "csv-audit", wantBody: "# CSV audit\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, probs := ParseSkill("SKILL.md", tt.folder, []byte(tt.text))
+			var got []string
+			for _, p := range probs {
+				got = append(got, p.Severity.String()+"@"+itoa(p.Line)+": "+p.Message)
+			}
+			for _, w := range tt.want {
+				if !containsPrefix(got, w) {
+					t.Errorf("missing problem %q; got %q", w, got)
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("got %d problems %q, want %d", len(got), got, len(tt.want))
+			}
+			if tt.wantName == "" {
+				if s != nil {
+					t.Fatalf("skill loaded as %q, want it refused", s.Name)
+				}
+				return
+			}
+			if s == nil {
+				t.Fatalf("skill refused: %q", got)
+			}
+			if s.Name != tt.wantName {
+				t.Errorf("name = %q, want %q", s.Name, tt.wantName)
+			}
+			if tt.wantBody != "" && s.Body != tt.wantBody {
+				t.Errorf("body = %q, want %q", s.Body, tt.wantBody)
+			}
+		})
+	}
+}
+
+func TestParseSkillKeepsFrontmatterVerbatim(t *testing.T) {
+	text := "---\nname: demo\ndescription: \"Quoted: with colon\"\nlicense: MIT\nmetadata:\n  version: \"1.2\"\n  when: 2024-01-02\n---\nBody\n"
+	s, probs := ParseSkill("SKILL.md", "demo", []byte(text))
+	if s == nil {
+		t.Fatal(probs)
+	}
+	if got := string(s.FrontmatterYAML); got != "name: demo\ndescription: \"Quoted: with colon\"\nlicense: MIT\nmetadata:\n  version: \"1.2\"\n  when: 2024-01-02\n" {
+		t.Errorf("raw frontmatter = %q", got)
+	}
+	md, _ := s.Frontmatter["metadata"].(map[string]any)
+	if s.Frontmatter["description"] != "Quoted: with colon" || md["version"] != "1.2" || md["when"] != "2024-01-02" {
+		t.Errorf("frontmatter = %#v", s.Frontmatter)
+	}
+	if !s.Valid() {
+		t.Errorf("valid skill reported invalid: %v", s.Problems)
+	}
+}
+
+func TestLoadSkillManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\nSee references/a.md\n")
+	write(t, dir, "references/a.md", "# A\n")
+	write(t, dir, "scripts/run.sh", "#!/bin/sh\necho hi\n")
+	write(t, dir, ".git/config", "ignored")
+	s, probs := LoadSkill(dir)
+	if s == nil {
+		t.Fatal(probs)
+	}
+	var paths []string
+	for _, f := range s.Files {
+		paths = append(paths, f.Path)
+	}
+	if got, want := strings.Join(paths, ","), "SKILL.md,references/a.md,scripts/run.sh"; got != want {
+		t.Errorf("files = %s, want %s", got, want)
+	}
+	f, ok := s.File("references/a.md")
+	sum := sha256.Sum256([]byte("# A\n"))
+	if !ok || f.Size != 4 || f.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("references/a.md = %+v", f)
+	}
+}
+
+func TestLoadSkillRefusals(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		want  string
+	}{
+		{"symlink out of the folder", func(t *testing.T, dir string) {
+			outside := filepath.Join(filepath.Dir(dir), "secret.txt")
+			write(t, filepath.Dir(dir), "secret.txt", "secret")
+			symlink(t, outside, filepath.Join(dir, "leak.txt"))
+		}, "symlink leads outside the skill folder"},
+		{"SKILL.md over 1 MiB", func(t *testing.T, dir string) {
+			write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n"+strings.Repeat("a", 1<<20))
+		}, "over the 1 MiB limit"},
+		{"too many files", func(t *testing.T, dir string) {
+			for i := range MaxSkillFiles {
+				write(t, dir, filepath.Join("many", itoa(i)+".txt"), "x")
+			}
+		}, "more than 512 files"},
+		{"too many bytes", func(t *testing.T, dir string) {
+			for i := range 17 {
+				write(t, dir, filepath.Join("big", itoa(i)+".bin"), strings.Repeat("b", 1<<20))
+			}
+		}, "more than 16 MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "demo")
+			write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n")
+			tt.setup(t, dir)
+			s, probs := LoadSkill(dir)
+			if s != nil {
+				t.Fatalf("skill loaded, want it refused")
+			}
+			if err := probs.Err(SeverityError); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("problems = %v, want %q", probs, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadSkillSymlinkInsideIsKept(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n")
+	write(t, dir, "references/a.md", "A")
+	symlink(t, "references/a.md", filepath.Join(dir, "alias.md"))
+	s, probs := LoadSkill(dir)
+	if s == nil {
+		t.Fatal(probs)
+	}
+	if f, ok := s.File("alias.md"); !ok || string(f.Data) != "A" {
+		t.Errorf("alias.md = %+v, %v", f, ok)
+	}
+}
+
+func TestCleanRelPath(t *testing.T) {
+	tests := []struct {
+		in, want, err string
+	}{
+		{"references/a.md", "references/a.md", ""},
+		{"./references//a.md", "references/a.md", ""},
+		{"SKILL.md", "SKILL.md", ""},
+		{"", "", "empty"},
+		{"/etc/passwd", "", "absolute"},
+		{"../other/SKILL.md", "", "climbs out"},
+		{"references/../../x", "", "climbs out"},
+	}
+	for _, tt := range tests {
+		got, err := CleanRelPath(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("CleanRelPath(%q) error = %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("CleanRelPath(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func write(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlinks unsupported: %v", err)
+	}
+}
+
+func containsPrefix(list []string, prefix string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server/tokens"
+)
+
+// syntheticCatalog makes a catalog of n tools spread over a few sources,
+// with descriptions of realistic length.
+func syntheticCatalog(n int) *loader.Catalog {
+	c := loader.NewCatalog(ReservedNames...)
+	verbs := []string{"get", "list", "create", "update", "delete", "search", "send", "fetch"}
+	nouns := []string{"issue", "pull_request", "message", "channel", "file", "record", "invoice", "ticket", "user", "event"}
+	perSource := map[string][]*loader.Entry{}
+	var order []string
+	for i := range n {
+		src := fmt.Sprintf("server%d", i%7)
+		name := fmt.Sprintf("%s__%s_%s_%d", src, verbs[i%len(verbs)], nouns[(i/len(verbs))%len(nouns)], i)
+		t := &mcp.Tool{
+			Name:        name,
+			Description: fmt.Sprintf("%s a %s in the workspace by its identifier. Returns the %s with its fields, owners and history.", strings.ToUpper(verbs[i%len(verbs)][:1])+verbs[i%len(verbs)][1:], nouns[(i/len(verbs))%len(nouns)], nouns[(i/len(verbs))%len(nouns)]),
+			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string", "description": "Identifier."}}, "required": []any{"id"}},
+		}
+		if _, ok := perSource[src]; !ok {
+			order = append(order, src)
+		}
+		perSource[src] = append(perSource[src], loader.NewToolEntry(src, name, t))
+	}
+	for _, src := range order {
+		c.Put(&loader.Source{Name: src, Kind: loader.SourceTools, Entries: perSource[src]})
+	}
+	return c
+}
+
+func TestListingBudgetHoldsAtAnySize(t *testing.T) {
+	count := tokens.MustGet(tokens.Default).Count
+	for _, budget := range []int{0, 40, 120, DefaultListingBudget, 2000} {
+		var sizes []int
+		for _, n := range []int{0, 3, 100, 1000, 10000} {
+			snap := syntheticCatalog(n).Snapshot()
+			text := renderListing(snap, budget, count)
+			got := count(text)
+			if got > budget {
+				t.Errorf("budget %d, %d tools: listing takes %d tokens:\n%s", budget, n, got, text)
+			}
+			if budget == 0 && text != "" {
+				t.Errorf("budget 0 lists %q", text)
+			}
+			if budget >= 40 && !strings.Contains(text, fmt.Sprintf("%d tool", n)) {
+				t.Errorf("budget %d, %d tools: listing does not state the count:\n%s", budget, n, text)
+			}
+			sizes = append(sizes, got)
+		}
+		// Once over budget the listing stays near it, never growing.
+		if budget > 0 && sizes[3] > 0 && (sizes[4] > budget || sizes[4] < budget*3/4) {
+			t.Errorf("budget %d: sizes %v, want the largest catalogs to fill the budget", budget, sizes)
+		}
+	}
+}
+
+func TestListingDegradesInSteps(t *testing.T) {
+	count := tokens.MustGet(tokens.Default).Count
+	snap := syntheticCatalog(40).Snapshot()
+	tests := []struct {
+		budget int
+		want   string // a sign of the step reached
+	}{
+		{5000, "server0__get_issue_0 — Get a issue in the workspace by its identifier."},
+		{760, "server0__delete_channel_28 — Delete a channel in the works…"},
+		{400, "[server0] server0__delete_channel_28, server0__fetch_issue_7"},
+		{200, "[server0] 6 entries: server0__delete_channel_28"},
+		{30, "Catalog: 40 tools from 7 sources; tool_search reaches all of them."},
+	}
+	for _, tt := range tests {
+		text := renderListing(snap, tt.budget, count)
+		if !strings.Contains(text, tt.want) {
+			t.Errorf("budget %d: listing lacks %q:\n%s", tt.budget, tt.want, text)
+		}
+	}
+}
+
+func TestDefaultDescriptionUnder2KB(t *testing.T) {
+	for _, n := range []int{3, 50, 10000} {
+		s, err := New(syntheticCatalog(n), Options{ListingBudget: DefaultListingBudget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := s.Description(); len(d) >= 2048 {
+			t.Errorf("%d tools: description is %d bytes, want < 2048", n, len(d))
+		}
+		s.Close()
+	}
+}
