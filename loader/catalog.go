@@ -34,6 +34,9 @@ type Source struct {
 	Name    string
 	Kind    SourceKind
 	Entries []*Entry
+	// Refused holds entries the source could not expose (a name too long,
+	// say), so that operators see them with the reason.
+	Refused []Refusal
 	// Problems found while loading; they never stop the rest.
 	Problems Problems
 
@@ -195,6 +198,7 @@ func (c *Catalog) build(version uint64) *Snapshot {
 		src := c.sources[name]
 		s.Sources = append(s.Sources, src)
 		s.bySource[name] = src
+		s.Refused = append(s.Refused, src.Refused...)
 		entries := slices.Clone(src.Entries)
 		slices.SortStableFunc(entries, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
 		for _, e := range entries {

@@ -123,11 +123,12 @@ func (s *Server) update(old, new *loader.Snapshot) {
 		conns = append(conns, ms)
 	}
 	s.mu.Unlock()
-	if changed {
-		for _, ms := range conns {
+	for _, ms := range conns {
+		if changed {
 			// Re-adding the tool sends notifications/tools/list_changed.
 			s.addSearchTool(ms)
 		}
+		s.updateSkills(ms, old, new)
 	}
 }
 
@@ -163,6 +164,8 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	// tool_search goes first so that tools.listChanged is declared.
 	s.addSearchTool(ms)
 	ms.AddTool(readSkillFileTool(), s.handleReadSkillFile)
+	s.attachSkills(ms)
+	s.attachStats(ms)
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
 	s.mu.Lock()
 	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true}}
