@@ -141,6 +141,12 @@ func ParseSkill(file, folder string, raw []byte) (*Skill, Problems) {
 		return nil, probs
 	}
 
+	if bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
+		report(1, "", SeverityWarning, "SKILL.md starts with a UTF-8 byte order mark, which breaks hosts that need --- on line 1 (the MCP Inspector among them): save it without one")
+	}
+	if bytes.Contains(raw, []byte("\r\n")) {
+		report(0, "", SeverityHint, "SKILL.md has CRLF line endings, which some hosts mis-parse: prefer LF")
+	}
 	fm, body, err := splitFrontmatter(raw)
 	if err != nil {
 		report(fm.line, "", SeverityError, "%v", err)

@@ -29,11 +29,13 @@ func TestParseSkill(t *testing.T) {
 			name: "CRLF line endings", folder: "demo",
 			text:     "---\r\nname: demo\r\ndescription: Does a thing.\r\n---\r\nBody\r\n",
 			wantName: "demo", wantBody: "Body\r\n",
+			want: []string{"hint@0: SKILL.md has CRLF line endings"},
 		},
 		{
 			name: "byte order mark", folder: "demo",
 			text:     "\xef\xbb\xbf---\nname: demo\ndescription: Does a thing.\n---\nBody\n",
 			wantName: "demo", wantBody: "Body\n",
+			want: []string{"warning@1: SKILL.md starts with a UTF-8 byte order mark"},
 		},
 		{
 			name: "trailing spaces after the delimiters", folder: "demo",

@@ -62,7 +62,8 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 	present := map[string]bool{}
 	var order []string
 	for _, root := range s.roots {
-		dirs, err := SkillDirs(root)
+		dirs, probs, err := SkillDirs(root)
+		rootProbs = append(rootProbs, probs...)
 		if err != nil {
 			rootProbs = append(rootProbs, Problem{File: root, Severity: SeverityError, Message: err.Error()})
 			continue

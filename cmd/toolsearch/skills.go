@@ -58,11 +58,15 @@ func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems)
 		folders := []string{dir}
 		if _, err := os.Stat(filepath.Join(dir, loader.SkillFileName)); err != nil {
 			var err error
-			if folders, err = loader.SkillDirs(dir); err != nil {
+			var misnamed loader.Problems
+			folders, misnamed, err = loader.SkillDirs(dir)
+			probs = append(probs, misnamed...)
+			invalid += len(misnamed)
+			if err != nil {
 				probs = append(probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: err.Error()})
 				continue
 			}
-			if len(folders) == 0 {
+			if len(folders) == 0 && len(misnamed) == 0 {
 				probs = append(probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: "no skills here: a skill is a folder holding SKILL.md"})
 			}
 		}
