@@ -142,16 +142,22 @@ type FileInfo struct {
 	Size int64  `json:"size"`
 }
 
-func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var args SearchArgs
-	if err := decodeArgs(req.Params.Arguments, &args, searchArgsAccepted); err != nil {
-		return errorResult(err.Error()), nil
+// searchHandler runs tool_search for the connection ms.
+func (s *Server) searchHandler(ms *mcp.Server) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args SearchArgs
+		if err := decodeArgs(req.Params.Arguments, &args, searchArgsAccepted); err != nil {
+			return errorResult(err.Error()), nil
+		}
+		res, err := s.Search(args)
+		if err != nil {
+			return errorResult(err.Error()), nil
+		}
+		if s.opts.Promote && legacySession(req) {
+			s.promote(ms, res)
+		}
+		return s.searchCallResult(res), nil
 	}
-	res, err := s.Search(args)
-	if err != nil {
-		return errorResult(err.Error()), nil
-	}
-	return s.searchCallResult(res), nil
 }
 
 // searchCallResult wraps a search result as the tool result clients get.

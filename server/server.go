@@ -46,6 +46,14 @@ type Options struct {
 	// when empty).
 	Tokenizer string
 	Logger    *slog.Logger
+
+	// Upstreams runs calls to upstream servers' tools; nil when there are
+	// none, and catalog tools are then not callable.
+	Upstreams Upstreams
+	// Promote adds the tools tool_search returns to the session's own
+	// tools/list, on sessions of protocol 2025-11-25 or older only. It needs
+	// one MCP server per connection.
+	Promote bool
 }
 
 // Server holds what every MCP connection shares: the catalog, its index and
@@ -128,6 +136,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 			// Re-adding the tool sends notifications/tools/list_changed.
 			s.addSearchTool(ms)
 		}
+		s.syncDirectTools(ms, new)
 		s.updateSkills(ms, old, new)
 	}
 }
@@ -161,21 +170,28 @@ func (s *Server) NewMCPServer() *mcp.Server {
 		Logger:       s.log,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
+	s.mu.Lock()
+	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true}, direct: map[string]string{}}
+	snap := s.snap
+	s.mu.Unlock()
 	// tool_search goes first so that tools.listChanged is declared.
 	s.addSearchTool(ms)
 	ms.AddTool(readSkillFileTool(), s.handleReadSkillFile)
+	ms.AddTool(callToolTool(), s.handleCallTool)
+	s.syncDirectTools(ms, snap)
 	s.attachSkills(ms)
 	s.attachStats(ms)
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
-	s.mu.Lock()
-	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true}}
-	s.mu.Unlock()
 	return ms
 }
 
-// conn is what the server knows of one MCP server it made.
+// conn is what the server knows of one MCP server it made. Its fields are
+// guarded by Server.mu.
 type conn struct {
-	tools map[string]bool // names in its tools/list; guarded by Server.mu
+	tools  map[string]bool   // every name in its tools/list
+	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
+	// promoted tools stay listed for the session even if no longer always-loaded.
+	promoted map[string]bool
 }
 
 // connHas reports whether the connection lists the named tool.
@@ -198,7 +214,7 @@ func (s *Server) Release(ms *mcp.Server) {
 func alwaysLoad() mcp.Meta { return mcp.Meta{"anthropic/alwaysLoad": true} }
 
 func (s *Server) addSearchTool(ms *mcp.Server) {
-	ms.AddTool(s.searchTool(), s.handleSearch)
+	ms.AddTool(s.searchTool(), s.searchHandler(ms))
 }
 
 // unknownToolMiddleware answers a call to a tool this connection does not

@@ -1,0 +1,200 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// Upstreams forwards calls to the upstream MCP servers; *upstream.Manager
+// is the real one.
+type Upstreams interface {
+	Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// CallArgs is call_tool's input.
+type CallArgs struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+const callArgsAccepted = `name (string, required: a tool name from tool_search), arguments (object, the tool's arguments)`
+
+func callToolTool() *mcp.Tool {
+	return &mcp.Tool{
+		Name:        CallTool,
+		Title:       "Call a tool found with tool_search",
+		Description: "Call a tool from the catalog by its name, with arguments that follow the input schema tool_search returned for it. The result is the tool's own result, unchanged. Invalid arguments come back with the full schema so the call can be fixed.",
+		InputSchema: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "description": "The tool's name as tool_search gave it, e.g. github__create_issue."},
+    "arguments": {"type": "object", "description": "The tool's arguments, following its inputSchema."}
+  },
+  "required": ["name"],
+  "additionalProperties": false
+}`),
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)},
+		Meta:        alwaysLoad(),
+	}
+}
+
+func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args CallArgs
+	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
+		return errorResult(err.Error()), nil
+	}
+	return s.Call(ctx, args), nil
+}
+
+// Call runs call_tool: it finds the tool, enforces its policy, checks the
+// arguments against its input schema, and forwards the call upstream. Every
+// failure is an error result that says what to do.
+func (s *Server) Call(ctx context.Context, args CallArgs) *mcp.CallToolResult {
+	if args.Name == "" {
+		return errorResult("name is required: the name of a tool from tool_search")
+	}
+	snap := s.Snapshot()
+	e, err := resolveTool(snap, args.Name)
+	if err != nil {
+		return errorResult(err.Error())
+	}
+	return s.forward(ctx, snap, e, args.Arguments)
+}
+
+// resolveTool finds a callable-looking catalog tool by its exposed name, or
+// by its own upstream name when exactly one server has it.
+func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
+	if e, ok := snap.Lookup(name); ok && e.Listed() {
+		if e.Kind != loader.KindTool {
+			return nil, fmt.Errorf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}", e.Name, e.Name)
+		}
+		return e, nil
+	}
+	var candidates []*loader.Entry
+	for _, e := range snap.Entries {
+		if e.Listed() && e.Kind == loader.KindTool && strings.EqualFold(e.Upstream, name) {
+			candidates = append(candidates, e)
+		}
+	}
+	switch len(candidates) {
+	case 1:
+		return candidates[0], nil
+	case 0:
+		return nil, fmt.Errorf("no tool named %q: find tools with tool_search and call them by the name it gives", name)
+	}
+	names := make([]string, len(candidates))
+	for i, c := range candidates {
+		names[i] = c.Name
+	}
+	return nil, fmt.Errorf("%q is the name of a tool on several servers: call one of %s", name, strings.Join(names, ", "))
+}
+
+// forward checks policy and arguments, then calls the upstream.
+func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.Entry, rawArgs json.RawMessage) *mcp.CallToolResult {
+	src, _ := snap.Source(e.Source)
+	switch {
+	case e.Policy == loader.PolicyVisibleOnly:
+		return errorResult(fmt.Sprintf("%s is listed but not callable: the policy visible_only applies to it (servers.%s.policy in toolsearch.yaml). Tell the user if they need it.", e.Name, e.Source))
+	case src == nil || src.Kind != loader.SourceServer || s.opts.Upstreams == nil:
+		return errorResult(fmt.Sprintf("%s comes from a static tool catalog (%s) and has no upstream server to run it: it can be searched and measured, not called.", e.Name, e.Source))
+	}
+	if len(rawArgs) == 0 || string(rawArgs) == "null" {
+		rawArgs = json.RawMessage("{}")
+	}
+	if err := s.validateArgs(e, rawArgs); err != nil {
+		return errorResult(fmt.Sprintf("invalid arguments for %s: %v\nThe tool's input schema is:\n%s\nFix the arguments and call again.", e.Name, err, compactJSON(e.Tool.InputSchema)))
+	}
+	tool := e.Upstream
+	if tool == "" {
+		tool = e.Name
+	}
+	res, err := s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	if err != nil {
+		return callError(e, err)
+	}
+	return res
+}
+
+// notActive is implemented by errors saying that a server cannot take calls
+// in its current state (upstream.NotActiveError).
+type notActive interface {
+	NotActive() (state loader.State, reason string)
+}
+
+// timeout is the net.Error idiom for errors that are timeouts.
+type timeout interface{ Timeout() bool }
+
+// callError turns a failed forward into a result the model can act on.
+func callError(e *loader.Entry, err error) *mcp.CallToolResult {
+	var na notActive
+	var to timeout
+	switch {
+	case errors.As(err, &na):
+		state, reason := na.NotActive()
+		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be called now", e.Source, state, e.Name)
+		if reason != "" {
+			msg += " (" + firstLine(reason) + ")"
+		}
+		res := errorResult(msg + ". Try again shortly, or use another tool.")
+		res.StructuredContent = map[string]any{"error": "service_not_active", "server": e.Source, "state": state, "reason": reason}
+		return res
+	case errors.As(err, &to) && to.Timeout():
+		return errorResult(fmt.Sprintf("%s did not answer in time: %v. The call may still be running upstream; retry only if it is safe to repeat.", e.Name, err))
+	case errors.Is(err, context.Canceled):
+		return errorResult(fmt.Sprintf("the call to %s was cancelled", e.Name))
+	}
+	return errorResult(fmt.Sprintf("calling %s on server %s failed: %v", e.Name, e.Source, err))
+}
+
+// schemaCache holds resolved input schemas by entry digest, since
+// resolving costs more than validating.
+var schemaCache sync.Map // digest -> *jsonschema.Resolved or error
+
+// validateArgs checks arguments against the tool's input schema. A schema
+// the validator cannot handle is not the model's fault: the call goes on
+// and the upstream judges.
+func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
+	var instance any
+	if err := json.Unmarshal(raw, &instance); err != nil {
+		return fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	if _, ok := instance.(map[string]any); !ok {
+		return errors.New("arguments must be a JSON object")
+	}
+	v, ok := schemaCache.Load(e.Digest)
+	if !ok {
+		v = resolveSchema(e.Tool.InputSchema)
+		schemaCache.Store(e.Digest, v)
+	}
+	rs, ok := v.(*jsonschema.Resolved)
+	if !ok {
+		s.log.Debug("not validating arguments: schema not supported", "tool", e.Name, "err", v)
+		return nil
+	}
+	return rs.Validate(instance)
+}
+
+func resolveSchema(schema any) any {
+	data, err := json.Marshal(schema)
+	if err != nil {
+		return err
+	}
+	var js jsonschema.Schema
+	if err := json.Unmarshal(data, &js); err != nil {
+		return err
+	}
+	rs, err := js.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	return rs
+}

@@ -1,0 +1,124 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// modernProtocol is the first protocol version in which tools/list must not
+// change as a side effect of other requests (SEP-2567).
+const modernProtocol = "2026-07-28"
+
+// legacySession reports whether the request comes from a session that
+// negotiated protocol 2025-11-25 or older.
+func legacySession(req *mcp.CallToolRequest) bool {
+	if v, ok := req.Params.GetMeta()[mcp.MetaKeyProtocolVersion].(string); ok && v >= modernProtocol {
+		return false
+	}
+	if req.Session == nil {
+		return false
+	}
+	ip := req.Session.InitializeParams()
+	return ip != nil && ip.ProtocolVersion != "" && ip.ProtocolVersion < modernProtocol
+}
+
+// syncDirectTools lists the always-loaded catalog tools directly in ms's
+// tools/list, each with its full schema and proxied like call_tool, and
+// drops the ones that went away. Promoted tools stay for the session.
+func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
+	want := map[string]*loader.Entry{}
+	for _, e := range snap.Entries {
+		if e.AlwaysLoad && e.Listed() && e.Kind == loader.KindTool {
+			want[e.Name] = e
+		}
+	}
+	s.mu.Lock()
+	c := s.conns[ms]
+	if c == nil {
+		s.mu.Unlock()
+		return
+	}
+	var add []*loader.Entry
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		if e := want[name]; c.direct[name] != e.Digest {
+			add = append(add, e)
+		}
+	}
+	var remove []string
+	for name := range c.direct {
+		if _, ok := want[name]; !ok && !c.promoted[name] {
+			remove = append(remove, name)
+			delete(c.direct, name)
+			delete(c.tools, name)
+		}
+	}
+	s.mu.Unlock()
+	if len(remove) > 0 {
+		ms.RemoveTools(remove...)
+	}
+	for _, e := range add {
+		s.addDirectTool(ms, e)
+	}
+}
+
+// promote adds the callable tools of a search result to ms's tools/list.
+func (s *Server) promote(ms *mcp.Server, res *SearchResult) {
+	for _, it := range res.Results {
+		e := it.entry
+		if e.Kind != loader.KindTool || (it.Callable != nil && !*it.Callable) {
+			continue
+		}
+		s.mu.Lock()
+		c := s.conns[ms]
+		known := c == nil || c.direct[e.Name] == e.Digest
+		if c != nil {
+			if c.promoted == nil {
+				c.promoted = map[string]bool{}
+			}
+			c.promoted[e.Name] = true
+		}
+		s.mu.Unlock()
+		if !known {
+			s.addDirectTool(ms, e)
+		}
+	}
+}
+
+// addDirectTool registers a catalog tool under its exposed name. Calls go
+// through the same checks as call_tool.
+func (s *Server) addDirectTool(ms *mcp.Server, e *loader.Entry) {
+	def := *e.Tool
+	def.Meta = maps.Clone(def.Meta)
+	if def.Meta == nil {
+		def.Meta = mcp.Meta{}
+	}
+	def.Meta["anthropic/alwaysLoad"] = true
+	name := e.Name
+	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		snap := s.Snapshot()
+		cur, ok := snap.Lookup(name)
+		if !ok || cur.Kind != loader.KindTool || !cur.Listed() {
+			return errorResult(fmt.Sprintf("%s is no longer in the catalog; search again with tool_search", name)), nil
+		}
+		return s.forward(ctx, snap, cur, req.Params.Arguments), nil
+	}
+	// AddTool panics on a schema that is not an object; an upstream's bad
+	// schema must not take the server down.
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Warn("cannot list tool directly", "tool", name, "err", r)
+		}
+	}()
+	ms.AddTool(&def, handler)
+	s.mu.Lock()
+	if c := s.conns[ms]; c != nil {
+		c.direct[name] = e.Digest
+		c.tools[name] = true
+	}
+	s.mu.Unlock()
+}
