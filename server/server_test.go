@@ -1,0 +1,216 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// fakeUpstreams records calls and answers with an echo.
+type fakeUpstreams struct {
+	mu    sync.Mutex
+	calls []string
+	err   error
+}
+
+func (f *fakeUpstreams) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, server+"/"+tool+" "+string(args))
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo " + string(args)}}, StructuredContent: map[string]any{"ok": true}}, nil
+}
+
+type notActiveErr struct{}
+
+func (notActiveErr) Error() string { return "not active" }
+func (notActiveErr) NotActive() (loader.State, string) {
+	return loader.StateValidating, "re-listing tools"
+}
+
+// testCatalog has one upstream server with three tools under different
+// policies, a static tools file and a skill.
+func testCatalog(t *testing.T) *loader.Catalog {
+	t.Helper()
+	c := loader.NewCatalog(ReservedNames...)
+	echo := &mcp.Tool{Name: "echo", Description: "Echo a message back.", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
+	secret := &mcp.Tool{Name: "read_secret", Description: "Read a secret value.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	wipe := &mcp.Tool{Name: "wipe_disk", Description: "Erase everything.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	ping := &mcp.Tool{Name: "ping", Description: "Check the server answers.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	entries := []*loader.Entry{loader.NewToolEntry("srv", "srv__echo", echo), loader.NewToolEntry("srv", "srv__read_secret", secret), loader.NewToolEntry("srv", "srv__wipe_disk", wipe), loader.NewToolEntry("srv", "srv__ping", ping)}
+	entries[0].AlwaysLoad = true
+	entries[1].Policy = loader.PolicyVisibleOnly
+	entries[2].Policy = loader.PolicyHidden
+	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
+	c.Put(&loader.Source{Name: "dump", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("dump", "static_tool", &mcp.Tool{Name: "static_tool", Description: "A static tool.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
+	return c
+}
+
+func connectClient(t *testing.T, s *Server, version string) (*mcp.ClientSession, chan struct{}) {
+	t.Helper()
+	ctx := context.Background()
+	changed := make(chan struct{}, 16)
+	ct, st := mcp.NewInMemoryTransports()
+	ms := s.NewMCPServer()
+	t.Cleanup(func() { s.Release(ms) })
+	if _, err := ms.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, changed
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res
+}
+
+func toolNames(t *testing.T, cs *mcp.ClientSession) string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+func TestCallTool(t *testing.T) {
+	up := &fakeUpstreams{}
+	s, err := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cs, _ := connectClient(t, s, "")
+	tests := []struct {
+		name      string
+		args      map[string]any
+		want      string
+		wantError bool
+	}{
+		{"forwarded unchanged", map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "hi"}}, `echo {"message":"hi"}`, false},
+		{"by upstream name", map[string]any{"name": "echo", "arguments": map[string]any{"message": "hi"}}, `echo {"message":"hi"}`, false},
+		{"invalid arguments return the schema", map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": 3}}, `The tool's input schema is:
+{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`, true},
+		{"missing required argument", map[string]any{"name": "srv__echo"}, "invalid arguments for srv__echo", true},
+		{"visible only", map[string]any{"name": "srv__read_secret"}, "listed but not callable: the policy visible_only applies", true},
+		{"hidden is unknown", map[string]any{"name": "srv__wipe_disk"}, `no tool named "srv__wipe_disk"`, true},
+		{"static tool", map[string]any{"name": "static_tool"}, "static tool catalog (dump) and has no upstream server", true},
+		{"unknown", map[string]any{"name": "nope"}, `no tool named "nope"`, true},
+		{"no name", map[string]any{}, "name is required", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, res := callText(t, cs, CallTool, tt.args)
+			if res.IsError != tt.wantError || !strings.Contains(text, tt.want) {
+				t.Errorf("isError=%v %q; want isError=%v and %q", res.IsError, text, tt.wantError, tt.want)
+			}
+		})
+	}
+	if len(up.calls) != 2 {
+		t.Errorf("upstream calls = %q, want the two valid ones only", up.calls)
+	}
+
+	up.err = notActiveErr{}
+	text, res := callText(t, cs, CallTool, map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "hi"}})
+	if !res.IsError || !strings.HasPrefix(text, "service_not_active: server srv is validating") {
+		t.Errorf("not active: %v %q", res.IsError, text)
+	}
+	up.err = errors.New("boom")
+	if text, _ := callText(t, cs, CallTool, map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "hi"}}); !strings.Contains(text, "boom") {
+		t.Errorf("upstream failure: %q", text)
+	}
+}
+
+func TestAlwaysLoadedToolsAreListedAndProxied(t *testing.T) {
+	up := &fakeUpstreams{}
+	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	defer s.Close()
+	cs, _ := connectClient(t, s, "")
+	if got := toolNames(t, cs); got != "call_tool,read_skill_file,srv__echo,tool_search" {
+		t.Errorf("tools/list = %s", got)
+	}
+	if text, res := callText(t, cs, "srv__echo", map[string]any{"message": "direct"}); res.IsError || text != `echo {"message":"direct"}` {
+		t.Errorf("direct call: %v %q", res.IsError, text)
+	}
+}
+
+func TestSearchHidesHiddenAndMarksPolicy(t *testing.T) {
+	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget})
+	defer s.Close()
+	res, err := s.Search(SearchArgs{Query: "secret wipe erase disk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Text()
+	if strings.Contains(text, "wipe_disk") || strings.Contains(s.Description(), "wipe_disk") {
+		t.Errorf("hidden tool is visible:\n%s\n%s", text, s.Description())
+	}
+	if !strings.Contains(text, "srv__read_secret (tool from srv) [listed only: calls are refused by policy]") {
+		t.Errorf("visible_only tool not marked:\n%s", text)
+	}
+}
+
+func TestPromoteOnlyOnLegacySessions(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		promote bool
+	}{{"2025-11-25", true}, {"2025-06-18", true}, {"2026-07-28", false}} {
+		t.Run(tt.version, func(t *testing.T) {
+			up := &fakeUpstreams{}
+			s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up, Promote: true})
+			defer s.Close()
+			cs, changed := connectClient(t, s, tt.version)
+			before := toolNames(t, cs)
+			// A static tool and a visible_only one are never promoted.
+			callText(t, cs, ToolSearch, map[string]any{"query": "select:static_tool,srv__read_secret,srv__ping"})
+			want := before
+			if tt.promote {
+				want = "call_tool,read_skill_file,srv__echo,srv__ping,tool_search"
+				select {
+				case <-changed:
+				case <-time.After(10 * time.Second):
+					t.Fatal("no list_changed after promotion")
+				}
+			}
+			if got := toolNames(t, cs); got != want {
+				t.Errorf("tools/list = %s, want %s", got, want)
+			}
+			if tt.promote {
+				if text, res := callText(t, cs, "srv__ping", map[string]any{}); res.IsError || text != "echo {}" {
+					t.Errorf("promoted call: %v %q", res.IsError, text)
+				}
+			}
+		})
+	}
+}
