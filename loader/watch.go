@@ -165,11 +165,14 @@ func (s *SkillSource) Watch(ctx context.Context, debounce time.Duration) error {
 			}
 			s.logger.Warn("watching skill roots", "err", err)
 		case <-timer.C:
+			// Watch new folders before reading them: whatever changes
+			// after this is seen by the watcher, and whatever changed
+			// before it is read by the refresh.
+			s.syncWatches(w, watched)
 			s.mu.Lock()
 			s.refresh(dirty)
 			s.mu.Unlock()
 			dirty = map[string]bool{}
-			s.syncWatches(w, watched)
 		}
 	}
 }
