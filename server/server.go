@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
@@ -50,6 +51,9 @@ type Options struct {
 	// Upstreams runs calls to upstream servers' tools; nil when there are
 	// none, and catalog tools are then not callable.
 	Upstreams Upstreams
+	// Scripts runs skill scripts; nil turns run_skill_script off (it then
+	// says so).
+	Scripts *runner.Runner
 	// Promote adds the tools tool_search returns to the session's own
 	// tools/list, on sessions of protocol 2025-11-25 or older only. It needs
 	// one MCP server per connection.
@@ -171,13 +175,14 @@ func (s *Server) NewMCPServer() *mcp.Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
 	s.mu.Lock()
-	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true}, direct: map[string]string{}}
+	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true}, direct: map[string]string{}}
 	snap := s.snap
 	s.mu.Unlock()
 	// tool_search goes first so that tools.listChanged is declared.
 	s.addSearchTool(ms)
 	ms.AddTool(readSkillFileTool(), s.handleReadSkillFile)
 	ms.AddTool(callToolTool(), s.handleCallTool)
+	ms.AddTool(runScriptTool(), s.handleRunScript)
 	s.syncDirectTools(ms, snap)
 	s.attachSkills(ms)
 	s.attachStats(ms)

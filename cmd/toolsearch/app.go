@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -61,7 +63,21 @@ func openApp(f *sourceFlags) (*app, error) {
 		}
 		a.catalog.Put(src)
 	}
+	var scripts *runner.Runner
+	if !cfg.Scripts.Disabled {
+		scripts = runner.New(runner.Options{
+			WorkDir:        cfg.Workdir,
+			OutputLimit:    cfg.Scripts.OutputLimit,
+			DefaultTimeout: time.Duration(cfg.Scripts.Timeout),
+			MaxTimeout:     time.Duration(cfg.Scripts.MaxTimeout),
+			Concurrency:    cfg.Scripts.Concurrency,
+			EnvAllow:       cfg.Scripts.Env,
+			SkillDisabled:  func(skill string) bool { return slices.Contains(cfg.Scripts.DisabledSkills, skill) },
+			Logger:         log,
+		})
+	}
 	a.server, err = server.New(a.catalog, server.Options{
+		Scripts:       scripts,
 		Version:       versionString(),
 		ListingBudget: *cfg.ListingBudget,
 		ResultBudget:  cfg.ResultBudget,

@@ -139,6 +139,7 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 // sourceFlags are the flags shared by every command that loads the catalog.
 type sourceFlags struct {
+	fs            *flag.FlagSet
 	config        string
 	skills        stringList
 	tools         stringList
@@ -147,19 +148,32 @@ type sourceFlags struct {
 	resultBudget  int
 	tokenizer     string
 	logLevel      string
+	noScripts     bool
+	workdir       string
 }
 
 func addSourceFlags(fs *flag.FlagSet) *sourceFlags {
-	f := &sourceFlags{}
+	f := &sourceFlags{fs: fs}
 	fs.StringVar(&f.config, "config", "", "config file (default ./"+DefaultConfigFile+" when present)")
 	fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default ./skills when present)")
 	fs.Var(&f.tools, "tools", "static tool catalog `FILE` or NS=FILE (JSON), repeatable")
 	fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
-	fs.IntVar(&f.listingBudget, "listing-budget", -1, "tokens for the up-front listing in tool_search's description; 0 lists nothing (default 300)")
+	fs.IntVar(&f.listingBudget, "listing-budget", server.DefaultListingBudget, "tokens for the up-front listing in tool_search's description; 0 lists nothing")
 	fs.IntVar(&f.resultBudget, "result-budget", 0, "tokens a tool_search result may take (default 8000)")
 	fs.StringVar(&f.tokenizer, "tokenizer", "", "token counting encoding: o200k_base or cl100k_base (default o200k_base)")
 	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default info; logs go to stderr)")
+	fs.BoolVar(&f.noScripts, "no-scripts", false, "turn skill scripts off: run_skill_script refuses every call")
+	fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
 	return f
+}
+
+// isSet reports whether the flag was given on the command line.
+func (f *sourceFlags) isSet(name string) bool {
+	set := false
+	if f.fs != nil {
+		f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	}
+	return set
 }
 
 // settings merges the config file and the flags: flags win.
@@ -191,7 +205,7 @@ func (f *sourceFlags) settings() (*Config, error) {
 			cfg.MCPConfig = ".mcp.json"
 		}
 	}
-	if f.listingBudget >= 0 {
+	if f.isSet("listing-budget") {
 		cfg.ListingBudget = &f.listingBudget
 	}
 	if cfg.ListingBudget == nil {
@@ -215,6 +229,12 @@ func (f *sourceFlags) settings() (*Config, error) {
 	}
 	if f.logLevel != "" {
 		cfg.LogLevel = f.logLevel
+	}
+	if f.noScripts {
+		cfg.Scripts.Disabled = true
+	}
+	if f.workdir != "" {
+		cfg.Workdir = f.workdir
 	}
 	return cfg, nil
 }

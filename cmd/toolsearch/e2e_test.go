@@ -256,3 +256,39 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file (run go test -update if the change is intended):\n%s", name, got)
 	}
 }
+
+func TestServeRunSkillScript(t *testing.T) {
+	root := testSkills(t)
+	writeFile(t, root, "pdf-forms/scripts/fields.py", "import sys\nprint('fields:', ' | '.join(sys.argv[1:]))\nprint('noise', file=sys.stderr)\nsys.exit(3 if '--fail' in sys.argv else 0)\n")
+	s := connect(t, "--skills", root)
+	tests := []struct {
+		name      string
+		args      map[string]any
+		want      string
+		absent    string
+		wantError bool
+	}{
+		{"stdout only", map[string]any{"skill": "pdf-forms", "script": "scripts/fields.py", "args": []string{"a b", "$(id)"}}, "fields: a b | $(id)\n", "noise", false},
+		{"stderr on failure", map[string]any{"skill": "pdf-forms", "script": "scripts/fields.py", "args": []string{"--fail"}}, "noise", "", true},
+		{"traversal", map[string]any{"skill": "pdf-forms", "script": "../git-bisect/SKILL.md"}, "is not allowed", "", true},
+		{"unknown skill", map[string]any{"skill": "nope", "script": "x.py"}, "no skill named", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, res := s.call(t, "run_skill_script", tt.args)
+			if res.IsError != tt.wantError || !strings.Contains(text, tt.want) || (tt.absent != "" && strings.Contains(text, tt.absent)) {
+				t.Errorf("isError=%v %q; want isError=%v, %q and not %q", res.IsError, text, tt.wantError, tt.want, tt.absent)
+			}
+		})
+	}
+	_, res := s.call(t, "run_skill_script", map[string]any{"skill": "pdf-forms", "script": "scripts/fields.py", "args": []string{"--fail"}})
+	data, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(data), `"exit_code":3`) {
+		t.Errorf("structured content = %s", data)
+	}
+
+	off := connect(t, "--skills", root, "--no-scripts")
+	if text, res := off.call(t, "run_skill_script", map[string]any{"skill": "pdf-forms", "script": "scripts/fields.py"}); !res.IsError || !strings.Contains(text, "turned off") {
+		t.Errorf("--no-scripts: %v %q", res.IsError, text)
+	}
+}

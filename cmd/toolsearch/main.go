@@ -40,6 +40,7 @@ func init() {
 		{"serve", "[flags]", "serve the catalog over MCP (stdio, or Streamable HTTP with --http)", runServe},
 		{"search", "QUERY [flags]", "print what the model receives from tool_search for QUERY", runSearch},
 		{"skills", "validate [DIR...]", "check skills strictly by the Agent Skills rules (exit 1 on any problem)", runSkills},
+		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"version", "", "print the version", runVersion},

@@ -25,7 +25,7 @@ func runSkills(_ context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if len(dirs) == 0 {
-		sf := &sourceFlags{config: *cfgPath, listingBudget: -1}
+		sf := &sourceFlags{config: *cfgPath}
 		cfg, err := sf.settings()
 		if err != nil {
 			return err

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseConfig(t *testing.T) {
+	tests := []struct {
+		name, yaml, err string
+	}{
+		{"empty", "", ""},
+		{"full", "skills: [a, b]\ntools: [x.json, ns=y.json]\nlistingBudget: 0\nresultBudget: 4000\nscripts:\n  timeout: 30s\n  env: [GOPATH]\nservers:\n  gh:\n    timeout: 2m\n    alwaysLoad: [\"get_*\"]\n    policy:\n      \"delete_*\": visible_only\n", ""},
+		{"unknown key", "skills: [a]\nlistingBudgett: 3\n", "line 2: unknown key listingBudgett"},
+		{"unknown nested key", "servers:\n  gh:\n    polcy: {}\n", "line 3: unknown key polcy"},
+		{"bad duration", "scripts:\n  timeout: soon\n", `"soon" is not a duration`},
+		{"bad policy", "servers:\n  gh:\n    policy:\n      \"*\": maybe\n", `servers.gh.policy.*: unknown policy "maybe"`},
+		{"bad glob", "servers:\n  gh:\n    alwaysLoad: [\"[\"]\n", `bad glob "["`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := parseConfig("toolsearch.yaml", []byte(tt.yaml))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.HasPrefix(err.Error(), "toolsearch.yaml: ") {
+					t.Errorf("error = %v, want toolsearch.yaml: ...%s", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns=y.json") {
+				t.Errorf("config = %+v", cfg)
+			}
+		})
+	}
+}
+
+func TestFlagsOverrideConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ts.yaml")
+	os.WriteFile(path, []byte("skills: [from-config]\nlistingBudget: 50\nresultBudget: 1000\n"), 0o644)
+	for _, tt := range []struct {
+		args          []string
+		skills        string
+		listing, page int
+	}{
+		{[]string{"--config", path}, "from-config", 50, 1000},
+		{[]string{"--config", path, "--skills", "a", "--skills", "b", "--listing-budget", "0"}, "a,b", 0, 1000},
+		{[]string{"--config", path, "--result-budget", "9"}, "from-config", 50, 9},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		sf := addSourceFlags(fs)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := sf.settings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(cfg.Skills, ","); got != tt.skills || *cfg.ListingBudget != tt.listing || cfg.ResultBudget != tt.page {
+			t.Errorf("%v: skills=%s listing=%d result=%d", tt.args, got, *cfg.ListingBudget, cfg.ResultBudget)
+		}
+	}
+	if _, err := (&sourceFlags{config: filepath.Join(dir, "missing.yaml")}).settings(); err == nil {
+		t.Error("an explicit config file that is missing is not an error")
+	}
+}

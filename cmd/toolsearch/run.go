@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/server"
+)
+
+func runRun(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("run", os.Stderr)
+	sf := addSourceFlags(fs)
+	stdin := fs.String("stdin", "", "text for the script's standard input (\"-\" reads it from this process's stdin)")
+	timeout := fs.Float64("timeout", 0, "seconds before the script is stopped (default 60)")
+	asJSON := fs.Bool("json", false, "print the structured result as JSON after the text")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) < 2 {
+		fs.Usage()
+		return errUsage
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	sa := server.ScriptArgs{Skill: rest[0], Script: rest[1], Args: rest[2:], TimeoutS: *timeout}
+	if *stdin != "" {
+		text := *stdin
+		if text == "-" {
+			data, err := io.ReadAll(io.LimitReader(os.Stdin, 1<<20+1))
+			if err != nil {
+				return err
+			}
+			text = string(data)
+		}
+		sa.Stdin = &text
+	}
+	res := a.server.RunScript(ctx, sa)
+	printResult(out, res, *asJSON)
+	if res.IsError {
+		return exitError(1)
+	}
+	return nil
+}
+
+// printResult prints a tool result as the model reads it: its text, and
+// optionally its structured content.
+func printResult(out io.Writer, res *mcp.CallToolResult, withJSON bool) {
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			fmt.Fprint(out, c.Text)
+			if len(c.Text) > 0 && c.Text[len(c.Text)-1] != '\n' {
+				fmt.Fprintln(out)
+			}
+		default:
+			data, _ := json.Marshal(c)
+			fmt.Fprintf(out, "[%s]\n", data)
+		}
+	}
+	if withJSON && res.StructuredContent != nil {
+		data, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
+		fmt.Fprintf(out, "%s\n", data)
+	}
+}

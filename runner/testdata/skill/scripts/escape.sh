@@ -1,0 +1,5 @@
+#!/bin/bash
+# Starts a process that leaves the process group but keeps stdout open,
+# prints its pid, and exits.
+setsid sleep 300 &
+echo "escaped $!"

@@ -1,0 +1,2 @@
+#!/nonexistent/bin/python9
+print("never")

@@ -1,0 +1,2 @@
+#!/usr/bin/env toolsearch-no-such-interpreter
+echo never
