@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -75,6 +76,7 @@ type Server struct {
 	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	unsubscribe func()
+	inflight    atomic.Int64 // requests being handled, for graceful shutdown
 }
 
 // New builds a server over the catalog and follows its changes until Close.
@@ -186,7 +188,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	s.syncDirectTools(ms, snap)
 	s.attachSkills(ms)
 	s.attachStats(ms)
-	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
+	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms), s.countInflight)
 	return ms
 }
 
@@ -220,6 +222,15 @@ func alwaysLoad() mcp.Meta { return mcp.Meta{"anthropic/alwaysLoad": true} }
 
 func (s *Server) addSearchTool(ms *mcp.Server) {
 	ms.AddTool(s.searchTool(), s.searchHandler(ms))
+}
+
+// countInflight keeps count of the requests being handled.
+func (s *Server) countInflight(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
+		return next(ctx, method, req)
+	}
 }
 
 // unknownToolMiddleware answers a call to a tool this connection does not

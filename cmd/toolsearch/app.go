@@ -83,6 +83,7 @@ func openApp(f *sourceFlags) (*app, error) {
 		ResultBudget:  cfg.ResultBudget,
 		Tokenizer:     cfg.Tokenizer,
 		Logger:        log,
+		Promote:       cfg.Promote,
 	})
 	if err != nil {
 		return nil, err

@@ -150,6 +150,8 @@ type sourceFlags struct {
 	logLevel      string
 	noScripts     bool
 	workdir       string
+	// more applies a command's own flags on top of everything else.
+	more func(*Config)
 }
 
 func addSourceFlags(fs *flag.FlagSet) *sourceFlags {
@@ -235,6 +237,9 @@ func (f *sourceFlags) settings() (*Config, error) {
 	}
 	if f.workdir != "" {
 		cfg.Workdir = f.workdir
+	}
+	if f.more != nil {
+		f.more(cfg)
 	}
 	return cfg, nil
 }

@@ -2,17 +2,38 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/server"
 )
+
+// shutdownGrace is how long running calls get to finish on SIGINT/SIGTERM.
+const shutdownGrace = 10 * time.Second
 
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
 	sf := addSourceFlags(fs)
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` (e.g. "+server.DefaultHTTPAddr+") instead of stdio")
+	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
+	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	sf.more = func(cfg *Config) {
+		cfg.Promote = cfg.Promote || *promote
+		if *httpAddr != "" {
+			cfg.HTTP.Addr = *httpAddr
+		}
+		if *tokenFile != "" {
+			cfg.HTTP.TokenFile = *tokenFile
+		}
 	}
 	a, err := openApp(sf)
 	if err != nil {
@@ -24,12 +45,54 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	a.watchSkills(ctx)
 
 	snap := a.server.Snapshot()
-	a.log.Info("serving over stdio", "entries", len(snap.Entries), "sources", len(snap.Sources), "tokenizer", a.server.Tokens().Name())
-	ms := a.server.NewMCPServer()
-	defer a.server.Release(ms)
-	err = ms.Run(ctx, &mcp.StdioTransport{})
-	if ctx.Err() != nil {
-		return nil // interrupted: a normal way to stop
+	if a.cfg.HTTP.Addr == "" {
+		a.log.Info("serving over stdio", "entries", len(snap.Entries), "sources", len(snap.Sources), "tokenizer", a.server.Tokens().Name())
+		ms := a.server.NewMCPServer()
+		defer a.server.Release(ms)
+		err = ms.Run(ctx, &mcp.StdioTransport{})
+		if ctx.Err() != nil {
+			return nil // interrupted: a normal way to stop
+		}
+		return err
 	}
-	return err
+	return serveHTTP(ctx, a)
+}
+
+func serveHTTP(ctx context.Context, a *app) error {
+	token, err := httpToken(a.cfg.HTTP.TokenFile)
+	if err != nil {
+		return err
+	}
+	addr := a.cfg.HTTP.Addr
+	if err := server.CheckBind(addr, token); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	h := a.server.HTTPHandler(server.HTTPOptions{
+		Token:          token,
+		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
+		MaxBodyBytes:   a.cfg.HTTP.MaxBodyBytes,
+		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
+	})
+	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
+	return a.server.Serve(ctx, ln, h, shutdownGrace)
+}
+
+// httpToken reads the bearer token from a file, or TOOLSEARCH_TOKEN.
+func httpToken(file string) (string, error) {
+	if file == "" {
+		return strings.TrimSpace(os.Getenv("TOOLSEARCH_TOKEN")), nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	token := strings.TrimSpace(string(data))
+	if token == "" {
+		return "", fmt.Errorf("token file %s is empty", file)
+	}
+	return token, nil
 }
