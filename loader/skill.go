@@ -376,13 +376,44 @@ func plainValue(n *yaml.Node) any {
 		return l
 	}
 	switch n.ShortTag() {
-	case "!!int", "!!float", "!!bool", "!!null":
+	case "!!int":
+		// yaml.v3 also reads YAML 1.1 integers: 017 as octal, 1_000 as a
+		// thousand. The core schema reads 17 and a string.
+		if i, ok := coreInt(n.Value); ok {
+			return i
+		}
+	case "!!float":
+		if !coreFloatRE.MatchString(n.Value) {
+			return n.Value // 1_000.5 and other YAML 1.1 forms
+		}
+		fallthrough
+	case "!!bool", "!!null":
 		var v any
 		if n.Decode(&v) == nil {
 			return v
 		}
 	}
 	return n.Value
+}
+
+var (
+	coreIntRE   = regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`)
+	coreFloatRE = regexp.MustCompile(`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+)
+
+// coreInt reads an integer as the YAML 1.2 core schema does.
+func coreInt(s string) (int, bool) {
+	if !coreIntRE.MatchString(s) {
+		return 0, false
+	}
+	base, digits := 10, s
+	if rest, ok := strings.CutPrefix(s, "0o"); ok {
+		base, digits = 8, rest
+	} else if rest, ok := strings.CutPrefix(s, "0x"); ok {
+		base, digits = 16, rest
+	}
+	i, err := strconv.ParseInt(digits, base, 0)
+	return int(i), err == nil
 }
 
 var colonValueRE = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$`)

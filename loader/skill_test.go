@@ -335,3 +335,17 @@ func containsPrefix(list []string, prefix string) bool {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestFrontmatterScalarsFollowTheCoreSchema(t *testing.T) {
+	text := "---\nname: demo\ndescription: x\nmetadata:\n  a: \"1\"\nlicense: 017\ncompatibility: 1_000\nx-hex: 0x1F\nx-float: 1.5\nx-bool: yes\nx-true: true\nx-date: 2024-01-02\nx-null: ~\n---\n"
+	s, probs := ParseSkill("SKILL.md", "demo", []byte(text))
+	if s == nil {
+		t.Fatal(probs)
+	}
+	want := map[string]any{"license": 17, "compatibility": "1_000", "x-hex": 31, "x-float": 1.5, "x-bool": "yes", "x-true": true, "x-date": "2024-01-02", "x-null": nil}
+	for k, v := range want {
+		if got := s.Frontmatter[k]; got != v {
+			t.Errorf("%s = %#v, want %#v", k, got, v)
+		}
+	}
+}

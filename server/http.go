@@ -114,6 +114,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(body)
 	})
+	s.addStatus(mux)
 	return guard(mux, o)
 }
 

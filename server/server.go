@@ -55,6 +55,9 @@ type Options struct {
 	// Scripts runs skill scripts; nil turns run_skill_script off (it then
 	// says so).
 	Scripts *runner.Runner
+	// Activity, when set, records every request for the status page and
+	// the trace.
+	Activity *Activity
 	// Promote adds the tools tool_search returns to the session's own
 	// tools/list, on sessions of protocol 2025-11-25 or older only. It needs
 	// one MCP server per connection.
@@ -174,7 +177,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Title: "toolsearch", Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       s.log,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Capabilities: declareSkills(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
 	})
 	s.mu.Lock()
 	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true}, direct: map[string]string{}}
@@ -186,9 +189,12 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms.AddTool(callToolTool(), s.handleCallTool)
 	ms.AddTool(runScriptTool(), s.handleRunScript)
 	s.syncDirectTools(ms, snap)
+	// Middleware added later wraps what was added before: unknown tools are
+	// answered inside the accounting, which sits inside the activity record.
+	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
 	s.attachSkills(ms)
 	s.attachStats(ms)
-	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms), s.countInflight)
+	ms.AddReceivingMiddleware(s.countInflight, s.activityMiddleware)
 	return ms
 }
 
@@ -211,6 +217,7 @@ func (s *Server) connHas(ms *mcp.Server, name string) bool {
 
 // Release stops updating an MCP server made by NewMCPServer.
 func (s *Server) Release(ms *mcp.Server) {
+	releaseStats(ms)
 	s.mu.Lock()
 	delete(s.conns, ms)
 	s.mu.Unlock()

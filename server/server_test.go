@@ -157,7 +157,7 @@ func TestAlwaysLoadedToolsAreListedAndProxied(t *testing.T) {
 	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
 	defer s.Close()
 	cs, _ := connectClient(t, s, "")
-	if got := toolNames(t, cs); got != "call_tool,read_skill_file,srv__echo,tool_search" {
+	if got := toolNames(t, cs); got != "call_tool,read_skill_file,run_skill_script,srv__echo,tool_search" {
 		t.Errorf("tools/list = %s", got)
 	}
 	if text, res := callText(t, cs, "srv__echo", map[string]any{"message": "direct"}); res.IsError || text != `echo {"message":"direct"}` {
@@ -196,7 +196,7 @@ func TestPromoteOnlyOnLegacySessions(t *testing.T) {
 			callText(t, cs, ToolSearch, map[string]any{"query": "select:static_tool,srv__read_secret,srv__ping"})
 			want := before
 			if tt.promote {
-				want = "call_tool,read_skill_file,srv__echo,srv__ping,tool_search"
+				want = "call_tool,read_skill_file,run_skill_script,srv__echo,srv__ping,tool_search"
 				select {
 				case <-changed:
 				case <-time.After(10 * time.Second):

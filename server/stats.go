@@ -1,6 +1,365 @@
 package server
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"weak"
 
-// attachStats counts the tokens of everything ms returns, per session.
-func (s *Server) attachStats(ms *mcp.Server) {}
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// StatsURI is the resource holding the requesting session's accounting.
+const StatsURI = "toolsearch://stats"
+
+// ListingSource is the accounting source of everything a session gets
+// before it asks for anything: the instructions and the lists.
+const ListingSource = "listing"
+
+// SessionStats is the live accounting of one session: the tokens of what
+// the server returned to it, as the model would read them. Images, audio
+// and binary resource contents cannot be priced by a text tokenizer: they
+// count no tokens and are reported in BlobBytes instead.
+type SessionStats struct {
+	Tokenizer string    `json:"tokenizer"`
+	Started   time.Time `json:"started"`
+	Requests  int       `json:"requests"` // results counted
+	Searches  int       `json:"searches"` // tool_search calls
+	Calls     int       `json:"calls"`    // other tool calls
+	Tokens    int       `json:"tokens"`
+	// Discovery is what finding things cost: the listing and toolsearch's
+	// own results. It is the figure to set against Eager.
+	Discovery int              `json:"discoveryTokens"`
+	BlobBytes int64            `json:"blobBytes,omitempty"`
+	ByMethod  map[string]Tally `json:"byMethod"`
+	ByTool    map[string]Tally `json:"byTool"`
+	BySource  map[string]Tally `json:"bySource"`
+	// Eager is what loading the whole catalog up front would have cost.
+	Eager EagerCost `json:"eager"`
+}
+
+// Tally counts results and their tokens.
+type Tally struct {
+	Results int `json:"results"`
+	Tokens  int `json:"tokens"`
+}
+
+func (t Tally) plus(tokens int) Tally { return Tally{t.Results + 1, t.Tokens + tokens} }
+
+// EagerCost is what loading every listed entry up front costs: each tool's
+// definition as in tools/list, each skill's SKILL.md body.
+type EagerCost struct {
+	Entries        int    `json:"entries"`
+	Tokens         int    `json:"tokens"`
+	CatalogVersion uint64 `json:"catalogVersion"`
+}
+
+// attachStats counts the tokens of everything ms returns, per session,
+// serves the counts as StatsURI, and logs a summary when a session ends.
+func (s *Server) attachStats(ms *mcp.Server) {
+	b := &statsBook{s: s, sessions: map[*mcp.ServerSession]*SessionStats{}}
+	key := weak.Make(ms)
+	statsBooks.Store(key, b)
+	runtime.AddCleanup(ms, func(key weak.Pointer[mcp.Server]) { statsBooks.Delete(key) }, key)
+	ms.AddReceivingMiddleware(b.middleware)
+	ms.AddResource(&mcp.Resource{
+		URI:         StatsURI,
+		Name:        "toolsearch-stats",
+		Title:       "Token accounting of this session",
+		Description: "Tokens of everything this server returned to this session, per tool and per source, and what loading the whole catalog up front would have cost.",
+		MIMEType:    "application/json",
+	}, b.read)
+}
+
+// statsBooks maps each MCP server made by NewMCPServer to its accounting,
+// until releaseStats or until the server is collected: the key is weak, so
+// a server never released is not kept alive by its accounting.
+var statsBooks sync.Map // weak.Pointer[mcp.Server] -> *statsBook
+
+// releaseStats logs the summary of every session of ms still open and
+// forgets ms; Release calls it. A stdio process exits as soon as its only
+// session ends, before closeOnEnd gets to log: this is where its summary
+// is written.
+func releaseStats(ms *mcp.Server) {
+	v, ok := statsBooks.LoadAndDelete(weak.Make(ms))
+	if !ok {
+		return
+	}
+	b := v.(*statsBook)
+	b.mu.Lock()
+	open := slices.Collect(maps.Keys(b.sessions))
+	b.mu.Unlock()
+	for _, ss := range open {
+		b.end(ss)
+	}
+}
+
+// statsBook holds the accounting of one MCP server's sessions.
+type statsBook struct {
+	s        *Server
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*SessionStats
+}
+
+func (b *statsBook) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		// Keepalive pings carry nothing for the model; protocol errors are
+		// not counted.
+		if err != nil || res == nil || !ok || ss == nil || method == "ping" {
+			return res, err
+		}
+		tool, source := b.s.attribute(method, req)
+		tokens, blob := b.s.resultTokens(res)
+		b.add(ss, method, tool, source, tokens, blob)
+		return res, err
+	}
+}
+
+// add books one result, opening the session's account on first sight.
+func (b *statsBook) add(ss *mcp.ServerSession, method, tool, source string, tokens int, blob int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st := b.sessions[ss]
+	if st == nil {
+		st = &SessionStats{
+			Tokenizer: b.s.tok.Name(),
+			Started:   time.Now(),
+			ByMethod:  map[string]Tally{},
+			ByTool:    map[string]Tally{},
+			BySource:  map[string]Tally{},
+		}
+		b.sessions[ss] = st
+		go b.closeOnEnd(ss)
+	}
+	st.Requests++
+	st.Tokens += tokens
+	st.BlobBytes += blob
+	st.ByMethod[method] = st.ByMethod[method].plus(tokens)
+	st.BySource[source] = st.BySource[source].plus(tokens)
+	if source == ListingSource || source == OverheadSource {
+		st.Discovery += tokens
+	}
+	if tool != "" {
+		st.ByTool[tool] = st.ByTool[tool].plus(tokens)
+		if tool == ToolSearch {
+			st.Searches++
+		} else {
+			st.Calls++
+		}
+	}
+}
+
+// closeOnEnd ends the session's account once the session ends.
+func (b *statsBook) closeOnEnd(ss *mcp.ServerSession) {
+	_ = ss.Wait()
+	b.end(ss)
+}
+
+// end logs a session's summary and forgets it; the first caller logs.
+func (b *statsBook) end(ss *mcp.ServerSession) {
+	b.mu.Lock()
+	st, ok := b.sessions[ss]
+	delete(b.sessions, ss)
+	b.mu.Unlock()
+	if !ok {
+		return
+	}
+	eager := b.s.eagerCost()
+	// Sessions that only looked (health checks, `toolsearch measure`) are
+	// not worth a line at the default level.
+	level := slog.LevelInfo
+	if st.Searches+st.Calls == 0 {
+		level = slog.LevelDebug
+	}
+	attrs := []any{
+		"duration", time.Since(st.Started).Round(time.Millisecond),
+		"searches", st.Searches, "calls", st.Calls,
+		"tokens", st.Tokens, "discovery_tokens", st.Discovery, "eager_tokens", eager.Tokens,
+		"tokenizer", st.Tokenizer,
+	}
+	if id := ss.ID(); id != "" {
+		attrs = append(attrs, "session", id)
+	}
+	b.s.log.Log(context.Background(), level, "session summary", attrs...)
+}
+
+// stats returns a copy of a session's accounting.
+func (b *statsBook) stats(ss *mcp.ServerSession) SessionStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st, ok := b.sessions[ss]
+	if !ok {
+		return SessionStats{Tokenizer: b.s.tok.Name(), ByMethod: map[string]Tally{}, ByTool: map[string]Tally{}, BySource: map[string]Tally{}}
+	}
+	c := *st
+	c.ByMethod, c.ByTool, c.BySource = maps.Clone(st.ByMethod), maps.Clone(st.ByTool), maps.Clone(st.BySource)
+	return c
+}
+
+// read serves StatsURI: the requesting session's accounting so far (this
+// read is counted after it is answered).
+func (b *statsBook) read(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	st := b.stats(req.Session)
+	st.Eager = b.s.eagerCost()
+	data, err := json.Marshal(st)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: StatsURI, MIMEType: "application/json", Text: string(data)}}}, nil
+}
+
+// attribute names the tool and the source a result is booked under.
+func (s *Server) attribute(method string, req mcp.Request) (tool, source string) {
+	switch method {
+	case "tools/call":
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+			return s.attributeCall(p.Name, p.Arguments)
+		}
+	case "initialize", "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list":
+		return "", ListingSource
+	case "resources/read":
+		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok && strings.HasPrefix(p.URI, "toolsearch:") {
+			return "", OverheadSource
+		}
+		// Apart from its stats, toolsearch serves only skill files.
+		return "", loader.SkillsSourceName
+	}
+	if strings.HasPrefix(method, "skills/") || method == "resources/directory/read" { // the Skills extension
+		return "", loader.SkillsSourceName
+	}
+	return "", OverheadSource
+}
+
+// attributeCall books a tool call under the tool the model meant: the
+// target of call_tool, the skill's script for run_skill_script, and under
+// the source that tool or skill came from.
+func (s *Server) attributeCall(name string, rawArgs json.RawMessage) (tool, source string) {
+	var args struct {
+		Name   string `json:"name"`
+		Skill  string `json:"skill"`
+		Script string `json:"script"`
+	}
+	switch name {
+	case ToolSearch:
+		return name, OverheadSource
+	case CallTool:
+		_ = json.Unmarshal(rawArgs, &args) // bad arguments were answered with an error
+		if e, err := resolveTool(s.Snapshot(), args.Name); err == nil {
+			return e.Name, e.Source
+		}
+		return name, OverheadSource
+	case RunScript, ReadSkillFile:
+		_ = json.Unmarshal(rawArgs, &args)
+		e, ok := s.Snapshot().Lookup(args.Skill)
+		if !ok || e.Kind != loader.KindSkill {
+			return name, OverheadSource
+		}
+		if name == RunScript && args.Script != "" {
+			return e.Name + ":" + args.Script, e.Source
+		}
+		return name, e.Source
+	}
+	if e, ok := s.Snapshot().Lookup(name); ok { // listed directly
+		return e.Name, e.Source
+	}
+	return name, OverheadSource
+}
+
+// resultTokens counts what a result carries for the model: the text of a
+// tool result (its structured content when it has no text), the text of
+// resources and prompt messages, the instructions of an initialization,
+// and the JSON of anything else (the lists, custom methods).
+func (s *Server) resultTokens(res mcp.Result) (tokens int, blobBytes int64) {
+	switch r := res.(type) {
+	case *mcp.CallToolResult:
+		tokens, blobBytes, hasText := s.contentTokens(r.Content)
+		if !hasText && r.StructuredContent != nil {
+			tokens += s.jsonTokens(r.StructuredContent)
+		}
+		return tokens, blobBytes
+	case *mcp.ReadResourceResult:
+		for _, c := range r.Contents {
+			tokens += s.tok.Count(c.Text)
+			blobBytes += int64(len(c.Blob))
+		}
+		return tokens, blobBytes
+	case *mcp.GetPromptResult:
+		for _, m := range r.Messages {
+			n, blob, _ := s.contentTokens([]mcp.Content{m.Content})
+			tokens, blobBytes = tokens+n, blobBytes+blob
+		}
+		return tokens, blobBytes
+	case *mcp.InitializeResult:
+		return s.tok.Count(r.Instructions), 0
+	case *mcp.DiscoverResult:
+		return s.tok.Count(r.Instructions), 0
+	}
+	return s.jsonTokens(res), 0
+}
+
+func (s *Server) contentTokens(contents []mcp.Content) (tokens int, blobBytes int64, hasText bool) {
+	for _, c := range contents {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			tokens += s.tok.Count(c.Text)
+			hasText = true
+		case *mcp.EmbeddedResource:
+			if c.Resource != nil {
+				tokens += s.tok.Count(c.Resource.Text)
+				blobBytes += int64(len(c.Resource.Blob))
+				hasText = hasText || c.Resource.Text != ""
+			}
+		case *mcp.ImageContent:
+			blobBytes += int64(len(c.Data))
+		case *mcp.AudioContent:
+			blobBytes += int64(len(c.Data))
+		case nil:
+		default: // resource links and the like: the model reads their fields
+			tokens += s.jsonTokens(c)
+		}
+	}
+	return tokens, blobBytes, hasText
+}
+
+func (s *Server) jsonTokens(v any) int {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return 0
+	}
+	return s.tok.Count(string(data))
+}
+
+// eagerCache holds the eager cost of the last snapshot priced: pricing a
+// large catalog takes a noticeable fraction of a second, and snapshots
+// change rarely. Snapshots are immutable, so the pointer is the key.
+var eagerCache struct {
+	sync.Mutex
+	snap      *loader.Snapshot
+	tokenizer string
+	cost      EagerCost
+}
+
+// eagerCost prices the current snapshot for eager loading.
+func (s *Server) eagerCost() EagerCost {
+	snap := s.Snapshot()
+	eagerCache.Lock()
+	defer eagerCache.Unlock()
+	if eagerCache.snap != snap || eagerCache.tokenizer != s.tok.Name() {
+		cost := EagerCost{CatalogVersion: snap.Version}
+		for _, c := range eagerCosts(snap, s.tok.Count) {
+			cost.Entries++
+			cost.Tokens += c.tokens
+		}
+		eagerCache.snap, eagerCache.tokenizer, eagerCache.cost = snap, s.tok.Name(), cost
+	}
+	return eagerCache.cost
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -21,6 +22,9 @@ type app struct {
 	catalog *loader.Catalog
 	skills  *loader.SkillSource
 	server  *server.Server
+	// activity records requests for the status page and the trace.
+	activity *server.Activity
+	closers  []io.Closer
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel.
@@ -76,7 +80,20 @@ func openApp(f *sourceFlags) (*app, error) {
 			Logger:         log,
 		})
 	}
+	if cfg.Trace != "" || cfg.HTTP.Addr != "" {
+		var trace io.Writer
+		if cfg.Trace != "" {
+			f, err := os.OpenFile(cfg.Trace, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+			if err != nil {
+				return nil, fmt.Errorf("trace: %w", err)
+			}
+			a.closers = append(a.closers, f)
+			trace = f
+		}
+		a.activity = server.NewActivity(200, trace, cfg.TraceArgs)
+	}
 	a.server, err = server.New(a.catalog, server.Options{
+		Activity:      a.activity,
 		Scripts:       scripts,
 		Version:       versionString(),
 		ListingBudget: *cfg.ListingBudget,
@@ -106,6 +123,9 @@ func (a *app) watchSkills(ctx context.Context) {
 func (a *app) close() {
 	if a.server != nil {
 		a.server.Close()
+	}
+	for _, c := range a.closers {
+		c.Close()
 	}
 }
 

@@ -10,35 +10,8 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server"
 )
-
-// catalogReport is `toolsearch catalog --json`.
-type catalogReport struct {
-	Sources []sourceReport `json:"sources"`
-	Entries []entryReport  `json:"entries"`
-	Refused []entryReport  `json:"refused,omitempty"`
-}
-
-type sourceReport struct {
-	Name       string          `json:"name"`
-	Kind       string          `json:"kind"`
-	State      string          `json:"state,omitempty"`
-	Entries    int             `json:"entries"`
-	LastListed *time.Time      `json:"lastListed,omitempty"`
-	LastError  string          `json:"lastError,omitempty"`
-	Problems   loader.Problems `json:"problems,omitempty"`
-}
-
-type entryReport struct {
-	Name    string   `json:"name"`
-	Kind    string   `json:"kind"`
-	Source  string   `json:"source"`
-	State   string   `json:"state,omitempty"`
-	Policy  string   `json:"policy,omitempty"`
-	Flags   []string `json:"flags,omitempty"`
-	Summary string   `json:"summary"`
-	Reason  string   `json:"reason,omitempty"` // why it was refused
-}
 
 func runCatalog(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("catalog", os.Stderr)
@@ -52,7 +25,7 @@ func runCatalog(_ context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
-	rep := buildCatalogReport(a.catalog.Snapshot())
+	rep := server.BuildCatalogReport(a.catalog.Snapshot())
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -61,46 +34,7 @@ func runCatalog(_ context.Context, args []string, out io.Writer) error {
 	return writeCatalogReport(out, rep)
 }
 
-func buildCatalogReport(snap *loader.Snapshot) catalogReport {
-	var rep catalogReport
-	states := map[string]string{}
-	for _, src := range snap.Sources {
-		sr := sourceReport{Name: src.Name, Kind: string(src.Kind), State: string(src.State), Entries: len(src.Entries), LastError: src.LastError, Problems: src.Problems}
-		if !src.LastListed.IsZero() {
-			t := src.LastListed
-			sr.LastListed = &t
-		}
-		states[src.Name] = string(src.State)
-		rep.Sources = append(rep.Sources, sr)
-	}
-	entry := func(e *loader.Entry) entryReport {
-		er := entryReport{Name: e.Name, Kind: string(e.Kind), Source: e.Source, State: states[e.Source], Summary: e.Summary}
-		if e.Kind == loader.KindTool {
-			er.Policy = string(e.Policy)
-		}
-		if e.AlwaysLoad {
-			er.Flags = append(er.Flags, "alwaysLoad")
-		}
-		if e.Changed {
-			er.Flags = append(er.Flags, "changed")
-		}
-		if e.Skill != nil && !e.Skill.Valid() {
-			er.Flags = append(er.Flags, "invalid")
-		}
-		return er
-	}
-	for _, e := range snap.Entries {
-		rep.Entries = append(rep.Entries, entry(e))
-	}
-	for _, r := range snap.Refused {
-		er := entry(r.Entry)
-		er.Reason = r.Reason
-		rep.Refused = append(rep.Refused, er)
-	}
-	return rep
-}
-
-func writeCatalogReport(out io.Writer, rep catalogReport) error {
+func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SOURCE\tKIND\tSTATE\tENTRIES\tLAST LISTED\tERROR")
 	for _, s := range rep.Sources {

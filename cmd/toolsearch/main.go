@@ -43,6 +43,7 @@ func init() {
 		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
+		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
 		{"version", "", "print the version", runVersion},
 	}
 }

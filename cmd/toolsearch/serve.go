@@ -23,6 +23,8 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` (e.g. "+server.DefaultHTTPAddr+") instead of stdio")
 	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
+	trace := fs.String("trace", "", "append one JSON line per request to `FILE` (time, session, method, tool, argument digest, tokens, duration, outcome)")
+	traceArgs := fs.Bool("trace-args", false, "record the arguments themselves in the trace, not only their digest")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -34,6 +36,10 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		if *tokenFile != "" {
 			cfg.HTTP.TokenFile = *tokenFile
 		}
+		if *trace != "" {
+			cfg.Trace = *trace
+		}
+		cfg.TraceArgs = cfg.TraceArgs || *traceArgs
 	}
 	a, err := openApp(sf)
 	if err != nil {

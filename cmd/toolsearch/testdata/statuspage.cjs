@@ -1,0 +1,34 @@
+// Drives toolsearch's status page in headless Chromium: it loads, shows a
+// server's state, runs a search in the page, and saves a screenshot.
+// Usage: node statuspage.cjs URL SERVER STATE QUERY EXPECT SCREENSHOT
+// Needs playwright-core (from .ci/node_modules, via NODE_PATH) and Chromium.
+const { chromium } = require("playwright-core");
+
+const [url, server, state, query, expect, screenshot] = process.argv.slice(2);
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(err.message));
+    await page.goto(url);
+    await page.waitForSelector("body[data-loaded=true]", { timeout: 15000 });
+    const badge = page.locator(`#sources tr[data-source="${server}"] .badge`);
+    await badge.filter({ hasText: state }).waitFor({ timeout: 20000 });
+    await page.fill("#q", query);
+    await page.click("#search-button");
+    await page.waitForSelector("#search-result[data-done=true]", { timeout: 15000 });
+    const text = await page.textContent("#search-result");
+    if (!text.includes(expect)) throw new Error(`search result lacks ${expect}:\n${text}`);
+    await page.screenshot({ path: screenshot, fullPage: true });
+    if (errors.length) throw new Error("page errors: " + errors.join("; "));
+    console.log("ok: state", state, "and search result seen; screenshot", screenshot);
+  } finally {
+    await browser.close();
+  }
+})().catch((err) => { console.error(err.stack || String(err)); process.exit(1); });

@@ -1,0 +1,245 @@
+// Package search ranks tools and skills for the tool_search tool: documents with fields go
+// in, ranked hits come out. It knows nothing of MCP.
+//
+// Ranking follows what users of other tool searches asked for: an exact name always wins,
+// then name prefixes, then text relevance (BM25F over the name parts, description,
+// parameters, headings and body, with light stemming and a small synonym table), with fuzzy
+// name matching for identifiers with typos. "select:a,b" fetches names directly and "+term"
+// filters without dominating the score.
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Param is one input parameter of a tool.
+type Param struct{ Name, Description string }
+
+// Document is one searchable tool or skill.
+type Document struct {
+	ID          string   // unique key in the index (the exposed name, e.g. "github__create_issue")
+	Name        string   // exposed name; exact/prefix name matches are judged on it
+	AltNames    []string // other names that count as the tool's name (e.g. the upstream's "create_issue")
+	Kind        string   // "tool" or "skill"; Query.Kind filters on it
+	Source      string   // server/source name, weak evidence (e.g. "github")
+	Title       string
+	Description string
+	Params      []Param  // tools: parameter names and descriptions, nested properties flattened ("filter.status")
+	Headings    []string // skills: the Markdown headings of the body
+	Body        string   // skills: body text, weakest evidence (may be empty)
+}
+
+// Kinds of documents.
+const (
+	KindTool  = "tool"
+	KindSkill = "skill"
+)
+
+// Limits on what ToolDocument reads from a schema, so one pathological schema cannot blow
+// up the index.
+const (
+	maxSchemaDepth  = 4
+	maxSchemaParams = 200
+)
+
+// ToolDocument builds a Document from a tool's name, description and JSON input schema.
+// A nil or invalid schema gives a document without parameters. Nested object properties are
+// flattened to dotted names ("filter.status", array items as "tags[]"), and enum values are
+// appended to the parameter's description, because users name the values ("in Celsius")
+// rather than the parameter.
+func ToolDocument(id, name, description string, inputSchema []byte) Document {
+	d := Document{ID: id, Name: name, Kind: KindTool, Description: description}
+	var root schemaNode
+	if len(bytes.TrimSpace(inputSchema)) == 0 {
+		return d
+	}
+	// A field of an unexpected type (a numeric "description", a tuple "items") only loses
+	// that field: json keeps decoding the rest and reports the first such error.
+	var typeErr *json.UnmarshalTypeError
+	if err := json.Unmarshal(inputSchema, &root); err == nil || errors.As(err, &typeErr) {
+		// An exact-size copy: catalogs are big and append's spare capacity adds up.
+		d.Params = slices.Clip(slices.Clone(root.params(nil, "", 0)))
+	}
+	return d
+}
+
+// schemaNode is the part of a JSON Schema that carries searchable words.
+type schemaNode struct {
+	Description string       `json:"description"`
+	Title       string       `json:"title"`
+	Enum        []any        `json:"enum"`
+	Properties  orderedProps `json:"properties"`
+	Items       *schemaNode  `json:"items"`
+	AnyOf       []schemaNode `json:"anyOf"`
+	OneOf       []schemaNode `json:"oneOf"`
+	AllOf       []schemaNode `json:"allOf"`
+}
+
+// orderedProps keeps the properties of a schema in the order the author wrote them, so
+// parameter lists read as the tool's author intended.
+type orderedProps []namedNode
+
+type namedNode struct {
+	name string
+	node schemaNode
+}
+
+func (o *orderedProps) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil // not an object: ignore rather than reject the whole schema
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := t.(string)
+		var n schemaNode
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		_ = json.Unmarshal(raw, &n) // a malformed property still counts by name
+		*o = append(*o, namedNode{key, n})
+	}
+	return nil
+}
+
+// params flattens the properties of n under prefix into dst.
+func (n *schemaNode) params(dst []Param, prefix string, depth int) []Param {
+	if depth >= maxSchemaDepth {
+		return dst
+	}
+	for _, p := range n.Properties {
+		if len(dst) >= maxSchemaParams {
+			break
+		}
+		name := prefix + p.name
+		dst = append(dst, Param{Name: name, Description: p.node.text()})
+		dst = p.node.children(dst, name, depth+1)
+	}
+	return dst
+}
+
+// children adds the nested properties of n, looking through arrays and combinators.
+func (n *schemaNode) children(dst []Param, name string, depth int) []Param {
+	dst = n.params(dst, name+".", depth)
+	if n.Items != nil {
+		dst = n.Items.params(dst, name+"[].", depth)
+	}
+	for _, alts := range [][]schemaNode{n.AnyOf, n.OneOf, n.AllOf} {
+		for i := range alts {
+			dst = alts[i].params(dst, name+".", depth)
+		}
+	}
+	return dst
+}
+
+// text is the searchable description of a parameter: its title, description and enum values.
+func (n *schemaNode) text() string {
+	parts := make([]string, 0, 3)
+	if n.Title != "" && !strings.EqualFold(n.Title, n.Description) {
+		parts = append(parts, n.Title)
+	}
+	if n.Description != "" {
+		parts = append(parts, n.Description)
+	}
+	if enum := n.enumValues(); len(enum) > 0 {
+		parts = append(parts, "One of: "+strings.Join(enum, ", ")+".")
+	}
+	return strings.Join(parts, " ")
+}
+
+// enumValues lists the enum values of n (also inside array items and combinators).
+func (n *schemaNode) enumValues() []string {
+	var vals []string
+	add := func(enum []any) {
+		for _, v := range enum {
+			if s := fmt.Sprint(v); s != "" && s != "<nil>" && !slices.Contains(vals, s) {
+				vals = append(vals, s)
+			}
+		}
+	}
+	add(n.Enum)
+	if n.Items != nil {
+		add(n.Items.Enum)
+	}
+	for _, alts := range [][]schemaNode{n.AnyOf, n.OneOf} {
+		for i := range alts {
+			add(alts[i].Enum)
+		}
+	}
+	return vals
+}
+
+// SkillDocument builds a Document for a skill from its description and Markdown body. The
+// body's headings are extracted as their own, stronger field; a YAML front matter block at
+// the start of the body is skipped.
+func SkillDocument(name, description, body string) Document {
+	body = stripFrontMatter(body)
+	return Document{
+		ID:          name,
+		Name:        name,
+		Kind:        KindSkill,
+		Description: description,
+		Headings:    markdownHeadings(body),
+		Body:        body,
+	}
+}
+
+func stripFrontMatter(body string) string {
+	rest, ok := strings.CutPrefix(body, "---\n")
+	if !ok {
+		return body
+	}
+	if i := strings.Index(rest, "\n---"); i >= 0 {
+		rest = rest[i+len("\n---"):]
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			return rest[j+1:]
+		}
+		return ""
+	}
+	return body
+}
+
+// markdownHeadings returns the ATX headings ("# Title") of a Markdown text, outside code
+// fences, without the hashes.
+func markdownHeadings(body string) []string {
+	var hs []string
+	fence := ""
+	for line := range strings.Lines(body) {
+		line = strings.TrimRight(line, "\r\n")
+		trimmed := strings.TrimLeft(line, " ")
+		if len(line)-len(trimmed) > 3 {
+			continue // indented code
+		}
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			fence = trimmed[:3]
+			continue
+		}
+		level := len(trimmed) - len(strings.TrimLeft(trimmed, "#"))
+		if level == 0 || level > 6 {
+			continue
+		}
+		h := trimmed[level:]
+		if h != "" && h[0] != ' ' && h[0] != '\t' {
+			continue // "#hashtag" is not a heading
+		}
+		if h = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#")); h != "" {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}

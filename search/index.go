@@ -1,0 +1,506 @@
+package search
+
+import (
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Fields of a document that text ranking tells apart. Their term frequencies are packed four
+// bits each into one uint32 per posting, so there can be at most eight.
+const (
+	fieldName      = iota // the tool's own name, ID and AltNames, split into words
+	fieldSource           // server or source name, and the server part of a qualified name
+	fieldTitle            // human title
+	fieldDesc             // description
+	fieldParamName        // parameter names, split into words
+	fieldParamDesc        // parameter descriptions and enum values
+	fieldHeading          // skill headings
+	fieldBody             // skill body
+	numFields
+)
+
+// requiredFields are the fields a "+term" must occur in: what the tool and its server are
+// called and what it says it does, but not a skill's long body, where nearly any word
+// occurs somewhere. ("+slack send" must keep the slack server's tools.)
+const requiredFields = 1<<fieldName | 1<<fieldSource | 1<<fieldTitle | 1<<fieldDesc |
+	1<<fieldParamName | 1<<fieldParamDesc | 1<<fieldHeading
+
+const (
+	tfBits = 4
+	tfMax  = 1<<tfBits - 1
+)
+
+// posting records that a document contains a term: tf holds the term's frequency in each
+// field, four bits per field, saturating at 15 (BM25 saturates long before that).
+type posting struct {
+	doc int32
+	tf  uint32
+}
+
+// termStats is the bookkeeping of one term. Postings of removed documents stay in the list
+// until they outnumber the live ones; then the list is compacted. So a removal costs time
+// proportional to the removed document's terms, amortized, and dead postings never take
+// more memory than live ones.
+type termStats struct {
+	postings []posting
+	df       int32 // live documents containing the term
+	dead     int32 // postings of removed documents still in the list
+}
+
+// docStats is what scoring reads for every posting, kept apart from the documents
+// themselves so that the scoring loop stays in cache.
+type docStats struct {
+	lens  [numFields]uint16 // terms per field, for BM25 length normalization
+	live  bool
+	kind  uint8 // index into Index.kinds
+	group int32 // index into Index.groupSize, or noGroup
+}
+
+const noGroup = -1
+
+// slot is one document position. A slot is reused only after every posting that points at
+// it has been compacted away (refs == 0).
+type slot struct {
+	doc   Document
+	refs  int32  // postings that still point at this slot
+	chars uint64 // letters and digits of the name, to skip hopeless fuzzy candidates quickly
+}
+
+// Index is an in-memory search index of tools and skills. Search may be called
+// concurrently; Add and Remove take a write lock and cost time proportional to the
+// documents they touch.
+type Index struct {
+	mu        sync.RWMutex
+	slots     []slot
+	stats     []docStats // parallel to slots
+	free      []int32    // slots with no postings left, for reuse
+	byID      map[string]int32
+	byName    nameIndex // lower-cased ID and Name -> live slots
+	byAlt     nameIndex // lower-cased alternative names (see altKeys) -> live slots
+	termIDs   map[string]int32
+	terms     []termStats
+	kinds     []string // lower-cased kinds seen, indexed by docStats.kind
+	groupIDs  map[string]int32
+	groupSize []int32          // live documents per group
+	lenSum    [numFields]int64 // total field lengths of live documents
+	live      int
+	scratch   sync.Pool // *scratch buffers for Search
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index {
+	return &Index{
+		byID:     map[string]int32{},
+		byName:   newNameIndex(),
+		byAlt:    newNameIndex(),
+		termIDs:  map[string]int32{},
+		groupIDs: map[string]int32{},
+	}
+}
+
+// Len returns the number of documents in the index.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.live
+}
+
+// Doc returns the document with the given ID.
+func (ix *Index) Doc(id string) (Document, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	s, ok := ix.byID[id]
+	if !ok {
+		return Document{}, false
+	}
+	return ix.slots[s].doc, true
+}
+
+// Add inserts documents, replacing any with the same ID. Documents without an ID are
+// ignored. Its cost is proportional to the size of the documents added.
+func (ix *Index) Add(docs ...Document) {
+	// Analysis is the expensive part; it needs no lock and runs in parallel for big batches.
+	analyzed := make([]analyzedDoc, len(docs))
+	workers := min(runtime.GOMAXPROCS(0), len(docs)/minDocsPerWorker)
+	if workers <= 1 {
+		an := newAnalyzer()
+		for i := range docs {
+			analyzed[i] = an.analyze(&docs[i])
+		}
+	} else {
+		var wg sync.WaitGroup
+		chunk := (len(docs) + workers - 1) / workers
+		for lo := 0; lo < len(docs); lo += chunk {
+			hi := min(lo+chunk, len(docs))
+			wg.Go(func() {
+				an := newAnalyzer()
+				for i := lo; i < hi; i++ {
+					analyzed[i] = an.analyze(&docs[i])
+				}
+			})
+		}
+		wg.Wait()
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for i := range docs {
+		if docs[i].ID != "" {
+			ix.insert(docs[i], &analyzed[i])
+		}
+	}
+}
+
+// Remove deletes the documents with the given IDs; unknown IDs are ignored.
+func (ix *Index) Remove(ids ...string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, id := range ids {
+		if s, ok := ix.byID[id]; ok {
+			ix.remove(s)
+		}
+	}
+}
+
+func (ix *Index) insert(d Document, a *analyzedDoc) {
+	if old, ok := ix.byID[d.ID]; ok {
+		ix.remove(old)
+	}
+	var s int32
+	if n := len(ix.free); n > 0 {
+		s, ix.free = ix.free[n-1], ix.free[:n-1]
+	} else {
+		s = int32(len(ix.slots))
+		ix.slots = append(ix.slots, slot{})
+		ix.stats = append(ix.stats, docStats{})
+	}
+	ix.slots[s] = slot{doc: d, refs: int32(len(a.terms)), chars: charSet(d.Name)}
+	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), group: ix.joinGroup(groupKey(&d))}
+	ix.byID[d.ID] = s
+	for _, k := range nameKeys(&d) {
+		ix.byName.add(k, s)
+	}
+	for _, k := range altKeys(&d) {
+		ix.byAlt.add(k, s)
+	}
+	for _, t := range a.terms {
+		id, ok := ix.termIDs[t.term]
+		if !ok {
+			id = int32(len(ix.terms))
+			ix.termIDs[t.term] = id
+			ix.terms = append(ix.terms, termStats{})
+		}
+		ts := &ix.terms[id]
+		ts.postings = append(ts.postings, posting{doc: s, tf: t.tf})
+		ts.df++
+	}
+	for f, n := range a.lens {
+		ix.lenSum[f] += int64(n)
+	}
+	ix.live++
+}
+
+func (ix *Index) remove(s int32) {
+	sl, st := &ix.slots[s], &ix.stats[s]
+	d := &sl.doc
+	delete(ix.byID, d.ID)
+	for _, k := range nameKeys(d) {
+		ix.byName.remove(k, s)
+	}
+	for _, k := range altKeys(d) {
+		ix.byAlt.remove(k, s)
+	}
+	for f, n := range st.lens {
+		ix.lenSum[f] -= int64(n)
+	}
+	if st.group != noGroup {
+		ix.groupSize[st.group]--
+	}
+	ix.live--
+	// The document's terms are recomputed rather than stored: removal is rare, memory is not.
+	a := newAnalyzer().analyze(d)
+	// Drop the document's strings now; the slot stays until no posting points at it.
+	*sl = slot{refs: sl.refs}
+	*st = docStats{group: noGroup}
+	if sl.refs == 0 {
+		ix.free = append(ix.free, s)
+	}
+	for _, t := range a.terms {
+		ts := &ix.terms[ix.termIDs[t.term]]
+		ts.df--
+		ts.dead++
+		if ts.dead > 8 && ts.dead > ts.df {
+			ix.compact(ts)
+		}
+	}
+}
+
+// compact drops the postings of removed documents from one term's list.
+func (ix *Index) compact(ts *termStats) {
+	kept := ts.postings[:0]
+	for _, p := range ts.postings {
+		if ix.stats[p.doc].live {
+			kept = append(kept, p)
+			continue
+		}
+		if sl := &ix.slots[p.doc]; sl.refs > 0 {
+			if sl.refs--; sl.refs == 0 {
+				ix.free = append(ix.free, p.doc)
+			}
+		}
+	}
+	clear(ts.postings[len(kept):])
+	ts.postings = slices.Clip(kept)
+	ts.dead = 0
+}
+
+// kindID interns a document kind.
+func (ix *Index) kindID(kind string) uint8 {
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	if i := slices.Index(ix.kinds, kind); i >= 0 {
+		return uint8(i)
+	}
+	if len(ix.kinds) == 255 {
+		return 255 // absurdly many kinds: the rest share one id, and a filter on them matches none
+	}
+	ix.kinds = append(ix.kinds, kind)
+	return uint8(len(ix.kinds) - 1)
+}
+
+// joinGroup counts a document into its group and returns the group's id.
+func (ix *Index) joinGroup(key string) int32 {
+	if key == "" {
+		return noGroup
+	}
+	g, ok := ix.groupIDs[key]
+	if !ok {
+		g = int32(len(ix.groupSize))
+		ix.groupIDs[key] = g
+		ix.groupSize = append(ix.groupSize, 0)
+	}
+	ix.groupSize[g]++
+	return g
+}
+
+// groupKey names the server a document belongs to: its Source, else the server part of a
+// qualified name ("github" for "github__create_issue"). Documents without one stand alone.
+func groupKey(d *Document) string {
+	if d.Source != "" {
+		return strings.ToLower(d.Source)
+	}
+	prefix, _ := splitQualified(d.Name)
+	return strings.ToLower(prefix)
+}
+
+// splitQualified splits "server__tool" at its last "__"; a name without one has no prefix.
+func splitQualified(name string) (prefix, short string) {
+	if i := strings.LastIndex(name, "__"); i > 0 && i+2 < len(name) {
+		return name[:i], name[i+2:]
+	}
+	return "", name
+}
+
+// nameIndex maps names to the slots of the documents that have them. Nearly every name
+// belongs to one document, which costs a single map entry; the few names that several
+// documents share keep a list on the side.
+type nameIndex struct {
+	one  map[string]int32
+	many map[string][]int32
+}
+
+func newNameIndex() nameIndex {
+	return nameIndex{one: map[string]int32{}, many: map[string][]int32{}}
+}
+
+func (n nameIndex) add(k string, s int32) {
+	if l, ok := n.many[k]; ok {
+		n.many[k] = append(l, s)
+	} else if o, ok := n.one[k]; ok {
+		delete(n.one, k)
+		n.many[k] = []int32{o, s}
+	} else {
+		n.one[k] = s
+	}
+}
+
+func (n nameIndex) remove(k string, s int32) {
+	if o, ok := n.one[k]; ok {
+		if o == s {
+			delete(n.one, k)
+		}
+		return
+	}
+	l := slices.DeleteFunc(n.many[k], func(x int32) bool { return x == s })
+	switch len(l) {
+	case 0:
+		delete(n.many, k)
+	case 1:
+		delete(n.many, k)
+		n.one[k] = l[0]
+	default:
+		n.many[k] = l
+	}
+}
+
+// get returns the slots of the documents named k.
+func (n nameIndex) get(k string) []int32 {
+	if s, ok := n.one[k]; ok {
+		return []int32{s}
+	}
+	return n.many[k]
+}
+
+// nameKeys are the lower-cased names a document is known by exactly: its ID and Name.
+func nameKeys(d *Document) []string {
+	keys := []string{strings.ToLower(d.ID)}
+	if n := strings.ToLower(d.Name); n != "" && n != keys[0] {
+		keys = append(keys, n)
+	}
+	return keys
+}
+
+// altKeys are the lower-cased alternative names of a document: its AltNames and, for a
+// server-qualified name like "github__create_issue", the part after the last "__", which is
+// how the upstream server itself calls the tool.
+func altKeys(d *Document) []string {
+	var keys []string
+	id, name := strings.ToLower(d.ID), strings.ToLower(d.Name)
+	add := func(k string) {
+		k = strings.ToLower(strings.TrimSpace(k))
+		if k != "" && k != id && k != name && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, a := range d.AltNames {
+		add(a)
+	}
+	_, short := splitQualified(d.Name)
+	add(short)
+	return keys
+}
+
+// charSet returns a bit set of the ASCII letters (any case) and digits in s.
+func charSet(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			m |= 1 << (c - 'a')
+		case c >= 'A' && c <= 'Z':
+			m |= 1 << (c - 'A')
+		case c >= '0' && c <= '9':
+			m |= 1 << (26 + c - '0')
+		}
+	}
+	return m
+}
+
+// analyzedDoc is a document reduced to what the index stores: its distinct terms with their
+// per-field frequencies, and its field lengths.
+type analyzedDoc struct {
+	terms []termFreq
+	lens  [numFields]uint16
+}
+
+type termFreq struct {
+	term string
+	tf   uint32
+}
+
+// minDocsPerWorker is the smallest share of an Add worth a goroutine of its own.
+const minDocsPerWorker = 256
+
+// analyzer splits documents into terms. It keeps its own cache of word terms, so that a big
+// Add does not contend on the shared one, and reuses its buffers from one document to the
+// next. It is not safe for concurrent use.
+type analyzer struct {
+	cache map[string][]string
+	pos   map[string]int // index in analyzedDoc.terms of each term of the current document
+	buf   []string
+}
+
+func newAnalyzer() *analyzer {
+	return &analyzer{cache: map[string][]string{}, pos: map[string]int{}}
+}
+
+func (an *analyzer) wordTerms(w []byte) []string {
+	if ts, ok := an.cache[string(w)]; ok {
+		return ts
+	}
+	ts := cachedWordTerms(w)
+	an.cache[string(w)] = ts
+	return ts
+}
+
+// analyze splits a document's fields into terms. Documents without an ID have none.
+func (an *analyzer) analyze(d *Document) analyzedDoc {
+	var a analyzedDoc
+	if d.ID == "" {
+		return a
+	}
+	a.terms = make([]termFreq, 0, 64)
+	defer func() {
+		for _, t := range a.terms { // cheaper than clear, which walks the whole grown map
+			delete(an.pos, t.term)
+		}
+	}()
+	addTerms := func(f int, ts []string) {
+		shift := uint(f * tfBits)
+		for _, t := range ts {
+			i, ok := an.pos[t]
+			if !ok {
+				i = len(a.terms)
+				an.pos[t] = i
+				a.terms = append(a.terms, termFreq{term: t})
+			}
+			if (a.terms[i].tf>>shift)&tfMax < tfMax {
+				a.terms[i].tf += 1 << shift
+			}
+		}
+		a.lens[f] = satAdd16(a.lens[f], len(ts))
+	}
+	addField := func(f int, text string, joined bool) {
+		an.buf = appendTerms(an.buf[:0], text, joined, an.wordTerms)
+		addTerms(f, an.buf)
+	}
+
+	// A server-qualified name ("github__create_issue") says two things: the server, which
+	// is source evidence, and the tool's own name. The ID and alternative names add only
+	// words the name lacks, so that repeating a name does not inflate its frequencies.
+	prefix, short := splitQualified(d.Name)
+	addField(fieldName, short, true)
+	var extra []string
+	for _, n := range append([]string{d.ID}, d.AltNames...) {
+		_, n = splitQualified(n)
+		an.buf = appendTerms(an.buf[:0], n, true, an.wordTerms)
+		for _, t := range an.buf {
+			if _, ok := an.pos[t]; !ok && !slices.Contains(extra, t) {
+				extra = append(extra, t)
+			}
+		}
+	}
+	addTerms(fieldName, extra)
+	addField(fieldSource, d.Source, false)
+	if !strings.EqualFold(prefix, d.Source) {
+		addField(fieldSource, prefix, true)
+	}
+	addField(fieldTitle, d.Title, false)
+	addField(fieldDesc, d.Description, false)
+	for _, p := range d.Params {
+		addField(fieldParamName, p.Name, true)
+		addField(fieldParamDesc, p.Description, false)
+	}
+	for _, h := range d.Headings {
+		addField(fieldHeading, h, false)
+	}
+	addField(fieldBody, d.Body, false)
+	return a
+}
+
+func satAdd16(a uint16, n int) uint16 {
+	if int(a)+n > 0xFFFF {
+		return 0xFFFF
+	}
+	return a + uint16(n)
+}

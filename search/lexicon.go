@@ -1,0 +1,131 @@
+package search
+
+import "strings"
+
+// stopWords are dropped from documents and queries alike. Besides the usual English function
+// words the list holds the politeness and filler of spoken requests ("please", "could you",
+// "I want"), which never describe what a tool does.
+var stopWords = toSet(`
+a about above after again against all am an and any are as at be because been before being
+below both but by can could did do does doing done down during each either else etc ever every
+few for from further had has have having he her here hers herself him himself his how i if in
+into is it its itself just let lets me might mine more most must my myself no nor not now of
+off on once only or other our ours ourselves out over own per please same shall she should so
+some such than that the their theirs them themselves then there these they this those through
+to too under until up upon us very was we were what whatever when whenever where whether which
+while who whom whose why will with within would yet you your yours yourself yourselves
+hey hi hello thanks thank kindly want wants wanted need needs needed like would im ive id
+youre dont cant wont also may maybe
+`)
+
+// abbreviations maps short forms that are common in tool names and parameters to the word a
+// user would type (possibly several words), on both the document and the query side. Only unambiguous ones are listed
+// ("temp" could be temperature or temporary, so it is not).
+var abbreviations = map[string]string{
+	"addr": "address", "arg": "argument", "args": "arguments", "attr": "attribute",
+	"avg": "average", "btn": "button", "calc": "calculate", "cfg": "configuration",
+	"config": "configuration", "conf": "configuration", "cmd": "command", "cnt": "count",
+	"db": "database", "del": "delete", "desc": "description", "dest": "destination",
+	"dir": "directory", "dirs": "directories", "doc": "document", "docs": "documents",
+	"env": "environment", "err": "error", "exec": "execute", "fn": "function",
+	"func": "function", "img": "image", "imgs": "images", "info": "information",
+	"len": "length", "lang": "language", "loc": "location", "max": "maximum",
+	"min": "minimum", "msg": "message", "msgs": "messages", "num": "number",
+	"obj": "object", "param": "parameter", "params": "parameters", "pic": "picture",
+	"pics": "pictures", "pkg": "package", "prev": "previous", "qty": "quantity",
+	"repo": "repository", "repos": "repositories", "req": "request", "res": "response",
+	"src": "source", "stats": "statistics", "str": "string", "sync": "synchronize",
+	"tmp": "temporary", "txn": "transaction", "usr": "user", "val": "value", "vals": "values",
+	"ls": "list", "rm": "remove", "mv": "move", "cp": "copy", "mkdir": "make directory",
+	"rmdir": "remove directory", "cd": "change directory", "wc": "word count",
+}
+
+// synonymGroups are words that tool descriptions and requests use interchangeably. A query
+// word also searches for the other members of its group, at a lower weight. Only general
+// vocabulary of tool catalogs belongs here: verbs of the CRUD family and common nouns.
+var synonymGroups = [][]string{
+	{"get", "fetch", "retrieve", "obtain", "read", "load"},
+	{"create", "add", "new", "make", "insert", "generate"},
+	{"delete", "remove", "erase", "destroy", "drop", "discard"},
+	{"list", "show", "enumerate", "display", "view"},
+	{"search", "find", "lookup", "locate", "query", "seek", "grep"},
+	{"update", "modify", "edit", "change", "alter", "patch", "set"},
+	{"send", "post", "transmit", "deliver", "submit"},
+	{"calculate", "compute"},
+	{"buy", "purchase", "order"},
+	{"book", "reserve", "reservation"},
+	{"start", "begin", "launch", "run", "execute", "open"},
+	{"stop", "end", "terminate", "halt", "kill", "close", "finish"},
+	{"copy", "duplicate", "clone"},
+	{"move", "relocate", "rename"},
+	{"check", "verify", "validate", "inspect"},
+	{"picture", "image", "photo"},
+	{"movie", "film"},
+	{"car", "vehicle", "automobile"},
+	{"price", "cost", "fee", "rate"},
+	{"directory", "folder"},
+	{"song", "music", "track"},
+	{"convert", "transform"},
+	{"count", "tally"},
+	{"total", "sum"},
+	{"reminder", "alert", "notification", "notify"},
+	{"email", "mail"},
+	{"cancel", "revoke", "abort"},
+	{"login", "signin", "authenticate"},
+	{"chart", "graph", "plot", "diagram"},
+	{"summary", "summarize", "overview"},
+	{"download", "save"},
+	{"speed", "velocity"},
+	{"write", "save"},
+	{"user", "account", "member"},
+	{"company", "business", "organization"},
+	{"doctor", "physician"},
+	{"trip", "travel", "journey"},
+	{"city", "town"},
+	{"large", "big"},
+	{"small", "little"},
+	{"error", "bug", "issue"},
+	{"news", "headline", "article"},
+	{"stock", "share", "equity"},
+	{"shop", "store"},
+}
+
+// synonyms maps a term to the other terms of its groups, built from synonymGroups.
+var synonyms = buildSynonyms(synonymGroups)
+
+func buildSynonyms(groups [][]string) map[string][]string {
+	m := map[string][]string{}
+	for _, g := range groups {
+		var ts []string
+		for _, w := range g {
+			if t := normalize(w); t != "" {
+				ts = append(ts, t)
+			}
+		}
+		for _, t := range ts {
+			for _, u := range ts {
+				if u != t && !contains(m[t], u) {
+					m[t] = append(m[t], u)
+				}
+			}
+		}
+	}
+	return m
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func toSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,212 @@
+package search
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/sahilm/fuzzy"
+)
+
+const (
+	// fuzzyWeight scales fuzzy name evidence relative to the best text score of the query.
+	fuzzyWeight = 1.0
+	// fuzzyTop is how many of the best fuzzy name matches count at all (more on ties).
+	fuzzyTop = 10
+	// minPrefixLen is the shortest query that is taken as a name prefix.
+	minPrefixLen = 2
+	// minFuzzyLen is the shortest query worth matching fuzzily against names.
+	minFuzzyLen = 3
+)
+
+// nameTiers finds the documents whose name the query is (tierExact) or starts (tierPrefix)
+// and records them in sc.tiers. The whole query counts, and so does every word written
+// like an identifier; plain English words inside a sentence do not, or a tool named
+// "search" would win every query that says "search".
+func (ix *Index) nameTiers(sc *scratch, p parsedQuery, kind int) {
+	var keys []string
+	if len(p.required) == 0 && len(p.words) > 0 {
+		keys = append(keys, strings.ToLower(p.text))
+	}
+	if len(p.words) > 1 {
+		for _, w := range p.words {
+			if looksLikeIdentifier(w) {
+				keys = append(keys, strings.ToLower(strings.Trim(w, "\"'.,;:!?()[]{}`")))
+			}
+		}
+	}
+	mark := func(s int32, tier int) {
+		if ix.kindOK(s, kind) && tier > sc.tiers[s] {
+			sc.tiers[s] = tier
+			sc.touch(s)
+		}
+	}
+	var prefixes []string
+	for _, k := range keys {
+		for _, s := range ix.byName.get(k) {
+			mark(s, tierExact)
+		}
+		for _, s := range ix.byAlt.get(k) {
+			mark(s, tierExact)
+		}
+		if len(k) >= minPrefixLen && !strings.ContainsAny(k, " \t\r\n") {
+			prefixes = append(prefixes, k)
+		}
+	}
+	if len(prefixes) == 0 {
+		return
+	}
+	// A scan of all names: only one-word queries and identifiers get here, and comparing
+	// short strings is cheaper than keeping a sorted name list up to date on every Add.
+	for s := range ix.slots {
+		if !ix.stats[s].live {
+			continue
+		}
+		for _, k := range prefixes {
+			if ix.slots[s].hasNamePrefix(k) {
+				mark(int32(s), tierPrefix)
+				break
+			}
+		}
+	}
+}
+
+// hasNamePrefix reports whether one of the slot's names (see altKeys) starts with k,
+// ignoring case. Names are compared in place rather than kept lower-cased: that would cost
+// a copy of every name.
+func (sl *slot) hasNamePrefix(k string) bool {
+	name := sl.doc.Name
+	if hasPrefixFold(name, k) {
+		return true
+	}
+	if _, short := splitQualified(name); hasPrefixFold(short, k) {
+		return true
+	}
+	for _, a := range sl.doc.AltNames {
+		if hasPrefixFold(a, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// fuzzyNames matches a one-word query against the names with sahilm/fuzzy, which rewards
+// characters at word starts and in runs, so "gh_create_isue" still finds
+// "github__create_issue". It records, for the best few matches, their closeness in [0, 1]
+// in sc.fuzz. Sentences skip it: they gain nothing and should stay fast.
+func (ix *Index) fuzzyNames(sc *scratch, p parsedQuery, kind int) {
+	if len(p.words) != 1 || len(p.required) > 0 {
+		return
+	}
+	pattern := strings.ToLower(p.words[0])
+	if len(pattern) < minFuzzyLen {
+		return
+	}
+	// sahilm/fuzzy only matches names that contain the pattern as a subsequence; checking
+	// that first (and the character set before that) keeps the scan cheap.
+	need := charSet(pattern)
+	var cands fuzzySource
+	for s := range ix.slots {
+		sl := &ix.slots[s]
+		if sl.chars&need != need || !ix.kindOK(int32(s), kind) || !isSubsequenceFold(pattern, sl.doc.Name) {
+			continue
+		}
+		cands.slots = append(cands.slots, int32(s))
+		cands.names = append(cands.names, sl.doc.Name) // sahilm/fuzzy ignores case but rewards camelCase humps
+	}
+	if len(cands.slots) == 0 {
+		return
+	}
+	matches := fuzzy.FindFrom(pattern, cands)
+	if len(matches) > fuzzyTop {
+		// Keep whatever ties with the last one kept, so that the result does not depend on
+		// the order of slots.
+		n := fuzzyTop
+		for n < len(matches) && matches[n].Score == matches[fuzzyTop-1].Score {
+			n++
+		}
+		matches = matches[:n]
+	}
+	best, worst := matches[0].Score, matches[len(matches)-1].Score
+	for _, m := range matches {
+		closeness := 1.0
+		if best > worst {
+			closeness = float64(m.Score-worst) / float64(best-worst)
+		}
+		s := cands.slots[m.Index]
+		sc.fuzz[s] = closeness
+		sc.touch(s)
+	}
+}
+
+// fuzzySource feeds candidate names to sahilm/fuzzy.
+type fuzzySource struct {
+	slots []int32
+	names []string
+}
+
+func (f fuzzySource) String(i int) string { return f.names[i] }
+func (f fuzzySource) Len() int            { return len(f.names) }
+
+// isSubsequenceFold reports whether the bytes of p (lower-case) occur in s in order,
+// ignoring the case of ASCII letters in s.
+func isSubsequenceFold(p, s string) bool {
+	i := 0
+	for j := 0; i < len(p) && j < len(s); j++ {
+		c := s[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if p[i] == c {
+			i++
+		}
+	}
+	return i == len(p)
+}
+
+// selectNames answers a "select:" query: the named documents in the order given. A name
+// matches an ID or Name (ignoring case); failing that, an alternative name that exactly one
+// document has.
+func (ix *Index) selectNames(names []string, kind int) Result {
+	res := Result{Selected: true}
+	var added []int32
+	for _, n := range names {
+		k := strings.ToLower(n)
+		found := ix.ofKind(ix.byName.get(k), kind)
+		if len(found) == 0 {
+			found = ix.ofKind(ix.byAlt.get(k), kind)
+		}
+		switch {
+		case len(found) == 0:
+			res.Unknown = append(res.Unknown, n)
+		case len(found) > 1:
+			ids := make([]string, len(found))
+			for i, s := range found {
+				ids[i] = ix.slots[s].doc.ID
+			}
+			slices.Sort(ids)
+			if res.Ambiguous == nil {
+				res.Ambiguous = map[string][]string{}
+			}
+			res.Ambiguous[n] = ids
+		case !slices.Contains(added, found[0]):
+			added = append(added, found[0])
+			res.Hits = append(res.Hits, Hit{ID: ix.slots[found[0]].doc.ID, Score: tierExact, Match: MatchExact})
+		}
+	}
+	res.Total = len(res.Hits)
+	return res
+}
+
+func (ix *Index) ofKind(ss []int32, kind int) []int32 {
+	var out []int32
+	for _, s := range ss {
+		if ix.kindOK(s, kind) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Query is one search request.
+type Query struct {
+	Text  string // raw user query: plain words, "select:a,b", "+term"
+	Limit int    // <=0 means DefaultLimit
+	Kind  string // "" or "any" = all kinds, else "tool"/"skill"
+}
+
+// DefaultLimit is the number of hits returned when Query.Limit is not positive; five is what
+// Claude Code and the Anthropic API return.
+const DefaultLimit = 5
+
+// selectPrefix starts a query that fetches documents by name instead of ranking them.
+const selectPrefix = "select:"
+
+// parsedQuery is a query split into its parts.
+type parsedQuery struct {
+	text     string   // the whole query, trimmed
+	selected []string // names after "select:", in order, without duplicates
+	isSelect bool
+	required []string // words that were written "+word", without the plus
+	words    []string // the other words
+}
+
+// parseQuery splits a query. "select:" (any case) makes the rest a list of names separated
+// by commas or spaces. Otherwise words are split at white space and a word starting with
+// "+" is required.
+func parseQuery(text string) parsedQuery {
+	p := parsedQuery{text: strings.TrimSpace(text)}
+	if len(p.text) >= len(selectPrefix) && strings.EqualFold(p.text[:len(selectPrefix)], selectPrefix) {
+		p.isSelect = true
+		seen := map[string]bool{}
+		for _, n := range strings.FieldsFunc(p.text[len(selectPrefix):], isListSeparator) {
+			if k := strings.ToLower(n); !seen[k] {
+				seen[k] = true
+				p.selected = append(p.selected, n)
+			}
+		}
+		return p
+	}
+	for _, w := range strings.Fields(p.text) {
+		if r, ok := strings.CutPrefix(w, "+"); ok {
+			if r = strings.TrimLeft(r, "+"); r != "" {
+				p.required = append(p.required, r)
+			}
+			continue
+		}
+		p.words = append(p.words, w)
+	}
+	return p
+}
+
+func isListSeparator(r rune) bool { return r == ',' || unicode.IsSpace(r) }
+
+// Match says why a hit matched.
+type Match int
+
+// Kinds of match. Exact name matches always rank first, then prefix matches, then the rest
+// by score. The zero Match is no match at all.
+const (
+	MatchExact  Match = iota + 1 // the query (or a word of it) is the document's name
+	MatchPrefix                  // the query starts the document's name
+	MatchText                    // the words matched the document's text
+	MatchFuzzy                   // mostly the query's closeness to the name (typos, abbreviations)
+)
+
+func (m Match) String() string {
+	switch m {
+	case MatchExact:
+		return "exact"
+	case MatchPrefix:
+		return "prefix"
+	case MatchText:
+		return "text"
+	case MatchFuzzy:
+		return "fuzzy"
+	}
+	return "unknown"
+}
+
+// MarshalText makes a Match read as its name in JSON.
+func (m Match) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// Hit is one ranked document.
+type Hit struct {
+	ID    string  `json:"id"`
+	Score float64 `json:"score"` // higher is better; stable across runs
+	Match Match   `json:"match"`
+}
+
+// Result is the answer to a Query.
+type Result struct {
+	Hits      []Hit               `json:"hits"`
+	Total     int                 `json:"total"`               // how many documents matched at all (before Limit)
+	Selected  bool                `json:"selected,omitempty"`  // the query was a select: query
+	Unknown   []string            `json:"unknown,omitempty"`   // select: names that matched nothing
+	Ambiguous map[string][]string `json:"ambiguous,omitempty"` // select: names matching several docs -> candidate IDs (sorted)
+	Required  []string            `json:"required,omitempty"`  // the +terms, as parsed
+}

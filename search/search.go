@@ -1,0 +1,402 @@
+package search
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// BM25F parameters, tuned on the development split as a whole. Field weights say how much a
+// word counts where it occurs: a word of the tool's name says most about what it does, a
+// word of a parameter description least. Length normalization (b) is mild for names and
+// parameter descriptions, whose length says little about focus.
+var (
+	bm25K1      = 1.2
+	fieldWeight = [numFields]float64{
+		fieldName: 4, fieldSource: 1, fieldTitle: 2, fieldDesc: 0.75,
+		fieldParamName: 1.5, fieldParamDesc: 0.5, fieldHeading: 1.5, fieldBody: 0.3,
+	}
+	fieldB = [numFields]float64{
+		fieldName: 0.3, fieldSource: 0.3, fieldTitle: 0.5, fieldDesc: 0.75,
+		fieldParamName: 0.5, fieldParamDesc: 0.3, fieldHeading: 0.75, fieldBody: 0.75,
+	}
+)
+
+const (
+	// synonymWeight scales a synonym's evidence relative to the word the user wrote.
+	synonymWeight = 0.3
+	// hintWeight scales the evidence of a value's type ("date" for "on March 5th").
+	hintWeight = 0.7
+	// requiredWeight scales "+term" scores when other words rank: enough to break ties, too
+	// little to dominate (a long "+prefix" taking over the ranking was a reported problem).
+	requiredWeight = 0.05
+	// groupWeight scales the evidence that a document's server as a whole matches the query.
+	groupWeight = 0.25
+)
+
+// Tiers order hits before scores do; a hit's Score is its tier plus a text score squashed
+// into [0, 1).
+const (
+	tierText = iota
+	tierPrefix
+	tierExact
+)
+
+// concept is one word of the query with its synonyms. Its terms share one BM25 saturation,
+// so a tool that says both "find" and "search" is not counted twice for a query that says
+// "find" (as Lucene's SynonymQuery does).
+type concept struct {
+	idf    float64
+	weight float64     // 1 for words of the query, less for inferred ones
+	terms  []queryTerm // the word itself if indexed, then its synonyms
+}
+
+// queryTerm is one indexed term of a concept with its weight within the concept.
+type queryTerm struct {
+	id     int32
+	weight float64
+}
+
+// scratch holds the per-document buffers of one search, pooled so that a search allocates
+// nothing in proportion to the index.
+type scratch struct {
+	score    []float64 // text score per slot
+	tf       []float64 // weighted term frequency per slot of the concept being scored
+	reqHits  []uint16  // required terms found per slot
+	seen     []bool    // slot is in touched
+	touched  []int32   // slots with any evidence, in order of discovery
+	passed   []int32   // touched slots that pass the "+term" filter
+	docs     []int32   // slots with tf set
+	groupSum []float64 // text score per group
+	tiers    map[int32]int
+	fuzz     map[int32]float64
+}
+
+func (ix *Index) getScratch() *scratch {
+	sc, _ := ix.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{tiers: map[int32]int{}, fuzz: map[int32]float64{}}
+	}
+	if n := len(ix.slots); len(sc.score) < n {
+		n += n / 4 // room to grow before the next reallocation
+		sc.score = make([]float64, n)
+		sc.tf = make([]float64, n)
+		sc.reqHits = make([]uint16, n)
+		sc.seen = make([]bool, n)
+	}
+	if n := len(ix.groupSize); len(sc.groupSum) < n {
+		sc.groupSum = make([]float64, n+n/4)
+	}
+	return sc
+}
+
+func (ix *Index) putScratch(sc *scratch) {
+	for _, s := range sc.touched {
+		sc.score[s], sc.reqHits[s], sc.seen[s] = 0, 0, false
+	}
+	sc.touched = sc.touched[:0]
+	clear(sc.groupSum)
+	clear(sc.tiers)
+	clear(sc.fuzz)
+	ix.scratch.Put(sc)
+}
+
+func (sc *scratch) touch(s int32) {
+	if !sc.seen[s] {
+		sc.seen[s] = true
+		sc.touched = append(sc.touched, s)
+	}
+}
+
+// Search ranks the documents for a query. See Query for the query forms.
+func (ix *Index) Search(q Query) Result {
+	p := parseQuery(q.Text)
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	kind, ok := ix.kindFilter(q.Kind)
+	if p.isSelect {
+		if !ok {
+			return Result{Selected: true, Unknown: p.selected}
+		}
+		return ix.selectNames(p.selected, kind)
+	}
+	res := Result{Required: p.required}
+	if len(p.words) == 0 && len(p.required) == 0 || ix.live == 0 || !ok {
+		return res
+	}
+	optional, required, impossible := ix.queryConcepts(p)
+	if impossible {
+		return res
+	}
+	sc := ix.getScratch()
+	defer ix.putScratch(sc)
+
+	reqWeight := requiredWeight
+	if len(optional) == 0 {
+		reqWeight = 1 // the required terms are all there is to rank by
+	}
+	ix.scoreConcepts(sc, optional, kind, 1, false)
+	ix.scoreConcepts(sc, required, kind, reqWeight, true)
+	ix.nameTiers(sc, p, kind)
+	ix.fuzzyNames(sc, p, kind)
+
+	// Drop what fails a "+term", then gather each server's evidence.
+	sc.passed = sc.passed[:0]
+	maxText := 0.0
+	for _, s := range sc.touched {
+		if len(required) > 0 && int(sc.reqHits[s]) < len(required) {
+			continue
+		}
+		sc.passed = append(sc.passed, s)
+		maxText = max(maxText, sc.score[s])
+		if g := ix.stats[s].group; g != noGroup {
+			sc.groupSum[g] += sc.score[s]
+		}
+	}
+	if maxText == 0 {
+		maxText = 1
+	}
+	top := newTopK(limit)
+	for _, s := range sc.passed {
+		text := sc.score[s]
+		// A request about a server's domain ("my last order") lends weight to each of its
+		// tools. A tool without a server counts as a server of one, so that being grouped
+		// is neither rewarded nor punished as such; big servers are damped by sqrt(size).
+		if g := ix.stats[s].group; g != noGroup {
+			text += groupWeight * sc.groupSum[g] / math.Sqrt(float64(ix.groupSize[g]))
+		} else {
+			text += groupWeight * text
+		}
+		fz := fuzzyWeight * maxText * sc.fuzz[s]
+		h := Hit{ID: ix.slots[s].doc.ID, Match: MatchText}
+		tier := sc.tiers[s]
+		switch {
+		case tier == tierExact:
+			h.Match = MatchExact
+		case tier == tierPrefix:
+			h.Match = MatchPrefix
+		case fz > text:
+			h.Match = MatchFuzzy
+		}
+		h.Score = float64(tier) + squash(text+fz)
+		res.Total++
+		top.push(h)
+	}
+	res.Hits = top.sorted()
+	return res
+}
+
+// kindFilter turns Query.Kind into a kind id; -1 means any kind. ok is false when no
+// document has that kind.
+func (ix *Index) kindFilter(kind string) (id int, ok bool) {
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	if kind == "" || kind == "any" {
+		return -1, true
+	}
+	i := slices.Index(ix.kinds, kind)
+	return i, i >= 0
+}
+
+func (ix *Index) kindOK(s int32, kind int) bool {
+	st := &ix.stats[s]
+	return st.live && (kind < 0 || int(st.kind) == kind)
+}
+
+// squash maps a non-negative score into [0, 1) without changing its order, so that a
+// tier can be added to it and Score alone orders the hits.
+func squash(x float64) float64 { return x / (x + 10) }
+
+// queryConcepts turns the query's words into concepts. impossible reports a required word
+// that no document contains.
+func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, impossible bool) {
+	var base []string
+	for _, w := range p.words {
+		base = terms(base, w, looksLikeIdentifier(w))
+	}
+	slices.Sort(base) // the order of words must not change the score
+	base = slices.Compact(base)
+	for _, t := range base {
+		c := concept{weight: 1}
+		if id, ok := ix.lookup(t); ok {
+			c.idf = ix.idf(id)
+			c.terms = append(c.terms, queryTerm{id, 1})
+		}
+		for _, syn := range synonyms[t] {
+			if _, isBase := slices.BinarySearch(base, syn); isBase {
+				continue // scored as a concept of its own
+			}
+			sid, ok := ix.lookup(syn)
+			if !ok {
+				continue
+			}
+			idf := ix.idf(sid)
+			if c.idf == 0 {
+				c.idf = idf // the word itself is unknown: its first synonym stands in
+			}
+			// A common synonym of a rare word is weaker evidence than the word.
+			c.terms = append(c.terms, queryTerm{sid, synonymWeight * min(1, idf/c.idf)})
+		}
+		if len(c.terms) > 0 {
+			optional = append(optional, c)
+		}
+	}
+	for _, h := range valueHints(p.words) {
+		if _, isBase := slices.BinarySearch(base, h); isBase {
+			continue
+		}
+		if id, ok := ix.lookup(h); ok {
+			optional = append(optional, concept{idf: ix.idf(id), weight: hintWeight, terms: []queryTerm{{id, 1}}})
+		}
+	}
+	var seen []int32
+	for _, w := range p.required {
+		for _, t := range terms(nil, w, false) {
+			id, ok := ix.lookup(t)
+			if !ok {
+				return nil, nil, true
+			}
+			if !slices.Contains(seen, id) {
+				seen = append(seen, id)
+				required = append(required, concept{idf: ix.idf(id), weight: 1, terms: []queryTerm{{id, 1}}})
+			}
+		}
+	}
+	return optional, required, false
+}
+
+// lookup returns the id of a term that at least one live document contains.
+func (ix *Index) lookup(t string) (int32, bool) {
+	id, ok := ix.termIDs[t]
+	return id, ok && ix.terms[id].df > 0
+}
+
+// idf is BM25's inverse document frequency of a term, always positive.
+func (ix *Index) idf(id int32) float64 {
+	n, df := float64(ix.live), float64(ix.terms[id].df)
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// scoreConcepts adds the BM25F scores of concepts, scaled, to sc. For required concepts it
+// also counts, per document, those found in the fields that a "+term" must match.
+func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float64, required bool) {
+	var norm [numFields]float64 // b / average field length
+	for f := range norm {
+		if ix.lenSum[f] > 0 {
+			norm[f] = fieldB[f] * float64(ix.live) / float64(ix.lenSum[f])
+		}
+	}
+	for _, c := range cs {
+		// First the concept's weighted term frequency per document, then one saturation.
+		for _, qt := range c.terms {
+			for _, p := range ix.terms[qt.id].postings {
+				st := &ix.stats[p.doc]
+				if !st.live || kind >= 0 && int(st.kind) != kind {
+					continue
+				}
+				if required {
+					if p.tf&requiredTFMask == 0 {
+						continue
+					}
+					sc.reqHits[p.doc]++
+				}
+				tfw := 0.0
+				for tf := p.tf; tf != 0; {
+					f := bits.TrailingZeros32(tf) / tfBits
+					shift := uint(f * tfBits)
+					tfw += fieldWeight[f] * float64(tf>>shift&tfMax) / (1 - fieldB[f] + norm[f]*float64(st.lens[f]))
+					tf &^= tfMax << shift
+				}
+				if sc.tf[p.doc] == 0 {
+					sc.docs = append(sc.docs, p.doc)
+				}
+				sc.tf[p.doc] += qt.weight * tfw
+			}
+		}
+		w := scale * c.weight * c.idf * (bm25K1 + 1)
+		for _, d := range sc.docs {
+			tfw := sc.tf[d]
+			sc.tf[d] = 0
+			sc.touch(d)
+			sc.score[d] += w * tfw / (bm25K1 + tfw)
+		}
+		sc.docs = sc.docs[:0]
+	}
+}
+
+// requiredTFMask selects the packed frequencies of requiredFields.
+var requiredTFMask = func() uint32 {
+	var m uint32
+	for f := range numFields {
+		if requiredFields&(1<<f) != 0 {
+			m |= tfMax << (f * tfBits)
+		}
+	}
+	return m
+}()
+
+// topK keeps the best k hits seen, as a min-heap with the worst on top.
+type topK struct {
+	k    int
+	hits []Hit
+}
+
+func newTopK(k int) *topK { return &topK{k: k, hits: make([]Hit, 0, k)} }
+
+// better orders hits: higher score first, then ID, so that ties are deterministic.
+func better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.ID < b.ID
+}
+
+func (t *topK) push(h Hit) {
+	if len(t.hits) < t.k {
+		t.hits = append(t.hits, h)
+		for i := len(t.hits) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !better(t.hits[parent], t.hits[i]) {
+				break
+			}
+			t.hits[parent], t.hits[i] = t.hits[i], t.hits[parent]
+			i = parent
+		}
+		return
+	}
+	if !better(h, t.hits[0]) {
+		return
+	}
+	t.hits[0] = h
+	for i := 0; ; {
+		worst := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(t.hits) && better(t.hits[worst], t.hits[c]) {
+				worst = c
+			}
+		}
+		if worst == i {
+			return
+		}
+		t.hits[i], t.hits[worst] = t.hits[worst], t.hits[i]
+		i = worst
+	}
+}
+
+// sorted returns the kept hits, best first.
+func (t *topK) sorted() []Hit {
+	slices.SortFunc(t.hits, func(a, b Hit) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return t.hits
+}

@@ -1,0 +1,196 @@
+package search
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// splitWords calls emit with each lower-cased word of s. Words are runs of letters and
+// digits; identifiers are also split at camelCase humps ("getHTTPResponse" -> get, http,
+// response), because tool names are written in every convention and users type them as
+// separate words. Digits stay with their letters ("base64", "mp3"). Each Han, Hiragana,
+// Katakana or Hangul character is a word of its own, since those scripts do not separate
+// words with spaces. When a run is split at humps, joined (if not nil) also receives each
+// two neighbouring pieces as one word ("FileSystem" -> "filesystem"), so a user who writes
+// the compound as one word still matches.
+//
+// The byte slices passed to emit and joined are only valid during the call.
+func splitWords(s string, emit, joined func([]byte)) {
+	var buf []byte
+	var cuts []int // piece boundaries within the current run
+	start := -1    // start of the current run in s
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		run := s[start:end]
+		start = -1
+		cuts = camelCuts(run, cuts[:0])
+		for i := 0; i+1 < len(cuts); i++ {
+			buf = appendLower(buf[:0], run[cuts[i]:cuts[i+1]])
+			emit(buf)
+		}
+		if joined != nil {
+			for i := 0; i+2 < len(cuts); i++ {
+				buf = appendLower(buf[:0], run[cuts[i]:cuts[i+2]])
+				joined(buf)
+			}
+		}
+	}
+	for i, r := range s {
+		switch {
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			if start < 0 {
+				start = i
+			}
+		case r < utf8.RuneSelf:
+			flush(i)
+		case isIdeograph(r):
+			flush(i)
+			buf = utf8.AppendRune(buf[:0], unicode.ToLower(r))
+			emit(buf)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if start < 0 {
+				start = i
+			}
+		default:
+			flush(i)
+		}
+	}
+	flush(len(s))
+}
+
+// camelCuts appends to cuts the byte offsets where the run's camelCase pieces start, and
+// its length: a cut goes before an upper-case letter that follows a lower-case one or a
+// digit, and before the last capital of an acronym that starts a new word ("HTTPServer" ->
+// HTTP, Server).
+func camelCuts(run string, cuts []int) []int {
+	cuts = append(cuts, 0)
+	var prev rune
+	for i, r := range run {
+		if i > 0 && unicode.IsUpper(r) {
+			switch {
+			case unicode.IsLower(prev) || unicode.IsDigit(prev):
+				cuts = append(cuts, i)
+			case unicode.IsUpper(prev):
+				if next, _ := utf8.DecodeRuneInString(run[i+utf8.RuneLen(r):]); unicode.IsLower(next) {
+					cuts = append(cuts, i)
+				}
+			}
+		}
+		prev = r
+	}
+	return append(cuts, len(run))
+}
+
+// appendLower appends s lower-cased to dst, without allocating for ASCII.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return append(dst[:len(dst)-i], strings.ToLower(s)...)
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// isIdeograph reports whether r belongs to a script written without spaces between words.
+func isIdeograph(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
+}
+
+// normalize turns one lower-cased word into an index term: "" for stop words and lone
+// letters, otherwise the word's stem. Words that are not plain ASCII are kept as they are.
+func normalize(w string) string {
+	if stopWords[w] {
+		return ""
+	}
+	if len(w) == 1 && w[0] >= 'a' && w[0] <= 'z' {
+		return ""
+	}
+	return stem(w)
+}
+
+// wordTerms returns the index terms of one lower-cased word: none for a stop word, several
+// for an abbreviation that stands for several words, else its stem.
+func wordTerms(w string) []string {
+	if long, ok := abbreviations[w]; ok {
+		var ts []string
+		for _, w := range strings.Fields(long) {
+			if t := normalize(w); t != "" {
+				ts = append(ts, t)
+			}
+		}
+		return ts
+	}
+	if t := normalize(w); t != "" {
+		return []string{t}
+	}
+	return nil
+}
+
+// termCache remembers wordTerms, which is pure: the same few thousand words make up most
+// catalogs and queries, and stemming them again dominated indexing time. Its size is
+// bounded so that a stream of unique words (ids, numbers) cannot grow it without end.
+var termCache = struct {
+	sync.RWMutex
+	m map[string][]string
+}{m: map[string][]string{}}
+
+const maxTermCache = 1 << 17
+
+func cachedWordTerms(w []byte) []string {
+	termCache.RLock()
+	ts, ok := termCache.m[string(w)]
+	termCache.RUnlock()
+	if ok {
+		return ts
+	}
+	word := string(w)
+	ts = wordTerms(word)
+	termCache.Lock()
+	if len(termCache.m) < maxTermCache {
+		termCache.m[word] = ts
+	}
+	termCache.Unlock()
+	return ts
+}
+
+// terms appends the index terms of s to dst. Compounds (see splitWords) are added as well
+// when withJoined is set; they are only worth it for names.
+func terms(dst []string, s string, withJoined bool) []string {
+	return appendTerms(dst, s, withJoined, cachedWordTerms)
+}
+
+func appendTerms(dst []string, s string, withJoined bool, lookup func([]byte) []string) []string {
+	emit := func(w []byte) { dst = append(dst, lookup(w)...) }
+	var joined func([]byte)
+	if withJoined {
+		joined = emit
+	}
+	splitWords(s, emit, joined)
+	return dst
+}
+
+// looksLikeIdentifier reports whether a query word is written like a tool name rather than
+// an English word: it has a separator inside or a capital after a lower-case letter.
+func looksLikeIdentifier(w string) bool {
+	if strings.ContainsAny(strings.Trim(w, "_-./:"), "_-./:") {
+		return true
+	}
+	lower := false
+	for _, r := range w {
+		if unicode.IsUpper(r) && lower {
+			return true
+		}
+		lower = unicode.IsLower(r)
+	}
+	return false
+}

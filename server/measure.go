@@ -1,0 +1,482 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// Sizes above which an entry is flagged in a report.
+const (
+	// MaxSkillBodyTokens follows the Agent Skills guidance to keep SKILL.md
+	// under 5,000 tokens and move the rest into referenced files.
+	MaxSkillBodyTokens = 5000
+	// MaxToolTokens flags a single tool definition that costs as much as a
+	// dozen ordinary ones wherever it is loaded.
+	MaxToolTokens = 2000
+)
+
+// OverheadSource names the report row for what toolsearch itself puts up
+// front: the intro of tool_search's description, its own tools' schemas and
+// its instructions.
+const OverheadSource = "toolsearch"
+
+// TokenizerNote goes with every figure: the encodings are public stand-ins.
+const TokenizerNote = "Claude's own tokenizer differs from this one (and is not public): compare the figures with each other, not with Claude's token counts."
+
+// MeasureClientName is how Measure's own client introduces itself, so that
+// its session can be told from real ones.
+const MeasureClientName = "toolsearch-measure"
+
+// measureProtocol is the protocol measured sessions negotiate: the one hosts
+// speak today. Later versions add a few tokens of _meta to every result.
+const measureProtocol = "2025-11-25"
+
+// MeasureOptions configure Measure.
+type MeasureOptions struct {
+	// Queries are the requests per-search cost is measured over. Without
+	// any, each listed entry's one-liner is a query.
+	Queries []string
+	// QuerySource says where the queries came from, for the report.
+	QuerySource string
+	// DefaultOnly measures searches at the default detail level only,
+	// which is all that break-even needs.
+	DefaultOnly bool
+}
+
+// Report is what deferring the catalog saves, measured over the exact text
+// the server sends.
+type Report struct {
+	Tokenizer     string `json:"tokenizer"`
+	TokenizerNote string `json:"tokenizerNote"`
+	ListingBudget int    `json:"listingBudget"`
+	ResultBudget  int    `json:"resultBudget"`
+
+	// Sources has one row per catalog source, then the OverheadSource row;
+	// the rows' up-front figures add up to Total's.
+	Sources []SourceCost `json:"sources"`
+	Total   SourceCost   `json:"total"`
+	// ToolsList and Instructions split Total.UpFront: every page of the real
+	// tools/list result, and the initialize result's instructions.
+	ToolsList    int `json:"toolsListTokens"`
+	ListedTools  int `json:"listedTools"` // tools in that tools/list
+	Instructions int `json:"instructionsTokens"`
+
+	QuerySource string       `json:"querySource"`
+	Queries     int          `json:"queries"`
+	Search      []SearchCost `json:"search"` // the default detail first
+	// BreakEven is how many default searches a session can make before
+	// deferring costs more than eager loading; 0 when nothing is saved or
+	// nothing was searched.
+	BreakEven int `json:"breakEven"`
+
+	Flags []Flag `json:"flags,omitempty"`
+}
+
+// SourceCost is one row of a report.
+type SourceCost struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind,omitempty"`
+	Entries int    `json:"entries"` // listed ones
+	// Eager is what loading everything up front would cost: each tool's
+	// definition as in a tools/list result, each skill's SKILL.md body.
+	Eager int `json:"eagerTokens"`
+	// UpFront is what toolsearch puts in the context for this source: its
+	// lines of the listing and its always-loaded tools' definitions.
+	UpFront  int     `json:"upFrontTokens"`
+	Saved    int     `json:"savedTokens"`
+	SavedPct float64 `json:"savedPercent"`
+	// SkillFileBytes is the size of the source's SKILL.md files.
+	SkillFileBytes int64 `json:"skillFileBytes,omitempty"`
+}
+
+// SearchCost sums up the sizes of tool_search results at one detail level,
+// in tokens of the text the model reads.
+type SearchCost struct {
+	Detail  string  `json:"detail"`
+	Default bool    `json:"default,omitempty"` // what the model gets when it names no detail
+	Mean    float64 `json:"mean"`
+	Median  int     `json:"median"`
+	P95     int     `json:"p95"`
+	Max     int     `json:"max"`
+}
+
+// Flag marks an entry too big for comfort.
+type Flag struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	Source string `json:"source"`
+	Tokens int    `json:"tokens"`
+	Limit  int    `json:"limit"`
+}
+
+// Measure reports, per source and in total, what eager loading of the
+// catalog would cost, what this server really puts up front, and what its
+// searches cost. Everything is counted over text rendered by the server's
+// own code: the tools/list and instructions of a real MCP session, and the
+// text of real tool_search results.
+func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, error) {
+	snap := s.Snapshot()
+	up, err := s.measureUpFront(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{
+		Tokenizer:     s.tok.Name(),
+		TokenizerNote: TokenizerNote,
+		ListingBudget: s.opts.ListingBudget,
+		ResultBudget:  s.opts.ResultBudget,
+		ToolsList:     up.toolsList,
+		ListedTools:   len(up.tools),
+		Instructions:  up.instructions,
+	}
+	rep.Sources, rep.Flags = s.sourceCosts(snap, up)
+	rep.Total = SourceCost{Name: "total", UpFront: up.toolsList + up.instructions}
+	attributed := 0
+	for _, row := range rep.Sources {
+		rep.Total.Entries += row.Entries
+		rep.Total.Eager += row.Eager
+		rep.Total.SkillFileBytes += row.SkillFileBytes
+		attributed += row.UpFront
+	}
+	// What no source accounts for is toolsearch's own, so that the rows
+	// add up to the real total.
+	overhead := SourceCost{Name: OverheadSource, UpFront: rep.Total.UpFront - attributed}
+	overhead.settle()
+	rep.Sources = append(rep.Sources, overhead)
+	rep.Total.settle()
+
+	queries, source := opts.Queries, opts.QuerySource
+	if len(queries) == 0 {
+		queries, source = oneLinerQueries(snap), "the entries' one-liners"
+	}
+	rep.QuerySource, rep.Queries = source, len(queries)
+	levels := detailLevels()
+	if opts.DefaultOnly {
+		levels = levels[:1]
+	}
+	for i, detail := range levels {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cost := s.searchCost(queries, detail)
+		cost.Default = i == 0
+		rep.Search = append(rep.Search, cost)
+	}
+	if mean := rep.Search[0].Mean; mean > 0 && rep.Total.Saved > 0 {
+		rep.BreakEven = int(float64(rep.Total.Saved) / mean)
+	}
+	return rep, nil
+}
+
+// sourceCosts makes one row per source of the snapshot: its eager cost,
+// and its share of what a session received up front (its listing lines
+// and its always-loaded tools). It flags entries over the limits.
+func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, []Flag) {
+	rows := make([]SourceCost, len(snap.Sources))
+	byName := map[string]*SourceCost{}
+	for i, src := range snap.Sources {
+		rows[i] = SourceCost{Name: src.Name, Kind: string(src.Kind)}
+		byName[src.Name] = &rows[i]
+	}
+	var flags []Flag
+	for _, c := range eagerCosts(snap, s.tok.Count) {
+		row := byName[c.entry.Source]
+		row.Entries++
+		row.Eager += c.tokens
+		if c.entry.Kind == loader.KindSkill {
+			if f, ok := c.entry.Skill.File(loader.SkillFileName); ok {
+				row.SkillFileBytes += f.Size
+			}
+		}
+		if limit := flagLimit(c.entry.Kind); c.tokens > limit {
+			flags = append(flags, Flag{Name: c.entry.Name, Kind: string(c.entry.Kind), Source: c.entry.Source, Tokens: c.tokens, Limit: limit})
+		}
+	}
+	for name, n := range s.listingTokensBySource(snap, up.description) {
+		if row := byName[name]; row != nil {
+			row.UpFront += n
+		}
+	}
+	for name, n := range up.tools {
+		if e, ok := snap.Lookup(name); ok && e.Kind == loader.KindTool && byName[e.Source] != nil {
+			byName[e.Source].UpFront += n
+		}
+	}
+	for i := range rows {
+		rows[i].settle()
+	}
+	return rows, flags
+}
+
+// settle fills the derived fields of a row.
+func (c *SourceCost) settle() {
+	c.Saved = c.Eager - c.UpFront
+	if c.Eager > 0 {
+		c.SavedPct = math.Round(1000*float64(c.Saved)/float64(c.Eager)) / 10
+	}
+}
+
+func flagLimit(k loader.Kind) int {
+	if k == loader.KindSkill {
+		return MaxSkillBodyTokens
+	}
+	return MaxToolTokens
+}
+
+// entryCost is what one entry costs when loaded eagerly.
+type entryCost struct {
+	entry  *loader.Entry
+	tokens int
+}
+
+// eagerCosts prices every listed entry as eager loading would: a tool as
+// its JSON in a tools/list result (json.Marshal is what the SDK sends), a
+// skill as its SKILL.md body. Hidden entries are left out: without
+// toolsearch they would be loaded too, but counting them would credit
+// toolsearch with a policy choice rather than with deferral.
+func eagerCosts(snap *loader.Snapshot, count countFunc) []entryCost {
+	var costs []entryCost
+	for _, e := range snap.Listed() {
+		var text string
+		if e.Kind == loader.KindSkill {
+			text = e.Skill.Body
+		} else if data, err := json.Marshal(e.Tool); err == nil {
+			text = string(data)
+		}
+		costs = append(costs, entryCost{e, count(text)})
+	}
+	return costs
+}
+
+// upFront is what a fresh session receives before it asks for anything.
+type upFront struct {
+	toolsList    int            // tokens of every tools/list page
+	tools        map[string]int // tokens of each listed tool's definition
+	description  string         // tool_search's, as listed
+	instructions int
+}
+
+// measureUpFront connects a client to a real MCP server of s and counts
+// what it receives, over the exact bytes of the responses.
+func (s *Server) measureUpFront(ctx context.Context) (*upFront, error) {
+	ms := s.NewMCPServer()
+	defer s.Release(ms)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := ms.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.Close()
+	rec := &recordingTransport{Transport: ct, method: "tools/list"}
+	client := mcp.NewClient(&mcp.Implementation{Name: MeasureClientName, Version: s.opts.Version}, nil)
+	cs, err := client.Connect(ctx, rec, &mcp.ClientSessionOptions{ProtocolVersion: measureProtocol})
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	for _, err := range cs.Tools(ctx, nil) { // every page
+		if err != nil {
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+	}
+	up := &upFront{tools: map[string]int{}}
+	if res := cs.InitializeResult(); res != nil {
+		up.instructions = s.tok.Count(res.Instructions)
+	}
+	for _, page := range rec.recorded() {
+		up.toolsList += s.tok.Count(string(page))
+		var list struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		if err := json.Unmarshal(page, &list); err != nil {
+			return nil, fmt.Errorf("reading tools/list: %w", err)
+		}
+		for _, raw := range list.Tools {
+			var t struct {
+				Name        string `json:"name"`
+				Description string `json:"description"`
+			}
+			_ = json.Unmarshal(raw, &t) // a tool in a valid page
+			up.tools[t.Name] = s.tok.Count(string(raw))
+			if t.Name == ToolSearch {
+				up.description = t.Description
+			}
+		}
+	}
+	return up, nil
+}
+
+// listingTokensBySource splits tool_search's description into the groups
+// of the listing, which start with a "[source]" line or prefix, and counts
+// each as it appears in tools/list: JSON-escaped inside the description.
+// The sum of the parts differs from the whole by a token here and there;
+// the report's total uses the whole.
+func (s *Server) listingTokensBySource(snap *loader.Snapshot, description string) map[string]int {
+	groups := map[string][]string{}
+	current := ""
+	for line := range strings.SplitSeq(description, "\n") {
+		if name, ok := groupSource(line); ok {
+			if _, known := snap.Source(name); known {
+				current = name
+			}
+		} else if strings.HasPrefix(line, "…and ") {
+			current = "" // the sources that did not fit, summed up
+		}
+		if current != "" {
+			groups[current] = append(groups[current], line)
+		}
+	}
+	counts := map[string]int{}
+	for name, lines := range groups {
+		counts[name] = s.tok.Count(jsonEscaped("\n" + strings.Join(lines, "\n")))
+	}
+	return counts
+}
+
+// groupSource reads the source name of a listing group's first line, as
+// groupHeader writes it.
+func groupSource(line string) (string, bool) {
+	if !strings.HasPrefix(line, "[") {
+		return "", false
+	}
+	name, _, ok := strings.Cut(line[1:], "]")
+	return name, ok && name != ""
+}
+
+// jsonEscaped is s as it appears inside a JSON string.
+func jsonEscaped(s string) string {
+	data, _ := json.Marshal(s)
+	return string(data[1 : len(data)-1])
+}
+
+// detailLevels are the detail levels to measure: the default first.
+func detailLevels() []string {
+	def := SearchArgs{}
+	_ = checkSearchArgs(&def) // resolves what the model gets when it names no detail
+	levels := []string{def.Detail}
+	for _, d := range []string{DetailFull, DetailCompact, DetailNames} {
+		if d != def.Detail {
+			levels = append(levels, d)
+		}
+	}
+	return levels
+}
+
+// oneLinerQueries makes one query per listed entry from its one-liner, the
+// way a model might describe what it needs.
+func oneLinerQueries(snap *loader.Snapshot) []string {
+	var qs []string
+	for _, e := range snap.Listed() {
+		q := e.Summary
+		if q == "" {
+			q = strings.NewReplacer("_", " ", "-", " ").Replace(e.Name)
+		}
+		qs = append(qs, q)
+	}
+	return qs
+}
+
+// searchCost runs every query at one detail level and sums up the sizes of
+// the text the model would read; a refused query costs its error message.
+func (s *Server) searchCost(queries []string, detail string) SearchCost {
+	sizes := make([]int, 0, len(queries))
+	for _, q := range queries {
+		text := ""
+		if res, err := s.Search(SearchArgs{Query: q, Detail: detail}); err != nil {
+			text = err.Error()
+		} else {
+			text = res.Text()
+		}
+		sizes = append(sizes, s.tok.Count(text))
+	}
+	return summarize(detail, sizes)
+}
+
+// summarize computes a SearchCost; percentiles are nearest-rank.
+func summarize(detail string, sizes []int) SearchCost {
+	c := SearchCost{Detail: detail}
+	if len(sizes) == 0 {
+		return c
+	}
+	slices.Sort(sizes)
+	sum := 0
+	for _, n := range sizes {
+		sum += n
+	}
+	c.Mean = math.Round(10*float64(sum)/float64(len(sizes))) / 10
+	c.Median = percentile(sizes, 50)
+	c.P95 = percentile(sizes, 95)
+	c.Max = sizes[len(sizes)-1]
+	return c
+}
+
+// percentile is the nearest-rank p-th percentile of sorted values.
+func percentile(sorted []int, p int) int {
+	rank := int(math.Ceil(float64(p) / 100 * float64(len(sorted))))
+	return sorted[max(rank, 1)-1]
+}
+
+// recordingTransport keeps the raw results of the responses to one method,
+// so that what is counted is exactly the bytes the server sent, not a
+// re-encoding of what the client decoded.
+type recordingTransport struct {
+	mcp.Transport
+	method string
+
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]bool
+	results []json.RawMessage
+}
+
+func (t *recordingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingConn{Connection: conn, t: t}, nil
+}
+
+func (t *recordingTransport) recorded() []json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.results)
+}
+
+type recordingConn struct {
+	mcp.Connection
+	t *recordingTransport
+}
+
+func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == c.t.method {
+		c.t.mu.Lock()
+		if c.t.pending == nil {
+			c.t.pending = map[jsonrpc.ID]bool{}
+		}
+		c.t.pending[req.ID] = true
+		c.t.mu.Unlock()
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Result != nil {
+		c.t.mu.Lock()
+		if c.t.pending[resp.ID] {
+			delete(c.t.pending, resp.ID)
+			c.t.results = append(c.t.results, slices.Clone(resp.Result))
+		}
+		c.t.mu.Unlock()
+	}
+	return msg, err
+}

@@ -1,0 +1,343 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/tokens"
+)
+
+// devDir is the development split of the retrieval evaluation, outside the
+// repository; tests that need it skip when it is absent.
+const devDir = "../../shared/eval/dev"
+
+// Reference counts come from published test vectors, not from this code:
+//   - cl100k_base: openai/tiktoken tests/test_encoding.py (test_simple,
+//     test_simple_regex, test_basic_encode, test_encode_surrogate_pairs);
+//   - o200k_base: tiktoken-go/tokenizer v0.10.0 tokenizer_test.go
+//     (TestO200kBase), whose cl100k vectors agree with tiktoken's above.
+//
+// The token count is the length of the published id list. Two of
+// tiktoken's vectors are left out because tiktoken-go differs on them: it
+// splits "today\n \n" and "today\n  \n" into 3 tokens where tiktoken makes
+// 2 ([31213, 27907], [31213, 14211]), so a whitespace run with a newline
+// after spaces may count one token more than tiktoken would.
+func TestTokenCountsMatchReference(t *testing.T) {
+	tests := []struct {
+		encoding, text string
+		want           int
+	}{
+		{tokens.Cl100kBase, "hello world", 2},          // [15339, 1917]
+		{tokens.Cl100kBase, "rer", 1},                  // [38149]
+		{tokens.Cl100kBase, "'rer", 2},                 // [2351, 81]
+		{tokens.Cl100kBase, "today\n ", 3},             // [31213, 198, 220]
+		{tokens.Cl100kBase, " \u00850", 4},             // [220, 126, 227, 15]
+		{tokens.Cl100kBase, "👍", 3},                    // [9468, 239, 235]
+		{tokens.Cl100kBase, "supercalifragilistic", 7}, // tiktoken-go
+		{tokens.O200kBase, "hello world", 2},           // [24912, 2375]
+		{tokens.O200kBase, "hello  world", 3},          // [24912, 220, 2375]
+		{tokens.O200kBase, "hello   world", 3},         // [24912, 256, 2375]
+		{tokens.O200kBase, "'RE", 2},                   // [6, 1099]
+		{tokens.O200kBase, "supercalifragilistic", 6},  // [17789, 5842, 366, 17764, 311, 6207]
+		{tokens.O200kBase, "We know what we are, but know not what we may be.", 14},
+		{tokens.O200kBase, "", 0},
+	}
+	for _, tt := range tests {
+		if got := tokens.MustGet(tt.encoding).Count(tt.text); got != tt.want {
+			t.Errorf("%s %q: %d tokens, want %d", tt.encoding, tt.text, got, tt.want)
+		}
+	}
+}
+
+// measureCatalog is testCatalog plus a skill and two entries over the
+// flagging limits.
+func measureCatalog(t *testing.T) *loader.Catalog {
+	c := testCatalog(t)
+	body := "# Release notes\n\nCollect the merged changes since the last tag and write them up by theme.\n"
+	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{
+		loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "release-notes", Description: "Write release notes from merged changes.", Body: body,
+			Files: []loader.File{{Path: loader.SkillFileName, Size: 1234}}}),
+		loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "huge-skill", Description: "A skill with a very long body.", Body: strings.Repeat("Check every field twice. ", 2000),
+			Files: []loader.File{{Path: loader.SkillFileName, Size: 48000}}}),
+	}})
+	props := map[string]any{}
+	for i := range 300 {
+		props[fmt.Sprintf("field_%d", i)] = map[string]any{"type": "string", "description": "One of many fields."}
+	}
+	big := &mcp.Tool{Name: "big", Description: "A tool with a huge schema.", InputSchema: map[string]any{"type": "object", "properties": props}}
+	c.Put(&loader.Source{Name: "bigsrv", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("bigsrv", "bigsrv__big", big)}})
+	return c
+}
+
+func TestMeasureReport(t *testing.T) {
+	s, err := New(measureCatalog(t), Options{ListingBudget: DefaultListingBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	queries := []string{"echo a message", "release notes", "select:srv__echo", "nothing matches zzzz"}
+	rep, err := s.Measure(context.Background(), MeasureOptions{Queries: queries, QuerySource: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := s.Tokens().Count
+	snap := s.Snapshot()
+
+	// Eager: every listed entry, priced by hand.
+	wantEager := map[string]int{}
+	wantEntries := map[string]int{}
+	for _, e := range snap.Listed() {
+		var text string
+		if e.Kind == loader.KindSkill {
+			text = e.Skill.Body
+		} else {
+			data, _ := json.Marshal(e.Tool)
+			text = string(data)
+		}
+		wantEager[e.Source] += count(text)
+		wantEntries[e.Source]++
+	}
+	rows := map[string]SourceCost{}
+	upSum := 0
+	for _, r := range rep.Sources {
+		rows[r.Name] = r
+		upSum += r.UpFront
+		if r.Eager != wantEager[r.Name] || r.Entries != wantEntries[r.Name] {
+			t.Errorf("%s: eager %d over %d entries, want %d over %d", r.Name, r.Eager, r.Entries, wantEager[r.Name], wantEntries[r.Name])
+		}
+		if r.Saved != r.Eager-r.UpFront {
+			t.Errorf("%s: saved %d != %d - %d", r.Name, r.Saved, r.Eager, r.UpFront)
+		}
+	}
+	if rows["srv"].Entries != 3 {
+		t.Errorf("srv lists %d entries, want 3 (the hidden one left out)", rows["srv"].Entries)
+	}
+	if rows[loader.SkillsSourceName].SkillFileBytes != 1234+48000 {
+		t.Errorf("SKILL.md bytes = %d", rows[loader.SkillsSourceName].SkillFileBytes)
+	}
+
+	// Up-front: the rows add up to the real total, which is tools/list
+	// plus instructions; the always-loaded tool is charged to its source.
+	if upSum != rep.Total.UpFront || rep.Total.UpFront != rep.ToolsList+rep.Instructions {
+		t.Errorf("up-front rows sum to %d; total %d = tools/list %d + instructions %d", upSum, rep.Total.UpFront, rep.ToolsList, rep.Instructions)
+	}
+	if rep.Instructions != count(Instructions) {
+		t.Errorf("instructions %d tokens, want %d", rep.Instructions, count(Instructions))
+	}
+	if rep.ListedTools != 5 { // four of ours and srv__echo
+		t.Errorf("tools/list has %d tools, want 5", rep.ListedTools)
+	}
+	echo, _ := snap.Lookup("srv__echo")
+	echoDef, _ := json.Marshal(echo.Tool)
+	if rows["srv"].UpFront <= count(string(echoDef)) || rows["dump"].UpFront == 0 || rows["dump"].UpFront > 20 {
+		t.Errorf("up-front srv %d (with srv__echo's definition), dump %d (one listing line)", rows["srv"].UpFront, rows["dump"].UpFront)
+	}
+	if o := rows[OverheadSource]; o.UpFront < count(Instructions) || o.Eager != 0 {
+		t.Errorf("overhead row %+v", o)
+	}
+	total := rep.Total
+	if total.Saved != total.Eager-total.UpFront || total.SavedPct != roundPct(total.Saved, total.Eager) {
+		t.Errorf("total %+v", total)
+	}
+
+	// Per-search cost: the default detail first, each level over every query.
+	if len(rep.Search) != 3 || !rep.Search[0].Default || rep.Search[0].Detail != DetailFull {
+		t.Fatalf("search rows %+v", rep.Search)
+	}
+	for _, c := range rep.Search {
+		var sizes []int
+		for _, q := range queries {
+			res, err := s.Search(SearchArgs{Query: q, Detail: c.Detail})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizes = append(sizes, count(res.Text()))
+		}
+		if want := summarize(c.Detail, sizes); c.Mean != want.Mean || c.Median != want.Median || c.P95 != want.P95 || c.Max != want.Max {
+			t.Errorf("%s: %+v, want %+v", c.Detail, c, want)
+		}
+	}
+	if rep.Queries != len(queries) || rep.QuerySource != "test" {
+		t.Errorf("queries %d from %q", rep.Queries, rep.QuerySource)
+	}
+	if want := int(float64(total.Saved) / rep.Search[0].Mean); rep.BreakEven != want {
+		t.Errorf("break-even %d, want %d", rep.BreakEven, want)
+	}
+
+	// Flags: the long skill body and the huge tool, nothing else.
+	flagged := map[string]int{}
+	for _, f := range rep.Flags {
+		flagged[f.Name] = f.Limit
+	}
+	if len(flagged) != 2 || flagged["huge-skill"] != MaxSkillBodyTokens || flagged["bigsrv__big"] != MaxToolTokens {
+		t.Errorf("flags %+v", rep.Flags)
+	}
+	if rep.Tokenizer != tokens.Default || !strings.Contains(rep.TokenizerNote, "Claude") {
+		t.Errorf("tokenizer %q, note %q", rep.Tokenizer, rep.TokenizerNote)
+	}
+}
+
+func roundPct(part, whole int) float64 {
+	return float64(int(1000*float64(part)/float64(whole)+0.5)) / 10
+}
+
+func TestMeasureDefaultQueriesAreOneLiners(t *testing.T) {
+	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget})
+	defer s.Close()
+	rep, err := s.Measure(context.Background(), MeasureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Queries != len(s.Snapshot().Listed()) || !strings.Contains(rep.QuerySource, "one-liners") {
+		t.Errorf("%d queries from %q", rep.Queries, rep.QuerySource)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	var sizes []int
+	for i := 20; i >= 1; i-- {
+		sizes = append(sizes, i*10)
+	}
+	got := summarize("full", sizes)
+	want := SearchCost{Detail: "full", Mean: 105, Median: 100, P95: 190, Max: 200}
+	if got != want {
+		t.Errorf("summarize = %+v, want %+v", got, want)
+	}
+	if got := summarize("names", nil); got != (SearchCost{Detail: "names"}) {
+		t.Errorf("no sizes: %+v", got)
+	}
+}
+
+// scaledCatalog makes a catalog of n tools: the dev split's tools, copied
+// under new names as often as needed, or synthetic ones without it.
+func scaledCatalog(t testing.TB, n int) *loader.Catalog {
+	src, err := loader.LoadToolsFile(filepath.Join(devDir, "catalog.json"))
+	if os.IsNotExist(err) {
+		return syntheticCatalog(n)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaled := &loader.Source{Name: "dev", Kind: loader.SourceTools}
+	for i := range n {
+		e := src.Entries[i%len(src.Entries)]
+		name := e.Name
+		if copyN := i / len(src.Entries); copyN > 0 {
+			name = fmt.Sprintf("%s_%d", name, copyN+1)
+		}
+		scaled.Entries = append(scaled.Entries, loader.NewToolEntry("dev", name, e.Tool))
+	}
+	c := loader.NewCatalog(ReservedNames...)
+	c.Put(scaled)
+	return c
+}
+
+func TestUpFrontHoldsTheListingBudgetAtAnySize(t *testing.T) {
+	var upFronts []int
+	for _, n := range []int{100, 1000, 10000} {
+		s, err := New(scaledCatalog(t, n), Options{ListingBudget: DefaultListingBudget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listing := renderListing(s.Snapshot(), DefaultListingBudget, s.Tokens().Count)
+		if got := s.Tokens().Count(listing); got > DefaultListingBudget {
+			t.Errorf("%d tools: listing takes %d tokens, over the budget of %d", n, got, DefaultListingBudget)
+		}
+		up, err := s.measureUpFront(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := up.toolsList + up.instructions
+		t.Logf("%d tools: listing %d tokens, up-front %d", n, s.Tokens().Count(listing), total)
+		upFronts = append(upFronts, total)
+		s.Close()
+	}
+	// Every size is over the budget, so up-front no longer grows: it moves
+	// only with the digits of the counts and the names that happen to fit.
+	lo, hi := upFronts[0], upFronts[0]
+	for _, u := range upFronts {
+		lo, hi = min(lo, u), max(hi, u)
+	}
+	if hi-lo > 5 {
+		t.Errorf("up-front tokens at 100, 1,000, 10,000 tools: %v; want them within 5 tokens", upFronts)
+	}
+}
+
+// loadDevServer serves the dev split's catalog with the default budgets,
+// skipping when the split is absent.
+func loadDevServer(tb testing.TB) (*Server, []string) {
+	tb.Helper()
+	src, err := loader.LoadToolsFile(filepath.Join(devDir, "catalog.json"))
+	if os.IsNotExist(err) {
+		tb.Skip("dev split not found at " + devDir)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(devDir, "queries.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	qs, err := search.ReadEvalQueries(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	queries := make([]string, len(qs))
+	for i, q := range qs {
+		queries[i] = q.Query
+	}
+	c := loader.NewCatalog(ReservedNames...)
+	c.Put(src)
+	s, err := New(c, Options{ListingBudget: DefaultListingBudget})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s, queries
+}
+
+// The target: at least 99 % saved against eager loading of the dev
+// catalog, and a median default tool_search result of at most 1,500 tokens.
+func TestMeasureDevTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the 973 dev queries")
+	}
+	s, queries := loadDevServer(t)
+	rep, err := s.Measure(context.Background(), MeasureOptions{Queries: queries, DefaultOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := rep.Search[0]
+	t.Logf("eager %d, up-front %d, saved %.1f %%; default (%s) search median %d, mean %.1f, p95 %d; break-even %d",
+		rep.Total.Eager, rep.Total.UpFront, rep.Total.SavedPct, def.Detail, def.Median, def.Mean, def.P95, rep.BreakEven)
+	if rep.Total.SavedPct < 99 {
+		t.Errorf("saved %.1f %%, want at least 99 %%", rep.Total.SavedPct)
+	}
+	if def.Median > 1500 {
+		t.Errorf("median default search result %d tokens, want at most 1,500", def.Median)
+	}
+}
+
+func BenchmarkMeasureDev(b *testing.B) {
+	s, queries := loadDevServer(b)
+	var rep *Report
+	for b.Loop() {
+		var err error
+		if rep, err = s.Measure(context.Background(), MeasureOptions{Queries: queries}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(rep.Total.SavedPct, "saved_%")
+	b.ReportMetric(float64(rep.Total.UpFront), "upfront_tokens")
+	b.ReportMetric(float64(rep.Search[0].Median), "median_search_tokens")
+	b.ReportMetric(float64(rep.BreakEven), "breakeven_searches")
+}

@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+//go:embed status.html
+var statusPage []byte
+
+// maxStatusEntries bounds the entries the status page gets at once; the
+// page filters on the server beyond that.
+const maxStatusEntries = 500
+
+// statusQueries is about how many queries the page's measurement runs.
+const statusQueries = 200
+
+// Status is what the status page shows.
+type Status struct {
+	Version   string        `json:"version"`
+	Tokenizer string        `json:"tokenizer"`
+	Started   time.Time     `json:"started"`
+	Catalog   CatalogReport `json:"catalog"`
+	// EntriesShown is how many of the catalog's entries Catalog.Entries
+	// holds after filtering and the cap.
+	EntriesTotal int `json:"entriesTotal"`
+	// Tokens is the measurement of the current catalog; nil while it is
+	// being computed.
+	Tokens   *Report `json:"tokens,omitempty"`
+	Activity []Event `json:"activity"`
+}
+
+// statusView serves the status page and its data.
+type statusView struct {
+	s       *Server
+	started time.Time
+
+	mu       sync.Mutex
+	measured *Report
+	version  uint64 // catalog version measured (or being measured)
+}
+
+// addStatus serves the status page on mux: / (the page), /status.json,
+// /events (server-sent events when something changes) and /search (what
+// the model receives for a query).
+func (s *Server) addStatus(mux *http.ServeMux) {
+	v := &statusView{s: s, started: time.Now(), version: ^uint64(0)}
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
+		w.Write(statusPage)
+	})
+	mux.HandleFunc("GET /status.json", v.serveStatus)
+	mux.HandleFunc("GET /events", v.serveEvents)
+	mux.HandleFunc("GET /search", v.serveSearch)
+}
+
+func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
+	snap := v.s.Snapshot()
+	st := Status{
+		Version:   v.s.opts.Version,
+		Tokenizer: v.s.tok.Name(),
+		Started:   v.started,
+		Catalog:   BuildCatalogReport(snap),
+		Tokens:    v.tokens(),
+		Activity:  []Event{},
+	}
+	st.EntriesTotal = len(st.Catalog.Entries)
+	if q := r.URL.Query().Get("filter"); q != "" {
+		st.Catalog.Entries = filterEntries(st.Catalog.Entries, q)
+	}
+	if len(st.Catalog.Entries) > maxStatusEntries {
+		st.Catalog.Entries = st.Catalog.Entries[:maxStatusEntries]
+	}
+	if a := v.s.opts.Activity; a != nil {
+		st.Activity = a.Recent()
+	}
+	writeJSON(w, st)
+}
+
+// tokens returns the measurement of the current catalog, starting one in
+// the background when the catalog has changed since the last.
+func (v *statusView) tokens() *Report {
+	snap := v.s.Snapshot()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.version != snap.Version {
+		v.version = snap.Version
+		go func(version uint64) {
+			// A sample of queries keeps this cheap on large catalogs; the
+			// figures are means and percentiles, which a sample estimates.
+			queries := oneLinerQueries(snap)
+			if step := len(queries) / statusQueries; step > 1 {
+				sample := queries[:0:0]
+				for i := 0; i < len(queries); i += step {
+					sample = append(sample, queries[i])
+				}
+				queries = sample
+			}
+			rep, err := v.s.Measure(context.Background(), MeasureOptions{Queries: queries, QuerySource: fmt.Sprintf("one-liners of %d entries", len(queries)), DefaultOnly: true})
+			if err != nil {
+				v.s.log.Warn("measuring the catalog for the status page", "err", err)
+				return
+			}
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			if v.version == version {
+				v.measured = rep
+			}
+		}(snap.Version)
+	}
+	return v.measured
+}
+
+// serveEvents tells the page when to refresh: on every request the server
+// handles and every catalog change, at most a few times a second.
+func (v *statusView) serveEvents(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	var activity <-chan struct{}
+	if a := v.s.opts.Activity; a != nil {
+		ch, stop := a.Subscribe()
+		defer stop()
+		activity = ch
+	}
+	catalog := make(chan struct{}, 1)
+	defer v.s.catalog.Subscribe(func(_, _ *loader.Snapshot) {
+		select {
+		case catalog <- struct{}{}:
+		default:
+		}
+	})()
+	tick := time.NewTicker(15 * time.Second) // keeps proxies from closing an idle stream
+	defer tick.Stop()
+	fmt.Fprint(w, "retry: 2000\n\n")
+	flusher.Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-activity:
+			fmt.Fprint(w, "event: update\ndata: activity\n\n")
+		case <-catalog:
+			fmt.Fprint(w, "event: update\ndata: catalog\n\n")
+		case <-tick.C:
+			fmt.Fprint(w, ": keepalive\n\n")
+		}
+		flusher.Flush()
+		// Coalesce bursts: the page refetches everything anyway.
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// serveSearch answers the page's search box with exactly what the model
+// would receive: the text and the structured result.
+func (v *statusView) serveSearch(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	args := SearchArgs{Query: q.Get("q"), Kind: q.Get("kind"), Detail: q.Get("detail")}
+	if l := q.Get("limit"); l != "" {
+		args.Limit, _ = strconv.Atoi(l)
+	}
+	res, err := v.s.Search(args)
+	if err != nil {
+		writeJSON(w, map[string]any{"error": err.Error()})
+		return
+	}
+	text := res.Text()
+	writeJSON(w, map[string]any{"text": text, "tokens": v.s.tok.Count(text), "result": res})
+}
+
+func filterEntries(entries []EntryReport, q string) []EntryReport {
+	var out []EntryReport
+	for _, e := range entries {
+		if containsFold(e.Name, q) || containsFold(e.Source, q) || containsFold(e.Summary, q) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
