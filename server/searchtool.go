@@ -46,7 +46,7 @@ var searchInputSchema = json.RawMessage(`{
     "query": {"type": "string", "maxLength": 4096, "description": "Keywords describing the task, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty lists the catalog page by page."},
     "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Most results to return."},
     "kind": {"type": "string", "enum": ["tool", "skill", "any"], "default": "any", "description": "Search only tools or only skills."},
-    "detail": {"type": "string", "enum": ["full", "compact", "names"], "default": "full", "description": "full: input schemas and skill instructions; compact: one-line signatures; names: names and one-liners."},
+    "detail": {"type": "string", "enum": ["full", "compact", "names"], "default": "full", "description": "full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."},
     "cursor": {"type": "string", "description": "Continue an empty-query listing from where the last page ended."}
   },
   "required": ["query"],
@@ -183,11 +183,15 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	}
 	sr := ix.Search(search.Query{Text: args.Query, Limit: args.Limit, Kind: args.Kind})
 	res := &SearchResult{Query: args.Query, Total: sr.Total, Unknown: sr.Unknown, Ambiguous: sr.Ambiguous, catalogSize: ix.Len()}
-	detail := args.Detail
+	var pick detailPicker
 	for _, h := range sr.Hits {
 		e, ok := snap.Lookup(h.ID)
 		if !ok || !e.Listed() {
 			continue
+		}
+		detail := args.Detail
+		if detail == DetailFull && !sr.Selected {
+			detail = pick.next(e, h.Score)
 		}
 		res.Results = append(res.Results, s.item(snap, e, h.Score, detail))
 	}
@@ -200,6 +204,40 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	s.addStateNotes(snap, res)
 	s.fitBudget(res)
 	return res, nil
+}
+
+// Full detail goes to the few results that matter: the best match, and
+// tools that score close to it, up to maxFull, with at most one skill body
+// (a body costs a thousand tokens or more). The rest come compact: their
+// signatures are enough to call them, and select:<name> gives them in full.
+const (
+	maxFull       = 3
+	closeToBest   = 0.5 // share of the best score that still counts as close
+	maxSkillBodies = 1
+)
+
+// detailPicker decides, result by result in rank order, which get full
+// detail in a default (full) search.
+type detailPicker struct {
+	best         float64
+	full, bodies int
+}
+
+func (p *detailPicker) next(e *loader.Entry, score float64) string {
+	if p.full == 0 && p.bodies == 0 {
+		p.best = score
+	}
+	switch {
+	case p.full >= maxFull, p.full > 0 && score < p.best*closeToBest:
+		return DetailCompact
+	case e.Kind == loader.KindSkill && p.bodies >= maxSkillBodies:
+		return DetailCompact
+	}
+	p.full++
+	if e.Kind == loader.KindSkill {
+		p.bodies++
+	}
+	return DetailFull
 }
 
 func checkSearchArgs(a *SearchArgs) error {
