@@ -10,7 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/server"
 )
@@ -25,6 +28,10 @@ type app struct {
 	// activity records requests for the status page and the trace.
 	activity *server.Activity
 	closers  []io.Closer
+	// upstreams runs the servers of .mcp.json; nil without any.
+	upstreams *upstream.Manager
+	servers   []upstream.ServerConfig
+	upOpts    upstream.Options
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel.
@@ -67,6 +74,9 @@ func openApp(f *sourceFlags) (*app, error) {
 		}
 		a.catalog.Put(src)
 	}
+	if err := a.loadUpstreamConfig(); err != nil {
+		return nil, err
+	}
 	var scripts *runner.Runner
 	if !cfg.Scripts.Disabled {
 		scripts = runner.New(runner.Options{
@@ -92,7 +102,7 @@ func openApp(f *sourceFlags) (*app, error) {
 		}
 		a.activity = server.NewActivity(200, trace, cfg.TraceArgs)
 	}
-	a.server, err = server.New(a.catalog, server.Options{
+	opts := server.Options{
 		Activity:      a.activity,
 		Scripts:       scripts,
 		Version:       versionString(),
@@ -101,11 +111,114 @@ func openApp(f *sourceFlags) (*app, error) {
 		Tokenizer:     cfg.Tokenizer,
 		Logger:        log,
 		Promote:       cfg.Promote,
-	})
+	}
+	if a.upstreams != nil { // a nil *Manager in the interface would not be nil
+		opts.Upstreams = a.upstreams
+	}
+	a.server, err = server.New(a.catalog, opts)
 	if err != nil {
 		return nil, err
 	}
 	return a, nil
+}
+
+// loadUpstreamConfig reads .mcp.json and prepares (but does not start) the
+// upstream servers. A broken file or entry is logged; the rest still runs.
+func (a *app) loadUpstreamConfig() error {
+	path := a.cfg.MCPConfig
+	if path == "" {
+		return nil
+	}
+	servers, probs, err := upstream.LoadConfig(path)
+	if err != nil {
+		a.log.Error("upstream servers not loaded", "config", path, "err", err)
+		return nil
+	}
+	for _, p := range probs {
+		a.log.Warn("upstream configuration", "problem", p.String())
+	}
+	known := map[string]bool{}
+	for _, sc := range servers {
+		known[sc.Name] = true
+	}
+	settings := map[string]upstream.Settings{}
+	for name, sc := range a.cfg.Servers {
+		if !known[name] {
+			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
+			continue
+		}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}}
+		for glob, p := range sc.Policy {
+			pol, err := loader.ParsePolicy(p)
+			if err != nil {
+				return fmt.Errorf("servers.%s.policy.%s: %w", name, glob, err)
+			}
+			set.Policy[glob] = pol
+		}
+		settings[name] = set
+	}
+	if len(servers) == 0 {
+		return nil
+	}
+	a.servers = servers
+	a.upOpts = upstream.Options{
+		Catalog:    a.catalog,
+		Settings:   settings,
+		Logger:     a.log,
+		ClientInfo: &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+	}
+	a.upstreams = upstream.New(servers, a.upOpts)
+	return nil
+}
+
+// startUpstreams connects to the upstream servers in the background; their
+// last known catalogs are served at once.
+func (a *app) startUpstreams(ctx context.Context) {
+	if a.upstreams != nil {
+		a.upstreams.Start(ctx)
+	}
+}
+
+// loadPersistedUpstreams publishes the upstreams' last known catalogs
+// without connecting to any.
+func (a *app) loadPersistedUpstreams() {
+	if a.upstreams != nil {
+		upstream.LoadPersisted(a.servers, a.upOpts)
+	}
+}
+
+// upstreamStates reports each upstream's state, for /readyz.
+func (a *app) upstreamStates() map[string]string {
+	states := map[string]string{}
+	if a.upstreams != nil {
+		for _, st := range a.upstreams.Status() {
+			states[st.Server] = string(st.State)
+		}
+	}
+	return states
+}
+
+// settleUpstreams starts the upstreams and waits until none is still
+// connecting for the first time, or until wait has passed, for commands
+// that report on them once.
+func (a *app) settleUpstreams(ctx context.Context, wait time.Duration) {
+	if a.upstreams == nil {
+		return
+	}
+	a.startUpstreams(ctx)
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		settled := true
+		for _, st := range a.upstreams.Status() {
+			if st.State == loader.StateConnecting || st.State == loader.StateValidating {
+				settled = false
+			}
+		}
+		if settled {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // watchSkills follows the skill roots until ctx ends.
@@ -121,6 +234,9 @@ func (a *app) watchSkills(ctx context.Context) {
 }
 
 func (a *app) close() {
+	if a.upstreams != nil {
+		a.upstreams.Close()
+	}
 	if a.server != nil {
 		a.server.Close()
 	}

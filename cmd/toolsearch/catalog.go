@@ -13,10 +13,12 @@ import (
 	"github.com/toolsearch/toolsearch/server"
 )
 
-func runCatalog(_ context.Context, args []string, out io.Writer) error {
+func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("catalog", os.Stderr)
 	sf := addSourceFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
+	offline := fs.Bool("offline", false, "show upstream servers' last known catalogs without connecting to them")
+	wait := fs.Duration("wait", 15*time.Second, "how long to wait for upstream servers to connect and list their tools")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -25,6 +27,11 @@ func runCatalog(_ context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
+	if *offline {
+		a.loadPersistedUpstreams()
+	} else {
+		a.settleUpstreams(ctx, *wait)
+	}
 	rep := server.BuildCatalogReport(a.catalog.Snapshot())
 	if *asJSON {
 		enc := json.NewEncoder(out)

@@ -41,6 +41,7 @@ func init() {
 		{"search", "QUERY [flags]", "print what the model receives from tool_search for QUERY", runSearch},
 		{"skills", "validate [DIR...]", "check skills strictly by the Agent Skills rules (exit 1 on any problem)", runSkills},
 		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},
+		{"call", "NAME --args JSON [flags]", "call a catalog tool the way the model would, through call_tool", runCall},
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},

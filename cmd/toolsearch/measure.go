@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
@@ -21,6 +22,8 @@ func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 	queries := fs.String("queries", "", "queries `FILE` for the per-search cost (JSONL, the eval format; default: one query per entry from its one-liner)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	asMarkdown := fs.Bool("markdown", false, "print the report as Markdown tables")
+	offline := fs.Bool("offline", false, "measure upstream servers' last known catalogs without connecting to them")
+	wait := fs.Duration("wait", 15*time.Second, "how long to wait for upstream servers without a last known catalog to list their tools")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -40,6 +43,11 @@ func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
+	if *offline {
+		a.loadPersistedUpstreams()
+	} else {
+		a.settleUpstreams(ctx, *wait)
+	}
 	rep, err := a.server.Measure(ctx, opts)
 	if err != nil {
 		return err

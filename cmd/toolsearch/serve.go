@@ -49,6 +49,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
+	a.startUpstreams(ctx)
 
 	snap := a.server.Snapshot()
 	if a.cfg.HTTP.Addr == "" {
@@ -82,6 +83,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
 		MaxBodyBytes:   a.cfg.HTTP.MaxBodyBytes,
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
+		Ready:          a.upstreamStates,
 	})
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
 	return a.server.Serve(ctx, ln, h, shutdownGrace)

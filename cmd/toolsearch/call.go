@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/toolsearch/toolsearch/server"
+)
+
+func runCall(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("call", os.Stderr)
+	sf := addSourceFlags(fs)
+	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON `object`")
+	asJSON := fs.Bool("json", false, "print the structured result as JSON after the text")
+	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the upstream servers to connect")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	if !json.Valid([]byte(*argsJSON)) {
+		return fmt.Errorf("--args is not valid JSON: %s", *argsJSON)
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	a.settleUpstreams(ctx, *wait)
+	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
+	printResult(out, res, *asJSON)
+	if res.IsError {
+		return exitError(1)
+	}
+	return nil
+}

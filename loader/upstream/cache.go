@@ -1,0 +1,112 @@
+package upstream
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// cacheVersion changes when the file format does; other versions are
+// ignored, as if there were no file.
+const cacheVersion = 1
+
+// persisted is a server's last known catalog on disk.
+type persisted struct {
+	Version      int         `json:"version"`
+	Server       string      `json:"server"`
+	Listed       time.Time   `json:"listed"`
+	Instructions string      `json:"instructions,omitempty"`
+	Tools        []*mcp.Tool `json:"tools"`
+	// FirstSeen maps each tool ever listed to the digest of its first
+	// definition, so that a changed definition is noticed across restarts.
+	FirstSeen map[string]string `json:"firstSeen"`
+}
+
+// cacheFile names a server's file in dir. The key hashes what identifies
+// the server: its name, transport, command, arguments, working directory
+// and URL. Environment and headers are left out: they hold secrets that
+// rotate, and a new token must not forget which definitions were first
+// seen. The name prefix keeps the directory readable.
+func cacheFile(dir string, cfg ServerConfig) string {
+	if dir == "" {
+		return ""
+	}
+	cwd := cfg.Cwd
+	if cfg.Type == TypeStdio && cwd == "" {
+		cwd, _ = os.Getwd() // relative arguments mean something else elsewhere
+	}
+	key, _ := json.Marshal([]any{cfg.Name, cfg.Type, cfg.Command, cfg.Args, cwd, cfg.URL})
+	sum := sha256.Sum256(key)
+	return filepath.Join(dir, safeName(cfg.Name)+"-"+hex.EncodeToString(sum[:8])+".json")
+}
+
+// safeName keeps a server name usable as part of a file name.
+func safeName(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, name)
+}
+
+// loadCache reads a persisted catalog; a missing, unreadable or foreign
+// file reads as none.
+func loadCache(file, server string) (*persisted, error) {
+	if file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p persisted
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, err
+	}
+	if p.Version != cacheVersion || p.Server != server {
+		return nil, nil
+	}
+	return &p, nil
+}
+
+// saveCache writes a persisted catalog atomically: readers, including a
+// toolsearch starting concurrently, see the old file or the new one.
+func saveCache(file string, p *persisted) error {
+	if file == "" {
+		return nil
+	}
+	p.Version = cacheVersion
+	data, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}

@@ -1,0 +1,145 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// NotActiveError is returned for a call to a server that is not active.
+type NotActiveError struct {
+	Server string
+	State  loader.State
+	Reason string // the last error (with stderr) or what the server is doing
+}
+
+func (e *NotActiveError) Error() string {
+	msg := fmt.Sprintf("upstream %s is %s", e.Server, e.State)
+	if line, _, _ := strings.Cut(e.Reason, "\n"); line != "" {
+		msg += ": " + line
+	}
+	return msg
+}
+
+// NotActive returns the state and the reason, for callers that render
+// not-active errors without knowing this package.
+func (e *NotActiveError) NotActive() (loader.State, string) { return e.State, e.Reason }
+
+// TimeoutError is returned for a call that got no result within the
+// server's timeout. The call was cancelled upstream.
+type TimeoutError struct {
+	Server, Tool string
+	Limit        time.Duration // the server's timeout
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("upstream %s: %s gave no result within %v", e.Server, e.Tool, e.Limit)
+}
+
+// Timeout reports true, as net.Error does.
+func (e *TimeoutError) Timeout() bool { return true }
+
+// CallError is returned for a call that failed in transport or was
+// answered with a JSON-RPC error (errors.As finds a *jsonrpc.Error then).
+type CallError struct {
+	Server, Tool string
+	Err          error
+}
+
+func (e *CallError) Error() string {
+	return fmt.Sprintf("upstream %s: %s: %v", e.Server, e.Tool, e.Err)
+}
+func (e *CallError) Unwrap() error { return e.Err }
+
+var errCallTimeout = errors.New("call timed out")
+
+// Call forwards a tools/call to the server's tool (its own upstream name)
+// and returns the upstream's result unchanged; a tool error is a result,
+// not an error. The call is bounded by the server's timeout (a
+// *TimeoutError); cancelling ctx cancels it upstream and returns ctx's
+// error. A server that is not active gives a *NotActiveError, but a failed
+// one is reconnected at once and the call waits for that within its
+// timeout. Tools their policy does not make callable are refused.
+func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	u, err := m.server(server)
+	if err != nil {
+		return nil, err
+	}
+	if p := u.set.policy(tool); p != loader.PolicyCallable {
+		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
+	}
+	if m.ctx.Err() != nil {
+		return nil, ErrClosed
+	}
+	timeout := u.set.timeout()
+	tctx, cancel := context.WithTimeoutCause(ctx, timeout, errCallTimeout)
+	defer cancel()
+	s, err := u.await(tctx, timeout)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+
+	// The call also ends when its connection is given up (a failure or
+	// Close), so that closing the session never waits for it.
+	callCtx, cancelCall := context.WithCancelCause(tctx)
+	defer cancelCall(nil)
+	stop := context.AfterFunc(s.ctx, func() { cancelCall(context.Cause(s.ctx)) })
+	defer stop()
+
+	params := &mcp.CallToolParams{Name: tool}
+	if len(args) > 0 {
+		params.Arguments = args // a nil RawMessage would be sent as null
+	}
+	res, err := s.cs.CallTool(callCtx, params)
+	switch {
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(context.Cause(callCtx), errCallTimeout):
+		return nil, &TimeoutError{Server: server, Tool: tool, Limit: timeout}
+	case callCtx.Err() != nil:
+		return nil, &CallError{Server: server, Tool: tool, Err: errSessionClosed}
+	}
+	return nil, &CallError{Server: server, Tool: tool, Err: err}
+}
+
+// await returns the live session once the server is active. A failed
+// server is kicked into reconnecting and waited for; other states are
+// refused at once.
+func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, error) {
+	kicked, kickedAt := false, 0
+	for {
+		u.mu.Lock()
+		state, s, attempt, lastErr, changed := u.state, u.sess, u.attempt, u.lastErr, u.changed
+		u.mu.Unlock()
+		switch {
+		case state == loader.StateActive && s != nil:
+			return s, nil
+		case state == loader.StateFailed && !kicked:
+			kicked, kickedAt = true, attempt
+			signal(u.kick)
+		case kicked && (state == loader.StateConnecting || state == loader.StateFailed && attempt == kickedAt):
+			// The reconnection asked for is pending or under way.
+		default:
+			return nil, u.notActive(state, lastErr)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			e := u.notActive(state, lastErr)
+			e.Reason = strings.TrimSpace(fmt.Sprintf("not reconnected within the call's timeout (%v)\n%s", timeout, e.Reason))
+			return nil, e
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package upstream
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// Transport types of a ServerConfig.
+const (
+	TypeStdio = "stdio" // a subprocess speaking MCP over stdin/stdout
+	TypeHTTP  = "http"  // Streamable HTTP
+	TypeSSE   = "sse"   // the older HTTP+SSE transport
+)
+
+// ServerConfig says how to reach one upstream server: an entry of a
+// Claude-style .mcp.json with every ${VAR} expanded.
+type ServerConfig struct {
+	Name string
+	Type string // TypeStdio, TypeHTTP or TypeSSE
+
+	// For TypeStdio.
+	Command string
+	Args    []string
+	Env     map[string]string // added to toolsearch's own environment
+	Cwd     string            // absolute; empty means toolsearch's working directory
+
+	// For TypeHTTP and TypeSSE.
+	URL     string
+	Headers map[string]string
+
+	// Problems holds warnings about this entry that did not stop it loading
+	// (an unset ${VAR}, say). They are also among LoadConfig's problems; the
+	// Manager publishes them on the server's catalog source.
+	Problems loader.Problems
+}
+
+// LoadConfig reads the upstream servers from a Claude-style .mcp.json:
+//
+//	{"mcpServers": {
+//	  "NAME": {"command": "...", "args": [...], "env": {...}, "cwd": "..."},
+//	  "NAME": {"type": "http", "url": "...", "headers": {...}},
+//	  "NAME": {"type": "sse", "url": "...", "headers": {...}}}}
+//
+// As in Claude Code, ${VAR} and ${VAR:-default} expand in every string, an
+// absent type means stdio, and keys toolsearch does not use are ignored so
+// that a file Claude Code accepts works unchanged. A relative cwd is taken
+// from the working directory.
+//
+// An entry that cannot be used (a wrong JSON type, an unknown transport, no
+// command or URL) is left out and reported, with the file and key, among the
+// problems; the others load. The servers come sorted by name. Only a file
+// that cannot be read or is not a JSON object of servers is an error.
+func LoadConfig(path string) ([]ServerConfig, loader.Problems, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var file struct {
+		Servers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, describeJSONError(err))
+	}
+	var (
+		servers []ServerConfig
+		probs   loader.Problems
+	)
+	for _, name := range slices.Sorted(maps.Keys(file.Servers)) {
+		d := &entryDecoder{file: path, key: "mcpServers." + name}
+		cfg, ok := d.server(name, file.Servers[name])
+		probs = append(probs, d.probs...)
+		if ok {
+			servers = append(servers, cfg)
+		}
+	}
+	return servers, probs, nil
+}
+
+func describeJSONError(err error) string {
+	if _, ok := err.(*json.UnmarshalTypeError); ok {
+		return `want a JSON object with "mcpServers" holding an object of servers`
+	}
+	return "invalid JSON: " + err.Error()
+}
+
+// entryDecoder decodes one server entry, expanding variables and recording
+// problems under the entry's key.
+type entryDecoder struct {
+	file   string
+	key    string // mcpServers.NAME
+	fields map[string]json.RawMessage
+	probs  loader.Problems
+	failed bool // an error-level problem: the entry cannot be used
+}
+
+func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, bool) {
+	cfg := ServerConfig{Name: name}
+	if kind := jsonKind(raw); kind != "object" {
+		d.errorf(d.key, "want an object, got %s", kind)
+		return cfg, false
+	}
+	_ = json.Unmarshal(raw, &d.fields) // an object, as checked above
+
+	cfg.Type = d.str("type")
+	switch cfg.Type {
+	case "":
+		cfg.Type = TypeStdio
+		// Some clients write just a URL; Claude Code would insist on
+		// a type, but there is no other reading of such an entry.
+		if d.fields["command"] == nil && d.fields["url"] != nil {
+			cfg.Type = TypeHTTP
+		}
+	case TypeStdio, TypeHTTP, TypeSSE:
+	case "streamable-http", "streamableHttp", "streamable_http":
+		cfg.Type = TypeHTTP
+	default:
+		d.errorf(d.key+".type", "unknown transport %q: want stdio, http or sse", cfg.Type)
+		return cfg, false
+	}
+
+	switch cfg.Type {
+	case TypeStdio:
+		cfg.Command = d.str("command")
+		cfg.Args = d.strs("args")
+		cfg.Env = d.strMap("env")
+		cfg.Cwd = d.str("cwd")
+		switch {
+		case d.failed:
+		case cfg.Command == "" && d.fields["command"] == nil:
+			d.errorf(d.key+".command", "missing")
+		case cfg.Command == "":
+			d.errorf(d.key+".command", "empty")
+		}
+		if cfg.Cwd != "" && !d.failed {
+			abs, err := filepath.Abs(cfg.Cwd)
+			if err != nil {
+				d.errorf(d.key+".cwd", "%v", err)
+			}
+			cfg.Cwd = abs
+		}
+	default:
+		cfg.URL = d.str("url")
+		cfg.Headers = d.strMap("headers")
+		switch {
+		case d.failed:
+		case cfg.URL == "" && d.fields["url"] == nil:
+			d.errorf(d.key+".url", "missing")
+		default:
+			if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				d.errorf(d.key+".url", "%q is not an http or https URL", cfg.URL)
+			}
+		}
+	}
+	for _, p := range d.probs {
+		if p.Severity < loader.SeverityError {
+			cfg.Problems = append(cfg.Problems, p)
+		}
+	}
+	return cfg, !d.failed
+}
+
+// str decodes a string field; an absent or null field is "".
+func (d *entryDecoder) str(field string) string {
+	return d.expand(d.key+"."+field, d.fields[field])
+}
+
+func (d *entryDecoder) strs(field string) []string {
+	raw := d.fields[field]
+	if raw == nil || jsonKind(raw) == "null" {
+		return nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		d.errorf(d.key+"."+field, "want an array of strings, got %s", jsonKind(raw))
+		return nil
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		out[i] = d.expand(fmt.Sprintf("%s.%s[%d]", d.key, field, i), item)
+	}
+	return out
+}
+
+func (d *entryDecoder) strMap(field string) map[string]string {
+	raw := d.fields[field]
+	if raw == nil || jsonKind(raw) == "null" {
+		return nil
+	}
+	var items map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		d.errorf(d.key+"."+field, "want an object of strings, got %s", jsonKind(raw))
+		return nil
+	}
+	out := make(map[string]string, len(items))
+	for _, k := range slices.Sorted(maps.Keys(items)) {
+		out[k] = d.expand(d.key+"."+field+"."+k, items[k])
+	}
+	return out
+}
+
+// expand decodes a JSON string and expands its variables.
+func (d *entryDecoder) expand(key string, raw json.RawMessage) string {
+	if raw == nil || jsonKind(raw) == "null" {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		d.errorf(key, "want a string, got %s", jsonKind(raw))
+		return ""
+	}
+	s, missing := expandVars(s)
+	for _, name := range missing {
+		d.report(key, loader.SeverityWarning, fmt.Sprintf("${%s} is not set and has no default: it expands to an empty string", name))
+	}
+	return s
+}
+
+func (d *entryDecoder) errorf(key, format string, args ...any) {
+	d.failed = true
+	d.report(key, loader.SeverityError, fmt.Sprintf(format, args...))
+}
+
+// report records a problem. The key leads the message too, because
+// Problem.String shows only the file and the message.
+func (d *entryDecoder) report(key string, sev loader.Severity, msg string) {
+	d.probs = append(d.probs, loader.Problem{File: d.file, Field: key, Severity: sev, Message: key + ": " + msg})
+}
+
+// jsonKind names the kind of a JSON value for messages.
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// expandVars expands ${VAR} and ${VAR:-default} the way Claude Code does: a
+// variable that is set, even to "", wins over the default. It returns the
+// names of variables that are unset and have no default; they expand to "".
+// Anything else, "$VAR" or an unclosed "${" included, stays as written.
+func expandVars(s string) (string, []string) {
+	var (
+		b       strings.Builder
+		missing []string
+	)
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+2:], '}')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		name, def, hasDef := strings.Cut(s[i+2:i+2+j], ":-")
+		if v, ok := os.LookupEnv(name); ok {
+			b.WriteString(v)
+		} else if hasDef {
+			b.WriteString(def)
+		} else {
+			missing = append(missing, name)
+		}
+		s = s[i+2+j+1:]
+	}
+	b.WriteString(s)
+	return b.String(), missing
+}

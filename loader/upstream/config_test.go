@@ -1,0 +1,207 @@
+package upstream
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+func TestLoadConfig(t *testing.T) {
+	t.Setenv("TS_TOKEN", "s3cret")
+	t.Setenv("TS_EMPTY", "")
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		json     string
+		want     []ServerConfig // Problems are checked by wantProbs
+		wantProb []string       // substrings of the problems, in order
+	}{
+		{
+			name: "stdio with every string expanded",
+			json: `{"mcpServers": {"gh": {
+				"command": "${TS_BIN:-npx}", "args": ["-y", "pkg@${TS_VER:-1.0}", "--token=${TS_TOKEN}"],
+				"env": {"TOKEN": "${TS_TOKEN}", "EMPTY": "${TS_EMPTY:-default}"},
+				"cwd": "${TS_DIR:-sub}", "alwaysLoad": true, "timeout": 5000}}}`,
+			want: []ServerConfig{{
+				Name: "gh", Type: TypeStdio, Command: "npx", Args: []string{"-y", "pkg@1.0", "--token=s3cret"},
+				Env: map[string]string{"TOKEN": "s3cret", "EMPTY": ""}, Cwd: filepath.Join(wd, "sub"),
+			}},
+		},
+		{
+			name: "http, streamable-http alias and sse",
+			json: `{"mcpServers": {
+				"a": {"type": "http", "url": "https://${TS_HOST:-example.com}/mcp", "headers": {"Authorization": "Bearer ${TS_TOKEN}"}},
+				"b": {"type": "streamable-http", "url": "http://localhost:8080/mcp"},
+				"c": {"type": "sse", "url": "http://localhost:8080/sse", "oauth": {"clientId": "x"}},
+				"d": {"url": "http://localhost:9090/mcp"}}}`,
+			want: []ServerConfig{
+				{Name: "a", Type: TypeHTTP, URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer s3cret"}},
+				{Name: "b", Type: TypeHTTP, URL: "http://localhost:8080/mcp"},
+				{Name: "c", Type: TypeSSE, URL: "http://localhost:8080/sse"},
+				{Name: "d", Type: TypeHTTP, URL: "http://localhost:9090/mcp"},
+			},
+		},
+		{
+			name:     "unset variable warns and expands to nothing",
+			json:     `{"mcpServers": {"w": {"command": "w", "env": {"KEY": "x${TS_UNSET_VAR}y"}}}}`,
+			want:     []ServerConfig{{Name: "w", Type: TypeStdio, Command: "w", Env: map[string]string{"KEY": "xy"}}},
+			wantProb: []string{"warning: mcpServers.w.env.KEY: ${TS_UNSET_VAR} is not set"},
+		},
+		{
+			name: "bad entries are reported and the rest load",
+			json: `{"mcpServers": {
+				"good": {"command": "ok"},
+				"nocmd": {"args": ["x"]},
+				"nourl": {"type": "http"},
+				"ws": {"type": "ws", "url": "ws://x"},
+				"badargs": {"command": "x", "args": "--flag"},
+				"badenv": {"command": "x", "env": {"A": 1}},
+				"badurl": {"type": "sse", "url": "localhost:80"},
+				"notobj": "npx server"}}`,
+			want: []ServerConfig{{Name: "good", Type: TypeStdio, Command: "ok"}},
+			wantProb: []string{
+				"error: mcpServers.badargs.args: want an array of strings, got string",
+				"error: mcpServers.badenv.env.A: want a string, got number",
+				`error: mcpServers.badurl.url: "localhost:80" is not an http or https URL`,
+				"error: mcpServers.nocmd.command: missing",
+				"error: mcpServers.notobj: want an object, got string",
+				"error: mcpServers.nourl.url: missing",
+				`error: mcpServers.ws.type: unknown transport "ws": want stdio, http or sse`,
+			},
+		},
+		{name: "no servers", json: `{}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ".mcp.json")
+			if err := os.WriteFile(path, []byte(tt.json), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, probs, err := LoadConfig(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotProbs []string
+			for _, p := range probs {
+				if p.File != path {
+					t.Errorf("problem %v: file is %q, want %q", p, p.File, path)
+				}
+				gotProbs = append(gotProbs, strings.TrimPrefix(p.String(), path+": "))
+			}
+			for i := range got {
+				got[i].Problems = nil
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("servers:\n got %+v\nwant %+v", got, tt.want)
+			}
+			if len(gotProbs) != len(tt.wantProb) {
+				t.Fatalf("problems:\n got %q\nwant %q", gotProbs, tt.wantProb)
+			}
+			for i := range gotProbs {
+				if !strings.HasPrefix(gotProbs[i], tt.wantProb[i]) {
+					t.Errorf("problem %d: got %q, want it to start with %q", i, gotProbs[i], tt.wantProb[i])
+				}
+			}
+		})
+	}
+}
+
+func TestLoadConfigKeepsWarningsWithTheServer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".mcp.json")
+	os.WriteFile(path, []byte(`{"mcpServers": {"w": {"command": "${TS_UNSET_CMD:-w}", "args": ["${TS_UNSET_ARG}"]}}}`), 0o600)
+	got, probs, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0].Problems) != 1 || got[0].Problems[0] != probs[0] || got[0].Problems[0].Field != "mcpServers.w.args[0]" {
+		t.Errorf("got servers %+v and problems %v; want the args[0] warning on the server too", got, probs)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"truncated": `{"mcpServers": {"a": {"command": "x"}`,
+		"array":     `[]`,
+		"servers":   `{"mcpServers": ["a"]}`,
+	} {
+		path := filepath.Join(dir, name+".json")
+		os.WriteFile(path, []byte(content), 0o600)
+		if _, _, err := LoadConfig(path); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
+			t.Errorf("%s: got error %v, want one naming the file", name, err)
+		}
+	}
+	if _, _, err := LoadConfig(filepath.Join(dir, "missing.json")); !os.IsNotExist(err) {
+		t.Errorf("missing file: got %v", err)
+	}
+}
+
+func TestExpandVars(t *testing.T) {
+	t.Setenv("TS_A", "a")
+	t.Setenv("TS_EMPTY", "")
+	tests := []struct {
+		in, want string
+		missing  []string
+	}{
+		{"plain", "plain", nil},
+		{"${TS_A}", "a", nil},
+		{"x${TS_A}y${TS_A}z", "xayaz", nil},
+		{"${TS_NOPE:-d}", "d", nil},
+		{"${TS_NOPE:-}", "", nil},
+		{"${TS_NOPE:-a:-b}", "a:-b", nil},
+		{"${TS_EMPTY:-d}", "", nil}, // set, even to "", wins (Claude Code)
+		{"${TS_NOPE}", "", []string{"TS_NOPE"}},
+		{"$TS_A ${TS_A", "$TS_A ${TS_A", nil},
+	}
+	for _, tt := range tests {
+		got, missing := expandVars(tt.in)
+		if got != tt.want || !reflect.DeepEqual(missing, tt.missing) {
+			t.Errorf("expandVars(%q) = %q, %v; want %q, %v", tt.in, got, missing, tt.want, tt.missing)
+		}
+	}
+}
+
+func TestPolicyPrecedence(t *testing.T) {
+	s := Settings{Policy: map[string]loader.Policy{
+		"*":              loader.PolicyVisibleOnly,
+		"get_*":          loader.PolicyCallable,
+		"get_secret*":    loader.PolicyHidden,
+		"get_secret_ok":  loader.PolicyCallable,
+		"?et_secret_*":   loader.PolicyVisibleOnly, // same length as get_secret_* below
+		"get_secret_*":   loader.PolicyHidden,
+		"delete_[a-z]*":  loader.PolicyHidden,
+		"delete_all_now": loader.PolicyCallable,
+	}}
+	tests := []struct {
+		tool string
+		want loader.Policy
+	}{
+		{"list", loader.PolicyVisibleOnly},           // only "*"
+		{"get_weather", loader.PolicyCallable},       // "get_*" is longer than "*"
+		{"get_secrets", loader.PolicyHidden},         // "get_secret*"
+		{"get_secret_key", loader.PolicyVisibleOnly}, // tie on length: "?et_secret_*" sorts first
+		{"get_secret_ok", loader.PolicyCallable},     // the exact name beats longer globs
+		{"delete_all_now", loader.PolicyCallable},    // exact
+		{"delete_x", loader.PolicyHidden},
+	}
+	for _, tt := range tests {
+		for range 20 { // map order must not matter
+			if got := s.policy(tt.tool); got != tt.want {
+				t.Fatalf("policy(%q) = %s, want %s", tt.tool, got, tt.want)
+			}
+		}
+	}
+	if got := (&Settings{}).policy("x"); got != loader.PolicyCallable {
+		t.Errorf("default policy = %s, want callable", got)
+	}
+	if (&Settings{AlwaysLoad: []string{"[bad"}}).alwaysLoad("[bad") {
+		t.Error("a malformed glob matched")
+	}
+}

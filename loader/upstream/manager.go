@@ -1,0 +1,281 @@
+// Package upstream connects toolsearch to the upstream MCP servers it
+// fronts, keeps their tools in the catalog, and forwards calls to them.
+//
+// Servers come from a Claude-style .mcp.json (LoadConfig) and toolsearch's
+// own per-server Settings. A Manager publishes each server as one catalog
+// source of kind loader.SourceServer, named after the server, whose tools
+// are exposed as SERVER__TOOL:
+//
+//	servers, problems, err := upstream.LoadConfig(".mcp.json")
+//	m := upstream.New(servers, upstream.Options{Catalog: catalog, Settings: settings, Logger: logger})
+//	m.Start(ctx) // publishes the last known catalogs, then connects in the background
+//	defer m.Close()
+//	res, err := m.Call(ctx, "github", "create_issue", args)
+//
+// A server's source carries its state: connecting, validating (re-listing
+// its tools), active, failed or disabled. Only an active server takes
+// calls; otherwise Call returns a *NotActiveError, except that a failed
+// server is reconnected at once for the call.
+//
+// The last known catalog stays published whatever the state: while a
+// server starts, re-lists, or has failed, and across restarts, since every
+// good listing is saved on disk and published again by the next Start (or
+// LoadPersisted) before the server answers. A listing that comes back
+// empty after the server had tools is taken for a glitch: the old tools
+// stay, with a warning in LastError, until a non-empty listing or an
+// explicit Refresh replaces them.
+//
+// A tool whose definition differs from the one first seen (by
+// loader.ToolDigest) is marked Changed, across restarts, until
+// ResetChanged accepts the new definitions.
+//
+// Failed servers are reconnected with exponential backoff. Their stderr is
+// logged line by line, and its tail is kept in LastError.
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// Defaults for Options.
+const (
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultMaxBackoff     = 60 * time.Second
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Catalog receives one source per server.
+	Catalog *loader.Catalog
+	// Settings by server name; a server without any gets the defaults.
+	Settings map[string]Settings
+	// CacheDir holds the last known catalogs. Empty means
+	// os.UserCacheDir()/toolsearch/upstreams.
+	CacheDir string
+	Logger   *slog.Logger
+	// ClientInfo is how toolsearch introduces itself to upstreams.
+	ClientInfo *mcp.Implementation
+	// Dial, when set, replaces the real transports (tests use in-memory
+	// transports). The transport must be connected within ctx, which ends
+	// when the connection is given up.
+	Dial func(ctx context.Context, cfg ServerConfig) (mcp.Transport, error)
+	// ConnectTimeout bounds connecting to a server and each listing of its
+	// tools; zero means DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// MaxBackoff caps the delay between reconnections; zero means
+	// DefaultMaxBackoff.
+	MaxBackoff time.Duration
+}
+
+// ErrUnknownServer is returned for a server name that is not configured.
+var ErrUnknownServer = errors.New("unknown upstream server")
+
+// ErrClosed is returned by calls made after Close.
+var ErrClosed = errors.New("upstream manager closed")
+
+// A Manager runs the connections to the upstream servers. It is safe for
+// concurrent use.
+type Manager struct {
+	opts    Options
+	log     *slog.Logger
+	names   []string // sorted
+	servers map[string]*upstream
+
+	// ctx ends with Close; every connection and call derives from it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	start  sync.Once
+	wg     sync.WaitGroup
+
+	// firstBackoff is the first delay before reconnecting; tests change it.
+	firstBackoff time.Duration
+}
+
+// New prepares a Manager for the servers; nothing is read or started until
+// Start.
+func New(servers []ServerConfig, opts Options) *Manager {
+	if opts.Catalog == nil {
+		opts.Catalog = loader.NewCatalog()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.ClientInfo == nil {
+		opts.ClientInfo = &mcp.Implementation{Name: "toolsearch", Version: "(devel)"}
+	}
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = DefaultConnectTimeout
+	}
+	if opts.MaxBackoff <= 0 {
+		opts.MaxBackoff = DefaultMaxBackoff
+	}
+	if opts.CacheDir == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			opts.CacheDir = filepath.Join(dir, "toolsearch", "upstreams")
+		} else {
+			opts.Logger.Warn("last known upstream catalogs will not be kept", "err", err)
+		}
+	}
+	m := &Manager{
+		opts:         opts,
+		log:          opts.Logger,
+		servers:      map[string]*upstream{},
+		firstBackoff: time.Second,
+	}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	for _, cfg := range servers {
+		if _, dup := m.servers[cfg.Name]; dup {
+			m.log.Warn("upstream server configured twice; the first is used", "server", cfg.Name)
+			continue
+		}
+		m.servers[cfg.Name] = newUpstream(m, cfg, m.settings(cfg.Name))
+		m.names = append(m.names, cfg.Name)
+	}
+	slices.Sort(m.names)
+	for _, name := range slices.Sorted(maps.Keys(opts.Settings)) {
+		if m.servers[name] == nil {
+			m.log.Warn("settings for an upstream server that is not configured", "server", name)
+		}
+	}
+	return m
+}
+
+// settings returns a server's settings with unknown policies read as
+// hidden: a typo must not make a tool callable.
+func (m *Manager) settings(name string) Settings {
+	s := m.opts.Settings[name]
+	policy := make(map[string]loader.Policy, len(s.Policy))
+	for glob, p := range s.Policy {
+		if _, err := loader.ParsePolicy(string(p)); err != nil {
+			m.log.Warn("unknown policy; hiding the tools it names", "server", name, "glob", glob, "err", err)
+			p = loader.PolicyHidden
+		}
+		policy[glob] = p
+	}
+	s.Policy = policy
+	return s
+}
+
+// Start publishes every server's last known catalog, then connects to the
+// servers in the background: it never waits for an upstream. The servers
+// run until Close or until ctx ends. Only the first Start does anything.
+func (m *Manager) Start(ctx context.Context) {
+	m.start.Do(func() {
+		context.AfterFunc(ctx, m.cancel)
+		m.publishPersisted()
+		for _, name := range m.names {
+			u := m.servers[name]
+			if u.set.Disabled {
+				continue
+			}
+			m.wg.Go(func() { u.run(m.ctx) })
+		}
+	})
+}
+
+// LoadPersisted publishes the servers' last known catalogs without ever
+// connecting to them, for commands that only inspect the catalog. Servers
+// stay in state connecting (or disabled).
+func LoadPersisted(servers []ServerConfig, opts Options) {
+	New(servers, opts).publishPersisted()
+}
+
+func (m *Manager) publishPersisted() {
+	for _, name := range m.names {
+		m.servers[name].loadPersisted()
+	}
+}
+
+// Close stops every server, waiting until their processes have exited, and
+// ends the calls in flight.
+func (m *Manager) Close() error {
+	m.cancel()
+	m.wg.Wait()
+	return nil
+}
+
+// Refresh re-lists a server's tools now and waits for the listing. Unlike
+// a listing prompted by the server, it accepts an empty list. A failed
+// server is reconnected first.
+func (m *Manager) Refresh(ctx context.Context, server string) error {
+	u, err := m.server(server)
+	if err != nil {
+		return err
+	}
+	if u.set.Disabled {
+		return u.notActive(loader.StateDisabled, "")
+	}
+	reply := make(chan error, 1)
+	select {
+	case u.refresh <- reply:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-m.ctx.Done():
+		return ErrClosed
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// ResetChanged accepts the current definitions of a server's tools as the
+// ones first seen, clearing their Changed marks.
+func (m *Manager) ResetChanged(server string) error {
+	u, err := m.server(server)
+	if err != nil {
+		return err
+	}
+	u.update(func() {
+		u.firstSeen = map[string]string{}
+		for _, t := range u.tools {
+			u.firstSeen[t.Name] = loader.ToolDigest(t)
+		}
+		u.rebuild()
+	})
+	u.save()
+	return nil
+}
+
+// Status describes one server.
+type Status struct {
+	Server     string
+	State      loader.State
+	Since      time.Time // when it entered State
+	LastListed time.Time // last good tools/list
+	LastError  string
+	Tools      int // last known
+	PID        int // a stdio server's process, while connected
+}
+
+// Status returns the status of every server, by name.
+func (m *Manager) Status() []Status {
+	out := make([]Status, 0, len(m.names))
+	for _, name := range m.names {
+		out = append(out, m.servers[name].status())
+	}
+	return out
+}
+
+func (m *Manager) server(name string) (*upstream, error) {
+	u, ok := m.servers[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownServer, name)
+	}
+	return u, nil
+}

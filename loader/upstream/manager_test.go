@@ -1,0 +1,536 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+func TestConnectListCall(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", &mcp.ServerOptions{Instructions: "Use fake for echoes."})
+	f.addEcho("echo", "Echo the arguments.")
+	f.AddTool(&mcp.Tool{
+		Name: "rich", Title: "Rich", Description: "Has everything.",
+		InputSchema:  map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}}},
+		OutputSchema: map[string]any{"type": "object"},
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Icons:        []mcp.Icon{{Source: "https://example.com/i.png"}},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{StructuredContent: map[string]any{}}, nil
+	})
+
+	var states []loader.State
+	var mu sync.Mutex
+	defer e.catalog.Subscribe(func(_, s *loader.Snapshot) {
+		if src, ok := s.Source("fake"); ok {
+			mu.Lock()
+			if len(states) == 0 || states[len(states)-1] != src.State {
+				states = append(states, src.State)
+			}
+			mu.Unlock()
+		}
+	})()
+	m := e.start()
+	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	mu.Lock()
+	if want := []loader.State{loader.StateConnecting, loader.StateActive}; !slices.Equal(states, want) {
+		t.Errorf("states = %v, want %v", states, want)
+	}
+	mu.Unlock()
+
+	if got, want := entryNames(src), []string{"fake__echo", "fake__rich"}; !slices.Equal(got, want) {
+		t.Fatalf("entries = %v, want %v", got, want)
+	}
+	if src.Kind != loader.SourceServer || src.Instructions != "Use fake for echoes." || src.LastListed.IsZero() || src.LastError != "" {
+		t.Errorf("source = %+v", src)
+	}
+	rich := src.Entries[1]
+	if rich.Upstream != "rich" || rich.Tool.Title != "Rich" || rich.Tool.OutputSchema == nil ||
+		rich.Tool.Annotations == nil || !rich.Tool.Annotations.ReadOnlyHint || len(rich.Tool.Icons) != 1 ||
+		rich.Policy != loader.PolicyCallable || rich.Changed || rich.AlwaysLoad {
+		t.Errorf("rich entry lost part of its definition: %+v, tool %+v", rich, rich.Tool)
+	}
+
+	res, err := m.Call(context.Background(), "fake", "echo", json.RawMessage(`{"a":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(res); got != `echo {"a":1}` {
+		t.Errorf("result = %q", got)
+	}
+	if _, err := m.Call(context.Background(), "fake", "echo", nil); err != nil {
+		t.Errorf("call without arguments: %v", err)
+	}
+
+	// Concurrent calls share the session.
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	for i := range 50 {
+		wg.Go(func() {
+			res, err := m.Call(context.Background(), "fake", "echo", json.RawMessage(fmt.Sprintf(`{"i":%d}`, i)))
+			if err == nil && textOf(res) != fmt.Sprintf(`echo {"i":%d}`, i) {
+				err = fmt.Errorf("call %d got %q", i, textOf(res))
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+
+	st := m.Status()
+	if len(st) != 1 || st[0].State != loader.StateActive || st[0].Tools != 2 || st[0].PID != 0 {
+		t.Errorf("status = %+v", st)
+	}
+}
+
+func TestCallErrors(t *testing.T) {
+	e := newEnv(t)
+	e.add("fake", nil).addEcho("echo", "Echo.")
+	e.opts.Settings["fake"] = Settings{Policy: map[string]loader.Policy{"echo": loader.PolicyHidden}}
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	ctx := context.Background()
+
+	_, err := m.Call(ctx, "fake", "nosuch", nil)
+	var ce *CallError
+	var we *jsonrpc.Error
+	if !errors.As(err, &ce) || !errors.As(err, &we) || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("unknown tool: got %v, want a *CallError with the JSON-RPC error", err)
+	}
+	if _, err := m.Call(ctx, "other", "echo", nil); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("unknown server: got %v", err)
+	}
+	if _, err := m.Call(ctx, "fake", "echo", nil); err == nil || !strings.Contains(err.Error(), "hidden") {
+		t.Errorf("hidden tool: got %v, want a refusal", err)
+	}
+}
+
+func TestListChanged(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	f.addEcho("one", "First.")
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+
+	gate := make(chan struct{})
+	f.gateList(gate)
+	f.addEcho("two", "Second.") // notifies tools/list_changed
+	src := waitSource(t, e.catalog, "fake", "validating", inState(loader.StateValidating))
+	if got := entryNames(src); !slices.Equal(got, []string{"fake__one"}) {
+		t.Errorf("while validating, entries = %v, want the old list", got)
+	}
+	_, err := m.Call(context.Background(), "fake", "one", nil)
+	var na *NotActiveError
+	if !errors.As(err, &na) || na.State != loader.StateValidating || na.Server != "fake" {
+		t.Errorf("call while validating: got %v, want a NotActiveError", err)
+	}
+	if state, _ := na.NotActive(); state != loader.StateValidating {
+		t.Errorf("NotActive() state = %s", state)
+	}
+
+	close(gate)
+	src = waitSource(t, e.catalog, "fake", "the new tool", func(s *loader.Source) bool {
+		return s.State == loader.StateActive && len(s.Entries) == 2
+	})
+	if got := entryNames(src); !slices.Equal(got, []string{"fake__one", "fake__two"}) {
+		t.Errorf("entries = %v", got)
+	}
+	if _, err := m.Call(context.Background(), "fake", "two", nil); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestZeroToolsKeepLastList(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	f.addEcho("one", "First.")
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+
+	f.RemoveTools("one")
+	src := waitSource(t, e.catalog, "fake", "the warning", func(s *loader.Source) bool {
+		return s.State == loader.StateActive && s.LastError != ""
+	})
+	if got := entryNames(src); !slices.Equal(got, []string{"fake__one"}) || !strings.Contains(src.LastError, "no tools") {
+		t.Errorf("after an empty listing: entries %v, last error %q", got, src.LastError)
+	}
+
+	// An explicit refresh accepts the empty list.
+	if err := m.Refresh(context.Background(), "fake"); err != nil {
+		t.Fatal(err)
+	}
+	src, _ = e.catalog.Snapshot().Source("fake")
+	if len(src.Entries) != 0 || src.LastError != "" || src.State != loader.StateActive {
+		t.Errorf("after refresh: %+v", src)
+	}
+
+	// A real list replaces it again.
+	f.addEcho("two", "Second.")
+	waitSource(t, e.catalog, "fake", "the new list", func(s *loader.Source) bool { return len(s.Entries) == 1 })
+}
+
+func TestCrashRecovery(t *testing.T) {
+	t.Run("backoff", func(t *testing.T) {
+		e := newEnv(t)
+		f := e.add("fake", nil)
+		f.addEcho("echo", "Echo.")
+		e.start()
+		waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+
+		f.crash()
+		src := waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+		if src.LastError == "" || len(src.Entries) != 1 {
+			t.Errorf("failed source: %+v", src)
+		}
+		waitSource(t, e.catalog, "fake", "active again", inState(loader.StateActive))
+		if n := f.dialCount(); n != 2 {
+			t.Errorf("dialled %d times, want 2", n)
+		}
+	})
+	t.Run("call", func(t *testing.T) {
+		e := newEnv(t)
+		f := e.add("fake", nil)
+		f.addEcho("echo", "Echo.")
+		m := New(e.configs(), e.opts)
+		m.firstBackoff = time.Hour // only the call can bring it back
+		m.Start(context.Background())
+		defer m.Close()
+		waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+
+		f.crash()
+		waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+		res, err := m.Call(context.Background(), "fake", "echo", json.RawMessage(`{}`))
+		if err != nil {
+			t.Fatalf("call after a crash: %v", err)
+		}
+		if textOf(res) != "echo {}" || f.dialCount() != 2 {
+			t.Errorf("got %q after %d dials", textOf(res), f.dialCount())
+		}
+	})
+	t.Run("call fails fast when reconnecting fails", func(t *testing.T) {
+		e := newEnv(t)
+		f := e.add("fake", nil)
+		f.addEcho("echo", "Echo.")
+		m := New(e.configs(), e.opts)
+		m.firstBackoff = time.Hour
+		m.Start(context.Background())
+		defer m.Close()
+		waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+
+		delete(e.fakes, "fake") // Dial fails from now on
+		f.crash()
+		waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+		_, err := m.Call(context.Background(), "fake", "echo", nil)
+		var na *NotActiveError
+		if !errors.As(err, &na) || na.State != loader.StateFailed || !strings.Contains(na.Reason, "no fake server") {
+			t.Errorf("got %v, want a NotActiveError with the dial error", err)
+		}
+	})
+}
+
+func TestCallTimeoutAndCancel(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	started := make(chan struct{}, 1)
+	cancelled := make(chan struct{}, 1)
+	f.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			cancelled <- struct{}{}
+			return nil, ctx.Err()
+		})
+	e.opts.Settings["fake"] = Settings{Timeout: 50 * time.Millisecond}
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+
+	_, err := m.Call(context.Background(), "fake", "slow", nil)
+	var te *TimeoutError
+	if !errors.As(err, &te) || !te.Timeout() || te.Limit != 50*time.Millisecond {
+		t.Fatalf("got %v, want a TimeoutError", err)
+	}
+	recv(t, started, "the slow tool to start")
+	recv(t, cancelled, "the timed-out call to be cancelled upstream")
+
+	// The caller's cancellation reaches the tool too.
+	m.servers["fake"].set.Timeout = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(ctx, "fake", "slow", nil)
+		done <- err
+	}()
+	recv(t, started, "the slow tool to start")
+	cancel()
+	recv(t, cancelled, "the cancellation to reach the tool")
+	if err := recv(t, done, "the call to return"); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled call returned %v", err)
+	}
+
+	// The server still works.
+	if st := m.Status(); st[0].State != loader.StateActive {
+		t.Errorf("state after the timeouts: %s", st[0].State)
+	}
+}
+
+func TestConnectTimeout(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	f.initGate = make(chan struct{}) // never answers
+	e.opts.ConnectTimeout = 50 * time.Millisecond
+	m := New(e.configs(), e.opts)
+	m.firstBackoff = time.Hour
+	m.Start(context.Background())
+	defer m.Close()
+	src := waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+	if !strings.Contains(src.LastError, "no answer to initialization within 50ms") {
+		t.Errorf("last error = %q", src.LastError)
+	}
+}
+
+func TestManyToolsAcrossPages(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("big", &mcp.ServerOptions{PageSize: 7})
+	var tools []*mcp.Tool
+	for i := range 1000 {
+		tools = append(tools, &mcp.Tool{Name: fmt.Sprintf("tool_%04d", i), Description: "A tool.", InputSchema: map[string]any{"type": "object"}})
+	}
+	for _, tool := range tools {
+		f.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	}
+	e.start()
+	src := waitSource(t, e.catalog, "big", "active", inState(loader.StateActive))
+	if len(src.Entries) != 1000 || src.Entries[999].Name != "big__tool_0999" {
+		t.Errorf("got %d entries", len(src.Entries))
+	}
+}
+
+func TestNamesRefused(t *testing.T) {
+	e := newEnv(t)
+	long := "a_server_name_that_is_rather_long"
+	f := e.add(long, nil)
+	f.addEcho("short", "Fits.")
+	f.addEcho("a_tool_name_that_pushes_it_over", "Too long once prefixed.")
+	f.addEcho("dotted.name", "Dots are fine in MCP, not in model APIs.")
+	// a__b exposes c as a__b__c, as a exposes b__c: the catalog keeps
+	// the first source's.
+	e.add("a", nil).addEcho("b__c", "From a.")
+	e.add("a__b", nil).addEcho("c", "From a__b.")
+	m := New([]ServerConfig{{Name: "a", Type: TypeStdio}, {Name: "a__b", Type: TypeStdio}, {Name: long, Type: TypeStdio}}, e.opts)
+	m.Start(context.Background())
+	defer m.Close()
+
+	src := waitSource(t, e.catalog, long, "active", inState(loader.StateActive))
+	if got := entryNames(src); !slices.Equal(got, []string{long + "__short"}) {
+		t.Errorf("entries = %v", got)
+	}
+	reasons := map[string]string{}
+	for _, r := range src.Refused {
+		reasons[r.Entry.Upstream] = r.Reason
+	}
+	if r := reasons["a_tool_name_that_pushes_it_over"]; !strings.Contains(r, "over the 64") || !strings.Contains(r, "does not rename") {
+		t.Errorf("too long: reason %q", r)
+	}
+	if r := reasons["dotted.name"]; !strings.Contains(r, "characters outside") {
+		t.Errorf("bad characters: reason %q", r)
+	}
+
+	waitSource(t, e.catalog, "a", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "a__b", "active", inState(loader.StateActive))
+	snap := e.catalog.Snapshot()
+	if got, ok := snap.Lookup("a__b__c"); !ok || got.Source != "a" {
+		t.Errorf("a__b__c = %+v, want a's tool", got)
+	}
+	var collision bool
+	for _, r := range snap.Refused {
+		collision = collision || (r.Entry.Source == "a__b" && strings.Contains(r.Reason, "collides"))
+	}
+	if !collision {
+		t.Errorf("a__b's tool was not refused: %+v", snap.Refused)
+	}
+}
+
+func TestPolicyAndAlwaysLoad(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	for _, name := range []string{"get_weather", "get_secret", "delete_all", "list"} {
+		f.addEcho(name, "A tool.")
+	}
+	e.opts.Settings["fake"] = Settings{
+		AlwaysLoad: []string{"get_*"},
+		Policy: map[string]loader.Policy{
+			"*":          loader.PolicyVisibleOnly,
+			"get_*":      loader.PolicyCallable,
+			"get_secret": loader.PolicyHidden,
+			"delete_*":   "nonsense", // read as hidden
+		},
+	}
+	m := e.start()
+	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	got := map[string]string{}
+	for _, en := range src.Entries {
+		got[en.Upstream] = fmt.Sprintf("%s %v", en.Policy, en.AlwaysLoad)
+	}
+	want := map[string]string{
+		"get_weather": "callable true",
+		"get_secret":  "hidden true",
+		"delete_all":  "hidden false",
+		"list":        "visible_only false",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("policies = %v, want %v", got, want)
+	}
+	if _, err := m.Call(context.Background(), "fake", "list", nil); err == nil {
+		t.Error("a visible_only tool was called")
+	}
+	if _, err := m.Call(context.Background(), "fake", "get_weather", nil); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestPersistedCatalog(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", &mcp.ServerOptions{Instructions: "Fake things."})
+	f.addEcho("stable", "Never changes.")
+	f.addEcho("shifty", "Version one.")
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	m.Close()
+
+	// A restarted toolsearch publishes the last known tools before the
+	// server answers.
+	blocked := e.opts
+	blocked.Catalog = loader.NewCatalog()
+	dialled := make(chan struct{})
+	blocked.Dial = func(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
+		close(dialled)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	m2 := New(e.configs(), blocked)
+	m2.Start(context.Background())
+	src, _ := blocked.Catalog.Snapshot().Source("fake")
+	if src == nil || src.State != loader.StateConnecting || !slices.Equal(entryNames(src), []string{"fake__shifty", "fake__stable"}) ||
+		src.Instructions != "Fake things." || src.LastListed.IsZero() {
+		t.Errorf("published at start: %+v", src)
+	}
+	recv(t, dialled, "the dial")
+	_, err := m2.Call(context.Background(), "fake", "stable", nil)
+	var na *NotActiveError
+	if !errors.As(err, &na) || na.State != loader.StateConnecting {
+		t.Errorf("call while connecting: %v", err)
+	}
+	m2.Close()
+
+	// The definition changes; the mark survives another restart.
+	f.RemoveTools("shifty")
+	f.addEcho("shifty", "Version two.")
+	for range 2 {
+		e.catalog = loader.NewCatalog()
+		e.opts.Catalog = e.catalog
+		m3 := e.start()
+		src = waitSource(t, e.catalog, "fake", "active", func(s *loader.Source) bool {
+			return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[0].Description == "Version two."
+		})
+		if !src.Entries[0].Changed || src.Entries[1].Changed {
+			t.Errorf("changed marks: shifty %v, stable %v", src.Entries[0].Changed, src.Entries[1].Changed)
+		}
+		m3.Close()
+	}
+
+	// Until it is reset.
+	m4 := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	if err := m4.ResetChanged("fake"); err != nil {
+		t.Fatal(err)
+	}
+	src, _ = e.catalog.Snapshot().Source("fake")
+	if src.Entries[0].Changed {
+		t.Error("still marked changed after ResetChanged")
+	}
+	m4.Close()
+	e.opts.Catalog = loader.NewCatalog()
+	LoadPersisted(e.configs(), e.opts)
+	if src, _ := e.opts.Catalog.Snapshot().Source("fake"); len(src.Entries) != 2 || src.Entries[0].Changed {
+		t.Errorf("LoadPersisted after reset: %+v", src)
+	}
+}
+
+func TestDisabled(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	f.addEcho("echo", "Echo.")
+	first := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	first.Close() // leaves a last known catalog
+
+	e.opts.Catalog = loader.NewCatalog()
+	e.opts.Settings["fake"] = Settings{Disabled: true}
+	m := New(e.configs(), e.opts)
+	m.Start(context.Background())
+	defer m.Close()
+	src, _ := e.opts.Catalog.Snapshot().Source("fake")
+	if src.State != loader.StateDisabled || !slices.Equal(entryNames(src), []string{"fake__echo"}) {
+		t.Errorf("disabled source: %+v", src)
+	}
+	_, err := m.Call(context.Background(), "fake", "echo", nil)
+	var na *NotActiveError
+	if !errors.As(err, &na) || na.State != loader.StateDisabled {
+		t.Errorf("call: got %v", err)
+	}
+	if err := m.Refresh(context.Background(), "fake"); !errors.As(err, &na) {
+		t.Errorf("refresh: got %v", err)
+	}
+	m.Close()
+	if n := f.dialCount(); n != 1 {
+		t.Errorf("dialled %d times; a disabled server must not be", n)
+	}
+}
+
+func TestCloseEndsCallsInFlight(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	started := make(chan struct{})
+	f.AddTool(&mcp.Tool{Name: "forever", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fake", "forever", nil)
+		done <- err
+	}()
+	recv(t, started, "the call to start")
+	m.Close()
+	var ce *CallError
+	if err := recv(t, done, "the call to end"); !errors.As(err, &ce) {
+		t.Errorf("call during Close returned %v", err)
+	}
+	if _, err := m.Call(context.Background(), "fake", "forever", nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("call after Close returned %v", err)
+	}
+}

@@ -1,0 +1,168 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// realEnv runs servers over the real transports.
+func realEnv(t *testing.T, servers ...ServerConfig) (*Manager, *loader.Catalog) {
+	c := loader.NewCatalog()
+	m := New(servers, Options{Catalog: c, CacheDir: t.TempDir(), Logger: testLogger(t)})
+	m.firstBackoff = time.Hour // each test looks at one attempt
+	m.Start(context.Background())
+	t.Cleanup(func() { m.Close() })
+	return m, c
+}
+
+func TestStdioFailures(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	tests := []struct {
+		name, script string
+		want         []string // in LastError
+	}{
+		{"exits at start", `echo starting >&2; echo boom >&2; exit 3`, []string{"stderr:\nstarting\nboom"}},
+		{"writes garbage", `echo 'this is not JSON-RPC'; echo garbled >&2; cat >/dev/null`, []string{"invalid", "stderr:\ngarbled"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, c := realEnv(t, ServerConfig{Name: "bad", Type: TypeStdio, Command: "sh", Args: []string{"-c", tt.script}})
+			src := waitSource(t, c, "bad", "failed", inState(loader.StateFailed))
+			for _, w := range tt.want {
+				if !strings.Contains(src.LastError, w) {
+					t.Errorf("last error %q lacks %q", src.LastError, w)
+				}
+			}
+		})
+	}
+}
+
+func TestStdioCommandNotFound(t *testing.T) {
+	_, c := realEnv(t, ServerConfig{Name: "missing", Type: TypeStdio, Command: "toolsearch-no-such-command"})
+	src := waitSource(t, c, "missing", "failed", inState(loader.StateFailed))
+	if !strings.Contains(src.LastError, "toolsearch-no-such-command") {
+		t.Errorf("last error = %q", src.LastError)
+	}
+}
+
+// TestWeatherOverStdio proxies a call to the example weather server, built
+// from source and run as a subprocess.
+func TestWeatherOverStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a server")
+	}
+	bin := filepath.Join(t.TempDir(), "weather")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", bin, "../../examples/servers/weather")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Skipf("cannot build the weather server: %v\n%s", err, out)
+	}
+	m, c := realEnv(t, ServerConfig{Name: "weather", Type: TypeStdio, Command: bin, Env: map[string]string{"TS_TEST": "1"}, Cwd: t.TempDir()})
+	src := waitSource(t, c, "weather", "active", inState(loader.StateActive))
+	if e, ok := c.Snapshot().Lookup("weather__get_weather"); !ok || e.Tool.InputSchema == nil {
+		t.Fatalf("weather__get_weather not in the catalog: %+v", src)
+	}
+	res, err := m.Call(context.Background(), "weather", "get_weather", json.RawMessage(`{"city":"Paris"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || !strings.Contains(textOf(res), "Paris") {
+		t.Errorf("result: %+v", res)
+	}
+
+	pid := m.Status()[0].PID
+	if pid == 0 {
+		t.Fatal("no pid for a stdio server")
+	}
+	m.Close()
+	if runtime.GOOS != "windows" {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("weather process %d still exists after Close: %v", pid, err)
+		}
+	}
+}
+
+func TestHTTPTransports(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "ping", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil
+		})
+	getServer := func(*http.Request) *mcp.Server { return server }
+	var mu sync.Mutex
+	var unauthorized int
+	auth := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "Bearer s3cret" {
+				mu.Lock()
+				unauthorized++
+				mu.Unlock()
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", auth(mcp.NewStreamableHTTPHandler(getServer, nil)))
+	mux.Handle("/sse", auth(mcp.NewSSEHandler(getServer, nil)))
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close) // after the Manager's cleanup, which ends its streams
+
+	headers := map[string]string{"Authorization": "Bearer s3cret"}
+	m, c := realEnv(t,
+		ServerConfig{Name: "http", Type: TypeHTTP, URL: ts.URL + "/mcp", Headers: headers},
+		ServerConfig{Name: "sse", Type: TypeSSE, URL: ts.URL + "/sse", Headers: headers},
+	)
+	for _, name := range []string{"http", "sse"} {
+		waitSource(t, c, name, "active", inState(loader.StateActive))
+		res, err := m.Call(context.Background(), name, "ping", nil)
+		if err != nil || textOf(res) != "pong" {
+			t.Errorf("%s: got %v, %v", name, res, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if unauthorized > 0 {
+		t.Errorf("%d requests lacked the configured header", unauthorized)
+	}
+}
+
+func TestStderrTail(t *testing.T) {
+	w := newStderrTail(testLogger(t))
+	w.Write([]byte("first line\nsecond "))
+	w.Write([]byte("line\r\n"))
+	if got := w.String(); got != "first line\nsecond line" {
+		t.Errorf("tail = %q", got)
+	}
+	for range 1000 {
+		w.Write([]byte("0123456789\n"))
+	}
+	w.Write([]byte("last"))
+	got := w.String()
+	if len(got) > tailSize || !strings.HasPrefix(got, "0123456789\n") || !strings.HasSuffix(got, "\nlast") {
+		t.Errorf("tail of %d bytes: %q...%q", len(got), got[:20], got[len(got)-20:])
+	}
+	if (*stderrTail)(nil).String() != "" {
+		t.Error("nil tail is not empty")
+	}
+}

@@ -1,0 +1,439 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"math/rand/v2"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// An upstream is one server: its connection loop and what is known of it.
+type upstream struct {
+	m      *Manager
+	cfg    ServerConfig
+	set    Settings
+	log    *slog.Logger
+	file   string // last known catalog
+	client *mcp.Client
+
+	kick         chan struct{}   // reconnect now rather than after the backoff
+	toolsChanged chan struct{}   // the server said its tools changed
+	subscribed   chan struct{}   // the server acknowledged a subscription to changes
+	refresh      chan chan error // explicit refreshes, answered after a listing
+
+	pubMu  sync.Mutex // held across change and publish, so the catalog sees changes in order
+	saveMu sync.Mutex // serializes writes of the cache file
+
+	mu           sync.Mutex
+	state        loader.State
+	since        time.Time
+	changed      chan struct{} // closed at every update, for waiting callers
+	attempt      int           // connection attempts begun
+	sess         *session      // the live connection while active or validating
+	tools        []*mcp.Tool   // last known, under their own names
+	firstSeen    map[string]string
+	listed       time.Time
+	lastErr      string
+	instructions string
+	entries      []*loader.Entry
+	refused      []loader.Refusal
+}
+
+// A session is one connection to the server.
+type session struct {
+	cs *mcp.ClientSession
+	// ctx ends when the connection is given up; calls on it end with it.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	cmd    *exec.Cmd // for stdio
+	stderr *stderrTail
+}
+
+var (
+	errConnectTimeout = errors.New("connection timed out")
+	errSessionClosed  = errors.New("connection to the server closed")
+)
+
+func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
+	u := &upstream{
+		m:            m,
+		cfg:          cfg,
+		set:          set,
+		log:          m.log.With("server", cfg.Name),
+		file:         cacheFile(m.opts.CacheDir, cfg),
+		kick:         make(chan struct{}, 1),
+		toolsChanged: make(chan struct{}, 1),
+		subscribed:   make(chan struct{}, 1),
+		refresh:      make(chan chan error),
+		state:        loader.StateConnecting,
+		since:        time.Now(),
+		changed:      make(chan struct{}),
+		firstSeen:    map[string]string{},
+	}
+	if set.Disabled {
+		u.state = loader.StateDisabled
+	}
+	u.client = mcp.NewClient(m.opts.ClientInfo, &mcp.ClientOptions{
+		Logger: u.log,
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			signal(u.toolsChanged)
+		},
+	})
+	u.client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "notifications/subscriptions/acknowledged" {
+				signal(u.subscribed)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return u
+}
+
+// signal makes a non-blocking send: one pending signal is enough.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// run connects, serves and reconnects until ctx ends.
+func (u *upstream) run(ctx context.Context) {
+	var (
+		failures int
+		waiting  []chan error // explicit refreshes to answer
+	)
+	answer := func(err error) {
+		for _, w := range waiting {
+			w <- err
+		}
+		waiting = nil
+	}
+	for {
+		select {
+		case <-u.kick: // this attempt is the one asked for
+		default:
+		}
+		u.mu.Lock()
+		u.attempt++
+		reconnect := u.state != loader.StateConnecting
+		u.mu.Unlock()
+		if reconnect {
+			u.update(func() { u.state = loader.StateConnecting })
+		}
+		var up time.Duration // how long the server stayed up
+		s, err := u.connect(ctx)
+		if err == nil {
+			start := time.Now()
+			err = u.serve(ctx, s, &waiting, answer)
+			up = time.Since(start)
+		}
+		s.close()
+		if ctx.Err() != nil {
+			answer(ErrClosed)
+			return
+		}
+		answer(err)
+		u.fail(err, s.stderr)
+
+		if up >= u.m.opts.MaxBackoff { // it worked for a while: start over
+			failures = 0
+		}
+		delay := u.backoff(failures)
+		failures++
+		u.log.Info("reconnecting", "in", delay.Round(time.Millisecond))
+		timer := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		case <-u.kick:
+		case r := <-u.refresh:
+			waiting = append(waiting, r)
+		}
+		timer.Stop()
+	}
+}
+
+// backoff returns the delay before the next attempt: doubling from
+// firstBackoff up to MaxBackoff, and jittered so that servers failing
+// together do not retry in step.
+func (u *upstream) backoff(failures int) time.Duration {
+	d := min(u.m.firstBackoff, u.m.opts.MaxBackoff)
+	for range failures {
+		if d >= u.m.opts.MaxBackoff {
+			break
+		}
+		d *= 2
+	}
+	d = min(d, u.m.opts.MaxBackoff)
+	return d/2 + rand.N(d/2+1)
+}
+
+// connect makes one connection attempt. The session is returned even on
+// failure, for its stderr; close it either way.
+func (u *upstream) connect(ctx context.Context) (*session, error) {
+	s := &session{stderr: newStderrTail(u.log)}
+	s.ctx, s.cancel = context.WithCancelCause(ctx)
+	// The timeout must not end s.ctx once connected: an SSE stream lives
+	// in the context it was opened with.
+	timeout := u.m.opts.ConnectTimeout
+	timer := time.AfterFunc(timeout, func() { s.cancel(errConnectTimeout) })
+	t, cmd, err := u.transport(s.ctx, s.stderr)
+	s.cmd = cmd
+	var cs *mcp.ClientSession
+	if err == nil {
+		cs, err = u.client.Connect(s.ctx, t, nil)
+	}
+	if !timer.Stop() {
+		if cs != nil {
+			_ = cs.Close()
+		}
+		return s, fmt.Errorf("no answer to initialization within %v", timeout)
+	}
+	if err != nil {
+		return s, fmt.Errorf("connecting: %w", err)
+	}
+	s.cs = cs
+	return s, nil
+}
+
+// close ends the connection: the calls in flight first, so that closing
+// the session does not wait for them, then the session (for stdio, closing
+// stdin and waiting for the process, which is signalled if it lingers),
+// then whatever the process left running.
+func (s *session) close() {
+	s.cancel(errSessionClosed)
+	if s.cs != nil {
+		_ = s.cs.Close()
+	}
+	if s.cmd != nil {
+		killProcessGroup(s.cmd)
+	}
+}
+
+// serve lists the tools, then keeps the listing current until the session
+// ends, which it returns as an error.
+func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error, answer func(error)) error {
+	ended := make(chan error, 1)
+	go func() { ended <- s.cs.Wait() }()
+	explicit := len(*waiting) > 0
+	// Under protocol 2026-07-28, list_changed needs a subscription, which
+	// the SDK opens without waiting for the server to take it. Changes
+	// before it took are missed, so a listing that began before the
+	// acknowledgement is repeated when it arrives: as a precaution, not
+	// a known change, so the server stays active meanwhile.
+	select {
+	case <-u.subscribed: // from an earlier connection, or this one already
+	default:
+	}
+	for {
+		if err := u.list(s, explicit); err != nil {
+			return err
+		}
+		answer(nil)
+		explicit = false
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-ended:
+			if err == nil {
+				return errors.New("the server closed the connection")
+			}
+			return fmt.Errorf("the connection broke: %w", err)
+		case <-u.subscribed:
+			continue
+		case <-u.toolsChanged:
+		case r := <-u.refresh:
+			*waiting = append(*waiting, r)
+			explicit = true
+		}
+		u.update(func() { u.state = loader.StateValidating })
+	}
+}
+
+// list reads the server's tools, page by page, and makes them current.
+func (u *upstream) list(s *session, explicit bool) error {
+	ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
+	defer cancel()
+	var tools []*mcp.Tool
+	for t, err := range s.cs.Tools(ctx, nil) {
+		if err != nil {
+			if ctx.Err() == context.DeadlineExceeded {
+				return fmt.Errorf("no tools/list answer within %v", u.m.opts.ConnectTimeout)
+			}
+			return fmt.Errorf("listing tools: %w", err)
+		}
+		tools = append(tools, t)
+	}
+	var instructions string
+	if res := s.cs.InitializeResult(); res != nil {
+		instructions = res.Instructions
+	}
+	u.update(func() {
+		u.state, u.sess, u.instructions, u.lastErr = loader.StateActive, s, instructions, ""
+		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
+			// mcpproxy #873: servers briefly list nothing while they
+			// start or lose a backend; dropping the catalog would
+			// make the model forget tools that come back a moment
+			// later.
+			u.lastErr = fmt.Sprintf("warning: the server listed no tools; still serving the %d listed at %s until it lists some or is refreshed",
+				len(u.tools), u.listed.Format(time.RFC3339))
+			return
+		}
+		u.tools, u.listed = tools, time.Now()
+		for _, t := range tools {
+			if _, ok := u.firstSeen[t.Name]; !ok {
+				u.firstSeen[t.Name] = loader.ToolDigest(t)
+			}
+		}
+		u.rebuild()
+	})
+	u.log.Info("tools listed", "tools", len(tools))
+	u.save()
+	return nil
+}
+
+// fail records why the connection ended, with the tail of stderr.
+func (u *upstream) fail(err error, stderr *stderrTail) {
+	msg := err.Error()
+	if tail := stderr.String(); tail != "" {
+		msg += "\nstderr:\n" + tail
+	}
+	u.log.Warn("upstream failed", "err", err)
+	u.update(func() {
+		u.state, u.sess, u.lastErr = loader.StateFailed, nil, msg
+	})
+}
+
+// loadPersisted publishes the last known catalog.
+func (u *upstream) loadPersisted() {
+	p, err := loadCache(u.file, u.cfg.Name)
+	if err != nil {
+		u.log.Warn("ignoring the last known catalog", "file", u.file, "err", err)
+	}
+	u.update(func() {
+		if p != nil {
+			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
+			u.listed, u.instructions = p.Listed, p.Instructions
+			if p.FirstSeen != nil {
+				u.firstSeen = p.FirstSeen
+			}
+		}
+		u.rebuild()
+	})
+}
+
+// save writes the last known catalog.
+func (u *upstream) save() {
+	u.saveMu.Lock()
+	defer u.saveMu.Unlock()
+	u.mu.Lock()
+	p := &persisted{
+		Server:       u.cfg.Name,
+		Listed:       u.listed,
+		Instructions: u.instructions,
+		Tools:        slices.Clone(u.tools),
+		FirstSeen:    maps.Clone(u.firstSeen),
+	}
+	u.mu.Unlock()
+	if err := saveCache(u.file, p); err != nil {
+		u.log.Warn("could not save the last known catalog", "file", u.file, "err", err)
+	}
+}
+
+// update changes the server's state under its lock, then publishes it.
+func (u *upstream) update(change func()) {
+	u.pubMu.Lock()
+	defer u.pubMu.Unlock()
+	u.mu.Lock()
+	prev := u.state
+	change()
+	if u.state != prev {
+		u.since = time.Now()
+		u.log.Debug("state", "from", prev, "to", u.state)
+	}
+	close(u.changed)
+	u.changed = make(chan struct{})
+	src := &loader.Source{
+		Name:         u.cfg.Name,
+		Kind:         loader.SourceServer,
+		Entries:      u.entries,
+		Refused:      u.refused,
+		Problems:     u.cfg.Problems,
+		State:        u.state,
+		LastListed:   u.listed,
+		LastError:    u.lastErr,
+		Instructions: u.instructions,
+	}
+	u.mu.Unlock()
+	u.m.opts.Catalog.Put(src)
+}
+
+// rebuild makes the catalog entries of the last known tools. Callers hold
+// u.mu.
+func (u *upstream) rebuild() {
+	u.entries, u.refused = nil, nil
+	seen := map[string]bool{}
+	for _, t := range u.tools {
+		e := loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
+		switch err := loader.CheckToolName(e.Name); {
+		case seen[t.Name]:
+			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: fmt.Sprintf("the server lists %q more than once; the first definition is used", t.Name)})
+			continue
+		case err != nil:
+			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: err.Error() + "; toolsearch does not rename tools, so a shorter server name in the MCP config is the fix"})
+			continue
+		}
+		seen[t.Name] = true
+		e.Policy = u.set.policy(t.Name)
+		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
+		first, ok := u.firstSeen[t.Name]
+		e.Changed = ok && first != e.Digest
+		u.entries = append(u.entries, e)
+	}
+}
+
+func (u *upstream) status() Status {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	st := Status{
+		Server:     u.cfg.Name,
+		State:      u.state,
+		Since:      u.since,
+		LastListed: u.listed,
+		LastError:  u.lastErr,
+		Tools:      len(u.tools),
+	}
+	if u.sess != nil && u.sess.cmd != nil && u.sess.cmd.Process != nil {
+		st.PID = u.sess.cmd.Process.Pid
+	}
+	return st
+}
+
+// notActive describes why the server takes no calls in the given state.
+func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError {
+	reason := lastErr
+	switch {
+	case state == loader.StateDisabled:
+		reason = "disabled in toolsearch's settings"
+	case state == loader.StateValidating:
+		reason = "re-listing its tools after a change"
+	case state == loader.StateConnecting && reason == "":
+		reason = "starting"
+	}
+	return &NotActiveError{Server: u.cfg.Name, State: state, Reason: strings.TrimSpace(reason)}
+}
