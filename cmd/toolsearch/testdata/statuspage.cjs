@@ -1,6 +1,7 @@
 // Drives toolsearch's status page in headless Chromium: it loads, shows a
 // server's state, runs a search in the page, and saves a screenshot.
 // Usage: node statuspage.cjs URL SERVER STATE QUERY EXPECT SCREENSHOT
+// The activity table must show a call_tool that went to SERVER.
 // Needs playwright-core (from .ci/node_modules, via NODE_PATH) and Chromium.
 const { chromium } = require("playwright-core");
 
@@ -20,6 +21,8 @@ const [url, server, state, query, expect, screenshot] = process.argv.slice(2);
     await page.waitForSelector("body[data-loaded=true]", { timeout: 15000 });
     const badge = page.locator(`#sources tr[data-source="${server}"] .badge`);
     await badge.filter({ hasText: state }).waitFor({ timeout: 20000 });
+    await page.locator("#activity tbody tr", { hasText: "call_tool" }).filter({ hasText: server }).first().waitFor({ timeout: 15000 });
+    await page.waitForSelector("#chart svg", { timeout: 60000 });
     await page.fill("#q", query);
     await page.click("#search-button");
     await page.waitForSelector("#search-result[data-done=true]", { timeout: 15000 });
@@ -27,7 +30,7 @@ const [url, server, state, query, expect, screenshot] = process.argv.slice(2);
     if (!text.includes(expect)) throw new Error(`search result lacks ${expect}:\n${text}`);
     await page.screenshot({ path: screenshot, fullPage: true });
     if (errors.length) throw new Error("page errors: " + errors.join("; "));
-    console.log("ok: state", state, "and search result seen; screenshot", screenshot);
+    console.log("ok: state", state, "activity, token chart and search result seen; screenshot", screenshot);
   } finally {
     await browser.close();
   }
