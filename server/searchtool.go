@@ -211,8 +211,8 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 // (a body costs a thousand tokens or more). The rest come compact: their
 // signatures are enough to call them, and select:<name> gives them in full.
 const (
-	maxFull       = 3
-	closeToBest   = 0.5 // share of the best score that still counts as close
+	maxFull        = 3
+	closeToBest    = 0.5 // share of the best score that still counts as close
 	maxSkillBodies = 1
 )
 
