@@ -16,7 +16,7 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs)
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON `object`")
 	asJSON := fs.Bool("json", false, "print the structured result as JSON after the text")
-	wait := fs.Duration("wait", 30*time.Second, "how long to wait for the upstream servers to connect")
+	wait := fs.Duration("wait", 60*time.Second, "how long to wait at most for the upstream servers to connect")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err

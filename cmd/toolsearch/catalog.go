@@ -18,7 +18,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	offline := fs.Bool("offline", false, "show upstream servers' last known catalogs without connecting to them")
-	wait := fs.Duration("wait", 15*time.Second, "how long to wait for upstream servers to connect and list their tools")
+	wait := fs.Duration("wait", 60*time.Second, "how long to wait at most for upstream servers to connect and list their tools")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	asMarkdown := fs.Bool("markdown", false, "print the report as Markdown tables")
 	offline := fs.Bool("offline", false, "measure upstream servers' last known catalogs without connecting to them")
-	wait := fs.Duration("wait", 15*time.Second, "how long to wait for upstream servers without a last known catalog to list their tools")
+	wait := fs.Duration("wait", 60*time.Second, "how long to wait at most for upstream servers to connect and list their tools")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
