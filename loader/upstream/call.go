@@ -136,6 +136,8 @@ func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, 
 		}
 		select {
 		case <-changed:
+		case <-u.m.ctx.Done():
+			return nil, ErrClosed
 		case <-ctx.Done():
 			e := u.notActive(state, lastErr)
 			e.Reason = strings.TrimSpace(fmt.Sprintf("not reconnected within the call's timeout (%v)\n%s", timeout, e.Reason))

@@ -27,6 +27,7 @@ type fakeServer struct {
 	dials    int
 	sessions []*mcp.ServerSession
 	listGate chan struct{} // when set, tools/list waits until it is closed
+	dialErr  error         // when set, dialling fails
 	initGate chan struct{} // when set, connecting waits until it is closed
 }
 
@@ -56,6 +57,12 @@ func newFakeServer(opts *mcp.ServerOptions) *fakeServer {
 }
 
 func (f *fakeServer) dial(ctx context.Context) (mcp.Transport, error) {
+	f.mu.Lock()
+	err := f.dialErr
+	f.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ss, err := f.Connect(ctx, serverT, nil)
 	if err != nil {

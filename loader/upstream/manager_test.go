@@ -234,12 +234,14 @@ func TestCrashRecovery(t *testing.T) {
 		defer m.Close()
 		waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
 
-		delete(e.fakes, "fake") // Dial fails from now on
+		f.mu.Lock()
+		f.dialErr = errors.New("server unreachable")
+		f.mu.Unlock()
 		f.crash()
 		waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
 		_, err := m.Call(context.Background(), "fake", "echo", nil)
 		var na *NotActiveError
-		if !errors.As(err, &na) || na.State != loader.StateFailed || !strings.Contains(na.Reason, "no fake server") {
+		if !errors.As(err, &na) || na.State != loader.StateFailed || !strings.Contains(na.Reason, "server unreachable") {
 			t.Errorf("got %v, want a NotActiveError with the dial error", err)
 		}
 	})

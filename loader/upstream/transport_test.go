@@ -3,15 +3,15 @@ package upstream
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,9 +21,10 @@ import (
 )
 
 // realEnv runs servers over the real transports.
-func realEnv(t *testing.T, servers ...ServerConfig) (*Manager, *loader.Catalog) {
+func realEnv(t *testing.T, opts Options, servers ...ServerConfig) (*Manager, *loader.Catalog) {
 	c := loader.NewCatalog()
-	m := New(servers, Options{Catalog: c, CacheDir: t.TempDir(), Logger: testLogger(t)})
+	opts.Catalog, opts.CacheDir, opts.Logger = c, t.TempDir(), testLogger(t)
+	m := New(servers, opts)
 	m.firstBackoff = time.Hour // each test looks at one attempt
 	m.Start(context.Background())
 	t.Cleanup(func() { m.Close() })
@@ -43,7 +44,7 @@ func TestStdioFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, c := realEnv(t, ServerConfig{Name: "bad", Type: TypeStdio, Command: "sh", Args: []string{"-c", tt.script}})
+			_, c := realEnv(t, Options{}, ServerConfig{Name: "bad", Type: TypeStdio, Command: "sh", Args: []string{"-c", tt.script}})
 			src := waitSource(t, c, "bad", "failed", inState(loader.StateFailed))
 			for _, w := range tt.want {
 				if !strings.Contains(src.LastError, w) {
@@ -55,7 +56,7 @@ func TestStdioFailures(t *testing.T) {
 }
 
 func TestStdioCommandNotFound(t *testing.T) {
-	_, c := realEnv(t, ServerConfig{Name: "missing", Type: TypeStdio, Command: "toolsearch-no-such-command"})
+	_, c := realEnv(t, Options{}, ServerConfig{Name: "missing", Type: TypeStdio, Command: "toolsearch-no-such-command"})
 	src := waitSource(t, c, "missing", "failed", inState(loader.StateFailed))
 	if !strings.Contains(src.LastError, "toolsearch-no-such-command") {
 		t.Errorf("last error = %q", src.LastError)
@@ -76,7 +77,7 @@ func TestWeatherOverStdio(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Skipf("cannot build the weather server: %v\n%s", err, out)
 	}
-	m, c := realEnv(t, ServerConfig{Name: "weather", Type: TypeStdio, Command: bin, Env: map[string]string{"TS_TEST": "1"}, Cwd: t.TempDir()})
+	m, c := realEnv(t, Options{}, ServerConfig{Name: "weather", Type: TypeStdio, Command: bin, Env: map[string]string{"TS_TEST": "1"}, Cwd: t.TempDir()})
 	src := waitSource(t, c, "weather", "active", inState(loader.StateActive))
 	if e, ok := c.Snapshot().Lookup("weather__get_weather"); !ok || e.Tool.InputSchema == nil {
 		t.Fatalf("weather__get_weather not in the catalog: %+v", src)
@@ -94,9 +95,39 @@ func TestWeatherOverStdio(t *testing.T) {
 		t.Fatal("no pid for a stdio server")
 	}
 	m.Close()
-	if runtime.GOOS != "windows" {
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("weather process %d still exists after Close: %v", pid, err)
+	if processExists(pid) {
+		t.Errorf("weather process %d still exists after Close", pid)
+	}
+}
+
+// TestStdioHangsAtStart checks that a server that never answers fails,
+// and that what it started is stopped too.
+func TestStdioHangsAtStart(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	_, c := realEnv(t, Options{ConnectTimeout: 100 * time.Millisecond}, ServerConfig{
+		Name: "hang", Type: TypeStdio, Command: "sh",
+		Args: []string{"-c", `sleep 300 & echo $! >"$PIDFILE"; wait`},
+		Env:  map[string]string{"PIDFILE": pidFile},
+	})
+	src := waitSource(t, c, "hang", "failed", inState(loader.StateFailed))
+	if !strings.Contains(src.LastError, "no answer to initialization within 100ms") {
+		t.Errorf("last error = %q", src.LastError)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Killing is asynchronous: poll for the end of the grandchild.
+	for deadline := time.Now().Add(waitLimit); processExists(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server's child %d survived", pid)
 		}
 	}
 }
@@ -129,7 +160,7 @@ func TestHTTPTransports(t *testing.T) {
 	t.Cleanup(ts.Close) // after the Manager's cleanup, which ends its streams
 
 	headers := map[string]string{"Authorization": "Bearer s3cret"}
-	m, c := realEnv(t,
+	m, c := realEnv(t, Options{},
 		ServerConfig{Name: "http", Type: TypeHTTP, URL: ts.URL + "/mcp", Headers: headers},
 		ServerConfig{Name: "sse", Type: TypeSSE, URL: ts.URL + "/sse", Headers: headers},
 	)

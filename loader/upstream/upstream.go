@@ -109,6 +109,13 @@ func signal(c chan struct{}) {
 	}
 }
 
+func drain(c chan struct{}) {
+	select {
+	case <-c:
+	default:
+	}
+}
+
 // run connects, serves and reconnects until ctx ends.
 func (u *upstream) run(ctx context.Context) {
 	var (
@@ -122,10 +129,7 @@ func (u *upstream) run(ctx context.Context) {
 		waiting = nil
 	}
 	for {
-		select {
-		case <-u.kick: // this attempt is the one asked for
-		default:
-		}
+		drain(u.kick) // this attempt is the one asked for
 		u.mu.Lock()
 		u.attempt++
 		reconnect := u.state != loader.StateConnecting
@@ -187,6 +191,10 @@ func (u *upstream) backoff(failures int) time.Duration {
 // failure, for its stderr; close it either way.
 func (u *upstream) connect(ctx context.Context) (*session, error) {
 	s := &session{stderr: newStderrTail(u.log)}
+	// Signals left over from an earlier connection mean nothing now: the
+	// first listing comes after this connection is made.
+	drain(u.subscribed)
+	drain(u.toolsChanged)
 	s.ctx, s.cancel = context.WithCancelCause(ctx)
 	// The timeout must not end s.ctx once connected: an SSE stream lives
 	// in the context it was opened with.
@@ -231,14 +239,20 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 	ended := make(chan error, 1)
 	go func() { ended <- s.cs.Wait() }()
 	explicit := len(*waiting) > 0
-	// Under protocol 2026-07-28, list_changed needs a subscription, which
-	// the SDK opens without waiting for the server to take it. Changes
-	// before it took are missed, so a listing that began before the
-	// acknowledgement is repeated when it arrives: as a precaution, not
-	// a known change, so the server stays active meanwhile.
-	select {
-	case <-u.subscribed: // from an earlier connection, or this one already
-	default:
+	if subscribes(s.cs) {
+		// Under protocol 2026-07-28, list_changed needs a subscription,
+		// which the SDK opens without waiting for the server to take
+		// it; a change between a listing and the subscription would be
+		// missed.
+		select {
+		case <-u.subscribed:
+		case <-time.After(u.m.opts.ConnectTimeout):
+			u.log.Warn("the server did not acknowledge the subscription to tool changes; listing anyway")
+		case err := <-ended:
+			return sessionEnded(err)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	for {
 		if err := u.list(s, explicit); err != nil {
@@ -250,12 +264,7 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-ended:
-			if err == nil {
-				return errors.New("the server closed the connection")
-			}
-			return fmt.Errorf("the connection broke: %w", err)
-		case <-u.subscribed:
-			continue
+			return sessionEnded(err)
 		case <-u.toolsChanged:
 		case r := <-u.refresh:
 			*waiting = append(*waiting, r)
@@ -263,6 +272,23 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 		}
 		u.update(func() { u.state = loader.StateValidating })
 	}
+}
+
+// sessionEnded describes the end of a session, given what Wait returned.
+func sessionEnded(err error) error {
+	if err == nil {
+		return errors.New("the server closed the connection")
+	}
+	return fmt.Errorf("the connection broke: %w", err)
+}
+
+// subscribes reports whether the SDK subscribed to the session's tool
+// changes, which it does under protocol 2026-07-28 and later when the
+// server announces them.
+func subscribes(cs *mcp.ClientSession) bool {
+	res := cs.InitializeResult()
+	return res != nil && res.ProtocolVersion >= "2026-07-28" &&
+		res.Capabilities != nil && res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
 }
 
 // list reads the server's tools, page by page, and makes them current.
@@ -431,7 +457,7 @@ func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError
 	case state == loader.StateDisabled:
 		reason = "disabled in toolsearch's settings"
 	case state == loader.StateValidating:
-		reason = "re-listing its tools after a change"
+		reason = "re-listing its tools"
 	case state == loader.StateConnecting && reason == "":
 		reason = "starting"
 	}
