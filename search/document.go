@@ -2,10 +2,17 @@
 // in, ranked hits come out. It knows nothing of MCP.
 //
 // Ranking follows what users of other tool searches asked for: an exact name always wins,
-// then name prefixes, then text relevance (BM25F over the name parts, description,
-// parameters, headings and body, with light stemming and a small synonym table), with fuzzy
-// name matching for identifiers with typos. "select:a,b" fetches names directly and "+term"
-// filters without dominating the score.
+// then name prefixes, then text relevance. Text relevance is BM25F over the tool's name
+// (split into words), server, title, description, parameter names and descriptions, and a
+// skill's headings and body, with stop words, Porter stemming, a small table of synonyms
+// and abbreviations common in tool catalogs, hints from the types of values a request
+// carries (dates, files, places), and a share of the evidence of the tool's server as a
+// whole. Short queries also get fuzzy name matching (sahilm/fuzzy) and spelling
+// correction. "select:a,b" fetches names directly and "+term" filters without dominating
+// the score. See Query.
+//
+// The index is incremental: Add and Remove cost time in proportion to the documents they
+// touch, and Search may run concurrently with them.
 package search
 
 import (

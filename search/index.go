@@ -65,6 +65,7 @@ const noGroup = -1
 type slot struct {
 	doc   Document
 	refs  int32  // postings that still point at this slot
+	short int32  // where the tool's own name starts in doc.Name (see splitQualified)
 	chars uint64 // letters and digits of the name, to skip hopeless fuzzy candidates quickly
 }
 
@@ -175,7 +176,8 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 		ix.slots = append(ix.slots, slot{})
 		ix.stats = append(ix.stats, docStats{})
 	}
-	ix.slots[s] = slot{doc: d, refs: int32(len(a.terms)), chars: charSet(d.Name)}
+	_, short := splitQualified(d.Name)
+	ix.slots[s] = slot{doc: d, refs: int32(len(a.terms)), short: int32(len(d.Name) - len(short)), chars: charSet(d.Name)}
 	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), group: ix.joinGroup(groupKey(&d))}
 	ix.byID[d.ID] = s
 	for _, k := range nameKeys(&d) {
@@ -283,12 +285,11 @@ func (ix *Index) joinGroup(key string) int32 {
 	return g
 }
 
-// groupKey names the server a document belongs to: its Source, else the server part of a
-// qualified name ("github" for "github__create_issue"). Documents without one stand alone.
+// groupKey names the server a document belongs to: the server part of its qualified name
+// ("github" for "github__create_issue"). Source is not used: it may name a whole tools
+// file or skills folder, whose entries have nothing more in common than where they were
+// read from. Documents without a server part stand alone.
 func groupKey(d *Document) string {
-	if d.Source != "" {
-		return strings.ToLower(d.Source)
-	}
 	prefix, _ := splitQualified(d.Name)
 	return strings.ToLower(prefix)
 }
@@ -411,26 +412,50 @@ type termFreq struct {
 // minDocsPerWorker is the smallest share of an Add worth a goroutine of its own.
 const minDocsPerWorker = 256
 
-// analyzer splits documents into terms. It keeps its own cache of word terms, so that a big
-// Add does not contend on the shared one, and reuses its buffers from one document to the
-// next. It is not safe for concurrent use.
+// analyzer splits documents into terms. It numbers the terms it meets itself and caches
+// each word's term numbers, so that most of the work per word is one map lookup without
+// contention on the shared cache; a document's term frequencies then gather in slices
+// indexed by those numbers. It is not safe for concurrent use.
 type analyzer struct {
-	cache map[string][]string
-	pos   map[string]int // index in analyzedDoc.terms of each term of the current document
-	buf   []string
+	cache  map[string][]int32 // word -> local term numbers
+	ids    map[string]int32   // term -> local term number
+	terms  []string           // local term number -> term
+	pos    []int32            // local term number -> index in the current analyzedDoc.terms
+	posDoc []uint32           // local term number -> the document pos is valid for
+	doc    uint32             // number of the current document, from 1
+	buf    []int32
 }
 
 func newAnalyzer() *analyzer {
-	return &analyzer{cache: map[string][]string{}, pos: map[string]int{}}
+	return &analyzer{cache: map[string][]int32{}, ids: map[string]int32{}}
 }
 
-func (an *analyzer) wordTerms(w []byte) []string {
-	if ts, ok := an.cache[string(w)]; ok {
-		return ts
+// appendIDs appends the local term numbers of s to dst (see terms).
+func (an *analyzer) appendIDs(dst []int32, s string, joined bool) []int32 {
+	emit := func(w []byte) {
+		ids, ok := an.cache[string(w)]
+		if !ok {
+			for _, t := range cachedWordTerms(w) {
+				id, ok := an.ids[t]
+				if !ok {
+					id = int32(len(an.terms))
+					an.ids[t] = id
+					an.terms = append(an.terms, t)
+					an.pos = append(an.pos, 0)
+					an.posDoc = append(an.posDoc, 0)
+				}
+				ids = append(ids, id)
+			}
+			an.cache[string(w)] = ids
+		}
+		dst = append(dst, ids...)
 	}
-	ts := cachedWordTerms(w)
-	an.cache[string(w)] = ts
-	return ts
+	var j func([]byte)
+	if joined {
+		j = emit
+	}
+	splitWords(s, emit, j)
+	return dst
 }
 
 // analyze splits a document's fields into terms. Documents without an ID have none.
@@ -439,30 +464,25 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 	if d.ID == "" {
 		return a
 	}
+	an.doc++
 	a.terms = make([]termFreq, 0, 64)
-	defer func() {
-		for _, t := range a.terms { // cheaper than clear, which walks the whole grown map
-			delete(an.pos, t.term)
-		}
-	}()
-	addTerms := func(f int, ts []string) {
+	has := func(id int32) bool { return an.posDoc[id] == an.doc }
+	addIDs := func(f int, ids []int32) {
 		shift := uint(f * tfBits)
-		for _, t := range ts {
-			i, ok := an.pos[t]
-			if !ok {
-				i = len(a.terms)
-				an.pos[t] = i
-				a.terms = append(a.terms, termFreq{term: t})
+		for _, id := range ids {
+			if !has(id) {
+				an.posDoc[id], an.pos[id] = an.doc, int32(len(a.terms))
+				a.terms = append(a.terms, termFreq{term: an.terms[id]})
 			}
-			if (a.terms[i].tf>>shift)&tfMax < tfMax {
-				a.terms[i].tf += 1 << shift
+			if tf := &a.terms[an.pos[id]].tf; (*tf>>shift)&tfMax < tfMax {
+				*tf += 1 << shift
 			}
 		}
-		a.lens[f] = satAdd16(a.lens[f], len(ts))
+		a.lens[f] = satAdd16(a.lens[f], len(ids))
 	}
 	addField := func(f int, text string, joined bool) {
-		an.buf = appendTerms(an.buf[:0], text, joined, an.wordTerms)
-		addTerms(f, an.buf)
+		an.buf = an.appendIDs(an.buf[:0], text, joined)
+		addIDs(f, an.buf)
 	}
 
 	// A server-qualified name ("github__create_issue") says two things: the server, which
@@ -470,17 +490,17 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 	// words the name lacks, so that repeating a name does not inflate its frequencies.
 	prefix, short := splitQualified(d.Name)
 	addField(fieldName, short, true)
-	var extra []string
+	var extra []int32
 	for _, n := range append([]string{d.ID}, d.AltNames...) {
 		_, n = splitQualified(n)
-		an.buf = appendTerms(an.buf[:0], n, true, an.wordTerms)
-		for _, t := range an.buf {
-			if _, ok := an.pos[t]; !ok && !slices.Contains(extra, t) {
-				extra = append(extra, t)
+		an.buf = an.appendIDs(an.buf[:0], n, true)
+		for _, id := range an.buf {
+			if !has(id) && !slices.Contains(extra, id) {
+				extra = append(extra, id)
 			}
 		}
 	}
-	addTerms(fieldName, extra)
+	addIDs(fieldName, extra)
 	addField(fieldSource, d.Source, false)
 	if !strings.EqualFold(prefix, d.Source) {
 		addField(fieldSource, prefix, true)

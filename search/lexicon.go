@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // stopWords are dropped from documents and queries alike. Besides the usual English function
 // words the list holds the politeness and filler of spoken requests ("please", "could you",
@@ -43,28 +46,33 @@ var abbreviations = map[string]string{
 // synonymGroups are words that tool descriptions and requests use interchangeably. A query
 // word also searches for the other members of its group, at a lower weight. Only general
 // vocabulary of tool catalogs belongs here: verbs of the CRUD family and common nouns.
+// Words with a second common sense are left out, since the stemmer conflates forms and a
+// synonym then fires on the wrong sense: "locate" (stem of "location"), "set" (a set of),
+// "open" (open issues), "end" (end date), "rate" (rating), "track", "share" (a file),
+// "store", "issue" (an issue is not always an error). "order" stays with "buy": in tool
+// catalogs placing an order is the common sense.
 var synonymGroups = [][]string{
 	{"get", "fetch", "retrieve", "obtain", "read", "load"},
 	{"create", "add", "new", "make", "insert", "generate"},
 	{"delete", "remove", "erase", "destroy", "drop", "discard"},
 	{"list", "show", "enumerate", "display", "view"},
-	{"search", "find", "lookup", "locate", "query", "seek", "grep"},
-	{"update", "modify", "edit", "change", "alter", "patch", "set"},
+	{"search", "find", "lookup", "query", "seek", "grep"},
+	{"update", "modify", "edit", "change", "alter", "patch"},
 	{"send", "post", "transmit", "deliver", "submit"},
 	{"calculate", "compute"},
 	{"buy", "purchase", "order"},
 	{"book", "reserve", "reservation"},
-	{"start", "begin", "launch", "run", "execute", "open"},
-	{"stop", "end", "terminate", "halt", "kill", "close", "finish"},
+	{"start", "begin", "launch", "run", "execute"},
+	{"stop", "terminate", "halt", "kill", "close", "finish"},
 	{"copy", "duplicate", "clone"},
 	{"move", "relocate", "rename"},
 	{"check", "verify", "validate", "inspect"},
 	{"picture", "image", "photo"},
 	{"movie", "film"},
 	{"car", "vehicle", "automobile"},
-	{"price", "cost", "fee", "rate"},
+	{"price", "cost", "fee"},
 	{"directory", "folder"},
-	{"song", "music", "track"},
+	{"song", "music"},
 	{"convert", "transform"},
 	{"count", "tally"},
 	{"total", "sum"},
@@ -84,10 +92,9 @@ var synonymGroups = [][]string{
 	{"city", "town"},
 	{"large", "big"},
 	{"small", "little"},
-	{"error", "bug", "issue"},
+	{"error", "bug"},
 	{"news", "headline", "article"},
-	{"stock", "share", "equity"},
-	{"shop", "store"},
+	{"stock", "equity"},
 }
 
 // synonyms maps a term to the other terms of its groups, built from synonymGroups.
@@ -104,22 +111,13 @@ func buildSynonyms(groups [][]string) map[string][]string {
 		}
 		for _, t := range ts {
 			for _, u := range ts {
-				if u != t && !contains(m[t], u) {
+				if u != t && !slices.Contains(m[t], u) {
 					m[t] = append(m[t], u)
 				}
 			}
 		}
 	}
 	return m
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func toSet(words string) map[string]bool {

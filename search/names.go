@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sahilm/fuzzy"
 )
@@ -75,10 +76,7 @@ func (ix *Index) nameTiers(sc *scratch, p parsedQuery, kind int) {
 // a copy of every name.
 func (sl *slot) hasNamePrefix(k string) bool {
 	name := sl.doc.Name
-	if hasPrefixFold(name, k) {
-		return true
-	}
-	if _, short := splitQualified(name); hasPrefixFold(short, k) {
+	if hasPrefixFold(name, k) || sl.short > 0 && hasPrefixFold(name[sl.short:], k) {
 		return true
 	}
 	for _, a := range sl.doc.AltNames {
@@ -89,8 +87,25 @@ func (sl *slot) hasNamePrefix(k string) bool {
 	return false
 }
 
+// hasPrefixFold reports whether s starts with prefix (lower-case), ignoring case. It is
+// called for every name on one-word queries, so ASCII takes a fast path.
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || prefix[i] >= utf8.RuneSelf {
+			return strings.EqualFold(s[:len(prefix)], prefix)
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // fuzzyNames matches a one-word query against the names with sahilm/fuzzy, which rewards

@@ -5,7 +5,18 @@ import (
 	"unicode"
 )
 
-// Query is one search request.
+// Query is one search request. Its Text takes three forms:
+//
+//   - plain words rank documents: an exact name (Name, ID or an alternative name, ignoring
+//     case; the whole query or a word written like an identifier) comes first, then names
+//     that start with the query, then the rest by text relevance, with fuzzy name matching
+//     and spelling correction for short queries;
+//   - "+word" makes a word required: documents without it are dropped, but it adds almost
+//     nothing to the score, so the other words decide the order;
+//   - "select:a,b" returns exactly the named documents in the order given (no ranking, no
+//     limit), reporting names that match nothing or several documents.
+//
+// An empty query returns no hits.
 type Query struct {
 	Text  string // raw user query: plain words, "select:a,b", "+term"
 	Limit int    // <=0 means DefaultLimit

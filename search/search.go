@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// BM25F parameters, tuned on the development split as a whole. Field weights say how much a
-// word counts where it occurs: a word of the tool's name says most about what it does, a
-// word of a parameter description least. Length normalization (b) is mild for names and
-// parameter descriptions, whose length says little about focus.
+// BM25F parameters, tuned on the development split as a whole (they are never changed at
+// run time). Field weights say how much a word counts where it occurs: a word of the tool's
+// name says most about what it does, a word of a parameter description least. Length
+// normalization (b) is mild for names and parameter descriptions, whose length says little
+// about focus.
 var (
 	bm25K1      = 1.2
 	fieldWeight = [numFields]float64{
@@ -161,7 +162,7 @@ func (ix *Index) Search(q Query) Result {
 	if maxText == 0 {
 		maxText = 1
 	}
-	top := newTopK(limit)
+	top := newTopK(limit, ix.slots)
 	for _, s := range sc.passed {
 		text := sc.score[s]
 		// A request about a server's domain ("my last order") lends weight to each of its
@@ -173,21 +174,21 @@ func (ix *Index) Search(q Query) Result {
 			text += groupWeight * text
 		}
 		fz := fuzzyWeight * maxText * sc.fuzz[s]
-		h := Hit{ID: ix.slots[s].doc.ID, Match: MatchText}
+		c := candidate{slot: s, match: MatchText}
 		tier := sc.tiers[s]
 		switch {
 		case tier == tierExact:
-			h.Match = MatchExact
+			c.match = MatchExact
 		case tier == tierPrefix:
-			h.Match = MatchPrefix
+			c.match = MatchPrefix
 		case fz > text:
-			h.Match = MatchFuzzy
+			c.match = MatchFuzzy
 		}
-		h.Score = float64(tier) + squash(text+fz)
+		c.score = float64(tier) + squash(text+fz)
 		res.Total++
-		top.push(h)
+		top.push(c)
 	}
-	res.Hits = top.sorted()
+	res.Hits = top.hits()
 	return res
 }
 
@@ -245,6 +246,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			optional = append(optional, c)
 		}
 	}
+	optional = append(optional, ix.corrections(p.words)...)
 	for _, h := range valueHints(p.words) {
 		if _, isBase := slices.BinarySearch(base, h); isBase {
 			continue
@@ -339,64 +341,79 @@ var requiredTFMask = func() uint32 {
 	return m
 }()
 
-// topK keeps the best k hits seen, as a min-heap with the worst on top.
+// candidate is a document on its way into the result; its ID is looked up only when
+// needed, since touching every candidate's document is the costliest part of a search.
+type candidate struct {
+	slot  int32
+	match Match
+	score float64
+}
+
+// topK keeps the best k candidates seen, as a min-heap with the worst on top.
 type topK struct {
-	k    int
-	hits []Hit
+	k     int
+	slots []slot
+	c     []candidate
 }
 
-func newTopK(k int) *topK { return &topK{k: k, hits: make([]Hit, 0, k)} }
+func newTopK(k int, slots []slot) *topK {
+	return &topK{k: k, slots: slots, c: make([]candidate, 0, k)}
+}
 
-// better orders hits: higher score first, then ID, so that ties are deterministic.
-func better(a, b Hit) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
+// better orders candidates: higher score first, then ID, so that ties are deterministic.
+func (t *topK) better(a, b candidate) bool {
+	if a.score != b.score {
+		return a.score > b.score
 	}
-	return a.ID < b.ID
+	return t.slots[a.slot].doc.ID < t.slots[b.slot].doc.ID
 }
 
-func (t *topK) push(h Hit) {
-	if len(t.hits) < t.k {
-		t.hits = append(t.hits, h)
-		for i := len(t.hits) - 1; i > 0; {
+func (t *topK) push(c candidate) {
+	if len(t.c) < t.k {
+		t.c = append(t.c, c)
+		for i := len(t.c) - 1; i > 0; {
 			parent := (i - 1) / 2
-			if !better(t.hits[parent], t.hits[i]) {
+			if !t.better(t.c[parent], t.c[i]) {
 				break
 			}
-			t.hits[parent], t.hits[i] = t.hits[i], t.hits[parent]
+			t.c[parent], t.c[i] = t.c[i], t.c[parent]
 			i = parent
 		}
 		return
 	}
-	if !better(h, t.hits[0]) {
+	if !t.better(c, t.c[0]) {
 		return
 	}
-	t.hits[0] = h
+	t.c[0] = c
 	for i := 0; ; {
 		worst := i
-		for _, c := range [2]int{2*i + 1, 2*i + 2} {
-			if c < len(t.hits) && better(t.hits[worst], t.hits[c]) {
-				worst = c
+		for _, j := range [2]int{2*i + 1, 2*i + 2} {
+			if j < len(t.c) && t.better(t.c[worst], t.c[j]) {
+				worst = j
 			}
 		}
 		if worst == i {
 			return
 		}
-		t.hits[i], t.hits[worst] = t.hits[worst], t.hits[i]
+		t.c[i], t.c[worst] = t.c[worst], t.c[i]
 		i = worst
 	}
 }
 
-// sorted returns the kept hits, best first.
-func (t *topK) sorted() []Hit {
-	slices.SortFunc(t.hits, func(a, b Hit) int {
-		if better(a, b) {
+// hits returns the kept candidates as hits, best first.
+func (t *topK) hits() []Hit {
+	slices.SortFunc(t.c, func(a, b candidate) int {
+		if t.better(a, b) {
 			return -1
 		}
-		if better(b, a) {
+		if t.better(b, a) {
 			return 1
 		}
 		return 0
 	})
-	return t.hits
+	hs := make([]Hit, len(t.c))
+	for i, c := range t.c {
+		hs[i] = Hit{ID: t.slots[c.slot].doc.ID, Score: c.score, Match: c.match}
+	}
+	return hs
 }

@@ -166,11 +166,7 @@ func cachedWordTerms(w []byte) []string {
 // terms appends the index terms of s to dst. Compounds (see splitWords) are added as well
 // when withJoined is set; they are only worth it for names.
 func terms(dst []string, s string, withJoined bool) []string {
-	return appendTerms(dst, s, withJoined, cachedWordTerms)
-}
-
-func appendTerms(dst []string, s string, withJoined bool, lookup func([]byte) []string) []string {
-	emit := func(w []byte) { dst = append(dst, lookup(w)...) }
+	emit := func(w []byte) { dst = append(dst, cachedWordTerms(w)...) }
 	var joined func([]byte)
 	if withJoined {
 		joined = emit

@@ -142,17 +142,21 @@ func (s *Server) activityMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 		}
+		var read reading
 		switch {
 		case err != nil:
 			ev.Outcome, ev.Error = "error", err.Error()
 		case res != nil:
-			ev.Tokens, _ = s.resultTokens(res)
+			read = readOf(res)
 			if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
 				ev.Outcome = "tool_error"
 				ev.Error = firstLine(resultText(r))
 			}
 		}
-		a.record(ev)
+		s.later(func() {
+			ev.Tokens, _ = read.tokens(s.tok.Count)
+			a.record(ev)
+		})
 		return res, err
 	}
 }

@@ -334,7 +334,11 @@ func (s *Server) addStateNotes(snap *loader.Snapshot, res *SearchResult) {
 // then items fall back to names, then the last items go.
 func (s *Server) fitBudget(res *SearchResult) {
 	budget := s.opts.ResultBudget
-	fits := func() bool { return s.tok.Count(res.Text()) <= budget }
+	fits := func() bool {
+		// A token is at least one byte: short texts need no tokenizer pass.
+		text := res.Text()
+		return len(text) <= budget || s.tok.Count(text) <= budget
+	}
 	if fits() {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,6 +81,16 @@ type Server struct {
 
 	unsubscribe func()
 	inflight    atomic.Int64 // requests being handled, for graceful shutdown
+
+	jobs chan func()   // token counting off the request path; see later
+	done chan struct{} // closed by Close
+
+	// eager is the eager-loading cost of the last snapshot priced.
+	eager struct {
+		sync.Mutex
+		snap *loader.Snapshot
+		cost EagerCost
+	}
 }
 
 // New builds a server over the catalog and follows its changes until Close.
@@ -104,14 +115,20 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 		log:     opts.Logger,
 		index:   search.NewIndex(),
 		conns:   map[*mcp.Server]*conn{},
+		jobs:    make(chan func(), 1024),
+		done:    make(chan struct{}),
 	}
+	go s.countWorker()
 	s.unsubscribe = catalog.Subscribe(s.update)
 	s.update(nil, catalog.Snapshot())
 	return s, nil
 }
 
 // Close stops following the catalog.
-func (s *Server) Close() { s.unsubscribe() }
+func (s *Server) Close() {
+	s.unsubscribe()
+	close(s.done)
+}
 
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
@@ -135,18 +152,15 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	listing := s.renderDescription(new)
 	changed := listing != s.listing
 	s.listing = listing
-	conns := make([]*mcp.Server, 0, len(s.conns))
-	for ms := range s.conns {
-		conns = append(conns, ms)
-	}
+	conns := maps.Clone(s.conns)
 	s.mu.Unlock()
-	for _, ms := range conns {
+	for ms, c := range conns {
 		if changed {
 			// Re-adding the tool sends notifications/tools/list_changed.
 			s.addSearchTool(ms)
 		}
 		s.syncDirectTools(ms, new)
-		s.updateSkills(ms, old, new)
+		c.skills.sync(ms, new, s.log)
 	}
 }
 
@@ -179,8 +193,14 @@ func (s *Server) NewMCPServer() *mcp.Server {
 		Logger:       s.log,
 		Capabilities: declareSkills(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
 	})
+	c := &conn{
+		tools:  map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true},
+		direct: map[string]string{},
+		skills: newSkillsConn(),
+		stats:  newStatsBook(s),
+	}
 	s.mu.Lock()
-	s.conns[ms] = &conn{tools: map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true}, direct: map[string]string{}}
+	s.conns[ms] = c
 	snap := s.snap
 	s.mu.Unlock()
 	// tool_search goes first so that tools.listChanged is declared.
@@ -192,19 +212,21 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	// Middleware added later wraps what was added before: unknown tools are
 	// answered inside the accounting, which sits inside the activity record.
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
-	s.attachSkills(ms)
-	s.attachStats(ms)
+	s.attachSkills(ms, c.skills)
+	s.attachStats(ms, c.stats)
 	ms.AddReceivingMiddleware(s.countInflight, s.activityMiddleware)
 	return ms
 }
 
-// conn is what the server knows of one MCP server it made. Its fields are
-// guarded by Server.mu.
+// conn is what the server knows of one MCP server it made. The maps are
+// guarded by Server.mu; skills and stats guard themselves.
 type conn struct {
 	tools  map[string]bool   // every name in its tools/list
 	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
 	// promoted tools stay listed for the session even if no longer always-loaded.
 	promoted map[string]bool
+	skills   *skillsConn // what it serves through the Skills extension
+	stats    *statsBook  // its sessions' accounting
 }
 
 // connHas reports whether the connection lists the named tool.
@@ -217,10 +239,13 @@ func (s *Server) connHas(ms *mcp.Server, name string) bool {
 
 // Release stops updating an MCP server made by NewMCPServer.
 func (s *Server) Release(ms *mcp.Server) {
-	releaseStats(ms)
 	s.mu.Lock()
+	c := s.conns[ms]
 	delete(s.conns, ms)
 	s.mu.Unlock()
+	if c != nil {
+		c.stats.endAll()
+	}
 }
 
 // alwaysLoad marks our own tools for hosts that defer MCP tools themselves

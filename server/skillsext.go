@@ -13,13 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -55,9 +53,8 @@ func declareSkills(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 }
 
 // attachSkills serves the skills of the catalog through the MCP Skills
-// extension on ms.
-func (s *Server) attachSkills(ms *mcp.Server) {
-	c := skillsConnOf(ms)
+// extension on ms; c keeps it in step with the catalog.
+func (s *Server) attachSkills(ms *mcp.Server, c *skillsConn) {
 	c.sync(ms, s.Snapshot(), s.log)
 	err := errors.Join(
 		mcp.AddReceivingCustomMethod(ms, "skills/list", c.listSkills),
@@ -72,13 +69,6 @@ func (s *Server) attachSkills(ms *mcp.Server) {
 	ms.AddReceivingMiddleware(legacySkillReads)
 }
 
-// updateSkills brings ms's skill resources in step with a catalog change.
-func (s *Server) updateSkills(ms *mcp.Server, old, new *loader.Snapshot) {
-	// The connection diffs against what it published itself rather than
-	// against old, which may be nil or older than what attachSkills saw.
-	skillsConnOf(ms).sync(ms, new, s.log)
-}
-
 // skillsConn is the skills side of one MCP server: the view it publishes.
 type skillsConn struct {
 	mu   sync.Mutex // serializes sync
@@ -89,23 +79,6 @@ func newSkillsConn() *skillsConn {
 	c := new(skillsConn)
 	c.view.Store(emptySkillView())
 	return c
-}
-
-// skillsConns finds the skillsConn of an MCP server for updateSkills. Its
-// keys are weak so that it does not keep released MCP servers alive; a
-// cleanup drops their entries.
-var skillsConns sync.Map // weak.Pointer[mcp.Server] -> *skillsConn
-
-func skillsConnOf(ms *mcp.Server) *skillsConn {
-	key := weak.Make(ms)
-	if c, ok := skillsConns.Load(key); ok {
-		return c.(*skillsConn)
-	}
-	actual, loaded := skillsConns.LoadOrStore(key, newSkillsConn())
-	if !loaded {
-		runtime.AddCleanup(ms, func(key weak.Pointer[mcp.Server]) { skillsConns.Delete(key) }, key)
-	}
-	return actual.(*skillsConn)
 }
 
 // features is what sync needs of an *mcp.Server.

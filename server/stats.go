@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"log/slog"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -61,13 +59,9 @@ type EagerCost struct {
 	CatalogVersion uint64 `json:"catalogVersion"`
 }
 
-// attachStats counts the tokens of everything ms returns, per session,
-// serves the counts as StatsURI, and logs a summary when a session ends.
-func (s *Server) attachStats(ms *mcp.Server) {
-	b := &statsBook{s: s, sessions: map[*mcp.ServerSession]*SessionStats{}}
-	key := weak.Make(ms)
-	statsBooks.Store(key, b)
-	runtime.AddCleanup(ms, func(key weak.Pointer[mcp.Server]) { statsBooks.Delete(key) }, key)
+// attachStats counts the tokens of everything ms returns, per session, in
+// b, serves the counts as StatsURI, and logs a summary when a session ends.
+func (s *Server) attachStats(ms *mcp.Server, b *statsBook) {
 	ms.AddReceivingMiddleware(b.middleware)
 	ms.AddResource(&mcp.Resource{
 		URI:         StatsURI,
@@ -78,21 +72,14 @@ func (s *Server) attachStats(ms *mcp.Server) {
 	}, b.read)
 }
 
-// statsBooks maps each MCP server made by NewMCPServer to its accounting,
-// until releaseStats or until the server is collected: the key is weak, so
-// a server never released is not kept alive by its accounting.
-var statsBooks sync.Map // weak.Pointer[mcp.Server] -> *statsBook
+func newStatsBook(s *Server) *statsBook {
+	return &statsBook{s: s, sessions: map[*mcp.ServerSession]*SessionStats{}}
+}
 
-// releaseStats logs the summary of every session of ms still open and
-// forgets ms; Release calls it. A stdio process exits as soon as its only
-// session ends, before closeOnEnd gets to log: this is where its summary
-// is written.
-func releaseStats(ms *mcp.Server) {
-	v, ok := statsBooks.LoadAndDelete(weak.Make(ms))
-	if !ok {
-		return
-	}
-	b := v.(*statsBook)
+// endAll logs the summary of every session still open; Release calls it. A
+// stdio process exits as soon as its only session ends, before closeOnEnd
+// gets to log: this is where its summary is written.
+func (b *statsBook) endAll() {
 	b.mu.Lock()
 	open := slices.Collect(maps.Keys(b.sessions))
 	b.mu.Unlock()
@@ -118,14 +105,18 @@ func (b *statsBook) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		tool, source := b.s.attribute(method, req)
-		tokens, blob := b.s.resultTokens(res)
-		b.add(ss, method, tool, source, tokens, blob)
+		st := b.open(ss)
+		read := readOf(res)
+		b.s.later(func() {
+			tokens, blob := read.tokens(b.s.tok.Count)
+			b.add(st, method, tool, source, tokens, blob)
+		})
 		return res, err
 	}
 }
 
-// add books one result, opening the session's account on first sight.
-func (b *statsBook) add(ss *mcp.ServerSession, method, tool, source string, tokens int, blob int64) {
+// open returns the session's account, opening it on first sight.
+func (b *statsBook) open(ss *mcp.ServerSession) *SessionStats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	st := b.sessions[ss]
@@ -140,6 +131,13 @@ func (b *statsBook) add(ss *mcp.ServerSession, method, tool, source string, toke
 		b.sessions[ss] = st
 		go b.closeOnEnd(ss)
 	}
+	return st
+}
+
+// add books one result.
+func (b *statsBook) add(st *SessionStats, method, tool, source string, tokens int, blob int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	st.Requests++
 	st.Tokens += tokens
 	st.BlobBytes += blob
@@ -166,9 +164,14 @@ func (b *statsBook) closeOnEnd(ss *mcp.ServerSession) {
 
 // end logs a session's summary and forgets it; the first caller logs.
 func (b *statsBook) end(ss *mcp.ServerSession) {
+	b.s.flushCounts()
 	b.mu.Lock()
-	st, ok := b.sessions[ss]
+	live, ok := b.sessions[ss]
 	delete(b.sessions, ss)
+	var st SessionStats
+	if ok {
+		st = *live // results still being counted may add to live
+	}
 	b.mu.Unlock()
 	if !ok {
 		return
@@ -208,6 +211,7 @@ func (b *statsBook) stats(ss *mcp.ServerSession) SessionStats {
 // read serves StatsURI: the requesting session's accounting so far (this
 // read is counted after it is answered).
 func (b *statsBook) read(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	b.s.flushCounts()
 	st := b.stats(req.Session)
 	st.Eager = b.s.eagerCost()
 	data, err := json.Marshal(st)
@@ -274,92 +278,104 @@ func (s *Server) attributeCall(name string, rawArgs json.RawMessage) (tool, sour
 	return name, OverheadSource
 }
 
-// resultTokens counts what a result carries for the model: the text of a
-// tool result (its structured content when it has no text), the text of
-// resources and prompt messages, the instructions of an initialization,
-// and the JSON of anything else (the lists, custom methods).
+// resultTokens counts what a result carries for the model.
 func (s *Server) resultTokens(res mcp.Result) (tokens int, blobBytes int64) {
-	switch r := res.(type) {
-	case *mcp.CallToolResult:
-		tokens, blobBytes, hasText := s.contentTokens(r.Content)
-		if !hasText && r.StructuredContent != nil {
-			tokens += s.jsonTokens(r.StructuredContent)
-		}
-		return tokens, blobBytes
-	case *mcp.ReadResourceResult:
-		for _, c := range r.Contents {
-			tokens += s.tok.Count(c.Text)
-			blobBytes += int64(len(c.Blob))
-		}
-		return tokens, blobBytes
-	case *mcp.GetPromptResult:
-		for _, m := range r.Messages {
-			n, blob, _ := s.contentTokens([]mcp.Content{m.Content})
-			tokens, blobBytes = tokens+n, blobBytes+blob
-		}
-		return tokens, blobBytes
-	case *mcp.InitializeResult:
-		return s.tok.Count(r.Instructions), 0
-	case *mcp.DiscoverResult:
-		return s.tok.Count(r.Instructions), 0
-	}
-	return s.jsonTokens(res), 0
+	return readOf(res).tokens(s.tok.Count)
 }
 
-func (s *Server) contentTokens(contents []mcp.Content) (tokens int, blobBytes int64, hasText bool) {
+// reading is what a result gives the model to read: its texts, and the
+// bytes of what a text tokenizer cannot price (images, audio, blobs).
+type reading struct {
+	texts []string
+	blob  int64
+}
+
+func (r reading) tokens(count countFunc) (int, int64) {
+	n := 0
+	for _, t := range r.texts {
+		n += count(t)
+	}
+	return n, r.blob
+}
+
+// readOf takes from a result what the model reads: the text of a tool
+// result (its structured content when it has no text), the text of
+// resources and prompt messages, the instructions of an initialization,
+// and the JSON of anything else (the lists, custom methods). It runs on the
+// request path and only copies out strings, which are immutable, so the
+// tokens can be counted later while the SDK goes on with the result.
+func readOf(res mcp.Result) reading {
+	var r reading
+	switch res := res.(type) {
+	case *mcp.CallToolResult:
+		hasText := r.addContent(res.Content)
+		if !hasText && res.StructuredContent != nil {
+			r.addJSON(res.StructuredContent)
+		}
+	case *mcp.ReadResourceResult:
+		for _, c := range res.Contents {
+			r.texts = append(r.texts, c.Text)
+			r.blob += int64(len(c.Blob))
+		}
+	case *mcp.GetPromptResult:
+		for _, m := range res.Messages {
+			r.addContent([]mcp.Content{m.Content})
+		}
+	case *mcp.InitializeResult:
+		r.texts = append(r.texts, res.Instructions)
+	case *mcp.DiscoverResult:
+		r.texts = append(r.texts, res.Instructions)
+	default:
+		r.addJSON(res)
+	}
+	return r
+}
+
+func (r *reading) addContent(contents []mcp.Content) (hasText bool) {
 	for _, c := range contents {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			tokens += s.tok.Count(c.Text)
+			r.texts = append(r.texts, c.Text)
 			hasText = true
 		case *mcp.EmbeddedResource:
 			if c.Resource != nil {
-				tokens += s.tok.Count(c.Resource.Text)
-				blobBytes += int64(len(c.Resource.Blob))
+				r.texts = append(r.texts, c.Resource.Text)
+				r.blob += int64(len(c.Resource.Blob))
 				hasText = hasText || c.Resource.Text != ""
 			}
 		case *mcp.ImageContent:
-			blobBytes += int64(len(c.Data))
+			r.blob += int64(len(c.Data))
 		case *mcp.AudioContent:
-			blobBytes += int64(len(c.Data))
+			r.blob += int64(len(c.Data))
 		case nil:
 		default: // resource links and the like: the model reads their fields
-			tokens += s.jsonTokens(c)
+			r.addJSON(c)
 		}
 	}
-	return tokens, blobBytes, hasText
+	return hasText
 }
 
-func (s *Server) jsonTokens(v any) int {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return 0
+func (r *reading) addJSON(v any) {
+	if data, err := json.Marshal(v); err == nil {
+		r.texts = append(r.texts, string(data))
 	}
-	return s.tok.Count(string(data))
 }
 
-// eagerCache holds the eager cost of the last snapshot priced: pricing a
-// large catalog takes a noticeable fraction of a second, and snapshots
-// change rarely. Snapshots are immutable, so the pointer is the key.
-var eagerCache struct {
-	sync.Mutex
-	snap      *loader.Snapshot
-	tokenizer string
-	cost      EagerCost
-}
-
-// eagerCost prices the current snapshot for eager loading.
+// eagerCost prices the current snapshot for eager loading. Pricing a large
+// catalog takes a noticeable fraction of a second and snapshots change
+// rarely, so the price of the last snapshot is kept; snapshots are
+// immutable, so the pointer is the key.
 func (s *Server) eagerCost() EagerCost {
 	snap := s.Snapshot()
-	eagerCache.Lock()
-	defer eagerCache.Unlock()
-	if eagerCache.snap != snap || eagerCache.tokenizer != s.tok.Name() {
+	s.eager.Lock()
+	defer s.eager.Unlock()
+	if s.eager.snap != snap {
 		cost := EagerCost{CatalogVersion: snap.Version}
 		for _, c := range eagerCosts(snap, s.tok.Count) {
 			cost.Entries++
 			cost.Tokens += c.tokens
 		}
-		eagerCache.snap, eagerCache.tokenizer, eagerCache.cost = snap, s.tok.Name(), cost
+		s.eager.snap, s.eager.cost = snap, cost
 	}
-	return eagerCache.cost
+	return s.eager.cost
 }

@@ -235,11 +235,11 @@ func TestReleaseLogsOpenSessions(t *testing.T) {
 	}
 	defer cs.Close()
 	callText(t, cs, ToolSearch, map[string]any{"query": "echo"})
-	releaseStats(ms)
+	s.Release(ms)
 	if _, ok := logs.find("session summary", "searches", 1); !ok {
 		t.Error("no session summary logged on release")
 	}
-	releaseStats(ms) // twice is harmless
+	s.Release(ms) // twice is harmless
 	cs.Close()
 	time.Sleep(50 * time.Millisecond) // let closeOnEnd run: it must not log again
 	n := 0

@@ -1,0 +1,152 @@
+package search
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+)
+
+func TestValueHints(t *testing.T) {
+	tests := []struct {
+		words string
+		want  []string
+	}{
+		{"weather in Paris on March 5th", []string{"date", "citi"}},
+		{"book a table for 2023-10-01 at 7:30 pm", []string{"date", "time"}},
+		{"fetch https://example.com and mail bob@example.com", []string{"url", "email"}},
+		{"show the last lines of report.txt", []string{"file"}},
+		{"convert $20 to yen", []string{"amount"}},
+		{"weather", nil},
+		{"list my repositories", nil},
+	}
+	for _, tt := range tests {
+		p := parseQuery(tt.words)
+		if got := valueHints(p.words); !slices.Equal(got, tt.want) {
+			t.Errorf("valueHints(%q) = %q, want %q", tt.words, got, tt.want)
+		}
+	}
+}
+
+// TestGroupNeutral checks that belonging to a server is neither rewarded nor punished as
+// such: a tool alone on its server scores like the same tool without a server.
+func TestGroupNeutral(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "alone", Name: "alone", Kind: KindTool, Description: "Convert a currency amount."},
+		Document{ID: "srv__grouped", Name: "srv__grouped", Kind: KindTool, Description: "Convert a currency amount."},
+		Document{ID: "other", Name: "other", Kind: KindTool, Description: "Something unrelated."},
+	)
+	r := ix.Search(Query{Text: "convert currency amount", Limit: 5})
+	if len(r.Hits) != 2 || r.Hits[0].Score != r.Hits[1].Score {
+		t.Fatalf("hits = %+v, want two with equal scores", r.Hits)
+	}
+	// A server whose other tools match as well lends its tools weight.
+	ix.Add(Document{ID: "srv__sibling", Name: "srv__sibling", Kind: KindTool, Description: "Convert currency."})
+	r = ix.Search(Query{Text: "convert currency amount", Limit: 5})
+	if r.Hits[0].ID != "srv__grouped" {
+		t.Errorf("hits = %+v, want srv__grouped first", r.Hits)
+	}
+}
+
+func TestSharedNames(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "one", Name: "search", Kind: KindTool, Description: "Search the web."},
+		Document{ID: "two", Name: "search", Kind: KindTool, Description: "Search files."},
+	)
+	r := ix.Search(Query{Text: "select:search"})
+	if want := map[string][]string{"search": {"one", "two"}}; !reflect.DeepEqual(r.Ambiguous, want) {
+		t.Errorf("Ambiguous = %v, want %v", r.Ambiguous, want)
+	}
+	if r := ix.Search(Query{Text: "search", Limit: 5}); len(r.Hits) != 2 || r.Hits[0].Match != MatchExact || r.Hits[1].Match != MatchExact {
+		t.Errorf("hits = %+v, want both as exact matches", r.Hits)
+	}
+	ix.Remove("one")
+	if r := ix.Search(Query{Text: "select:search"}); !slices.Equal(hitIDs(r), []string{"two"}) {
+		t.Errorf("after removal hits = %q, want [two]", hitIDs(r))
+	}
+}
+
+func TestUnknownKind(t *testing.T) {
+	ix := testIndex()
+	if r := ix.Search(Query{Text: "issue", Kind: "prompt"}); len(r.Hits) != 0 || r.Total != 0 {
+		t.Errorf("hits = %+v, want none", r)
+	}
+	if r := ix.Search(Query{Text: "select:a", Kind: "prompt"}); !slices.Equal(r.Unknown, []string{"a"}) {
+		t.Errorf("Unknown = %q, want [a]", r.Unknown)
+	}
+	if r := ix.Search(Query{Text: "issue", Kind: "ANY"}); len(r.Hits) == 0 {
+		t.Error(`Kind "ANY" found nothing`)
+	}
+}
+
+// manyDocs makes n small documents with overlapping vocabulary.
+func manyDocs(n int) []Document {
+	verbs := []string{"get", "list", "create", "delete", "update", "search"}
+	nouns := []string{"issue", "file", "message", "user", "order", "ticket", "event"}
+	docs := make([]Document, n)
+	for i := range docs {
+		v, o := verbs[i%len(verbs)], nouns[(i/len(verbs))%len(nouns)]
+		id := fmt.Sprintf("srv%d__%s_%s_%d", i%9, v, o, i)
+		docs[i] = ToolDocument(id, id, fmt.Sprintf("%s the %s number %d of the account.", v, o, i%13),
+			[]byte(fmt.Sprintf(`{"properties":{"%s_id":{"description":"The %s."}}}`, o, o)))
+	}
+	return docs
+}
+
+// TestParallelAdd checks that a big Add, analyzed in parallel, equals one-by-one adds.
+func TestParallelAdd(t *testing.T) {
+	docs := manyDocs(3 * minDocsPerWorker)
+	bulk, single := NewIndex(), NewIndex()
+	bulk.Add(docs...)
+	for _, d := range docs {
+		single.Add(d)
+	}
+	for _, q := range []string{"create issue", "list user orders", "ticket", "srv3__", "+file delete"} {
+		a := bulk.Search(Query{Text: q, Limit: 10})
+		b := single.Search(Query{Text: q, Limit: 10})
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("query %q:\nbulk   %+v\nsingle %+v", q, a, b)
+		}
+	}
+}
+
+// TestConcurrentUse runs searches while documents are added and removed (meant for -race).
+func TestConcurrentUse(t *testing.T) {
+	docs := manyDocs(400)
+	ix := NewIndex()
+	ix.Add(docs[:200]...)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				ix.Search(Query{Text: []string{"create issue", "list files", "gh_create_isue", "select:a", "+user get"}[(i+w)%5]})
+			}
+		})
+	}
+	wg.Go(func() {
+		for i := 200; i < 400; i++ {
+			ix.Add(docs[i])
+			ix.Remove(docs[i-200].ID)
+		}
+	})
+	wg.Wait()
+	if ix.Len() != 200 {
+		t.Errorf("Len = %d, want 200", ix.Len())
+	}
+}
+
+func TestForEachEdit(t *testing.T) {
+	var got []string
+	forEachEdit("ab", func(v string) { got = append(got, v) })
+	for _, want := range []string{"b", "a", "ba", "xb", "ax", "xab", "axb", "abx"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("edits of %q lack %q", "ab", want)
+		}
+	}
+	if slices.Contains(got, "ab") {
+		t.Error("edits include the word itself")
+	}
+}
