@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -196,6 +197,31 @@ func (a *app) upstreamStates() map[string]string {
 		}
 	}
 	return states
+}
+
+// upstreamFlags choose how a one-shot command sees the upstream servers.
+type upstreamFlags struct {
+	offline bool
+	wait    time.Duration
+}
+
+func addUpstreamFlags(fs *flag.FlagSet, canOffline bool) *upstreamFlags {
+	f := &upstreamFlags{}
+	if canOffline {
+		fs.BoolVar(&f.offline, "offline", false, "use upstream servers' last known catalogs without connecting to them")
+	}
+	fs.DurationVar(&f.wait, "wait", time.Minute, "how long to wait at most for upstream servers to connect and list their tools")
+	return f
+}
+
+// loadUpstreams brings the upstream servers in as the flags say: their last
+// known catalogs only, or connected and listed.
+func (a *app) loadUpstreams(ctx context.Context, f *upstreamFlags) {
+	if f.offline {
+		a.loadPersistedUpstreams()
+		return
+	}
+	a.settleUpstreams(ctx, f.wait)
 }
 
 // settleUpstreams starts the upstreams and waits until none is still

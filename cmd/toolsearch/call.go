@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/toolsearch/toolsearch/server"
 )
@@ -16,7 +15,7 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs)
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON `object`")
 	asJSON := fs.Bool("json", false, "print the structured result as JSON after the text")
-	wait := fs.Duration("wait", 60*time.Second, "how long to wait at most for the upstream servers to connect")
+	uf := addUpstreamFlags(fs, false)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -33,7 +32,7 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
-	a.settleUpstreams(ctx, *wait)
+	a.loadUpstreams(ctx, uf)
 	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
 	printResult(out, res, *asJSON)
 	if res.IsError {

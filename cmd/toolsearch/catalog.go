@@ -17,8 +17,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("catalog", os.Stderr)
 	sf := addSourceFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
-	offline := fs.Bool("offline", false, "show upstream servers' last known catalogs without connecting to them")
-	wait := fs.Duration("wait", 60*time.Second, "how long to wait at most for upstream servers to connect and list their tools")
+	uf := addUpstreamFlags(fs, true)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -27,11 +26,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
-	if *offline {
-		a.loadPersistedUpstreams()
-	} else {
-		a.settleUpstreams(ctx, *wait)
-	}
+	a.loadUpstreams(ctx, uf)
 	rep := server.BuildCatalogReport(a.catalog.Snapshot())
 	if *asJSON {
 		enc := json.NewEncoder(out)

@@ -72,3 +72,18 @@ func TestFlagsOverrideConfig(t *testing.T) {
 		t.Error("an explicit config file that is missing is not an error")
 	}
 }
+
+func TestDefaultHTTPAddr(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"--http", "--http=127.0.0.1:7777"},
+		{"--http --promote", "--http=127.0.0.1:7777 --promote"},
+		{"--http :9000 --promote", "--http=:9000 --promote"},
+		{"-http=0.0.0.0:1", "-http=0.0.0.0:1"},
+		{"--skills x", "--skills x"},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(defaultHTTPAddr(strings.Fields(tt.in)), " "); got != tt.want {
+			t.Errorf("defaultHTTPAddr(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

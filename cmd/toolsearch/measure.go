@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
@@ -22,8 +21,7 @@ func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 	queries := fs.String("queries", "", "queries `FILE` for the per-search cost (JSONL, the eval format; default: one query per entry from its one-liner)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	asMarkdown := fs.Bool("markdown", false, "print the report as Markdown tables")
-	offline := fs.Bool("offline", false, "measure upstream servers' last known catalogs without connecting to them")
-	wait := fs.Duration("wait", 60*time.Second, "how long to wait at most for upstream servers to connect and list their tools")
+	uf := addUpstreamFlags(fs, true)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,11 +41,7 @@ func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
-	if *offline {
-		a.loadPersistedUpstreams()
-	} else {
-		a.settleUpstreams(ctx, *wait)
-	}
+	a.loadUpstreams(ctx, uf)
 	rep, err := a.server.Measure(ctx, opts)
 	if err != nil {
 		return err

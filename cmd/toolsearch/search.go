@@ -11,13 +11,14 @@ import (
 	"github.com/toolsearch/toolsearch/server"
 )
 
-func runSearch(_ context.Context, args []string, out io.Writer) error {
+func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("search", os.Stderr)
 	sf := addSourceFlags(fs)
 	limit := fs.Int("limit", server.DefaultLimit, "most results (1-20)")
 	kind := fs.String("kind", "any", "tool, skill or any")
 	detail := fs.String("detail", server.DetailFull, "full, compact or names")
 	asJSON := fs.Bool("json", false, "print the structured result as JSON instead of the text")
+	uf := addUpstreamFlags(fs, true)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -27,6 +28,7 @@ func runSearch(_ context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
+	a.loadUpstreams(ctx, uf)
 	res, err := a.server.Search(server.SearchArgs{Query: strings.Join(rest, " "), Limit: *limit, Kind: *kind, Detail: *detail})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -20,12 +21,12 @@ const shutdownGrace = 10 * time.Second
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
 	sf := addSourceFlags(fs)
-	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` (e.g. "+server.DefaultHTTPAddr+") instead of stdio")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+server.DefaultHTTPAddr)
 	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
 	trace := fs.String("trace", "", "append one JSON line per request to `FILE` (time, session, method, tool, argument digest, tokens, duration, outcome)")
 	traceArgs := fs.Bool("trace-args", false, "record the arguments themselves in the trace, not only their digest")
-	if _, err := parseFlags(fs, args); err != nil {
+	if _, err := parseFlags(fs, defaultHTTPAddr(args)); err != nil {
 		return err
 	}
 	sf.more = func(cfg *Config) {
@@ -46,6 +47,9 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		return err
 	}
 	defer a.close()
+	// Loading a large catalog leaves garbage behind (file bytes, decoded
+	// JSON); hand it back now rather than whenever the scavenger gets to it.
+	debug.FreeOSMemory()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
@@ -87,6 +91,29 @@ func serveHTTP(ctx context.Context, a *app) error {
 	})
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
 	return a.server.Serve(ctx, ln, h, shutdownGrace)
+}
+
+// defaultHTTPAddr lets --http stand alone: with no address after it, it
+// means the default one.
+func defaultHTTPAddr(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if a != "--http" && a != "-http" {
+			out = append(out, a)
+			continue
+		}
+		if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a+"="+server.DefaultHTTPAddr)
+	}
+	return out
 }
 
 // httpToken reads the bearer token from a file, or TOOLSEARCH_TOKEN.
