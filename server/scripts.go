@@ -38,14 +38,9 @@ type ScriptResult struct {
 var scriptOutputSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
-    "exit_code": {"type": "integer"},
-    "duration_ms": {"type": "integer"},
-    "stdout_bytes": {"type": "integer", "description": "Bytes the script printed, including any left out."},
-    "truncated": {"type": "boolean"},
-    "timed_out": {"type": "boolean"},
-    "cancelled": {"type": "boolean"},
-    "signal": {"type": "string"},
-    "invalid_utf8": {"type": "boolean", "description": "Invalid UTF-8 in the output was replaced."}
+    "exit_code": {"type": "integer"}, "duration_ms": {"type": "integer"}, "stdout_bytes": {"type": "integer"},
+    "truncated": {"type": "boolean"}, "timed_out": {"type": "boolean"}, "cancelled": {"type": "boolean"},
+    "signal": {"type": "string"}, "invalid_utf8": {"type": "boolean"}
   },
   "required": ["exit_code", "duration_ms", "stdout_bytes", "truncated", "timed_out"]
 }`)

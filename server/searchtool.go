@@ -53,36 +53,22 @@ var searchInputSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
+// searchOutputSchema describes the structured result; every session pays
+// for it up front, so it says what clients need to validate and no more.
 var searchOutputSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
     "query": {"type": "string"},
-    "total": {"type": "integer", "description": "Entries that matched, before the limit."},
-    "results": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "kind": {"type": "string", "enum": ["tool", "skill"]},
-          "name": {"type": "string"},
-          "source": {"type": "string"},
-          "score": {"type": "number"},
-          "description": {"type": "string"},
-          "detail": {"type": "string", "enum": ["full", "compact", "names"]},
-          "signature": {"type": "string"},
-          "inputSchema": {"type": "object"},
-          "annotations": {"type": "object"},
-          "body": {"type": "string"},
-          "files": {"type": "array", "items": {"type": "object", "properties": {"path": {"type": "string"}, "size": {"type": "integer"}}, "required": ["path", "size"]}},
-          "state": {"type": "string", "description": "The upstream server's state when it is not active."},
-          "callable": {"type": "boolean"},
-          "changed": {"type": "boolean", "description": "The tool's definition changed since it was first seen."}
-        },
-        "required": ["kind", "name", "source", "score", "description", "detail"]
-      }
-    },
+    "total": {"type": "integer"},
+    "results": {"type": "array", "items": {"type": "object", "properties": {
+      "kind": {"type": "string"}, "name": {"type": "string"}, "source": {"type": "string"},
+      "score": {"type": "number"}, "description": {"type": "string"}, "detail": {"type": "string"},
+      "signature": {"type": "string"}, "inputSchema": {"type": "object"}, "annotations": {"type": "object"},
+      "body": {"type": "string"}, "files": {"type": "array"}, "state": {"type": "string"},
+      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}},
+      "required": ["kind", "name", "source", "score", "description", "detail"]}},
     "unknown": {"type": "array", "items": {"type": "string"}},
-    "ambiguous": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+    "ambiguous": {"type": "object"},
     "nextCursor": {"type": "string"},
     "notes": {"type": "array", "items": {"type": "string"}}
   },
