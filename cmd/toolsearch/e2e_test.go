@@ -75,6 +75,8 @@ func connect(t *testing.T, args ...string) *session {
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
 	})
 	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	// Last known upstream catalogs go to a cache of the test's own.
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
 	cmd.Stderr = &testLog{t: t}
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {

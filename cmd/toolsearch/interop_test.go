@@ -68,7 +68,15 @@ func TestInteropServerEverything(t *testing.T) {
 		t.Errorf("the echo tool comes without its schema:\n%s", text)
 	}
 
-	text, res := s.call(t, "call_tool", map[string]any{"name": "everything__echo", "arguments": map[string]any{"message": "hello from toolsearch"}})
+	// Calls are refused (service_not_active) until the server is active.
+	var res *mcp.CallToolResult
+	for {
+		text, res = s.call(t, "call_tool", map[string]any{"name": "everything__echo", "arguments": map[string]any{"message": "hello from toolsearch"}})
+		if !res.IsError || !strings.HasPrefix(text, "service_not_active") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if res.IsError || !strings.Contains(text, "hello from toolsearch") {
 		t.Errorf("call_tool echo: isError=%v %q", res.IsError, text)
 	}
@@ -113,7 +121,7 @@ func TestInteropStatusPage(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	serve := exec.CommandContext(ctx, binary, "serve", "--http", addr, "--mcp-config", cfg, "--skills", testSkills(t))
-	serve.Env = append(os.Environ(), "TOOLSEARCH_TOKEN="+token)
+	serve.Env = append(os.Environ(), "TOOLSEARCH_TOKEN="+token, "XDG_CACHE_HOME="+t.TempDir())
 	serve.Stderr = &testLog{t: t}
 	if err := serve.Start(); err != nil {
 		t.Fatal(err)
