@@ -99,6 +99,7 @@ type SearchResult struct {
 
 	catalogSize int
 	listing     bool // an empty-query page
+	offset      int  // of the page's first entry
 }
 
 // ResultItem is one entry in a search result.
@@ -337,7 +338,7 @@ func (s *Server) fitBudget(res *SearchResult) {
 	}
 	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
 		if it := &res.Results[i]; it.Body != "" {
-			cutBody(it, s, budget, res)
+			s.cutBody(res, it)
 		}
 	}
 	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
@@ -350,9 +351,10 @@ func (s *Server) fitBudget(res *SearchResult) {
 	}
 }
 
-// cutBody shortens a skill body until the result fits, keeping whole lines,
-// and says where to read the rest.
-func cutBody(it *ResultItem, s *Server, budget int, res *SearchResult) {
+// cutBody shortens a skill body until the result fits its budget, keeping
+// whole lines; the text says where to read the rest.
+func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
+	budget := s.opts.ResultBudget
 	full := it.entry.Skill.Body
 	lo, hi := 0, len(full)
 	for lo < hi { // longest prefix that fits, by bisection
@@ -395,7 +397,7 @@ func (s *Server) listPage(snap *loader.Snapshot, args SearchArgs) (*SearchResult
 			entries = append(entries, e)
 		}
 	}
-	res := &SearchResult{Query: args.Query, Total: len(entries), Results: []ResultItem{}, catalogSize: len(entries), listing: true}
+	res := &SearchResult{Query: args.Query, Total: len(entries), Results: []ResultItem{}, catalogSize: len(entries), listing: true, offset: offset}
 	end := min(offset+size, len(entries))
 	for _, e := range entries[min(offset, end):end] {
 		res.Results = append(res.Results, s.item(snap, e, 0, DetailNames))
@@ -412,13 +414,9 @@ func (r *SearchResult) Text() string {
 	var b strings.Builder
 	switch {
 	case r.listing:
-		first := 0
+		fmt.Fprintf(&b, "Catalog: %d entries", r.Total)
 		if len(r.Results) > 0 {
-			first = 1
-		}
-		fmt.Fprintf(&b, "Catalog: %d entries; this page lists", r.Total)
-		if len(r.Results) > 0 {
-			fmt.Fprintf(&b, " %d-%d", first, first+len(r.Results)-1)
+			fmt.Fprintf(&b, "; this page lists %d-%d", r.offset+1, r.offset+len(r.Results))
 		}
 		b.WriteString(". Use select:<name> to load one.")
 	case len(r.Results) == 0:
@@ -493,7 +491,7 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 	if len(it.Files) > 0 {
 		b.WriteString("\nFiles (read with read_skill_file; run scripts with run_skill_script):")
 		for _, f := range it.Files {
-			fmt.Fprintf(b, "\n- %s (%s)", f.Path, humanSize(f.Size))
+			fmt.Fprintf(b, "\n- %s (%s)", f.Path, HumanSize(f.Size))
 		}
 	}
 	if it.Body != "" {
@@ -521,7 +519,8 @@ func compactJSON(v any) string {
 	return string(data)
 }
 
-func humanSize(n int64) string {
+// HumanSize writes a byte count the way people read it: 512 B, 2.1 KB.
+func HumanSize(n int64) string {
 	switch {
 	case n < 1024:
 		return fmt.Sprintf("%d B", n)

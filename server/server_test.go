@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -212,5 +213,36 @@ func TestPromoteOnlyOnLegacySessions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestEmptyQueryPages(t *testing.T) {
+	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget})
+	defer s.Close()
+	var names []string
+	args := SearchArgs{Query: "", Limit: 2}
+	for page := 1; ; page++ {
+		res, err := s.Search(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("this page lists %d-%d", 2*page-1, 2*page-2+len(res.Results))
+		if text := res.Text(); !strings.Contains(text, want) {
+			t.Errorf("page %d lacks %q:\n%s", page, want, text)
+		}
+		for _, it := range res.Results {
+			names = append(names, it.Name)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		args.Cursor = res.NextCursor
+	}
+	// Hidden tools are not listed.
+	if got := strings.Join(names, ","); got != "srv__echo,srv__ping,srv__read_secret,static_tool" {
+		t.Errorf("pages = %s", got)
+	}
+	if _, err := s.Search(SearchArgs{Query: "", Cursor: "garbage"}); err == nil {
+		t.Error("a bad cursor is accepted")
 	}
 }

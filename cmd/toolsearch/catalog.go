@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -44,7 +45,8 @@ func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
 		if s.LastListed != nil {
 			listed = s.LastListed.Local().Format(time.DateTime)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.Kind, dash(s.State), s.Entries, listed, dash(firstLineOf(s.LastError)))
+		lastError, _, _ := strings.Cut(s.LastError, "\n")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.Kind, dash(s.State), s.Entries, listed, dash(lastError))
 	}
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "NAME\tKIND\tSOURCE\tSTATE\tPOLICY\tFLAGS\tSUMMARY")
@@ -76,15 +78,6 @@ func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
 func dash(s string) string {
 	if s == "" {
 		return "-"
-	}
-	return s
-}
-
-func firstLineOf(s string) string {
-	for i, c := range s {
-		if c == '\n' {
-			return s[:i]
-		}
 	}
 	return s
 }

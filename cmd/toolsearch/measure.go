@@ -85,7 +85,7 @@ func measureTables(rep *server.Report) (sources, searches [][]string) {
 		}
 		skillBytes := ""
 		if c.SkillFileBytes > 0 {
-			skillBytes = humanBytes(c.SkillFileBytes)
+			skillBytes = server.HumanSize(c.SkillFileBytes)
 		}
 		return []string{c.Name, c.Kind, entries, eager, num(c.UpFront), num(c.Saved), pct, skillBytes}
 	}
@@ -224,14 +224,4 @@ func num(n int) string {
 func num1(f float64) string {
 	tenths := int(math.Round(f * 10))
 	return fmt.Sprintf("%s.%d", num(tenths/10), tenths%10)
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }
