@@ -128,8 +128,17 @@ type sessionServers struct {
 	shared *mcp.Server
 
 	mu         sync.Mutex
-	perSession []*mcp.Server
+	perSession []sessionServer
 }
+
+type sessionServer struct {
+	ms      *mcp.Server
+	created time.Time
+}
+
+// sessionGrace is how long a fresh server may go without a session before
+// it counts as abandoned: its session is being set up meanwhile.
+const sessionGrace = time.Minute
 
 func (p *sessionServers) get(r *http.Request) *mcp.Server {
 	if ms, ok := r.Context().Value(newSessionKey{}).(*mcp.Server); ok {
@@ -140,20 +149,21 @@ func (p *sessionServers) get(r *http.Request) *mcp.Server {
 
 func (p *sessionServers) fresh() *mcp.Server {
 	ms := p.s.NewMCPServer()
+	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.perSession = append(p.perSession, ms)
-	// Release the servers whose sessions are gone (or never started).
-	p.perSession = slices.DeleteFunc(p.perSession, func(m *mcp.Server) bool {
-		if m == ms {
+	// Release the servers whose sessions are gone, or never came.
+	p.perSession = slices.DeleteFunc(p.perSession, func(ss sessionServer) bool {
+		if now.Sub(ss.created) < sessionGrace {
 			return false
 		}
-		for range m.Sessions() {
+		for range ss.ms.Sessions() {
 			return false
 		}
-		p.s.Release(m)
+		p.s.Release(ss.ms)
 		return true
 	})
+	p.perSession = append(p.perSession, sessionServer{ms, now})
 	return ms
 }
 

@@ -242,3 +242,26 @@ func TestHTTPShutdownWithCallInFlight(t *testing.T) {
 		t.Fatal("shutdown did not finish")
 	}
 }
+
+func TestHTTPPromoteStaysInItsSession(t *testing.T) {
+	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}, Promote: true})
+	defer s.Close()
+	url, _ := startHTTP(t, s, HTTPOptions{})
+	a := httpClient(t, url, "", "2025-11-25")
+	b := httpClient(t, url, "", "2025-11-25")
+	callText(t, a, ToolSearch, map[string]any{"query": "select:srv__ping"})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(toolNames(t, a), "srv__ping") {
+		if time.Now().After(deadline) {
+			t.Fatalf("not promoted in the searching session: %s", toolNames(t, a))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if names := toolNames(t, b); strings.Contains(names, "srv__ping") {
+		t.Errorf("promoted into another session: %s", names)
+	}
+	// A modern request never sees promoted tools either.
+	if names := toolNames(t, httpClient(t, url, "", "2026-07-28")); strings.Contains(names, "srv__ping") {
+		t.Errorf("promoted into a 2026-07-28 list: %s", names)
+	}
+}
