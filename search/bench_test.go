@@ -49,7 +49,10 @@ var loadBench = sync.OnceValue(func() benchData {
 // benchDocs returns n documents: the catalog's tools, then replicas named "<name>_r<k>".
 func benchDocs(tb testing.TB, n int) []Document {
 	tb.Helper()
-	tools := loadBench().tools
+	return replicate(loadBench().tools, n)
+}
+
+func replicate(tools []catalogTool, n int) []Document {
 	docs := make([]Document, 0, n)
 	for r := 0; len(docs) < n; r++ {
 		for _, t := range tools {
@@ -214,6 +217,43 @@ func BenchmarkMemory(b *testing.B) {
 			b.ReportMetric(rss, "rss-MB")
 		}
 		runtime.KeepAlive(ix)
+	}
+}
+
+// TestResidentMemory reports the resident set of a process that holds an index of 100,000
+// documents and nothing else: the catalog and the documents are dropped after Add. It runs
+// only when asked, in a process of its own:
+//
+//	SEARCH_RSS=1 go test -run TestResidentMemory -count 1 -v ./search/
+func TestResidentMemory(t *testing.T) {
+	if os.Getenv("SEARCH_RSS") == "" {
+		t.Skip("set SEARCH_RSS=1 to measure")
+	}
+	settle := func() float64 {
+		runtime.GC()
+		debug.FreeOSMemory()
+		return residentMB()
+	}
+	base := settle()
+	ix := NewIndex()
+	func() {
+		var tools []catalogTool
+		if b, err := os.ReadFile(filepath.Join(devDir, "catalog.json")); err == nil {
+			_ = json.Unmarshal(b, &tools)
+		}
+		if len(tools) == 0 {
+			tools = syntheticBench().tools
+		}
+		ix.Add(replicate(tools, 100_000)...)
+	}()
+	ix.Search(Query{Text: "warm up the scratch buffers"})
+	rss := settle()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("index of %d: VmRSS %.1f MB (%.1f MB before building), heap in use %.1f MB",
+		ix.Len(), rss, base, float64(ms.HeapInuse)/(1<<20))
+	if rss > 150 {
+		t.Errorf("VmRSS %.1f MB, want < 150 MB", rss)
 	}
 }
 

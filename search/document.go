@@ -3,12 +3,13 @@
 //
 // Ranking follows what users of other tool searches asked for: an exact name always wins,
 // then name prefixes, then text relevance. Text relevance is BM25F over the tool's name
-// (split into words), server, title, description, parameter names and descriptions, and a
-// skill's headings and body, with stop words, Porter stemming, a small table of synonyms
-// and abbreviations common in tool catalogs, hints from the types of values a request
-// carries (dates, files, places), and a share of the evidence of the tool's server as a
-// whole. Short queries also get fuzzy name matching (sahilm/fuzzy) and spelling
-// correction. "select:a,b" fetches names directly and "+term" filters without dominating
+// (split into words), server, title, description, parameter names, descriptions and enum
+// values, and a skill's headings and body, with stop words, Porter stemming, a small table
+// of synonyms and abbreviations common in tool catalogs, hints from the types of values a
+// request carries (dates, files, places, currencies), and a share of the evidence of the
+// tool's server as a whole. Short queries also get fuzzy name matching (sahilm/fuzzy) and
+// spelling correction. A second stage reorders the best few by how much of the tool's
+// own name the query asks for. "select:a,b" fetches names directly and "+term" filters without dominating
 // the score. See Query.
 //
 // The index is incremental: Add and Remove cost time in proportion to the documents they
@@ -25,7 +26,10 @@ import (
 )
 
 // Param is one input parameter of a tool.
-type Param struct{ Name, Description string }
+type Param struct {
+	Name, Description string
+	Enum              []string // the values it takes, if the schema lists them
+}
 
 // Document is one searchable tool or skill.
 type Document struct {
@@ -52,13 +56,14 @@ const (
 const (
 	maxSchemaDepth  = 4
 	maxSchemaParams = 200
+	maxEnumValues   = 100 // per parameter
 )
 
 // ToolDocument builds a Document from a tool's name, description and JSON input schema.
 // A nil or invalid schema gives a document without parameters. Nested object properties are
-// flattened to dotted names ("filter.status", array items as "tags[]"), and enum values are
-// appended to the parameter's description, because users name the values ("in Celsius")
-// rather than the parameter.
+// flattened to dotted names ("filter.status", array items as "tags[]"). Enum values are kept
+// apart, because users name the values ("in Celsius") rather than the parameter, and naming
+// one is strong evidence for the tool that takes it.
 func ToolDocument(id, name, description string, inputSchema []byte) Document {
 	d := Document{ID: id, Name: name, Kind: KindTool, Description: description}
 	var root schemaNode
@@ -128,7 +133,7 @@ func (n *schemaNode) params(dst []Param, prefix string, depth int) []Param {
 			break
 		}
 		name := prefix + p.name
-		dst = append(dst, Param{Name: name, Description: p.node.text()})
+		dst = append(dst, Param{Name: name, Description: p.node.text(), Enum: p.node.enumValues()})
 		dst = p.node.children(dst, name, depth+1)
 	}
 	return dst
@@ -148,17 +153,14 @@ func (n *schemaNode) children(dst []Param, name string, depth int) []Param {
 	return dst
 }
 
-// text is the searchable description of a parameter: its title, description and enum values.
+// text is the searchable description of a parameter: its title and description.
 func (n *schemaNode) text() string {
-	parts := make([]string, 0, 3)
+	parts := make([]string, 0, 2)
 	if n.Title != "" && !strings.EqualFold(n.Title, n.Description) {
 		parts = append(parts, n.Title)
 	}
 	if n.Description != "" {
 		parts = append(parts, n.Description)
-	}
-	if enum := n.enumValues(); len(enum) > 0 {
-		parts = append(parts, "One of: "+strings.Join(enum, ", ")+".")
 	}
 	return strings.Join(parts, " ")
 }
@@ -168,7 +170,7 @@ func (n *schemaNode) enumValues() []string {
 	var vals []string
 	add := func(enum []any) {
 		for _, v := range enum {
-			if s := fmt.Sprint(v); s != "" && s != "<nil>" && !slices.Contains(vals, s) {
+			if s := fmt.Sprint(v); s != "" && s != "<nil>" && len(vals) < maxEnumValues && !slices.Contains(vals, s) {
 				vals = append(vals, s)
 			}
 		}
@@ -182,7 +184,7 @@ func (n *schemaNode) enumValues() []string {
 			add(alts[i].Enum)
 		}
 	}
-	return vals
+	return slices.Clip(vals)
 }
 
 // SkillDocument builds a Document for a skill from its description and Markdown body. The

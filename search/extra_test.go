@@ -17,7 +17,8 @@ func TestValueHints(t *testing.T) {
 		{"book a table for 2023-10-01 at 7:30 pm", []string{"date", "time"}},
 		{"fetch https://example.com and mail bob@example.com", []string{"url", "email"}},
 		{"show the last lines of report.txt", []string{"file"}},
-		{"convert $20 to yen", []string{"amount"}},
+		{"convert $20 to yen", []string{"amount", "currenc"}},
+		{"how many euros is 20 Japanese yen", []string{"currenc"}},
 		{"weather", nil},
 		{"list my repositories", nil},
 	}
@@ -148,5 +149,37 @@ func TestForEachEdit(t *testing.T) {
 	}
 	if slices.Contains(got, "ab") {
 		t.Error("edits include the word itself")
+	}
+}
+
+// TestNameFit checks the second stage: among tools that match the query's words equally,
+// the one whose name asks for nothing the query does not mention comes first.
+func TestNameFit(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "add_postgres_server", Name: "add_postgres_server", Kind: KindTool,
+			Description: "Register a new PostgreSQL server so that its databases can be listed and queried."},
+		Document{ID: "list_servers", Name: "list_servers", Kind: KindTool, Description: "List the registered servers of a given type."},
+		Document{ID: "other", Name: "other", Kind: KindTool, Description: "Something unrelated."},
+	)
+	r := ix.Search(Query{Text: "list the servers"})
+	if len(r.Hits) == 0 || r.Hits[0].ID != "list_servers" {
+		t.Errorf("hits = %+v, want list_servers first", r.Hits)
+	}
+}
+
+// TestEnumValues checks that a value a parameter takes is evidence of its own: a user names
+// the value ("in Fahrenheit"), not the parameter.
+func TestEnumValues(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		ToolDocument("weather_a", "weather_a", "Get the current weather of a city.",
+			[]byte(`{"properties":{"city":{"type":"string"},"unit":{"type":"string","enum":["celsius","fahrenheit"]}}}`)),
+		ToolDocument("weather_b", "weather_b", "Get the current weather of a city.",
+			[]byte(`{"properties":{"city":{"type":"string"},"unit":{"type":"string","description":"Temperature unit"}}}`)),
+	)
+	r := ix.Search(Query{Text: "weather in Oslo in fahrenheit"})
+	if len(r.Hits) != 2 || r.Hits[0].ID != "weather_a" {
+		t.Errorf("hits = %+v, want weather_a first", r.Hits)
 	}
 }

@@ -40,5 +40,27 @@ func valueHints(words []string) []string {
 			}
 		}
 	}
+	if mentionsCurrency(words) {
+		hs = append(hs, normalize("currency"))
+	}
 	return hs
+}
+
+// currencyWords name currencies; "pound" is left out, since it is as often a weight.
+var currencyWords = toSet(`dollar dollars euro euros yen sterling rupee rupees yuan renminbi
+	peso pesos franc francs ruble rubles rouble roubles usd eur gbp jpy inr cny aud cad chf mxn`)
+
+// mentionsCurrency reports whether a query names a currency or writes an amount with a
+// currency sign ("$20"): it then also asks for "currency". A word list is much cheaper
+// than a case-insensitive regular expression of alternatives over the whole query.
+func mentionsCurrency(words []string) bool {
+	for _, w := range words {
+		if i := strings.IndexAny(w, "$€£¥₹"); i >= 0 && strings.ContainsAny(w[i:], "0123456789") {
+			return true
+		}
+		if currencyWords[strings.ToLower(strings.Trim(w, ".,;:!?()'\"`"))] {
+			return true
+		}
+	}
+	return false
 }

@@ -1,21 +1,24 @@
 package search
 
 import (
+	"encoding/binary"
+	"iter"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 )
 
-// Fields of a document that text ranking tells apart. Their term frequencies are packed four
-// bits each into one uint32 per posting, so there can be at most eight.
+// Fields of a document that text ranking tells apart. Their term frequencies are packed three
+// bits each into one uint32 per posting, so there can be at most ten.
 const (
 	fieldName      = iota // the tool's own name, ID and AltNames, split into words
 	fieldSource           // server or source name, and the server part of a qualified name
 	fieldTitle            // human title
 	fieldDesc             // description
 	fieldParamName        // parameter names, split into words
-	fieldParamDesc        // parameter descriptions and enum values
+	fieldParamDesc        // parameter descriptions
+	fieldEnum             // values that parameters take (enums)
 	fieldHeading          // skill headings
 	fieldBody             // skill body
 	numFields
@@ -25,15 +28,15 @@ const (
 // called and what it says it does, but not a skill's long body, where nearly any word
 // occurs somewhere. ("+slack send" must keep the slack server's tools.)
 const requiredFields = 1<<fieldName | 1<<fieldSource | 1<<fieldTitle | 1<<fieldDesc |
-	1<<fieldParamName | 1<<fieldParamDesc | 1<<fieldHeading
+	1<<fieldParamName | 1<<fieldParamDesc | 1<<fieldEnum | 1<<fieldHeading
 
 const (
-	tfBits = 4
+	tfBits = 3
 	tfMax  = 1<<tfBits - 1
 )
 
 // posting records that a document contains a term: tf holds the term's frequency in each
-// field, four bits per field, saturating at 15 (BM25 saturates long before that).
+// field, three bits per field, saturating at 7 (BM25 saturates long before that).
 type posting struct {
 	doc int32
 	tf  uint32
@@ -60,13 +63,16 @@ type docStats struct {
 
 const noGroup = -1
 
-// slot is one document position. A slot is reused only after every posting that points at
-// it has been compacted away (refs == 0).
+// slot is one document position. It keeps only what ranking, name matching and removal
+// need, not the document: its text lives on only as postings. A slot is reused only after
+// every posting that points at it has been compacted away (refs == 0).
 type slot struct {
-	doc   Document
-	refs  int32  // postings that still point at this slot
-	short int32  // where the tool's own name starts in doc.Name (see splitQualified)
-	chars uint64 // letters and digits of the name, to skip hopeless fuzzy candidates quickly
+	id, name string
+	alt      []string // Document.AltNames
+	terms    []byte   // the terms of the name's words, then all the document's terms (see encodeTerms)
+	refs     int32    // postings that still point at this slot
+	short    int32    // where the tool's own name starts in name (see splitQualified)
+	chars    uint64   // letters and digits of the name, to skip hopeless fuzzy candidates quickly
 }
 
 // Index is an in-memory search index of tools and skills. Search may be called
@@ -86,6 +92,7 @@ type Index struct {
 	groupIDs  map[string]int32
 	groupSize []int32          // live documents per group
 	lenSum    [numFields]int64 // total field lengths of live documents
+	encBuf    []byte           // for encodeTerms
 	live      int
 	scratch   sync.Pool // *scratch buffers for Search
 }
@@ -106,17 +113,6 @@ func (ix *Index) Len() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return ix.live
-}
-
-// Doc returns the document with the given ID.
-func (ix *Index) Doc(id string) (Document, bool) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	s, ok := ix.byID[id]
-	if !ok {
-		return Document{}, false
-	}
-	return ix.slots[s].doc, true
 }
 
 // Add inserts documents, replacing any with the same ID. Documents without an ID are
@@ -177,16 +173,21 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 		ix.stats = append(ix.stats, docStats{})
 	}
 	_, short := splitQualified(d.Name)
-	ix.slots[s] = slot{doc: d, refs: int32(len(a.terms)), short: int32(len(d.Name) - len(short)), chars: charSet(d.Name)}
-	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), group: ix.joinGroup(groupKey(&d))}
+	sl := &ix.slots[s]
+	*sl = slot{
+		id: d.ID, name: d.Name, alt: slices.Clip(slices.Clone(d.AltNames)),
+		refs: int32(len(a.terms)), short: int32(len(d.Name) - len(short)), chars: charSet(d.Name),
+	}
+	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), group: ix.joinGroup(groupKey(d.Name))}
 	ix.byID[d.ID] = s
-	for _, k := range nameKeys(&d) {
+	for _, k := range nameKeys(sl) {
 		ix.byName.add(k, s)
 	}
-	for _, k := range altKeys(&d) {
+	for _, k := range altKeys(sl) {
 		ix.byAlt.add(k, s)
 	}
-	for _, t := range a.terms {
+	ids := make([]int32, len(a.terms))
+	for i, t := range a.terms {
 		id, ok := ix.termIDs[t.term]
 		if !ok {
 			id = int32(len(ix.terms))
@@ -196,7 +197,9 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 		ts := &ix.terms[id]
 		ts.postings = append(ts.postings, posting{doc: s, tf: t.tf})
 		ts.df++
+		ids[i] = id
 	}
+	sl.terms = ix.encodeTerms(d.Name[len(d.Name)-len(short):], ids)
 	for f, n := range a.lens {
 		ix.lenSum[f] += int64(n)
 	}
@@ -205,12 +208,11 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 
 func (ix *Index) remove(s int32) {
 	sl, st := &ix.slots[s], &ix.stats[s]
-	d := &sl.doc
-	delete(ix.byID, d.ID)
-	for _, k := range nameKeys(d) {
+	delete(ix.byID, sl.id)
+	for _, k := range nameKeys(sl) {
 		ix.byName.remove(k, s)
 	}
-	for _, k := range altKeys(d) {
+	for _, k := range altKeys(sl) {
 		ix.byAlt.remove(k, s)
 	}
 	for f, n := range st.lens {
@@ -220,16 +222,15 @@ func (ix *Index) remove(s int32) {
 		ix.groupSize[st.group]--
 	}
 	ix.live--
-	// The document's terms are recomputed rather than stored: removal is rare, memory is not.
-	a := newAnalyzer().analyze(d)
+	terms := sl.terms
 	// Drop the document's strings now; the slot stays until no posting points at it.
 	*sl = slot{refs: sl.refs}
 	*st = docStats{group: noGroup}
 	if sl.refs == 0 {
 		ix.free = append(ix.free, s)
 	}
-	for _, t := range a.terms {
-		ts := &ix.terms[ix.termIDs[t.term]]
+	for id := range docTermIDs(terms) {
+		ts := &ix.terms[id]
 		ts.df--
 		ts.dead++
 		if ts.dead > 8 && ts.dead > ts.df {
@@ -289,8 +290,8 @@ func (ix *Index) joinGroup(key string) int32 {
 // ("github" for "github__create_issue"). Source is not used: it may name a whole tools
 // file or skills folder, whose entries have nothing more in common than where they were
 // read from. Documents without a server part stand alone.
-func groupKey(d *Document) string {
-	prefix, _ := splitQualified(d.Name)
+func groupKey(name string) string {
+	prefix, _ := splitQualified(name)
 	return strings.ToLower(prefix)
 }
 
@@ -353,9 +354,9 @@ func (n nameIndex) get(k string) []int32 {
 }
 
 // nameKeys are the lower-cased names a document is known by exactly: its ID and Name.
-func nameKeys(d *Document) []string {
-	keys := []string{strings.ToLower(d.ID)}
-	if n := strings.ToLower(d.Name); n != "" && n != keys[0] {
+func nameKeys(sl *slot) []string {
+	keys := []string{strings.ToLower(sl.id)}
+	if n := strings.ToLower(sl.name); n != "" && n != keys[0] {
 		keys = append(keys, n)
 	}
 	return keys
@@ -364,21 +365,87 @@ func nameKeys(d *Document) []string {
 // altKeys are the lower-cased alternative names of a document: its AltNames and, for a
 // server-qualified name like "github__create_issue", the part after the last "__", which is
 // how the upstream server itself calls the tool.
-func altKeys(d *Document) []string {
+func altKeys(sl *slot) []string {
 	var keys []string
-	id, name := strings.ToLower(d.ID), strings.ToLower(d.Name)
+	id, name := strings.ToLower(sl.id), strings.ToLower(sl.name)
 	add := func(k string) {
 		k = strings.ToLower(strings.TrimSpace(k))
 		if k != "" && k != id && k != name && !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
-	for _, a := range d.AltNames {
+	for _, a := range sl.alt {
 		add(a)
 	}
-	_, short := splitQualified(d.Name)
+	_, short := splitQualified(sl.name)
 	add(short)
 	return keys
+}
+
+// encodeTerms packs what a slot keeps of a document's terms into one byte slice of
+// unsigned varints: first the number of words of the tool's own name that count for
+// nameFit, and for each the number of its terms and their ids; then all the document's term
+// ids (what remove needs), sorted, as differences, so that most take one or two bytes.
+func (ix *Index) encodeTerms(short string, ids []int32) []byte {
+	var names []byte
+	words := 0
+	splitWords(short, func(w []byte) {
+		ts := cachedWordTerms(w)
+		if len(ts) == 0 || isDigits(w) {
+			return // stop words, and numbers such as versions ("Movies_3_FindMovies"), say nothing
+		}
+		words++
+		names = binary.AppendUvarint(names, uint64(len(ts)))
+		for _, t := range ts {
+			names = binary.AppendUvarint(names, uint64(ix.termIDs[t])) // indexed with the name
+		}
+	}, nil)
+	buf := binary.AppendUvarint(ix.encBuf[:0], uint64(words))
+	buf = append(buf, names...)
+	slices.Sort(ids)
+	prev := int32(0)
+	for _, id := range ids {
+		buf = binary.AppendUvarint(buf, uint64(id-prev))
+		prev = id
+	}
+	ix.encBuf = buf
+	return slices.Clone(buf) // of exactly the size needed: there is one per document
+}
+
+// nameWords calls f with the term ids of each word of the tool's own name, as packed by
+// encodeTerms, and returns the rest of b.
+func nameWords(b []byte, f func(ids []byte)) []byte {
+	words, n := binary.Uvarint(b)
+	b = b[n:]
+	for range words {
+		terms, n := binary.Uvarint(b)
+		start := n
+		for range terms {
+			_, m := binary.Uvarint(b[n:])
+			n += m
+		}
+		if f != nil {
+			f(b[start:n])
+		}
+		b = b[n:]
+	}
+	return b
+}
+
+// docTermIDs yields all the term ids of a document, as packed by encodeTerms.
+func docTermIDs(b []byte) iter.Seq[int32] {
+	b = nameWords(b, nil)
+	return func(yield func(int32) bool) {
+		id := int32(0)
+		for len(b) > 0 {
+			d, n := binary.Uvarint(b)
+			b = b[n:]
+			id += int32(d)
+			if !yield(id) {
+				return
+			}
+		}
+	}
 }
 
 // charSet returns a bit set of the ASCII letters (any case) and digits in s.
@@ -510,6 +577,9 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 	for _, p := range d.Params {
 		addField(fieldParamName, p.Name, true)
 		addField(fieldParamDesc, p.Description, false)
+		for _, v := range p.Enum {
+			addField(fieldEnum, v, false)
+		}
 	}
 	for _, h := range d.Headings {
 		addField(fieldHeading, h, false)

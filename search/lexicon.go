@@ -76,6 +76,8 @@ var synonymGroups = [][]string{
 	{"convert", "transform"},
 	{"count", "tally"},
 	{"total", "sum"},
+	{"average", "mean"},
+	{"probability", "odds", "likelihood"},
 	{"reminder", "alert", "notification", "notify"},
 	{"email", "mail"},
 	{"cancel", "revoke", "abort"},

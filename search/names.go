@@ -75,11 +75,11 @@ func (ix *Index) nameTiers(sc *scratch, p parsedQuery, kind int) {
 // ignoring case. Names are compared in place rather than kept lower-cased: that would cost
 // a copy of every name.
 func (sl *slot) hasNamePrefix(k string) bool {
-	name := sl.doc.Name
+	name := sl.name
 	if hasPrefixFold(name, k) || sl.short > 0 && hasPrefixFold(name[sl.short:], k) {
 		return true
 	}
-	for _, a := range sl.doc.AltNames {
+	for _, a := range sl.alt {
 		if hasPrefixFold(a, k) {
 			return true
 		}
@@ -126,11 +126,11 @@ func (ix *Index) fuzzyNames(sc *scratch, p parsedQuery, kind int) {
 	var cands fuzzySource
 	for s := range ix.slots {
 		sl := &ix.slots[s]
-		if sl.chars&need != need || !ix.kindOK(int32(s), kind) || !isSubsequenceFold(pattern, sl.doc.Name) {
+		if sl.chars&need != need || !ix.kindOK(int32(s), kind) || !isSubsequenceFold(pattern, sl.name) {
 			continue
 		}
 		cands.slots = append(cands.slots, int32(s))
-		cands.names = append(cands.names, sl.doc.Name) // sahilm/fuzzy ignores case but rewards camelCase humps
+		cands.names = append(cands.names, sl.name) // sahilm/fuzzy ignores case but rewards camelCase humps
 	}
 	if len(cands.slots) == 0 {
 		return
@@ -200,7 +200,7 @@ func (ix *Index) selectNames(names []string, kind int) Result {
 		case len(found) > 1:
 			ids := make([]string, len(found))
 			for i, s := range found {
-				ids[i] = ix.slots[s].doc.ID
+				ids[i] = ix.slots[s].id
 			}
 			slices.Sort(ids)
 			if res.Ambiguous == nil {
@@ -209,7 +209,7 @@ func (ix *Index) selectNames(names []string, kind int) Result {
 			res.Ambiguous[n] = ids
 		case !slices.Contains(added, found[0]):
 			added = append(added, found[0])
-			res.Hits = append(res.Hits, Hit{ID: ix.slots[found[0]].doc.ID, Score: tierExact, Match: MatchExact})
+			res.Hits = append(res.Hits, Hit{ID: ix.slots[found[0]].id, Score: tierExact, Match: MatchExact})
 		}
 	}
 	res.Total = len(res.Hits)

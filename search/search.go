@@ -16,11 +16,13 @@ var (
 	bm25K1      = 1.2
 	fieldWeight = [numFields]float64{
 		fieldName: 4, fieldSource: 1, fieldTitle: 2, fieldDesc: 0.75,
-		fieldParamName: 1.5, fieldParamDesc: 0.5, fieldHeading: 1.5, fieldBody: 0.3,
+		fieldParamName: 1.5, fieldParamDesc: 0.5, fieldEnum: 1,
+		fieldHeading: 1.5, fieldBody: 0.3,
 	}
 	fieldB = [numFields]float64{
 		fieldName: 0.3, fieldSource: 0.3, fieldTitle: 0.5, fieldDesc: 0.75,
-		fieldParamName: 0.5, fieldParamDesc: 0.3, fieldHeading: 0.75, fieldBody: 0.75,
+		fieldParamName: 0.5, fieldParamDesc: 0.3, fieldEnum: 0,
+		fieldHeading: 0.75, fieldBody: 0.75,
 	}
 )
 
@@ -70,6 +72,10 @@ type scratch struct {
 	passed   []int32   // touched slots that pass the "+term" filter
 	docs     []int32   // slots with tf set
 	groupSum []float64 // text score per group
+	key      []float64 // per passed slot: tier + squashed first-stage score
+	base, fz []float64 // per passed slot: first-stage score and its fuzzy part, relative to the best text score
+	heap     []float64 // for kthLargest
+	cands    []candidate
 	tiers    map[int32]int
 	fuzz     map[int32]float64
 }
@@ -101,6 +107,41 @@ func (ix *Index) putScratch(sc *scratch) {
 	clear(sc.tiers)
 	clear(sc.fuzz)
 	ix.scratch.Put(sc)
+}
+
+// kthLargest returns the k-th largest of xs, or -Inf if there are no more than k.
+func (sc *scratch) kthLargest(xs []float64, k int) float64 {
+	if len(xs) <= k {
+		return math.Inf(-1)
+	}
+	h := append(sc.heap[:0], xs[:k]...) // a min-heap of the k largest so far
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			if r := l + 1; r < len(h) && h[r] < h[l] {
+				l = r
+			}
+			if h[i] <= h[l] {
+				return
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, x := range xs[k:] {
+		if x > h[0] {
+			h[0] = x
+			down(0)
+		}
+	}
+	sc.heap = h
+	return h[0]
 }
 
 func (sc *scratch) touch(s int32) {
@@ -162,7 +203,11 @@ func (ix *Index) Search(q Query) Result {
 	if maxText == 0 {
 		maxText = 1
 	}
-	top := newTopK(limit, ix.slots)
+	// First stage: the best few by BM25F, server evidence and fuzzy name score. Their
+	// scores are gathered first and only those at or above the depth-th best become
+	// candidates, so that the many documents that tie (replicated or near-identical
+	// tools) cost no name comparisons.
+	sc.key, sc.base, sc.fz = sc.key[:0], sc.base[:0], sc.fz[:0]
 	for _, s := range sc.passed {
 		text := sc.score[s]
 		// A request about a server's domain ("my last order") lends weight to each of its
@@ -173,22 +218,46 @@ func (ix *Index) Search(q Query) Result {
 		} else {
 			text += groupWeight * text
 		}
-		fz := fuzzyWeight * maxText * sc.fuzz[s]
-		c := candidate{slot: s, match: MatchText}
-		tier := sc.tiers[s]
+		fz := fuzzyWeight * sc.fuzz[s] // relative to the best text score, as text/maxText is
+		base := text/maxText + fz
+		sc.key = append(sc.key, float64(sc.tiers[s])+squash(base))
+		sc.base = append(sc.base, base)
+		sc.fz = append(sc.fz, fz)
+	}
+	res.Total = len(sc.passed)
+	depth := max(limit, rerankDepth)
+	cut := sc.kthLargest(sc.key, depth)
+	top := ranking{slots: ix.slots, c: sc.cands[:0]}
+	for i, s := range sc.passed {
+		if sc.key[i] < cut {
+			continue
+		}
+		c := candidate{slot: s, match: MatchText, tier: int8(sc.tiers[s]), score: sc.key[i], base: sc.base[i]}
 		switch {
-		case tier == tierExact:
+		case c.tier == tierExact:
 			c.match = MatchExact
-		case tier == tierPrefix:
+		case c.tier == tierPrefix:
 			c.match = MatchPrefix
-		case fz > text:
+		case sc.fz[i] > sc.base[i]-sc.fz[i]:
 			c.match = MatchFuzzy
 		}
-		c.score = float64(tier) + squash(text+fz)
-		res.Total++
-		top.push(c)
+		top.c = append(top.c, c)
 	}
+	top.sort()
+	top.c = top.c[:min(depth, len(top.c))]
+	// Second stage: those few reordered by how well their names fit the query.
+	rr := ix.newReranker(optional)
+	if rerankHook != nil {
+		rerankHook(rr, top.c)
+	}
+	for i := range top.c {
+		c := &top.c[i]
+		c.score = float64(c.tier) + squash(rr.score(c))
+	}
+	top.sort()
+	top.c = top.c[:min(limit, len(top.c))]
 	res.Hits = top.hits()
+	sc.cands = top.c[:0]
 	return res
 }
 
@@ -210,7 +279,7 @@ func (ix *Index) kindOK(s int32, kind int) bool {
 
 // squash maps a non-negative score into [0, 1) without changing its order, so that a
 // tier can be added to it and Score alone orders the hits.
-func squash(x float64) float64 { return x / (x + 10) }
+func squash(x float64) float64 { return x / (x + 1) }
 
 // queryConcepts turns the query's words into concepts. impossible reports a required word
 // that no document contains.
@@ -346,62 +415,26 @@ var requiredTFMask = func() uint32 {
 type candidate struct {
 	slot  int32
 	match Match
-	score float64
+	tier  int8
+	score float64 // tier plus a squashed score: of the first stage, then of the second
+	base  float64 // first-stage score (BM25F, server evidence, fuzzy name score) / the best text score
 }
 
-// topK keeps the best k candidates seen, as a min-heap with the worst on top.
-type topK struct {
-	k     int
+// ranking orders candidates: higher score first, then ID, so that ties are deterministic.
+type ranking struct {
 	slots []slot
 	c     []candidate
 }
 
-func newTopK(k int, slots []slot) *topK {
-	return &topK{k: k, slots: slots, c: make([]candidate, 0, k)}
-}
-
-// better orders candidates: higher score first, then ID, so that ties are deterministic.
-func (t *topK) better(a, b candidate) bool {
+func (t *ranking) better(a, b candidate) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	return t.slots[a.slot].doc.ID < t.slots[b.slot].doc.ID
+	return t.slots[a.slot].id < t.slots[b.slot].id
 }
 
-func (t *topK) push(c candidate) {
-	if len(t.c) < t.k {
-		t.c = append(t.c, c)
-		for i := len(t.c) - 1; i > 0; {
-			parent := (i - 1) / 2
-			if !t.better(t.c[parent], t.c[i]) {
-				break
-			}
-			t.c[parent], t.c[i] = t.c[i], t.c[parent]
-			i = parent
-		}
-		return
-	}
-	if !t.better(c, t.c[0]) {
-		return
-	}
-	t.c[0] = c
-	for i := 0; ; {
-		worst := i
-		for _, j := range [2]int{2*i + 1, 2*i + 2} {
-			if j < len(t.c) && t.better(t.c[worst], t.c[j]) {
-				worst = j
-			}
-		}
-		if worst == i {
-			return
-		}
-		t.c[i], t.c[worst] = t.c[worst], t.c[i]
-		i = worst
-	}
-}
-
-// hits returns the kept candidates as hits, best first.
-func (t *topK) hits() []Hit {
+// sort orders the candidates best first.
+func (t *ranking) sort() {
 	slices.SortFunc(t.c, func(a, b candidate) int {
 		if t.better(a, b) {
 			return -1
@@ -411,9 +444,13 @@ func (t *topK) hits() []Hit {
 		}
 		return 0
 	})
+}
+
+// hits returns the candidates as hits, in their order (see sort).
+func (t *ranking) hits() []Hit {
 	hs := make([]Hit, len(t.c))
 	for i, c := range t.c {
-		hs[i] = Hit{ID: t.slots[c.slot].doc.ID, Score: c.score, Match: c.match}
+		hs[i] = Hit{ID: t.slots[c.slot].id, Score: c.score, Match: c.match}
 	}
 	return hs
 }

@@ -250,22 +250,22 @@ func TestToolDocument(t *testing.T) {
 	}}`
 	d := ToolDocument("w__get", "w__get", "Get weather.", []byte(schema))
 	want := []Param{
-		{"unit", "Temperature unit. One of: celsius, fahrenheit."},
-		{"filter", ""},
-		{"filter.status", "Issue state"},
-		{"tags", ""},
-		{"tags[].name", "Tag name"},
-		{"count", ""},
+		{Name: "unit", Description: "Temperature unit.", Enum: []string{"celsius", "fahrenheit"}},
+		{Name: "filter"},
+		{Name: "filter.status", Description: "Issue state"},
+		{Name: "tags"},
+		{Name: "tags[].name", Description: "Tag name"},
+		{Name: "count"},
 	}
 	if !reflect.DeepEqual(d.Params, want) {
-		t.Errorf("Params = %q,\nwant %q", d.Params, want)
+		t.Errorf("Params = %+v,\nwant %+v", d.Params, want)
 	}
 	if d.Kind != KindTool || d.ID != "w__get" || d.Description != "Get weather." {
 		t.Errorf("document = %+v", d)
 	}
 	for _, bad := range []string{"", "null", "{", `"x"`, `{"properties":[1,2]}`} {
 		if d := ToolDocument("x", "x", "", []byte(bad)); len(d.Params) != 0 {
-			t.Errorf("schema %q gave params %q", bad, d.Params)
+			t.Errorf("schema %q gave params %+v", bad, d.Params)
 		}
 	}
 }
@@ -340,11 +340,20 @@ func TestIncremental(t *testing.T) {
 	if changed.Len() != fresh.Len() {
 		t.Fatalf("Len = %d, want %d", changed.Len(), fresh.Len())
 	}
-	if _, ok := changed.Doc("a"); ok {
+	if r := changed.Search(Query{Text: "select:a"}); len(r.Hits) != 0 {
 		t.Error("removed document still there")
 	}
-	if d, _ := changed.Doc(replaced.ID); d.Description != replaced.Description {
-		t.Errorf("Doc(%s) = %+v, want the replacement", replaced.ID, d)
+	// Every term must count the same live documents as in a fresh build: removal finds a
+	// document's terms from what the slot kept, not from the document.
+	for term, id := range fresh.termIDs {
+		if cid, ok := changed.termIDs[term]; !ok || changed.terms[cid].df != fresh.terms[id].df {
+			t.Errorf("term %q: df differs from a fresh build", term)
+		}
+	}
+	for term, id := range changed.termIDs {
+		if _, ok := fresh.termIDs[term]; !ok && changed.terms[id].df != 0 {
+			t.Errorf("term %q: df %d, not in a fresh build", term, changed.terms[id].df)
+		}
 	}
 	for _, q := range []string{"issue", "bug report", "create channels", "send message", "slack", "filler", "+issues list",
 		"select:a,b,send_message", "round 2", "gh_create_isue", "github", "a", "tool"} {

@@ -1,0 +1,98 @@
+package search
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// The second stage reorders the best few candidates of the first (BM25F, server evidence,
+// fuzzy name score) by how well their names fit the query. BM25F rewards a document for
+// the query's words it has; it does not mind what else the name says, so among near
+// duplicates the one whose name asks for something the query does not mention often won
+// ("add_postgres_server" for "list the PostgreSQL servers"). Other features were tried
+// (shares of the query found anywhere, in the name, in parameters, among enum values; the
+// required parameters the query names; a clash of action verbs) and did not carry over to
+// held-out queries: see BENCHMARKS.md.
+
+// rerankDepth is how many of the best first-stage candidates the second stage reorders (at
+// least; more when the query asks for more hits). Depths of 10 to 100 score alike on the
+// development split: the name rarely lifts a tool from further down.
+const rerankDepth = 20
+
+// Features of a candidate that the second stage combines linearly.
+const (
+	featBase    = iota // first-stage score, relative to the query's best text score
+	featNameFit        // share of the words of the tool's own name that the query asks for
+	numFeatures
+)
+
+// rerankWeights combine the features; the first fixes the scale. Fitted by coordinate
+// ascent on the development split, checked on held-out halves (tune_test.go).
+var rerankWeights = [numFeatures]float64{featBase: 1, featNameFit: 0.3}
+
+// reranker computes the features of candidates for one query.
+type reranker struct {
+	ix     *Index
+	qterms []int32 // every term of the query's concepts, sorted
+}
+
+func (ix *Index) newReranker(cs []concept) *reranker {
+	rr := &reranker{ix: ix}
+	for _, c := range cs {
+		for _, t := range c.terms {
+			rr.qterms = append(rr.qterms, t.id)
+		}
+	}
+	slices.Sort(rr.qterms)
+	return rr
+}
+
+func (rr *reranker) features(c *candidate) [numFeatures]float64 {
+	var f [numFeatures]float64
+	f[featBase] = c.base
+	f[featNameFit] = rr.nameFit(c.slot)
+	return f
+}
+
+func (rr *reranker) score(c *candidate) float64 {
+	f := rr.features(c)
+	x := 0.0
+	for i, w := range rerankWeights {
+		x += w * f[i]
+	}
+	return x
+}
+
+// rerankHook, when set, sees every query's candidates before the second stage (for
+// fitting the weights).
+var rerankHook func(rr *reranker, cands []candidate)
+
+// nameFit is the share of the words of a document's own name (without its server part)
+// that have a term among the query's: 1 when the query asks for everything the name says.
+func (rr *reranker) nameFit(s int32) float64 {
+	words, hit := 0, 0
+	nameWords(rr.ix.slots[s].terms, func(ids []byte) {
+		words++
+		for len(ids) > 0 {
+			id, n := binary.Uvarint(ids)
+			ids = ids[n:]
+			if _, in := slices.BinarySearch(rr.qterms, int32(id)); in {
+				hit++
+				return
+			}
+		}
+	})
+	if words == 0 {
+		return 0
+	}
+	return float64(hit) / float64(words)
+}
+
+func isDigits(w []byte) bool {
+	for _, c := range w {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(w) > 0
+}
