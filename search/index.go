@@ -95,6 +95,10 @@ type Index struct {
 	encBuf    []byte           // for encodeTerms
 	live      int
 	scratch   sync.Pool // *scratch buffers for Search
+
+	// rerankHook, when set, sees every query's candidates before the
+	// second stage: the tuning test fits the rerank weights on them.
+	rerankHook func(rr *reranker, cands []candidate)
 }
 
 // NewIndex returns an empty index.

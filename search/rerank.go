@@ -63,10 +63,6 @@ func (rr *reranker) score(c *candidate) float64 {
 	return x
 }
 
-// rerankHook, when set, sees every query's candidates before the second stage (for
-// fitting the weights).
-var rerankHook func(rr *reranker, cands []candidate)
-
 // nameFit is the share of the words of a document's own name (without its server part)
 // that have a term among the query's: 1 when the query asks for everything the name says.
 func (rr *reranker) nameFit(s int32) float64 {

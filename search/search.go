@@ -247,8 +247,8 @@ func (ix *Index) Search(q Query) Result {
 	top.c = top.c[:min(depth, len(top.c))]
 	// Second stage: those few reordered by how well their names fit the query.
 	rr := ix.newReranker(optional)
-	if rerankHook != nil {
-		rerankHook(rr, top.c)
+	if ix.rerankHook != nil {
+		ix.rerankHook(rr, top.c)
 	}
 	for i := range top.c {
 		c := &top.c[i]

@@ -32,9 +32,9 @@ type tuneCand struct {
 
 // collectTune runs every query once and keeps its first-stage candidates with their features.
 func collectTune(ix *Index, qs []EvalQuery) []tuneQuery {
-	defer func() { rerankHook = nil }()
+	defer func() { ix.rerankHook = nil }()
 	var cur *tuneQuery
-	rerankHook = func(rr *reranker, cs []candidate) {
+	ix.rerankHook = func(rr *reranker, cs []candidate) {
 		for i := range cs {
 			c := &cs[i]
 			cur.cands = append(cur.cands, tuneCand{id: ix.slots[c.slot].id, tier: int(c.tier), f: rr.features(c)})
