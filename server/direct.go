@@ -14,17 +14,26 @@ import (
 // change as a side effect of other requests (SEP-2567).
 const modernProtocol = "2026-07-28"
 
+// protocolVersion is the protocol a request follows: requests of 2026-07-28
+// and later name it in _meta; others follow the version their session
+// negotiated. It is "" when neither says.
+func protocolVersion(ss *mcp.ServerSession, meta mcp.Meta) string {
+	if v, _ := meta[mcp.MetaKeyProtocolVersion].(string); v != "" {
+		return v
+	}
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil {
+			return p.ProtocolVersion
+		}
+	}
+	return ""
+}
+
 // legacySession reports whether the request comes from a session that
 // negotiated protocol 2025-11-25 or older.
 func legacySession(req *mcp.CallToolRequest) bool {
-	if v, ok := req.Params.GetMeta()[mcp.MetaKeyProtocolVersion].(string); ok && v >= modernProtocol {
-		return false
-	}
-	if req.Session == nil {
-		return false
-	}
-	ip := req.Session.InitializeParams()
-	return ip != nil && ip.ProtocolVersion != "" && ip.ProtocolVersion < modernProtocol
+	v := protocolVersion(req.Session, req.Params.GetMeta())
+	return v != "" && v < modernProtocol
 }
 
 // syncDirectTools lists the always-loaded catalog tools directly in ms's

@@ -194,16 +194,8 @@ func fieldsFor(ss *mcp.ServerSession, meta mcp.Meta) modernFields {
 }
 
 // isModern reports whether a request follows protocol 2026-07-28 or later.
-// Such requests name their version in _meta; others follow the version
-// their session negotiated.
 func isModern(ss *mcp.ServerSession, meta mcp.Meta) bool {
-	v, _ := meta[mcp.MetaKeyProtocolVersion].(string)
-	if v == "" && ss != nil {
-		if p := ss.InitializeParams(); p != nil {
-			v = p.ProtocolVersion
-		}
-	}
-	return v >= modernProtocol
+	return protocolVersion(ss, meta) >= modernProtocol
 }
 
 func (c *skillsConn) listSkills(_ context.Context, ss *mcp.ServerSession, p *listSkillsParams) (*listSkillsResult, error) {
