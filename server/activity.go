@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -116,7 +117,8 @@ func (a *Activity) record(ev Event) {
 func (s *Server) activityMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		a := s.opts.Activity
-		if a == nil || !isRequest(method) {
+		// Notifications have no result to record.
+		if a == nil || strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
 		if measuring(req) {
@@ -198,11 +200,6 @@ func (s *Server) describeCall(ev *Event, p *mcp.CallToolParamsRaw, withArgs bool
 	if src, ok := s.Snapshot().Source(source); ok && src.Kind == loader.SourceServer {
 		ev.Upstream, ev.State = src.Name, string(src.State)
 	}
-}
-
-// isRequest tells requests from notifications, which have no result.
-func isRequest(method string) bool {
-	return len(method) < len("notifications/") || method[:len("notifications/")] != "notifications/"
 }
 
 func resultText(r *mcp.CallToolResult) string {

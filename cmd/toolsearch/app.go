@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -269,17 +268,6 @@ func (a *app) close() {
 	for _, c := range a.closers {
 		c.Close()
 	}
-}
-
-// joinNonEmpty joins the non-empty strings.
-func joinNonEmpty(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
 }
 
 func plural(n int, noun string) string {

@@ -51,7 +51,7 @@ func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "NAME\tKIND\tSOURCE\tSTATE\tPOLICY\tFLAGS\tSUMMARY")
 	for _, e := range rep.Entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, e.Kind, e.Source, dash(e.State), dash(e.Policy), dash(joinNonEmpty(",", e.Flags...)), e.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Name, e.Kind, e.Source, dash(e.State), dash(e.Policy), dash(strings.Join(e.Flags, ",")), e.Summary)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

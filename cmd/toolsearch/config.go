@@ -36,8 +36,6 @@ type Config struct {
 	Trace         string                   `yaml:"trace"`
 	TraceArgs     bool                     `yaml:"traceArgs"`
 	LogLevel      string                   `yaml:"logLevel"`
-
-	file string // where it was read from, for messages
 }
 
 // ScriptsConfig configures run_skill_script.
@@ -97,7 +95,7 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 var unknownFieldRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
 
 func parseConfig(path string, data []byte) (*Config, error) {
-	cfg := &Config{file: path}
+	cfg := &Config{}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
