@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -155,10 +154,6 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 	return errorResult(fmt.Sprintf("calling %s on server %s failed: %v", e.Name, e.Source, err))
 }
 
-// schemaCache holds resolved input schemas by entry digest, since
-// resolving costs more than validating.
-var schemaCache sync.Map // digest -> *jsonschema.Resolved or error
-
 // validateArgs checks arguments against the tool's input schema. A schema
 // the validator cannot handle is not the model's fault: the call goes on
 // and the upstream judges.
@@ -170,10 +165,10 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	if _, ok := instance.(map[string]any); !ok {
 		return errors.New("arguments must be a JSON object")
 	}
-	v, ok := schemaCache.Load(e.Digest)
+	v, ok := s.schemas.Load(e.Digest)
 	if !ok {
 		v = resolveSchema(e.Tool.InputSchema)
-		schemaCache.Store(e.Digest, v)
+		s.schemas.Store(e.Digest, v)
 	}
 	rs, ok := v.(*jsonschema.Resolved)
 	if !ok {

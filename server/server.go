@@ -85,6 +85,10 @@ type Server struct {
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close
 
+	// schemas holds resolved input schemas by entry digest (or the error
+	// resolving gave), since resolving costs more than validating.
+	schemas sync.Map
+
 	// eager is the eager-loading cost of the last snapshot priced.
 	eager struct {
 		sync.Mutex
