@@ -51,7 +51,6 @@ func NewSkillSource(roots []string, catalog *Catalog, logger *slog.Logger) *Skil
 func (s *SkillSource) Load() Problems {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.loaded = map[string]*loadedDir{}
 	return s.refresh(nil)
 }
 
