@@ -140,7 +140,9 @@ func Summarize(desc string) string {
 	s := strings.Join(strings.Fields(desc), " ")
 	s = firstSentence(s)
 	if utf8.RuneCountInString(s) <= SummaryLen {
-		return s
+		// A copy, so that the whole description joined above is not kept alive by
+		// its first sentence: catalogs hold summaries for every tool.
+		return strings.Clone(s)
 	}
 	r := []rune(s)[:SummaryLen-1]
 	if i := lastSpace(r); i > SummaryLen/2 {

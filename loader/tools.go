@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,40 +74,87 @@ func LoadToolsFile(spec string) (*Source, error) {
 // DecodeTools decodes MCP tool definitions from a JSON array of tools or an
 // object with a "tools" array (a tools/list result). Schemas are kept as the
 // exact JSON written, so that what is served and measured is what the file
-// says.
+// says (white space aside). Tools are decoded one at a time, so a large catalog is never held
+// twice over.
 func DecodeTools(data []byte) ([]*mcp.Tool, error) {
-	var raws []json.RawMessage
-	if err := json.Unmarshal(data, &raws); err != nil {
-		var list struct {
-			Tools []json.RawMessage `json:"tools"`
-		}
-		if err2 := json.Unmarshal(data, &list); err2 != nil {
-			return nil, fmt.Errorf("want a JSON array of tools or a tools/list result: %v", err)
-		}
-		if list.Tools == nil {
-			return nil, errors.New(`want a JSON array of tools or an object with a "tools" array`)
-		}
-		raws = list.Tools
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := openToolsArray(dec); err != nil {
+		return nil, err
 	}
-	tools := make([]*mcp.Tool, 0, len(raws))
-	for i, raw := range raws {
-		var t mcp.Tool
-		if err := json.Unmarshal(raw, &t); err != nil {
+	var tools []*mcp.Tool
+	for i := 0; dec.More(); i++ {
+		var t toolJSON
+		if err := dec.Decode(&t); err != nil {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
-		var schemas struct {
-			In  json.RawMessage `json:"inputSchema"`
-			Out json.RawMessage `json:"outputSchema"`
+		def := t.Tool
+		def.InputSchema = compact(t.InputSchema)
+		if t.InputSchema == nil {
+			def.InputSchema = json.RawMessage(`{"type":"object"}`)
 		}
-		_ = json.Unmarshal(raw, &schemas) // decoded fine just above
-		if schemas.In == nil {
-			schemas.In = json.RawMessage(`{"type":"object"}`)
+		if t.OutputSchema != nil {
+			def.OutputSchema = compact(t.OutputSchema)
 		}
-		t.InputSchema = schemas.In
-		if schemas.Out != nil {
-			t.OutputSchema = schemas.Out
-		}
-		tools = append(tools, &t)
+		tools = append(tools, &def)
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array", len(tools))
+	}
+	if tools == nil {
+		tools = []*mcp.Tool{}
 	}
 	return tools, nil
+}
+
+// compact drops the insignificant white space of a schema, keeping its key
+// order: encoding/json sends RawMessage compacted anyway, and the catalog
+// holds a schema for every tool.
+func compact(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if raw == nil || json.Compact(&b, raw) != nil || b.Len() == len(raw) {
+		return raw
+	}
+	return bytes.Clone(b.Bytes())
+}
+
+// toolJSON decodes one tool with its schemas as raw JSON: these fields
+// shadow mcp.Tool's own, which would decode the schemas into maps.
+type toolJSON struct {
+	mcp.Tool
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+}
+
+// openToolsArray reads up to the first element of the tools array: the
+// document's own array, or the "tools" array of a tools/list result.
+func openToolsArray(dec *json.Decoder) error {
+	const want = `want a JSON array of tools or a tools/list result`
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("%s: %v", want, err)
+	}
+	switch tok {
+	case json.Delim('['):
+		return nil
+	case json.Delim('{'):
+	default:
+		return errors.New(want)
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("%s: %v", want, err)
+		}
+		if key == "tools" {
+			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+				return errors.New(`"tools" is not an array`)
+			}
+			return nil
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return fmt.Errorf("%s: %v", want, err)
+		}
+	}
+	return errors.New(`want a JSON array of tools or an object with a "tools" array`)
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/search"
@@ -15,7 +16,10 @@ func Document(e *loader.Entry) search.Document {
 		d.Source = e.Source
 		return d
 	}
-	schema, _ := json.Marshal(e.Tool.InputSchema)
+	schema, ok := e.Tool.InputSchema.(json.RawMessage)
+	if !ok {
+		schema, _ = json.Marshal(e.Tool.InputSchema)
+	}
 	d := search.ToolDocument(e.Name, e.Name, e.Description, schema)
 	d.Source = e.Source
 	d.Title = e.Tool.Title
@@ -40,7 +44,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 			}
 		}
 	}
-	var add []search.Document
+	var add []*loader.Entry
 	for _, e := range new.Entries {
 		if !e.Listed() {
 			continue
@@ -50,7 +54,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 		if ok && prev.Digest == e.Digest && prev.Source == e.Source {
 			continue
 		}
-		add = append(add, Document(e))
+		add = append(add, e)
 	}
 	var remove []string
 	for name := range before {
@@ -59,7 +63,18 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 	if len(remove) > 0 {
 		ix.Remove(remove...)
 	}
-	if len(add) > 0 {
-		ix.Add(add...)
+	// Documents are built and added a batch at a time: a whole large catalog's
+	// documents at once would more than double the memory the index itself needs.
+	docs := make([]search.Document, 0, min(len(add), indexBatch))
+	for batch := range slices.Chunk(add, indexBatch) {
+		docs = docs[:0]
+		for _, e := range batch {
+			docs = append(docs, Document(e))
+		}
+		ix.Add(docs...)
 	}
 }
+
+// indexBatch is how many documents syncIndex builds and adds at a time: enough
+// for Add to spread the analysis over every CPU.
+const indexBatch = 4096
