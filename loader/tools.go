@@ -73,9 +73,9 @@ func LoadToolsFile(spec string) (*Source, error) {
 
 // DecodeTools decodes MCP tool definitions from a JSON array of tools or an
 // object with a "tools" array (a tools/list result). Schemas are kept as the
-// exact JSON written, so that what is served and measured is what the file
-// says (white space aside). Tools are decoded one at a time, so a large catalog is never held
-// twice over.
+// JSON written, white space aside, so that what is served and measured is
+// what the file says. Tools are decoded one at a time, so that a large
+// catalog is never held twice over.
 func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := openToolsArray(dec); err != nil {
