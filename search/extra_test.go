@@ -21,6 +21,21 @@ func TestValueHints(t *testing.T) {
 		{"how many euros is 20 Japanese yen", []string{"currenc"}},
 		{"weather", nil},
 		{"list my repositories", nil},
+		// The cheap tests in front of the expressions must not lose a match: case, and
+		// words that only contain a lead word or a date word.
+		{"within Paris", nil},
+		{"In Paris", nil},
+		{"(in Paris", []string{"citi"}},
+		{"flights to Rome", []string{"citi"}},
+		{"meet at 7PM", []string{"time"}},
+		{"file REPORT.TXT", []string{"file"}},
+		{"see HTTP://x.org", []string{"url"}},
+		{"Sept 5 please", []string{"date"}},
+		{"on the 5th of SEPTEMBER", []string{"date"}},
+		{"due 1/2/2023", []string{"date"}},
+		{"pay $ 5", []string{"amount"}},
+		{"5 USD please", []string{"amount", "currenc"}},
+		{"what is the weather today", []string{"date"}},
 	}
 	for _, tt := range tests {
 		p := parseQuery(tt.words)
