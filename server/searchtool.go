@@ -98,8 +98,9 @@ type SearchResult struct {
 	Notes      []string            `json:"notes,omitempty"`
 
 	catalogSize int
-	listing     bool // an empty-query page
-	offset      int  // of the page's first entry
+	listing     bool   // an empty-query page
+	offset      int    // of the page's first entry
+	text        string // Text as fitBudget left it, so the handler need not render it again
 }
 
 // ResultItem is one entry in a search result.
@@ -149,8 +150,12 @@ func (s *Server) searchHandler(ms *mcp.Server) mcp.ToolHandler {
 
 // searchCallResult wraps a search result as the tool result clients get.
 func (s *Server) searchCallResult(res *SearchResult) *mcp.CallToolResult {
+	text := res.text
+	if text == "" {
+		text = res.Text()
+	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: res.Text()}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: res,
 	}
 }
@@ -266,12 +271,12 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 			it.Callable = ptr(false)
 		}
 	}
-	setDetail(&it, detail)
+	s.setDetail(&it, detail)
 	return it
 }
 
 // setDetail (re)fills an item's detail-dependent fields.
-func setDetail(it *ResultItem, detail string) {
+func (s *Server) setDetail(it *ResultItem, detail string) {
 	e := it.entry
 	it.Detail = detail
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
@@ -294,9 +299,19 @@ func setDetail(it *ResultItem, detail string) {
 		}
 	case DetailCompact:
 		if e.Kind == loader.KindTool {
-			it.Signature = Signature(e.Name, e.Tool.InputSchema)
+			it.Signature = s.signature(e)
 		}
 	}
+}
+
+// signature is Signature for a catalog entry, computed once per snapshot.
+func (s *Server) signature(e *loader.Entry) string {
+	if sig, ok := s.signatures.Load(e); ok {
+		return sig.(string)
+	}
+	sig := Signature(e.Name, e.Tool.InputSchema)
+	s.signatures.Store(e, sig)
+	return sig
 }
 
 // addStateNotes explains results (or their absence) that depend on a
@@ -323,17 +338,18 @@ func (s *Server) fitBudget(res *SearchResult) {
 	budget := s.opts.ResultBudget
 	fits := func() bool {
 		// A token is at least one byte: short texts need no tokenizer pass.
-		text := res.Text()
-		return len(text) <= budget || s.tok.Count(text) <= budget
+		res.text = res.Text()
+		return len(res.text) <= budget || s.tok.Count(res.text) <= budget
 	}
 	if fits() {
 		return
 	}
+	defer func() { res.text = res.Text() }() // the loops below may stop without rendering
 	note := fmt.Sprintf("Some results were shortened to fit the result budget of %d tokens; ask for one with select:<name> to see it in full.", budget)
 	res.Notes = append(res.Notes, note)
 	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
 		if it := &res.Results[i]; it.Detail == DetailFull && it.Kind == string(loader.KindTool) {
-			setDetail(it, DetailCompact)
+			s.setDetail(it, DetailCompact)
 		}
 	}
 	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
@@ -343,7 +359,7 @@ func (s *Server) fitBudget(res *SearchResult) {
 	}
 	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
 		if it := &res.Results[i]; it.Detail != DetailNames {
-			setDetail(it, DetailNames)
+			s.setDetail(it, DetailNames)
 		}
 	}
 	for len(res.Results) > 0 && !fits() {

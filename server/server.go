@@ -88,6 +88,10 @@ type Server struct {
 	// schemas holds resolved input schemas by entry digest (or the error
 	// resolving gave), since resolving costs more than validating.
 	schemas sync.Map
+	// signatures holds the compact signatures of entries already shown, by
+	// *loader.Entry: parsing a schema for it costs more than the search.
+	// Emptied when the catalog changes, so it never outgrows one snapshot.
+	signatures sync.Map
 
 	// eager is the eager-loading cost of the last snapshot priced.
 	eager struct {
@@ -153,6 +157,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	}
 	syncIndex(s.index, s.snap, new)
 	s.snap = new
+	s.signatures.Clear()
 	listing := s.renderDescription(new)
 	changed := listing != s.listing
 	s.listing = listing
