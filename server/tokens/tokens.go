@@ -8,7 +8,10 @@ package tokens
 
 import (
 	"fmt"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -25,7 +28,19 @@ const (
 type Counter struct {
 	name  string
 	codec tokenizer.Codec
+
+	mu     sync.Mutex
+	pieces map[string]int // token counts of recent pieces (see Count)
+	bytes  int            // the length of those pieces, to bound the cache
 }
+
+// The cache of piece counts keeps pieces up to maxCachedPiece bytes and at most
+// maxCacheBytes of them; when full it starts over, which is cheaper than
+// tracking what is least recently used and fine for text that repeats.
+const (
+	maxCachedPiece = 8 << 10
+	maxCacheBytes  = 4 << 20
+)
 
 var (
 	mu       sync.Mutex
@@ -56,7 +71,7 @@ func Get(encoding string) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Counter{name: encoding, codec: codec}
+	c := &Counter{name: encoding, codec: codec, pieces: map[string]int{}}
 	counters[encoding] = c
 	return c, nil
 }
@@ -74,10 +89,73 @@ func MustGet(encoding string) *Counter {
 func (c *Counter) Name() string { return c.name }
 
 // Count returns the number of tokens in s.
+//
+// The text is counted in pieces, each line with its line break, cut only where the
+// tokenizer's own pre-split also cuts, so the sum is the exact count of the whole. The
+// counts of recent pieces are remembered: results and listings repeat the same
+// descriptions, signatures and schemas line for line, and a tokenizer pass allocates
+// far more than the text it reads.
 func (c *Counter) Count(s string) int {
-	if s == "" {
-		return 0
+	n := 0
+	for s != "" {
+		i := pieceEnd(s)
+		n += c.countPiece(s[:i])
+		s = s[i:]
 	}
+	return n
+}
+
+// pieceEnd returns where the first piece of s ends: after a line break that is followed
+// by neither white space (a blank line or an indent is one pre-split chunk with the break)
+// nor "/" (o200k_base keeps punctuation, line breaks and slashes together), or at the
+// end of s.
+func pieceEnd(s string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return len(s)
+		}
+		i += j + 1
+		if i == len(s) {
+			return i
+		}
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\v', '\f', '/':
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(s[i:]); !unicode.IsSpace(r) {
+			return i
+		}
+	}
+}
+
+func (c *Counter) countPiece(p string) int {
+	if len(p) > maxCachedPiece {
+		return c.count(p)
+	}
+	c.mu.Lock()
+	n, ok := c.pieces[p]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = c.count(p)
+	c.mu.Lock()
+	if c.bytes+len(p) > maxCacheBytes {
+		clear(c.pieces)
+		c.bytes = 0
+	}
+	if _, ok := c.pieces[p]; !ok {
+		// A copy: p is usually a slice of a much longer text.
+		c.pieces[strings.Clone(p)] = n
+		c.bytes += len(p)
+	}
+	c.mu.Unlock()
+	return n
+}
+
+// count runs the tokenizer.
+func (c *Counter) count(s string) int {
 	n, err := c.codec.Count(s)
 	if err != nil {
 		// Only strict mode reports errors, and counters never use it; a

@@ -1,0 +1,97 @@
+package tokens
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// Counting piece by piece must give exactly what one tokenizer pass over the
+// whole text gives.
+var exactCases = []string{
+	"",
+	"one line",
+	"two\nlines\n",
+	"blank\n\nline\n\n\n",
+	"indented:\n  child\n\tTab\n",
+	"}\n/path/to/file\n",
+	"a,\n/b",
+	"crlf\r\nlines\r\n",
+	"nbsp\n\u00a0after\n",
+	"ideographic\n\u3000space\n",
+	"trailing spaces  \nnext\n",
+	"x\n's contraction\n'S upper\n",
+	"numbers\n12345\n678\n",
+	"emoji\n🙂 smile\n",
+	"Found 3 of 2,102 entries for \"weather\":\n\n1. get_weather (weather) — Get the weather.\n   signature: get_weather(city: string, unit?: \"c\"|\"f\")\n",
+	"\n\nstarts with breaks",
+	"ends with a break\n",
+	"\n",
+}
+
+func TestCountIsExact(t *testing.T) {
+	for _, enc := range []string{O200kBase, Cl100kBase} {
+		c := MustGet(enc)
+		texts := append([]string(nil), exactCases...)
+		texts = append(texts, devTexts(t)...)
+		for range 2 { // the second round reads the cache
+			for _, s := range texts {
+				if got, want := c.Count(s), c.count(s); got != want {
+					t.Errorf("%s: Count(%.60q) = %d, one pass gives %d", enc, s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// devTexts are the dev split's tool definitions rendered as indented JSON, when the
+// split is there: real descriptions and schemas, with every kind of line start.
+func devTexts(t *testing.T) []string {
+	data, err := os.ReadFile("../../../shared/eval/dev/catalog.json")
+	if err != nil {
+		return nil
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(data, &tools); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	var all strings.Builder
+	for i, raw := range tools {
+		var v any
+		json.Unmarshal(raw, &v)
+		b, _ := json.MarshalIndent(v, "", "  ")
+		if i%50 == 0 {
+			texts = append(texts, string(b))
+		}
+		all.Write(b)
+		all.WriteString("\n")
+	}
+	return append(texts, all.String())
+}
+
+func FuzzCountIsExact(f *testing.F) {
+	for _, s := range exactCases {
+		f.Add(s)
+	}
+	c := MustGet(O200kBase)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := c.Count(s), c.count(s); got != want {
+			t.Errorf("Count(%q) = %d, one pass gives %d", s, got, want)
+		}
+	})
+}
+
+func TestCountCacheStaysBounded(t *testing.T) {
+	c := MustGet(O200kBase)
+	line := strings.Repeat("word ", 200) + "\n" // 1,001 bytes
+	for i := range 2 * maxCacheBytes / len(line) {
+		c.Count(strings.Replace(line, "word", string(rune('a'+i%26))+strings.Repeat("x", i%97), 1))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bytes > maxCacheBytes {
+		t.Errorf("cache holds %d bytes, over %d", c.bytes, maxCacheBytes)
+	}
+}
