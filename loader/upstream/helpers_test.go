@@ -29,6 +29,7 @@ type fakeServer struct {
 	listGate chan struct{} // when set, tools/list waits until it is closed
 	dialErr  error         // when set, dialling fails
 	initGate chan struct{} // when set, connecting waits until it is closed
+	pingGate chan struct{} // when set, pings wait until it is closed
 }
 
 func newFakeServer(opts *mcp.ServerOptions) *fakeServer {
@@ -36,11 +37,14 @@ func newFakeServer(opts *mcp.ServerOptions) *fakeServer {
 	f.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			f.mu.Lock()
-			gate := f.listGate
-			if method == "initialize" || method == "server/discover" {
+			var gate chan struct{}
+			switch method {
+			case "tools/list":
+				gate = f.listGate
+			case "initialize", "server/discover":
 				gate = f.initGate
-			} else if method != "tools/list" {
-				gate = nil
+			case "ping":
+				gate = f.pingGate
 			}
 			f.mu.Unlock()
 			if gate != nil {
@@ -93,6 +97,12 @@ func (f *fakeServer) gateList(gate chan struct{}) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.listGate = gate
+}
+
+func (f *fakeServer) gatePing(gate chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pingGate = gate
 }
 
 // addEcho adds a tool that answers with its name and arguments.

@@ -54,6 +54,7 @@ import (
 const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultMaxBackoff     = 60 * time.Second
+	DefaultKeepAlive      = 30 * time.Second
 )
 
 // Options configure a Manager.
@@ -78,6 +79,12 @@ type Options struct {
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// KeepAlive is how often a connected server is pinged; one that misses
+	// two pings in a row is reconnected, so that a server gone silent is
+	// noticed before a call needs it. Zero means DefaultKeepAlive, negative
+	// turns pings off. Only sessions of protocols before 2026-07-28 are
+	// pinged: later ones keep no connection between requests.
+	KeepAlive time.Duration
 }
 
 // ErrUnknownServer is returned for a server name that is not configured.
@@ -121,6 +128,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 	}
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = DefaultMaxBackoff
+	}
+	if opts.KeepAlive == 0 {
+		opts.KeepAlive = DefaultKeepAlive
 	}
 	if opts.CacheDir == "" {
 		if dir, err := os.UserCacheDir(); err == nil {

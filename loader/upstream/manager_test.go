@@ -247,6 +247,35 @@ func TestCrashRecovery(t *testing.T) {
 	})
 }
 
+// A server that stops answering pings is reconnected without waiting for a
+// call to find out; one that answers them is left alone.
+func TestKeepAlive(t *testing.T) {
+	e := newEnv(t)
+	e.opts.KeepAlive = 20 * time.Millisecond
+	// Pings keep connections of protocols before 2026-07-28.
+	f := e.add("old", &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	f.addEcho("echo", "Echo.")
+	e.start()
+	waitSource(t, e.catalog, "old", "active", inState(loader.StateActive))
+	time.Sleep(200 * time.Millisecond) // ten pings answered
+	if n := f.dialCount(); n != 1 {
+		t.Fatalf("dialled %d times while the server answered pings, want 1", n)
+	}
+
+	gate := make(chan struct{})
+	f.gatePing(gate)
+	src := waitSource(t, e.catalog, "old", "failed", inState(loader.StateFailed))
+	if src.LastError == "" {
+		t.Error("failed without a reason")
+	}
+	f.gatePing(nil)
+	close(gate)
+	waitSource(t, e.catalog, "old", "active again", inState(loader.StateActive))
+	if n := f.dialCount(); n != 2 {
+		t.Errorf("dialled %d times, want 2", n)
+	}
+}
+
 func TestCallTimeoutAndCancel(t *testing.T) {
 	e := newEnv(t)
 	f := e.add("fake", nil)

@@ -85,7 +85,9 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		u.state = loader.StateDisabled
 	}
 	u.client = mcp.NewClient(m.opts.ClientInfo, &mcp.ClientOptions{
-		Logger: u.log,
+		Logger:                    u.log,
+		KeepAlive:                 max(m.opts.KeepAlive, 0),
+		KeepAliveFailureThreshold: 2,
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			signal(u.toolsChanged)
 		},
