@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -46,6 +47,47 @@ func cacheFile(dir string, cfg ServerConfig) string {
 	sum := sha256.Sum256(key)
 	return filepath.Join(dir, safeName(cfg.Name)+"-"+hex.EncodeToString(sum[:8])+".json")
 }
+
+// staleCacheAge is how long a cache file may go unwritten before it is
+// removed. The directory is shared by every toolsearch on the machine, so a
+// file that no server of this configuration uses may be another project's:
+// only its age says it is abandoned. A server's file is rewritten at every
+// listing.
+const staleCacheAge = 90 * 24 * time.Hour
+
+// pruneCache removes the cache files in dir not written for staleCacheAge,
+// except those in keep (the current servers', whose last known catalogs
+// matter most when they have failed for long). Only files named as
+// cacheFile names them are touched.
+func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []string, err error) {
+	if dir == "" {
+		return nil, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, de := range entries {
+		file := filepath.Join(dir, de.Name())
+		if !de.Type().IsRegular() || !cacheFileName.MatchString(de.Name()) || keep[file] {
+			continue
+		}
+		info, err := de.Info()
+		if err != nil || now.Sub(info.ModTime()) < staleCacheAge {
+			continue
+		}
+		if err := os.Remove(file); err == nil {
+			removed = append(removed, de.Name())
+		}
+	}
+	return removed, nil
+}
+
+// cacheFileName matches the names cacheFile makes.
+var cacheFileName = regexp.MustCompile(`^[A-Za-z0-9._-]+-[0-9a-f]{16}\.json$`)
 
 // safeName keeps a server name usable as part of a file name.
 func safeName(name string) string {

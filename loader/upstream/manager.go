@@ -186,6 +186,7 @@ func (m *Manager) Start(ctx context.Context) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
 		m.publishPersisted()
+		m.pruneCache()
 		for _, name := range m.names {
 			u := m.servers[name]
 			if u.set.Disabled {
@@ -201,6 +202,22 @@ func (m *Manager) Start(ctx context.Context) {
 // stay in state connecting (or disabled).
 func LoadPersisted(servers []ServerConfig, opts Options) {
 	New(servers, opts).publishPersisted()
+}
+
+// pruneCache removes abandoned cache files; see staleCacheAge.
+func (m *Manager) pruneCache() {
+	keep := map[string]bool{}
+	for _, u := range m.servers {
+		keep[u.file] = true
+	}
+	removed, err := pruneCache(m.opts.CacheDir, keep, time.Now())
+	if err != nil {
+		m.log.Warn("could not look for abandoned upstream catalogs", "dir", m.opts.CacheDir, "err", err)
+	}
+	if len(removed) > 0 {
+		m.log.Info("removed abandoned upstream catalogs", "dir", m.opts.CacheDir, "files", removed,
+			"unwritten_days", int(staleCacheAge.Hours()/24))
+	}
 }
 
 func (m *Manager) publishPersisted() {
