@@ -140,8 +140,12 @@ func Summarize(desc string) string {
 	s := strings.Join(strings.Fields(desc), " ")
 	s = firstSentence(s)
 	if utf8.RuneCountInString(s) <= SummaryLen {
-		// A copy, so that the whole description joined above is not kept alive by
-		// its first sentence: catalogs hold summaries for every tool.
+		// Catalogs hold a summary for every tool. Usually it is the start of the
+		// description, which the entry keeps anyway; otherwise a copy, so that the
+		// whole description joined above is not kept alive by its first sentence.
+		if strings.HasPrefix(desc, s) {
+			return desc[:len(s)]
+		}
 		return strings.Clone(s)
 	}
 	r := []rune(s)[:SummaryLen-1]
