@@ -57,7 +57,11 @@ type Skill struct {
 	FrontmatterYAML []byte
 	Body            string // the Markdown after the frontmatter
 	Files           []File // sorted by path; SKILL.md included
-	Problems        Problems
+	// EmptyDirs are the folders inside the skill folder that hold no file,
+	// slash-separated and sorted. The others show in the files' paths; these
+	// are kept so that they can be served as (empty) directories too.
+	EmptyDirs []string
+	Problems  Problems
 }
 
 // File is one file of a skill.
@@ -88,6 +92,9 @@ func (s *Skill) Digest() string {
 	for _, f := range s.Files {
 		fmt.Fprintf(h, "%s\x00%s\x00", f.Path, f.SHA256)
 	}
+	for _, d := range s.EmptyDirs {
+		fmt.Fprintf(h, "%s/\x00", d)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -100,7 +107,7 @@ func LoadSkill(dir string) (*Skill, Problems) {
 	if err != nil {
 		return nil, Problems{{File: file, Severity: SeverityError, Message: err.Error()}}
 	}
-	files, probs := snapshotFiles(abs, file)
+	files, dirs, probs := snapshotFiles(abs, file)
 	if probs.Worst() == SeverityError {
 		return nil, probs
 	}
@@ -120,6 +127,7 @@ func LoadSkill(dir string) (*Skill, Problems) {
 	}
 	s.Dir = abs
 	s.Files = files
+	s.EmptyDirs = emptyDirs(dirs, files)
 	s.Problems = probs
 	return s, probs
 }
@@ -437,9 +445,11 @@ func quoteColonValues(data []byte) ([]byte, bool) {
 
 // snapshotFiles reads every file of the skill at dir into memory, enforcing
 // the size and count limits and refusing symlinks that lead out of the
-// folder. Files are sorted by path.
-func snapshotFiles(dir, skillFile string) ([]File, Problems) {
+// folder. Files are sorted by path. It also returns the folders it went
+// through (slash-separated, the skill folder itself left out).
+func snapshotFiles(dir, skillFile string) ([]File, []string, Problems) {
 	var files []File
+	var dirs []string
 	var probs Problems
 	var total int64
 	fail := func(file, format string, args ...any) {
@@ -448,7 +458,7 @@ func snapshotFiles(dir, skillFile string) ([]File, Problems) {
 	realDir, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		fail(dir, "%v", err)
-		return nil, probs
+		return nil, nil, probs
 	}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -459,6 +469,9 @@ func snapshotFiles(dir, skillFile string) ([]File, Problems) {
 		if d.IsDir() {
 			if p != dir && skippedDirs[d.Name()] {
 				return fs.SkipDir
+			}
+			if p != dir {
+				dirs = append(dirs, filepath.ToSlash(rel))
 			}
 			return nil
 		}
@@ -515,7 +528,26 @@ func snapshotFiles(dir, skillFile string) ([]File, Problems) {
 		fail(dir, "%v", err)
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return files, probs
+	return files, dirs, probs
+}
+
+// emptyDirs returns the folders of dirs that no file lies in, at any depth,
+// sorted; at most MaxSkillFiles of them, as for files.
+func emptyDirs(dirs []string, files []File) []string {
+	full := map[string]bool{}
+	for _, f := range files {
+		for d := path.Dir(f.Path); d != "." && !full[d]; d = path.Dir(d) {
+			full[d] = true
+		}
+	}
+	var empty []string
+	for _, d := range dirs {
+		if !full[d] && len(empty) < MaxSkillFiles {
+			empty = append(empty, d)
+		}
+	}
+	slices.Sort(empty)
+	return empty
 }
 
 // Folders and files that are tooling debris rather than part of a skill.

@@ -226,6 +226,31 @@ func TestLoadSkillManifest(t *testing.T) {
 	}
 }
 
+// Folders without files are kept apart, so that they can be served as
+// directories; they change the skill's digest, since clients can see them.
+func TestLoadSkillEmptyFolders(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n")
+	write(t, dir, "references/a.md", "# A\n")
+	for _, d := range []string{"assets/fonts", "references/drafts", ".git/objects"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, probs := LoadSkill(dir)
+	if s == nil {
+		t.Fatal(probs)
+	}
+	if got, want := strings.Join(s.EmptyDirs, ","), "assets,assets/fonts,references/drafts"; got != want {
+		t.Errorf("empty folders = %s, want %s", got, want)
+	}
+	before := s.Digest()
+	os.Remove(filepath.Join(dir, "assets/fonts"))
+	if s, _ = LoadSkill(dir); s.Digest() == before {
+		t.Error("removing an empty folder left the digest as it was")
+	}
+}
+
 func TestLoadSkillRefusals(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -349,6 +350,39 @@ func TestSkillViewFolders(t *testing.T) {
 	}
 	if v.dirs["skill://forms/references"][1].MIMEType != "inode/directory" {
 		t.Error("a subfolder is not an inode/directory resource")
+	}
+}
+
+// Folders without files are directories too, listed in their parent and
+// read as an empty list (not null).
+func TestSkillViewEmptyFolders(t *testing.T) {
+	sk := memSkill("forms", 1, map[string]string{"references/a.md": "a"})
+	sk.EmptyDirs = []string{"assets", "assets/fonts", "references/drafts"}
+	catalog := loader.NewCatalog()
+	putSkills(catalog, sk)
+	v := newSkillView(catalog.Snapshot())
+	want := map[string]string{
+		"skill://forms":                   "skill://forms/SKILL.md skill://forms/assets skill://forms/references",
+		"skill://forms/assets":            "skill://forms/assets/fonts",
+		"skill://forms/assets/fonts":      "",
+		"skill://forms/references":        "skill://forms/references/a.md skill://forms/references/drafts",
+		"skill://forms/references/drafts": "",
+	}
+	if len(v.dirs) != len(want) {
+		t.Errorf("%d folders, want %d", len(v.dirs), len(want))
+	}
+	for dir, children := range want {
+		got := []string{}
+		for _, c := range v.dirs[dir] {
+			got = append(got, c.URI)
+		}
+		if strings.Join(got, " ") != children {
+			t.Errorf("%s holds %v, want %s", dir, got, children)
+		}
+	}
+	b, _ := json.Marshal(readDirectoryResult{Resources: v.dirs["skill://forms/assets/fonts"]})
+	if !strings.Contains(string(b), `"resources":[]`) {
+		t.Errorf("an empty folder reads as %s", b)
 	}
 }
 

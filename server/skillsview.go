@@ -125,6 +125,13 @@ func (v *skillView) add(sk *loader.Skill) error {
 		v.files[uri] = f
 		v.link(root, f.file.Path, f.resource)
 	}
+	for _, dir := range sk.EmptyDirs {
+		uri := root + "/" + escapePath(dir)
+		if _, known := v.dirs[uri]; !known { // linked already as the parent of another
+			v.dirs[uri] = []*mcp.Resource{}
+			v.link(root, dir, &mcp.Resource{URI: uri, Name: path.Base(dir), MIMEType: "inode/directory"})
+		}
+	}
 	return nil
 }
 
