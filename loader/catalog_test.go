@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +142,34 @@ func TestSkillSourceFirstRootWins(t *testing.T) {
 	}
 	text := probs.Err(SeverityHint).Error()
 	for _, want := range []string{"no YAML frontmatter", `skill "demo" is also defined in`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("problems %q lack %q", text, want)
+		}
+	}
+}
+
+// Nested skills are entries of their own; a name taken already loses, and a
+// folder whose skill loses brings none of its nested skills.
+func TestSkillSourceNested(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "forms/SKILL.md", "---\nname: forms\ndescription: Fill forms.\n---\n")
+	write(t, root, "forms/templates/invoice/SKILL.md", "---\nname: invoice\ndescription: Fill invoices.\n---\n")
+	write(t, root, "forms/templates/notes/SKILL.md", "---\nname: notes\ndescription: Nested notes.\n---\n")
+	write(t, root, "notes/SKILL.md", "---\nname: notes\ndescription: Top-level notes.\n---\n")
+	write(t, root, "zz/SKILL.md", "---\nname: forms\ndescription: Another forms.\n---\n")
+	write(t, root, "zz/inner/SKILL.md", "---\nname: inner\ndescription: Inside the loser.\n---\n")
+	c := NewCatalog()
+	probs := NewSkillSource([]string{root}, c, nil).Load()
+	var names []string
+	for _, e := range c.Snapshot().Entries {
+		names = append(names, e.Name+"="+e.Skill.Path)
+	}
+	slices.Sort(names)
+	if got, want := strings.Join(names, " "), "forms=forms invoice=forms/templates/invoice notes=forms/templates/notes"; got != want {
+		t.Errorf("entries %s, want %s", got, want)
+	}
+	text := probs.Err(SeverityHint).Error()
+	for _, want := range []string{`skill "notes" is also defined in`, `skill "forms" is also defined in`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems %q lack %q", text, want)
 		}

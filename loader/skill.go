@@ -62,6 +62,16 @@ type Skill struct {
 	// are kept so that they can be served as (empty) directories too.
 	EmptyDirs []string
 	Problems  Problems
+
+	// Path is where the skill sits among the skills served: its name for a
+	// skill of its own folder, the enclosing skill's path and the folders
+	// down to it for a nested one ("forms/templates/invoice"). The last
+	// segment is always the name.
+	Path string
+	// Nested are the skills in folders of this one that have a SKILL.md of
+	// their own, at any depth. Their files are this skill's files as well;
+	// they are loaded, listed and searched as skills in their own right.
+	Nested []*Skill
 }
 
 // File is one file of a skill.
@@ -128,8 +138,47 @@ func LoadSkill(dir string) (*Skill, Problems) {
 	s.Dir = abs
 	s.Files = files
 	s.EmptyDirs = emptyDirs(dirs, files)
+	s.Path = s.Name
 	s.Problems = probs
-	return s, probs
+	var nestedProbs Problems
+	s.Nested, nestedProbs = s.nestedSkills()
+	return s, append(probs, nestedProbs...)
+}
+
+// nestedSkills parses the SKILL.md files below the skill's own, each as the
+// skill of its folder. A nested skill that cannot load is reported and left
+// out; the enclosing skill loads all the same.
+func (s *Skill) nestedSkills() ([]*Skill, Problems) {
+	var nested []*Skill
+	var probs Problems
+	for _, f := range s.Files {
+		sub, ok := strings.CutSuffix(f.Path, "/"+SkillFileName)
+		if !ok {
+			continue
+		}
+		file := filepath.Join(s.Dir, filepath.FromSlash(f.Path))
+		n, more := ParseSkill(file, path.Base(sub), f.Data)
+		probs = append(probs, more...)
+		if n == nil {
+			continue
+		}
+		n.Dir = filepath.Join(s.Dir, filepath.FromSlash(sub))
+		n.Path = s.Path + "/" + sub
+		n.Problems = more
+		for _, g := range s.Files {
+			if rel, ok := strings.CutPrefix(g.Path, sub+"/"); ok {
+				g.Path = rel
+				n.Files = append(n.Files, g)
+			}
+		}
+		for _, d := range s.EmptyDirs {
+			if rel, ok := strings.CutPrefix(d, sub+"/"); ok {
+				n.EmptyDirs = append(n.EmptyDirs, rel)
+			}
+		}
+		nested = append(nested, n)
+	}
+	return nested, probs
 }
 
 // ParseSkill parses the bytes of a SKILL.md whose folder is named folder and

@@ -3,6 +3,7 @@ package loader
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -248,6 +249,49 @@ func TestLoadSkillEmptyFolders(t *testing.T) {
 	os.Remove(filepath.Join(dir, "assets/fonts"))
 	if s, _ = LoadSkill(dir); s.Digest() == before {
 		t.Error("removing an empty folder left the digest as it was")
+	}
+}
+
+// A SKILL.md in a folder of a skill makes a nested skill: its files are the
+// enclosing skill's as well, and one that cannot load never stops the other.
+func TestLoadSkillNested(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "forms")
+	write(t, dir, "SKILL.md", "---\nname: forms\ndescription: Fill forms.\n---\n")
+	write(t, dir, "templates/invoice/SKILL.md", "---\nname: invoice\ndescription: Fill invoices.\n---\nUse layout.md.\n")
+	write(t, dir, "templates/invoice/layout.md", "# Layout\n")
+	write(t, dir, "templates/receipt/SKILL.md", "---\nname: not-receipt\ndescription: Misnamed.\n---\n")
+	write(t, dir, "templates/broken/SKILL.md", "no frontmatter")
+	os.MkdirAll(filepath.Join(dir, "templates/invoice/drafts"), 0o755)
+	s, probs := LoadSkill(dir)
+	if s == nil {
+		t.Fatal(probs)
+	}
+	if len(s.Files) != 5 || s.Path != "forms" {
+		t.Errorf("enclosing skill: %d files, path %q", len(s.Files), s.Path)
+	}
+	var got []string
+	for _, n := range s.Nested {
+		var files []string
+		for _, f := range n.Files {
+			files = append(files, f.Path)
+		}
+		got = append(got, fmt.Sprintf("%s %s [%s] %v valid=%v", n.Name, n.Path, strings.Join(files, " "), n.EmptyDirs, n.Valid()))
+	}
+	want := []string{
+		"invoice forms/templates/invoice [SKILL.md layout.md] [drafts] valid=true",
+		"not-receipt forms/templates/receipt [SKILL.md] [] valid=false",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("nested:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := s.Nested[0]; n.Dir != filepath.Join(dir, "templates", "invoice") || n.Body != "Use layout.md.\n" {
+		t.Errorf("invoice: dir %s, body %q", n.Dir, n.Body)
+	}
+	text := probs.Err(SeverityHint).Error()
+	for _, want := range []string{"templates/broken/SKILL.md", "templates/receipt/SKILL.md"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("problems do not name %s:\n%s", want, text)
+		}
 	}
 }
 

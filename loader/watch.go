@@ -74,6 +74,9 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 				sk, probs := LoadSkill(dir)
 				if sk != nil {
 					sk.Root = root
+					for _, n := range sk.Nested {
+						n.Root = root
+					}
 				}
 				s.loaded[dir] = &loadedDir{sk, probs}
 			}
@@ -93,16 +96,23 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 		if ld.skill == nil {
 			continue
 		}
-		if first, dup := winners[ld.skill.Name]; dup {
-			src.Problems = append(src.Problems, Problem{
-				File:     filepath.Join(dir, SkillFileName),
-				Severity: SeverityWarning,
-				Message:  fmt.Sprintf("skill %q is also defined in %s, which wins; this one is not loaded", ld.skill.Name, first.Dir),
-			})
-			continue
+		// A folder whose skill loses to another of the same name brings none
+		// of its nested skills either.
+		for i, sk := range append([]*Skill{ld.skill}, ld.skill.Nested...) {
+			if first, dup := winners[sk.Name]; dup {
+				src.Problems = append(src.Problems, Problem{
+					File:     filepath.Join(sk.Dir, SkillFileName),
+					Severity: SeverityWarning,
+					Message:  fmt.Sprintf("skill %q is also defined in %s, which wins; this one is not loaded", sk.Name, first.Dir),
+				})
+				if i == 0 {
+					break
+				}
+				continue
+			}
+			winners[sk.Name] = sk
+			src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, sk))
 		}
-		winners[ld.skill.Name] = ld.skill
-		src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, ld.skill))
 	}
 	s.logNews(src.Problems)
 	s.catalog.Put(src)

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"math"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -350,6 +352,68 @@ func TestSkillViewFolders(t *testing.T) {
 	}
 	if v.dirs["skill://forms/references"][1].MIMEType != "inode/directory" {
 		t.Error("a subfolder is not an inode/directory resource")
+	}
+}
+
+// A nested skill is served at its path below the enclosing skill, with a
+// manifest of its own files; the enclosing skill's manifest has them too,
+// and both share one folder tree.
+func TestSkillViewNested(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "forms")
+	for p, data := range map[string]string{
+		"SKILL.md":                    "---\nname: forms\ndescription: Fill forms. Use for forms.\n---\n",
+		"templates/invoice/SKILL.md":  "---\nname: invoice\ndescription: Fill invoices. Use for invoices.\n---\n",
+		"templates/invoice/layout.md": "# Layout\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644)
+	}
+	sk, probs := loader.LoadSkill(dir)
+	if sk == nil || len(sk.Nested) != 1 {
+		t.Fatalf("loading: %v", probs)
+	}
+	catalog := loader.NewCatalog()
+	putSkills(catalog, sk.Nested[0], sk) // the nested one first: the view must not mind
+	v := newSkillView(catalog.Snapshot())
+	manifest := func(uri string) string {
+		served, ok := v.byURI[uri]
+		if !ok {
+			t.Fatalf("%s not served; withheld: %v", uri, v.withheld)
+		}
+		var e struct{ Resources []manifestEntry }
+		json.Unmarshal(served.entry, &e)
+		var uris []string
+		for _, r := range e.Resources {
+			uris = append(uris, r.URI)
+		}
+		return strings.Join(uris, " ")
+	}
+	if got, want := manifest("skill://forms/SKILL.md"), "skill://forms/SKILL.md skill://forms/templates/invoice/SKILL.md skill://forms/templates/invoice/layout.md"; got != want {
+		t.Errorf("forms manifest: %s, want %s", got, want)
+	}
+	if got, want := manifest("skill://forms/templates/invoice/SKILL.md"), "skill://forms/templates/invoice/SKILL.md skill://forms/templates/invoice/layout.md"; got != want {
+		t.Errorf("invoice manifest: %s, want %s", got, want)
+	}
+	want := map[string]string{
+		"skill://forms":                   "skill://forms/SKILL.md skill://forms/templates",
+		"skill://forms/templates":         "skill://forms/templates/invoice",
+		"skill://forms/templates/invoice": "skill://forms/templates/invoice/SKILL.md skill://forms/templates/invoice/layout.md",
+	}
+	if len(v.dirs) != len(want) {
+		t.Errorf("%d folders, want %d", len(v.dirs), len(want))
+	}
+	for dir, children := range want {
+		var got []string
+		for _, c := range v.dirs[dir] {
+			got = append(got, c.URI)
+		}
+		if strings.Join(got, " ") != children {
+			t.Errorf("%s holds %v, want %s", dir, got, children)
+		}
+	}
+	// The nested SKILL.md is the nested skill's resource, named after it.
+	if r := v.dirs["skill://forms/templates/invoice"][0]; r.Name != "invoice" {
+		t.Errorf("nested SKILL.md resource: %+v", r)
 	}
 }
 

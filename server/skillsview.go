@@ -77,12 +77,18 @@ func emptySkillView() *skillView {
 func newSkillView(snap *loader.Snapshot) *skillView {
 	v := emptySkillView()
 	v.snap = snap
+	var skills []*loader.Skill
 	for _, e := range snap.Entries {
-		if e.Kind != loader.KindSkill || e.Skill == nil || !e.Listed() {
-			continue
+		if e.Kind == loader.KindSkill && e.Skill != nil && e.Listed() {
+			skills = append(skills, e.Skill)
 		}
-		if err := v.add(e.Skill); err != nil {
-			v.withheld[e.Name] = err.Error()
+	}
+	// Enclosing skills before the skills nested in them, so that a nested
+	// skill's folder is already linked into the enclosing skill's tree.
+	slices.SortFunc(skills, func(a, b *loader.Skill) int { return strings.Compare(skillPath(a), skillPath(b)) })
+	for _, sk := range skills {
+		if err := v.add(sk); err != nil {
+			v.withheld[sk.Name] = err.Error()
 		}
 	}
 	slices.SortFunc(v.skills, func(a, b *servedSkill) int { return strings.Compare(a.uri, b.uri) })
@@ -97,7 +103,7 @@ func (v *skillView) add(sk *loader.Skill) error {
 	if err := checkServable(sk); err != nil {
 		return err
 	}
-	root := "skill://" + sk.Name
+	root := "skill://" + escapePath(skillPath(sk))
 	served := &servedSkill{Skill: sk, uri: root + "/" + loader.SkillFileName}
 	entry := skillEntry{URI: served.uri, Frontmatter: sk.Frontmatter, Resources: make([]manifestEntry, len(sk.Files))}
 	files := map[string]servedFile{}
@@ -137,20 +143,34 @@ func (v *skillView) add(sk *loader.Skill) error {
 
 // link lists child, the resource at the slash-separated path rel of the
 // skill at root, in its folder, and each new folder on the way in its own
-// parent, up to the skill's root folder.
+// parent, up to the skill's root folder. A nested skill's files are linked
+// by the enclosing skill first; linking them again puts the nested skill's
+// own resource (its SKILL.md carries its name) in place of the other.
 func (v *skillView) link(root, rel string, child *mcp.Resource) {
 	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
 		uri := root
 		if dir != "." {
 			uri += "/" + escapePath(dir)
 		}
-		_, known := v.dirs[uri]
-		v.dirs[uri] = append(v.dirs[uri], child)
+		children, known := v.dirs[uri]
+		if i := slices.IndexFunc(children, func(r *mcp.Resource) bool { return r.URI == child.URI }); i >= 0 {
+			children[i] = child
+		} else {
+			v.dirs[uri] = append(children, child)
+		}
 		if known || dir == "." {
 			return
 		}
 		child = &mcp.Resource{URI: uri, Name: path.Base(dir), MIMEType: "inode/directory"}
 	}
+}
+
+// skillPath is where a skill is served: skill://<path>/SKILL.md.
+func skillPath(sk *loader.Skill) string {
+	if sk.Path != "" {
+		return sk.Path
+	}
+	return sk.Name
 }
 
 // checkServable reports why a loaded skill cannot be served through the

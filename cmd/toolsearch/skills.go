@@ -74,10 +74,13 @@ func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems)
 			checked++
 			s, ps := loader.LoadSkill(folder)
 			if s != nil {
-				if first, dup := seen[s.Name]; dup {
-					ps = append(ps, loader.Problem{File: filepath.Join(folder, loader.SkillFileName), Severity: loader.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", s.Name, first)})
+				checked += len(s.Nested)
+				for _, sk := range append([]*loader.Skill{s}, s.Nested...) {
+					if first, dup := seen[sk.Name]; dup {
+						ps = append(ps, loader.Problem{File: filepath.Join(sk.Dir, loader.SkillFileName), Severity: loader.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", sk.Name, first)})
+					}
+					seen[sk.Name] = sk.Dir
 				}
-				seen[s.Name] = folder
 			}
 			if ps.Worst() >= loader.SeverityWarning {
 				invalid++

@@ -394,9 +394,11 @@ func TestSkillsManifestMatchesBytes(t *testing.T) {
 				t.Fatal("no skills listed")
 			}
 			for _, e := range entries {
-				name := e.Frontmatter["name"].(string)
+				// The skill's path, which is its folder below the root: "pdf-forms",
+				// or "pdf-forms/templates/invoice-form" for a nested skill.
+				skillPath := strings.TrimSuffix(strings.TrimPrefix(e.URI, "skill://"), "/SKILL.md")
 				var disk []string
-				filepath.WalkDir(filepath.Join(root, name), func(p string, d fs.DirEntry, err error) error {
+				filepath.WalkDir(filepath.Join(root, skillPath), func(p string, d fs.DirEntry, err error) error {
 					switch {
 					case err != nil:
 						return err
@@ -416,8 +418,8 @@ func TestSkillsManifestMatchesBytes(t *testing.T) {
 					if got := "sha256:" + hex.EncodeToString(sum[:]); got != f.Digest || int64(len(served)) != f.Size {
 						t.Errorf("%s: served %d bytes hashing to %s, manifest says %d and %s", f.URI, len(served), got, f.Size, f.Digest)
 					}
-					rel, _ := url.PathUnescape(strings.TrimPrefix(f.URI, "skill://"+name+"/"))
-					onDisk, err := os.ReadFile(filepath.Join(root, name, filepath.FromSlash(rel)))
+					rel, _ := url.PathUnescape(strings.TrimPrefix(f.URI, "skill://"+skillPath+"/"))
+					onDisk, err := os.ReadFile(filepath.Join(root, skillPath, filepath.FromSlash(rel)))
 					if err != nil || !bytes.Equal(onDisk, served) {
 						t.Errorf("%s: served bytes differ from %s (%v)", f.URI, rel, err)
 					}
@@ -586,8 +588,8 @@ func TestSkillsPrompts(t *testing.T) {
 	for _, p := range list.Prompts {
 		names = append(names, p.Name)
 	}
-	if got := strings.Join(names, ","); got != "git-bisect,pdf-forms" {
-		t.Errorf("prompts = %s, want git-bisect,pdf-forms", got)
+	if got := strings.Join(names, ","); got != "git-bisect,invoice-form,pdf-forms" {
+		t.Errorf("prompts = %s, want git-bisect,invoice-form,pdf-forms", got)
 	}
 	got := decode[struct {
 		Messages []struct {
