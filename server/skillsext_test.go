@@ -338,18 +338,7 @@ func TestSkillViewFolders(t *testing.T) {
 		"skill://forms/references":      "skill://forms/references/a.md skill://forms/references/deep",
 		"skill://forms/references/deep": "skill://forms/references/deep/b.md skill://forms/references/deep/c%20d.md",
 	}
-	if len(v.dirs) != len(want) {
-		t.Errorf("%d folders, want %d", len(v.dirs), len(want))
-	}
-	for dir, children := range want {
-		var got []string
-		for _, c := range v.dirs[dir] {
-			got = append(got, c.URI)
-		}
-		if strings.Join(got, " ") != children {
-			t.Errorf("%s holds %v, want %s", dir, got, children)
-		}
-	}
+	checkFolders(t, v, want)
 	if v.dirs["skill://forms/references"][1].MIMEType != "inode/directory" {
 		t.Error("a subfolder is not an inode/directory resource")
 	}
@@ -399,18 +388,7 @@ func TestSkillViewNested(t *testing.T) {
 		"skill://forms/templates":         "skill://forms/templates/invoice",
 		"skill://forms/templates/invoice": "skill://forms/templates/invoice/SKILL.md skill://forms/templates/invoice/layout.md",
 	}
-	if len(v.dirs) != len(want) {
-		t.Errorf("%d folders, want %d", len(v.dirs), len(want))
-	}
-	for dir, children := range want {
-		var got []string
-		for _, c := range v.dirs[dir] {
-			got = append(got, c.URI)
-		}
-		if strings.Join(got, " ") != children {
-			t.Errorf("%s holds %v, want %s", dir, got, children)
-		}
-	}
+	checkFolders(t, v, want)
 	// The nested SKILL.md is the nested skill's resource, named after it.
 	if r := v.dirs["skill://forms/templates/invoice"][0]; r.Name != "invoice" {
 		t.Errorf("nested SKILL.md resource: %+v", r)
@@ -432,21 +410,28 @@ func TestSkillViewEmptyFolders(t *testing.T) {
 		"skill://forms/references":        "skill://forms/references/a.md skill://forms/references/drafts",
 		"skill://forms/references/drafts": "",
 	}
+	checkFolders(t, v, want)
+	b, _ := json.Marshal(readDirectoryResult{Resources: v.dirs["skill://forms/assets/fonts"]})
+	if !strings.Contains(string(b), `"resources":[]`) {
+		t.Errorf("an empty folder reads as %s", b)
+	}
+}
+
+// checkFolders compares the view's folders with want: each folder's URI and
+// the URIs of its children, space-separated.
+func checkFolders(t *testing.T, v *skillView, want map[string]string) {
+	t.Helper()
 	if len(v.dirs) != len(want) {
 		t.Errorf("%d folders, want %d", len(v.dirs), len(want))
 	}
 	for dir, children := range want {
-		got := []string{}
+		var got []string
 		for _, c := range v.dirs[dir] {
 			got = append(got, c.URI)
 		}
 		if strings.Join(got, " ") != children {
 			t.Errorf("%s holds %v, want %s", dir, got, children)
 		}
-	}
-	b, _ := json.Marshal(readDirectoryResult{Resources: v.dirs["skill://forms/assets/fonts"]})
-	if !strings.Contains(string(b), `"resources":[]`) {
-		t.Errorf("an empty folder reads as %s", b)
 	}
 }
 
