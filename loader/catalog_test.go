@@ -226,4 +226,65 @@ func TestSkillSourceWatch(t *testing.T) {
 
 	os.RemoveAll(filepath.Join(root, "two"))
 	waitFor("a removed skill", func(s *Snapshot) bool { return !has(s, "two", "") })
+
+	// Skills in organizational folders and nested skills are followed too.
+	write(t, root, "team/three/SKILL.md", "---\nname: three\ndescription: Third.\n---\n")
+	waitFor("a skill in an organizational folder", func(s *Snapshot) bool { return has(s, "three", "") })
+	write(t, root, "team/three/parts/four/SKILL.md", "---\nname: four\ndescription: Fourth.\n---\n")
+	waitFor("a nested skill", func(s *Snapshot) bool {
+		e, ok := s.Lookup("four")
+		return ok && e.Skill.Path == "team/three/parts/four"
+	})
+	write(t, root, "team/three/parts/four/SKILL.md", "---\nname: four\ndescription: Edited.\n---\n")
+	waitFor("an edit of a nested skill", func(s *Snapshot) bool { return has(s, "four", "Edited.") })
+	os.RemoveAll(filepath.Join(root, "team"))
+	waitFor("a removed organizational folder", func(s *Snapshot) bool { return !has(s, "three", "") && !has(s, "four", "") })
+}
+
+// Skill folders are found below organizational folders, to MaxOrgDepth, but
+// not inside skill folders (their nested skills belong to them), nor in
+// hidden or tooling folders.
+func TestSkillDirs(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{
+		"top/SKILL.md",
+		"top/inner/SKILL.md",
+		"team/a/SKILL.md",
+		"eng/backend/b/SKILL.md",
+		"l1/l2/l3/c/SKILL.md", // four folders deep: too deep
+		"l1/l2/d/SKILL.md",
+		".hidden/e/SKILL.md",
+		"node_modules/f/SKILL.md",
+		"team/misnamed/skill.md",
+		"empty/notes.txt",
+	} {
+		name := filepath.Base(filepath.Dir(p))
+		write(t, root, p, "---\nname: "+name+"\ndescription: The "+name+" skill.\n---\n")
+	}
+	dirs, probs, err := SkillDirs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rels []string
+	for _, d := range dirs {
+		rel, _ := filepath.Rel(root, d)
+		rels = append(rels, filepath.ToSlash(rel))
+	}
+	if got, want := strings.Join(rels, " "), "eng/backend/b l1/l2/d team/a top"; got != want {
+		t.Errorf("skill folders %s, want %s", got, want)
+	}
+	if len(probs) != 1 || !strings.Contains(probs[0].File, "misnamed") {
+		t.Errorf("problems %v, want the misnamed skill file", probs)
+	}
+
+	c := NewCatalog()
+	NewSkillSource([]string{root}, c, nil).Load()
+	var paths []string
+	for _, e := range c.Snapshot().Entries {
+		paths = append(paths, e.Skill.Path)
+	}
+	slices.Sort(paths)
+	if got, want := strings.Join(paths, " "), "eng/backend/b l1/l2/d team/a top top/inner"; got != want {
+		t.Errorf("skill paths %s, want %s", got, want)
+	}
 }

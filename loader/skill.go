@@ -145,6 +145,27 @@ func LoadSkill(dir string) (*Skill, Problems) {
 	return s, append(probs, nestedProbs...)
 }
 
+// placeUnder records the skill root the skill was found in, and makes the
+// skill's path its folder's path below the root ("team/release-notes" for a
+// skill in an organizational folder), its nested skills' paths following.
+func (s *Skill) placeUnder(root string) {
+	s.Root = root
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return
+	}
+	rel, err := filepath.Rel(abs, s.Dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return
+	}
+	old := s.Path
+	s.Path = filepath.ToSlash(rel)
+	for _, n := range s.Nested {
+		n.Root = root
+		n.Path = s.Path + strings.TrimPrefix(n.Path, old)
+	}
+}
+
 // nestedSkills parses the SKILL.md files below the skill's own, each as the
 // skill of its folder. A nested skill that cannot load is reported and left
 // out; the enclosing skill loads all the same.

@@ -73,10 +73,7 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 			if _, ok := s.loaded[dir]; !ok || dirty == nil || dirty[dir] {
 				sk, probs := LoadSkill(dir)
 				if sk != nil {
-					sk.Root = root
-					for _, n := range sk.Nested {
-						n.Root = root
-					}
+					sk.placeUnder(root)
 				}
 				s.loaded[dir] = &loadedDir{sk, probs}
 			}
@@ -187,8 +184,22 @@ func (s *SkillSource) Watch(ctx context.Context, debounce time.Duration) error {
 }
 
 // skillDirOf maps a changed path to the skill folder it belongs to: the
-// direct child of the root that contains it.
+// loaded skill folder that contains it, or else the root's subfolder that
+// does (a folder that is new, or organizational; new skill folders are
+// loaded in any case, and removed ones dropped).
 func (s *SkillSource) skillDirOf(p string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for dir := p; ; {
+		if _, ok := s.loaded[dir]; ok {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
 	for _, root := range s.roots {
 		rel, err := filepath.Rel(root, p)
 		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
