@@ -110,8 +110,7 @@ func writeMeasureText(out io.Writer, rep *server.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tokens counted with %s. %s\n\n", rep.Tokenizer, rep.TokenizerNote)
 	writeAligned(&b, sources, 2)
-	fmt.Fprintf(&b, "\nUp-front: tools/list %s tokens (%s tools) + instructions %s tokens; listing budget %s tokens.\n",
-		num(rep.ToolsList), num(rep.ListedTools), num(rep.Instructions), num(rep.ListingBudget))
+	b.WriteString("\n" + upFrontLine(rep) + "\n")
 	fmt.Fprintf(&b, "\nPer tool_search result, in tokens (result budget %s), over %s queries from %s:\n\n", num(rep.ResultBudget), num(rep.Queries), rep.QuerySource)
 	writeAligned(&b, searches, 1)
 	b.WriteString("\n" + breakEvenLine(rep) + "\n")
@@ -152,8 +151,7 @@ func writeMeasureMarkdown(out io.Writer, rep *server.Report) error {
 	sources, searches := measureTables(rep)
 	var b strings.Builder
 	writeMarkdownTable(&b, sources, 2)
-	fmt.Fprintf(&b, "\nUp-front: tools/list %s tokens (%s tools) + instructions %s tokens; listing budget %s tokens.\n",
-		num(rep.ToolsList), num(rep.ListedTools), num(rep.Instructions), num(rep.ListingBudget))
+	b.WriteString("\n" + upFrontLine(rep) + "\n")
 	fmt.Fprintf(&b, "\nPer `tool_search` result, in tokens (result budget %s), over %s queries from %s:\n\n", num(rep.ResultBudget), num(rep.Queries), rep.QuerySource)
 	writeMarkdownTable(&b, searches, 1)
 	b.WriteString("\n" + breakEvenLine(rep) + "\n")
@@ -182,6 +180,12 @@ func writeMarkdownTable(b *strings.Builder, rows [][]string, skip int) {
 			b.WriteString("|\n")
 		}
 	}
+}
+
+// upFrontLine says what the up-front cost is made of.
+func upFrontLine(rep *server.Report) string {
+	return fmt.Sprintf("Up-front: tools/list %s tokens (%s tools) + instructions %s tokens; listing budget %s tokens.",
+		num(rep.ToolsList), num(rep.ListedTools), num(rep.Instructions), num(rep.ListingBudget))
 }
 
 func breakEvenLine(rep *server.Report) string {
