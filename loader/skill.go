@@ -158,12 +158,18 @@ func (s *Skill) placeUnder(root string) {
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 		return
 	}
-	old := s.Path
 	s.Path = filepath.ToSlash(rel)
 	for _, n := range s.Nested {
 		n.Root = root
-		n.Path = s.Path + strings.TrimPrefix(n.Path, old)
+		n.Path = nestedPath(s, n)
 	}
+}
+
+// nestedPath is the path of n, a skill nested in s: s's path, then the
+// folders from s's folder down to n's.
+func nestedPath(s, n *Skill) string {
+	sub, _ := filepath.Rel(s.Dir, n.Dir)
+	return s.Path + "/" + filepath.ToSlash(sub)
 }
 
 // nestedSkills parses the SKILL.md files below the skill's own, each as the
@@ -184,7 +190,7 @@ func (s *Skill) nestedSkills() ([]*Skill, Problems) {
 			continue
 		}
 		n.Dir = filepath.Join(s.Dir, filepath.FromSlash(sub))
-		n.Path = s.Path + "/" + sub
+		n.Path = nestedPath(s, n)
 		n.Problems = more
 		for _, g := range s.Files {
 			if rel, ok := strings.CutPrefix(g.Path, sub+"/"); ok {
