@@ -2,8 +2,11 @@ package loader
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestDecodeTools(t *testing.T) {
@@ -15,6 +18,10 @@ func TestDecodeTools(t *testing.T) {
 		{name: "array", in: `[{"name":"a","inputSchema":{"type": "object", "properties":
 		 {"z":{},"y":{}}}},{"name":"b"}]`,
 			want: []string{`a {"type":"object","properties":{"z":{},"y":{}}}`, `b {"type":"object"}`}},
+		{name: "schemas reused buffers", in: `[{"name":"a","title":"A","inputSchema":{"type":"object","properties":{"long":{"type":"string"}}},
+		 "outputSchema":{"type":"object"}},{"name":"b","inputSchema":{ "type" : "object" }},{"name":"c"}]`,
+			want: []string{`a (A) {"type":"object","properties":{"long":{"type":"string"}}} -> {"type":"object"}`,
+				`b {"type":"object"}`, `c {"type":"object"}`}},
 		{name: "tools/list result", in: `{"nextCursor":"x","tools":[{"name":"a","inputSchema":{"type":"object"}}]}`,
 			want: []string{`a {"type":"object"}`}},
 		{name: "empty array", in: ` [ ] `, want: []string{}},
@@ -39,11 +46,83 @@ func TestDecodeTools(t *testing.T) {
 			}
 			got := []string{}
 			for _, tl := range tools {
-				got = append(got, tl.Name+" "+string(tl.InputSchema.(json.RawMessage)))
+				line := tl.Name + " " + string(tl.InputSchema.(json.RawMessage))
+				if tl.Title != "" {
+					line = tl.Name + " (" + tl.Title + ") " + string(tl.InputSchema.(json.RawMessage))
+				}
+				if tl.OutputSchema != nil {
+					line += " -> " + string(tl.OutputSchema.(json.RawMessage))
+				}
+				got = append(got, line)
 			}
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// Packed schemas share chunks; each must still be a slice of its own that an
+// append cannot run into the next, across as many chunks as it takes.
+func TestPackedSchemasStayApart(t *testing.T) {
+	var in strings.Builder
+	in.WriteString("[")
+	const n = 3000 // about 200 KB of schemas: several chunks
+	for i := range n {
+		if i > 0 {
+			in.WriteString(",")
+		}
+		fmt.Fprintf(&in, `{"name":"t%d","inputSchema":{"type": "object", "properties": {"p%d": {"type": "string", "description": %q}}}}`,
+			i, i, strings.Repeat("x", i%97))
+	}
+	in.WriteString("]")
+	tools, err := DecodeTools([]byte(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(i int) string {
+		return fmt.Sprintf(`{"type":"object","properties":{"p%d":{"type":"string","description":%q}}}`, i, strings.Repeat("x", i%97))
+	}
+	for i, tl := range tools {
+		raw := tl.InputSchema.(json.RawMessage)
+		if cap(raw) != len(raw) {
+			t.Fatalf("tool %d: schema has room to grow into its neighbour (len %d, cap %d)", i, len(raw), cap(raw))
+		}
+		_ = append(raw, '!')
+	}
+	for i, tl := range tools {
+		if got := string(tl.InputSchema.(json.RawMessage)); got != want(i) {
+			t.Fatalf("tool %d: schema %s, want %s", i, got, want(i))
+		}
+	}
+}
+
+func TestPackSchemas(t *testing.T) {
+	tools := []*mcp.Tool{
+		{Name: "decoded", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "number"}}},
+			OutputSchema: map[string]any{"type": "object"}},
+		{Name: "raw", InputSchema: json.RawMessage(`{ "type": "object" ,"required": [ ] }`)},
+		{Name: "none"},
+	}
+	PackSchemas(tools)
+	want := []string{
+		`{"properties":{"n":{"type":"number"}},"type":"object"} {"type":"object"}`,
+		`{"type":"object","required":[]} <nil>`,
+		`<nil> <nil>`,
+	}
+	show := func(v any) string {
+		if v == nil {
+			return "<nil>"
+		}
+		raw, ok := v.(json.RawMessage)
+		if !ok {
+			return fmt.Sprintf("not RawMessage: %T", v)
+		}
+		return string(raw)
+	}
+	for i, tl := range tools {
+		if got := show(tl.InputSchema) + " " + show(tl.OutputSchema); got != want[i] {
+			t.Errorf("%s: got %s, want %s", tl.Name, got, want[i])
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
 )
 
 // cacheVersion changes when the file format does; other versions are
@@ -120,6 +121,7 @@ func loadCache(file, server string) (*persisted, error) {
 	if p.Version != cacheVersion || p.Server != server {
 		return nil, nil
 	}
+	loader.PackSchemas(p.Tools)
 	return &p, nil
 }
 

@@ -62,6 +62,13 @@ func TestConnectListCall(t *testing.T) {
 		rich.Policy != loader.PolicyCallable || rich.Changed || rich.AlwaysLoad {
 		t.Errorf("rich entry lost part of its definition: %+v, tool %+v", rich, rich.Tool)
 	}
+	// Schemas are kept as JSON, not as the maps the client decodes them into.
+	if in, ok := rich.Tool.InputSchema.(json.RawMessage); !ok || string(in) != `{"properties":{"q":{"type":"string"}},"type":"object"}` {
+		t.Errorf("input schema kept as %T %s", rich.Tool.InputSchema, in)
+	}
+	if _, ok := rich.Tool.OutputSchema.(json.RawMessage); !ok {
+		t.Errorf("output schema kept as %T", rich.Tool.OutputSchema)
+	}
 
 	res, err := m.Call(context.Background(), "fake", "echo", json.RawMessage(`{"a":1}`))
 	if err != nil {
@@ -463,6 +470,9 @@ func TestPersistedCatalog(t *testing.T) {
 	if src == nil || src.State != loader.StateConnecting || !slices.Equal(entryNames(src), []string{"fake__shifty", "fake__stable"}) ||
 		src.Instructions != "Fake things." || src.LastListed.IsZero() {
 		t.Errorf("published at start: %+v", src)
+	}
+	if _, ok := src.Entries[0].Tool.InputSchema.(json.RawMessage); !ok {
+		t.Errorf("persisted schema read back as %T, want JSON", src.Entries[0].Tool.InputSchema)
 	}
 	recv(t, dialled, "the dial")
 	_, err := m2.Call(context.Background(), "fake", "stable", nil)

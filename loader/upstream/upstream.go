@@ -307,6 +307,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 		}
 		tools = append(tools, t)
 	}
+	loader.PackSchemas(tools)
 	var instructions string
 	if res := s.cs.InitializeResult(); res != nil {
 		instructions = res.Instructions
