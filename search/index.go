@@ -153,6 +153,33 @@ func (ix *Index) Add(docs ...Document) {
 	}
 }
 
+// Trim packs every postings list into one allocation and drops the room that
+// lists and slot tables keep for growth. Built by appending, a large index
+// holds up to twice the postings it uses, scattered over the heap among the
+// garbage of analysis. Trim costs time in proportion to the whole index, so
+// it belongs after a bulk load, not after each change; later additions grow
+// lists as before.
+func (ix *Index) Trim() {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	n := 0
+	for i := range ix.terms {
+		n += len(ix.terms[i].postings)
+	}
+	all := make([]posting, 0, n)
+	for i := range ix.terms {
+		ts := &ix.terms[i]
+		lo := len(all)
+		all = append(all, ts.postings...)
+		// Capped, so that a list that grows again moves out rather than
+		// over its neighbour.
+		ts.postings = all[lo:len(all):len(all)]
+	}
+	ix.terms = slices.Clone(ix.terms)
+	ix.slots = slices.Clone(ix.slots)
+	ix.stats = slices.Clone(ix.stats)
+}
+
 // Remove deletes the documents with the given IDs; unknown IDs are ignored.
 func (ix *Index) Remove(ids ...string) {
 	ix.mu.Lock()

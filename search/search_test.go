@@ -303,9 +303,14 @@ func TestIncremental(t *testing.T) {
 	changed := NewIndex()
 	changed.Add(docs...)
 	changed.Add(more...)
+	// Trimmed lists must grow again without running over each other.
+	changed.Trim()
 	// Replace some documents, remove others, add some back: enough churn to compact postings
 	// and reuse slots.
 	for round := range 3 {
+		if round == 1 {
+			changed.Trim()
+		}
 		for i := range more {
 			if i%3 == round {
 				changed.Remove(more[i].ID)

@@ -73,6 +73,10 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 		}
 		ix.Add(docs...)
 	}
+	if 2*len(add) >= ix.Len() {
+		// Mostly new: a bulk load, whose leftover room is worth a pass.
+		ix.Trim()
+	}
 }
 
 // indexBatch is how many documents syncIndex builds and adds at a time: enough
