@@ -198,3 +198,16 @@ func TestEnumValues(t *testing.T) {
 		t.Errorf("hits = %+v, want weather_a first", r.Hits)
 	}
 }
+
+func TestLooksLikeIdentifier(t *testing.T) {
+	for w, want := range map[string]bool{
+		"slack__send_message": true, "getUser": true, "'list_files'": true, "`runThis`": true,
+		"report.txt": true, "Wi-Fi": true,
+		// Quotes and sentence punctuation around an English word do not make it a name.
+		"to:'?": false, "move.\"": false, "filter.\"": false, "us.\"": false, "(hello)": false, "send": false,
+	} {
+		if got := looksLikeIdentifier(w); got != want {
+			t.Errorf("looksLikeIdentifier(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func (ix *Index) nameTiers(sc *scratch, p parsedQuery, kind int) {
 	if len(p.words) > 1 {
 		for _, w := range p.words {
 			if looksLikeIdentifier(w) {
-				keys = append(keys, strings.ToLower(strings.Trim(w, "\"'.,;:!?()[]{}`")))
+				keys = append(keys, strings.ToLower(trimQuoting(w)))
 			}
 		}
 	}

@@ -176,8 +176,12 @@ func terms(dst []string, s string, withJoined bool) []string {
 }
 
 // looksLikeIdentifier reports whether a query word is written like a tool name rather than
-// an English word: it has a separator inside or a capital after a lower-case letter.
+// an English word: it has a separator inside or a capital after a lower-case letter. The
+// punctuation around a word does not count: "to:'?" ending a quoted sentence and "move.\""
+// before a closing quote are English words, not names (such a "to" made every tool named
+// "to..." a prefix match of a long request).
 func looksLikeIdentifier(w string) bool {
+	w = trimQuoting(w)
 	if strings.ContainsAny(strings.Trim(w, "_-./:"), "_-./:") {
 		return true
 	}
@@ -190,3 +194,6 @@ func looksLikeIdentifier(w string) bool {
 	}
 	return false
 }
+
+// trimQuoting removes the quotes, brackets and sentence punctuation around a query word.
+func trimQuoting(w string) string { return strings.Trim(w, "\"'.,;:!?()[]{}`") }
