@@ -58,6 +58,7 @@ func TestStem(t *testing.T) {
 		"hopping": "hop", "filing": "file", "happy": "happi", "relational": "relat",
 		"calculation": "calcul", "calculate": "calcul", "calculating": "calcul",
 		"generalization": "gener", "files": "file", "is": "is", "état": "état",
+		"added": "add", "adding": "add", "add": "add",
 	} {
 		if got := stem(in); got != want {
 			t.Errorf("stem(%q) = %q, want %q", in, got, want)

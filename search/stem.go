@@ -133,10 +133,14 @@ func (p *porter) step1ab() {
 		case p.ends("iz"):
 			p.setTo("ize")
 		case p.doubleCons(len(p.b) - 1):
+			// A stem of three letters keeps its double: "added" and "adding" must meet
+			// "add", which has no suffix to undo (Porter gives "ad"; "egg", "err" alike).
 			switch p.b[len(p.b)-1] {
 			case 'l', 's', 'z':
 			default:
-				p.b = p.b[:len(p.b)-1]
+				if len(p.b) > 3 {
+					p.b = p.b[:len(p.b)-1]
+				}
 			}
 		default:
 			p.j = len(p.b)
