@@ -7,8 +7,9 @@
 // values, and a skill's headings and body, with stop words, Porter stemming, a small table
 // of synonyms and abbreviations common in tool catalogs, hints from the types of values a
 // request carries (dates, files, places, currencies), and a share of the evidence of the
-// tool's server as a whole. Short queries also get fuzzy name matching (sahilm/fuzzy) and
-// spelling correction. A second stage reorders the best few by how much of the tool's
+// tool's server as a whole. The words a long request quotes (a message to post, a file
+// name) are values for the tool, not words about it, and do not count. Short queries also
+// get fuzzy name matching (sahilm/fuzzy) and spelling correction. A second stage reorders the best few by how much of the tool's
 // own name the query asks for. "select:a,b" fetches names directly and "+term" filters without dominating
 // the score. See Query.
 //

@@ -211,3 +211,44 @@ func TestLooksLikeIdentifier(t *testing.T) {
 		}
 	}
 }
+
+func TestQuotedWords(t *testing.T) {
+	long := "could you please post this for me on my account with the message "
+	tests := []struct {
+		text string
+		want []string // the quoted words
+	}{
+		{long + "'Just booked a flight to LA!' thanks", []string{"'Just", "booked", "a", "flight", "to", "LA!'"}},
+		{long + "\"hello\", and save it to `notes.txt`.", []string{"\"hello\",", "`notes.txt`."}},
+		{long + "'hello there", nil},                          // never closed
+		{"find 'github' issues", nil},                         // a short query: the quotation is the search
+		{"\"" + long + "and a second request as well\"", nil}, // quoted whole
+		{long + "about the users' files", nil},                // an apostrophe is no quotation
+	}
+	for _, tt := range tests {
+		words := parseQuery(tt.text).words
+		var got []string
+		for i, q := range quotedWords(words) {
+			if q {
+				got = append(got, words[i])
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("quotedWords(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestQuotedValues checks that the words of a value a request hands over do not pick the
+// tool, while an exact name in quotes still does.
+func TestQuotedValues(t *testing.T) {
+	ix := testIndex()
+	r := ix.Search(Query{Text: "please could you post this to the team channel for me with the text 'create a new issue in the github repository, then list the closed issues'"})
+	if got := hitIDs(r); len(got) == 0 || got[0] != "slack__send_message" {
+		t.Errorf("hits = %q, want slack__send_message first", got)
+	}
+	r = ix.Search(Query{Text: "I would like you to run the tool called 'slack__list_channels' for me right now please"})
+	if got := hitIDs(r); len(got) == 0 || got[0] != "slack__list_channels" || r.Hits[0].Match != MatchExact {
+		t.Errorf("hits = %+v, want slack__list_channels first as an exact match", r.Hits)
+	}
+}

@@ -67,6 +67,45 @@ func parseQuery(text string) parsedQuery {
 	return p
 }
 
+// minWordsOutsideQuotes is how many words a request needs outside quotations for the words
+// inside to be taken as values rather than as the search itself.
+const minWordsOutsideQuotes = 10
+
+// quotedWords marks the words of a request that stand inside quotation marks: the values
+// it hands to a tool, such as a message to post, a file's name or content, a title ("tweet
+// 'Back from Rome, the hotel was great!'", "write it to 'trip_report.txt'"). Their words
+// say what the tool is to act on, not which tool, and often name something else (a hotel,
+// a report). Value hints and exact names still see them ("trip_report.txt" asks for a
+// file). In a short query the quotation is the search ("find 'github' issues"), so only
+// requests with at least minWordsOutsideQuotes other words are marked; a request quoted
+// whole has none.
+func quotedWords(words []string) []bool {
+	marks := make([]bool, len(words))
+	open, start, outside := byte(0), 0, 0
+	for i, w := range words {
+		if open == 0 {
+			if c := w[0]; c != '\'' && c != '"' && c != '`' {
+				outside++
+				continue
+			}
+			open, start, w = w[0], i, w[1:]
+		}
+		if t := strings.TrimRight(w, ".,;:!?)]"); t != "" && t[len(t)-1] == open {
+			for j := start; j <= i; j++ {
+				marks[j] = true
+			}
+			open = 0
+		}
+	}
+	if open != 0 {
+		outside += len(words) - start // an unclosed quotation is no quotation
+	}
+	if outside < minWordsOutsideQuotes {
+		clear(marks)
+	}
+	return marks
+}
+
 func isListSeparator(r rune) bool { return r == ',' || unicode.IsSpace(r) }
 
 // Match says why a hit matched.

@@ -284,9 +284,12 @@ func squash(x float64) float64 { return x / (x + 1) }
 // queryConcepts turns the query's words into concepts. impossible reports a required word
 // that no document contains.
 func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, impossible bool) {
+	quoted := quotedWords(p.words)
 	var base []string
-	for _, w := range p.words {
-		base = terms(base, w, looksLikeIdentifier(w))
+	for i, w := range p.words {
+		if !quoted[i] {
+			base = terms(base, w, looksLikeIdentifier(w))
+		}
 	}
 	slices.Sort(base) // the order of words must not change the score
 	base = slices.Compact(base)
