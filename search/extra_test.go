@@ -3,9 +3,12 @@ package search
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestValueHints(t *testing.T) {
@@ -250,5 +253,29 @@ func TestQuotedValues(t *testing.T) {
 	r = ix.Search(Query{Text: "I would like you to run the tool called 'slack__list_channels' for me right now please"})
 	if got := hitIDs(r); len(got) == 0 || got[0] != "slack__list_channels" || r.Hits[0].Match != MatchExact {
 		t.Errorf("hits = %+v, want slack__list_channels first as an exact match", r.Hits)
+	}
+}
+
+// TestConcurrentSearchesBounded checks that a flood of concurrent searches runs
+// no more at once than there are CPUs: each holds buffers the size of the
+// index.
+func TestConcurrentSearchesBounded(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(manyDocs(500)...)
+	var running, most atomic.Int32
+	ix.rerankHook = func(*reranker, []candidate) {
+		n := running.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(time.Millisecond) // long enough for the others to pile up
+		running.Add(-1)
+	}
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() { ix.Search(Query{Text: "list the open tickets"}) })
+	}
+	wg.Wait()
+	if m, cpus := most.Load(), runtime.GOMAXPROCS(0); m == 0 || int(m) > cpus {
+		t.Errorf("%d searches ran at once, want 1 to %d (GOMAXPROCS)", m, cpus)
 	}
 }

@@ -76,7 +76,8 @@ type slot struct {
 }
 
 // Index is an in-memory search index of tools and skills. Search may be called
-// concurrently; Add and Remove take a write lock and cost time proportional to the
+// concurrently; as many searches run at once as there are CPUs, and the rest
+// wait. Add and Remove take a write lock and cost time proportional to the
 // documents they touch.
 type Index struct {
 	mu        sync.RWMutex
@@ -95,6 +96,11 @@ type Index struct {
 	encBuf    []byte           // for encodeTerms
 	live      int
 	scratch   sync.Pool // *scratch buffers for Search
+	// searching admits as many searches at a time as there are CPUs. A
+	// search needs buffers the size of the index (2 MB at 100,000
+	// documents) and the CPU to itself; a flood of concurrent requests
+	// would otherwise allocate a set each and only wait for a CPU anyway.
+	searching chan struct{}
 
 	// rerankHook, when set, sees every query's candidates before the
 	// second stage: the tuning test fits the rerank weights on them.
@@ -104,11 +110,12 @@ type Index struct {
 // NewIndex returns an empty index.
 func NewIndex() *Index {
 	return &Index{
-		byID:     map[string]int32{},
-		byName:   newNameIndex(),
-		byAlt:    newNameIndex(),
-		termIDs:  map[string]int32{},
-		groupIDs: map[string]int32{},
+		byID:      map[string]int32{},
+		byName:    newNameIndex(),
+		byAlt:     newNameIndex(),
+		termIDs:   map[string]int32{},
+		groupIDs:  map[string]int32{},
+		searching: make(chan struct{}, runtime.GOMAXPROCS(0)),
 	}
 }
 

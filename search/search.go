@@ -158,6 +158,8 @@ func (ix *Index) Search(q Query) Result {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
+	ix.searching <- struct{}{}
+	defer func() { <-ix.searching }()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	kind, ok := ix.kindFilter(q.Kind)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -50,6 +52,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	// Loading a large catalog leaves garbage behind (file bytes, decoded
 	// JSON); hand it back now rather than whenever the scavenger gets to it.
 	debug.FreeOSMemory()
+	tuneGC(a.log)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
@@ -91,6 +94,41 @@ func serveHTTP(ctx context.Context, a *app) error {
 	})
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
 	return a.server.Serve(ctx, ln, h, shutdownGrace)
+}
+
+// gcHeadroom is the garbage the server lets pile up between collections
+// once its catalog is large. Go's default (GOGC=100) lets the heap double
+// before collecting; the live heap is mostly the catalog, while a search
+// leaves some 100 KB of garbage, so with 100,000 tools the default would
+// hold about 150 MB for garbage alone.
+const gcHeadroom = 64 << 20
+
+// gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom:
+// Go's default for a heap under gcHeadroom, and never below 25, so that a
+// very large catalog still gets collections in proportion to its size.
+func gcPercent(live uint64) int {
+	if live <= gcHeadroom {
+		return 100
+	}
+	return max(25, int(100*gcHeadroom/live))
+}
+
+// tuneGC sets the collector's pace for the catalog just loaded, unless the
+// operator chose one with GOGC or GOMEMLIMIT. It reads the live heap of the
+// last collection, so it belongs right after one.
+func tuneGC(log *slog.Logger) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if p := gcPercent(live[0].Value.Uint64()); p != 100 {
+		debug.SetGCPercent(p)
+		log.Info("large catalog: collecting garbage sooner", "live_heap_mb", live[0].Value.Uint64()>>20, "gogc", p)
+	}
 }
 
 // defaultHTTPAddr lets --http stand alone: with no address after it, it
