@@ -113,6 +113,20 @@ func BenchmarkIndexBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkTrim is the pass after a bulk load that packs the postings lists.
+func BenchmarkTrim(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ix := NewIndex()
+			ix.Add(benchDocs(b, n)...)
+			b.ResetTimer()
+			for range b.N {
+				ix.Trim()
+			}
+		})
+	}
+}
+
 // BenchmarkBuildFromSchemas includes ToolDocument's schema parsing in the build.
 func BenchmarkBuildFromSchemas(b *testing.B) {
 	b.Run("10000", func(b *testing.B) {
@@ -208,6 +222,7 @@ func BenchmarkMemory(b *testing.B) {
 		before := heapInUse()
 		ix := NewIndex()
 		ix.Add(benchDocs(b, 100_000)...)
+		ix.Trim() // as the server does after a bulk load
 		ix.Search(Query{Text: "warm up the scratch buffers"})
 		after := heapInUse()
 		b.ReportMetric(float64(after-before)/(1<<20), "index-MB")
@@ -245,6 +260,7 @@ func TestResidentMemory(t *testing.T) {
 			tools = syntheticBench().tools
 		}
 		ix.Add(replicate(tools, 100_000)...)
+		ix.Trim() // as the server does after a bulk load
 	}()
 	ix.Search(Query{Text: "warm up the scratch buffers"})
 	rss := settle()
