@@ -558,6 +558,14 @@ func (an *analyzer) appendIDs(dst []int32, s string, joined bool) []int32 {
 	var j func([]byte)
 	if joined {
 		j = emit
+		// In an identifier a number alone is a version or a variant ("Movies_3_FindMovies"),
+		// not a word: indexed, it matches any number in a request.
+		words := emit
+		emit = func(w []byte) {
+			if !isDigits(w) {
+				words(w)
+			}
+		}
 	}
 	splitWords(s, emit, j)
 	return dst

@@ -22,8 +22,10 @@ youre dont cant wont also may maybe
 `)
 
 // abbreviations maps short forms that are common in tool names and parameters to the word a
-// user would type (possibly several words), on both the document and the query side. Only unambiguous ones are listed
-// ("temp" could be temperature or temporary, so it is not).
+// user would type (possibly several words), on both the document and the query side. A
+// short form with two common senses ("temp": temperature or temporary) stands for both;
+// one whose senses are many or far apart ("pwd": password or working directory, "hr":
+// hour or human resources, "ts": timestamp or TypeScript) is left out.
 var abbreviations = map[string]string{
 	"addr": "address", "arg": "argument", "args": "arguments", "attr": "attribute",
 	"avg": "average", "btn": "button", "calc": "calculate", "cfg": "configuration",
@@ -41,32 +43,43 @@ var abbreviations = map[string]string{
 	"tmp": "temporary", "txn": "transaction", "usr": "user", "val": "value", "vals": "values",
 	"ls": "list", "rm": "remove", "mv": "move", "cp": "copy", "mkdir": "make directory",
 	"rmdir": "remove directory", "cd": "change directory", "wc": "word count",
+	"amt": "amount", "acct": "account", "app": "application", "apps": "applications",
+	"org": "organization", "orgs": "organizations", "dept": "department", "ref": "reference",
+	"lat": "latitude", "lng": "longitude", "lon": "longitude", "coord": "coordinate",
+	"coords": "coordinates", "freq": "frequency", "tel": "telephone", "yr": "year",
+	"yrs": "years", "hrs": "hours", "mins": "minutes", "secs": "seconds", "wk": "week",
+	"pct": "percent", "diff": "difference", "init": "initialize", "opts": "options",
+	"ctx": "context", "lib": "library", "libs": "libraries", "ver": "version",
+	"dob": "date birth", "fav": "favorite", "favs": "favorites", "mgr": "manager",
+	"temp": "temperature temporary",
 }
 
 // synonymGroups are words that tool descriptions and requests use interchangeably. A query
 // word also searches for the other members of its group, at a lower weight. Only general
-// vocabulary of tool catalogs belongs here: verbs of the CRUD family and common nouns.
+// vocabulary of tool catalogs belongs here: verbs of the CRUD family and common nouns. A
+// verb group also holds the plainer and the more bookish verbs of requests ("dispatch a
+// message", "eliminate it from my list", "amend the booking").
 // Words with a second common sense are left out, since the stemmer conflates forms and a
 // synonym then fires on the wrong sense: "locate" (stem of "location"), "set" (a set of),
 // "open" (open issues), "end" (end date), "rate" (rating), "track", "share" (a file),
 // "store", "issue" (an issue is not always an error). "order" stays with "buy": in tool
 // catalogs placing an order is the common sense.
 var synonymGroups = [][]string{
-	{"get", "fetch", "retrieve", "obtain", "read", "load"},
-	{"create", "add", "new", "make", "insert", "generate"},
-	{"delete", "remove", "erase", "destroy", "drop", "discard"},
+	{"get", "fetch", "retrieve", "obtain", "read", "load", "grab"},
+	{"create", "add", "new", "make", "insert", "generate", "craft", "compose", "produce"},
+	{"delete", "remove", "erase", "destroy", "drop", "discard", "eliminate", "purge", "wipe", "expunge"},
 	{"list", "show", "enumerate", "display", "view"},
-	{"search", "find", "lookup", "query", "seek", "grep"},
-	{"update", "modify", "edit", "change", "alter", "patch"},
-	{"send", "post", "transmit", "deliver", "submit"},
+	{"search", "find", "lookup", "query", "seek", "grep", "hunt", "scour", "browse", "explore"},
+	{"update", "modify", "edit", "change", "alter", "patch", "amend", "revise", "adjust", "tweak"},
+	{"send", "post", "transmit", "deliver", "submit", "dispatch", "relay"},
 	{"calculate", "compute"},
-	{"buy", "purchase", "order"},
+	{"buy", "purchase", "order", "acquire"},
 	{"book", "reserve", "reservation"},
-	{"start", "begin", "launch", "run", "execute"},
-	{"stop", "terminate", "halt", "kill", "close", "finish"},
-	{"copy", "duplicate", "clone"},
+	{"start", "begin", "launch", "run", "execute", "commence"},
+	{"stop", "terminate", "halt", "kill", "close", "finish", "cease"},
+	{"copy", "duplicate", "clone", "replicate"},
 	{"move", "relocate", "rename"},
-	{"check", "verify", "validate", "inspect"},
+	{"check", "verify", "validate", "inspect", "examine"},
 	{"picture", "image", "photo"},
 	{"movie", "film"},
 	{"car", "vehicle", "automobile"},
@@ -80,10 +93,10 @@ var synonymGroups = [][]string{
 	{"probability", "odds", "likelihood"},
 	{"reminder", "alert", "notification", "notify"},
 	{"email", "mail"},
-	{"cancel", "revoke", "abort"},
+	{"cancel", "revoke", "abort", "rescind", "annul", "retract"},
 	{"login", "signin", "authenticate"},
 	{"chart", "graph", "plot", "diagram"},
-	{"summary", "summarize", "overview"},
+	{"summary", "summarize", "overview", "recap"},
 	{"download", "save"},
 	{"speed", "velocity"},
 	{"write", "save"},

@@ -41,6 +41,7 @@ func TestSplitWords(t *testing.T) {
 		{"北京天气", []string{"北", "京", "天", "气"}},
 		{"ÉtatCivil naïveCase", []string{"état", "civil", "étatcivil", "naïve", "case", "naïvecase"}},
 		{"user's e-mail", []string{"user", "s", "e", "mail"}},
+		{"3D 2FA Http2Server", []string{"3d", "2fa", "http2", "server", "http2server"}},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -59,6 +60,7 @@ func TestStem(t *testing.T) {
 		"calculation": "calcul", "calculate": "calcul", "calculating": "calcul",
 		"generalization": "gener", "files": "file", "is": "is", "état": "état",
 		"added": "add", "adding": "add", "add": "add",
+		"news": "news", "new": "new", "general": "general", "generate": "gener",
 	} {
 		if got := stem(in); got != want {
 			t.Errorf("stem(%q) = %q, want %q", in, got, want)

@@ -9,6 +9,9 @@ func stem(w string) string {
 	if len(w) <= 2 {
 		return w
 	}
+	if s, ok := stemExceptions[w]; ok {
+		return s
+	}
 	for i := 0; i < len(w); i++ {
 		if w[i] < 'a' || w[i] > 'z' {
 			return w
@@ -22,6 +25,14 @@ func stem(w string) string {
 	s.step4()
 	s.step5()
 	return string(s.b)
+}
+
+// stemExceptions are words that Porter stems into a different common word of tool
+// catalogs, with the stems Porter2 (Snowball's English stemmer) gives them: "news" is not
+// "new", a member of the create synonyms, and "general" and "generic" are not "generate".
+var stemExceptions = map[string]string{
+	"news": "news", "general": "general", "generally": "general", "generic": "generic",
+	"generics": "generic",
 }
 
 // porter holds the word being stemmed; j marks the end of the stem while a suffix is tested.

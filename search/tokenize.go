@@ -63,18 +63,19 @@ func splitWords(s string, emit, joined func([]byte)) {
 }
 
 // camelCuts appends to cuts the byte offsets where the run's camelCase pieces start, and
-// its length: a cut goes before an upper-case letter that follows a lower-case one or a
-// digit, and before the last capital of an acronym that starts a new word ("HTTPServer" ->
-// HTTP, Server).
+// its length: a cut goes before an upper-case letter that follows a lower-case one, and
+// before a capital that starts a new word after a digit or an acronym ("Http2Server" ->
+// Http2, Server; "HTTPServer" -> HTTP, Server). A digit followed by capitals alone is one
+// word ("3D", "2FA"): cut, it would leave a lone letter and lose the word.
 func camelCuts(run string, cuts []int) []int {
 	cuts = append(cuts, 0)
 	var prev rune
 	for i, r := range run {
 		if i > 0 && unicode.IsUpper(r) {
 			switch {
-			case unicode.IsLower(prev) || unicode.IsDigit(prev):
+			case unicode.IsLower(prev):
 				cuts = append(cuts, i)
-			case unicode.IsUpper(prev):
+			case unicode.IsDigit(prev) || unicode.IsUpper(prev):
 				if next, _ := utf8.DecodeRuneInString(run[i+utf8.RuneLen(r):]); unicode.IsLower(next) {
 					cuts = append(cuts, i)
 				}
