@@ -279,3 +279,21 @@ func TestConcurrentSearchesBounded(t *testing.T) {
 		t.Errorf("%d searches ran at once, want 1 to %d (GOMAXPROCS)", m, cpus)
 	}
 }
+
+// TestPhrase checks that two query words that a name writes next to each other count for
+// that name: "current weather" is a phrase of read_current_weather, not of
+// get_weather_current, which would otherwise win the tie by its ID.
+func TestPhrase(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		ToolDocument("get_weather_current", "get_weather_current", "Reports conditions.", nil),
+		ToolDocument("read_current_weather", "read_current_weather", "Reports conditions.", nil),
+	)
+	got := hitIDs(ix.Search(Query{Text: "the current weather in Paris"}))
+	if len(got) != 2 || got[0] != "read_current_weather" {
+		t.Errorf("got %v, want read_current_weather first", got)
+	}
+	if got := phraseTerm("to", "watch"); got != "" {
+		t.Errorf(`phraseTerm("to", "watch") = %q, want "" (a stop word starts no compound)`, got)
+	}
+}

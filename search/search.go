@@ -36,6 +36,10 @@ const (
 	requiredWeight = 0.05
 	// groupWeight scales the evidence that a document's server as a whole matches the query.
 	groupWeight = 0.25
+	// phraseWeight scales the evidence of two neighbouring query words that a name or
+	// parameter name writes as one word ("current weather" for get_current_weather, "find
+	// movies" for FindMovies): a phrase of the name, on top of the words' own evidence.
+	phraseWeight = 0.15
 )
 
 // Tiers order hits before scores do; a hit's Score is its tier plus a text score squashed
@@ -287,14 +291,22 @@ func squash(x float64) float64 { return x / (x + 1) }
 // that no document contains.
 func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, impossible bool) {
 	quoted := quotedWords(p.words)
-	var base []string
+	var base, phrases []string
 	for i, w := range p.words {
-		if !quoted[i] {
-			base = terms(base, w, looksLikeIdentifier(w))
+		if quoted[i] {
+			continue
+		}
+		base = terms(base, w, looksLikeIdentifier(w))
+		if i+1 < len(p.words) && !quoted[i+1] {
+			if t := phraseTerm(w, p.words[i+1]); t != "" {
+				phrases = append(phrases, t)
+			}
 		}
 	}
 	slices.Sort(base) // the order of words must not change the score
 	base = slices.Compact(base)
+	slices.Sort(phrases)
+	phrases = slices.Compact(phrases)
 	for _, t := range base {
 		c := concept{weight: 1}
 		if id, ok := ix.lookup(t); ok {
@@ -320,6 +332,14 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			optional = append(optional, c)
 		}
 	}
+	for _, t := range phrases {
+		if _, isBase := slices.BinarySearch(base, t); isBase {
+			continue
+		}
+		if id, ok := ix.lookup(t); ok {
+			optional = append(optional, concept{idf: ix.idf(id), weight: phraseWeight, terms: []queryTerm{{id, 1}}})
+		}
+	}
 	optional = append(optional, ix.corrections(p.words)...)
 	for _, h := range valueHints(p.words) {
 		if _, isBase := slices.BinarySearch(base, h); isBase {
@@ -343,6 +363,36 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		}
 	}
 	return optional, required, false
+}
+
+// phraseTerm returns the term of two neighbouring query words written as one ("current
+// weather" -> currentweath), or "" when they are not two plain words or the first is a
+// stop word ("to watch" is no compound). Names index such compounds (see splitWords).
+func phraseTerm(a, b string) string {
+	b = strings.TrimRight(b, `.,;:!?)"'`)
+	if !isLetters(a) || !isLetters(b) {
+		return ""
+	}
+	var buf [64]byte
+	w := appendLower(buf[:0], a)
+	if stopWords[string(w)] {
+		return ""
+	}
+	ts := cachedWordTerms(appendLower(w, b))
+	if len(ts) != 1 {
+		return ""
+	}
+	return ts[0]
+}
+
+// isLetters reports whether w is a non-empty run of ASCII letters.
+func isLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // lookup returns the id of a term that at least one live document contains.

@@ -34,14 +34,15 @@ func TestSplitWords(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"github__create_issue", []string{"github", "create", "issue"}},
+		{"github__create_issue", []string{"github", "create", "createissue", "issue"}},
 		{"getHTTPResponse", []string{"get", "http", "response", "gethttp", "httpresponse"}},
 		{"GorillaFileSystem.ls", []string{"gorilla", "file", "system", "gorillafile", "filesystem", "ls"}},
-		{"mcp-server-chart/base64 v2", []string{"mcp", "server", "chart", "base64", "v2"}},
+		{"mcp-server-chart/base64 v2", []string{"mcp", "mcpserver", "server", "serverchart", "chart", "base64", "v2"}},
 		{"北京天气", []string{"北", "京", "天", "气"}},
 		{"ÉtatCivil naïveCase", []string{"état", "civil", "étatcivil", "naïve", "case", "naïvecase"}},
-		{"user's e-mail", []string{"user", "s", "e", "mail"}},
+		{"user's e-mail", []string{"user", "s", "e", "email", "mail"}},
 		{"3D 2FA Http2Server", []string{"3d", "2fa", "http2", "server", "http2server"}},
+		{"get_weather_v2", []string{"get", "getweather", "weather", "v2"}},
 	}
 	for _, tt := range tests {
 		var got []string

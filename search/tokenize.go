@@ -14,20 +14,35 @@ import (
 // Katakana or Hangul character is a word of its own, since those scripts do not separate
 // words with spaces. When a run is split at humps, joined (if not nil) also receives each
 // two neighbouring pieces as one word ("FileSystem" -> "filesystem"), so a user who writes
-// the compound as one word still matches.
+// the compound as one word still matches; so do two pieces on either side of one "_" or "-"
+// ("file_system", "e-mail"), since names are written in both conventions, unless one has a
+// digit (a version or a variant: "get_weather_v2").
 //
 // The byte slices passed to emit and joined are only valid during the call.
 func splitWords(s string, emit, joined func([]byte)) {
 	var buf []byte
 	var cuts []int // piece boundaries within the current run
 	start := -1    // start of the current run in s
+	last := ""     // the last piece of the previous run, if it may start a compound
+	lastEnd := -2  // where the previous run ended in s
 	flush := func(end int) {
 		if start < 0 {
 			return
 		}
 		run := s[start:end]
-		start = -1
 		cuts = camelCuts(run, cuts[:0])
+		if joined != nil {
+			first, final := run[:cuts[1]], run[cuts[len(cuts)-2]:]
+			if last != "" && start == lastEnd+1 && (s[lastEnd] == '_' || s[lastEnd] == '-') && !hasDigit(first) {
+				buf = appendLower(appendLower(buf[:0], last), first)
+				joined(buf)
+			}
+			last, lastEnd = final, end
+			if hasDigit(final) {
+				last = ""
+			}
+		}
+		start = -1
 		for i := 0; i+1 < len(cuts); i++ {
 			buf = appendLower(buf[:0], run[cuts[i]:cuts[i+1]])
 			emit(buf)
