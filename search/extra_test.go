@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"runtime"
 	"slices"
@@ -295,5 +296,33 @@ func TestPhrase(t *testing.T) {
 	}
 	if got := phraseTerm("to", "watch"); got != "" {
 		t.Errorf(`phraseTerm("to", "watch") = %q, want "" (a stop word starts no compound)`, got)
+	}
+}
+
+// TestNameFitHints checks that a value hint ("date" for "on March 5th") joins the first
+// stage's evidence but not the name fit: a request's value says what a parameter takes, not
+// what the tool is for, so "weather_by_date" (name words "weather" and "date") fits "weather
+// in Paris on March 5th" by half.
+func TestNameFitHints(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(ToolDocument("weather_by_date", "weather_by_date", "Weather of a city on a date.", nil))
+	var fit float64
+	ix.rerankHook = func(rr *reranker, cs []candidate) {
+		for i := range cs {
+			fit = rr.features(&cs[i])[featNameFit]
+		}
+	}
+	for _, tc := range []struct {
+		query string
+		want  float64
+	}{
+		{"weather in Paris on March 5th", 0.5}, // "date" is a hint only
+		{"weather in Paris for a date", 1},     // "date" is a word of the query
+	} {
+		fit = -1
+		ix.Search(Query{Text: tc.query})
+		if math.Abs(fit-tc.want) > 1e-9 {
+			t.Errorf("%q: name fit %.3f, want %.3f", tc.query, fit, tc.want)
+		}
 	}
 }

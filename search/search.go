@@ -57,6 +57,7 @@ type concept struct {
 	idf    float64
 	weight float64     // 1 for words of the query, less for inferred ones
 	terms  []queryTerm // the word itself if indexed, then its synonyms
+	hint   bool        // a value's type ("date" for "on March 5th"), not a word of the query
 }
 
 // queryTerm is one indexed term of a concept with its weight within the concept.
@@ -346,7 +347,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			continue
 		}
 		if id, ok := ix.lookup(h); ok {
-			optional = append(optional, concept{idf: ix.idf(id), weight: hintWeight, terms: []queryTerm{{id, 1}}})
+			optional = append(optional, concept{idf: ix.idf(id), weight: hintWeight, terms: []queryTerm{{id, 1}}, hint: true})
 		}
 	}
 	var seen []int32
