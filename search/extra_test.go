@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -323,6 +324,32 @@ func TestNameFitHints(t *testing.T) {
 		ix.Search(Query{Text: tc.query})
 		if math.Abs(fit-tc.want) > 1e-9 {
 			t.Errorf("%q: name fit %.3f, want %.3f", tc.query, fit, tc.want)
+		}
+	}
+}
+
+// TestHintWeight checks that a value's type counts as much as the word would: a tool that
+// takes a date scores the same for "weather on monday" as for "weather on monday date".
+func TestHintWeight(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		ToolDocument("forecast", "forecast", "Weather forecast.", json.RawMessage(`{"type":"object","properties":{"date":{"type":"string"}}}`)),
+		ToolDocument("hourly", "hourly", "Weather by the hour.", json.RawMessage(`{"type":"object","properties":{"time":{"type":"string"}}}`)),
+		ToolDocument("other", "other", "Weather reports.", nil),
+		ToolDocument("unrelated", "unrelated", "Something else.", nil),
+	)
+	for _, tc := range []struct{ hinted, written string }{
+		{"weather on monday", "weather on monday date"},
+		{"weather at 5pm", "weather at 5pm time"},
+	} {
+		// Scores are relative to the best, so the others' scores tell the weights apart.
+		a, b := ix.Search(Query{Text: tc.hinted}), ix.Search(Query{Text: tc.written})
+		same := len(a.Hits) == 3 && len(b.Hits) == 3
+		for i := 0; same && i < 3; i++ {
+			same = a.Hits[i].ID == b.Hits[i].ID && math.Abs(a.Hits[i].Score-b.Hits[i].Score) < 1e-12
+		}
+		if !same {
+			t.Errorf("%q: %+v; %q: %+v; want the same hits and scores", tc.hinted, a.Hits, tc.written, b.Hits)
 		}
 	}
 }
