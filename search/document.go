@@ -5,13 +5,15 @@
 // then name prefixes, then text relevance. Text relevance is BM25F over the tool's name
 // (split into words), server, title, description, parameter names, descriptions and enum
 // values, and a skill's headings and body, with stop words, Porter stemming, a small table
-// of synonyms and abbreviations common in tool catalogs, hints from the types of values a
-// request carries (dates, files, places, currencies), and a share of the evidence of the
-// tool's server as a whole. The words a long request quotes (a message to post, a file
-// name) are values for the tool, not words about it, and do not count. Short queries also
-// get fuzzy name matching (sahilm/fuzzy) and spelling correction. A second stage reorders the best few by how much of the tool's
-// own name the query asks for. "select:a,b" fetches names directly and "+term" filters without dominating
-// the score. See Query.
+// of synonyms and abbreviations common in tool catalogs, two neighbouring query words that
+// a name writes as one ("current weather", get_current_weather), hints from the types of
+// values a request carries (dates, files, places, currencies), and a share of the evidence
+// of the tool's server as a whole. The words a long request quotes (a message to post, a
+// file name) are values for the tool, not words about it, and do not count. Short queries
+// also get fuzzy name matching (sahilm/fuzzy) and spelling correction. A second stage
+// reorders the best few by how much of the tool's own name the query asks for.
+// "select:a,b" fetches names directly and "+term" filters without dominating the score.
+// See Query.
 //
 // The index is incremental: Add and Remove cost time in proportion to the documents they
 // touch, and Search may run concurrently with them.

@@ -42,9 +42,7 @@ func (ix *Index) newReranker(cs []concept) *reranker {
 		if c.hint {
 			// A value's type says what a parameter takes, not what the tool is for: "date"
 			// for "on March 5th" must not make a name like weather_by_date look asked for
-			// more than its near duplicate get_weather, which takes a date as well. Without
-			// hints here R@1 on the development split rose 0.643 -> 0.647 (R@5 the same),
-			// and held-out halves gained or stayed (BENCHMARKS.md's halving protocol).
+			// more than its near duplicate get_weather, which takes a date as well.
 			continue
 		}
 		for _, t := range c.terms {

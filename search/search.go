@@ -31,11 +31,8 @@ const (
 	synonymWeight = 0.3
 	// hintWeight scales the evidence of a value's type ("date" for "on March 5th"): as
 	// much as the word written, since a value of the type is as sure a sign of a parameter
-	// that takes it. It was 0.7 while hints also counted in the name fit, which made a
-	// name that spells the type ("weather_by_date") win on the hint alone; with hints out
-	// of the name fit, 1 scores R@1 0.647 -> 0.651 and R@5 0.879 -> 0.883 on the
-	// development split (fitted on one half, 0.8 to 1, and scored on the other: R@1 -0.002
-	// to +0.008, R@5 -0.002 to +0.007, both +0.003 on average).
+	// that takes it. (It had to be lower while hints also counted in the name fit, where a
+	// name that spells the type, "weather_by_date", won on the hint alone.)
 	hintWeight = 1.0
 	// requiredWeight scales "+term" scores when other words rank: enough to break ties, too
 	// little to dominate (a long "+prefix" taking over the ranking was a reported problem).
