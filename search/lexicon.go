@@ -63,20 +63,25 @@ var abbreviations = map[string]string{
 // synonym then fires on the wrong sense: "locate" (stem of "location"), "set" (a set of),
 // "open" (open issues), "end" (end date), "rate" (rating), "track", "share" (a file),
 // "store", "issue" (an issue is not always an error). "order" stays with "buy": in tool
-// catalogs placing an order is the common sense.
+// catalogs placing an order is the common sense. Requests in conversation use plainer or
+// more colourful words than the catalogs do: "nix" or "scrap" an order (cancel), "ignite"
+// the engine (start), "peek" at a status (show), "reorder" lines (sort), the
+// "distinctions" between two files (difference).
 var synonymGroups = [][]string{
 	{"get", "fetch", "retrieve", "obtain", "read", "load", "grab"},
 	{"create", "add", "new", "make", "insert", "generate", "craft", "compose", "produce"},
 	{"delete", "remove", "erase", "destroy", "drop", "discard", "eliminate", "purge", "wipe", "expunge"},
-	{"list", "show", "enumerate", "display", "view"},
+	{"list", "show", "enumerate", "display", "view", "peek", "glance"},
 	{"search", "find", "lookup", "query", "seek", "grep", "hunt", "scour", "browse", "explore"},
 	{"update", "modify", "edit", "change", "alter", "patch", "amend", "revise", "adjust", "tweak"},
 	{"send", "post", "transmit", "deliver", "submit", "dispatch", "relay"},
 	{"calculate", "compute"},
 	{"buy", "purchase", "order", "acquire"},
 	{"book", "reserve", "reservation"},
-	{"start", "begin", "launch", "run", "execute", "commence"},
+	{"start", "begin", "launch", "run", "execute", "commence", "ignite"},
 	{"stop", "terminate", "halt", "kill", "close", "finish", "cease"},
+	{"sort", "reorder", "rearrange"},
+	{"difference", "distinction"},
 	{"copy", "duplicate", "clone", "replicate"},
 	{"move", "relocate", "rename"},
 	{"check", "verify", "validate", "inspect", "examine"},
@@ -93,7 +98,7 @@ var synonymGroups = [][]string{
 	{"probability", "odds", "likelihood"},
 	{"reminder", "alert", "notification", "notify"},
 	{"email", "mail"},
-	{"cancel", "revoke", "abort", "rescind", "annul", "retract"},
+	{"cancel", "revoke", "abort", "rescind", "annul", "retract", "nix", "scrap"},
 	{"login", "signin", "authenticate"},
 	{"chart", "graph", "plot", "diagram"},
 	{"summary", "summarize", "overview", "recap"},
