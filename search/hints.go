@@ -49,7 +49,16 @@ var (
 	amountWords    = strings.Fields("dollar euro usd eur gbp yen pound")
 )
 
-func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+// hasDigit reports whether s has an ASCII digit. (strings.ContainsAny builds a set
+// for every call; this runs for every piece of every name the index analyzes.)
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {
