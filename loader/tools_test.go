@@ -46,10 +46,11 @@ func TestDecodeTools(t *testing.T) {
 			}
 			got := []string{}
 			for _, tl := range tools {
-				line := tl.Name + " " + string(tl.InputSchema.(json.RawMessage))
+				line := tl.Name
 				if tl.Title != "" {
-					line = tl.Name + " (" + tl.Title + ") " + string(tl.InputSchema.(json.RawMessage))
+					line += " (" + tl.Title + ")"
 				}
+				line += " " + string(tl.InputSchema.(json.RawMessage))
 				if tl.OutputSchema != nil {
 					line += " -> " + string(tl.OutputSchema.(json.RawMessage))
 				}
