@@ -94,9 +94,10 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
 		def := t.Tool
-		def.InputSchema = json.RawMessage(`{"type":"object"}`)
 		if len(t.InputSchema) > 0 {
 			def.InputSchema = pack.compact(t.InputSchema)
+		} else {
+			def.InputSchema = json.RawMessage(`{"type":"object"}`)
 		}
 		if len(t.OutputSchema) > 0 {
 			def.OutputSchema = pack.compact(t.OutputSchema)
