@@ -137,34 +137,25 @@ func BenchmarkBuildFromSchemas(b *testing.B) {
 }
 
 func BenchmarkSearch(b *testing.B) {
-	queries := loadBench().queries
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			ix := NewIndex()
-			ix.Add(benchDocs(b, n)...)
-			times := make([]time.Duration, 0, b.N)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				start := time.Now()
-				ix.Search(Query{Text: queries[i%len(queries)], Limit: 5})
-				times = append(times, time.Since(start))
-			}
-			b.StopTimer()
-			reportPercentiles(b, times)
-		})
-	}
+	benchSearch(b, loadBench().queries, true)
 }
 
 // BenchmarkSearchShort measures the one-word and identifier queries that also run the
 // prefix scan and the fuzzy matcher.
 func BenchmarkSearchShort(b *testing.B) {
-	queries := []string{"weather", "gh_create_isue", "GorillaFileSystem__ls", "github", "slack send", "+stock order", "select:get_weather,calculate_area"}
+	benchSearch(b, []string{"weather", "gh_create_isue", "GorillaFileSystem__ls", "github", "slack send", "+stock order", "select:get_weather,calculate_area"}, false)
+}
+
+// benchSearch times each of b.N searches, cycling through queries, at every bench size.
+func benchSearch(b *testing.B, queries []string, allocs bool) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ix := NewIndex()
 			ix.Add(benchDocs(b, n)...)
 			times := make([]time.Duration, 0, b.N)
+			if allocs {
+				b.ReportAllocs()
+			}
 			b.ResetTimer()
 			for i := range b.N {
 				start := time.Now()
