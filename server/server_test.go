@@ -58,23 +58,29 @@ func testCatalog(t *testing.T) *loader.Catalog {
 
 func connectClient(t *testing.T, s *Server, version string) (*mcp.ClientSession, chan struct{}) {
 	t.Helper()
-	ctx := context.Background()
 	changed := make(chan struct{}, 16)
-	ct, st := mcp.NewInMemoryTransports()
 	ms := s.NewMCPServer()
 	t.Cleanup(func() { s.Release(ms) })
-	if _, err := ms.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
 	})
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	return connectTo(t, ms, client, version), changed
+}
+
+// connectTo connects client to ms over in-memory transports, in the given
+// protocol version ("" for the latest); the session closes at cleanup.
+func connectTo(t *testing.T, ms *mcp.Server, client *mcp.Client, version string) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := ms.Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs, changed
+	return cs
 }
 
 func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, *mcp.CallToolResult) {

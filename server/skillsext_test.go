@@ -81,13 +81,8 @@ type getResult struct {
 // methods, over the given protocol version.
 func skillsClient(t *testing.T, s *Server, version string) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
 	ms := s.NewMCPServer()
 	t.Cleanup(func() { s.Release(ms) })
-	if _, err := ms.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	if err := errors.Join(
 		mcp.AddSendingCustomMethod[*listSkillsParams, *listPage](client, "skills/list"),
@@ -95,12 +90,7 @@ func skillsClient(t *testing.T, s *Server, version string) *mcp.ClientSession {
 	); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return connectTo(t, ms, client, version)
 }
 
 func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {

@@ -147,16 +147,7 @@ func TestStatsAreKeptPerSession(t *testing.T) {
 	ms := s.NewMCPServer()
 	defer s.Release(ms)
 	connect := func() *mcp.ClientSession {
-		ct, st := mcp.NewInMemoryTransports()
-		if _, err := ms.Connect(context.Background(), st, nil); err != nil {
-			t.Fatal(err)
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
+		return connectTo(t, ms, mcp.NewClient(&mcp.Implementation{Name: "test"}, nil), "")
 	}
 	a, b := connect(), connect()
 	callText(t, a, ToolSearch, map[string]any{"query": "echo"})
@@ -225,15 +216,7 @@ func TestReleaseLogsOpenSessions(t *testing.T) {
 	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Logger: slog.New(logs)})
 	defer s.Close()
 	ms := s.NewMCPServer()
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := ms.Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectTo(t, ms, mcp.NewClient(&mcp.Implementation{Name: "test"}, nil), "")
 	callText(t, cs, ToolSearch, map[string]any{"query": "echo"})
 	s.Release(ms)
 	if _, ok := logs.find("session summary", "searches", 1); !ok {
