@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
 
 // Defaults of the HTTP transport.
@@ -90,7 +91,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Protocol-Version") >= modernProtocol {
+		if r.Header.Get("Mcp-Protocol-Version") >= protocol.Modern {
 			stateless.ServeHTTP(w, r)
 			return
 		}

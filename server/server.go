@@ -17,6 +17,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/skillsext"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
 
@@ -169,7 +170,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 			s.addSearchTool(ms)
 		}
 		s.syncDirectTools(ms, new)
-		c.skills.sync(ms, new, s.log)
+		c.skills.Sync(ms, new, s.log)
 	}
 }
 
@@ -200,12 +201,12 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Title: "toolsearch", Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       s.log,
-		Capabilities: declareSkills(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
+		Capabilities: skillsext.Declare(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
 	})
 	c := &conn{
 		tools:  map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true},
 		direct: map[string]string{},
-		skills: newSkillsConn(),
+		skills: skillsext.NewConn(),
 		stats:  newStatsBook(s),
 	}
 	s.mu.Lock()
@@ -221,7 +222,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	// Middleware added later wraps what was added before: unknown tools are
 	// answered inside the accounting, which sits inside the activity record.
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
-	s.attachSkills(ms, c.skills)
+	c.skills.Attach(ms, s.Snapshot(), s.log)
 	s.attachStats(ms, c.stats)
 	ms.AddReceivingMiddleware(s.countInflight, s.activityMiddleware)
 	return ms
@@ -234,8 +235,8 @@ type conn struct {
 	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
 	// promoted tools stay listed for the session even if no longer always-loaded.
 	promoted map[string]bool
-	skills   *skillsConn // what it serves through the Skills extension
-	stats    *statsBook  // its sessions' accounting
+	skills   *skillsext.Conn // what it serves through the Skills extension
+	stats    *statsBook      // its sessions' accounting
 }
 
 // connHas reports whether the connection lists the named tool.
