@@ -139,6 +139,16 @@ func (s *Server) Close() {
 	close(s.done)
 }
 
+// Options returns the options the server was built with, defaults filled in.
+func (s *Server) Options() Options { return s.opts }
+
+// Catalog returns the catalog the server follows.
+func (s *Server) Catalog() *loader.Catalog { return s.catalog }
+
+// InFlight returns how many MCP requests the server's MCP servers are
+// handling right now.
+func (s *Server) InFlight() int64 { return s.inflight.Load() }
+
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
 
@@ -326,4 +336,20 @@ func cleanJSONError(err error) string {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "json: ")
 	return msg
+}
+
+// CloseSessions ends every session of the MCP servers made by
+// NewMCPServer, which cancels the requests they are still running.
+func (s *Server) CloseSessions() {
+	s.mu.RLock()
+	conns := make([]*mcp.Server, 0, len(s.conns))
+	for ms := range s.conns {
+		conns = append(conns, ms)
+	}
+	s.mu.RUnlock()
+	for _, ms := range conns {
+		for ss := range ms.Sessions() {
+			ss.Close()
+		}
+	}
 }
