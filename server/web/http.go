@@ -7,15 +7,10 @@ package web
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -47,27 +42,6 @@ type Options struct {
 	// Ready reports readiness details for /readyz: the catalog is loaded
 	// when the handler exists, so this only adds per-upstream states.
 	Ready func() map[string]string
-}
-
-// CheckBind refuses to serve a non-loopback address without a token: an
-// MCP gateway reachable from the network would hand its tools to anyone.
-func CheckBind(addr, token string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("--http %q: %v", addr, err)
-	}
-	if isLoopbackHost(host) || token != "" {
-		return nil
-	}
-	return fmt.Errorf("--http %s listens beyond this machine: set a bearer token with --token-file or TOOLSEARCH_TOKEN, or bind 127.0.0.1", addr)
-}
-
-func isLoopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
 
 // NewHandler serves MCP Streamable HTTP at /mcp for both protocol eras,
@@ -173,84 +147,4 @@ func (p *sessionServers) fresh() *mcp.Server {
 	})
 	p.perSession = append(p.perSession, sessionServer{ms, now})
 	return ms
-}
-
-// guard applies what every request must pass: the bearer token and the
-// Origin check that protects against DNS rebinding. /healthz stays open so
-// that liveness probes need no secret; it reveals nothing.
-func guard(next http.Handler, o Options) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, o.AllowedOrigins) {
-			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed (add it to http.allowedOrigins)", origin), http.StatusForbidden)
-			return
-		}
-		if o.Token != "" && r.URL.Path != "/healthz" && !validBearer(r, o.Token) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
-			http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func validBearer(r *http.Request, token string) bool {
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
-		// Browsers cannot set headers on EventSource and page loads; the
-		// status page passes the token as a query parameter instead.
-		got = r.URL.Query().Get("token")
-	}
-	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
-}
-
-// originAllowed accepts loopback origins, the server's own origin, and the
-// configured ones.
-func originAllowed(origin, host string, allowed []string) bool {
-	if slices.Contains(allowed, "*") || slices.Contains(allowed, origin) {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	return isLoopbackHost(u.Hostname()) || u.Host == host
-}
-
-// Serve serves h on ln until ctx ends, then shuts down gracefully: new
-// requests are refused, requests in flight get grace to finish, and
-// whatever still runs after it (long calls, scripts) is cancelled.
-func Serve(ctx context.Context, s *server.Server, ln net.Listener, h http.Handler, grace time.Duration) error {
-	base, cancelAll := context.WithCancel(context.Background())
-	defer cancelAll()
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return base },
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	deadline, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	shut := make(chan error, 1)
-	go func() { shut <- srv.Shutdown(deadline) }()
-	// Idle notification streams would hold Shutdown for the whole grace
-	// period: wait only for the requests in flight, then end the sessions.
-	for s.InFlight() > 0 && deadline.Err() == nil {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cancelAll()
-	s.CloseSessions()
-	err := <-shut
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = srv.Close()
-	}
-	if e := <-errc; !errors.Is(e, http.ErrServerClosed) && err == nil {
-		err = e
-	}
-	return err
 }
