@@ -63,6 +63,7 @@ type HTTPConfig struct {
 	Addr           string   `yaml:"addr"`
 	TokenFile      string   `yaml:"tokenFile"`
 	AllowedOrigins []string `yaml:"allowedOrigins"`
+	AllowedHosts   []string `yaml:"allowedHosts"`
 	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
 	SessionTimeout Duration `yaml:"sessionTimeout"`
 }

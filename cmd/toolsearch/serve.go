@@ -88,6 +88,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 	h := web.NewHandler(a.server, web.Options{
 		Token:          token,
 		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
+		AllowedHosts:   a.cfg.HTTP.AllowedHosts,
 		MaxBodyBytes:   a.cfg.HTTP.MaxBodyBytes,
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
 		Ready:          a.upstreamStates,

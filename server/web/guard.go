@@ -1,24 +1,34 @@
 package web
 
-import (
-	"fmt"
-	"net/http"
-)
+import "net/http"
 
-// guard applies what every request must pass: the bearer token and the
-// Origin check that protects against DNS rebinding. /healthz stays open so
-// that liveness probes need no secret; it reveals nothing.
-func guard(next http.Handler, o Options) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, o.AllowedOrigins) {
-			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed (add it to http.allowedOrigins)", origin), http.StatusForbidden)
-			return
+// A check is one condition a request must meet before it reaches an
+// endpoint. A check that fails answers the request itself and returns
+// false; one that passes may adjust the request (the body limit wraps its
+// body).
+type check func(w http.ResponseWriter, r *http.Request) bool
+
+// guard puts every check in front of every endpoint, in order: the Host
+// header (DNS rebinding), the Origin (pages of other sites), the bearer
+// token, and the body's size. /healthz stays open so that liveness probes
+// need no secret and no particular name; it answers "ok" and reveals
+// nothing.
+type guard struct {
+	next   http.Handler
+	checks []check
+}
+
+func newGuard(next http.Handler, o Options) *guard {
+	return &guard{next: next, checks: []check{checkHost(o), checkOrigin(o), checkToken(o)}}
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/healthz" {
+		for _, c := range g.checks {
+			if !c(w, r) {
+				return
+			}
 		}
-		if o.Token != "" && r.URL.Path != "/healthz" && !validBearer(r, o.Token) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
-			http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+	}
+	g.next.ServeHTTP(w, r)
 }

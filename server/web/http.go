@@ -34,6 +34,10 @@ type Options struct {
 	// AllowedOrigins lists the browser origins (scheme://host[:port]) that
 	// may call; loopback origins are always allowed. "*" allows any.
 	AllowedOrigins []string
+	// AllowedHosts lists the names (without port) that requests may carry
+	// in their Host header besides loopback ones: the names by which a
+	// proxy or the network reaches the server. See hostAllowed.
+	AllowedHosts []string
 	// MaxBodyBytes bounds request bodies (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
 	// SessionTimeout closes sessions idle this long (DefaultSessionTimeout
@@ -58,13 +62,17 @@ func NewHandler(s *server.Server, o Options) http.Handler {
 	log := s.Options().Logger
 	shared := s.NewMCPServer()
 	servers := &sessionServers{s: s, shared: shared}
+	// The guard checks the Host header of every request, /mcp included, and
+	// knows the allowed names: the go-sdk's own check would refuse them.
 	stateful := mcp.NewStreamableHTTPHandler(servers.get, &mcp.StreamableHTTPOptions{
-		Logger:              log,
-		SessionTimeout:      o.SessionTimeout,
-		MaxRequestBodyBytes: o.MaxBodyBytes,
+		DisableLocalhostProtection: true,
+		Logger:                     log,
+		SessionTimeout:             o.SessionTimeout,
+		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	})
 	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return shared }, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
+		DisableLocalhostProtection:   true,
 		Logger:                       log,
 		MaxRequestBodyBytes:          o.MaxBodyBytes,
 		PropagateRequestCancellation: true,
@@ -97,7 +105,7 @@ func NewHandler(s *server.Server, o Options) http.Handler {
 		json.NewEncoder(w).Encode(body)
 	})
 	addStatus(s, mux)
-	return guard(mux, o)
+	return newGuard(mux, o)
 }
 
 type newSessionKey struct{}

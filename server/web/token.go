@@ -6,6 +6,18 @@ import (
 	"strings"
 )
 
+// checkToken refuses requests without the bearer token, when one is set.
+func checkToken(o Options) check {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		if o.Token == "" || validBearer(r, o.Token) {
+			return true
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
+		http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+		return false
+	}
+}
+
 func validBearer(r *http.Request, token string) bool {
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok {
