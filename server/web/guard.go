@@ -19,7 +19,7 @@ type guard struct {
 }
 
 func newGuard(next http.Handler, o Options) *guard {
-	return &guard{next: next, checks: []check{checkHost(o), checkOrigin(o), checkToken(o)}}
+	return &guard{next: next, checks: []check{checkHost(o), checkOrigin(o), checkToken(o), limitBody(o)}}
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -23,6 +23,7 @@ import (
 const (
 	DefaultHTTPAddr       = "127.0.0.1:7777"
 	DefaultMaxBodyBytes   = 4 << 20
+	DefaultBodyTimeout    = 30 * time.Second
 	DefaultSessionTimeout = 30 * time.Minute
 )
 
@@ -40,6 +41,9 @@ type Options struct {
 	AllowedHosts []string
 	// MaxBodyBytes bounds request bodies (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
+	// BodyTimeout bounds the time a request body may take to arrive
+	// (DefaultBodyTimeout when 0).
+	BodyTimeout time.Duration
 	// SessionTimeout closes sessions idle this long (DefaultSessionTimeout
 	// when 0).
 	SessionTimeout time.Duration
@@ -58,6 +62,9 @@ func NewHandler(s *server.Server, o Options) http.Handler {
 	}
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
+	}
+	if o.BodyTimeout == 0 {
+		o.BodyTimeout = DefaultBodyTimeout
 	}
 	log := s.Options().Logger
 	shared := s.NewMCPServer()
