@@ -32,13 +32,27 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // startHTTP serves s over real HTTP on a loopback port until the test ends.
 func startHTTP(t *testing.T, s *server.Server, o Options) (url string, stop func()) {
 	t.Helper()
+	return serveHandlerGrace(t, NewHandler(s, o), 5*time.Second)
+}
+
+// serveHandler serves h on a loopback port until the test ends.
+func serveHandler(t *testing.T, h *Handler) (url string) {
+	t.Helper()
+	url, _ = serveHandlerGrace(t, h, 5*time.Second)
+	return url
+}
+
+// serveHandlerGrace serves h on a loopback port until stop or the end of
+// the test, with the given shutdown grace.
+func serveHandlerGrace(t *testing.T, h *Handler, grace time.Duration) (url string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, s, ln, NewHandler(s, o), 5*time.Second) }()
+	go func() { done <- Serve(ctx, ln, h, grace) }()
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {

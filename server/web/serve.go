@@ -6,14 +6,14 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"github.com/toolsearch/toolsearch/server"
 )
 
-// Serve serves h on ln until ctx ends, then shuts down gracefully: new
-// requests are refused, requests in flight get grace to finish, and
-// whatever still runs after it (long calls, scripts) is cancelled.
-func Serve(ctx context.Context, s *server.Server, ln net.Listener, h http.Handler, grace time.Duration) error {
+// Serve serves h on ln until ctx ends, then shuts down within grace: new
+// connections are refused at once, requests in flight get the grace to
+// finish, and whatever still runs after it (long calls, scripts, event
+// streams) is cancelled and its connection closed. Serve returns by then
+// even if a handler ignores the cancellation.
+func Serve(ctx context.Context, ln net.Listener, h *Handler, grace time.Duration) error {
 	base, cancelAll := context.WithCancel(context.Background())
 	defer cancelAll()
 	srv := &http.Server{
@@ -32,14 +32,21 @@ func Serve(ctx context.Context, s *server.Server, ln net.Listener, h http.Handle
 	defer cancel()
 	shut := make(chan error, 1)
 	go func() { shut <- srv.Shutdown(deadline) }()
-	// Idle notification streams would hold Shutdown for the whole grace
-	// period: wait only for the requests in flight, then end the sessions.
-	for s.InFlight() > 0 && deadline.Err() == nil {
+	// Event streams and idle sessions would hold Shutdown for the whole
+	// grace: wait only for the requests in flight, then end the rest.
+	for h.mcp.inflight.Load() > 0 && deadline.Err() == nil {
 		time.Sleep(20 * time.Millisecond)
 	}
 	cancelAll()
-	s.CloseSessions()
-	err := <-shut
+	h.Close()
+	var err error
+	select {
+	case err = <-shut:
+	case <-deadline.Done():
+		// Connections whose handlers still run after their requests
+		// were cancelled: close them, and do not wait for the handlers.
+		err = srv.Close()
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = srv.Close()
 	}

@@ -50,11 +50,14 @@ type statusView struct {
 	version  uint64 // catalog version measured (or being measured)
 }
 
-// addStatus serves the status page on mux: / (the page), /status.json,
+func newStatusView(s *server.Server) *statusView {
+	return &statusView{s: s, started: time.Now(), version: ^uint64(0)}
+}
+
+// register serves the status page on mux: / (the page), /status.json,
 // /events (server-sent events when something changes) and /search (what
 // the model receives for a query).
-func addStatus(s *server.Server, mux *http.ServeMux) {
-	v := &statusView{s: s, started: time.Now(), version: ^uint64(0)}
+func (v *statusView) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
@@ -64,6 +67,9 @@ func addStatus(s *server.Server, mux *http.ServeMux) {
 	mux.HandleFunc("GET /events", v.serveEvents)
 	mux.HandleFunc("GET /search", v.serveSearch)
 }
+
+// close stops the measurement running in the background, if any.
+func (v *statusView) close() {}
 
 func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	snap := v.s.Snapshot()
