@@ -111,6 +111,7 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	opts.Logger = slog.New(sessionTagHandler{opts.Logger.Handler()})
 	tok, err := tokens.Get(opts.Tokenizer)
 	if err != nil {
 		return nil, err
