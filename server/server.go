@@ -1,6 +1,3 @@
-// Package server exposes the catalog over MCP: a fixed set of meta-tools
-// (tool_search and friends) whose results carry the definitions the model
-// asked for, and nothing up front but names and one-liners.
 package server
 
 import (
