@@ -1,8 +1,3 @@
-// Package web serves toolsearch over HTTP: MCP Streamable HTTP at /mcp for
-// both protocol eras, the live status page, and the health probes. It sits
-// above package server, which knows nothing of HTTP: the handler builds the
-// MCP servers it needs through server.Server and reads the rest through its
-// accessors.
 package web
 
 import (
