@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -118,13 +119,19 @@ func (e *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.openSession(w, r)
 }
 
-// isInitialize reports whether a request body is an initialize request,
-// the only one that opens a session.
+// isInitialize reports whether a request body holds an initialize
+// request, the only one that opens a session: alone, or in a batch, which
+// protocol 2025-03-26 allowed.
 func isInitialize(body []byte) bool {
-	var msg struct {
+	type message struct {
 		Method string `json:"method"`
 	}
-	return json.Unmarshal(body, &msg) == nil && msg.Method == "initialize"
+	var msg message
+	if json.Unmarshal(body, &msg) == nil {
+		return msg.Method == "initialize"
+	}
+	var batch []message
+	return json.Unmarshal(body, &batch) == nil && slices.ContainsFunc(batch, func(m message) bool { return m.Method == "initialize" })
 }
 
 // openSession serves an initialize request if a session slot is free, and

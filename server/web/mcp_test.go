@@ -133,3 +133,21 @@ func TestShutdownEndsWithinGrace(t *testing.T) {
 		t.Fatal("shutdown still waits on a call that ignores cancellation")
 	}
 }
+
+func TestIsInitialize(t *testing.T) {
+	tests := []struct {
+		body string
+		want bool
+	}{
+		{initializeBody, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, false},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},` + initializeBody + `]`, true},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, false},
+		{`not json`, false},
+	}
+	for _, tt := range tests {
+		if got := isInitialize([]byte(tt.body)); got != tt.want {
+			t.Errorf("isInitialize(%s) = %v, want %v", tt.body, got, tt.want)
+		}
+	}
+}
