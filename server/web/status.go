@@ -31,8 +31,8 @@ type Status struct {
 	Tokenizer string        `json:"tokenizer"`
 	Started   time.Time     `json:"started"`
 	Catalog   CatalogReport `json:"catalog"`
-	// EntriesShown is how many of the catalog's entries Catalog.Entries
-	// holds after filtering and the cap.
+	// EntriesTotal is how many entries the catalog holds; Catalog.Entries
+	// holds those that pass the page's filter, at most maxStatusEntries.
 	EntriesTotal int `json:"entriesTotal"`
 	// Tokens is the measurement of the current catalog; nil while it is
 	// being computed.
