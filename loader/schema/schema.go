@@ -159,6 +159,15 @@ func Check(s any) error {
 	return nil
 }
 
+// MayCycle reports whether a schema may hold a cycle, because it may hold
+// a reference: whether Check has to decode it. It costs a scan of the JSON
+// for two bytes most schemas lack; callers that check the same schemas again
+// and again keep the verdicts on those for which it is true.
+func MayCycle(s any) bool {
+	raw, err := rawJSON(s)
+	return err == nil && mayRefer(raw)
+}
+
 // mayRefer reports whether raw may hold a $ref or $dynamicRef keyword:
 // written out, or spelled with escapes of the letters they are made of
 // ("\u0024ref"). Escapes of other characters (Go's encoder writes "<" as

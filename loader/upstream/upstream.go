@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
 // An upstream is one server: its connection loop and what is known of it.
@@ -48,6 +49,10 @@ type upstream struct {
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
+	// schemaVerdicts caches, by tool digest, why the input schemas that
+	// took decoding to check cannot be served ("" when they can), so that
+	// a re-listing checks only what changed.
+	schemaVerdicts map[string]string
 }
 
 // A session is one connection to the server.
@@ -417,6 +422,21 @@ func (u *upstream) update(change func()) {
 func (u *upstream) rebuild() {
 	u.entries, u.refused = nil, nil
 	seen := map[string]bool{}
+	verdicts := map[string]string{}
+	verdict := func(e *loader.Entry) string {
+		if !schema.MayCycle(e.Tool.InputSchema) {
+			return ""
+		}
+		reason, ok := u.schemaVerdicts[e.Digest]
+		if !ok {
+			if err := schema.Check(e.Tool.InputSchema); err != nil {
+				reason = "its inputSchema cannot be checked: " + err.Error() + "; the server must fix the schema"
+			}
+		}
+		verdicts[e.Digest] = reason
+		return reason
+	}
+	defer func() { u.schemaVerdicts = verdicts }()
 	for _, t := range u.tools {
 		e := loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
 		switch err := loader.CheckToolName(e.Name); {
@@ -428,6 +448,10 @@ func (u *upstream) rebuild() {
 			continue
 		}
 		seen[t.Name] = true
+		if reason := verdict(e); reason != "" {
+			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
+			continue
+		}
 		e.Policy = u.set.policy(t.Name)
 		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
 		first, ok := u.firstSeen[t.Name]
