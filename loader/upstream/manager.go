@@ -31,6 +31,12 @@
 //
 // Failed servers are reconnected with exponential backoff. Their stderr is
 // logged line by line, and its tail is kept in LastError.
+//
+// A stdio server inherits toolsearch's environment, less its secrets:
+// toolsearch's own token (TOOLSEARCH_TOKEN, and Options.WithheldEnv), and
+// every variable that only other servers' entries name with ${VAR}, which
+// are their credentials. The variables its own entry names, and its env,
+// it gets.
 package upstream
 
 import (
@@ -79,6 +85,9 @@ type Options struct {
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// WithheldEnv names variables of toolsearch's environment that no stdio
+	// server inherits, besides those always withheld (see Manager).
+	WithheldEnv []string
 	// KeepAlive is how often a connected server is pinged; one that misses
 	// two pings in a row is reconnected, so that a server gone silent is
 	// noticed before a call needs it. Zero means DefaultKeepAlive, negative
@@ -155,6 +164,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		m.names = append(m.names, cfg.Name)
 	}
 	slices.Sort(m.names)
+	for _, u := range m.servers {
+		u.withheld = withheldEnv(u.cfg, servers, opts.WithheldEnv)
+	}
 	for _, name := range slices.Sorted(maps.Keys(opts.Settings)) {
 		if m.servers[name] == nil {
 			m.log.Warn("settings for an upstream server that is not configured", "server", name)

@@ -32,7 +32,7 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail) (mcp.Trans
 	case TypeStdio:
 		cmd := exec.Command(cfg.Command, cfg.Args...)
 		cmd.Dir = cfg.Cwd
-		cmd.Env = os.Environ()
+		cmd.Env = inheritedEnv(os.Environ(), u.withheld)
 		for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
 			cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 		}
@@ -101,4 +101,50 @@ func port(u *url.URL) string {
 		return "443"
 	}
 	return "80"
+}
+
+// privateEnv are toolsearch's own secrets, which no server inherits.
+var privateEnv = []string{"TOOLSEARCH_TOKEN"}
+
+// commonEnv are variables every program may need, never withheld even when
+// an entry names them (as in "${PATH}:/opt/bin"); so are LC_*.
+var commonEnv = map[string]bool{
+	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TZ": true,
+	"TMPDIR": true, "TEMP": true, "TMP": true, "TERM": true, "PWD": true,
+	"SYSTEMROOT": true, "WINDIR": true, "COMSPEC": true, "PATHEXT": true, "USERPROFILE": true, "APPDATA": true, "LOCALAPPDATA": true,
+}
+
+// withheldEnv returns the variables of toolsearch's environment that the
+// server of self must not inherit: toolsearch's secrets, and those the other
+// entries name, except those self names itself.
+func withheldEnv(self ServerConfig, all []ServerConfig, extra []string) map[string]bool {
+	w := map[string]bool{}
+	for _, name := range slices.Concat(privateEnv, extra) {
+		w[name] = true
+	}
+	for _, cfg := range all {
+		if cfg.Name == self.Name {
+			continue
+		}
+		for _, name := range cfg.Vars {
+			if !commonEnv[strings.ToUpper(name)] && !strings.HasPrefix(name, "LC_") {
+				w[name] = true
+			}
+		}
+	}
+	for _, name := range self.Vars {
+		delete(w, name)
+	}
+	return w
+}
+
+// inheritedEnv returns env (KEY=value lines) without the withheld variables.
+func inheritedEnv(env []string, withheld map[string]bool) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !withheld[k] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

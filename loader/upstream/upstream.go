@@ -27,6 +27,9 @@ type upstream struct {
 	log    *slog.Logger
 	file   string // last known catalog
 	client *mcp.Client
+	// withheld names the variables of toolsearch's environment the server
+	// must not inherit.
+	withheld map[string]bool
 
 	kick         chan struct{}   // reconnect now rather than after the backoff
 	toolsChanged chan struct{}   // the server said its tools changed
