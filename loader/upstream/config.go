@@ -162,7 +162,7 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 			d.errorf(d.key+".url", "missing")
 		default:
 			if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				d.errorf(d.key+".url", "%q is not an http or https URL", cfg.URL)
+				d.errorf(d.key+".url", "%q is not an http or https URL", redactURL(cfg.URL))
 			}
 		}
 	}

@@ -27,6 +27,9 @@ type upstream struct {
 	log    *slog.Logger
 	file   string // last known catalog
 	client *mcp.Client
+	// redact takes the server's secrets (URL keys, header values) out of
+	// everything shown: LastError, errors, and log records through log.
+	redact *redactor
 	// withheld names the variables of toolsearch's environment the server
 	// must not inherit.
 	withheld map[string]bool
@@ -74,11 +77,13 @@ var (
 )
 
 func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
+	redact := newRedactor(cfg)
 	u := &upstream{
 		m:            m,
 		cfg:          cfg,
 		set:          set,
-		log:          m.log.With("server", cfg.Name),
+		redact:       redact,
+		log:          slog.New(redact.handler(m.log.Handler())).With("server", cfg.Name),
 		file:         cacheFile(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
@@ -159,7 +164,7 @@ func (u *upstream) run(ctx context.Context) {
 			answer(ErrClosed)
 			return
 		}
-		answer(err)
+		answer(u.redact.Error(err))
 		u.fail(err, s.stderr)
 
 		if up >= u.m.opts.MaxBackoff { // it worked for a while: start over
@@ -350,6 +355,7 @@ func (u *upstream) fail(err error, stderr *stderrTail) {
 	if tail := stderr.String(); tail != "" {
 		msg += "\nstderr:\n" + tail
 	}
+	msg = u.redact.String(msg)
 	u.log.Warn("upstream failed", "err", err)
 	u.update(func() {
 		u.state, u.sess, u.lastErr = loader.StateFailed, nil, msg
