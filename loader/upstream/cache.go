@@ -26,9 +26,12 @@ type persisted struct {
 	Listed       time.Time   `json:"listed"`
 	Instructions string      `json:"instructions,omitempty"`
 	Tools        []*mcp.Tool `json:"tools"`
-	// FirstSeen maps each tool ever listed to the digest of its first
+	// FirstSeen maps each tool remembered to the digest of its first
 	// definition, so that a changed definition is noticed across restarts.
 	FirstSeen map[string]string `json:"firstSeen"`
+	// LastSeen maps each tool remembered to when it was last listed, in
+	// Unix seconds. Files written before it existed lack it.
+	LastSeen map[string]int64 `json:"lastSeen,omitempty"`
 }
 
 // cacheFile names a server's file in dir. The key hashes what identifies

@@ -118,6 +118,9 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+	// minRelist is the least time between two listings a server's change
+	// announcements prompt; tests change it.
+	minRelist time.Duration
 }
 
 // New prepares a Manager for the servers; nothing is read or started until
@@ -153,6 +156,7 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		log:          opts.Logger,
 		servers:      map[string]*upstream{},
 		firstBackoff: time.Second,
+		minRelist:    time.Second,
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, cfg := range servers {
@@ -281,9 +285,10 @@ func (m *Manager) ResetChanged(server string) error {
 		return err
 	}
 	u.update(func() {
-		u.firstSeen = map[string]string{}
+		now := time.Now().Unix()
+		u.seen = seenTools{}
 		for _, t := range u.tools {
-			u.firstSeen[t.Name] = loader.ToolDigest(t)
+			u.seen[t.Name] = seenTool{first: loader.ToolDigest(t), last: now}
 		}
 		u.rebuild()
 	})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math/rand/v2"
 	"os/exec"
 	"slices"
@@ -49,7 +48,7 @@ type upstream struct {
 	attempt      int           // connection attempts begun
 	sess         *session      // the live connection while active or validating
 	tools        []*mcp.Tool   // last known, under their own names
-	firstSeen    map[string]string
+	seen         seenTools
 	listed       time.Time
 	lastErr      string
 	instructions string
@@ -92,7 +91,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		state:        loader.StateConnecting,
 		since:        time.Now(),
 		changed:      make(chan struct{}),
-		firstSeen:    map[string]string{},
+		seen:         seenTools{},
 	}
 	if set.Disabled {
 		u.state = loader.StateDisabled
@@ -270,6 +269,7 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 		}
 	}
 	for {
+		listedAt := time.Now()
 		if err := u.list(s, explicit); err != nil {
 			return err
 		}
@@ -281,12 +281,44 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 		case err := <-ended:
 			return sessionEnded(err)
 		case <-u.toolsChanged:
+			// A server announcing changes without end would be
+			// re-listed, and its cache rewritten, as fast as it
+			// announces: changes coalesce into at most one listing
+			// per minRelist. Refreshes are not held back.
+			if err := u.holdRelisting(ctx, listedAt, ended, waiting, &explicit); err != nil {
+				return err
+			}
 		case r := <-u.refresh:
 			*waiting = append(*waiting, r)
 			explicit = true
 		}
 		u.update(func() { u.state = loader.StateValidating })
 	}
+}
+
+// holdRelisting waits until minRelist has passed since the last listing
+// began, or a refresh is asked for, then takes the changes announced
+// meanwhile as covered by the listing to come. It returns an error when the
+// session ends first.
+func (u *upstream) holdRelisting(ctx context.Context, listedAt time.Time, ended <-chan error, waiting *[]chan error, explicit *bool) error {
+	wait := time.Until(listedAt.Add(u.m.minRelist))
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case r := <-u.refresh:
+		*waiting = append(*waiting, r)
+		*explicit = true
+	case err := <-ended:
+		return sessionEnded(err)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	drain(u.toolsChanged)
+	return nil
 }
 
 // sessionEnded describes the end of a session, given what Wait returned.
@@ -337,11 +369,11 @@ func (u *upstream) list(s *session, explicit bool) error {
 			return
 		}
 		u.tools, u.listed = tools, time.Now()
-		for _, t := range tools {
-			if _, ok := u.firstSeen[t.Name]; !ok {
-				u.firstSeen[t.Name] = loader.ToolDigest(t)
-			}
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = t.Name
 		}
+		u.seen.listed(names, func(i int) string { return loader.ToolDigest(tools[i]) }, u.listed)
 		u.rebuild()
 	})
 	u.log.Info("tools listed", "tools", len(tools))
@@ -372,9 +404,8 @@ func (u *upstream) loadPersisted() {
 		if p != nil {
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
-			if p.FirstSeen != nil {
-				u.firstSeen = p.FirstSeen
-			}
+			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
+			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 		}
 		u.rebuild()
 	})
@@ -390,8 +421,8 @@ func (u *upstream) save() {
 		Listed:       u.listed,
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
-		FirstSeen:    maps.Clone(u.firstSeen),
 	}
+	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
 	if err := saveCache(u.file, p); err != nil {
 		u.log.Warn("could not save the last known catalog", "file", u.file, "err", err)
@@ -463,8 +494,8 @@ func (u *upstream) rebuild() {
 		}
 		e.Policy = u.set.policy(t.Name)
 		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
-		first, ok := u.firstSeen[t.Name]
-		e.Changed = ok && first != e.Digest
+		r, ok := u.seen[t.Name]
+		e.Changed = ok && r.first != e.Digest
 		u.entries = append(u.entries, e)
 	}
 }
