@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -55,4 +57,36 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCheckCatalog checks the input schemas of the dev split's 2,102
+// real tools, as a catalog's load does (../shared/eval/dev beside the
+// repository; skipped without it).
+func BenchmarkCheckCatalog(b *testing.B) {
+	data, err := os.ReadFile("../../../shared/eval/dev/catalog.json")
+	if err != nil {
+		b.Skip("no dev catalog:", err)
+	}
+	var tools []struct {
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	if err := json.Unmarshal(data, &tools); err != nil {
+		b.Fatal(err)
+	}
+	schemas := make([]json.RawMessage, len(tools))
+	decoded := 0
+	for i, t := range tools {
+		var c bytes.Buffer
+		_ = json.Compact(&c, t.InputSchema) // as the catalog keeps them
+		schemas[i] = c.Bytes()
+		if MayCycle(schemas[i]) {
+			decoded++
+		}
+	}
+	for b.Loop() {
+		for _, s := range schemas {
+			_ = Check(s)
+		}
+	}
+	b.ReportMetric(float64(decoded), "decoded/op")
 }
