@@ -32,20 +32,25 @@ func (g *graph) cost(instance any) error {
 }
 
 func (c *coster) visit(s *jsonschema.Schema, v any, depth int) *errOver {
-	c.steps++
+	local := c.g.local[s]
+	c.steps += local.steps
 	switch {
 	case c.steps > MaxSteps:
 		return &errOver{fmt.Sprintf("more than %d steps", MaxSteps)}
 	case depth > MaxDepth:
 		return &errOver{fmt.Sprintf("recursion deeper than %d levels", MaxDepth)}
 	}
+	// Messages print the schema's own values (an enum, say), and every
+	// enclosing level copies a message once more.
+	c.bytes += depth * local.printed
 	if walksInstance(s) {
-		// Comparing, hashing or printing the instance, in a message
-		// that every enclosing level copies once more.
-		c.bytes += depth * (64 + size(v, MaxBytes-c.bytes))
-		if c.bytes > MaxBytes {
-			return &errOver{fmt.Sprintf("walking or printing more than %d MiB of them", MaxBytes>>20)}
-		}
+		// Comparing (with each enum value), hashing or printing the
+		// instance.
+		n := size(v, MaxBytes-c.bytes)
+		c.bytes += depth*(64+n) + len(s.Enum)*n
+	}
+	if c.bytes > MaxBytes {
+		return &errOver{fmt.Sprintf("walking or printing more than %d MiB of them", MaxBytes>>20)}
 	}
 	for _, n := range c.g.in[s] {
 		if over := c.visit(n, v, depth+1); over != nil {
@@ -76,6 +81,35 @@ func (c *coster) visit(s *jsonschema.Schema, v any, depth int) *errOver {
 		}
 	}
 	return nil
+}
+
+// localCost is what applying one subschema costs besides its subschemas.
+type localCost struct {
+	// steps counts one for the subschema and one for each value of its
+	// own it goes through whatever the instance: enum values, required
+	// and dependent names, properties and patterns.
+	steps int
+	// printed is about how many bytes of its own values a message about
+	// it may print.
+	printed int
+}
+
+func costOf(s *jsonschema.Schema) localCost {
+	c := localCost{steps: 1 + len(s.Enum) + len(s.Required) + len(s.Properties) + len(s.PatternProperties) + len(s.DependentSchemas) + len(s.DependencySchemas)}
+	for _, names := range s.DependentRequired {
+		c.steps += len(names)
+	}
+	for _, names := range s.DependencyStrings {
+		c.steps += len(names)
+	}
+	c.printed = size(s.Enum, MaxBytes) + len(s.Pattern)
+	if s.Const != nil {
+		c.printed += size(*s.Const, MaxBytes)
+	}
+	for _, r := range s.Required {
+		c.printed += len(r) + 3
+	}
+	return c
 }
 
 // walksInstance reports whether validating against s may walk the whole

@@ -23,6 +23,8 @@ type graph struct {
 	paths map[*jsonschema.Schema]string // JSON Pointers, for messages
 	// in maps each subschema to those applied to the same instance.
 	in map[*jsonschema.Schema][]*jsonschema.Schema
+	// local is what applying a subschema costs besides its subschemas.
+	local map[*jsonschema.Schema]localCost
 }
 
 type refTargets struct{ ref, dynamic *jsonschema.Schema }
@@ -58,12 +60,14 @@ func analyze(raw []byte) (*graph, error) {
 		refs:   map[*jsonschema.Schema]refTargets{},
 		paths:  map[*jsonschema.Schema]string{},
 		in:     map[*jsonschema.Schema][]*jsonschema.Schema{},
+		local:  map[*jsonschema.Schema]localCost{},
 	}
 	if err := g.resolve(); err != nil {
 		return nil, err
 	}
 	for s := range g.paths {
 		g.in[s] = g.inPlace(s)
+		g.local[s] = costOf(s)
 	}
 	if err := g.findCycle(); err != nil {
 		return nil, err

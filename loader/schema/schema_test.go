@@ -106,6 +106,9 @@ func TestValidateBounds(t *testing.T) {
 		{"deep arguments", `{"items":{"$ref":"#"}}`, nest("[", "]", 1000, "1")},
 		{"a long chain of references", chain(MaxDepth + 10), `{}`},
 		{"wide arguments", `{"type":"object","additionalProperties":{"type":"string"}}`, wide(MaxSteps + 1)},
+		// Every item compared with every enum value: 2·10⁸ comparisons
+		// in 20,000 steps.
+		{"a large enum on many items", `{"items":{"enum":[` + seq(10_000) + `]}}`, "[" + strings.Repeat("9999,", 19_999) + "9999]"},
 		{"printing a large value again and again", `{"items":{"enum":[1]},"contains":{"type":"string"}}`, "[" + strings.Repeat(big+",", 40) + big + "]"},
 	}
 	for _, tt := range tests {
@@ -119,6 +122,15 @@ func TestValidateBounds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seq returns the numbers 0 to n-1, comma-separated.
+func seq(n int) string {
+	nums := make([]string, n)
+	for i := range nums {
+		nums[i] = strconv.Itoa(i)
+	}
+	return strings.Join(nums, ",")
 }
 
 // chain returns a schema whose root refers through n definitions, each to
