@@ -25,7 +25,11 @@ type errOver struct{ what string }
 // would exceed MaxSteps, MaxDepth or MaxBytes.
 func (g *graph) cost(instance any) error {
 	c := &coster{g: g}
-	if over := c.visit(g.root, instance, 1); over != nil {
+	over := c.visit(g.root, instance, 1)
+	if over == nil && c.steps > MaxSteps { // counted after the last visit's check
+		over = &errOver{fmt.Sprintf("more than %d steps", MaxSteps)}
+	}
+	if over != nil {
 		return fmt.Errorf("%w: checking these arguments against the schema would take %s", ErrUnchecked, over.what)
 	}
 	return nil
@@ -67,6 +71,9 @@ func (c *coster) visit(s *jsonschema.Schema, v any, depth int) *errOver {
 			}
 		}
 	case map[string]any:
+		if s.MinProperties != nil || s.MaxProperties != nil {
+			c.steps += len(v) // counted one by one
+		}
 		for k, val := range v {
 			if s.PropertyNames != nil {
 				if over := c.visit(s.PropertyNames, k, depth+1); over != nil {

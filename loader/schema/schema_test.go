@@ -109,6 +109,7 @@ func TestValidateBounds(t *testing.T) {
 		// Every item compared with every enum value: 2·10⁸ comparisons
 		// in 20,000 steps.
 		{"a large enum on many items", `{"items":{"enum":[` + seq(10_000) + `]}}`, "[" + strings.Repeat("9999,", 19_999) + "9999]"},
+		{"counting the properties of a large object again and again", `{"allOf":[` + strings.TrimSuffix(strings.Repeat(`{"minProperties":1},`, 100), ",") + `]}`, wide(MaxSteps / 50)},
 		{"printing a large value again and again", `{"items":{"enum":[1]},"contains":{"type":"string"}}`, "[" + strings.Repeat(big+",", 40) + big + "]"},
 	}
 	for _, tt := range tests {
