@@ -85,6 +85,9 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 	case 1:
 		return candidates[0], nil
 	case 0:
+		if e, ok := featureNamed(snap, name); ok {
+			return nil, fmt.Errorf("%s is a %s of server %s, not a tool: the user picks it from the host's %s menu; it cannot be called", e.Name, e.Kind, e.Source, e.Kind)
+		}
 		return nil, fmt.Errorf("no tool named %q: find tools with tool_search and call them by the name it gives", name)
 	}
 	names := make([]string, len(candidates))

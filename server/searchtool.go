@@ -36,18 +36,18 @@ const (
 type SearchArgs struct {
 	Query  string `json:"query" jsonschema:"Keywords describing the task, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty lists the catalog page by page."`
 	Limit  int    `json:"limit,omitempty" jsonschema:"Most results to return."`
-	Kind   string `json:"kind,omitempty" jsonschema:"Search only tools or only skills."`
+	Kind   string `json:"kind,omitempty" jsonschema:"Search one kind only."`
 	Detail string `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
 	Cursor string `json:"cursor,omitempty" jsonschema:"Continue an empty-query listing from where the last page ended."`
 }
 
-// anyKind is the kind that searches tools and skills alike, the default.
+// anyKind is the kind that searches every kind alike, the default.
 const anyKind = "any"
 
 // searchKinds and searchDetails are the values kind and detail take; the
 // default detail comes first.
 var (
-	searchKinds   = []string{string(loader.KindTool), string(loader.KindSkill), anyKind}
+	searchKinds   = []string{string(loader.KindTool), string(loader.KindSkill), string(loader.KindPrompt), string(loader.KindResource), anyKind}
 	searchDetails = []string{DetailFull, DetailCompact, DetailNames}
 )
 
@@ -116,23 +116,26 @@ type SearchResult struct {
 
 // ResultItem is one entry in a search result.
 type ResultItem struct {
-	Kind        string        `json:"kind"`
-	Name        string        `json:"name"`
-	Source      string        `json:"source"`
-	Score       float64       `json:"score"`
-	Description string        `json:"description"`
-	Detail      string        `json:"detail"`
-	Signature   string        `json:"signature,omitempty"`
-	InputSchema any           `json:"inputSchema,omitempty"`
-	Annotations any           `json:"annotations,omitempty"`
-	Body        string        `json:"body,omitempty"`
-	Files       []FileInfo    `json:"files,omitempty"`
-	State       string        `json:"state,omitempty"`
-	Callable    *bool         `json:"callable,omitempty"`
-	Changed     bool          `json:"changed,omitempty"`
-	entry       *loader.Entry // what the item was made from
-	stateReason string        // why a server is not active
-	bodyCut     int           // bytes of body left out, when cut to fit
+	Kind        string     `json:"kind"`
+	Name        string     `json:"name"`
+	Source      string     `json:"source"`
+	Score       float64    `json:"score"`
+	Description string     `json:"description"`
+	Detail      string     `json:"detail"`
+	Signature   string     `json:"signature,omitempty"`
+	InputSchema any        `json:"inputSchema,omitempty"`
+	Annotations any        `json:"annotations,omitempty"`
+	Body        string     `json:"body,omitempty"`
+	Files       []FileInfo `json:"files,omitempty"`
+	State       string     `json:"state,omitempty"`
+	Callable    *bool      `json:"callable,omitempty"`
+	Changed     bool       `json:"changed,omitempty"`
+	// Arguments are a prompt's; MIMEType is a resource's.
+	Arguments   []*mcp.PromptArgument `json:"arguments,omitempty"`
+	MIMEType    string                `json:"mimeType,omitempty"`
+	entry       *loader.Entry         // what the item was made from
+	stateReason string                // why a server is not active
+	bodyCut     int                   // bytes of body left out, when cut to fit
 }
 
 // FileInfo names a skill file without its content.
@@ -188,7 +191,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	res := &SearchResult{Query: args.Query, Total: sr.Total, Unknown: sr.Unknown, Ambiguous: sr.Ambiguous, catalogSize: ix.Len()}
 	var pick detailPicker
 	for _, h := range sr.Hits {
-		e, ok := snap.Lookup(h.ID)
+		e, ok := entryByIndexID(snap, h.ID)
 		if !ok || !e.Listed() {
 			continue
 		}
@@ -280,6 +283,9 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 			it.Callable = ptr(false)
 		}
 	}
+	if !e.ForModel() {
+		it.Callable = ptr(false) // a person picks it; call_tool cannot
+	}
 	s.setDetail(&it, detail)
 	return it
 }
@@ -289,7 +295,12 @@ func (s *Server) setDetail(it *ResultItem, detail string) {
 	e := it.entry
 	it.Detail = detail
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
+	it.Arguments, it.MIMEType = nil, ""
 	it.Description = e.Summary
+	if !e.ForModel() {
+		setFeatureDetail(it, detail)
+		return
+	}
 	switch detail {
 	case DetailFull:
 		it.Description = e.Description
@@ -445,12 +456,18 @@ func (r *SearchResult) Text() string {
 		}
 		b.WriteString(". Use select:<name> to load one.")
 	case len(r.Results) == 0:
-		fmt.Fprintf(&b, "No tool or skill matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
+		fmt.Fprintf(&b, "Nothing in the catalog matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
 	default:
 		fmt.Fprintf(&b, "%s for %q (%d matched among %d entries).", plural(len(r.Results), "result"), r.Query, r.Total, r.catalogSize)
 		for _, it := range r.Results {
 			if it.Kind == string(loader.KindTool) {
 				b.WriteString(` Call tools with call_tool {"name": "<name>", "arguments": {...}}.`)
+				break
+			}
+		}
+		for _, it := range r.Results {
+			if !it.entry.ForModel() {
+				b.WriteString(" Prompts and resources are not called: the user picks them from the host's prompt and resource menus, so mention them when they fit.")
 				break
 			}
 		}
@@ -492,7 +509,7 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 		}
 		b.WriteString("]")
 	}
-	if it.Callable != nil && !*it.Callable {
+	if it.Callable != nil && !*it.Callable && it.entry.ForModel() {
 		if it.entry.Policy == loader.PolicyVisibleOnly {
 			b.WriteString(" [listed only: calls are refused by policy]")
 		} else {
@@ -507,6 +524,12 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 	}
 	if it.InputSchema != nil {
 		b.WriteString("\ninputSchema: " + compactJSON(it.InputSchema))
+	}
+	if len(it.Arguments) > 0 {
+		b.WriteString("\narguments: " + promptArguments(it.Arguments))
+	}
+	if it.MIMEType != "" {
+		b.WriteString("\nmimeType: " + it.MIMEType)
 	}
 	if it.Annotations != nil {
 		if a := compactJSON(it.Annotations); a != "{}" {
