@@ -80,7 +80,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		return nil, ErrClosed
 	}
 	timeout := u.set.timeout()
-	tctx, cancel := context.WithTimeoutCause(ctx, timeout, errCallTimeout)
+	tctx, clock, cancel := withCallClock(ctx, timeout, errCallTimeout)
 	defer cancel()
 	s, err := u.await(tctx, timeout)
 	if err != nil {
@@ -101,7 +101,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if len(args) > 0 {
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
-	res, err := s.cs.CallTool(callCtx, params)
+	res, err := u.callTool(callCtx, s, clock, params)
 	switch {
 	case err == nil:
 		return res, nil

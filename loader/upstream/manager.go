@@ -49,6 +49,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,8 +106,10 @@ var ErrClosed = errors.New("upstream manager closed")
 // A Manager runs the connections to the upstream servers. It is safe for
 // concurrent use.
 type Manager struct {
-	opts    Options
-	log     *slog.Logger
+	opts Options
+	log  *slog.Logger
+	// mu guards names and servers, which Reconfigure changes.
+	mu      sync.RWMutex
 	names   []string // sorted
 	servers map[string]*upstream
 
@@ -118,6 +121,14 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+	// tokens numbers the progress tokens sent upstream.
+	tokens atomic.Uint64
+	// watchers get the log messages no request in flight claims.
+	watchers logWatchers
+	// logLevel is the most verbose level a client asked for.
+	logMu    sync.Mutex
+	logLevel mcp.LoggingLevel
+
 	// minRelist is the least time between two listings a server's change
 	// announcements prompt; tests change it.
 	minRelist time.Duration
@@ -309,15 +320,29 @@ type Status struct {
 
 // Status returns the status of every server, by name.
 func (m *Manager) Status() []Status {
-	out := make([]Status, 0, len(m.names))
-	for _, name := range m.names {
-		out = append(out, m.servers[name].status())
+	ups := m.upstreams()
+	out := make([]Status, 0, len(ups))
+	for _, u := range ups {
+		out = append(out, u.status())
+	}
+	return out
+}
+
+// upstreams returns the servers, by name.
+func (m *Manager) upstreams() []*upstream {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]*upstream, len(m.names))
+	for i, name := range m.names {
+		out[i] = m.servers[name]
 	}
 	return out
 }
 
 func (m *Manager) server(name string) (*upstream, error) {
+	m.mu.RLock()
 	u, ok := m.servers[name]
+	m.mu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownServer, name)
 	}

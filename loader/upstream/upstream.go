@@ -37,6 +37,10 @@ type upstream struct {
 	toolsChanged chan struct{}   // the server said its tools changed
 	subscribed   chan struct{}   // the server acknowledged a subscription to changes
 	refresh      chan chan error // explicit refreshes, answered after a listing
+	// rel routes the server's requests and notifications to the callers of
+	// the requests in flight; feat follows its prompts and resources.
+	rel  relay
+	feat featureState
 
 	pubMu  sync.Mutex // held across change and publish, so the catalog sees changes in order
 	saveMu sync.Mutex // serializes writes of the cache file
@@ -54,6 +58,8 @@ type upstream struct {
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
+	// features are the last known prompts, resources and templates.
+	features features
 	// schemaVerdicts caches, by tool digest, why the input schemas that
 	// took decoding to check cannot be served ("" when they can), so that
 	// a re-listing checks only what changed.
@@ -96,14 +102,18 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
-	u.client = mcp.NewClient(m.opts.ClientInfo, &mcp.ClientOptions{
+	opts := &mcp.ClientOptions{
 		Logger:                    u.log,
 		KeepAlive:                 max(m.opts.KeepAlive, 0),
 		KeepAliveFailureThreshold: 2,
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			signal(u.toolsChanged)
 		},
-	})
+	}
+	u.relayOptions(opts)
+	u.featureOptions(opts)
+	u.client = mcp.NewClient(m.opts.ClientInfo, opts)
+	u.client.AddReceivingMiddleware(u.rootsMiddleware)
 	u.client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "notifications/subscriptions/acknowledged" {
@@ -252,6 +262,7 @@ func (s *session) close() {
 func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error, answer func(error)) error {
 	ended := make(chan error, 1)
 	go func() { ended <- s.cs.Wait() }()
+	u.m.wg.Go(func() { u.followFeatures(s) }) // ends with the session
 	explicit := len(*waiting) > 0
 	if subscribes(s.cs) {
 		// Under protocol 2026-07-28, list_changed needs a subscription,
@@ -378,6 +389,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 	})
 	u.log.Info("tools listed", "tools", len(tools))
 	u.save()
+	u.listFeatures(s, explicit)
 	return nil
 }
 
@@ -404,6 +416,7 @@ func (u *upstream) loadPersisted() {
 		if p != nil {
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
+			u.features = features{prompts: p.Prompts, resources: p.Resources, templates: p.Templates}
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
 			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 		}
@@ -421,6 +434,9 @@ func (u *upstream) save() {
 		Listed:       u.listed,
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
+		Prompts:      u.features.prompts,
+		Resources:    u.features.resources,
+		Templates:    u.features.templates,
 	}
 	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
@@ -447,7 +463,7 @@ func (u *upstream) update(change func()) {
 		Kind:         loader.SourceServer,
 		Entries:      u.entries,
 		Refused:      u.refused,
-		Problems:     u.cfg.Problems,
+		Problems:     append(slices.Clip(u.cfg.Problems), u.features.problems...),
 		State:        u.state,
 		LastListed:   u.listed,
 		LastError:    u.lastErr,
@@ -498,6 +514,7 @@ func (u *upstream) rebuild() {
 		e.Changed = ok && r.first != e.Digest
 		u.entries = append(u.entries, e)
 	}
+	u.rebuildFeatures()
 }
 
 func (u *upstream) status() Status {

@@ -1,0 +1,44 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+)
+
+// proxy runs one request to the server u on its live session, with the
+// rules of Call: bounded by the server's timeout (whose clock stops while
+// the caller is asked for input), waiting for a failed server to
+// reconnect, and ended with the connection. what names the request in
+// errors.
+func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(ctx context.Context, s *session, clock *callClock) error) error {
+	if m.ctx.Err() != nil {
+		return ErrClosed
+	}
+	timeout := u.set.timeout()
+	tctx, clock, cancel := withCallClock(ctx, timeout, errCallTimeout)
+	defer cancel()
+	s, err := u.await(tctx, timeout)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	callCtx, cancelCall := context.WithCancelCause(tctx)
+	defer cancelCall(nil)
+	stop := context.AfterFunc(s.ctx, func() { cancelCall(context.Cause(s.ctx)) })
+	defer stop()
+
+	err = do(callCtx, s, clock)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(context.Cause(callCtx), errCallTimeout):
+		return &TimeoutError{Server: u.cfg.Name, Tool: what, Limit: timeout}
+	case callCtx.Err() != nil:
+		return &CallError{Server: u.cfg.Name, Tool: what, Err: errSessionClosed}
+	}
+	return &CallError{Server: u.cfg.Name, Tool: what, Err: u.redact.Error(err)}
+}
