@@ -78,7 +78,7 @@ func (u *upstream) followFeatures(s *session) {
 		case <-u.feat.changed:
 		}
 		start := time.Now()
-		u.listFeatures(s, true)
+		u.listFeatures(s)
 		select {
 		case <-s.ctx.Done():
 			return
@@ -87,14 +87,10 @@ func (u *upstream) followFeatures(s *session) {
 	}
 }
 
-// listFeatures lists the server's features on s and publishes them, unless
-// they were already listed on s and again is false.
-func (u *upstream) listFeatures(s *session, again bool) {
+// listFeatures lists the server's features on s and publishes them.
+func (u *upstream) listFeatures(s *session) {
 	u.feat.mu.Lock()
 	defer u.feat.mu.Unlock()
-	if u.feat.listedOn == s && !again {
-		return
-	}
 	u.feat.listedOn = s
 	f := u.fetchFeatures(s)
 	u.update(func() {
@@ -102,6 +98,20 @@ func (u *upstream) listFeatures(s *session, again bool) {
 		u.rebuild()
 	})
 	u.save()
+}
+
+// listingFeatures lists the server's features for a listing of its tools
+// on s, so that both are published at once: the first listing on s, or an
+// explicit one. set puts them in place (call it in the tools' update);
+// done ends the listing, which no other may overtake.
+func (u *upstream) listingFeatures(s *session, explicit bool) (set, done func()) {
+	u.feat.mu.Lock()
+	if u.feat.listedOn == s && !explicit {
+		return func() {}, u.feat.mu.Unlock
+	}
+	u.feat.listedOn = s
+	f := u.fetchFeatures(s)
+	return func() { u.features = f }, u.feat.mu.Unlock
 }
 
 // fetchFeatures reads what the server declares of its prompts, resources
@@ -295,6 +305,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
 		in, end := u.begin(ctx, clock)
 		defer end()
+		defer in.settle()
 		params := *p
 		withToken(&params, in)
 		res, err = roundTrips(ctx, u, in, &params, s.cs.GetPrompt,
@@ -326,6 +337,7 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
 		in, end := u.begin(ctx, clock)
 		defer end()
+		defer in.settle()
 		params := *p
 		withToken(&params, in)
 		res, err = roundTrips(ctx, u, in, &params, s.cs.ReadResource,

@@ -3,6 +3,8 @@ package upstream
 import (
 	"context"
 	"errors"
+
+	"github.com/toolsearch/toolsearch/loader"
 )
 
 // proxy runs one request to the server u on its live session, with the
@@ -17,7 +19,10 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(c
 	timeout := u.set.timeout()
 	tctx, clock, cancel := withCallClock(ctx, timeout, errCallTimeout)
 	defer cancel()
-	s, err := u.await(tctx, timeout)
+	s, err := u.live()
+	if s == nil {
+		s, err = u.await(tctx, timeout)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -41,4 +46,15 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(c
 		return &CallError{Server: u.cfg.Name, Tool: what, Err: errSessionClosed}
 	}
 	return &CallError{Server: u.cfg.Name, Tool: what, Err: u.redact.Error(err)}
+}
+
+// live returns the server's connection if it is up, re-listing its tools
+// included: prompts and resources do not wait for tools.
+func (u *upstream) live() (*session, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.sess != nil && (u.state == loader.StateActive || u.state == loader.StateValidating) {
+		return u.sess, nil
+	}
+	return nil, nil
 }

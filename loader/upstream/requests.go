@@ -72,6 +72,41 @@ type inflight struct {
 	caller Caller
 	token  string // the progress token sent upstream; "" when none
 	clock  *callClock
+
+	// The last progress passed on, and a signal at each.
+	mu              sync.Mutex
+	progress, total float64
+	more            chan struct{}
+}
+
+// progressSettle bounds how long a finished request waits for the progress
+// its server announced (total) and sent before its result.
+const progressSettle = 250 * time.Millisecond
+
+// settle waits, once the upstream answered, for the progress notifications
+// it sent before its answer: the SDK hands notifications to their handler
+// in order but answers at once, so the last ones may still be on their way.
+// It waits only while the progress reported is short of the total the
+// server announced, and at most progressSettle.
+func (in *inflight) settle() {
+	if in == nil || in.token == "" {
+		return
+	}
+	timeout := time.NewTimer(progressSettle)
+	defer timeout.Stop()
+	for {
+		in.mu.Lock()
+		done := in.total <= 0 || in.progress >= in.total
+		in.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-in.more:
+		case <-timeout.C:
+			return
+		}
+	}
 }
 
 // relay keeps an upstream's requests in flight, to route what the upstream
@@ -98,7 +133,7 @@ func (u *upstream) begin(ctx context.Context, clock *callClock) (*inflight, func
 	if c == nil {
 		return nil, func() {}
 	}
-	in := &inflight{caller: c, clock: clock}
+	in := &inflight{caller: c, clock: clock, more: make(chan struct{}, 1)}
 	if c.ProgressToken() != nil {
 		in.token = fmt.Sprintf("toolsearch-%d", u.m.tokens.Add(1))
 	}
@@ -302,23 +337,32 @@ func (u *upstream) progress(ctx context.Context, p *mcp.ProgressNotificationPara
 	mapped := *p
 	mapped.ProgressToken = in.caller.ProgressToken()
 	in.caller.Progress(ctx, &mapped)
+	in.mu.Lock()
+	in.progress, in.total = p.Progress, p.Total
+	in.mu.Unlock()
+	signal(in.more)
 }
 
 // logMessage passes a log message on: to the clients with requests in
 // flight to the server, which it most likely concerns, or else to the
-// Manager's log watchers.
-func (u *upstream) logMessage(ctx context.Context, p *mcp.LoggingMessageParams) {
-	u.log.Debug("server log message", "level", p.Level, "logger", p.Logger)
+// Manager's log watchers. Its logger names the server first, since clients
+// get the messages of every server from toolsearch.
+func (u *upstream) logMessage(ctx context.Context, msg *mcp.LoggingMessageParams) {
+	u.log.Debug("server log message", "level", msg.Level, "logger", msg.Logger)
 	if !u.rel.allow() {
 		return
 	}
+	p := *msg
+	if p.Logger = u.cfg.Name; msg.Logger != "" {
+		p.Logger += "/" + msg.Logger
+	}
 	if rs := u.rel.recipients(); len(rs) > 0 {
 		for _, in := range rs {
-			in.caller.Log(ctx, p)
+			in.caller.Log(ctx, &p)
 		}
 		return
 	}
-	u.m.watchers.log(u.cfg.Name, p)
+	u.m.watchers.log(u.cfg.Name, &p)
 }
 
 // roundTrips sends a request to an upstream and, while the upstream answers
@@ -389,6 +433,7 @@ func (u *upstream) fulfill(ctx context.Context, in *inflight, requests mcp.Input
 func (u *upstream) callTool(ctx context.Context, s *session, clock *callClock, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	in, end := u.begin(ctx, clock)
 	defer end()
+	defer in.settle()
 	withToken(params, in)
 	return roundTrips(ctx, u, in, params, s.cs.CallTool,
 		func(r *mcp.CallToolResult) (mcp.InputRequestMap, string, bool) {

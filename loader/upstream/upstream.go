@@ -368,7 +368,10 @@ func (u *upstream) list(s *session, explicit bool) error {
 	if res := s.cs.InitializeResult(); res != nil {
 		instructions = res.Instructions
 	}
+	features, listed := u.listingFeatures(s, explicit)
+	defer listed()
 	u.update(func() {
+		features()
 		u.state, u.sess, u.instructions, u.lastErr = loader.StateActive, s, instructions, ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
@@ -389,7 +392,6 @@ func (u *upstream) list(s *session, explicit bool) error {
 	})
 	u.log.Info("tools listed", "tools", len(tools))
 	u.save()
-	u.listFeatures(s, explicit)
 	return nil
 }
 
