@@ -16,14 +16,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 )
-
-// version is set at build time with -ldflags "-X main.version=...";
-// otherwise the module version or VCS revision is used.
-var version = ""
 
 // A command is one subcommand of the CLI.
 type command struct {
@@ -45,7 +40,7 @@ func init() {
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
-		{"version", "", "print the version", runVersion},
+		{"version", "", "print the version and the revision it was built from (also --version, -v)", runVersion},
 	}
 }
 
@@ -70,6 +65,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if isVersionFlag(args[0]) {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands {
 		if c.name != args[0] {
@@ -139,34 +137,6 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
-}
-
-func runVersion(_ context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("version", os.Stderr)
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "toolsearch %s\n", versionString())
-	return nil
-}
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "devel-" + s.Value[:12]
-		}
-	}
-	return "devel"
 }
 
 func upperFirst(s string) string {
