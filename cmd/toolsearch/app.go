@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,11 +35,16 @@ type app struct {
 	upOpts    upstream.Options
 }
 
-// newLogger logs to stderr: stdout is the MCP protocol channel.
-func newLogger(level string) (*slog.Logger, error) {
+// newLogger logs to stderr: stdout is the MCP protocol channel. The level
+// comes from the flag or config file, else TOOLSEARCH_LOG, else the
+// command's default.
+func newLogger(level, fallback string) (*slog.Logger, error) {
 	var l slog.Level
 	if level == "" {
 		level = os.Getenv("TOOLSEARCH_LOG")
+	}
+	if level == "" {
+		level = fallback
 	}
 	if level != "" {
 		if err := l.UnmarshalText([]byte(level)); err != nil {
@@ -55,7 +61,7 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	log, err := newLogger(cfg.LogLevel)
+	log, err := newLogger(cfg.LogLevel, f.defaultLogLevel)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +125,31 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.warnIfEmpty(f.configUsed)
 	return a, nil
+}
+
+// warnIfEmpty says, once, what was looked for when nothing was found: a
+// server with an empty catalog answers every search with nothing, and the
+// reason is usually a working directory other than the one meant.
+func (a *app) warnIfEmpty(configFile string) {
+	if len(a.catalog.Snapshot().Entries) > 0 || a.upstreams != nil {
+		return
+	}
+	wd, _ := os.Getwd()
+	skills := "none (no --skills, no skills in the config file, no ./skills)"
+	if len(a.cfg.Skills) > 0 {
+		skills = strings.Join(a.cfg.Skills, ", ") + " (no valid skill found)"
+	}
+	mcpConfig := "none (no --mcp-config, no mcpConfig in the config file, no ./.mcp.json)"
+	if a.cfg.MCPConfig != "" {
+		mcpConfig = a.cfg.MCPConfig + " (no server in it)"
+	}
+	if configFile == "" {
+		configFile = "none (no ./" + DefaultConfigFile + ")"
+	}
+	a.log.Warn("the catalog is empty: no skill, tool or MCP server was found; toolsearch init writes a starting configuration",
+		"workdir", wd, "config", configFile, "skills", skills, "mcpConfig", mcpConfig, "tools", len(a.cfg.Tools))
 }
 
 // loadUpstreamConfig reads .mcp.json and prepares (but does not start) the

@@ -12,9 +12,9 @@ import (
 
 func runCall(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("call", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagMCPConfig, "warn")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON `object`")
-	asJSON := fs.Bool("json", false, "print the structured result as JSON after the text")
+	asJSON := fs.Bool("json", false, "print the whole result as JSON (content, structuredContent, isError) instead of its text")
 	uf := addUpstreamFlags(fs, false)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -34,7 +34,9 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	defer a.close()
 	a.loadUpstreams(ctx, uf)
 	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
-	printResult(out, res, *asJSON)
+	if err := printResult(out, res, *asJSON); err != nil {
+		return err
+	}
 	if res.IsError {
 		return exitError(1)
 	}

@@ -16,7 +16,7 @@ import (
 
 func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("catalog", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsCatalog, "warn")
 	asJSON := fs.Bool("json", false, "print JSON")
 	uf := addUpstreamFlags(fs, true)
 	if _, err := parseFlags(fs, args); err != nil {
