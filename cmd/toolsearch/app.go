@@ -255,17 +255,23 @@ func (a *app) loadUpstreams(ctx context.Context, f *upstreamFlags) {
 
 // settleUpstreams starts the upstreams and waits until none is still
 // connecting for the first time, or until wait has passed, for commands
-// that report on them once.
-func (a *app) settleUpstreams(ctx context.Context, wait time.Duration) {
+// that report on them once. Given names, it starts and waits for those
+// servers only.
+func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...string) {
 	if a.upstreams == nil {
 		return
 	}
-	a.startUpstreams(ctx)
+	if only == nil {
+		a.startUpstreams(ctx)
+	} else {
+		a.upstreams.StartServers(ctx, only...)
+	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		settled := true
 		for _, st := range a.upstreams.Status() {
-			if st.State == loader.StateConnecting || st.State == loader.StateValidating {
+			if (only == nil || slices.Contains(only, st.Server)) &&
+				(st.State == loader.StateConnecting || st.State == loader.StateValidating) {
 				settled = false
 			}
 		}

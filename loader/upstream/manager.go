@@ -183,13 +183,21 @@ func (m *Manager) settings(name string) Settings {
 // servers in the background: it never waits for an upstream. The servers
 // run until Close or until ctx ends. Only the first Start does anything.
 func (m *Manager) Start(ctx context.Context) {
+	m.StartServers(ctx, m.names...)
+}
+
+// StartServers is Start for the named servers only, for a command that
+// needs one server and should not wait for the others: every last known
+// catalog is published, and the servers not named stay as they are
+// (connecting, or disabled). Unknown names are ignored.
+func (m *Manager) StartServers(ctx context.Context, names ...string) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
 		m.publishPersisted()
 		m.pruneCache()
-		for _, name := range m.names {
+		for _, name := range names {
 			u := m.servers[name]
-			if u.set.Disabled {
+			if u == nil || u.set.Disabled {
 				continue
 			}
 			m.wg.Go(func() { u.run(m.ctx) })
