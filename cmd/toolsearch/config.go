@@ -106,7 +106,21 @@ func parseConfig(path string, data []byte) (*Config, error) {
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
 	// Relative paths stay relative to the working directory, as in
-	// .mcp.json: toolsearch runs from the project it serves.
+	// .mcp.json: toolsearch runs from the project it serves. A leading ~/
+	// is the user's home, as a shell would read it.
+	for i, p := range cfg.Skills {
+		cfg.Skills[i] = expandHome(p)
+	}
+	for i, t := range cfg.Tools {
+		if ns, file, ok := strings.Cut(t, "="); ok {
+			cfg.Tools[i] = ns + "=" + expandHome(file)
+		} else {
+			cfg.Tools[i] = expandHome(t)
+		}
+	}
+	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile} {
+		*p = expandHome(*p)
+	}
 	for name, sc := range cfg.Servers {
 		if sc == nil {
 			return nil, fmt.Errorf("%s: servers.%s is empty", path, name)

@@ -154,3 +154,14 @@ func TestFlagsOffered(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigExpandsHome(t *testing.T) {
+	t.Setenv("HOME", "/home/ada")
+	cfg, err := parseConfig("toolsearch.yaml", []byte("skills: [~/.agents/skills, ./skills]\ntools: [gh=~/dumps/gh.json]\nmcpConfig: ~/mcp.json\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(append(cfg.Skills, append(cfg.Tools, cfg.MCPConfig)...), " "); got != "/home/ada/.agents/skills ./skills gh=/home/ada/dumps/gh.json /home/ada/mcp.json" {
+		t.Errorf("paths = %s", got)
+	}
+}

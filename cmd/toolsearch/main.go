@@ -32,6 +32,8 @@ var commands []*command
 
 func init() {
 	commands = []*command{
+		{"init", "[DIR] [--from HOST]", "write a starting toolsearch.yaml, .mcp.json (empty, or imported from a host's config) and skills/ folder; never overwrites", runInit},
+		{"client-config", "HOST", "print the snippet that registers toolsearch with an MCP host, with absolute paths", runClientConfig},
 		{"serve", "[flags]", "serve the catalog over MCP (stdio, or Streamable HTTP with --http)", runServe},
 		{"search", "QUERY [flags]", "print what the model receives from tool_search for QUERY", runSearch},
 		{"skills", "validate [DIR...]", "check skills strictly by the Agent Skills rules (exit 1 on any problem)", runSkills},
@@ -40,6 +42,7 @@ func init() {
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
+		{"completion", "bash|zsh|fish", "print shell completion", runCompletion},
 		{"version", "", "print the version and the revision it was built from (also --version, -v)", runVersion},
 	}
 }
@@ -96,13 +99,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "toolsearch lets a model find and load tools and skills on demand, through one MCP server.\n\nUsage:\n\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  toolsearch %-8s %s\n      %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  toolsearch %-13s %s\n      %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun `toolsearch <command> --help` for a command's flags.\n")
 }
 
 // newFlagSet makes a flag set whose usage names the command.
 func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+	if collectFlags != nil {
+		out = io.Discard
+	}
 	fs := flag.NewFlagSet("toolsearch "+name, flag.ContinueOnError)
 	fs.SetOutput(out)
 	for _, c := range commands {
@@ -112,6 +118,9 @@ func newFlagSet(name string, out io.Writer) *flag.FlagSet {
 				fs.PrintDefaults()
 			}
 		}
+	}
+	if collectFlags != nil {
+		collectFlags(fs)
 	}
 	return fs
 }
