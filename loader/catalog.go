@@ -27,6 +27,10 @@ const (
 	StateActive     State = "active"
 	StateFailed     State = "failed"
 	StateDisabled   State = "disabled"
+	// StateCached marks entries, not servers: those of a server still
+	// connecting, served from its last known catalog (an earlier run's
+	// listing) until it lists its tools again.
+	StateCached State = "cached"
 )
 
 // Source is one origin of catalog entries with what is known about it.
@@ -44,8 +48,21 @@ type Source struct {
 	State      State
 	LastListed time.Time // last good tools/list
 	LastError  string    // includes the tail of the server's stderr
+	// Cached says that Entries are the last known catalog, from an earlier
+	// run: the server has not listed its tools in this one yet.
+	Cached bool
 	// Instructions are the server's own instructions, shown when relevant.
 	Instructions string
+}
+
+// EntryState is the state to show with the source's entries: the server's,
+// except that the entries of a server still connecting are StateCached when
+// they come from its last known catalog.
+func (s *Source) EntryState() State {
+	if s.Cached && s.State == StateConnecting {
+		return StateCached
+	}
+	return s.State
 }
 
 // Refusal is an entry kept out of the catalog, with the reason.

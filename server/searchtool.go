@@ -264,7 +264,7 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed}
 	if src, ok := snap.Source(e.Source); ok {
 		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
-			it.State = string(src.State)
+			it.State = string(src.EntryState())
 			it.stateReason = src.LastError
 		}
 		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly) {
@@ -476,7 +476,16 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 		title = it.Signature
 	}
 	fmt.Fprintf(b, "## %d. %s (%s from %s)", rank, title, it.Kind, it.Source)
-	if it.State != "" {
+	switch loader.State(it.State) {
+	case "":
+	// A call waits for a server that is starting or re-listing its tools.
+	case loader.StateCached:
+		b.WriteString(" [cached: its last known definition; the server is starting, and a call waits for it]")
+	case loader.StateConnecting:
+		b.WriteString(" [connecting: a call waits for the server to start]")
+	case loader.StateValidating:
+		b.WriteString(" [validating: the server is re-listing its tools; a call waits for it]")
+	default:
 		fmt.Fprintf(b, " [server %s: calls fail until it is active", it.State)
 		if it.stateReason != "" {
 			b.WriteString("; " + firstLine(it.stateReason))

@@ -177,7 +177,7 @@ func (a *app) loadUpstreamConfig() error {
 			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {
@@ -192,10 +192,11 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.servers = servers
 	a.upOpts = upstream.Options{
-		Catalog:    a.catalog,
-		Settings:   settings,
-		Logger:     a.log,
-		ClientInfo: &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		Catalog:     a.catalog,
+		Settings:    settings,
+		ConnectWait: time.Duration(a.cfg.ConnectWait),
+		Logger:      a.log,
+		ClientInfo:  &mcp.Implementation{Name: "toolsearch", Version: versionString()},
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil

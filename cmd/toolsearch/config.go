@@ -33,6 +33,7 @@ type Config struct {
 	Workdir       string                   `yaml:"workdir"`
 	Scripts       ScriptsConfig            `yaml:"scripts"`
 	Servers       map[string]*ServerConfig `yaml:"servers"`
+	ConnectWait   Duration                 `yaml:"connectWait"` // how long a call waits for a starting server
 	HTTP          HTTPConfig               `yaml:"http"`
 	Trace         string                   `yaml:"trace"`
 	TraceArgs     bool                     `yaml:"traceArgs"`
@@ -53,10 +54,13 @@ type ScriptsConfig struct {
 // ServerConfig is toolsearch's own per-upstream settings; how to start the
 // server lives in .mcp.json.
 type ServerConfig struct {
-	Disabled   bool              `yaml:"disabled"`
-	Timeout    Duration          `yaml:"timeout"`
-	AlwaysLoad []string          `yaml:"alwaysLoad"` // tool name globs
-	Policy     map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
+	Disabled bool     `yaml:"disabled"`
+	Timeout  Duration `yaml:"timeout"`
+	// ConnectWait is how long a call waits for the server while it starts
+	// (default: the top-level connectWait, 10s).
+	ConnectWait Duration          `yaml:"connectWait"`
+	AlwaysLoad  []string          `yaml:"alwaysLoad"` // tool name globs
+	Policy      map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
 }
 
 // HTTPConfig configures `serve --http`.

@@ -16,7 +16,7 @@ func TestParseConfig(t *testing.T) {
 		name, yaml, err string
 	}{
 		{"empty", "", ""},
-		{"full", "skills: [a, b]\ntools: [x.json, ns=y.json]\nlistingBudget: 0\nresultBudget: 4000\nscripts:\n  timeout: 30s\n  env: [GOPATH]\nservers:\n  gh:\n    timeout: 2m\n    alwaysLoad: [\"get_*\"]\n    policy:\n      \"delete_*\": visible_only\n", ""},
+		{"full", "skills: [a, b]\ntools: [x.json, ns=y.json]\nlistingBudget: 0\nresultBudget: 4000\nconnectWait: 5s\nscripts:\n  timeout: 30s\n  env: [GOPATH]\nservers:\n  gh:\n    timeout: 2m\n    connectWait: 3s\n    alwaysLoad: [\"get_*\"]\n    policy:\n      \"delete_*\": visible_only\n", ""},
 		{"unknown key", "skills: [a]\nlistingBudgett: 3\n", "line 2: unknown key listingBudgett"},
 		{"unknown nested key", "servers:\n  gh:\n    polcy: {}\n", "line 3: unknown key polcy"},
 		{"bad duration", "scripts:\n  timeout: soon\n", `"soon" is not a duration`},
@@ -35,7 +35,7 @@ func TestParseConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns=y.json") {
+			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || cfg.Servers["gh"].ConnectWait != Duration(3*time.Second) || cfg.ConnectWait != Duration(5*time.Second) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns=y.json") {
 				t.Errorf("config = %+v", cfg)
 			}
 		})

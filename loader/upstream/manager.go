@@ -55,6 +55,7 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultMaxBackoff     = 60 * time.Second
 	DefaultKeepAlive      = 30 * time.Second
+	DefaultConnectWait    = 10 * time.Second
 )
 
 // Options configure a Manager.
@@ -73,6 +74,11 @@ type Options struct {
 	// transports). The transport must be connected within ctx, which ends
 	// when the connection is given up.
 	Dial func(ctx context.Context, cfg ServerConfig) (mcp.Transport, error)
+	// ConnectWait is how long a call waits for a server that is connecting
+	// or re-listing its tools (a call made right after start, say) before
+	// it is refused as not active; a server's Settings.ConnectWait wins.
+	// Zero means DefaultConnectWait.
+	ConnectWait time.Duration
 	// ConnectTimeout bounds connecting to a server and each listing of its
 	// tools; zero means DefaultConnectTimeout.
 	ConnectTimeout time.Duration
@@ -125,6 +131,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 	}
 	if opts.ConnectTimeout <= 0 {
 		opts.ConnectTimeout = DefaultConnectTimeout
+	}
+	if opts.ConnectWait <= 0 {
+		opts.ConnectWait = DefaultConnectWait
 	}
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = DefaultMaxBackoff
@@ -266,6 +275,36 @@ func (m *Manager) Refresh(ctx context.Context, server string) error {
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// AwaitStarted waits while the server is connecting or re-listing its
+// tools, for as long as a call would (its connect wait), so that a caller
+// looking for a tool the server has not listed yet finds it once it has.
+// It returns at once for an unknown server or one in another state.
+func (m *Manager) AwaitStarted(ctx context.Context, server string) {
+	u, err := m.server(server)
+	if err != nil {
+		return
+	}
+	timer := time.NewTimer(u.connectWait())
+	defer timer.Stop()
+	for {
+		u.mu.Lock()
+		state, changed := u.state, u.changed
+		u.mu.Unlock()
+		if state != loader.StateConnecting && state != loader.StateValidating || m.ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-m.ctx.Done():
+			return
+		}
 	}
 }
 

@@ -44,6 +44,7 @@ type upstream struct {
 	tools        []*mcp.Tool   // last known, under their own names
 	firstSeen    map[string]string
 	listed       time.Time
+	cached       bool // tools are the last known catalog, not yet listed in this run
 	lastErr      string
 	instructions string
 	entries      []*loader.Entry
@@ -323,7 +324,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 				len(u.tools), u.listed.Format(time.RFC3339))
 			return
 		}
-		u.tools, u.listed = tools, time.Now()
+		u.tools, u.listed, u.cached = tools, time.Now(), false
 		for _, t := range tools {
 			if _, ok := u.firstSeen[t.Name]; !ok {
 				u.firstSeen[t.Name] = loader.ToolDigest(t)
@@ -356,6 +357,7 @@ func (u *upstream) loadPersisted() {
 	}
 	u.update(func() {
 		if p != nil {
+			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
 			if p.FirstSeen != nil {
@@ -395,7 +397,9 @@ func (u *upstream) update(change func()) {
 		u.since = time.Now()
 		u.log.Debug("state", "from", prev, "to", u.state)
 	}
-	close(u.changed)
+	// Waiters are woken once the catalog has the change, so that what
+	// they read next (the catalog, a snapshot) has it too.
+	changed := u.changed
 	u.changed = make(chan struct{})
 	src := &loader.Source{
 		Name:         u.cfg.Name,
@@ -406,10 +410,12 @@ func (u *upstream) update(change func()) {
 		State:        u.state,
 		LastListed:   u.listed,
 		LastError:    u.lastErr,
+		Cached:       u.cached && len(u.tools) > 0,
 		Instructions: u.instructions,
 	}
 	u.mu.Unlock()
 	u.m.opts.Catalog.Put(src)
+	close(changed)
 }
 
 // rebuild makes the catalog entries of the last known tools. Callers hold
@@ -463,6 +469,8 @@ func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError
 		reason = "re-listing its tools"
 	case state == loader.StateConnecting && reason == "":
 		reason = "starting"
+	case state == loader.StateConnecting && !strings.HasPrefix(reason, "starting"):
+		reason = "starting again after: " + reason
 	}
 	return &NotActiveError{Server: u.cfg.Name, State: state, Reason: strings.TrimSpace(reason)}
 }

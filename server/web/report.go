@@ -48,7 +48,7 @@ func BuildCatalogReport(snap *loader.Snapshot) CatalogReport {
 			t := src.LastListed
 			sr.LastListed = &t
 		}
-		states[src.Name] = string(src.State)
+		states[src.Name] = string(src.EntryState())
 		rep.Sources = append(rep.Sources, sr)
 	}
 	entry := func(e *loader.Entry) EntryReport {
