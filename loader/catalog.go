@@ -48,6 +48,10 @@ type Source struct {
 	State      State
 	LastListed time.Time // last good tools/list
 	LastError  string    // includes the tail of the server's stderr
+	// Stderr is the tail of a stdio server's stderr when it last failed:
+	// what a server that exits at start says about why ("missing API key").
+	// LastError ends with it too.
+	Stderr string
 	// Cached says that Entries are the last known catalog, from an earlier
 	// run: the server has not listed its tools in this one yet.
 	Cached bool
@@ -234,4 +238,19 @@ func (c *Catalog) build(version uint64) *Snapshot {
 		}
 	}
 	return s
+}
+
+// LastLines returns the last n non-blank lines of text (a stderr tail), for
+// places that show only a few.
+func LastLines(text string, n int) []string {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, strings.TrimRight(l, " \t\r"))
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestServeEmptyCatalogWarns starts serve where there is nothing to serve:
@@ -65,4 +68,113 @@ func mcpConfigFile(t *testing.T, servers map[string]any) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// brokenServer is an upstream that says why it cannot start and exits.
+var brokenServer = map[string]any{"command": "sh", "args": []string{"-c", "echo starting >&2; echo 'fatal: missing API key' >&2; exit 1"}}
+
+// TestCatalogShowsStderr: the catalog table carries the last line of a
+// server's stderr (the real cause), on every run.
+func TestCatalogShowsStderr(t *testing.T) {
+	dir := t.TempDir()
+	cfg := mcpConfigFile(t, map[string]any{"broken": brokenServer})
+	for run := range 3 {
+		cmd := exec.Command(binary, "catalog", "--mcp-config", cfg, "--wait", "20s")
+		cmd.Dir = dir
+		cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("catalog: %v", err)
+		}
+		var row string
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "broken ") {
+				row = line
+			}
+		}
+		if !strings.Contains(row, "failed") || !strings.Contains(row, "stderr: fatal: missing API key") || !strings.Contains(string(out), "broken's stderr, last lines:\n  starting\n  fatal: missing API key\n") {
+			t.Errorf("run %d: the table lacks the stderr line:\n%s", run+1, out)
+		}
+	}
+}
+
+// TestStatusShowsStderr: the status page's data and /readyz carry it too.
+func TestStatusShowsStderr(t *testing.T) {
+	cfg := mcpConfigFile(t, map[string]any{"broken": brokenServer})
+	base := startHTTP(t, "--mcp-config", cfg, "--skills", testSkills(t))
+	var status struct {
+		Catalog struct {
+			Sources []struct {
+				Name, State, Stderr string
+			}
+		}
+	}
+	var ready struct {
+		Errors map[string]struct {
+			State  string
+			Stderr []string
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		getJSON(t, base+"/status.json", &status)
+		getJSON(t, base+"/readyz", &ready)
+		var stderr string
+		for _, s := range status.Catalog.Sources {
+			if s.Name == "broken" {
+				stderr = s.Stderr
+			}
+		}
+		r := ready.Errors["broken"]
+		if strings.Contains(stderr, "fatal: missing API key") && len(r.Stderr) > 0 && r.Stderr[len(r.Stderr)-1] == "fatal: missing API key" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status.json sources %+v, readyz %+v", status.Catalog.Sources, ready)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// startHTTP starts serve --http on a free port and returns its base URL.
+func startHTTP(t *testing.T, args ...string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(binary, append([]string{"serve", "--http", addr}, args...)...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+t.TempDir(), "TOOLSEARCH_TOKEN=")
+	cmd.Stderr = &testLog{t: t}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
+	base := "http://" + addr
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			return base
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never answered", base)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
 }

@@ -46,6 +46,7 @@ type upstream struct {
 	listed       time.Time
 	cached       bool // tools are the last known catalog, not yet listed in this run
 	lastErr      string
+	stderr       string // tail of stderr at the last failure
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
@@ -314,7 +315,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 		instructions = res.Instructions
 	}
 	u.update(func() {
-		u.state, u.sess, u.instructions, u.lastErr = loader.StateActive, s, instructions, ""
+		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
 			// start or lose a backend; dropping the catalog would
@@ -340,12 +341,17 @@ func (u *upstream) list(s *session, explicit bool) error {
 // fail records why the connection ended, with the tail of stderr.
 func (u *upstream) fail(err error, stderr *stderrTail) {
 	msg := err.Error()
-	if tail := stderr.String(); tail != "" {
+	tail := stderr.String()
+	if tail != "" {
 		msg += "\nstderr:\n" + tail
 	}
-	u.log.Warn("upstream failed", "err", err)
+	if last := loader.LastLines(tail, 1); len(last) > 0 {
+		u.log.Warn("upstream failed", "err", err, "stderr", last[0])
+	} else {
+		u.log.Warn("upstream failed", "err", err)
+	}
 	u.update(func() {
-		u.state, u.sess, u.lastErr = loader.StateFailed, nil, msg
+		u.state, u.sess, u.lastErr, u.stderr = loader.StateFailed, nil, msg, tail
 	})
 }
 
@@ -410,6 +416,7 @@ func (u *upstream) update(change func()) {
 		State:        u.state,
 		LastListed:   u.listed,
 		LastError:    u.lastErr,
+		Stderr:       u.stderr,
 		Cached:       u.cached && len(u.tools) > 0,
 		Instructions: u.instructions,
 	}

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
@@ -118,6 +120,18 @@ func NewHandler(s *server.Server, o Options) http.Handler {
 		body := map[string]any{"ready": true, "entries": len(snap.Entries)}
 		if o.Ready != nil {
 			body["upstreams"] = o.Ready()
+		}
+		// Why a server is not serving: its error and the last lines of
+		// its stderr, where the cause usually is.
+		errs := map[string]any{}
+		for _, src := range snap.Sources {
+			if src.Kind == loader.SourceServer && src.LastError != "" {
+				first, _, _ := strings.Cut(src.LastError, "\n")
+				errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": loader.LastLines(src.Stderr, 5)}
+			}
+		}
+		if len(errs) > 0 {
+			body["errors"] = errs
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(body)
