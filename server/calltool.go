@@ -203,8 +203,9 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &instance); err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	if _, ok := instance.(map[string]any); !ok {
-		return errors.New("arguments must be a JSON object")
+	args, ok := instance.(map[string]any)
+	if !ok {
+		return fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(raw))
 	}
 	v, ok := s.schemas.Load(e.Digest)
 	if !ok {
@@ -216,7 +217,10 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 		s.log.Debug("not validating arguments: schema not supported", "tool", e.Name, "err", v)
 		return nil
 	}
-	return rs.Validate(instance)
+	if probs := argumentProblems(rs, args); len(probs) > 0 {
+		return errors.New(strings.Join(probs, "; "))
+	}
+	return nil
 }
 
 func resolveSchema(schema any) any {

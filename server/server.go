@@ -5,7 +5,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -318,25 +317,6 @@ func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
 }
 
-// decodeArgs reads a tool's arguments strictly, so that a misspelt argument
-// is reported rather than ignored.
-func decodeArgs(raw json.RawMessage, v any, accepted string) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %v (accepted: %s)", cleanJSONError(err), accepted)
-	}
-	return nil
-}
-
-func cleanJSONError(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
-	return msg
-}
 
 // CloseSessions ends every session of the MCP servers made by
 // NewMCPServer, which cancels the requests they are still running.
