@@ -317,7 +317,6 @@ func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
 }
 
-
 // CloseSessions ends every session of the MCP servers made by
 // NewMCPServer, which cancels the requests they are still running.
 func (s *Server) CloseSessions() {
