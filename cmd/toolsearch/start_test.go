@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestServeEmptyCatalogWarns starts serve where there is nothing to serve:
@@ -176,5 +179,46 @@ func getJSON(t *testing.T, url string, v any) {
 	defer resp.Body.Close()
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatalf("%s: %v", url, err)
+	}
+}
+
+// TestCallAtOnceOnTheExampleConfig starts serve on the example
+// configuration, as the README does, and calls an upstream tool in the same
+// instant as initialize: before the server is up, with no last known
+// catalog. The call waits for the server and succeeds.
+func TestCallAtOnceOnTheExampleConfig(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// The example servers start with go run: compile them first, so that
+	// the test measures toolsearch's waiting and not a cold build cache,
+	// and keep Go's build cache where it is when the test moves the user
+	// cache directory (Go's default GOCACHE is under it).
+	warm := exec.Command("go", "build", "-o", os.DevNull, "./examples/servers/weather")
+	warm.Dir = filepath.Join("..", "..")
+	if out, err := warm.CombinedOutput(); err != nil {
+		t.Fatalf("building the weather example: %v\n%s", err, out)
+	}
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "serve", "--config", "examples/toolsearch.yaml")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+t.TempDir(), "GOCACHE="+strings.TrimSpace(string(gocache)))
+	cmd.Stderr = &testLog{t: t}
+	client := mcp.NewClient(&mcp.Implementation{Name: "first-turn", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{
+		"name": "weather__get_weather", "arguments": map[string]any{"city": "Lisbon"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(res)
+	if res.IsError || !strings.Contains(string(data), "Lisbon") {
+		t.Errorf("call made at once: %s", data)
 	}
 }
