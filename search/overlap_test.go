@@ -10,7 +10,7 @@ func TestOverlap(t *testing.T) {
 		{"send an email", "send_email: Send an email to a recipient.", 2, 2},
 		{"bake sourdough bread", "read_pdf Read the text of a PDF file.", 0, 3},
 		{"find the docs", "search_documents", 2, 2}, // synonym, abbreviation
-		{"hello", "say_hello", 1, 1},                 // not a stop word
+		{"hello", "say_hello", 1, 1},                // not a stop word
 		{"please, could you", "anything", 0, 0},
 	}
 	for _, tt := range tests {
