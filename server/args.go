@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
 // decodeArgs reads a meta-tool's arguments into v (a pointer to a struct)
@@ -107,22 +109,23 @@ func jsonKind(raw json.RawMessage) string {
 // argumentProblems checks a tool call's arguments against the tool's
 // resolved input schema and lists every problem: missing required
 // arguments, unexpected ones (the schema forbids them, or they come with
-// other problems, typos usually), and each argument that does not match its
-// own schema. A problem the per-argument checks do not explain is left to
-// the validator's own message.
-func argumentProblems(rs *jsonschema.Resolved, args map[string]any) []string {
-	schema := rs.Schema()
+// other problems, typos usually), and each argument whose type, enum or
+// bounds its property rules out. When none of these explains it, the whole
+// check (bounded by loader/schema) gives its own message; its error is
+// returned when the arguments could not be checked (schema.ErrUnchecked).
+func argumentProblems(rs *schema.Resolved, args map[string]any) ([]string, error) {
+	root := rs.Schema()
 	var probs []string
-	for _, name := range schema.Required {
+	for _, name := range root.Required {
 		if _, ok := args[name]; !ok {
 			probs = append(probs, fmt.Sprintf("missing required argument %q", name))
 		}
 	}
 	var unexpected []string
 	for _, name := range slices.Sorted(maps.Keys(args)) {
-		prop, declared := schema.Properties[name]
+		prop, declared := root.Properties[name]
 		if !declared {
-			if len(schema.Properties) > 0 && schema.PatternProperties == nil {
+			if len(root.Properties) > 0 && root.PatternProperties == nil {
 				unexpected = append(unexpected, name)
 			}
 			continue
@@ -131,18 +134,21 @@ func argumentProblems(rs *jsonschema.Resolved, args map[string]any) []string {
 			probs = append(probs, fmt.Sprintf("argument %q: %s", name, err))
 		}
 	}
-	forbidden := schema.AdditionalProperties != nil && schema.AdditionalProperties.Not != nil
+	forbidden := root.AdditionalProperties != nil && root.AdditionalProperties.Not != nil
 	if len(unexpected) > 0 && (forbidden || len(probs) > 0) {
 		for _, name := range unexpected {
 			probs = append(probs, fmt.Sprintf("unexpected argument %q: the schema has no such property", name))
 		}
 	}
-	if len(probs) == 0 {
-		if err := rs.Validate(args); err != nil {
-			probs = append(probs, err.Error())
-		}
+	if len(probs) > 0 {
+		return probs, nil
 	}
-	return probs
+	err := rs.Validate(args)
+	var ve *schema.ValidationError
+	if errors.As(err, &ve) {
+		return []string{ve.Error()}, nil
+	}
+	return nil, err
 }
 
 // validateValue checks one argument against its property's schema, saying
@@ -179,15 +185,7 @@ func validateValue(prop *jsonschema.Schema, v any) error {
 			return fmt.Errorf("must be at most %v, got %v", *prop.Maximum, n)
 		}
 	}
-	rs, err := prop.Resolve(nil)
-	if err != nil {
-		return nil // a $ref to the root, say: the whole-schema check judges
-	}
-	if err := rs.Validate(v); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "validating root: ")
-		return errors.New(strings.TrimPrefix(msg, "validating /: "))
-	}
-	return nil
+	return nil // anything else, the whole-schema check judges
 }
 
 // jsonValueKind is the JSON Schema type of a decoded JSON value.

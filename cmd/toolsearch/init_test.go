@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,9 +48,11 @@ func hostSample(t *testing.T, host string) (home, project string) {
 // host locations in the environment.
 func toolsearchAt(t *testing.T, dir, home string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := toolsearch(t.Context(), args...)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
+	env := cmd.Env
+	cmd.Env = nil
+	for _, kv := range env {
 		if k, _, _ := strings.Cut(kv, "="); !slices.Contains([]string{"HOME", "XDG_CONFIG_HOME", "APPDATA", "CODEX_HOME"}, k) {
 			cmd.Env = append(cmd.Env, kv)
 		}
@@ -149,7 +150,7 @@ func TestClientConfigSnippets(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, host := range hosts.Names() {
-		cmd := exec.Command(binary, "client-config", host, "--dir", dir)
+		cmd := toolsearch(t.Context(), "client-config", host, "--dir", dir)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -157,7 +158,7 @@ func TestClientConfigSnippets(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", host, err, stderr.String())
 		}
 		text := string(out)
-		for _, want := range []string{binary, "serve", "--config", filepath.Join(dir, DefaultConfigFile), filepath.Join(dir, "skills"), filepath.Join(dir, ".mcp.json")} {
+		for _, want := range []string{"serve", "--config", filepath.Join(dir, DefaultConfigFile), filepath.Join(dir, "skills"), filepath.Join(dir, ".mcp.json")} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s lacks %s:\n%s", host, want, text)
 			}

@@ -18,9 +18,9 @@ import (
 // TestServeEmptyCatalogWarns starts serve where there is nothing to serve:
 // one warning says what was looked for.
 func TestServeEmptyCatalogWarns(t *testing.T) {
-	cmd := exec.Command(binary, "serve")
+	cmd := toolsearch(t.Context(), "serve")
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+t.TempDir())
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir())
 	var stderr strings.Builder
 	cmd.Stderr = &stderr // stdin is empty: the server ends at once
 	if err := cmd.Run(); err != nil {
@@ -45,13 +45,13 @@ func TestCallStartsOnlyItsServer(t *testing.T) {
 	marker := filepath.Join(dir, "other-started")
 	cfg := mcpConfigFile(t, map[string]any{
 		// toolsearch itself is the upstream: an MCP server at hand.
-		"up":    map[string]any{"command": binary, "args": []string{"serve", "--skills", testSkills(t)}},
+		"up":    map[string]any{"command": testBinary(t), "args": []string{"serve", "--skills", testSkills(t)}, "env": map[string]string{runAsToolsearch: "1"}},
 		"other": map[string]any{"command": "sh", "args": []string{"-c", `touch "$0"; sleep 60`, marker}},
 	})
 	for _, name := range []string{"up__tool_search", "tool_search"} {
-		cmd := exec.Command(binary, "call", name, "--args", `{"query": "pdf form"}`, "--mcp-config", cfg)
+		cmd := toolsearch(t.Context(), "call", name, "--args", `{"query": "pdf form"}`, "--mcp-config", cfg)
 		cmd.Dir = dir
-		cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "pdf-forms") {
 			t.Fatalf("call %s: %v\n%s", name, err, out)
@@ -82,9 +82,9 @@ func TestCatalogShowsStderr(t *testing.T) {
 	dir := t.TempDir()
 	cfg := mcpConfigFile(t, map[string]any{"broken": brokenServer})
 	for run := range 3 {
-		cmd := exec.Command(binary, "catalog", "--mcp-config", cfg, "--wait", "20s")
+		cmd := toolsearch(t.Context(), "catalog", "--mcp-config", cfg, "--wait", "20s")
 		cmd.Dir = dir
-		cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("catalog: %v", err)
@@ -148,9 +148,9 @@ func startHTTP(t *testing.T, args ...string) string {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(binary, append([]string{"serve", "--http", addr}, args...)...)
+	cmd := toolsearch(context.Background(), append([]string{"serve", "--http", addr}, args...)...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+t.TempDir(), "TOOLSEARCH_TOKEN=")
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir(), "TOOLSEARCH_TOKEN=")
 	cmd.Stderr = &testLog{t: t}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -202,9 +202,9 @@ func TestCallAtOnceOnTheExampleConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary, "serve", "--config", "examples/toolsearch.yaml")
+	cmd := toolsearch(ctx, "serve", "--config", "examples/toolsearch.yaml")
 	cmd.Dir = filepath.Join("..", "..")
-	cmd.Env = append(cmd.Environ(), "XDG_CACHE_HOME="+t.TempDir(), "GOCACHE="+strings.TrimSpace(string(gocache)))
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir(), "GOCACHE="+strings.TrimSpace(string(gocache)))
 	cmd.Stderr = &testLog{t: t}
 	client := mcp.NewClient(&mcp.Implementation{Name: "first-turn", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -221,4 +221,14 @@ func TestCallAtOnceOnTheExampleConfig(t *testing.T) {
 	if res.IsError || !strings.Contains(string(data), "Lisbon") {
 		t.Errorf("call made at once: %s", data)
 	}
+}
+
+// testBinary is this test binary, which runs as toolsearch when its
+// environment sets runAsToolsearch.
+func testBinary(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
 }
