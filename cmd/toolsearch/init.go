@@ -276,12 +276,16 @@ mcpConfig: ./.mcp.json
 #   addr: 127.0.0.1:7777
 #   tokenFile: ./token        # required to bind beyond loopback
 
+# How long a call waits for an upstream server that is still starting.
+# connectWait: 10s
+
 # logLevel: info
 
 # Per upstream server, by its name in mcpConfig:
 # servers:
 #   github:
 #     timeout: 30s            # per call (default 60s)
+#     connectWait: 20s        # overrides the one above for this server
 #     alwaysLoad: ["get_issue"]
 #     policy:                 # glob -> callable | visible_only | hidden
 #       "delete_*": visible_only

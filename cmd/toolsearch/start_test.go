@@ -232,3 +232,37 @@ func testBinary(t *testing.T) string {
 	}
 	return exe
 }
+
+// TestOfflineCatalogIsCached: entries served from the last known catalog,
+// before the server answers, are marked cached in the catalog table (and,
+// through the same report, on the status page).
+func TestOfflineCatalogIsCached(t *testing.T) {
+	dir := t.TempDir()
+	cfg := mcpConfigFile(t, map[string]any{
+		"up": map[string]any{"command": testBinary(t), "args": []string{"serve", "--skills", testSkills(t)}, "env": map[string]string{runAsToolsearch: "1"}},
+	})
+	catalog := func(args ...string) string {
+		cmd := toolsearch(t.Context(), append([]string{"catalog", "--mcp-config", cfg}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("catalog %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	entryState := func(out string) string {
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) > 3 && f[0] == "up__tool_search" {
+				return f[3]
+			}
+		}
+		return ""
+	}
+	if got := entryState(catalog()); got != "active" {
+		t.Errorf("live: up__tool_search is %q, want active", got)
+	}
+	if got := entryState(catalog("--offline")); got != "cached" {
+		t.Errorf("offline: up__tool_search is %q, want cached", got)
+	}
+}
