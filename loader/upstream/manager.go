@@ -13,9 +13,17 @@
 //	res, err := m.Call(ctx, "github", "create_issue", args)
 //
 // A server's source carries its state: connecting, validating (re-listing
-// its tools), active, failed or disabled. Only an active server takes
-// calls; otherwise Call returns a *NotActiveError, except that a failed
-// server is reconnected at once for the call.
+// its tools), active, failed, needs_auth or disabled. Only an active server
+// takes calls; otherwise Call returns a *NotActiveError, except that a
+// failed server is reconnected at once for the call, and a server that
+// needs a login gives an *AuthRequiredError naming the command that logs
+// in.
+//
+// HTTP and SSE servers that require OAuth get their tokens from the
+// oauth package: attached to every request, refreshed before they expire,
+// and obtained by Login (which `toolsearch auth login` runs). A server
+// without usable tokens is needs_auth until someone logs in, in this
+// process or another.
 //
 // The last known catalog stays published whatever the state: while a
 // server starts, re-lists, or has failed, and across restarts, since every
@@ -39,6 +47,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,6 +57,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // Defaults for Options.
@@ -79,6 +89,15 @@ type Options struct {
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// TokenStore keeps the OAuth tokens of HTTP and SSE servers; nil means
+	// a store in oauth.DefaultDir. Tokens are never in CacheDir.
+	TokenStore *oauth.Store
+	// OAuthClient makes the requests to authorization servers (discovery,
+	// registration, tokens); nil means a client with a 30 s timeout.
+	OAuthClient *http.Client
+	// LoginCommand returns the command that logs in to a server, which
+	// errors quote; nil means "toolsearch auth login SERVER".
+	LoginCommand func(server string) string
 	// KeepAlive is how often a connected server is pinged; one that misses
 	// two pings in a row is reconnected, so that a server gone silent is
 	// noticed before a call needs it. Zero means DefaultKeepAlive, negative
@@ -109,6 +128,8 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+	// tokenStoreErr says why there is no token store.
+	tokenStoreErr error
 }
 
 // New prepares a Manager for the servers; nothing is read or started until
@@ -139,11 +160,19 @@ func New(servers []ServerConfig, opts Options) *Manager {
 			opts.Logger.Warn("last known upstream catalogs will not be kept", "err", err)
 		}
 	}
+	if opts.OAuthClient == nil {
+		opts.OAuthClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	var storeErr error
+	if opts.TokenStore == nil {
+		opts.TokenStore, storeErr = oauth.NewStore("")
+	}
 	m := &Manager{
-		opts:         opts,
-		log:          opts.Logger,
-		servers:      map[string]*upstream{},
-		firstBackoff: time.Second,
+		opts:          opts,
+		log:           opts.Logger,
+		servers:       map[string]*upstream{},
+		firstBackoff:  time.Second,
+		tokenStoreErr: storeErr,
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, cfg := range servers {
