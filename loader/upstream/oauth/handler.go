@@ -100,8 +100,8 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 			discard(resp)
 			return &LoginRequiredError{Server: h.tokens.server, Reason: "the server refused the token the login just obtained"}
 		}
-	} else {
-		p = PrompterFrom(ctx)
+	} else if p = PrompterFrom(ctx); p != nil && p.StepUpOnly && !stepUp {
+		p = nil
 	}
 	if !stepUp && h.prompter == nil {
 		// Perhaps the token only expired early or was rotated: a
@@ -141,6 +141,7 @@ func (h *Handler) authorize(ctx context.Context, p *Prompter, req *http.Request,
 		base = http.DefaultTransport
 	}
 	rec := &metadataRecorder{base: base}
+	rec.resource, _ = url.Parse(h.tokens.resource)
 	client := &http.Client{Transport: rec, Timeout: h.client.Timeout, CheckRedirect: h.client.CheckRedirect}
 	prev := h.tokens.Grant()
 	cfg := &auth.AuthorizationCodeHandlerConfig{
@@ -253,16 +254,25 @@ func (h *Handler) fetcher(p *Prompter, cb *Callbacks) auth.AuthorizationCodeFetc
 		if err := p.Show(ctx, h.tokens.server, args.URL); err != nil {
 			return nil, err
 		}
-		timer := time.NewTimer(p.wait())
-		defer timer.Stop()
-		select {
-		case r := <-done:
-			return r.res, r.err
-		case <-ctx.Done():
-			return nil, fmt.Errorf("the login was abandoned: %w", context.Cause(ctx))
-		case <-timer.C:
-			return nil, fmt.Errorf("the login was not finished in the browser within %v", p.wait())
+		res, err := h.await(ctx, p, done)
+		if p.Done != nil {
+			p.Done(ctx, h.tokens.server, err)
 		}
+		return res, err
+	}
+}
+
+// await waits for the redirect of a login whose page was shown.
+func (h *Handler) await(ctx context.Context, p *Prompter, done <-chan callbackResult) (*auth.AuthorizationResult, error) {
+	timer := time.NewTimer(p.wait())
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.res, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the login was abandoned: %w", context.Cause(ctx))
+	case <-timer.C:
+		return nil, fmt.Errorf("the login was not finished in the browser within %v", p.wait())
 	}
 }
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -356,3 +358,44 @@ func TestRevoke(t *testing.T) {
 		t.Errorf("revocation requests %q, want %q", forms, want)
 	}
 }
+
+// TestLegacyIssuer: only a 2025-03-26 server's root metadata naming an
+// issuer on its own origin is read as the origin's.
+func TestLegacyIssuer(t *testing.T) {
+	const doc = `{"issuer": %q, "authorization_endpoint": "x", "token_endpoint": "y", "code_challenge_methods_supported": ["S256"]}`
+	for _, tc := range []struct {
+		name, resource, fetched, issuer string
+		prm                             bool
+		want                            string
+	}{
+		{"legacy path issuer", "https://mcp.example.com/mcp", "https://mcp.example.com/.well-known/oauth-authorization-server", "https://mcp.example.com/oauth", false, "https://mcp.example.com"},
+		{"matching issuer", "https://mcp.example.com/mcp", "https://mcp.example.com/.well-known/oauth-authorization-server", "https://mcp.example.com", false, "https://mcp.example.com"},
+		{"resource metadata found", "https://mcp.example.com/mcp", "https://mcp.example.com/.well-known/oauth-authorization-server", "https://mcp.example.com/oauth", true, "https://mcp.example.com/oauth"},
+		{"another origin's issuer", "https://mcp.example.com/mcp", "https://mcp.example.com/.well-known/oauth-authorization-server", "https://as.example.com", false, "https://as.example.com"},
+		{"another origin's document", "https://mcp.example.com/mcp", "https://as.example.com/.well-known/oauth-authorization-server", "https://as.example.com/oauth", false, "https://as.example.com/oauth"},
+		{"document at a path", "https://mcp.example.com/mcp", "https://mcp.example.com/.well-known/oauth-authorization-server/tenant", "https://mcp.example.com/other", false, "https://mcp.example.com/other"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := fmt.Sprintf(doc, tc.issuer)
+			srv := roundTripFunc(func(*http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(strings.NewReader(body)), Header: http.Header{}}, nil
+			})
+			rec := &metadataRecorder{base: srv, prm: tc.prm}
+			rec.resource, _ = url.Parse(tc.resource)
+			req, _ := http.NewRequest(http.MethodGet, tc.fetched, nil)
+			resp, err := rec.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct{ Issuer string }
+			json.NewDecoder(resp.Body).Decode(&got)
+			if got.Issuer != tc.want {
+				t.Errorf("issuer passed on: %q, want %q", got.Issuer, tc.want)
+			}
+		})
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

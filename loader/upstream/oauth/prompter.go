@@ -23,6 +23,9 @@ type Prompter struct {
 	// server: it opens a browser, prints the URL, or asks an MCP client to
 	// open it. It returns once the page is shown (or could not be).
 	Show func(ctx context.Context, server, authURL string) error
+	// Done, when set, is told that the login whose page Show showed has
+	// come back from the browser (err nil) or was given up.
+	Done func(ctx context.Context, server string, err error)
 	// RedirectURL, when set, is where Callbacks is served (by `serve
 	// --http`). Otherwise each login serves a Callbacks of its own at
 	// http://127.0.0.1:PORT/callback, on the server's callbackPort or a
@@ -32,6 +35,10 @@ type Prompter struct {
 	// Wait bounds how long a login waits for the redirect; zero means
 	// DefaultWait.
 	Wait time.Duration
+	// StepUpOnly limits a context's prompter to step-ups (more scopes for
+	// one request): a server that needs a login at all fails with a
+	// *LoginRequiredError, which says which command logs in.
+	StepUpOnly bool
 }
 
 type prompterKey struct{}
