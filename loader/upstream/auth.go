@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -273,3 +274,40 @@ func (u *upstream) authReason() string {
 	}
 	return "the server refused its tokens"
 }
+
+// Check connects once to an HTTP or SSE server with its stored tokens
+// (refreshing them when they are about to expire), lists its tools and
+// disconnects, for `toolsearch auth status`; it needs no Start. A server
+// that needs a login gives an error matching oauth.ErrLoginRequired.
+func (m *Manager) Check(ctx context.Context, server string) error {
+	u, err := m.server(server)
+	if err != nil {
+		return err
+	}
+	if u.cfg.Type == TypeStdio {
+		return fmt.Errorf("%s is a stdio server", server)
+	}
+	t, _, err := u.transport(ctx, nil, u.auth)
+	if err != nil {
+		return err
+	}
+	cs, err := mcp.NewClient(m.opts.ClientInfo, nil).Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	_, err = cs.ListTools(ctx, nil)
+	return err
+}
+
+// Config returns how a server is reached.
+func (m *Manager) Config(server string) (ServerConfig, error) {
+	u, err := m.server(server)
+	if err != nil {
+		return ServerConfig{}, err
+	}
+	return u.cfg, nil
+}
+
+// Names returns the configured servers, sorted.
+func (m *Manager) Names() []string { return slices.Clone(m.names) }
