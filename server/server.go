@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/tokens"
@@ -63,6 +64,11 @@ type Options struct {
 	// tools/list, on sessions of protocol 2025-11-25 or older only. It needs
 	// one MCP server per connection.
 	Promote bool
+	// OAuthRedirectURL, when set, is where OAuthCallbacks is served (by
+	// the HTTP server): logins started from sessions come back there.
+	// Otherwise each login listens on a loopback port of its own.
+	OAuthRedirectURL string
+	OAuthCallbacks   *oauth.Callbacks
 }
 
 // Server holds what every MCP connection shares: the catalog, its index and
