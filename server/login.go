@@ -24,6 +24,19 @@ type loginer interface {
 	Login(ctx context.Context, server string, p *oauth.Prompter) (*oauth.Grant, error)
 }
 
+// loginCallback is where the HTTP server receives logins' redirects.
+type loginCallback struct {
+	redirectURL string
+	callbacks   *oauth.Callbacks
+}
+
+// SetLoginCallback makes the logins that sessions start come back to
+// redirectURL, where the HTTP server serves cb, rather than to a loopback
+// port of their own. Call it before serving.
+func (s *Server) SetLoginCallback(redirectURL string, cb *oauth.Callbacks) {
+	s.loginCallback.Store(&loginCallback{redirectURL, cb})
+}
+
 // authRequiredResult tells the model that a person must log in, and how.
 func authRequiredResult(e *loader.Entry, reason, command string) *mcp.CallToolResult {
 	res := errorResult(fmt.Sprintf("auth_required: server %s needs a login before %s can be called (%s). Ask the user to run this command in a terminal, then call again:\n%s",
@@ -47,8 +60,6 @@ func (s *Server) withLoginPrompter(ctx context.Context, ss *mcp.ServerSession) c
 	}
 	var id string // of the elicitation under way
 	p := &oauth.Prompter{
-		RedirectURL: s.opts.OAuthRedirectURL,
-		Callbacks:   s.opts.OAuthCallbacks,
 		Show: func(ctx context.Context, server, authURL string) error {
 			id = rand.Text()
 			res, err := ss.Elicit(ctx, &mcp.ElicitParams{
@@ -70,6 +81,9 @@ func (s *Server) withLoginPrompter(ctx context.Context, ss *mcp.ServerSession) c
 				s.log.Debug("could not tell the client that the login finished", "server", server, "err", err)
 			}
 		},
+	}
+	if cb := s.loginCallback.Load(); cb != nil {
+		p.RedirectURL, p.Callbacks = cb.redirectURL, cb.callbacks
 	}
 	return oauth.WithPrompter(ctx, p)
 }

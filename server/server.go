@@ -15,7 +15,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
-	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/skillsext"
@@ -65,11 +64,6 @@ type Options struct {
 	// tools/list, on sessions of protocol 2025-11-25 or older only. It needs
 	// one MCP server per connection.
 	Promote bool
-	// OAuthRedirectURL, when set, is where OAuthCallbacks is served (by
-	// the HTTP server): logins started from sessions come back there.
-	// Otherwise each login listens on a loopback port of its own.
-	OAuthRedirectURL string
-	OAuthCallbacks   *oauth.Callbacks
 }
 
 // Server holds what every MCP connection shares: the catalog, its index and
@@ -88,6 +82,10 @@ type Server struct {
 
 	unsubscribe func()
 	inflight    atomic.Int64 // requests being handled, for graceful shutdown
+
+	// loginCallback is where logins started from sessions come back; nil
+	// means a loopback port of their own each.
+	loginCallback atomic.Pointer[loginCallback]
 
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -244,6 +245,25 @@ func (a *app) upstreamStates() map[string]string {
 		}
 	}
 	return states
+}
+
+// loginServers names the servers the status page offers a login for:
+// those that need one, and those logged in to.
+func (a *app) loginServers() []string {
+	var names []string
+	for _, st := range a.upstreams.Status() {
+		tokens, _ := a.upstreams.Tokens(st.Server)
+		if tokens != nil && (st.State == loader.StateNeedsAuth || tokens.Grant() != nil) {
+			names = append(names, st.Server)
+		}
+	}
+	return names
+}
+
+// isLoopback reports whether a listening host is a loopback address.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // upstreamFlags choose how a one-shot command sees the upstream servers.

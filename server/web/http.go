@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
@@ -47,6 +49,13 @@ type Options struct {
 	// Ready reports readiness details for /readyz: the catalog is loaded
 	// when the handler exists, so this only adds per-upstream states.
 	Ready func() map[string]string
+
+	// Login, when set with Callbacks, lets the status page log in to
+	// upstream servers (*upstream.Manager's Login); Callbacks is served at
+	// CallbackPath. Logins names the servers the page offers it for.
+	Login     func(ctx context.Context, server string, p *oauth.Prompter) (*oauth.Grant, error)
+	Callbacks *oauth.Callbacks
+	Logins    func() []string
 }
 
 // CheckBind refuses to serve a non-loopback address without a token: an
@@ -122,7 +131,8 @@ func NewHandler(s *server.Server, o Options) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(body)
 	})
-	addStatus(s, mux)
+	addStatus(s, mux, o)
+	addLogin(mux, o, log)
 	return guard(mux, o)
 }
 
@@ -177,14 +187,15 @@ func (p *sessionServers) fresh() *mcp.Server {
 
 // guard applies what every request must pass: the bearer token and the
 // Origin check that protects against DNS rebinding. /healthz stays open so
-// that liveness probes need no secret; it reveals nothing.
+// that liveness probes need no secret, and so does the OAuth callback (see
+// exempt); neither reveals anything.
 func guard(next http.Handler, o Options) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, o.AllowedOrigins) {
 			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed (add it to http.allowedOrigins)", origin), http.StatusForbidden)
 			return
 		}
-		if o.Token != "" && r.URL.Path != "/healthz" && !validBearer(r, o.Token) {
+		if o.Token != "" && !exempt(r.URL.Path) && !validBearer(r, o.Token) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
 			http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 			return

@@ -38,11 +38,14 @@ type Status struct {
 	// being computed.
 	Tokens   *server.Report `json:"tokens,omitempty"`
 	Activity []server.Event `json:"activity"`
+	// Logins names the upstream servers the page offers a login for.
+	Logins []string `json:"logins,omitempty"`
 }
 
 // statusView serves the status page and its data.
 type statusView struct {
 	s       *server.Server
+	o       Options
 	started time.Time
 
 	mu       sync.Mutex
@@ -53,8 +56,8 @@ type statusView struct {
 // addStatus serves the status page on mux: / (the page), /status.json,
 // /events (server-sent events when something changes) and /search (what
 // the model receives for a query).
-func addStatus(s *server.Server, mux *http.ServeMux) {
-	v := &statusView{s: s, started: time.Now(), version: ^uint64(0)}
+func addStatus(s *server.Server, mux *http.ServeMux, o Options) {
+	v := &statusView{s: s, o: o, started: time.Now(), version: ^uint64(0)}
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
@@ -84,6 +87,9 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	if a := v.s.Options().Activity; a != nil {
 		st.Activity = a.Recent()
+	}
+	if v.o.Login != nil && v.o.Logins != nil {
+		st.Logins = v.o.Logins()
 	}
 	writeJSON(w, st)
 }
