@@ -21,6 +21,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 var binary string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(browserEnv) != "" && len(os.Args) == 2 {
+		os.Exit(runBrowser(os.Args[1])) // a toolsearch under test opens a page
+	}
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "toolsearch-e2e")
 	if err != nil {
