@@ -399,3 +399,47 @@ func TestLegacyIssuer(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestBrowser(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	script := filepath.Join(dir, "browser")
+	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+got+"\n"), 0o755)
+	const page = "https://as.example.com/authorize?state=a&scope=x%20y"
+	for _, tc := range []struct {
+		name, browser string
+		noBrowser     bool
+		opened        bool
+	}{
+		{"$BROWSER", script, false, true},
+		{"no browser", script, true, false},
+		{"a browser that cannot start", filepath.Join(dir, "missing"), false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if runtime.GOOS == "windows" {
+				t.Skip("a shell script as the browser")
+			}
+			os.Remove(got)
+			t.Setenv("BROWSER", tc.browser)
+			var out strings.Builder
+			if err := Browser(&out, tc.noBrowser)(context.Background(), "remote", page); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "\n  "+page+"\n") {
+				t.Errorf("the URL was not printed: %q", out.String())
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for tc.opened && time.Now().Before(deadline) {
+				if b, _ := os.ReadFile(got); string(b) == page {
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if tc.opened {
+				t.Error("$BROWSER was not called with the URL")
+			} else if _, err := os.Stat(got); err == nil {
+				t.Error("a browser was opened")
+			}
+		})
+	}
+}

@@ -76,7 +76,8 @@ func (p *Prompter) wait() time.Duration {
 // Browser returns a Show that writes the authorization URL to w and opens
 // it in a browser: the program named by $BROWSER when it is set, called
 // with the URL as its one argument, else the platform's opener (xdg-open,
-// open, or the Windows URL handler). With noBrowser it only writes the URL.
+// open, or the Windows URL handler). With noBrowser, or when no browser
+// can be started, it only writes the URL, for the person to open.
 func Browser(w io.Writer, noBrowser bool) func(ctx context.Context, server, authURL string) error {
 	return func(ctx context.Context, server, authURL string) error {
 		if noBrowser {
@@ -85,12 +86,14 @@ func Browser(w io.Writer, noBrowser bool) func(ctx context.Context, server, auth
 		}
 		fmt.Fprintf(w, "Opening the login page of %s in a browser. If none opens, open this page:\n\n  %s\n\n", server, authURL)
 		cmd, err := opener(ctx, authURL)
-		if err != nil {
-			return err
+		if err == nil {
+			cmd.Stdout, cmd.Stderr = w, w
+			err = cmd.Start()
 		}
-		cmd.Stdout, cmd.Stderr = w, w
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("starting the browser %s: %w", cmd.Path, err)
+		if err != nil {
+			// The URL is printed: the person can still open it.
+			fmt.Fprintf(w, "Could not open a browser (%v); open the page above by hand.\n", err)
+			return nil
 		}
 		go func() { _ = cmd.Wait() }() // the browser's fate is the person's
 		return nil
@@ -109,7 +112,7 @@ func opener(ctx context.Context, url string) (*exec.Cmd, error) {
 		return exec.CommandContext(ctx, "rundll32", "url.dll,FileProtocolHandler", url), nil
 	}
 	if _, err := exec.LookPath("xdg-open"); err != nil {
-		return nil, errors.New("no browser to open: set $BROWSER, or use --no-browser and open the page by hand")
+		return nil, errors.New("no xdg-open, and $BROWSER is not set")
 	}
 	return exec.CommandContext(ctx, "xdg-open", url), nil
 }
