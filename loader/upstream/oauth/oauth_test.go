@@ -443,3 +443,24 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 }
+
+// TestTokensVersion: the version changes when the file does, and only
+// then, so that a server waiting for a login is not woken for nothing.
+func TestTokensVersion(t *testing.T) {
+	s := testStore(t)
+	tokens := NewTokens(s, "remote", resource, nil, nil)
+	v := tokens.Version()
+	if tokens.Version() != v {
+		t.Error("the version changed without a file")
+	}
+	os.MkdirAll(s.Dir(), 0o700)
+	os.WriteFile(s.Path("remote", resource), []byte("not json"), 0o600)
+	v2 := tokens.Version()
+	if v2 == v || tokens.Version() != v2 {
+		t.Errorf("versions %d, %d, %d: want one change for one broken file", v, v2, tokens.Version())
+	}
+	s.Save(expiring("https://as.example.com/token"))
+	if tokens.Version() == v2 || tokens.Grant() == nil {
+		t.Error("a login stored by another process was not noticed")
+	}
+}

@@ -37,9 +37,10 @@ type Tokens struct {
 	log      *slog.Logger
 	now      func() time.Time // tests move time
 
-	mu    sync.Mutex
-	grant *Grant
-	seen  stamp // the file version grant came from
+	mu     sync.Mutex
+	grant  *Grant
+	seen   stamp // the file version grant came from
+	loaded bool  // seen was read
 	// version counts changes of the grant, in this process or on disk.
 	version uint64
 }
@@ -66,14 +67,17 @@ func (t *Tokens) Resource() string { return t.resource }
 // Callers hold t.mu. It reports whether the grant changed.
 func (t *Tokens) reload() bool {
 	st := t.store.stamp(t.server, t.resource)
-	if st.same(t.seen) && (t.grant != nil || st.info == nil) {
+	if t.loaded && st.same(t.seen) {
 		return false
 	}
 	g, err := t.store.Load(t.server, t.resource)
 	if err != nil {
-		g = nil // an unreadable file is no grant: the person logs in again
+		// An unreadable file is no grant: the person logs in again,
+		// which replaces it.
+		t.log.Warn("ignoring the OAuth token file", "server", t.server, "err", err)
+		g = nil
 	}
-	t.grant, t.seen = g, st
+	t.grant, t.seen, t.loaded = g, st, true
 	t.version++
 	return true
 }
@@ -204,7 +208,7 @@ func (t *Tokens) save(g *Grant) error {
 	t.grant = g
 	t.version++
 	err := t.store.Save(g)
-	t.seen = t.store.stamp(t.server, t.resource)
+	t.seen, t.loaded = t.store.stamp(t.server, t.resource), true
 	return err
 }
 
@@ -231,7 +235,7 @@ func (t *Tokens) Forget() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	err := t.store.Delete(t.server, t.resource)
-	t.grant, t.seen = nil, stamp{}
+	t.grant, t.seen, t.loaded = nil, stamp{}, true
 	t.version++
 	return err
 }
