@@ -113,8 +113,12 @@ func (e *oauthEnv) stepUp(next http.Handler, prm string) http.Handler {
 		}
 		_ = json.Unmarshal(body, &msg)
 		info := auth.TokenInfoFromContext(r.Context())
-		if msg.Method == "tools/call" && msg.Params.Name == "admin" && (info == nil || !slices.Contains(info.Scopes, scope) || scope == "never") {
-			w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="tasks `+scope+`", resource_metadata="`+prm+`"`)
+		if msg.Method == "tools/call" && msg.Params.Name == "admin" && (info == nil || !slices.Contains(info.Scopes, scope) || scope == "never" || scope == "bare") {
+			challenge := `Bearer error="insufficient_scope", scope="tasks ` + scope + `", resource_metadata="` + prm + `"`
+			if scope == "bare" {
+				challenge = `Bearer error="insufficient_scope"` // no scope named
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "insufficient scope", http.StatusForbidden)
 			return
 		}
@@ -360,6 +364,16 @@ func TestOAuthStepUp(t *testing.T) {
 	}
 	if n := e.shows.Load(); n != 2 {
 		t.Errorf("%d pages shown, want 2 (login, step-up)", n)
+	}
+
+	// A refusal that names no scope is still about scopes: the server
+	// stays active.
+	e.adminScope.Store("bare")
+	_, err = m.Call(context.Background(), "remote", "admin", nil)
+	wantAuthRequired(t, err)
+	callOK(t, m, "echo")
+	if src, _ := e.catalog.Snapshot().Source("remote"); src.State != loader.StateActive {
+		t.Errorf("state %s after a 403 insufficient_scope without scopes, want active", src.State)
 	}
 
 	// A scope nothing grants: one authorization for the call, no loop.

@@ -18,13 +18,14 @@ type LoginRequiredError struct {
 	// Reason is a plain sentence: no login stored, a refresh the
 	// authorization server refused, a token the server no longer accepts.
 	Reason string
-	// Scopes, when set, are the scopes the server asked for (a 403
-	// insufficient_scope): the tokens work, but not for this request.
-	Scopes []string
+	// MoreScopes says that the tokens work, but not for this request: the
+	// server answered 403 insufficient_scope, asking for Scopes.
+	MoreScopes bool
+	Scopes     []string
 }
 
 func (e *LoginRequiredError) Error() string {
-	if len(e.Scopes) > 0 {
+	if e.MoreScopes {
 		return fmt.Sprintf("%s needs a login with more scopes (%s): %s", e.Server, strings.Join(e.Scopes, " "), e.Reason)
 	}
 	return fmt.Sprintf("%s needs a login: %s", e.Server, e.Reason)
@@ -34,7 +35,7 @@ func (e *LoginRequiredError) Error() string {
 func (e *LoginRequiredError) Is(target error) bool { return target == ErrLoginRequired }
 
 // StepUp reports whether the tokens work but lack scopes a request needs.
-func (e *LoginRequiredError) StepUp() bool { return len(e.Scopes) > 0 }
+func (e *LoginRequiredError) StepUp() bool { return e.MoreScopes }
 
 // refusal describes an error answer of the token endpoint without its
 // body, which may echo what was sent.

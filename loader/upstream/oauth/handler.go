@@ -116,7 +116,7 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		discard(resp)
 		scopes := strings.Fields(challengeParam(challenges, "scope"))
 		h.tokens.want(scopes)
-		return &LoginRequiredError{Server: h.tokens.server, Reason: "the server asked for scopes its token lacks", Scopes: scopes}
+		return &LoginRequiredError{Server: h.tokens.server, Reason: "the server asked for scopes its token lacks", MoreScopes: true, Scopes: scopes}
 	}
 	if err := h.authorize(ctx, p, req, resp, stepUp); err != nil {
 		return err
