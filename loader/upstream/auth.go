@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -204,19 +205,34 @@ func withOAuth(t mcp.Transport, h *oauth.Handler) mcp.Transport {
 			base = http.DefaultTransport
 		}
 		wrapped := *c
-		wrapped.Transport = &authTransport{base: base, h: h}
+		wrapped.Transport = &authTransport{base: base, h: h, origin: origin(h.Tokens().Resource())}
 		t.HTTPClient = &wrapped
 	}
 	return t
 }
 
-// authTransport authorizes the requests of an SSE connection.
+// authTransport authorizes the requests of an SSE connection. It sees
+// every hop of a redirect, so it sends the token only to the server's own
+// origin: a redirect elsewhere must not carry it.
 type authTransport struct {
-	base http.RoundTripper
-	h    *oauth.Handler
+	base   http.RoundTripper
+	h      *oauth.Handler
+	origin string // of the server's URL
+}
+
+// origin returns scheme://host[:port] of a URL, "" when it has none.
+func origin(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
 }
 
 func (a *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if origin(req.URL.String()) != a.origin {
+		return a.base.RoundTrip(req)
+	}
 	sent, resp, err := a.send(req)
 	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
 		return resp, err

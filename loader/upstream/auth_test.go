@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
 
 	"github.com/toolsearch/toolsearch/examples/servers/authserver"
 	"github.com/toolsearch/toolsearch/loader"
@@ -385,5 +386,40 @@ func TestOAuthStepUp(t *testing.T) {
 	}
 	if n := e.as.Stats().Authorizations - before; n != 1 {
 		t.Errorf("%d authorizations for one call, want 1", n)
+	}
+}
+
+// TestSSETokenStaysHome: the SSE transport's requests carry the token to
+// the server's origin only, not along a redirect to another one.
+func TestSSETokenStaysHome(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]string{}
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen["elsewhere"] = r.Header.Get("Authorization")
+		mu.Unlock()
+	}))
+	defer elsewhere.Close()
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen["home"] = r.Header.Get("Authorization")
+		mu.Unlock()
+		http.Redirect(w, r, elsewhere.URL+"/sse", http.StatusFound)
+	}))
+	defer home.Close()
+
+	store, _ := oauth.NewStore(t.TempDir())
+	store.Save(&oauth.Grant{Server: "remote", Resource: home.URL + "/sse", Token: &oauth2.Token{AccessToken: "at-home-only", Expiry: time.Now().Add(time.Hour)}, Obtained: time.Now()})
+	h := oauth.NewHandler(oauth.NewTokens(store, "remote", home.URL+"/sse", nil, nil), oauth.Settings{}, nil)
+	tr := withOAuth(&mcp.SSEClientTransport{Endpoint: home.URL + "/sse"}, h).(*mcp.SSEClientTransport)
+	resp, err := tr.HTTPClient.Get(home.URL + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if seen["home"] != "Bearer at-home-only" || seen["elsewhere"] != "" {
+		t.Errorf("Authorization at home %q, elsewhere %q", seen["home"], seen["elsewhere"])
 	}
 }
