@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
 // Upstreams forwards calls to the upstream MCP servers; *upstream.Manager
@@ -19,28 +19,25 @@ type Upstreams interface {
 	Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error)
 }
 
-// CallArgs is call_tool's input.
+// CallArgs is call_tool's input; its fields make the tool's input schema
+// (see inputSchema).
 type CallArgs struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Name      string          `json:"name" jsonschema:"The tool's name as tool_search gave it, e.g. github__create_issue."`
+	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema:"The tool's arguments, following its inputSchema."`
 }
 
-const callArgsAccepted = `name (string, required: a tool name from tool_search), arguments (object, the tool's arguments)`
+var (
+	callInputSchema  = inputSchema[CallArgs](nil)
+	callInputWire    = wireSchema(callInputSchema)
+	callArgsAccepted = acceptedArgs(callInputSchema)
+)
 
 func callToolTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:        CallTool,
 		Title:       "Call a tool found with tool_search",
 		Description: "Call a tool from the catalog by its name, with arguments that follow the input schema tool_search returned for it. The result is the tool's own result, unchanged. Invalid arguments come back with the full schema so the call can be fixed.",
-		InputSchema: json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "description": "The tool's name as tool_search gave it, e.g. github__create_issue."},
-    "arguments": {"type": "object", "description": "The tool's arguments, following its inputSchema."}
-  },
-  "required": ["name"],
-  "additionalProperties": false
-}`),
+		InputSchema: callInputWire,
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)},
 		Meta:        alwaysLoad(),
 	}
@@ -110,7 +107,7 @@ func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.E
 		rawArgs = json.RawMessage("{}")
 	}
 	if err := s.validateArgs(e, rawArgs); err != nil {
-		return errorResult(fmt.Sprintf("invalid arguments for %s: %v\nThe tool's input schema is:\n%s\nFix the arguments and call again.", e.Name, err, compactJSON(e.Tool.InputSchema)))
+		return errorResult(fmt.Sprintf("invalid arguments for %s: %v\nThe tool's input schema is:\n%s\nFix the arguments and call again.", e.Name, err, compactJSON(schema.OrDefault(e.Tool.InputSchema))))
 	}
 	tool := e.Upstream
 	if tool == "" {
@@ -162,8 +159,9 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 }
 
 // validateArgs checks arguments against the tool's input schema. A schema
-// the validator cannot handle is not the model's fault: the call goes on
-// and the upstream judges.
+// that cannot be checked, and arguments whose check would cost more than
+// schema's bounds allow, are not the model's fault: the call goes on and
+// the upstream judges.
 func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	var instance any
 	if err := json.Unmarshal(raw, &instance); err != nil {
@@ -174,29 +172,21 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	}
 	v, ok := s.schemas.Load(e.Digest)
 	if !ok {
-		v = resolveSchema(e.Tool.InputSchema)
+		rs, err := schema.Resolve(e.Tool.InputSchema)
+		if v = rs; err != nil {
+			v = err
+		}
 		s.schemas.Store(e.Digest, v)
 	}
-	rs, ok := v.(*jsonschema.Resolved)
+	rs, ok := v.(*schema.Resolved)
 	if !ok {
 		s.log.Debug("not validating arguments: schema not supported", "tool", e.Name, "err", v)
 		return nil
 	}
-	return rs.Validate(instance)
-}
-
-func resolveSchema(schema any) any {
-	data, err := json.Marshal(schema)
-	if err != nil {
-		return err
+	err := rs.Validate(instance)
+	if errors.Is(err, schema.ErrUnchecked) {
+		s.log.Warn("arguments not validated", "tool", e.Name, "err", err)
+		return nil
 	}
-	var js jsonschema.Schema
-	if err := json.Unmarshal(data, &js); err != nil {
-		return err
-	}
-	rs, err := js.Resolve(nil)
-	if err != nil {
-		return err
-	}
-	return rs
+	return err
 }

@@ -21,7 +21,7 @@ type authRequired interface {
 // loginer is implemented by Upstreams that can run a login
 // (*upstream.Manager).
 type loginer interface {
-	Login(ctx context.Context, server string, p *oauth.Prompter) (*oauth.Grant, error)
+	Login(ctx context.Context, server string, p *oauth.Prompter) error
 }
 
 // loginCallback is where the HTTP server receives logins' redirects.
@@ -98,7 +98,7 @@ func (s *Server) loginFor(ctx context.Context, e *loader.Entry, err error) bool 
 	if p == nil || p.StepUpOnly || !ok || !errors.As(err, &ar) {
 		return false
 	}
-	if _, err := l.Login(ctx, e.Source, p); err != nil {
+	if err := l.Login(ctx, e.Source, p); err != nil {
 		s.log.Warn("login from a session failed", "server", e.Source, "err", err)
 		return false
 	}

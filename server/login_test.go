@@ -39,7 +39,7 @@ func (l *loginUpstreams) Call(ctx context.Context, server, tool string, args jso
 
 // Login shows the page as a real login does; the person is done when Show
 // returns.
-func (l *loginUpstreams) Login(ctx context.Context, server string, p *oauth.Prompter) (*oauth.Grant, error) {
+func (l *loginUpstreams) Login(ctx context.Context, server string, p *oauth.Prompter) error {
 	l.mu.Lock()
 	l.logins++
 	l.mu.Unlock()
@@ -48,12 +48,12 @@ func (l *loginUpstreams) Login(ctx context.Context, server string, p *oauth.Prom
 		p.Done(ctx, server, err)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	l.mu.Lock()
 	l.loggedIn = true
 	l.mu.Unlock()
-	return &oauth.Grant{}, nil
+	return nil
 }
 
 func TestCallNeedsLogin(t *testing.T) {

@@ -253,7 +253,7 @@ func (a *app) loginServers() []string {
 	var names []string
 	for _, st := range a.upstreams.Status() {
 		tokens, _ := a.upstreams.Tokens(st.Server)
-		if tokens != nil && (st.State == loader.StateNeedsAuth || tokens.Grant() != nil) {
+		if tokens != nil && (st.State == loader.StateNeedsAuth || tokens.Info() != nil) {
 			names = append(names, st.Server)
 		}
 	}

@@ -148,25 +148,30 @@ func runAuthLogin(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	p := &oauth.Prompter{Show: oauth.Browser(os.Stderr, *noBrowser), Wait: *wait}
-	g, err := a.upstreams.Login(ctx, name, p)
+	err = a.upstreams.Login(ctx, name, p)
 	if errors.Is(err, upstream.ErrLoginNotNeeded) {
 		fmt.Fprintf(out, "%s answers without a login: nothing to do.\n", name)
 		return nil
 	}
-	if g != nil {
-		fmt.Fprintf(out, "Logged in to %s.\n%s", name, describeGrant(g, time.Now()))
+	var partly *upstream.LoggedInError
+	if err == nil || errors.As(err, &partly) {
+		tokens, _ := a.upstreams.Tokens(name)
+		fmt.Fprintf(out, "Logged in to %s.\n%s", name, describeLogin(tokens.Info(), time.Now()))
 	}
 	return err
 }
 
-// describeGrant says what a login obtained, without any secret.
-func describeGrant(g *oauth.Grant, now time.Time) string {
+// describeLogin says what a login obtained.
+func describeLogin(info *oauth.Info, now time.Time) string {
+	if info == nil {
+		return ""
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "  authorization server: %s\n", dash(g.Issuer))
-	fmt.Fprintf(&b, "  scopes: %s\n", dash(strings.Join(g.Scopes, " ")))
-	if exp := g.Token.Expiry; !exp.IsZero() {
+	fmt.Fprintf(&b, "  authorization server: %s\n", dash(info.Issuer))
+	fmt.Fprintf(&b, "  scopes: %s\n", dash(strings.Join(info.Scopes, " ")))
+	if exp := info.Expires; !exp.IsZero() {
 		refresh := "no refresh token: log in again then"
-		if g.Token.RefreshToken != "" {
+		if info.Refreshable {
 			refresh = "refreshed automatically"
 		}
 		fmt.Fprintf(&b, "  access token expires: %s (in %s; %s)\n", exp.Local().Format(time.DateTime), exp.Sub(now).Round(time.Second), refresh)
@@ -268,23 +273,23 @@ func (a *app) loginStatus(ctx context.Context, name string, offline bool) loginS
 		st.Status, st.Reason = statusNotNeeded, "sends the Authorization header set in its .mcp.json entry"
 		return st
 	}
-	describe := func(g *oauth.Grant) {
-		if g == nil {
+	describe := func(info *oauth.Info) {
+		if info == nil {
 			return
 		}
-		st.Scopes, st.Issuer = g.Scopes, g.Issuer
-		if exp := g.Token.Expiry; !exp.IsZero() {
+		st.Scopes, st.Issuer = info.Scopes, info.Issuer
+		if exp := info.Expires; !exp.IsZero() {
 			st.Expires = &exp
 		}
 	}
-	g := tokens.Grant()
-	describe(g)
+	info := tokens.Info()
+	describe(info)
 	switch {
-	case g == nil:
+	case info == nil:
 		st.Status = statusUnknown
-	case tokens.NeedsLogin() != "":
-		st.Status, st.Reason = statusNeedsLogin, tokens.NeedsLogin()
-	case g.Valid(time.Now(), 0):
+	case info.NeedsLogin != "":
+		st.Status, st.Reason = statusNeedsLogin, info.NeedsLogin
+	case info.Expires.IsZero() || time.Now().Before(info.Expires):
 		st.Status = statusAuthorized
 	default:
 		st.Status, st.Reason = statusExpired, "the access token expired; it is refreshed at the next use"
@@ -293,10 +298,10 @@ func (a *app) loginStatus(ctx context.Context, name string, offline bool) loginS
 		return st
 	}
 	err := a.upstreams.Check(ctx, name)
-	g = tokens.Grant() // perhaps refreshed
-	describe(g)
+	info = tokens.Info() // perhaps refreshed
+	describe(info)
 	switch {
-	case err == nil && g == nil:
+	case err == nil && info == nil:
 		st.Status, st.Reason = statusNotNeeded, ""
 	case err == nil:
 		st.Status, st.Reason = statusAuthorized, ""
@@ -333,26 +338,21 @@ func runAuthLogout(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	tokens, _ := a.upstreams.Tokens(name)
-	var g *oauth.Grant
-	if tokens != nil {
-		g = tokens.Grant()
-	}
-	if g == nil {
+	if tokens == nil || tokens.Info() == nil {
 		fmt.Fprintf(out, "No login is stored for %s.\n", name)
 		return nil
 	}
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	revoked, rerr := oauth.Revoke(rctx, nil, g)
-	if err := tokens.Forget(); err != nil {
-		return fmt.Errorf("forgetting the tokens of %s: %w", name, err)
-	}
+	revokedAt, err := tokens.Logout(rctx)
 	switch {
-	case rerr != nil:
-		fmt.Fprintf(out, "Forgot the tokens of %s, but could not revoke them: %v\n", name, rerr)
+	case err != nil && tokens.Info() != nil:
+		return err // not even forgotten
+	case err != nil:
+		fmt.Fprintf(out, "Forgot the tokens of %s, but could not revoke them: %v\n", name, err)
 		return exitError(1)
-	case revoked:
-		fmt.Fprintf(out, "Logged out of %s: its tokens were revoked at %s and forgotten.\n", name, g.RevocationURL)
+	case revokedAt != "":
+		fmt.Fprintf(out, "Logged out of %s: its tokens were revoked at %s and forgotten.\n", name, revokedAt)
 	default:
 		fmt.Fprintf(out, "Logged out of %s: its tokens were forgotten (the authorization server offers no revocation, so they stay valid there until they expire).\n", name)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 // DefaultConfigFile is read from the working directory when present.
@@ -83,8 +84,10 @@ type HTTPConfig struct {
 	Addr           string   `yaml:"addr"`
 	TokenFile      string   `yaml:"tokenFile"`
 	AllowedOrigins []string `yaml:"allowedOrigins"`
+	AllowedHosts   []string `yaml:"allowedHosts"`
 	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
 	SessionTimeout Duration `yaml:"sessionTimeout"`
+	MaxSessions    int      `yaml:"maxSessions"`
 }
 
 // Duration reads "30s" or "2m" from YAML.
@@ -149,6 +152,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 				return nil, fmt.Errorf("%s: servers.%s.alwaysLoad: bad glob %q: %v", path, name, glob, err)
 			}
 		}
+	}
+	if cfg.HTTP.MaxSessions < 0 {
+		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
 	}
 	var probs []string
 	for _, name := range slices.Sorted(maps.Keys(cfg.Servers)) {

@@ -25,6 +25,7 @@ func TestParseConfig(t *testing.T) {
 		{"oauth", "servers:\n  gh:\n    oauth:\n      clientId: id\n      clientSecret: ${TS_TEST_SECRET}\n      scopes: [repo]\n      callbackPort: 8765\n", ""},
 		{"oauth unknown key", "servers:\n  gh:\n    oauth:\n      clientID: id\n", "line 4: unknown key clientID"},
 		{"oauth problems", "servers:\n  gh:\n    oauth:\n      clientSecret: s\n      clientMetadataUrl: http://x/c.json\n      callbackPort: -1\n", "servers.gh.oauth.clientSecret: set without clientId; a secret belongs to a pre-registered client; servers.gh.oauth.clientMetadataUrl"},
+		{"negative session cap", "http:\n  maxSessions: -1\n", "http.maxSessions must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -143,17 +143,25 @@ func newOAuthWorld(t *testing.T) *oauthWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.env = append(os.Environ(),
-		"XDG_CONFIG_HOME="+filepath.Join(w.dir, "config"), "XDG_CACHE_HOME="+filepath.Join(w.dir, "cache"),
-		"BROWSER="+self, browserEnv+"=1")
+	w.env = []string{
+		"XDG_CONFIG_HOME=" + filepath.Join(w.dir, "config"), "XDG_CACHE_HOME=" + filepath.Join(w.dir, "cache"),
+		"BROWSER=" + self, browserEnv + "=1",
+	}
 	return w
+}
+
+// command makes a toolsearch command run in the project, as the user.
+func (w *oauthWorld) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := toolsearch(ctx, args...)
+	cmd.Dir = w.dir
+	cmd.Env = append(cmd.Env, w.env...)
+	return cmd
 }
 
 // run runs a toolsearch command in the project and returns its stdout.
 func (w *oauthWorld) run(args ...string) (string, error) {
 	w.t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir, cmd.Env = w.dir, w.env
+	cmd := w.command(context.Background(), args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -220,8 +228,7 @@ func TestOAuthEndToEnd(t *testing.T) {
 	trace := filepath.Join(w.dir, "trace.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	serve := exec.CommandContext(ctx, binary, "serve", "--http", addr, "--trace", trace, "--trace-args")
-	serve.Dir, serve.Env = w.dir, w.env
+	serve := w.command(ctx, "serve", "--http", addr, "--trace", trace, "--trace-args")
 	serveLog := &lockedBuffer{}
 	serve.Stderr = io.MultiWriter(serveLog, &testLog{t: t})
 	if err := serve.Start(); err != nil {
@@ -351,9 +358,7 @@ func TestOAuthLoginErrors(t *testing.T) {
 		{[]string{"auth", "login", "local"}, "local is a stdio server"},
 		{[]string{"auth", "login"}, "Usage: toolsearch auth login SERVER"},
 	} {
-		cmd := exec.Command(binary, tc.args...)
-		cmd.Dir, cmd.Env = w.dir, w.env
-		out, err := cmd.CombinedOutput()
+		out, err := w.command(context.Background(), tc.args...).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), tc.want) {
 			t.Errorf("toolsearch %s: %v\n%s\nwant %q", strings.Join(tc.args, " "), err, out, tc.want)
 		}

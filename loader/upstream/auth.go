@@ -87,25 +87,26 @@ func (m *Manager) Tokens(server string) (*oauth.Tokens, error) {
 // without the stored tokens, so that the server asks for authorization,
 // lets p take the person through it, stores the new tokens, and lists the
 // tools with them. A running server then reconnects with them at once. A
-// server that answers without a login gives ErrLoginNotNeeded.
-func (m *Manager) Login(ctx context.Context, server string, p *oauth.Prompter) (*oauth.Grant, error) {
+// server that answers without a login gives ErrLoginNotNeeded. What the
+// login obtained is described by Tokens(server).Info().
+func (m *Manager) Login(ctx context.Context, server string, p *oauth.Prompter) error {
 	u, err := m.server(server)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if u.auth == nil {
 		switch {
 		case u.cfg.Type == TypeStdio:
-			return nil, fmt.Errorf("%s is a stdio server: it runs as the user and takes no login", server)
+			return fmt.Errorf("%s is a stdio server: it runs as the user and takes no login", server)
 		case m.opts.TokenStore == nil:
-			return nil, fmt.Errorf("no place to keep tokens: %w", m.tokenStoreErr)
+			return fmt.Errorf("no place to keep tokens: %w", m.tokenStoreErr)
 		}
-		return nil, fmt.Errorf("%s sends the Authorization header set in its .mcp.json entry; remove that header to log in with OAuth instead", server)
+		return fmt.Errorf("%s sends the Authorization header set in its .mcp.json entry; remove that header to log in with OAuth instead", server)
 	}
 	h := u.auth.ForLogin(p)
 	t, _, err := u.transport(ctx, nil, h)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	client := mcp.NewClient(m.opts.ClientInfo, nil)
 	cs, err := client.Connect(ctx, t, nil)
@@ -113,19 +114,31 @@ func (m *Manager) Login(ctx context.Context, server string, p *oauth.Prompter) (
 		_, err = cs.ListTools(ctx, nil)
 		cs.Close()
 	}
+	err = u.redact.Error(err)
 	if !h.LoggedIn() {
 		if err != nil {
-			return nil, fmt.Errorf("logging in to %s: %w", server, err)
+			return fmt.Errorf("logging in to %s: %w", server, err)
 		}
-		return nil, fmt.Errorf("%s: %w", server, ErrLoginNotNeeded)
+		return fmt.Errorf("%s: %w", server, ErrLoginNotNeeded)
 	}
 	signal(u.kick) // reconnect now, with the new tokens
-	g := h.Tokens().Grant()
 	if err != nil {
-		return g, fmt.Errorf("logged in to %s, but listing its tools failed: %w", server, err)
+		return &LoggedInError{Server: server, Err: err}
 	}
-	return g, nil
+	return nil
 }
+
+// LoggedInError is returned by Login when the login worked but the server
+// still failed to list its tools with the new tokens.
+type LoggedInError struct {
+	Server string
+	Err    error
+}
+
+func (e *LoggedInError) Error() string {
+	return fmt.Sprintf("logged in to %s, but listing its tools failed: %v", e.Server, e.Err)
+}
+func (e *LoggedInError) Unwrap() error { return e.Err }
 
 // loginRequired finds why a connection or call failed for want of a
 // login.

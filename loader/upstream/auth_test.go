@@ -160,15 +160,15 @@ func (e *oauthEnv) prompter() *oauth.Prompter {
 	}}
 }
 
-func (e *oauthEnv) login(m *Manager) *oauth.Grant {
+func (e *oauthEnv) login(m *Manager) *oauth.Info {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	g, err := m.Login(ctx, "remote", e.prompter())
-	if err != nil {
+	if err := m.Login(ctx, "remote", e.prompter()); err != nil {
 		e.t.Fatalf("Login: %v", err)
 	}
-	return g
+	tokens, _ := m.Tokens("remote")
+	return tokens.Info()
 }
 
 func callOK(t *testing.T, m *Manager, tool string) {
@@ -206,18 +206,18 @@ func TestOAuthLoginServesAndSurvivesRestart(t *testing.T) {
 			_, err := m.Call(context.Background(), "remote", "echo", nil)
 			wantAuthRequired(t, err)
 
-			g := e.login(m)
-			if g.Issuer != e.as.Issuer() || !slices.Contains(g.Scopes, "tasks") || g.Token.RefreshToken == "" {
-				t.Errorf("grant: issuer %q scopes %v refresh token %t", g.Issuer, g.Scopes, g.Token.RefreshToken != "")
+			info := e.login(m)
+			if info.Issuer != e.as.Issuer() || !slices.Contains(info.Scopes, "tasks") || !info.Refreshable || info.NeedsLogin != "" {
+				t.Errorf("login: %+v", info)
 			}
 			waitSource(t, e.catalog, "remote", "active", inState(loader.StateActive))
 			callOK(t, m, "echo")
 
-			info, err := os.Stat(e.store.Path("remote", e.url))
+			file, err := os.Stat(e.store.Path("remote", e.url))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if mode := info.Mode().Perm(); mode != 0o600 {
+			if mode := file.Mode().Perm(); mode != 0o600 {
 				t.Errorf("token file mode %v, want 0600", mode)
 			}
 
@@ -242,7 +242,7 @@ func TestOAuthLoginNotNeeded(t *testing.T) {
 	store, _ := oauth.NewStore(t.TempDir())
 	m := New([]ServerConfig{{Name: "open", Type: TypeHTTP, URL: srv.URL}}, Options{TokenStore: store, CacheDir: t.TempDir()})
 	defer m.Close()
-	_, err := m.Login(context.Background(), "open", &oauth.Prompter{Show: func(context.Context, string, string) error {
+	err := m.Login(context.Background(), "open", &oauth.Prompter{Show: func(context.Context, string, string) error {
 		t.Error("a page was shown for a server that needs no login")
 		return nil
 	}})

@@ -48,6 +48,7 @@ func (e *TimeoutError) Timeout() bool { return true }
 
 // CallError is returned for a call that failed in transport or was
 // answered with a JSON-RPC error (errors.As finds a *jsonrpc.Error then).
+// Its message holds none of the server's secrets (URL keys, header values).
 type CallError struct {
 	Server, Tool string
 	Err          error
@@ -117,7 +118,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	case callCtx.Err() != nil:
 		return nil, &CallError{Server: server, Tool: tool, Err: errSessionClosed}
 	}
-	return nil, &CallError{Server: server, Tool: tool, Err: err}
+	return nil, &CallError{Server: server, Tool: tool, Err: u.redact.Error(err)}
 }
 
 // await returns the live session once the server is active. A failed

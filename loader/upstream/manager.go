@@ -39,6 +39,12 @@
 //
 // Failed servers are reconnected with exponential backoff. Their stderr is
 // logged line by line, and its tail is kept in LastError.
+//
+// A stdio server inherits toolsearch's environment, less its secrets:
+// toolsearch's own token (TOOLSEARCH_TOKEN, and Options.WithheldEnv), and
+// every variable that only other servers' entries name with ${VAR}, which
+// are their credentials. The variables its own entry names, and its env,
+// it gets.
 package upstream
 
 import (
@@ -98,6 +104,9 @@ type Options struct {
 	// LoginCommand returns the command that logs in to a server, which
 	// errors quote; nil means "toolsearch auth login SERVER".
 	LoginCommand func(server string) string
+	// WithheldEnv names variables of toolsearch's environment that no stdio
+	// server inherits, besides those always withheld (see Manager).
+	WithheldEnv []string
 	// KeepAlive is how often a connected server is pinged; one that misses
 	// two pings in a row is reconnected, so that a server gone silent is
 	// noticed before a call needs it. Zero means DefaultKeepAlive, negative
@@ -130,6 +139,9 @@ type Manager struct {
 	firstBackoff time.Duration
 	// tokenStoreErr says why there is no token store.
 	tokenStoreErr error
+	// minRelist is the least time between two listings a server's change
+	// announcements prompt; tests change it.
+	minRelist time.Duration
 }
 
 // New prepares a Manager for the servers; nothing is read or started until
@@ -172,6 +184,7 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		log:           opts.Logger,
 		servers:       map[string]*upstream{},
 		firstBackoff:  time.Second,
+		minRelist:     time.Second,
 		tokenStoreErr: storeErr,
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
@@ -184,6 +197,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		m.names = append(m.names, cfg.Name)
 	}
 	slices.Sort(m.names)
+	for _, u := range m.servers {
+		u.withheld = withheldEnv(u.cfg, servers, opts.WithheldEnv)
+	}
 	for _, name := range slices.Sorted(maps.Keys(opts.Settings)) {
 		if m.servers[name] == nil {
 			m.log.Warn("settings for an upstream server that is not configured", "server", name)
@@ -298,9 +314,10 @@ func (m *Manager) ResetChanged(server string) error {
 		return err
 	}
 	u.update(func() {
-		u.firstSeen = map[string]string{}
+		now := time.Now().Unix()
+		u.seen = seenTools{}
 		for _, t := range u.tools {
-			u.firstSeen[t.Name] = loader.ToolDigest(t)
+			u.seen[t.Name] = seenTool{first: loader.ToolDigest(t), last: now}
 		}
 		u.rebuild()
 	})

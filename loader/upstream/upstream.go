@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math/rand/v2"
 	"os/exec"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/schema"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -30,6 +30,12 @@ type upstream struct {
 	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
 	// servers that do not use it.
 	auth *oauth.Handler
+	// redact takes the server's secrets (URL keys, header values) out of
+	// everything shown: LastError, errors, and log records through log.
+	redact *redactor
+	// withheld names the variables of toolsearch's environment the server
+	// must not inherit.
+	withheld map[string]bool
 
 	kick         chan struct{}   // reconnect now rather than after the backoff
 	toolsChanged chan struct{}   // the server said its tools changed
@@ -47,7 +53,7 @@ type upstream struct {
 	attempt      int           // connection attempts begun
 	sess         *session      // the live connection while active or validating
 	tools        []*mcp.Tool   // last known, under their own names
-	firstSeen    map[string]string
+	seen         seenTools
 	listed       time.Time
 	lastErr      string
 	instructions string
@@ -56,6 +62,10 @@ type upstream struct {
 	// authVersion is the version of the tokens when the server entered
 	// needs_auth: a new version may be a login.
 	authVersion uint64
+	// schemaVerdicts caches, by tool digest, why the input schemas that
+	// took decoding to check cannot be served ("" when they can), so that
+	// a re-listing checks only what changed.
+	schemaVerdicts map[string]string
 }
 
 // A session is one connection to the server.
@@ -74,11 +84,13 @@ var (
 )
 
 func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
+	redact := newRedactor(cfg)
 	u := &upstream{
 		m:            m,
 		cfg:          cfg,
 		set:          set,
-		log:          m.log.With("server", cfg.Name),
+		redact:       redact,
+		log:          slog.New(redact.handler(m.log.Handler())).With("server", cfg.Name),
 		file:         cacheFile(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
@@ -88,7 +100,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		state:        loader.StateConnecting,
 		since:        time.Now(),
 		changed:      make(chan struct{}),
-		firstSeen:    map[string]string{},
+		seen:         seenTools{},
 	}
 	if set.Disabled {
 		u.state = loader.StateDisabled
@@ -161,7 +173,7 @@ func (u *upstream) run(ctx context.Context) {
 			answer(ErrClosed)
 			return
 		}
-		answer(err)
+		answer(u.redact.Error(err))
 		if lr, ok := loginRequired(err); ok && u.auth != nil && !lr.StepUp() {
 			// No backoff: nothing changes until someone logs in.
 			u.needAuth(lr)
@@ -281,6 +293,7 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 		}
 	}
 	for {
+		listedAt := time.Now()
 		if err := u.list(s, explicit); err != nil {
 			return err
 		}
@@ -294,12 +307,44 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 		case err := <-u.lostAuth:
 			return err
 		case <-u.toolsChanged:
+			// A server announcing changes without end would be
+			// re-listed, and its cache rewritten, as fast as it
+			// announces: changes coalesce into at most one listing
+			// per minRelist. Refreshes are not held back.
+			if err := u.holdRelisting(ctx, listedAt, ended, waiting, &explicit); err != nil {
+				return err
+			}
 		case r := <-u.refresh:
 			*waiting = append(*waiting, r)
 			explicit = true
 		}
 		u.update(func() { u.state = loader.StateValidating })
 	}
+}
+
+// holdRelisting waits until minRelist has passed since the last listing
+// began, or a refresh is asked for, then takes the changes announced
+// meanwhile as covered by the listing to come. It returns an error when the
+// session ends first.
+func (u *upstream) holdRelisting(ctx context.Context, listedAt time.Time, ended <-chan error, waiting *[]chan error, explicit *bool) error {
+	wait := time.Until(listedAt.Add(u.m.minRelist))
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case r := <-u.refresh:
+		*waiting = append(*waiting, r)
+		*explicit = true
+	case err := <-ended:
+		return sessionEnded(err)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	drain(u.toolsChanged)
+	return nil
 }
 
 // sessionEnded describes the end of a session, given what Wait returned.
@@ -350,11 +395,11 @@ func (u *upstream) list(s *session, explicit bool) error {
 			return
 		}
 		u.tools, u.listed = tools, time.Now()
-		for _, t := range tools {
-			if _, ok := u.firstSeen[t.Name]; !ok {
-				u.firstSeen[t.Name] = loader.ToolDigest(t)
-			}
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = t.Name
 		}
+		u.seen.listed(names, func(i int) string { return loader.ToolDigest(tools[i]) }, u.listed)
 		u.rebuild()
 	})
 	u.log.Info("tools listed", "tools", len(tools))
@@ -368,6 +413,7 @@ func (u *upstream) fail(err error, stderr *stderrTail) {
 	if tail := stderr.String(); tail != "" {
 		msg += "\nstderr:\n" + tail
 	}
+	msg = u.redact.String(msg)
 	u.log.Warn("upstream failed", "err", err)
 	u.update(func() {
 		u.state, u.sess, u.lastErr = loader.StateFailed, nil, msg
@@ -384,9 +430,8 @@ func (u *upstream) loadPersisted() {
 		if p != nil {
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
-			if p.FirstSeen != nil {
-				u.firstSeen = p.FirstSeen
-			}
+			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
+			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 		}
 		u.rebuild()
 	})
@@ -402,8 +447,8 @@ func (u *upstream) save() {
 		Listed:       u.listed,
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
-		FirstSeen:    maps.Clone(u.firstSeen),
 	}
+	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
 	if err := saveCache(u.file, p); err != nil {
 		u.log.Warn("could not save the last known catalog", "file", u.file, "err", err)
@@ -443,6 +488,21 @@ func (u *upstream) update(change func()) {
 func (u *upstream) rebuild() {
 	u.entries, u.refused = nil, nil
 	seen := map[string]bool{}
+	verdicts := map[string]string{}
+	verdict := func(e *loader.Entry) string {
+		if !schema.MayCycle(e.Tool.InputSchema) {
+			return ""
+		}
+		reason, ok := u.schemaVerdicts[e.Digest]
+		if !ok {
+			if err := schema.Check(e.Tool.InputSchema); err != nil {
+				reason = "its inputSchema cannot be checked: " + err.Error() + "; the server must fix the schema"
+			}
+		}
+		verdicts[e.Digest] = reason
+		return reason
+	}
+	defer func() { u.schemaVerdicts = verdicts }()
 	for _, t := range u.tools {
 		e := loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
 		switch err := loader.CheckToolName(e.Name); {
@@ -454,10 +514,14 @@ func (u *upstream) rebuild() {
 			continue
 		}
 		seen[t.Name] = true
+		if reason := verdict(e); reason != "" {
+			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
+			continue
+		}
 		e.Policy = u.set.policy(t.Name)
 		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
-		first, ok := u.firstSeen[t.Name]
-		e.Changed = ok && first != e.Digest
+		r, ok := u.seen[t.Name]
+		e.Changed = ok && r.first != e.Digest
 		u.entries = append(u.entries, e)
 	}
 }

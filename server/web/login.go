@@ -32,13 +32,16 @@ type logins struct {
 	running sync.Map // server name -> struct{}: one login per server at a time
 }
 
-func addLogin(mux *http.ServeMux, o Options, log *slog.Logger) {
+// addLogin serves the login routes when o allows logins, and reports
+// whether it does.
+func addLogin(mux *http.ServeMux, o Options, log *slog.Logger) bool {
 	if o.Login == nil || o.Callbacks == nil {
-		return
+		return false
 	}
 	l := &logins{o: o, log: log}
 	mux.Handle("GET "+CallbackPath, o.Callbacks)
 	mux.HandleFunc("POST /oauth/login", l.start)
+	return true
 }
 
 func (l *logins) start(w http.ResponseWriter, r *http.Request) {
@@ -79,7 +82,7 @@ func (l *logins) start(w http.ResponseWriter, r *http.Request) {
 		// back, or when the prompter stops waiting.
 		ctx, cancel := context.WithTimeout(context.Background(), oauth.DefaultWait+time.Minute)
 		defer cancel()
-		if _, err := l.o.Login(ctx, req.Server, p); err != nil {
+		if err := l.o.Login(ctx, req.Server, p); err != nil {
 			l.log.Warn("login from the status page failed", "server", req.Server, "err", err)
 			failed <- err
 		}
@@ -95,9 +98,10 @@ func (l *logins) start(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// exempt reports whether a path is served without the bearer token: the
-// authorization server's redirect cannot carry it, and the callback takes
-// nothing but a code for a login this server started.
-func exempt(path string) bool {
-	return path == "/healthz" || path == CallbackPath
+// tokenExempt reports whether a request is served without the bearer
+// token: the authorization server's redirect to the callback cannot carry
+// it, and the callback takes nothing but a code for a login this server
+// started. The other checks still apply.
+func tokenExempt(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.Path == CallbackPath
 }

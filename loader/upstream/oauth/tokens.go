@@ -306,3 +306,54 @@ func (t *Tokens) has() bool {
 	t.reload()
 	return t.grant != nil
 }
+
+// Info describes a server's login without its secrets, for display.
+type Info struct {
+	Issuer  string    // the authorization server
+	Scopes  []string  // granted
+	Expires time.Time // of the access token; zero when it does not say
+	// Refreshable says whether a refresh token is held.
+	Refreshable bool
+	// NeedsLogin says why the tokens cannot be used, "" when they can.
+	NeedsLogin string
+	// Obtained is when the access token was issued.
+	Obtained time.Time
+}
+
+// Info describes the current login, nil when there is none.
+func (t *Tokens) Info() *Info {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	g := t.grant
+	if g == nil {
+		return nil
+	}
+	return &Info{
+		Issuer:      g.Issuer,
+		Scopes:      slices.Clone(g.Scopes),
+		Expires:     g.Token.Expiry,
+		Refreshable: g.CanRefresh(),
+		NeedsLogin:  t.needsLogin(),
+		Obtained:    g.Obtained,
+	}
+}
+
+// Logout revokes the tokens where the authorization server offers
+// revocation (see Revoke) and forgets them, even when revoking failed. It
+// returns the revocation endpoint used, "" when there was none or nothing
+// to log out of.
+func (t *Tokens) Logout(ctx context.Context) (revokedAt string, err error) {
+	g := t.Grant()
+	if g == nil {
+		return "", nil
+	}
+	revoked, rerr := Revoke(ctx, t.client, g)
+	if err := t.Forget(); err != nil {
+		return "", fmt.Errorf("forgetting the tokens of %s: %w", t.server, err)
+	}
+	if revoked && rerr == nil {
+		revokedAt = g.RevocationURL
+	}
+	return revokedAt, rerr
+}
