@@ -464,3 +464,28 @@ func TestTokensVersion(t *testing.T) {
 		t.Error("a login stored by another process was not noticed")
 	}
 }
+
+// TestRejected: a 401 to a request is a refused token only when the request
+// carried the current one.
+func TestRejected(t *testing.T) {
+	s := testStore(t)
+	g := expiring("https://as.example.com/token")
+	g.Token.Expiry, g.Obtained = time.Now().Add(time.Hour), time.Now()
+	s.Save(g)
+	tokens := NewTokens(s, "remote", resource, nil, nil)
+	for _, sent := range []string{"", "an-older-token"} {
+		if err := tokens.rejected(sent); err != nil {
+			t.Errorf("401 to a request with %q while a login is stored: %v, want a retry", sent, err)
+		}
+	}
+	if why := tokens.NeedsLogin(); why != "" {
+		t.Fatalf("the stored login was marked refused: %s", why)
+	}
+	// The current token, just issued, refused: no refresh will help.
+	if err := tokens.rejected("access-old"); !errors.Is(err, ErrLoginRequired) {
+		t.Errorf("401 to the current token: %v", err)
+	}
+	if tokens.NeedsLogin() == "" {
+		t.Error("a refused current token did not mark the login refused")
+	}
+}

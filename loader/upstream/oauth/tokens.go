@@ -268,8 +268,10 @@ func (t *Tokens) rejected(sent string) error {
 	if g == nil {
 		return &LoginRequiredError{Server: t.server, Reason: "no login is stored for it"}
 	}
-	if g.Refused == "" && g.Token.AccessToken != sent && sent != "" {
-		return nil // replaced meanwhile: retry with the new one
+	if g.Refused == "" && g.Token.AccessToken != sent {
+		// Replaced meanwhile, or stored (by a login) after the request
+		// went without one: retry with it.
+		return nil
 	}
 	if why := t.needsLogin(); why != "" {
 		return &LoginRequiredError{Server: t.server, Reason: why}
