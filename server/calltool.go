@@ -48,7 +48,7 @@ func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (
 	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	return s.Call(ctx, args), nil
+	return s.Call(s.withLoginPrompter(ctx, req.Session), args), nil
 }
 
 // Call runs call_tool: it finds the tool, enforces its policy, checks the
@@ -155,6 +155,9 @@ func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.E
 		tool = e.Name
 	}
 	res, err := s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	if err != nil && s.loginFor(ctx, e, err) {
+		res, err = s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	}
 	if err != nil {
 		return callError(e, err)
 	}
@@ -174,7 +177,11 @@ type timeout interface{ Timeout() bool }
 func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 	var na notActive
 	var to timeout
+	var ar authRequired
 	switch {
+	case errors.As(err, &ar):
+		reason, command := ar.AuthRequired()
+		return authRequiredResult(e, reason, command)
 	case errors.As(err, &na):
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be called now", e.Source, state, e.Name)

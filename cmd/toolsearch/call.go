@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -39,6 +40,10 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	if servers := a.serversFor(rest[0]); servers == nil || len(servers) > 0 {
 		a.settleUpstreams(ctx, uf.wait, servers...)
 	}
+	// A person runs this: a server that asks for more scopes for this
+	// call (a step-up) gets them through the browser, as a login does. A
+	// server that needs a login at all says which command to run.
+	ctx = oauth.WithPrompter(ctx, &oauth.Prompter{Show: oauth.Browser(os.Stderr, false), StepUpOnly: true})
 	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
 	if err := printResult(out, res, *asJSON); err != nil {
 		return err

@@ -40,6 +40,7 @@ func init() {
 		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},
 		{"call", "NAME --args JSON [flags]", "call a catalog tool the way the model would, through call_tool", runCall},
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
+		{"auth", "login|status|logout [SERVER] [flags]", "log in to upstream servers that require OAuth; see and forget their tokens", runAuth},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
 		{"completion", "bash|zsh|fish", "print shell completion", runCompletion},

@@ -102,6 +102,12 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
 	res, err := s.cs.CallTool(callCtx, params)
+	if lr, ok := loginRequired(err); ok && u.auth != nil {
+		if !lr.StepUp() {
+			u.authLost(lr)
+		}
+		return nil, u.authRequired(lr.Reason, lr.Scopes)
+	}
 	switch {
 	case err == nil:
 		return res, nil
@@ -134,8 +140,15 @@ func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, 
 		case state == loader.StateFailed && !kicked:
 			kicked, kickedAt = true, attempt
 			signal(u.kick)
-		case kicked && (state == loader.StateConnecting || state == loader.StateFailed && attempt == kickedAt):
+		case state == loader.StateNeedsAuth && !kicked && u.loggedInSince():
+			// Someone logged in (perhaps in another process): try
+			// the new tokens rather than refusing.
+			kicked, kickedAt = true, attempt
+			signal(u.kick)
+		case kicked && (state == loader.StateConnecting || (state == loader.StateFailed || state == loader.StateNeedsAuth) && attempt == kickedAt):
 			// The reconnection asked for is pending or under way.
+		case state == loader.StateNeedsAuth:
+			return nil, u.authRequired(u.authReason(), nil)
 		case !kicked && (state == loader.StateConnecting || state == loader.StateValidating):
 			// Starting, or re-listing its tools: a call made right
 			// after start waits rather than fails.

@@ -13,9 +13,17 @@
 //	res, err := m.Call(ctx, "github", "create_issue", args)
 //
 // A server's source carries its state: connecting, validating (re-listing
-// its tools), active, failed or disabled. Only an active server takes
-// calls; otherwise Call returns a *NotActiveError, except that a failed
-// server is reconnected at once for the call.
+// its tools), active, failed, needs_auth or disabled. Only an active server
+// takes calls; otherwise Call returns a *NotActiveError, except that a
+// failed server is reconnected at once for the call, and a server that
+// needs a login gives an *AuthRequiredError naming the command that logs
+// in.
+//
+// HTTP and SSE servers that require OAuth get their tokens from the
+// oauth package: attached to every request, refreshed before they expire,
+// and obtained by Login (which `toolsearch auth login` runs). A server
+// without usable tokens is needs_auth until someone logs in, in this
+// process or another.
 //
 // The last known catalog stays published whatever the state: while a
 // server starts, re-lists, or has failed, and across restarts, since every
@@ -45,6 +53,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,6 +63,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // Defaults for Options.
@@ -91,6 +101,15 @@ type Options struct {
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// TokenStore keeps the OAuth tokens of HTTP and SSE servers; nil means
+	// a store in oauth.DefaultDir. Tokens are never in CacheDir.
+	TokenStore *oauth.Store
+	// OAuthClient makes the requests to authorization servers (discovery,
+	// registration, tokens); nil means a client with a 30 s timeout.
+	OAuthClient *http.Client
+	// LoginCommand returns the command that logs in to a server, which
+	// errors quote; nil means "toolsearch auth login SERVER".
+	LoginCommand func(server string) string
 	// WithheldEnv names variables of toolsearch's environment that no stdio
 	// server inherits, besides those always withheld (see Manager).
 	WithheldEnv []string
@@ -124,6 +143,8 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+	// tokenStoreErr says why there is no token store.
+	tokenStoreErr error
 	// minRelist is the least time between two listings a server's change
 	// announcements prompt; tests change it.
 	minRelist time.Duration
@@ -160,12 +181,20 @@ func New(servers []ServerConfig, opts Options) *Manager {
 			opts.Logger.Warn("last known upstream catalogs will not be kept", "err", err)
 		}
 	}
+	if opts.OAuthClient == nil {
+		opts.OAuthClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	var storeErr error
+	if opts.TokenStore == nil {
+		opts.TokenStore, storeErr = oauth.NewStore("")
+	}
 	m := &Manager{
-		opts:         opts,
-		log:          opts.Logger,
-		servers:      map[string]*upstream{},
-		firstBackoff: time.Second,
-		minRelist:    time.Second,
+		opts:          opts,
+		log:           opts.Logger,
+		servers:       map[string]*upstream{},
+		firstBackoff:  time.Second,
+		minRelist:     time.Second,
+		tokenStoreErr: storeErr,
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, cfg := range servers {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // DefaultTimeout bounds a call when Settings.Timeout is zero.
@@ -31,6 +32,9 @@ type Settings struct {
 	// the longest pattern, then the pattern that sorts first. Tools that
 	// match nothing are callable.
 	Policy map[string]loader.Policy
+	// OAuth configures logging in to an HTTP or SSE server that requires
+	// OAuth.
+	OAuth oauth.Settings
 }
 
 func (s *Settings) timeout() time.Duration {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/schema"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // An upstream is one server: its connection loop and what is known of it.
@@ -26,6 +27,9 @@ type upstream struct {
 	log    *slog.Logger
 	file   string // last known catalog
 	client *mcp.Client
+	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
+	// servers that do not use it.
+	auth *oauth.Handler
 	// redact takes the server's secrets (URL keys, header values) out of
 	// everything shown: LastError, errors, and log records through log.
 	redact *redactor
@@ -37,6 +41,7 @@ type upstream struct {
 	toolsChanged chan struct{}   // the server said its tools changed
 	subscribed   chan struct{}   // the server acknowledged a subscription to changes
 	refresh      chan chan error // explicit refreshes, answered after a listing
+	lostAuth     chan error      // a call found the tokens refused
 
 	pubMu  sync.Mutex // held across change and publish, so the catalog sees changes in order
 	saveMu sync.Mutex // serializes writes of the cache file
@@ -56,6 +61,9 @@ type upstream struct {
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
+	// authVersion is the version of the tokens when the server entered
+	// needs_auth: a new version may be a login.
+	authVersion uint64
 	// schemaVerdicts caches, by tool digest, why the input schemas that
 	// took decoding to check cannot be served ("" when they can), so that
 	// a re-listing checks only what changed.
@@ -90,6 +98,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		toolsChanged: make(chan struct{}, 1),
 		subscribed:   make(chan struct{}, 1),
 		refresh:      make(chan chan error),
+		lostAuth:     make(chan error, 1),
 		state:        loader.StateConnecting,
 		since:        time.Now(),
 		changed:      make(chan struct{}),
@@ -98,6 +107,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
+	u.auth = m.newAuth(u)
 	u.client = mcp.NewClient(m.opts.ClientInfo, &mcp.ClientOptions{
 		Logger:                    u.log,
 		KeepAlive:                 max(m.opts.KeepAlive, 0),
@@ -166,6 +176,16 @@ func (u *upstream) run(ctx context.Context) {
 			return
 		}
 		answer(u.redact.Error(err))
+		if lr, ok := loginRequired(err); ok && u.auth != nil && !lr.StepUp() {
+			// No backoff: nothing changes until someone logs in.
+			u.needAuth(lr)
+			failures = 0
+			if !u.waitForLogin(ctx, &waiting) {
+				answer(ErrClosed)
+				return
+			}
+			continue
+		}
 		u.fail(err, s.stderr)
 
 		if up >= u.m.opts.MaxBackoff { // it worked for a while: start over
@@ -211,12 +231,16 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	// first listing comes after this connection is made.
 	drain(u.subscribed)
 	drain(u.toolsChanged)
+	select {
+	case <-u.lostAuth:
+	default:
+	}
 	s.ctx, s.cancel = context.WithCancelCause(ctx)
 	// The timeout must not end s.ctx once connected: an SSE stream lives
 	// in the context it was opened with.
 	timeout := u.m.opts.ConnectTimeout
 	timer := time.AfterFunc(timeout, func() { s.cancel(errConnectTimeout) })
-	t, cmd, err := u.transport(s.ctx, s.stderr)
+	t, cmd, err := u.transport(s.ctx, s.stderr, u.auth)
 	s.cmd = cmd
 	var cs *mcp.ClientSession
 	if err == nil {
@@ -282,6 +306,8 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 			return ctx.Err()
 		case err := <-ended:
 			return sessionEnded(err)
+		case err := <-u.lostAuth:
+			return err
 		case <-u.toolsChanged:
 			// A server announcing changes without end would be
 			// re-listed, and its cache rewritten, as fast as it

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -47,6 +49,13 @@ type Options struct {
 	// Ready reports readiness details for /readyz: the catalog is loaded
 	// when the handler exists, so this only adds per-upstream states.
 	Ready func() map[string]string
+
+	// Login, when set with Callbacks, lets the status page log in to
+	// upstream servers (*upstream.Manager's Login); Callbacks is served at
+	// CallbackPath. Logins names the servers the page offers it for.
+	Login     func(ctx context.Context, server string, p *oauth.Prompter) error
+	Callbacks *oauth.Callbacks
+	Logins    func() []string
 }
 
 // Handler is toolsearch's HTTP face: MCP Streamable HTTP at /mcp for both
@@ -102,6 +111,9 @@ func NewHandler(s *server.Server, o Options) *Handler {
 		json.NewEncoder(w).Encode(body)
 	})
 	h.status.register(mux)
+	if addLogin(mux, o, s.Options().Logger) {
+		h.status.logins = o.Logins
+	}
 	h.guard = newGuard(mux, o)
 	return h
 }
