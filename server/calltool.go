@@ -50,7 +50,7 @@ func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (
 	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.Call(ctx, args) })
+	return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.Call(s.withLoginPrompter(ctx, req.Session), args) })
 }
 
 // relayCall runs call for a client's tools/call with the client attached
@@ -77,10 +77,51 @@ func (s *Server) Call(ctx context.Context, args CallArgs) *mcp.CallToolResult {
 	}
 	snap := s.Snapshot()
 	e, err := resolveTool(snap, args.Name)
+	if err != nil && s.awaitSupplier(ctx, snap, args.Name) {
+		snap = s.Snapshot()
+		e, err = resolveTool(snap, args.Name)
+		if src := starting(snap, args.Name); err != nil && src != nil {
+			err = fmt.Errorf("no tool named %q yet: server %s is still %s and has not listed its tools; try again shortly, or find tools with tool_search", args.Name, src.Name, src.State)
+		}
+	}
 	if err != nil {
 		return errorResult(err.Error())
 	}
 	return s.forward(ctx, snap, e, args.Arguments)
+}
+
+// starter is implemented by upstreams that can wait for a server that is
+// starting (upstream.Manager).
+type starter interface {
+	AwaitStarted(ctx context.Context, server string)
+}
+
+// starting returns the server a tool name's SERVER__ prefix names when that
+// server is connecting or re-listing without any known tools: the name may
+// be one it has not listed yet.
+func starting(snap *loader.Snapshot, name string) *loader.Source {
+	prefix, _, ok := strings.Cut(name, loader.NameSeparator)
+	if !ok {
+		return nil
+	}
+	src, ok := snap.Source(prefix)
+	if !ok || src.Kind != loader.SourceServer || len(src.Entries) > 0 ||
+		src.State != loader.StateConnecting && src.State != loader.StateValidating {
+		return nil
+	}
+	return src
+}
+
+// awaitSupplier waits, as a call to a known tool would, for the starting
+// server that could supply an unknown name, and reports whether it did.
+func (s *Server) awaitSupplier(ctx context.Context, snap *loader.Snapshot, name string) bool {
+	st, ok := s.opts.Upstreams.(starter)
+	src := starting(snap, name)
+	if !ok || src == nil {
+		return false
+	}
+	st.AwaitStarted(ctx, src.Name)
+	return true
 }
 
 // resolveTool finds a callable-looking catalog tool by its exposed name, or
@@ -134,6 +175,9 @@ func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.E
 		tool = e.Name
 	}
 	res, err := s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	if err != nil && s.loginFor(ctx, e, err) {
+		res, err = s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	}
 	if err != nil {
 		return callError(e, err)
 	}
@@ -153,7 +197,11 @@ type timeout interface{ Timeout() bool }
 func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 	var na notActive
 	var to timeout
+	var ar authRequired
 	switch {
+	case errors.As(err, &ar):
+		reason, command := ar.AuthRequired()
+		return authRequiredResult(e, reason, command)
 	case errors.As(err, &na):
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be called now", e.Source, state, e.Name)
@@ -180,8 +228,9 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &instance); err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	if _, ok := instance.(map[string]any); !ok {
-		return errors.New("arguments must be a JSON object")
+	args, ok := instance.(map[string]any)
+	if !ok {
+		return fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(raw))
 	}
 	v, ok := s.schemas.Load(e.Digest)
 	if !ok {
@@ -196,10 +245,13 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 		s.log.Debug("not validating arguments: schema not supported", "tool", e.Name, "err", v)
 		return nil
 	}
-	err := rs.Validate(instance)
+	probs, err := argumentProblems(rs, args)
 	if errors.Is(err, schema.ErrUnchecked) {
 		s.log.Warn("arguments not validated", "tool", e.Name, "err", err)
 		return nil
 	}
-	return err
+	if len(probs) > 0 {
+		return errors.New(strings.Join(probs, "; "))
+	}
+	return nil
 }

@@ -254,16 +254,21 @@ func policyRefusal(e *loader.Entry) error {
 // what went wrong, with service_not_active for a server that is not.
 func (s *Server) protocolError(e *loader.Entry, err error) error {
 	var (
-		rpc *jsonrpc.Error
-		na  notActive
-		to  timeout
-		pe  *upstream.PolicyError
+		rpc  *jsonrpc.Error
+		na   notActive
+		to   timeout
+		pe   *upstream.PolicyError
+		auth authRequired
 	)
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &rpc):
 		return rpc
+	case errors.As(err, &auth):
+		reason, command := auth.AuthRequired()
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("auth_required: server %s needs a login before %s can be served (%s); run %s, then try again", e.Source, e.Name, reason, command)}
 	case errors.As(err, &na):
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be served now", e.Source, state, e.Name)

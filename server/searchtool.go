@@ -81,6 +81,7 @@ var searchOutputSchema = json.RawMessage(`{
     "unknown": {"type": "array", "items": {"type": "string"}},
     "ambiguous": {"type": "object"},
     "nextCursor": {"type": "string"},
+    "weak": {"type": "boolean"},
     "notes": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["query", "total", "results"]
@@ -106,7 +107,10 @@ type SearchResult struct {
 	Unknown    []string            `json:"unknown,omitempty"`
 	Ambiguous  map[string][]string `json:"ambiguous,omitempty"`
 	NextCursor string              `json:"nextCursor,omitempty"`
-	Notes      []string            `json:"notes,omitempty"`
+	// Weak says that the best result is a poor match for the query: see
+	// weakMatch.
+	Weak  bool     `json:"weak,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 
 	catalogSize int
 	listing     bool   // an empty-query page
@@ -207,6 +211,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	if sr.Selected {
 		res.Total = len(res.Results)
 	}
+	res.Weak = !sr.Selected && len(res.Results) > 0 && weakMatch(args.Query, sr.Hits[0].Match, res.Results[0].entry)
 	s.addStateNotes(snap, res)
 	s.fitBudget(res)
 	return res, nil
@@ -276,7 +281,7 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed}
 	if src, ok := snap.Source(e.Source); ok {
 		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
-			it.State = string(src.State)
+			it.State = string(src.EntryState())
 			it.stateReason = src.LastError
 		}
 		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly) {
@@ -458,6 +463,9 @@ func (r *SearchResult) Text() string {
 	case len(r.Results) == 0:
 		fmt.Fprintf(&b, "Nothing in the catalog matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
 	default:
+		if r.Weak {
+			fmt.Fprintf(&b, "No strong match for %q: the best result shares few of its words where it counts (name, title, description). Try other words, or select:<name> if you know the name.\n", r.Query)
+		}
 		fmt.Fprintf(&b, "%s for %q (%d matched among %d entries).", plural(len(r.Results), "result"), r.Query, r.Total, r.catalogSize)
 		for _, it := range r.Results {
 			if it.Kind == string(loader.KindTool) {
@@ -502,7 +510,16 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 		title = it.Signature
 	}
 	fmt.Fprintf(b, "## %d. %s (%s from %s)", rank, title, it.Kind, it.Source)
-	if it.State != "" {
+	switch loader.State(it.State) {
+	case "":
+	// A call waits for a server that is starting or re-listing its tools.
+	case loader.StateCached:
+		b.WriteString(" [cached: its last known definition; the server is starting, and a call waits for it]")
+	case loader.StateConnecting:
+		b.WriteString(" [connecting: a call waits for the server to start]")
+	case loader.StateValidating:
+		b.WriteString(" [validating: the server is re-listing its tools; a call waits for it]")
+	default:
 		fmt.Fprintf(b, " [server %s: calls fail until it is active", it.State)
 		if it.stateReason != "" {
 			b.WriteString("; " + firstLine(it.stateReason))
@@ -593,3 +610,24 @@ func round(f float64) float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// weakMatch reports whether a search's best hit is a poor match: matched
+// neither by its name (exactly or as a prefix) nor by any word of the query
+// in its name, title or description (only in weaker fields: parameters, a
+// skill's body, its server), or, for a short keyword query, by fewer than
+// half of its words there. A long request names many things a tool does not
+// (the values, the circumstances), so its share says little.
+func weakMatch(query string, m search.Match, e *loader.Entry) bool {
+	if m == search.MatchExact || m == search.MatchPrefix {
+		return false
+	}
+	text := e.Name + " " + e.Description
+	if e.Tool != nil {
+		text += " " + e.Tool.Title
+	}
+	matched, total := search.Overlap(query, text)
+	return total > 0 && (matched == 0 || total <= shortQuery && 2*matched < total)
+}
+
+// shortQuery is the most words (stop words aside) a keyword query has.
+const shortQuery = 4

@@ -2,12 +2,12 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -78,6 +78,10 @@ type Server struct {
 	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	unsubscribe func()
+
+	// loginCallback is where logins started from sessions come back; nil
+	// means a loopback port of their own each.
+	loginCallback atomic.Pointer[loginCallback]
 
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close
@@ -334,24 +338,4 @@ func (s *Server) unknownToolMessage(name string) string {
 // errorResult is a tool result the model reads as a failure.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
-}
-
-// decodeArgs reads a tool's arguments strictly, so that a misspelt argument
-// is reported rather than ignored.
-func decodeArgs(raw json.RawMessage, v any, accepted string) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %v (accepted: %s)", cleanJSONError(err), accepted)
-	}
-	return nil
-}
-
-func cleanJSONError(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
-	return msg
 }

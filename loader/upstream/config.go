@@ -264,6 +264,12 @@ func jsonKind(raw json.RawMessage) string {
 	return "number"
 }
 
+// ExpandVars expands ${VAR} and ${VAR:-default} as in .mcp.json, for
+// settings kept elsewhere (toolsearch.yaml's OAuth client secrets). It
+// returns the names of unset variables without a default, which expand to
+// "".
+func ExpandVars(s string) (string, []string) { return expandVars(s) }
+
 // expandVars expands ${VAR} and ${VAR:-default} the way Claude Code does: a
 // variable that is set, even to "", wins over the default. It returns the
 // names of variables that are unset and have no default; they expand to "".

@@ -35,6 +35,12 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(c
 	defer stop()
 
 	err = do(callCtx, s, clock)
+	if lr, ok := loginRequired(err); ok && u.auth != nil {
+		if !lr.StepUp() {
+			u.authLost(lr)
+		}
+		return u.authRequired(lr.Reason, lr.Scopes)
+	}
 	switch {
 	case err == nil:
 		return nil

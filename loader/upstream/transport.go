@@ -13,16 +13,18 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // stopGrace is how long a stdio server may take to exit once its stdin is
 // closed (and again after SIGTERM) before it is killed.
 const stopGrace = 2 * time.Second
 
-// transport makes the transport for one connection attempt. For stdio it
-// also returns the command, which is not started yet, so that the caller
-// can find and stop its process.
-func (u *upstream) transport(ctx context.Context, stderr *stderrTail) (mcp.Transport, *exec.Cmd, error) {
+// transport makes the transport for one connection attempt, authorized by
+// h when it is an HTTP one. For stdio it also returns the command, which is
+// not started yet, so that the caller can find and stop its process.
+func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.Handler) (mcp.Transport, *exec.Cmd, error) {
 	if dial := u.m.opts.Dial; dial != nil {
 		t, err := dial(ctx, u.cfg)
 		return t, nil, err
@@ -43,9 +45,9 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail) (mcp.Trans
 		ownProcessGroup(cmd)
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, cmd, nil
 	case TypeHTTP:
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, nil, nil
+		return withOAuth(&mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	case TypeSSE:
-		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, nil, nil
+		return withOAuth(&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	}
 	return nil, nil, fmt.Errorf("unknown transport %q", cfg.Type)
 }

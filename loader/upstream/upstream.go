@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/schema"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // An upstream is one server: its connection loop and what is known of it.
@@ -26,6 +27,9 @@ type upstream struct {
 	log    *slog.Logger
 	file   string // last known catalog
 	client *mcp.Client
+	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
+	// servers that do not use it.
+	auth *oauth.Handler
 	// redact takes the server's secrets (URL keys, header values) out of
 	// everything shown: LastError, errors, and log records through log.
 	redact *redactor
@@ -41,6 +45,7 @@ type upstream struct {
 	// the requests in flight; feat follows its prompts and resources.
 	rel  relay
 	feat featureState
+	lostAuth     chan error      // a call found the tokens refused
 
 	pubMu  sync.Mutex // held across change and publish, so the catalog sees changes in order
 	saveMu sync.Mutex // serializes writes of the cache file
@@ -54,12 +59,17 @@ type upstream struct {
 	tools        []*mcp.Tool   // last known, under their own names
 	seen         seenTools
 	listed       time.Time
+	cached       bool // tools are the last known catalog, not yet listed in this run
 	lastErr      string
+	stderr       string // tail of stderr at the last failure
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
 	// features are the last known prompts, resources and templates.
 	features features
+	// authVersion is the version of the tokens when the server entered
+	// needs_auth: a new version may be a login.
+	authVersion uint64
 	// schemaVerdicts caches, by tool digest, why the input schemas that
 	// took decoding to check cannot be served ("" when they can), so that
 	// a re-listing checks only what changed.
@@ -94,6 +104,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		toolsChanged: make(chan struct{}, 1),
 		subscribed:   make(chan struct{}, 1),
 		refresh:      make(chan chan error),
+		lostAuth:     make(chan error, 1),
 		state:        loader.StateConnecting,
 		since:        time.Now(),
 		changed:      make(chan struct{}),
@@ -102,6 +113,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
+	u.auth = m.newAuth(u)
 	opts := &mcp.ClientOptions{
 		Logger:                    u.log,
 		KeepAlive:                 max(m.opts.KeepAlive, 0),
@@ -174,6 +186,16 @@ func (u *upstream) run(ctx context.Context) {
 			return
 		}
 		answer(u.redact.Error(err))
+		if lr, ok := loginRequired(err); ok && u.auth != nil && !lr.StepUp() {
+			// No backoff: nothing changes until someone logs in.
+			u.needAuth(lr)
+			failures = 0
+			if !u.waitForLogin(ctx, &waiting) {
+				answer(ErrClosed)
+				return
+			}
+			continue
+		}
 		u.fail(err, s.stderr)
 
 		if up >= u.m.opts.MaxBackoff { // it worked for a while: start over
@@ -219,12 +241,16 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	// first listing comes after this connection is made.
 	drain(u.subscribed)
 	drain(u.toolsChanged)
+	select {
+	case <-u.lostAuth:
+	default:
+	}
 	s.ctx, s.cancel = context.WithCancelCause(ctx)
 	// The timeout must not end s.ctx once connected: an SSE stream lives
 	// in the context it was opened with.
 	timeout := u.m.opts.ConnectTimeout
 	timer := time.AfterFunc(timeout, func() { s.cancel(errConnectTimeout) })
-	t, cmd, err := u.transport(s.ctx, s.stderr)
+	t, cmd, err := u.transport(s.ctx, s.stderr, u.auth)
 	s.cmd = cmd
 	var cs *mcp.ClientSession
 	if err == nil {
@@ -291,6 +317,8 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 			return ctx.Err()
 		case err := <-ended:
 			return sessionEnded(err)
+		case err := <-u.lostAuth:
+			return err
 		case <-u.toolsChanged:
 			// A server announcing changes without end would be
 			// re-listed, and its cache rewritten, as fast as it
@@ -372,7 +400,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 	defer listed()
 	u.update(func() {
 		features()
-		u.state, u.sess, u.instructions, u.lastErr = loader.StateActive, s, instructions, ""
+		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
 			// start or lose a backend; dropping the catalog would
@@ -382,7 +410,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 				len(u.tools), u.listed.Format(time.RFC3339))
 			return
 		}
-		u.tools, u.listed = tools, time.Now()
+		u.tools, u.listed, u.cached = tools, time.Now(), false
 		names := make([]string, len(tools))
 		for i, t := range tools {
 			names[i] = t.Name
@@ -398,13 +426,18 @@ func (u *upstream) list(s *session, explicit bool) error {
 // fail records why the connection ended, with the tail of stderr.
 func (u *upstream) fail(err error, stderr *stderrTail) {
 	msg := err.Error()
-	if tail := stderr.String(); tail != "" {
+	tail := u.redact.String(stderr.String())
+	if tail != "" {
 		msg += "\nstderr:\n" + tail
 	}
 	msg = u.redact.String(msg)
-	u.log.Warn("upstream failed", "err", err)
+	if last := loader.LastLines(tail, 1); len(last) > 0 {
+		u.log.Warn("upstream failed", "err", err, "stderr", last[0])
+	} else {
+		u.log.Warn("upstream failed", "err", err)
+	}
 	u.update(func() {
-		u.state, u.sess, u.lastErr = loader.StateFailed, nil, msg
+		u.state, u.sess, u.lastErr, u.stderr = loader.StateFailed, nil, msg, tail
 	})
 }
 
@@ -416,6 +449,7 @@ func (u *upstream) loadPersisted() {
 	}
 	u.update(func() {
 		if p != nil {
+			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
 			u.features = features{prompts: p.Prompts, resources: p.Resources, templates: p.Templates}
@@ -458,7 +492,9 @@ func (u *upstream) update(change func()) {
 		u.since = time.Now()
 		u.log.Debug("state", "from", prev, "to", u.state)
 	}
-	close(u.changed)
+	// Waiters are woken once the catalog has the change, so that what
+	// they read next (the catalog, a snapshot) has it too.
+	changed := u.changed
 	u.changed = make(chan struct{})
 	src := &loader.Source{
 		Name:         u.cfg.Name,
@@ -469,10 +505,13 @@ func (u *upstream) update(change func()) {
 		State:        u.state,
 		LastListed:   u.listed,
 		LastError:    u.lastErr,
+		Stderr:       u.stderr,
+		Cached:       u.cached && len(u.tools) > 0,
 		Instructions: u.instructions,
 	}
 	u.mu.Unlock()
 	u.m.opts.Catalog.Put(src)
+	close(changed)
 }
 
 // rebuild makes the catalog entries of the last known tools. Callers hold
@@ -546,6 +585,8 @@ func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError
 		reason = "re-listing its tools"
 	case state == loader.StateConnecting && reason == "":
 		reason = "starting"
+	case state == loader.StateConnecting && !strings.HasPrefix(reason, "starting"):
+		reason = "starting again after: " + reason
 	}
 	return &NotActiveError{Server: u.cfg.Name, State: state, Reason: strings.TrimSpace(reason)}
 }

@@ -1,11 +1,15 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -45,6 +49,13 @@ type Options struct {
 	// Ready reports readiness details for /readyz: the catalog is loaded
 	// when the handler exists, so this only adds per-upstream states.
 	Ready func() map[string]string
+
+	// Login, when set with Callbacks, lets the status page log in to
+	// upstream servers (*upstream.Manager's Login); Callbacks is served at
+	// CallbackPath. Logins names the servers the page offers it for.
+	Login     func(ctx context.Context, server string, p *oauth.Prompter) error
+	Callbacks *oauth.Callbacks
+	Logins    func() []string
 }
 
 // Handler is toolsearch's HTTP face: MCP Streamable HTTP at /mcp for both
@@ -84,10 +95,25 @@ func NewHandler(s *server.Server, o Options) *Handler {
 		if o.Ready != nil {
 			body["upstreams"] = o.Ready()
 		}
+		// Why a server is not serving: its error and the last lines of
+		// its stderr, where the cause usually is.
+		errs := map[string]any{}
+		for _, src := range snap.Sources {
+			if src.Kind == loader.SourceServer && src.LastError != "" {
+				first, _, _ := strings.Cut(src.LastError, "\n")
+				errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": loader.LastLines(src.Stderr, 5)}
+			}
+		}
+		if len(errs) > 0 {
+			body["errors"] = errs
+		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(body)
 	})
 	h.status.register(mux)
+	if addLogin(mux, o, s.Options().Logger) {
+		h.status.logins = o.Logins
+	}
 	h.guard = newGuard(mux, o)
 	return h
 }

@@ -38,12 +38,17 @@ type Status struct {
 	// being computed.
 	Tokens   *server.Report `json:"tokens,omitempty"`
 	Activity []server.Event `json:"activity"`
+	// Logins names the upstream servers the page offers a login for.
+	Logins []string `json:"logins,omitempty"`
 }
 
 // statusView serves the status page and its data.
 type statusView struct {
 	s       *server.Server
 	started time.Time
+	// logins names the servers the page offers a login for; nil when
+	// the page offers none.
+	logins func() []string
 	// measure measures the catalog for the page; statusView.measureCatalog,
 	// or a stand-in in tests.
 	measure func(context.Context, *loader.Snapshot) (*server.Report, error)
@@ -103,6 +108,9 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	if a := v.s.Options().Activity; a != nil {
 		st.Activity = a.Recent()
+	}
+	if v.logins != nil {
+		st.Logins = v.logins()
 	}
 	writeJSON(w, st)
 }

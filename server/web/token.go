@@ -6,10 +6,11 @@ import (
 	"strings"
 )
 
-// checkToken refuses requests without the bearer token, when one is set.
+// checkToken refuses requests without the bearer token, when one is set
+// (but see tokenExempt).
 func checkToken(o Options) check {
 	return func(w http.ResponseWriter, r *http.Request) bool {
-		if o.Token == "" || validToken(r, o.Token) {
+		if o.Token == "" || validToken(r, o.Token) || tokenExempt(r) {
 			return true
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
