@@ -50,7 +50,9 @@ func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (
 	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.Call(s.withLoginPrompter(ctx, req.Session), args) })
+	return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult {
+		return s.Call(s.withLoginPrompter(ctx, req.Session), args)
+	})
 }
 
 // relayCall runs call for a client's tools/call with the client attached

@@ -192,7 +192,7 @@ func (u *upstream) rebuildFeatures() {
 			continue
 		}
 		seen[p.Name] = true
-		e.Policy = u.set.policy(p.Name)
+		e.Policy = u.settings().policy(p.Name)
 		u.entries = append(u.entries, e)
 	}
 	for _, r := range u.features.resources {
@@ -204,7 +204,7 @@ func (u *upstream) rebuildFeatures() {
 			refuse(e, reason)
 			continue
 		}
-		e.Policy = u.set.featurePolicy(r.URI, r.Name)
+		e.Policy = u.settings().featurePolicy(r.URI, r.Name)
 		u.entries = append(u.entries, e)
 	}
 	for _, t := range u.features.templates {
@@ -216,7 +216,7 @@ func (u *upstream) rebuildFeatures() {
 			refuse(e, reason)
 			continue
 		}
-		e.Policy = u.set.featurePolicy(t.URITemplate, t.Name)
+		e.Policy = u.settings().featurePolicy(t.URITemplate, t.Name)
 		u.entries = append(u.entries, e)
 	}
 }
@@ -298,7 +298,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 		return nil, err
 	}
 	what := "prompt " + p.Name
-	if pol := u.set.policy(p.Name); pol != loader.PolicyCallable {
+	if pol := u.settings().policy(p.Name); pol != loader.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.GetPromptResult
@@ -330,7 +330,7 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		return nil, err
 	}
 	what := "resource " + p.URI
-	if pol := u.set.policy(p.URI); pol != loader.PolicyCallable {
+	if pol := u.settings().policy(p.URI); pol != loader.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.ReadResourceResult

@@ -146,6 +146,11 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+	// runs are the servers' connection loops, by server, guarded by
+	// runsMu; reconfMu serializes Reconfigure.
+	runsMu   sync.Mutex
+	runs     map[*upstream]*runHandle
+	reconfMu sync.Mutex
 	// tokens numbers the progress tokens sent upstream.
 	tokens atomic.Uint64
 	// watchers get the log messages no request in flight claims.
@@ -258,14 +263,16 @@ func (m *Manager) Start(ctx context.Context) {
 func (m *Manager) StartServers(ctx context.Context, names ...string) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
+		m.mu.RLock()
+		defer m.mu.RUnlock()
 		m.publishPersisted()
 		m.pruneCache()
 		for _, name := range names {
 			u := m.servers[name]
-			if u == nil || u.set.Disabled {
+			if u == nil || u.settings().Disabled {
 				continue
 			}
-			m.wg.Go(func() { u.run(m.ctx) })
+			m.startRun(u)
 		}
 	})
 }
@@ -315,7 +322,7 @@ func (m *Manager) Refresh(ctx context.Context, server string) error {
 	if err != nil {
 		return err
 	}
-	if u.set.Disabled {
+	if u.settings().Disabled {
 		return u.notActive(loader.StateDisabled, "")
 	}
 	reply := make(chan error, 1)

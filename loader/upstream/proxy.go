@@ -16,7 +16,7 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(c
 	if m.ctx.Err() != nil {
 		return ErrClosed
 	}
-	timeout := u.set.timeout()
+	timeout := u.settings().timeout()
 	tctx, clock, cancel := withCallClock(ctx, timeout, errCallTimeout)
 	defer cancel()
 	s, err := u.live()

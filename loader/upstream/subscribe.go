@@ -36,7 +36,7 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 		return nil, err
 	}
 	what := "resource " + uri
-	if pol := u.set.policy(uri); pol != loader.PolicyCallable {
+	if pol := u.settings().policy(uri); pol != loader.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	subs := &u.feat.subs
@@ -45,8 +45,9 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 		return nil, err
 	}
 	cancel = func() {
-		if subs.remove(uri, id) {
-			go u.unsubscribe(uri)
+		// A restart hands the watchers to the server's new instance.
+		if cur, err := m.server(server); err == nil && cur.feat.subs.remove(uri, id) {
+			go cur.unsubscribe(uri)
 		}
 	}
 	if !first {

@@ -41,14 +41,20 @@ type upstream struct {
 	toolsChanged chan struct{}   // the server said its tools changed
 	subscribed   chan struct{}   // the server acknowledged a subscription to changes
 	refresh      chan chan error // explicit refreshes, answered after a listing
-	// rel routes the server's requests and notifications to the callers of
-	// the requests in flight; feat follows its prompts and resources.
-	rel  relay
-	feat featureState
 	lostAuth     chan error      // a call found the tokens refused
 
 	pubMu  sync.Mutex // held across change and publish, so the catalog sees changes in order
 	saveMu sync.Mutex // serializes writes of the cache file
+
+	// rel routes the server's requests and notifications to the callers of
+	// the requests in flight; feat follows its prompts and resources.
+	rel  relay
+	feat featureState
+	// retired is set, under pubMu, once the server is removed from the
+	// configuration or replaced by a restart.
+	retired bool
+	// setMu guards set and withheld, which Reconfigure changes.
+	setMu sync.RWMutex
 
 	mu           sync.Mutex
 	state        loader.State
@@ -510,7 +516,9 @@ func (u *upstream) update(change func()) {
 		Instructions: u.instructions,
 	}
 	u.mu.Unlock()
-	u.m.opts.Catalog.Put(src)
+	if !u.retired { // a server removed or replaced publishes nothing more
+		u.m.opts.Catalog.Put(src)
+	}
 	close(changed)
 }
 
@@ -549,8 +557,9 @@ func (u *upstream) rebuild() {
 			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
 			continue
 		}
-		e.Policy = u.set.policy(t.Name)
-		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
+		set := u.settings()
+		e.Policy = set.policy(t.Name)
+		e.AlwaysLoad = set.alwaysLoad(t.Name)
 		r, ok := u.seen[t.Name]
 		e.Changed = ok && r.first != e.Digest
 		u.entries = append(u.entries, e)
@@ -579,7 +588,7 @@ func (u *upstream) status() Status {
 func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError {
 	reason := lastErr
 	switch {
-	case state == loader.StateDisabled:
+	case state == loader.StateDisabled && reason == "":
 		reason = "disabled in toolsearch's settings"
 	case state == loader.StateValidating:
 		reason = "re-listing its tools"
