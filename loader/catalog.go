@@ -16,6 +16,9 @@ const (
 	SourceSkills SourceKind = "skills" // SKILL.md folders
 	SourceServer SourceKind = "server" // an upstream MCP server
 	SourceTools  SourceKind = "tools"  // a static file of tool definitions
+	// SourceConfig holds the problems of toolsearch's own configuration
+	// files (a broken edit of .mcp.json, say); it has no entries.
+	SourceConfig SourceKind = "config"
 )
 
 // State is the condition of an upstream server.

@@ -405,3 +405,49 @@ func TestCatalogRefusesAURIThatTwoServersClaim(t *testing.T) {
 		})
 	}
 }
+
+func TestWatchFilesSeesReplacementsAndNewFiles(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "toolsearch.yaml")
+	other := filepath.Join(dir, "unrelated.txt")
+	if err := os.WriteFile(cfg, []byte("a: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changed := make(chan struct{}, 8)
+	later := filepath.Join(dir, ".mcp.json") // does not exist yet
+	go WatchFiles(ctx, 20*time.Millisecond, func() []string { return []string{cfg, later} }, func() { changed <- struct{}{} }, nil)
+
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no change seen after %s", what)
+		}
+	}
+	// An editor's save: write a temporary file, rename it over the old one.
+	// Until the watch is in place, saves go unseen: save until one is seen.
+	for seen := false; !seen; {
+		tmp := filepath.Join(dir, ".toolsearch.yaml.swp")
+		os.WriteFile(tmp, []byte("a: 2\n"), 0o644)
+		os.Rename(tmp, cfg)
+		select {
+		case <-changed:
+			seen = true
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	for len(changed) > 0 {
+		<-changed
+	}
+	os.WriteFile(later, []byte("{}"), 0o644)
+	wait("a new file")
+	os.WriteFile(other, []byte("x"), 0o644)
+	select {
+	case <-changed:
+		t.Error("a change to another file in the folder was reported")
+	case <-time.After(200 * time.Millisecond):
+	}
+}

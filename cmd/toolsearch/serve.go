@@ -45,6 +45,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		}
 		cfg.TraceArgs = cfg.TraceArgs || *traceArgs
 	}
+	sf.follow = true
 	a, err := openApp(sf)
 	if err != nil {
 		return err
@@ -58,6 +59,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	defer cancel()
 	a.watchSkills(ctx)
 	a.startUpstreams(ctx)
+	a.followConfig(ctx, sf)
 
 	snap := a.server.Snapshot()
 	if a.cfg.HTTP.Addr == "" {
