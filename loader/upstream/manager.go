@@ -45,6 +45,26 @@
 // every variable that only other servers' entries name with ${VAR}, which
 // are their credentials. The variables its own entry names, and its env,
 // it gets.
+//
+// # Prompts, resources and what servers send back
+//
+// A server's prompts (SERVER__PROMPT), resources and resource templates
+// (under their own URIs) are entries of its source too, listed with its
+// tools and kept like them; GetPrompt, ReadResource, Complete and
+// Subscribe reach them with the rules of Call.
+//
+// Every request is made for the client whose Caller its context carries
+// (WithCaller). What the server sends while it serves the request goes to
+// that caller: its elicitation, sampling and roots requests (or the input
+// a 2026-07-28 server asks for in its results), its progress under the
+// caller's own token, its log messages. The Manager declares sampling,
+// elicitation and roots to every server; the caller decides, and one that
+// lacks a capability answers with the protocol's error at once.
+//
+// # Reconfiguring
+//
+// Reconfigure moves a running Manager to a new configuration, restarting
+// only the servers whose entries changed.
 package upstream
 
 import (
