@@ -61,20 +61,7 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 	if s.passthrough() == nil {
 		return
 	}
-	want := featureSet{prompts: map[string]string{}, resources: map[string]string{}, templates: map[string]string{}}
-	var add []*loader.Entry
-	for _, e := range snap.Entries {
-		if !e.Listed() || e.ForModel() {
-			continue
-		}
-		src, _ := snap.Source(e.Source)
-		if src == nil || src.Kind != loader.SourceServer {
-			continue
-		}
-		m := want.of(e)
-		m[e.Name] = e.Digest
-		add = append(add, e)
-	}
+	want, add := s.featuresOf(snap)
 	s.mu.Lock()
 	c := s.conns[ms]
 	if c == nil {
@@ -98,6 +85,37 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 	if gone := missing(have.templates, want.templates); len(gone) > 0 {
 		ms.RemoveResourceTemplates(gone...)
 	}
+}
+
+// servedFeatures are the upstream prompts and resources of one snapshot,
+// worked out once for every MCP server to sync with.
+type servedFeatures struct {
+	snap    *loader.Snapshot
+	set     featureSet
+	entries []*loader.Entry
+}
+
+// featuresOf returns the upstream prompts, resources and templates of snap
+// that are listed. The set is shared and must not be changed.
+func (s *Server) featuresOf(snap *loader.Snapshot) (featureSet, []*loader.Entry) {
+	s.featMu.Lock()
+	defer s.featMu.Unlock()
+	if f := s.served; f != nil && f.snap == snap {
+		return f.set, f.entries
+	}
+	f := &servedFeatures{snap: snap, set: featureSet{prompts: map[string]string{}, resources: map[string]string{}, templates: map[string]string{}}}
+	for _, e := range snap.Entries {
+		if !e.Listed() || e.ForModel() {
+			continue
+		}
+		if src, _ := snap.Source(e.Source); src == nil || src.Kind != loader.SourceServer {
+			continue
+		}
+		f.set.of(e)[e.Name] = e.Digest
+		f.entries = append(f.entries, e)
+	}
+	s.served = f
+	return f.set, f.entries
 }
 
 func (f featureSet) of(e *loader.Entry) map[string]string {

@@ -91,6 +91,10 @@ type Server struct {
 	stopLogs func()
 	// relay holds the calls of 2026-07-28 clients waiting for input.
 	relay *relay.Relay
+	// served caches the upstream prompts and resources of the last
+	// snapshot synced, which every connection shares.
+	featMu sync.Mutex
+	served *servedFeatures
 
 	// schemas holds resolved input schemas by entry digest (or the error
 	// resolving gave), since resolving costs more than validating.
