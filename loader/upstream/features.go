@@ -97,7 +97,12 @@ func (u *upstream) listFeatures(s *session) {
 		u.features = f
 		u.rebuild()
 	})
-	u.save()
+	u.pubMu.Lock()
+	retired := u.retired
+	u.pubMu.Unlock()
+	if !retired { // a server that took its place keeps the file now
+		u.save()
+	}
 }
 
 // listingFeatures lists the server's features for a listing of its tools
@@ -269,6 +274,24 @@ func (s *Settings) featurePolicy(uri, name string) loader.Policy {
 	return byURI
 }
 
+// resourcePolicy is the policy of a URI read or subscribed to: what its
+// globs say, and what a listed resource of that URI has, so that a resource
+// hidden by its name stays hidden when its URI is read through a template.
+func (u *upstream) resourcePolicy(uri string) loader.Policy {
+	set := u.settings()
+	pol := set.policy(uri)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, r := range u.features.resources {
+		if r != nil && r.URI == uri {
+			if byName := set.featurePolicy(r.URI, r.Name); strictness(byName) > strictness(pol) {
+				pol = byName
+			}
+		}
+	}
+	return pol
+}
+
 func strictness(p loader.Policy) int {
 	switch p {
 	case loader.PolicyHidden:
@@ -330,7 +353,7 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		return nil, err
 	}
 	what := "resource " + p.URI
-	if pol := u.settings().policy(p.URI); pol != loader.PolicyCallable {
+	if pol := u.resourcePolicy(p.URI); pol != loader.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.ReadResourceResult

@@ -26,6 +26,7 @@ func addFeatures(f *fakeServer) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "buy milk"}}}, nil
 		})
 	f.AddResource(&mcp.Resource{URI: "notes://secret", Name: "secret"}, nil)
+	f.AddResource(&mcp.Resource{URI: "notes://day/holiday", Name: "private-holiday"}, nil)
 	f.AddResource(&mcp.Resource{URI: "skill://evil/SKILL.md", Name: "evil"}, nil)
 	f.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "notes://day/{date}", Name: "day", MIMEType: "application/octet-stream"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -42,6 +43,7 @@ func TestPromptsAndResourcesAreListedWithPolicies(t *testing.T) {
 		"admin_*":        loader.PolicyHidden,      // a prompt, by its own name
 		"notes://secret": loader.PolicyHidden,      // a resource, by URI
 		"day":            loader.PolicyVisibleOnly, // a template, by name
+		"private-*":      loader.PolicyHidden,      // a resource, by name
 	}}
 	m := e.start()
 	src := waitSource(t, e.catalog, "notes", "features", func(s *loader.Source) bool { return len(s.Entries) > 1 })
@@ -51,12 +53,13 @@ func TestPromptsAndResourcesAreListedWithPolicies(t *testing.T) {
 		got[string(e.Kind)+" "+e.Name] = e.Policy
 	}
 	want := map[string]loader.Policy{
-		"tool notes__echo":            loader.PolicyCallable,
-		"prompt notes__greet":         loader.PolicyCallable,
-		"prompt notes__admin_reset":   loader.PolicyHidden,
-		"resource notes://today":      loader.PolicyCallable,
-		"resource notes://secret":     loader.PolicyHidden,
-		"resource notes://day/{date}": loader.PolicyVisibleOnly,
+		"tool notes__echo":             loader.PolicyCallable,
+		"prompt notes__greet":          loader.PolicyCallable,
+		"prompt notes__admin_reset":    loader.PolicyHidden,
+		"resource notes://today":       loader.PolicyCallable,
+		"resource notes://secret":      loader.PolicyHidden,
+		"resource notes://day/{date}":  loader.PolicyVisibleOnly,
+		"resource notes://day/holiday": loader.PolicyHidden,
 	}
 	if !mapsEqual(got, want) {
 		t.Errorf("entries = %v\nwant %v", got, want)
@@ -88,6 +91,11 @@ func TestPromptsAndResourcesAreListedWithPolicies(t *testing.T) {
 	}
 	if _, err := m.ReadResource(ctx, "notes", &mcp.ReadResourceParams{URI: "notes://secret"}); !errors.As(err, &pe) {
 		t.Errorf("ReadResource of a hidden resource: %v", err)
+	}
+	// A resource hidden by its name stays hidden when a template would
+	// reach its URI.
+	if _, err := m.ReadResource(ctx, "notes", &mcp.ReadResourceParams{URI: "notes://day/holiday"}); !errors.As(err, &pe) {
+		t.Errorf("ReadResource of a resource hidden by name, through a template: %v", err)
 	}
 
 	// A prompt added later comes in with the list_changed it causes.

@@ -36,7 +36,7 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 		return nil, err
 	}
 	what := "resource " + uri
-	if pol := u.settings().policy(uri); pol != loader.PolicyCallable {
+	if pol := u.resourcePolicy(uri); pol != loader.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	subs := &u.feat.subs
