@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A Rule names what a finding is about.
@@ -103,3 +104,29 @@ func escapeRune(r rune) string {
 }
 
 func isGraphic(r rune) bool { return unicode.IsGraphic(r) }
+
+// Reveal returns s with every character a reader would not see (controls
+// other than tab and line breaks, format characters, the tag block) written
+// as a \u or \U escape, so that text from a definition can be shown on a
+// terminal or a page without hiding anything or moving the cursor.
+func Reveal(s string) string {
+	clean := true
+	for _, r := range s {
+		if r != '\n' && r != '\t' && (invisibleRune(r) || r == utf8.RuneError) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r != '\n' && r != '\t' && (invisibleRune(r) || r == utf8.RuneError) {
+			b.WriteString(escapeRune(r))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
