@@ -119,6 +119,7 @@ type ResultItem struct {
 	State       string        `json:"state,omitempty"`
 	Callable    *bool         `json:"callable,omitempty"`
 	Changed     bool          `json:"changed,omitempty"`
+	Quarantined *HeldInfo     `json:"quarantined,omitempty"`
 	entry       *loader.Entry // what the item was made from
 	stateReason string        // why a server is not active
 	bodyCut     int           // bytes of body left out, when cut to fit
@@ -261,13 +262,13 @@ func checkSearchArgs(a *SearchArgs) error {
 
 // item renders one entry at the given detail.
 func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, detail string) ResultItem {
-	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed}
+	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed, Quarantined: heldInfo(e)}
 	if src, ok := snap.Source(e.Source); ok {
 		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
 			it.State = string(src.State)
 			it.stateReason = src.LastError
 		}
-		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly) {
+		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly || e.Held()) {
 			it.Callable = ptr(false)
 		}
 	}
@@ -281,6 +282,12 @@ func (s *Server) setDetail(it *ResultItem, detail string) {
 	it.Detail = detail
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
 	it.Description = e.Summary
+	if e.Held() { // only what was approved before; the held definition stays out
+		if detail == DetailFull {
+			it.Description = e.Description
+		}
+		return
+	}
 	switch detail {
 	case DetailFull:
 		it.Description = e.Description
@@ -483,7 +490,9 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 		}
 		b.WriteString("]")
 	}
-	if it.Callable != nil && !*it.Callable {
+	if it.Quarantined != nil {
+		b.WriteString(heldNote(it.Quarantined))
+	} else if it.Callable != nil && !*it.Callable {
 		if it.entry.Policy == loader.PolicyVisibleOnly {
 			b.WriteString(" [listed only: calls are refused by policy]")
 		} else {

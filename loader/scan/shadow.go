@@ -83,30 +83,73 @@ func distinctive(name string) bool {
 // count. Mentions are found as whole identifiers, also at the end of a
 // prefixed one (mcp_tool_send_email names send_email).
 func Shadowing(server string, t *mcp.Tool, names *Names) []Finding {
-	if names == nil || len(names.owners) == 0 {
-		return nil
-	}
+	return References(t).Shadowing(server, names)
+}
+
+// Refs are the identifiers a tool's texts mention that could name other
+// tools: what Shadowing needs of a definition, small enough to keep for
+// every tool while the names of other servers come and go.
+type Refs struct {
+	tool *mcp.Tool
+	own  map[string]bool // the tool's own parameter (and other key) names
+	list []ref
+}
+
+type ref struct {
+	word       string // lowercased
+	p          piece
+	start, end int // in the piece's text
+	span       string
+}
+
+// References collects the identifiers of a tool's texts for Shadowing.
+func References(t *mcp.Tool) *Refs {
 	d := toolDoc(t)
 	text := d.text()
-	own := map[string]bool{}
+	r := &Refs{tool: t}
 	for _, p := range d.pieces {
 		if p.key {
-			own[strings.ToLower(text[p.start:p.end])] = true
+			if r.own == nil {
+				r.own = map[string]bool{}
+			}
+			r.own[strings.ToLower(text[p.start:p.end])] = true
 		}
 	}
-	fs := &findings{d: d, src: toolJSON(t)}
 	for _, p := range d.pieces {
 		if p.key {
 			continue
 		}
-		forIdentifiers(text[p.start:p.end], func(start, end int) {
-			word := strings.ToLower(text[p.start+start : p.start+end])
-			if other := names.other(word, server, own); other != "" {
-				fs.add(RuleShadowing, p.start+start, p.start+end, "names a tool of another server ("+other+")")
-			}
+		s := text[p.start:p.end]
+		forIdentifiers(s, func(start, end int) {
+			r.list = append(r.list, ref{word: strings.ToLower(s[start:end]), p: p, start: start, end: end, span: quoteSpan(s[start:end])})
 		})
 	}
-	return fs.sorted()
+	return r
+}
+
+// Shadowing reports the references that name another server's tools.
+func (r *Refs) Shadowing(server string, names *Names) []Finding {
+	if r == nil || names == nil || len(names.owners) == 0 {
+		return nil
+	}
+	var out []Finding
+	perField := map[string]int{}
+	for _, ref := range r.list {
+		other := names.other(ref.word, server, r.own)
+		if other == "" {
+			continue
+		}
+		field := ref.p.field
+		if field == "" {
+			field = jsonField(ref.p.root, toolJSON(r.tool)[ref.p.root], ref.p.ordinal)
+		}
+		if perField[field] >= maxPerField || len(out) >= maxPerText {
+			continue
+		}
+		perField[field]++
+		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: ref.start, End: ref.end, Span: ref.span, Message: "names a tool of another server (" + other + ")"})
+	}
+	return out
 }
 
 // forIdentifiers calls fn with the span of every word of s that could be a

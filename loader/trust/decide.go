@@ -22,12 +22,20 @@ type Verdict struct {
 // Decide says whether an entry's definition (its digest) waits for
 // approval, under the source's mode: see the package documentation.
 // flagged says whether the scanner found anything in it.
+//
+// A flagged definition waits until a person approves it: what a listing
+// trusted on its own (ByFirstListing, ByNewTool) does not count, since the
+// scanner may learn of a problem later (another server's tool it shadows,
+// a new rule).
 func (s *Store) Decide(mode Mode, key, entry, digest string, flagged bool) Verdict {
+	if flagged {
+		if s.approvedBy(key, entry, digest, func(by string) bool { return by != ByFirstListing && by != ByNewTool }) {
+			return Verdict{}
+		}
+		return Verdict{Held: true, Reason: ReasonFlagged}
+	}
 	if s.Approved(key, entry, digest) {
 		return Verdict{}
-	}
-	if flagged {
-		return Verdict{Held: true, Reason: ReasonFlagged}
 	}
 	if mode == ModeOff {
 		return Verdict{}

@@ -27,8 +27,10 @@
 //   - new: also a tool that appears after the first listing waits.
 //   - all: every definition waits, the first listing's included.
 //
-// Whatever the mode, a definition the scanner flags waits too, until its
-// digest is approved: a false positive costs one approval.
+// Whatever the mode, a definition the scanner flags waits too, until a
+// person approves its digest: a false positive costs one approval, and
+// what a listing trusted on its own does not count, since the scanner may
+// learn of a problem later (a tool of another server it shadows).
 //
 // What the listing trusts on its own is recorded in the store like a
 // person's approval ("first listing", "new tool"), so that a later change

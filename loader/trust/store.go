@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -71,7 +72,8 @@ type Store struct {
 	file string // "" keeps approvals in memory only
 	log  *slog.Logger
 
-	writeMu sync.Mutex // one write at a time within the process
+	writeMu  sync.Mutex  // one write at a time within the process
+	watching atomic.Bool // one Watch at a time
 
 	mu      sync.Mutex
 	d       *data
@@ -202,6 +204,18 @@ func (s *Store) approvedLocked(key, entry, digest string) bool {
 		return false
 	}
 	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest })
+}
+
+// approvedBy reports whether the entry's digest was approved by someone
+// who passes the test.
+func (s *Store) approvedBy(key, entry, digest string, who func(string) bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.d.Sources[key]
+	if r == nil {
+		return false
+	}
+	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest && who(a.By) })
 }
 
 // Approvals returns the approvals of an entry, oldest first.

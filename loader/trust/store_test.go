@@ -29,7 +29,7 @@ func TestDecide(t *testing.T) {
 			t.Errorf("first listing, %s: got %+v, want %+v", tc.mode, got, tc.want)
 		}
 	}
-	if err := s.Approve(ctx, "srv", "srv", []Item{{Entry: "t", Digest: "d1", By: ByFirstListing}}); err != nil {
+	if err := s.Approve(ctx, "srv", "srv", []Item{{Entry: "t", Digest: "d1", By: ByFirstListing}, {Entry: "v", Digest: "d5", By: "cli"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -40,13 +40,14 @@ func TestDecide(t *testing.T) {
 		want          Verdict
 	}{
 		{"approved", ModeAll, "t", "d1", false, Verdict{}},
-		{"approved, though flagged", ModeChanged, "t", "d1", true, Verdict{}},
+		{"trusted by the listing, but flagged", ModeChanged, "t", "d1", true, Verdict{Held: true, Reason: ReasonFlagged}},
 		{"changed", ModeChanged, "t", "d2", false, Verdict{Held: true, Reason: ReasonChanged}},
 		{"changed, off", ModeOff, "t", "d2", false, Verdict{}},
 		{"flagged, off", ModeOff, "u", "d9", true, Verdict{Held: true, Reason: ReasonFlagged}},
 		{"new tool, changed", ModeChanged, "u", "d9", false, Verdict{Trust: ByNewTool}},
 		{"new tool, new", ModeNew, "u", "d9", false, Verdict{Held: true, Reason: ReasonNew}},
 		{"new tool, all", ModeAll, "u", "d9", false, Verdict{Held: true, Reason: ReasonUnapproved}},
+		{"flagged, approved by a person", ModeChanged, "v", "d5", true, Verdict{}},
 	} {
 		if got := s.Decide(tc.mode, "srv", tc.entry, tc.digest, tc.flagged); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)

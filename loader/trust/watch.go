@@ -20,11 +20,13 @@ const (
 // Watch follows the file until ctx ends, so that approvals another process
 // writes (`toolsearch approve` beside a running server) take effect at
 // once; subscribers hear of each change. The folder is watched rather than
-// the file, which each write replaces.
+// the file, which each write replaces. While one Watch runs, another
+// returns at once.
 func (s *Store) Watch(ctx context.Context) {
-	if s.file == "" {
+	if s.file == "" || !s.watching.CompareAndSwap(false, true) {
 		return
 	}
+	defer s.watching.Store(false)
 	dir := filepath.Dir(s.file)
 	w, err := fsnotify.NewWatcher()
 	if err == nil {

@@ -75,6 +75,9 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if p := u.set.policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
+	if u.isHeld(tool) {
+		return nil, fmt.Errorf("upstream %s: %s: %w", server, tool, ErrHeld)
+	}
 	if m.ctx.Err() != nil {
 		return nil, ErrClosed
 	}

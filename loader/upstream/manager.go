@@ -48,6 +48,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
 // Defaults for Options.
@@ -67,6 +68,10 @@ type Options struct {
 	// os.UserCacheDir()/toolsearch/upstreams.
 	CacheDir string
 	Logger   *slog.Logger
+	// Approvals holds the approved tool definitions. Nil opens
+	// CacheDir/approvals.json (trust.FileName), or keeps them in memory
+	// when there is no CacheDir.
+	Approvals *trust.Store
 	// ClientInfo is how toolsearch introduces itself to upstreams.
 	ClientInfo *mcp.Implementation
 	// Dial, when set, replaces the real transports (tests use in-memory
@@ -109,6 +114,9 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+
+	approvals *trust.Store
+	shadow    shadowing
 }
 
 // New prepares a Manager for the servers; nothing is read or started until
@@ -139,7 +147,11 @@ func New(servers []ServerConfig, opts Options) *Manager {
 			opts.Logger.Warn("last known upstream catalogs will not be kept", "err", err)
 		}
 	}
+	if opts.Approvals == nil {
+		opts.Approvals = trust.Open(approvalsFile(opts.CacheDir), opts.Logger)
+	}
 	m := &Manager{
+		approvals:    opts.Approvals,
 		opts:         opts,
 		log:          opts.Logger,
 		servers:      map[string]*upstream{},
@@ -185,6 +197,7 @@ func (m *Manager) settings(name string) Settings {
 func (m *Manager) Start(ctx context.Context) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
+		m.followApprovals(m.ctx)
 		m.publishPersisted()
 		m.pruneCache()
 		for _, name := range m.names {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
 // DefaultTimeout bounds a call when Settings.Timeout is zero.
@@ -27,6 +28,9 @@ type Settings struct {
 	// the longest pattern, then the pattern that sorts first. Tools that
 	// match nothing are callable.
 	Policy map[string]loader.Policy
+	// Quarantine says which definitions wait for approval (package
+	// loader/trust); "" means trust.DefaultMode.
+	Quarantine trust.Mode
 }
 
 func (s *Settings) timeout() time.Duration {

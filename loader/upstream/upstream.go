@@ -25,6 +25,7 @@ type upstream struct {
 	set    Settings
 	log    *slog.Logger
 	file   string // last known catalog
+	qkey   string // the server's key in the approvals store
 	client *mcp.Client
 
 	kick         chan struct{}   // reconnect now rather than after the backoff
@@ -48,6 +49,7 @@ type upstream struct {
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
+	q            quarantine
 }
 
 // A session is one connection to the server.
@@ -81,6 +83,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		changed:      make(chan struct{}),
 		firstSeen:    map[string]string{},
 	}
+	u.qkey = quarantineKey(u.file, cfg)
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
@@ -329,9 +332,11 @@ func (u *upstream) list(s *session, explicit bool) error {
 				u.firstSeen[t.Name] = loader.ToolDigest(t)
 			}
 		}
+		u.q.listing = true
 		u.rebuild()
 	})
 	u.log.Info("tools listed", "tools", len(tools))
+	u.settle()
 	u.save()
 	return nil
 }
@@ -361,9 +366,11 @@ func (u *upstream) loadPersisted() {
 			if p.FirstSeen != nil {
 				u.firstSeen = p.FirstSeen
 			}
+			u.q.trusted = p.Trusted
 		}
 		u.rebuild()
 	})
+	u.settle()
 }
 
 // save writes the last known catalog.
@@ -377,6 +384,7 @@ func (u *upstream) save() {
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
 		FirstSeen:    maps.Clone(u.firstSeen),
+		Trusted:      u.heldPrevious(),
 	}
 	u.mu.Unlock()
 	if err := saveCache(u.file, p); err != nil {
@@ -416,6 +424,7 @@ func (u *upstream) update(change func()) {
 // u.mu.
 func (u *upstream) rebuild() {
 	u.entries, u.refused = nil, nil
+	u.q.startRebuild()
 	seen := map[string]bool{}
 	for _, t := range u.tools {
 		e := loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
@@ -432,8 +441,10 @@ func (u *upstream) rebuild() {
 		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
 		first, ok := u.firstSeen[t.Name]
 		e.Changed = ok && first != e.Digest
+		u.hold(e, t)
 		u.entries = append(u.entries, e)
 	}
+	u.q.endRebuild(u.tools)
 }
 
 func (u *upstream) status() Status {
