@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/server"
@@ -32,6 +33,8 @@ type app struct {
 	upstreams *upstream.Manager
 	servers   []upstream.ServerConfig
 	upOpts    upstream.Options
+	// approvals holds the approved definitions of tools and skills.
+	approvals *trust.Store
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel.
@@ -59,9 +62,10 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...)}
+	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), approvals: openApprovals(log)}
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
+		a.skills.Approved = a.skillApproved
 		a.skills.Load()
 	}
 	for _, spec := range cfg.Tools {
@@ -147,7 +151,7 @@ func (a *app) loadUpstreamConfig() error {
 			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, Quarantine: trust.Mode(sc.Quarantine)}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {
@@ -164,6 +168,7 @@ func (a *app) loadUpstreamConfig() error {
 	a.upOpts = upstream.Options{
 		Catalog:    a.catalog,
 		Settings:   settings,
+		Approvals:  a.approvals,
 		Logger:     a.log,
 		ClientInfo: &mcp.Implementation{Name: "toolsearch", Version: versionString()},
 	}
@@ -183,7 +188,7 @@ func (a *app) startUpstreams(ctx context.Context) {
 // without connecting to any.
 func (a *app) loadPersistedUpstreams() {
 	if a.upstreams != nil {
-		upstream.LoadPersisted(a.servers, a.upOpts)
+		a.upstreams.LoadPersisted()
 	}
 }
 

@@ -56,6 +56,7 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeQuarantined(out, rep)
 	if len(rep.Refused) > 0 {
 		fmt.Fprintf(out, "\nRefused (%d):\n", len(rep.Refused))
 		for _, e := range rep.Refused {

@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -56,6 +57,7 @@ type ServerConfig struct {
 	Timeout    Duration          `yaml:"timeout"`
 	AlwaysLoad []string          `yaml:"alwaysLoad"` // tool name globs
 	Policy     map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
+	Quarantine string            `yaml:"quarantine"` // off | new | changed | all
 }
 
 // HTTPConfig configures `serve --http`.
@@ -119,6 +121,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 			default:
 				return nil, fmt.Errorf("%s: servers.%s.policy.%s: unknown policy %q: want callable, visible_only or hidden", path, name, glob, p)
 			}
+		}
+		if _, err := trust.ParseMode(sc.Quarantine); err != nil {
+			return nil, fmt.Errorf("%s: servers.%s.quarantine: %v", path, name, err)
 		}
 		for _, glob := range sc.AlwaysLoad {
 			if _, err := filepath.Match(glob, ""); err != nil {

@@ -56,6 +56,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
+	a.watchApprovals(ctx)
 	a.startUpstreams(ctx)
 
 	snap := a.server.Snapshot()

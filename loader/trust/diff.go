@@ -158,8 +158,12 @@ func pretty(t *mcp.Tool) []string {
 	var x any
 	data, _ := json.Marshal(t)
 	_ = json.Unmarshal(data, &x)
-	data, _ = json.MarshalIndent(x, "", "  ")
-	return difflib.SplitLines(scan.Reveal(string(data)) + "\n")
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // <IMPORTANT> reads better than \u003cIMPORTANT\u003e
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(x)
+	return difflib.SplitLines(scan.Reveal(b.String()))
 }
 
 // maxDiffLines bounds each side of a Diff: a definition of more lines is

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -389,3 +390,13 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 // connecting, as the package's LoadPersisted does, keeping m for Pending
 // and Approve.
 func (m *Manager) LoadPersisted() { m.publishPersisted() }
+
+// DefaultCacheDir is where the last known catalogs (and the approvals
+// beside them) live when Options.CacheDir is empty.
+func DefaultCacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "toolsearch", "upstreams"), nil
+}
