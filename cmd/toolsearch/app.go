@@ -35,6 +35,10 @@ type app struct {
 	upOpts    upstream.Options
 	// approvals holds the approved definitions of tools and skills.
 	approvals *trust.Store
+	// serverOpts are the options every server of the app shares; profiles
+	// holds a server per profile served, each over its view of catalog.
+	serverOpts server.Options
+	profiles   map[string]*server.Server
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel.
@@ -119,8 +123,10 @@ func openApp(f *sourceFlags) (*app, error) {
 	if a.upstreams != nil { // a nil *Manager in the interface would not be nil
 		opts.Upstreams = a.upstreams
 	}
-	a.server, err = server.New(a.catalog, opts)
+	a.serverOpts = opts
+	a.server, err = a.serverFor(cfg.Profile)
 	if err != nil {
+		a.close()
 		return nil, err
 	}
 	return a, nil
@@ -267,6 +273,7 @@ func (a *app) close() {
 	if a.upstreams != nil {
 		a.upstreams.Close()
 	}
+	a.closeProfiles()
 	if a.server != nil {
 		a.server.Close()
 	}

@@ -23,20 +23,23 @@ const DefaultConfigFile = "toolsearch.yaml"
 
 // Config is toolsearch.yaml. Every setting has a flag too; flags win.
 type Config struct {
-	Skills        []string                 `yaml:"skills"`        // skill roots
-	Tools         []string                 `yaml:"tools"`         // static tool files, FILE or NS=FILE
-	MCPConfig     string                   `yaml:"mcpConfig"`     // Claude-style .mcp.json
-	ListingBudget *int                     `yaml:"listingBudget"` // tokens
-	ResultBudget  int                      `yaml:"resultBudget"`  // tokens
-	Tokenizer     string                   `yaml:"tokenizer"`
-	Promote       bool                     `yaml:"promote"`
-	Workdir       string                   `yaml:"workdir"`
-	Scripts       ScriptsConfig            `yaml:"scripts"`
-	Servers       map[string]*ServerConfig `yaml:"servers"`
-	HTTP          HTTPConfig               `yaml:"http"`
-	Trace         string                   `yaml:"trace"`
-	TraceArgs     bool                     `yaml:"traceArgs"`
-	LogLevel      string                   `yaml:"logLevel"`
+	Skills        []string                  `yaml:"skills"`        // skill roots
+	Tools         []string                  `yaml:"tools"`         // static tool files, FILE or NS=FILE
+	MCPConfig     string                    `yaml:"mcpConfig"`     // Claude-style .mcp.json
+	ListingBudget *int                      `yaml:"listingBudget"` // tokens
+	ResultBudget  int                       `yaml:"resultBudget"`  // tokens
+	Tokenizer     string                    `yaml:"tokenizer"`
+	Promote       bool                      `yaml:"promote"`
+	Workdir       string                    `yaml:"workdir"`
+	Scripts       ScriptsConfig             `yaml:"scripts"`
+	Servers       map[string]*ServerConfig  `yaml:"servers"`
+	HTTP          HTTPConfig                `yaml:"http"`
+	Trace         string                    `yaml:"trace"`
+	TraceArgs     bool                      `yaml:"traceArgs"`
+	LogLevel      string                    `yaml:"logLevel"`
+	Profiles      map[string]*ProfileConfig `yaml:"profiles"`
+	// Profile is the profile one-shot commands and stdio serve (--profile).
+	Profile string `yaml:"-"`
 }
 
 // ScriptsConfig configures run_skill_script.
@@ -67,6 +70,8 @@ type HTTPConfig struct {
 	AllowedOrigins []string `yaml:"allowedOrigins"`
 	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
 	SessionTimeout Duration `yaml:"sessionTimeout"`
+	// Tokens are further bearer tokens, each serving one profile.
+	Tokens []TokenConfig `yaml:"tokens"`
 }
 
 // Duration reads "30s" or "2m" from YAML.
@@ -108,6 +113,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	}
 	// Relative paths stay relative to the working directory, as in
 	// .mcp.json: toolsearch runs from the project it serves.
+	if err := checkProfiles(path, cfg); err != nil {
+		return nil, err
+	}
 	for name, sc := range cfg.Servers {
 		if sc == nil {
 			return nil, fmt.Errorf("%s: servers.%s is empty", path, name)
@@ -153,6 +161,7 @@ type sourceFlags struct {
 	logLevel      string
 	noScripts     bool
 	workdir       string
+	profile       string
 	// more applies a command's own flags on top of everything else.
 	more func(*Config)
 }
@@ -169,6 +178,7 @@ func addSourceFlags(fs *flag.FlagSet) *sourceFlags {
 	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default info; logs go to stderr)")
 	fs.BoolVar(&f.noScripts, "no-scripts", false, "turn skill scripts off: run_skill_script refuses every call")
 	fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
+	fs.StringVar(&f.profile, "profile", "", "see, search and call only the `NAME`d profile of toolsearch.yaml's profiles")
 	return f
 }
 
@@ -240,6 +250,12 @@ func (f *sourceFlags) settings() (*Config, error) {
 	}
 	if f.workdir != "" {
 		cfg.Workdir = f.workdir
+	}
+	if f.profile != "" {
+		if cfg.Profiles[f.profile] == nil {
+			return nil, fmt.Errorf("--profile %s: no such profile in toolsearch.yaml (profiles: %s)", f.profile, strings.Join(profileNames(cfg), ", "))
+		}
+		cfg.Profile = f.profile
 	}
 	if f.more != nil {
 		f.more(cfg)
