@@ -146,6 +146,11 @@ func TestParseSkill(t *testing.T) {
 			want:     []string{`warning@6: unknown frontmatter key "extra"`},
 		},
 		{
+			name: "every problem is reported, not only the first that refuses the skill", folder: "a--b",
+			text: "---\nname: a--b\nversion: 2\nmetadata: [a]\n---\n",
+			want: []string{`warning@3: unknown frontmatter key "version"`, `warning@2: name "a--b" must be`, "error@2: no usable skill name", "error@1: description is missing", "warning@4: metadata must be a map"},
+		},
+		{
 			name: "all spec fields", folder: "csv-audit",
 			text:     "---\nname: csv-audit\ndescription: Check CSV exports.\nlicense: Apache-2.0\ncompatibility: Needs Python 3.11+\nmetadata:\n  version: \"1.2\"\nallowed-tools: Bash(python3:*) Read\n---\n# CSV audit\n",
 			wantName: "csv-audit", wantBody: "# CSV audit\n",

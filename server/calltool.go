@@ -19,28 +19,25 @@ type Upstreams interface {
 	Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error)
 }
 
-// CallArgs is call_tool's input.
+// CallArgs is call_tool's input; its fields make the tool's input schema
+// (see inputSchema).
 type CallArgs struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Name      string          `json:"name" jsonschema:"The tool's name as tool_search gave it, e.g. github__create_issue."`
+	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema:"The tool's arguments, following its inputSchema."`
 }
 
-const callArgsAccepted = `name (string, required: a tool name from tool_search), arguments (object, the tool's arguments)`
+var (
+	callInputSchema  = inputSchema[CallArgs](nil)
+	callInputWire    = wireSchema(callInputSchema)
+	callArgsAccepted = acceptedArgs(callInputSchema)
+)
 
 func callToolTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:        CallTool,
 		Title:       "Call a tool found with tool_search",
 		Description: "Call a tool from the catalog by its name, with arguments that follow the input schema tool_search returned for it. The result is the tool's own result, unchanged. Invalid arguments come back with the full schema so the call can be fixed.",
-		InputSchema: json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "description": "The tool's name as tool_search gave it, e.g. github__create_issue."},
-    "arguments": {"type": "object", "description": "The tool's arguments, following its inputSchema."}
-  },
-  "required": ["name"],
-  "additionalProperties": false
-}`),
+		InputSchema: callInputWire,
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)},
 		Meta:        alwaysLoad(),
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
-	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
 // HeldInfo tells the model that a tool waits for approval, in words that
@@ -74,16 +73,6 @@ func Quarantined(snap *loader.Snapshot) []*loader.Entry {
 		if e.Held() {
 			out = append(out, e)
 		}
-	}
-	return out
-}
-
-// FindingLines are a held entry's findings as lines an operator reads,
-// hidden characters revealed.
-func FindingLines(q *loader.Quarantine) []string {
-	var out []string
-	for _, f := range q.Findings {
-		out = append(out, scan.Reveal(f.String()))
 	}
 	return out
 }

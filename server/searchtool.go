@@ -5,10 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/search"
@@ -29,29 +31,38 @@ const (
 	DetailNames   = "names"   // name and one-liner
 )
 
-// SearchArgs is tool_search's input.
+// SearchArgs is tool_search's input; its fields make the tool's input
+// schema (see inputSchema).
 type SearchArgs struct {
-	Query  string `json:"query"`
-	Limit  int    `json:"limit,omitempty"`
-	Kind   string `json:"kind,omitempty"`
-	Detail string `json:"detail,omitempty"`
-	Cursor string `json:"cursor,omitempty"`
+	Query  string `json:"query" jsonschema:"Keywords describing the task, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty lists the catalog page by page."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most results to return."`
+	Kind   string `json:"kind,omitempty" jsonschema:"Search only tools or only skills."`
+	Detail string `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
+	Cursor string `json:"cursor,omitempty" jsonschema:"Continue an empty-query listing from where the last page ended."`
 }
 
-const searchArgsAccepted = `query (string, required), limit (1-20), kind ("tool", "skill" or "any"), detail ("full", "compact" or "names"), cursor (from a previous listing)`
+// anyKind is the kind that searches tools and skills alike, the default.
+const anyKind = "any"
 
-var searchInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "maxLength": 4096, "description": "Keywords describing the task, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty lists the catalog page by page."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Most results to return."},
-    "kind": {"type": "string", "enum": ["tool", "skill", "any"], "default": "any", "description": "Search only tools or only skills."},
-    "detail": {"type": "string", "enum": ["full", "compact", "names"], "default": "full", "description": "full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."},
-    "cursor": {"type": "string", "description": "Continue an empty-query listing from where the last page ended."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`)
+// searchKinds and searchDetails are the values kind and detail take; the
+// default detail comes first.
+var (
+	searchKinds   = []string{string(loader.KindTool), string(loader.KindSkill), anyKind}
+	searchDetails = []string{DetailFull, DetailCompact, DetailNames}
+)
+
+var searchInputSchema = inputSchema[SearchArgs](func(p map[string]*jsonschema.Schema) {
+	p["query"].MaxLength = ptr(MaxQueryLen)
+	p["limit"].Minimum, p["limit"].Maximum = ptr(1.0), ptr(float64(MaxLimit))
+	p["limit"].Default = json.RawMessage(strconv.Itoa(DefaultLimit))
+	p["kind"].Enum, p["kind"].Default = enum(searchKinds), jsonString(anyKind)
+	p["detail"].Enum, p["detail"].Default = enum(searchDetails), jsonString(searchDetails[0])
+})
+
+var (
+	searchInputWire    = wireSchema(searchInputSchema)
+	searchArgsAccepted = acceptedArgs(searchInputSchema)
+)
 
 // searchOutputSchema describes the structured result; every session pays
 // for it up front, so it says what clients need to validate and no more.
@@ -80,7 +91,7 @@ func (s *Server) searchTool() *mcp.Tool {
 		Name:         ToolSearch,
 		Title:        "Search tools and skills",
 		Description:  s.Description(),
-		InputSchema:  searchInputSchema,
+		InputSchema:  searchInputWire,
 		OutputSchema: searchOutputSchema,
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 		Meta:         alwaysLoad(),
@@ -243,19 +254,17 @@ func checkSearchArgs(a *SearchArgs) error {
 	case a.Limit < 1 || a.Limit > MaxLimit:
 		return fmt.Errorf("limit must be between 1 and %d, got %d", MaxLimit, a.Limit)
 	}
-	switch a.Kind {
-	case "", "any":
+	switch {
+	case a.Kind == "" || a.Kind == anyKind:
 		a.Kind = ""
-	case "tool", "skill":
-	default:
-		return fmt.Errorf(`kind must be "tool", "skill" or "any", got %q`, a.Kind)
+	case !slices.Contains(searchKinds, a.Kind):
+		return fmt.Errorf(`kind must be %s, got %q`, valuesOf(searchInputSchema.Properties["kind"]), a.Kind)
 	}
-	switch a.Detail {
-	case "":
-		a.Detail = DetailFull
-	case DetailFull, DetailCompact, DetailNames:
-	default:
-		return fmt.Errorf(`detail must be "full", "compact" or "names", got %q`, a.Detail)
+	switch {
+	case a.Detail == "":
+		a.Detail = searchDetails[0]
+	case !slices.Contains(searchDetails, a.Detail):
+		return fmt.Errorf(`detail must be %s, got %q`, valuesOf(searchInputSchema.Properties["detail"]), a.Detail)
 	}
 	return nil
 }

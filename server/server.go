@@ -1,6 +1,3 @@
-// Package server exposes the catalog over MCP: a fixed set of meta-tools
-// (tool_search and friends) whose results carry the definitions the model
-// asked for, and nothing up front but names and one-liners.
 package server
 
 import (
@@ -11,7 +8,6 @@ import (
 	"maps"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -81,7 +77,6 @@ type Server struct {
 	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	unsubscribe func()
-	inflight    atomic.Int64 // requests being handled, for graceful shutdown
 
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close
@@ -113,6 +108,7 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	opts.Logger = slog.New(sessionTagHandler{opts.Logger.Handler()})
 	tok, err := tokens.Get(opts.Tokenizer)
 	if err != nil {
 		return nil, err
@@ -144,10 +140,6 @@ func (s *Server) Options() Options { return s.opts }
 
 // Catalog returns the catalog the server follows.
 func (s *Server) Catalog() *loader.Catalog { return s.catalog }
-
-// InFlight returns how many MCP requests the server's MCP servers are
-// handling right now.
-func (s *Server) InFlight() int64 { return s.inflight.Load() }
 
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
@@ -234,7 +226,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
 	c.skills.Attach(ms, s.Snapshot(), s.log)
 	s.attachStats(ms, c.stats)
-	ms.AddReceivingMiddleware(s.countInflight, s.activityMiddleware)
+	ms.AddReceivingMiddleware(s.activityMiddleware)
 	return ms
 }
 
@@ -274,15 +266,6 @@ func alwaysLoad() mcp.Meta { return mcp.Meta{"anthropic/alwaysLoad": true} }
 
 func (s *Server) addSearchTool(ms *mcp.Server) {
 	ms.AddTool(s.searchTool(), s.searchHandler(ms))
-}
-
-// countInflight keeps count of the requests being handled.
-func (s *Server) countInflight(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		s.inflight.Add(1)
-		defer s.inflight.Add(-1)
-		return next(ctx, method, req)
-	}
 }
 
 // unknownToolMiddleware answers a call to a tool this connection does not
@@ -336,20 +319,4 @@ func cleanJSONError(err error) string {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "json: ")
 	return msg
-}
-
-// CloseSessions ends every session of the MCP servers made by
-// NewMCPServer, which cancels the requests they are still running.
-func (s *Server) CloseSessions() {
-	s.mu.RLock()
-	conns := make([]*mcp.Server, 0, len(s.conns))
-	for ms := range s.conns {
-		conns = append(conns, ms)
-	}
-	s.mu.RUnlock()
-	for _, ms := range conns {
-		for ss := range ms.Sessions() {
-			ss.Close()
-		}
-	}
 }

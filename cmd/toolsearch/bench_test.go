@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -89,7 +88,7 @@ func splitLines(data []byte) [][]byte {
 // It reports the median and 95th percentile besides the mean.
 func BenchmarkStdioRoundTrip(b *testing.B) {
 	file, queries := replicatedCatalog(b, 10_000)
-	cmd := exec.Command(binary, "serve", "--tools", file, "--skills", b.TempDir(), "--log-level", "error")
+	cmd := toolsearch(context.Background(), "serve", "--tools", file, "--skills", b.TempDir(), "--log-level", "error")
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil)
 	ctx := context.Background()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

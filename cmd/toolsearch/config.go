@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 // DefaultConfigFile is read from the working directory when present.
@@ -68,8 +69,10 @@ type HTTPConfig struct {
 	Addr           string   `yaml:"addr"`
 	TokenFile      string   `yaml:"tokenFile"`
 	AllowedOrigins []string `yaml:"allowedOrigins"`
+	AllowedHosts   []string `yaml:"allowedHosts"`
 	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
 	SessionTimeout Duration `yaml:"sessionTimeout"`
+	MaxSessions    int      `yaml:"maxSessions"`
 	// Tokens are further bearer tokens, each serving one profile.
 	Tokens []TokenConfig `yaml:"tokens"`
 }
@@ -138,6 +141,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 				return nil, fmt.Errorf("%s: servers.%s.alwaysLoad: bad glob %q: %v", path, name, glob, err)
 			}
 		}
+	}
+	if cfg.HTTP.MaxSessions < 0 {
+		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
 	}
 	return cfg, nil
 }

@@ -21,6 +21,7 @@ func TestParseConfig(t *testing.T) {
 		{"bad duration", "scripts:\n  timeout: soon\n", `"soon" is not a duration`},
 		{"bad policy", "servers:\n  gh:\n    policy:\n      \"*\": maybe\n", `servers.gh.policy.*: unknown policy "maybe"`},
 		{"bad glob", "servers:\n  gh:\n    alwaysLoad: [\"[\"]\n", `bad glob "["`},
+		{"negative session cap", "http:\n  maxSessions: -1\n", "http.maxSessions must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -120,8 +120,8 @@ func TestInteropStatusPage(t *testing.T) {
 	const token = "interop-secret"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	serve := exec.CommandContext(ctx, binary, "serve", "--http", addr, "--mcp-config", cfg, "--skills", testSkills(t))
-	serve.Env = append(os.Environ(), "TOOLSEARCH_TOKEN="+token, "XDG_CACHE_HOME="+t.TempDir())
+	serve := toolsearch(ctx, "serve", "--http", addr, "--mcp-config", cfg, "--skills", testSkills(t))
+	serve.Env = append(serve.Env, "TOOLSEARCH_TOKEN="+token, "XDG_CACHE_HOME="+t.TempDir())
 	serve.Stderr = &testLog{t: t}
 	if err := serve.Start(); err != nil {
 		t.Fatal(err)

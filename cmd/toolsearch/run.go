@@ -40,7 +40,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 			}
 			text = string(data)
 		}
-		sa.Stdin = &text
+		sa.Stdin = text
 	}
 	res := a.server.RunScript(ctx, sa)
 	printResult(out, res, *asJSON)

@@ -89,12 +89,14 @@ func serveHTTP(ctx context.Context, a *app) error {
 	h := web.NewHandler(a.server, web.Options{
 		Token:          token,
 		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
+		AllowedHosts:   a.cfg.HTTP.AllowedHosts,
 		MaxBodyBytes:   a.cfg.HTTP.MaxBodyBytes,
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
+		MaxSessions:    a.cfg.HTTP.MaxSessions,
 		Ready:          a.upstreamStates,
 	})
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
-	return web.Serve(ctx, a.server, ln, h, shutdownGrace)
+	return web.Serve(ctx, ln, h, shutdownGrace)
 }
 
 // gcHeadroom is the garbage the server lets pile up between collections
