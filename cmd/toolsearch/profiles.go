@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/profile"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 // ProfileConfig is one profile of toolsearch.yaml: each key optional,
@@ -122,3 +124,45 @@ func (a *app) closeProfiles() {
 type closerFunc func()
 
 func (f closerFunc) Close() error { f(); return nil }
+
+// httpProfiles builds the server of every configured profile, for
+// /mcp/p/NAME and the profiles' tokens, and reads those tokens.
+func (a *app) httpProfiles() (map[string]*server.Server, []web.ProfileToken, error) {
+	profiles := map[string]*server.Server{}
+	for _, name := range profileNames(a.cfg) {
+		s, err := a.serverFor(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		profiles[name] = s
+	}
+	var tokens []web.ProfileToken
+	for i, tc := range a.cfg.HTTP.Tokens {
+		var value string
+		if tc.Env != "" {
+			value = strings.TrimSpace(os.Getenv(tc.Env))
+			if value == "" {
+				return nil, nil, fmt.Errorf("http.tokens[%d]: $%s is empty or unset", i, tc.Env)
+			}
+		} else {
+			data, err := os.ReadFile(tc.File)
+			if err != nil {
+				return nil, nil, fmt.Errorf("http.tokens[%d]: %w", i, err)
+			}
+			if value = strings.TrimSpace(string(data)); value == "" {
+				return nil, nil, fmt.Errorf("http.tokens[%d]: token file %s is empty", i, tc.File)
+			}
+		}
+		tokens = append(tokens, web.ProfileToken{Token: value, Profile: tc.Profile})
+	}
+	return profiles, tokens, nil
+}
+
+// anyToken is a token for web.CheckBind: the server is protected when any
+// token is configured, a profile's included.
+func anyToken(token string, tokens []web.ProfileToken) string {
+	if token == "" && len(tokens) > 0 {
+		return tokens[0].Token
+	}
+	return token
+}

@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -268,4 +270,91 @@ func TestValidateReportsFindings(t *testing.T) {
 			t.Errorf("validate lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestConcurrentApprovalsCLIAndHTTP approves ten held tools at once, half
+// from the CLI (each its own process) and half from the status page's
+// endpoint of a running server: none is lost, and the running server
+// releases them all.
+func TestConcurrentApprovalsCLIAndHTTP(t *testing.T) {
+	e := newTrustEnv(t)
+	writeFile(t, e.dir, "toolsearch.yaml", "servers:\n  calc:\n    quarantine: all\n")
+	var defs []map[string]any
+	for i := range 10 {
+		defs = append(defs, map[string]any{"name": fmt.Sprintf("t%d", i), "description": fmt.Sprintf("Tool number %d.", i), "inputSchema": map[string]any{"type": "object"}, "_meta": map[string]any{"version": "v1"}})
+	}
+	data, _ := json.Marshal(defs)
+	e.setTools(string(data))
+	s := e.serveHTTP("127.0.0.1", "TOOLSEARCH_TOKEN=admin-token")
+	cs := &session{ClientSession: s.client(t, "/mcp", "admin-token", "")}
+	waitFor(t, cs, "all ten held", "tool_search", map[string]any{"query": "", "limit": 20}, func(string) bool {
+		return len(s.pending(t)) == 10
+	})
+
+	pending := s.pending(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 10)
+	for i, p := range pending {
+		wg.Go(func() {
+			if i%2 == 0 {
+				if out, err := e.cli("approve", p.Name+"@"+p.Digest[:12]); err != nil {
+					errs <- fmt.Errorf("cli approve %s: %v\n%s", p.Name, err, out)
+				}
+				return
+			}
+			body, _ := json.Marshal(map[string]string{"name": p.Name, "digest": p.Digest})
+			req, _ := http.NewRequest(http.MethodPost, s.base+"/approve", bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer admin-token")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				errs <- err
+				return
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				errs <- fmt.Errorf("POST /approve %s: %d", p.Name, res.StatusCode)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for i := range 10 {
+		name := fmt.Sprintf("calc__t%d", i)
+		waitFor(t, cs, name+" released", "call_tool", map[string]any{"name": name}, contains("ran t"))
+	}
+	if left := s.pending(t); len(left) > 0 {
+		t.Errorf("still pending: %+v", left)
+	}
+	data, err := os.ReadFile(filepath.Join(e.cache, "toolsearch", "upstreams", "approvals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), `"by": "cli"`); n != 5 {
+		t.Errorf("%d approvals by the CLI recorded, want 5:\n%s", n, data)
+	}
+	if n := strings.Count(string(data), `"by": "http"`); n != 5 {
+		t.Errorf("%d approvals over HTTP recorded, want 5:\n%s", n, data)
+	}
+}
+
+// pending reads what waits for approval from the status page's data.
+func (s *httpServe) pending(t *testing.T) []struct{ Name, Digest string } {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.base+"/status.json", nil)
+	req.Header.Set("Authorization", "Bearer admin-token")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st struct {
+		Pending []struct{ Name, Digest string } `json:"pending"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Pending
 }

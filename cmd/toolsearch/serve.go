@@ -78,8 +78,12 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
+	profiles, tokens, err := a.httpProfiles()
+	if err != nil {
+		return err
+	}
 	addr := a.cfg.HTTP.Addr
-	if err := web.CheckBind(addr, token); err != nil {
+	if err := web.CheckBind(addr, anyToken(token, tokens)); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -94,6 +98,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
 		MaxSessions:    a.cfg.HTTP.MaxSessions,
 		Ready:          a.upstreamStates,
+		Profiles:       profiles,
+		Tokens:         tokens,
+		Approvals:      appApprovals{a},
 	})
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
 	return web.Serve(ctx, ln, h, shutdownGrace)

@@ -82,7 +82,19 @@ type pending struct {
 	Diff   string         `json:"diff,omitempty"`
 
 	server, tool string        // for a tool
+	entry        *loader.Entry // for a tool
 	skill        *loader.Skill // for a skill
+}
+
+// pendingDiff shows a held tool's approved and pending definitions; a
+// skill has none to compare.
+func (a *app) pendingDiff(p pending) string {
+	if p.entry == nil {
+		return ""
+	}
+	def := *p.entry.Tool
+	def.Name = p.tool
+	return trust.Diff(p.entry.Quarantine.Previous, &def)
 }
 
 // shortDigest is how much of a digest the CLI shows and accepts.
@@ -379,4 +391,41 @@ func writeQuarantined(out io.Writer, rep web.CatalogReport) {
 			fmt.Fprintf(out, "    %s\n", scan.Reveal(f.String()))
 		}
 	}
+}
+
+// appApprovals gives the status page what waits for approval, and approves
+// from it.
+type appApprovals struct{ a *app }
+
+// maxPendingDiffs bounds the diffs made for the status page at once.
+const maxPendingDiffs = 100
+
+func (x appApprovals) Pending() []web.Pending {
+	list := x.a.collectPending(false)
+	out := make([]web.Pending, 0, len(list))
+	for i, p := range list {
+		wp := web.Pending{Name: p.Name, Kind: p.Kind, Digest: p.Digest, Reason: p.Reason, Change: p.Change}
+		for _, f := range p.Found {
+			wp.Findings = append(wp.Findings, scan.Reveal(f.String()))
+		}
+		if i < maxPendingDiffs {
+			wp.Diff = x.a.pendingDiff(p)
+		}
+		out = append(out, wp)
+	}
+	return out
+}
+
+func (x appApprovals) Approve(ctx context.Context, name, digest string) error {
+	for _, p := range x.a.collectPending(false) {
+		if p.Name != name {
+			continue
+		}
+		if !strings.HasPrefix(p.Digest, digest) {
+			return web.ErrChanged
+		}
+		_, err := x.a.approve(ctx, []pending{p}, "http")
+		return err
+	}
+	return web.ErrNotPending
 }

@@ -280,9 +280,12 @@ func approvalsFile(cacheDir string) string {
 // followApprovals has every server decide again when the approvals change,
 // and watches the store for other processes' approvals, until ctx ends.
 func (m *Manager) followApprovals(ctx context.Context) {
-	go m.approvals.Watch(ctx)
+	m.wg.Go(func() { m.approvals.Watch(ctx) })
 	cancel := m.approvals.Subscribe(func() {
 		for _, name := range m.names {
+			if ctx.Err() != nil { // closed: nothing may be written any more
+				return
+			}
 			m.servers[name].redecide()
 		}
 	})

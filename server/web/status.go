@@ -38,12 +38,16 @@ type Status struct {
 	// being computed.
 	Tokens   *server.Report `json:"tokens,omitempty"`
 	Activity []server.Event `json:"activity"`
+	// Pending are the tools and skills waiting for approval, with their
+	// diffs, at most maxPendingShown.
+	Pending []Pending `json:"pending,omitempty"`
 }
 
 // statusView serves the status page and its data.
 type statusView struct {
-	s       *server.Server
-	started time.Time
+	s         *server.Server
+	approvals Approvals // nil without approvals
+	started   time.Time
 	// measure measures the catalog for the page; statusView.measureCatalog,
 	// or a stand-in in tests.
 	measure func(context.Context, *loader.Snapshot) (*server.Report, error)
@@ -60,8 +64,8 @@ type statusView struct {
 	cancel   context.CancelFunc
 }
 
-func newStatusView(s *server.Server) *statusView {
-	v := &statusView{s: s, started: time.Now(), done: ^uint64(0), want: ^uint64(0)}
+func newStatusView(s *server.Server, approvals Approvals) *statusView {
+	v := &statusView{s: s, approvals: approvals, started: time.Now(), done: ^uint64(0), want: ^uint64(0)}
 	v.measure = v.measureCatalog
 	v.life, v.end = context.WithCancel(context.Background())
 	return v
@@ -79,6 +83,7 @@ func (v *statusView) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /status.json", v.serveStatus)
 	mux.HandleFunc("GET /events", v.serveEvents)
 	mux.HandleFunc("GET /search", v.serveSearch)
+	mux.HandleFunc("POST /approve", v.serveApprove)
 }
 
 // close stops the measurement running in the background, if any.
@@ -93,6 +98,7 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 		Catalog:   BuildCatalogReport(snap),
 		Tokens:    v.tokens(),
 		Activity:  []server.Event{},
+		Pending:   v.pending(),
 	}
 	st.EntriesTotal = len(st.Catalog.Entries)
 	if q := r.URL.Query().Get("filter"); q != "" {
