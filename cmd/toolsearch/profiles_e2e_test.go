@@ -402,3 +402,37 @@ func checkProfileSession(t *testing.T, s *session, inTool, inSkill string, out o
 		t.Errorf("run_skill_script %s: %s", inSkill, text)
 	}
 }
+
+// TestProfileOnOneShotCommands: --profile narrows search, catalog and
+// measure as it narrows serve.
+func TestProfileOnOneShotCommands(t *testing.T) {
+	e := profilesEnv(t)
+	cfg := "--config=" + filepath.Join(e.dir, "toolsearch.yaml")
+	out, err := e.cli("search", "delete repository sentry events alpha beta runbook", "--profile", "ops", "--detail", "names", cfg)
+	if err != nil || !strings.Contains(out, "sentry__list_events (tool") || strings.Contains(out, "github__") || strings.Contains(out, "alpha (skill") {
+		t.Errorf("search --profile ops: %v\n%s", err, out)
+	}
+	out, err = e.cli("measure", "--profile", "triage", "--json", cfg)
+	if err != nil {
+		t.Fatalf("measure: %v\n%s", err, out)
+	}
+	var rep struct {
+		Sources []struct {
+			Name    string `json:"name"`
+			Entries int    `json:"entries"`
+		} `json:"sources"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, s := range rep.Sources {
+		got[s.Name] = s.Entries
+	}
+	if got["github"] != 1 || got["skills"] != 1 || got["sentry"] != 0 {
+		t.Errorf("measure --profile triage counts %v, want github 1 and skills 1 only\n%s", got, out)
+	}
+	if _, err := e.cli("catalog", "--profile", "nope", cfg); err == nil {
+		t.Error("an unknown profile must be refused")
+	}
+}

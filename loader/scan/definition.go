@@ -17,6 +17,13 @@ func Tool(t *mcp.Tool) []Finding {
 	return d.scan(toolJSON(t), true)
 }
 
+// ToolReferences is Tool and References at once, reading the definition
+// once: what a catalog keeps of each tool it scans.
+func ToolReferences(t *mcp.Tool) ([]Finding, *Refs) {
+	d := toolDoc(t)
+	return d.scan(toolJSON(t), true), d.references(t)
+}
+
 // Prompt scans a prompt's title, description and arguments. Prompts reach
 // a model when a person picks them, with their text unseen.
 func Prompt(p *mcp.Prompt) []Finding {

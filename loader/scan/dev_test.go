@@ -103,6 +103,8 @@ func TestDevCatalogFalsePositives(t *testing.T) {
 	}
 }
 
+// BenchmarkDevCatalog scans the dev split's 2,102 tool definitions: each
+// op is a pass over all of them.
 func BenchmarkDevCatalog(b *testing.B) {
 	tools := loadDevCatalog(b)
 	var names Names
@@ -114,6 +116,17 @@ func BenchmarkDevCatalog(b *testing.B) {
 		for b.Loop() {
 			for _, tool := range tools {
 				Tool(tool)
+			}
+		}
+	})
+	// What a catalog does for each new definition: both at once, then the
+	// shadowing check against the other servers' names.
+	b.Run("ToolReferences", func(b *testing.B) {
+		for b.Loop() {
+			for _, tool := range tools {
+				server, _ := devServer(tool.Name)
+				_, refs := ToolReferences(tool)
+				refs.Shadowing(server, &names)
 			}
 		}
 	})

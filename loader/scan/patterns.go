@@ -2,6 +2,7 @@ package scan
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -26,9 +27,19 @@ type pattern struct {
 	triggerMask, alsoMask bitset // in allTriggers
 }
 
+// Literals that gate the scans written as code rather than patterns: an
+// instruction to send somewhere names a way of sending, and padding holds
+// a few blanks in a row.
+var (
+	sendWords    = []string{"send", "forward", "bcc", " cc", "redirect", "post", "upload", "transmit", "email", "copy", "copies", "report", "deliver", "recipient", "destination"}
+	paddingWords = []string{"        ", "\t\t\t\t", "\n\n\n", "\n \n", "\n  \n", "\n\t\n", "\u00a0\u00a0", "\u3000\u3000"}
+
+	sendMask, paddingMask bitset
+)
+
 // allTriggers finds every pattern's triggers in one pass.
 var allTriggers = func() *triggerSet {
-	var words []string
+	words := slices.Concat(sendWords, paddingWords)
 	for _, list := range [][]pattern{patterns, crossToolPatterns} {
 		for _, p := range list {
 			words = append(words, p.triggers...)
@@ -36,6 +47,7 @@ var allTriggers = func() *triggerSet {
 		}
 	}
 	t := newTriggerSet(words)
+	sendMask, paddingMask = t.mask(sendWords), t.mask(paddingWords)
 	for _, list := range [][]pattern{patterns, crossToolPatterns} {
 		for i := range list {
 			list[i].triggerMask = t.mask(list[i].triggers)
@@ -128,10 +140,10 @@ var patterns = []pattern{
 		[]string{"conversation", "chat", "dialog", "transcript"}).around(150),
 	mk(RuleExfiltrate, "a request for earlier messages or tool results",
 		`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:previous|prior|earlier|preceding)\s+(?:messages?|tool\s+(?:calls?|results?|outputs?)|responses?|turns?|outputs?)\b|\b(?:results?|outputs?|contents?|responses?)\s+of\s+(?:(?:the|a|any)\s+)?(?:previous|prior|earlier|last)\s+[\w-]+\s+(?:calls?|tool|invocations?)\b`,
-		[]string{"previous", "prior", "earlier", "preceding", "last"}).around(150),
+		[]string{"previous", "prior ", "earlier", "preceding", "of the last ", "of last ", "of a last ", "of any last "}).around(150),
 	mk(RuleExfiltrate, "a request to pass a file's contents through a parameter",
 		`\b`+verbPass+`\s+(?:its|their|the\s+files?'?s?|(?:the|all)\s+(?:full|entire|complete|raw|whole))\s+(?:file\s+)?(?:contents?|text|data)\s+(?:as|in|into|via|to|through)\s+(?:the\s+)?(?:['"`+backtick+`]\w+['"`+backtick+`]|\w+\s+(?:parameter|argument|field|param))`,
-		[]string{"its content", "its text", "its data", "its full", "its entire", "their content", "their text", "their data", "file content", "file's content", "files' content", "files content", "full content", "entire content", "complete content", "raw content", "whole content", "full text", "entire text", "whole text", "raw text", "full data", "raw data"}),
+		[]string{"its content", "its text", "its data", "its full", "its entire", "their content", "their text", "their data", "file content", "file's content", "files' content", "files content", "full content", "entire content", "complete content", "raw content", "whole content", "full text", "entire text", "whole text", "raw text", "full data", "raw data"}).around(160),
 
 	// hidden-markup: text a person does not see rendered.
 	mk(RuleHidden, "an HTML comment, hidden when the text is rendered",

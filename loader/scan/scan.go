@@ -90,8 +90,12 @@ func (d *doc) scan(src map[string]any, crossTool bool) []Finding {
 	if crossTool {
 		scanPatterns(fs, text, &found, lowered, crossToolPatterns)
 	}
-	scanDestinations(fs, text)
-	scanPadding(fs, text)
+	if found.any(&sendMask) {
+		scanDestinations(fs, text)
+	}
+	if found.any(&paddingMask) {
+		scanPadding(fs, text)
+	}
 	return fs.sorted()
 }
 

@@ -201,3 +201,16 @@ func TestCaps(t *testing.T) {
 		t.Errorf("a long run must be one finding with a short span, got %v", long)
 	}
 }
+
+// TestUnescapeJSON decodes string bodies as encoding/json does.
+func TestUnescapeJSON(t *testing.T) {
+	for _, body := range []string{`plain`, `a\"b\\c\/d`, `\b\f\n\r\t`, `\u200b\u00e9`, `\ud83d\ude00 emoji`, `\udb40\udc49 tag`, `\ud800 lone`, `\u12`, `\x`, `end\`} {
+		var want string
+		wantErr := json.Unmarshal([]byte(`"`+body+`"`), &want) != nil
+		var b strings.Builder
+		ok := unescapeJSON(&b, []byte(body))
+		if ok == wantErr || ok && b.String() != want {
+			t.Errorf("%s: got %q (%v), want %q (valid %v)", body, b.String(), ok, want, !wantErr)
+		}
+	}
+}

@@ -103,8 +103,10 @@ type ref struct {
 }
 
 // References collects the identifiers of a tool's texts for Shadowing.
-func References(t *mcp.Tool) *Refs {
-	d := toolDoc(t)
+func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
+
+// references collects the identifiers of a tool's doc.
+func (d *doc) references(t *mcp.Tool) *Refs {
 	text := d.text()
 	r := &Refs{tool: t}
 	for _, p := range d.pieces {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -75,11 +76,9 @@ func (d *doc) addJSON(root string, v any) {
 		}
 		start := d.buf.Len()
 		if escaped {
-			var s string
-			if json.Unmarshal(data[i:j+1], &s) != nil {
+			if !unescapeJSON(&d.buf, data[i+1:j]) {
 				return
 			}
-			d.buf.WriteString(s)
 		} else {
 			d.buf.Write(data[i+1 : j])
 		}
@@ -92,6 +91,78 @@ func (d *doc) addJSON(root string, v any) {
 		ordinal++
 		i = j
 	}
+}
+
+// unescapeJSON writes the text of a JSON string's body (the bytes between
+// its quotes) to b, and reports whether the escapes were valid. It is
+// json.Unmarshal's decoding of a string, without the reflection a schema
+// of many short strings paid for.
+func unescapeJSON(b *strings.Builder, s []byte) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i == len(s) {
+			return false
+		}
+		switch s[i] {
+		case '"', '\\', '/':
+			b.WriteByte(s[i])
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := hex4(s[i+1:])
+			if !ok {
+				return false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if r2, ok := hex4(s[min(i+3, len(s)):]); ok && i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+						i += 6
+					}
+				}
+			}
+			b.WriteRune(r) // a lone surrogate becomes U+FFFD, as with encoding/json
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hex4 reads four hex digits.
+func hex4(s []byte) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // text is the whole buffer as a string, shared, not copied: nothing is

@@ -10,6 +10,7 @@ type triggerSet struct {
 	classes int
 	next    []int32  // state*classes + class -> state
 	found   []bitset // state -> the literals that end there
+	ends    []bool   // state -> whether any literal ends there
 	index   map[string]int
 }
 
@@ -104,6 +105,10 @@ func newTriggerSet(words []string) *triggerSet {
 			}
 		}
 	}
+	t.ends = make([]bool, len(t.found))
+	for i := range t.found {
+		t.ends[i] = !t.found[i].empty()
+	}
 	return t
 }
 
@@ -113,7 +118,7 @@ func (t *triggerSet) scan(s string) bitset {
 	state := int32(0)
 	for i := 0; i < len(s); i++ {
 		state = t.next[int(state)*t.classes+int(t.class[s[i]])]
-		if state != 0 {
+		if t.ends[state] {
 			out.or(&t.found[state])
 		}
 	}
