@@ -50,8 +50,8 @@ type scanned struct {
 	refs     *scan.Refs
 }
 
-// maxScans bounds the scans kept: a server renaming its tools endlessly
-// must not grow them without end.
+// maxScans bounds the scans kept, with twice the server's tools: a server
+// renaming its tools endlessly must not grow them without end.
 const maxScans = 1 << 16
 
 // quarantineKey names a server in the approvals store: as its cache file
@@ -110,10 +110,11 @@ func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 	if sc, ok := u.q.scans[digest]; ok {
 		return sc
 	}
-	if u.q.scans == nil || len(u.q.scans) >= maxScans {
+	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
 		u.q.scans = map[string]*scanned{}
 	}
-	sc := &scanned{findings: scan.Tool(t), refs: scan.References(t)}
+	sc := &scanned{}
+	sc.findings, sc.refs = scan.ToolReferences(t)
 	u.q.scans[digest] = sc
 	return sc
 }
