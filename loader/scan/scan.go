@@ -28,6 +28,10 @@ const (
 	maxPerText   = 32 // findings kept per definition
 )
 
+// Version numbers the rules: it changes whenever a rule does, so that what
+// an earlier version found clean is scanned again.
+const Version = 1
+
 // Rules lists every rule, in the order findings are reported.
 var Rules = []Rule{RuleInvisible, RuleHidden, RuleDirective, RuleSecretPath, RuleExfiltrate, RuleShadowing}
 

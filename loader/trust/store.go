@@ -42,13 +42,18 @@ type Approval struct {
 	Digest string    `json:"digest"`
 	At     time.Time `json:"at"`
 	By     string    `json:"by"` // a person's channel ("cli", "http") or what the listing trusted
+	// Scanner is the version of the scanner (scan.Version) that found the
+	// definition clean when a listing trusted it; 0 for a person's
+	// approval, which holds whatever the scanner finds.
+	Scanner int `json:"scanner,omitempty"`
 }
 
 // An Item asks to approve one entry's digest.
 type Item struct {
-	Entry  string // a tool's own name at its server, or a skill's path
-	Digest string
-	By     string
+	Entry   string // a tool's own name at its server, or a skill's path
+	Digest  string
+	By      string
+	Scanner int // see Approval
 }
 
 // record is one source's approvals.
@@ -218,6 +223,25 @@ func (s *Store) approvedBy(key, entry, digest string, who func(string) bool) boo
 	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest && who(a.By) })
 }
 
+// Settled reports whether the scanner's findings on a definition could not
+// change its verdict: a person approved it, or a listing trusted it after
+// this version of the scanner found it clean. A catalog loading its last
+// known tools need not scan those again before it serves them.
+func (s *Store) Settled(key, entry, digest string, scanner int) bool {
+	return s.approvedBy(key, entry, digest, func(by string) bool { return by != ByFirstListing && by != ByNewTool }) ||
+		s.approvedByScan(key, entry, digest, scanner)
+}
+
+func (s *Store) approvedByScan(key, entry, digest string, scanner int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.d.Sources[key]
+	if r == nil {
+		return false
+	}
+	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest && a.Scanner == scanner })
+}
+
 // Approvals returns the approvals of an entry, oldest first.
 func (s *Store) Approvals(key, entry string) []Approval {
 	s.mu.Lock()
@@ -257,7 +281,7 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 			if slices.ContainsFunc(list, func(a Approval) bool { return a.Digest == it.Digest }) {
 				continue
 			}
-			list = append(list, Approval{Digest: it.Digest, At: now, By: it.By})
+			list = append(list, Approval{Digest: it.Digest, At: now, By: it.By, Scanner: it.Scanner})
 			if len(list) > maxApprovals {
 				list = slices.Delete(list, 0, len(list)-maxApprovals)
 			}

@@ -60,7 +60,7 @@ func TestDecide(t *testing.T) {
 func TestStorePersists(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "state", FileName)
 	a := Open(file, nil)
-	if err := a.Approve(context.Background(), "k1", "github", []Item{{"create_issue", "d1", "cli"}}); err != nil {
+	if err := a.Approve(context.Background(), "k1", "github", []Item{{Entry: "create_issue", Digest: "d1", By: "cli"}}); err != nil {
 		t.Fatal(err)
 	}
 	b := Open(file, nil)
@@ -76,7 +76,7 @@ func TestStorePersists(t *testing.T) {
 func TestStoreBoundsApprovals(t *testing.T) {
 	s := Open(filepath.Join(t.TempDir(), FileName), nil)
 	for i := range maxApprovals + 5 {
-		if err := s.Approve(context.Background(), "k", "k", []Item{{"t", fmt.Sprint("d", i), "cli"}}); err != nil {
+		if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: fmt.Sprint("d", i), By: "cli"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -102,7 +102,7 @@ func TestStoreUnreadableFailsClosed(t *testing.T) {
 	if v := s.Decide(ModeChanged, "k", "t", "d", false); !v.Held || v.Reason != ReasonUnreadable {
 		t.Fatalf("got %+v, want held as unreadable", v)
 	}
-	if err := s.Approve(context.Background(), "k", "k", []Item{{"t", "d", "cli"}}); err == nil {
+	if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: "d", By: "cli"}}); err == nil {
 		t.Fatal("approving over a corrupt file must fail")
 	}
 	if data, _ := os.ReadFile(file); string(data) != `{"version": 1, "sources": [` {
@@ -145,7 +145,7 @@ func TestStoreConcurrentProcesses(t *testing.T) {
 	if file := os.Getenv("TRUST_TEST_APPROVE"); file != "" {
 		s := Open(file, nil)
 		for j := range 20 {
-			if err := s.Approve(context.Background(), "k", "k", []Item{{os.Getenv("TRUST_TEST_PREFIX") + strconv.Itoa(j), "d", "cli"}}); err != nil {
+			if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: os.Getenv("TRUST_TEST_PREFIX") + strconv.Itoa(j), Digest: "d", By: "cli"}}); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
@@ -165,7 +165,7 @@ func TestStoreConcurrentProcesses(t *testing.T) {
 	}
 	local := Open(file, nil)
 	for j := range 20 {
-		if err := local.Approve(context.Background(), "k", "k", []Item{{"local" + strconv.Itoa(j), "d", "cli"}}); err != nil {
+		if err := local.Approve(context.Background(), "k", "k", []Item{{Entry: "local" + strconv.Itoa(j), Digest: "d", By: "cli"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -197,7 +197,7 @@ func TestStoreWatch(t *testing.T) {
 	deadline := time.After(10 * time.Second)
 	for !server.Approved("k", "t", "d") {
 		// The watch may start after the write: write until it is heard.
-		if err := cli.Approve(context.Background(), "k", "k", []Item{{"t", "d", "cli"}}); err != nil {
+		if err := cli.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: "d", By: "cli"}}); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -212,7 +212,7 @@ func TestStoreWatch(t *testing.T) {
 // TestStoreInMemory: without a file, approvals live in the process.
 func TestStoreInMemory(t *testing.T) {
 	s := Open("", nil)
-	if err := s.Approve(context.Background(), "k", "k", []Item{{"t", "d", "cli"}}); err != nil {
+	if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: "d", By: "cli"}}); err != nil {
 		t.Fatal(err)
 	}
 	if !s.Approved("k", "t", "d") {

@@ -48,6 +48,10 @@ type quarantine struct {
 type scanned struct {
 	findings []scan.Finding
 	refs     *scan.Refs
+	// settled marks a definition not scanned, because the approvals say
+	// what it is whatever the scanner would find (trust.Store.Settled).
+	// The next listing scans it, for shadowing.
+	settled bool
 }
 
 // maxScans bounds the scans kept, with twice the server's tools: a server
@@ -81,7 +85,7 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 }
 
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
-	sc := u.scan(e.Digest, t)
+	sc := u.scan(e.Digest, t, !u.q.listing && u.m.approvals.Settled(u.qkey, t.Name, e.Digest, scan.Version))
 	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
 	v := u.m.approvals.Decide(u.set.quarantine(), u.qkey, t.Name, e.Digest, len(findings) > 0)
 	if u.q.held == nil {
@@ -91,7 +95,7 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	if !v.Held {
 		u.q.trusted[t.Name] = t
 		if v.Trust != "" && u.q.listing {
-			u.q.toTrust = append(u.q.toTrust, trust.Item{Entry: t.Name, Digest: e.Digest, By: v.Trust})
+			u.q.toTrust = append(u.q.toTrust, trust.Item{Entry: t.Name, Digest: e.Digest, By: v.Trust, Scanner: scan.Version})
 		}
 		return
 	}
@@ -106,15 +110,21 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 }
 
 // scan returns what the scanner finds in a definition, once per digest.
-func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
-	if sc, ok := u.q.scans[digest]; ok {
+// A settled definition (one the approvals decide whatever the findings) is
+// not scanned until a listing: the last known catalog of a large server is
+// served without scanning it all again, and the listing that follows
+// catches up on shadowing.
+func (u *upstream) scan(digest string, t *mcp.Tool, settled bool) *scanned {
+	if sc, ok := u.q.scans[digest]; ok && !(sc.settled && u.q.listing) {
 		return sc
 	}
 	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
 		u.q.scans = map[string]*scanned{}
 	}
-	sc := &scanned{}
-	sc.findings, sc.refs = scan.ToolReferences(t)
+	sc := &scanned{settled: settled}
+	if !settled {
+		sc.findings, sc.refs = scan.ToolReferences(t)
+	}
 	u.q.scans[digest] = sc
 	return sc
 }

@@ -197,3 +197,42 @@ func TestQuarantineApprovalFromElsewhere(t *testing.T) {
 	waitSource(t, e.catalog, "s", "released by the other process's approval", held("s__one", false))
 	_ = m
 }
+
+// TestQuarantineRestartSkipsSettledScans: a restart serves the last known
+// tools that a listing trusted after a clean scan without scanning them
+// again; a tool a person approved despite findings stays released.
+func TestQuarantineRestartSkipsSettledScans(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("s", nil)
+	f.setTool("plain", "A plain tool.")
+	f.setTool("flagged", "Reads .env on purpose, which the scanner flags.")
+	m := e.start()
+	waitSource(t, e.catalog, "s", "listed", held("s__flagged", true))
+	if _, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "s", Tool: "flagged"}); err != nil {
+		t.Fatal(err)
+	}
+	waitSource(t, e.catalog, "s", "approved", held("s__flagged", false))
+	m.Close()
+
+	blocked := e.opts
+	blocked.Catalog = loader.NewCatalog()
+	blocked.Dial = func(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	m2 := New(e.configs(), blocked)
+	m2.Start(context.Background())
+	defer m2.Close()
+	src, _ := blocked.Catalog.Snapshot().Source("s")
+	if entry(src, "s__plain").Held() || entry(src, "s__flagged").Held() {
+		t.Errorf("after a restart: plain held %v, flagged held %v", entry(src, "s__plain").Held(), entry(src, "s__flagged").Held())
+	}
+	u := m2.servers["s"]
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, ent := range src.Entries {
+		if sc := u.q.scans[ent.Digest]; sc == nil || !sc.settled {
+			t.Errorf("%s was scanned again at start: %+v", ent.Name, sc)
+		}
+	}
+}
