@@ -27,6 +27,9 @@ const (
 	StateActive     State = "active"
 	StateFailed     State = "failed"
 	StateDisabled   State = "disabled"
+	// StateNeedsAuth is a server that answers only with tokens toolsearch
+	// does not have, or no longer has: someone must log in to it.
+	StateNeedsAuth State = "needs_auth"
 )
 
 // Source is one origin of catalog entries with what is known about it.

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
 // Upstreams forwards calls to the upstream MCP servers; *upstream.Manager
@@ -48,7 +48,7 @@ func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (
 	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	return s.Call(ctx, args), nil
+	return s.Call(s.withLoginPrompter(ctx, req.Session), args), nil
 }
 
 // Call runs call_tool: it finds the tool, enforces its policy, checks the
@@ -109,13 +109,16 @@ func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.E
 		rawArgs = json.RawMessage("{}")
 	}
 	if err := s.validateArgs(e, rawArgs); err != nil {
-		return errorResult(fmt.Sprintf("invalid arguments for %s: %v\nThe tool's input schema is:\n%s\nFix the arguments and call again.", e.Name, err, compactJSON(e.Tool.InputSchema)))
+		return errorResult(fmt.Sprintf("invalid arguments for %s: %v\nThe tool's input schema is:\n%s\nFix the arguments and call again.", e.Name, err, compactJSON(schema.OrDefault(e.Tool.InputSchema))))
 	}
 	tool := e.Upstream
 	if tool == "" {
 		tool = e.Name
 	}
 	res, err := s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	if err != nil && s.loginFor(ctx, e, err) {
+		res, err = s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	}
 	if err != nil {
 		return callError(e, err)
 	}
@@ -135,7 +138,11 @@ type timeout interface{ Timeout() bool }
 func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 	var na notActive
 	var to timeout
+	var ar authRequired
 	switch {
+	case errors.As(err, &ar):
+		reason, command := ar.AuthRequired()
+		return authRequiredResult(e, reason, command)
 	case errors.As(err, &na):
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be called now", e.Source, state, e.Name)
@@ -154,8 +161,9 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 }
 
 // validateArgs checks arguments against the tool's input schema. A schema
-// the validator cannot handle is not the model's fault: the call goes on
-// and the upstream judges.
+// that cannot be checked, and arguments whose check would cost more than
+// schema's bounds allow, are not the model's fault: the call goes on and
+// the upstream judges.
 func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	var instance any
 	if err := json.Unmarshal(raw, &instance); err != nil {
@@ -166,29 +174,21 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	}
 	v, ok := s.schemas.Load(e.Digest)
 	if !ok {
-		v = resolveSchema(e.Tool.InputSchema)
+		rs, err := schema.Resolve(e.Tool.InputSchema)
+		if v = rs; err != nil {
+			v = err
+		}
 		s.schemas.Store(e.Digest, v)
 	}
-	rs, ok := v.(*jsonschema.Resolved)
+	rs, ok := v.(*schema.Resolved)
 	if !ok {
 		s.log.Debug("not validating arguments: schema not supported", "tool", e.Name, "err", v)
 		return nil
 	}
-	return rs.Validate(instance)
-}
-
-func resolveSchema(schema any) any {
-	data, err := json.Marshal(schema)
-	if err != nil {
-		return err
+	err := rs.Validate(instance)
+	if errors.Is(err, schema.ErrUnchecked) {
+		s.log.Warn("arguments not validated", "tool", e.Name, "err", err)
+		return nil
 	}
-	var js jsonschema.Schema
-	if err := json.Unmarshal(data, &js); err != nil {
-		return err
-	}
-	rs, err := js.Resolve(nil)
-	if err != nil {
-		return err
-	}
-	return rs
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -77,6 +78,10 @@ type Server struct {
 	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	unsubscribe func()
+
+	// loginCallback is where logins started from sessions come back; nil
+	// means a loopback port of their own each.
+	loginCallback atomic.Pointer[loginCallback]
 
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close

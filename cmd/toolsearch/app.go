@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,15 +61,12 @@ func newLogger(level string) (*slog.Logger, error) {
 // openApp loads every configured source into a catalog and builds the
 // server over it. Problems with single sources are logged, never fatal.
 func openApp(f *sourceFlags) (*app, error) {
-	cfg, err := f.settings()
+	a, err := newApp(f)
 	if err != nil {
 		return nil, err
 	}
-	log, err := newLogger(cfg.LogLevel)
-	if err != nil {
-		return nil, err
-	}
-	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), approvals: openApprovals(log)}
+	cfg, log := a.cfg, a.log
+	a.approvals = openApprovals(log)
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
 		a.skills.Approved = a.skillApproved
@@ -132,6 +132,22 @@ func openApp(f *sourceFlags) (*app, error) {
 	return a, nil
 }
 
+// newApp reads the settings and makes the logger and an empty catalog.
+func newApp(f *sourceFlags) (*app, error) {
+	cfg, err := f.settings()
+	if err != nil {
+		return nil, err
+	}
+	log, err := newLogger(cfg.LogLevel)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.warnings {
+		log.Warn("toolsearch.yaml", "file", cfg.path, "problem", w)
+	}
+	return &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...)}, nil
+}
+
 // loadUpstreamConfig reads .mcp.json and prepares (but does not start) the
 // upstream servers. A broken file or entry is logged; the rest still runs.
 func (a *app) loadUpstreamConfig() error {
@@ -157,7 +173,7 @@ func (a *app) loadUpstreamConfig() error {
 			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, Quarantine: trust.Mode(sc.Quarantine)}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {
@@ -172,14 +188,48 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.servers = servers
 	a.upOpts = upstream.Options{
-		Catalog:    a.catalog,
-		Settings:   settings,
-		Approvals:  a.approvals,
-		Logger:     a.log,
-		ClientInfo: &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		Catalog:      a.catalog,
+		Settings:     settings,
+		Approvals:    a.approvals,
+		Logger:       a.log,
+		ClientInfo:   &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		LoginCommand: a.loginCommand,
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
+}
+
+// loginCommand is the command that logs in to a server with the settings
+// this process uses, whatever directory it is run from.
+func (a *app) loginCommand(server string) string {
+	args := []string{"toolsearch", "auth", "login", server}
+	if a.cfg.path != "" {
+		args = append(args, "--config", absPath(a.cfg.path))
+	}
+	if a.cfg.MCPConfig != "" {
+		args = append(args, "--mcp-config", absPath(a.cfg.MCPConfig))
+	}
+	for i, arg := range args {
+		args[i] = shellQuote(arg)
+	}
+	return strings.Join(args, " ")
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // startUpstreams connects to the upstream servers in the background; their
@@ -207,6 +257,25 @@ func (a *app) upstreamStates() map[string]string {
 		}
 	}
 	return states
+}
+
+// loginServers names the servers the status page offers a login for:
+// those that need one, and those logged in to.
+func (a *app) loginServers() []string {
+	var names []string
+	for _, st := range a.upstreams.Status() {
+		tokens, _ := a.upstreams.Tokens(st.Server)
+		if tokens != nil && (st.State == loader.StateNeedsAuth || tokens.Info() != nil) {
+			names = append(names, st.Server)
+		}
+	}
+	return names
+}
+
+// isLoopback reports whether a listening host is a loopback address.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // upstreamFlags choose how a one-shot command sees the upstream servers.

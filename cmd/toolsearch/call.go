@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -33,6 +34,10 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer a.close()
 	a.loadUpstreams(ctx, uf)
+	// A person runs this: a server that asks for more scopes for this
+	// call (a step-up) gets them through the browser, as a login does. A
+	// server that needs a login at all says which command to run.
+	ctx = oauth.WithPrompter(ctx, &oauth.Prompter{Show: oauth.Browser(os.Stderr, false), StepUpOnly: true})
 	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
 	printResult(out, res, *asJSON)
 	if res.IsError {

@@ -6,15 +6,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/toolsearch/toolsearch/loader/trust"
+	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/web"
 )
@@ -41,6 +45,11 @@ type Config struct {
 	Profiles      map[string]*ProfileConfig `yaml:"profiles"`
 	// Profile is the profile one-shot commands and stdio serve (--profile).
 	Profile string `yaml:"-"`
+
+	// path is the file the settings came from, "" when none was read.
+	path string
+	// warnings are problems that did not stop the settings loading.
+	warnings []string
 }
 
 // ScriptsConfig configures run_skill_script.
@@ -62,6 +71,17 @@ type ServerConfig struct {
 	AlwaysLoad []string          `yaml:"alwaysLoad"` // tool name globs
 	Policy     map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
 	Quarantine string            `yaml:"quarantine"` // off | new | changed | all
+	OAuth      *OAuthConfig      `yaml:"oauth"`
+}
+
+// OAuthConfig configures logging in to a server that requires OAuth;
+// ${VAR} and ${VAR:-default} expand in every string, as in .mcp.json.
+type OAuthConfig struct {
+	ClientID          string   `yaml:"clientId"`
+	ClientSecret      string   `yaml:"clientSecret"`
+	ClientMetadataURL string   `yaml:"clientMetadataUrl"`
+	Scopes            []string `yaml:"scopes"`
+	CallbackPort      int      `yaml:"callbackPort"`
 }
 
 // HTTPConfig configures `serve --http`.
@@ -99,7 +119,11 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 		}
 		return nil, err
 	}
-	return parseConfig(path, data)
+	cfg, err := parseConfig(path, data)
+	if cfg != nil {
+		cfg.path = path
+	}
+	return cfg, err
 }
 
 var unknownFieldRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
@@ -145,7 +169,53 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	if cfg.HTTP.MaxSessions < 0 {
 		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
 	}
+	var probs []string
+	for _, name := range slices.Sorted(maps.Keys(cfg.Servers)) {
+		probs = append(probs, cfg.expandOAuth(name)...)
+	}
+	if len(probs) > 0 {
+		return nil, fmt.Errorf("%s: %s", path, strings.Join(probs, "; "))
+	}
 	return cfg, nil
+}
+
+// expandOAuth expands the variables of a server's OAuth settings, notes
+// unset ones among the warnings, and returns the problems of the result.
+func (cfg *Config) expandOAuth(name string) []string {
+	o := cfg.Servers[name].OAuth
+	if o == nil {
+		return nil
+	}
+	key := "servers." + name + ".oauth"
+	expand := func(field, s string) string {
+		s, missing := upstream.ExpandVars(s)
+		for _, v := range missing {
+			cfg.warnings = append(cfg.warnings, fmt.Sprintf("%s.%s: ${%s} is not set and has no default: it expands to an empty string", key, field, v))
+		}
+		return s
+	}
+	o.ClientID = expand("clientId", o.ClientID)
+	o.ClientSecret = expand("clientSecret", o.ClientSecret)
+	o.ClientMetadataURL = expand("clientMetadataUrl", o.ClientMetadataURL)
+	for i := range o.Scopes {
+		o.Scopes[i] = expand(fmt.Sprintf("scopes[%d]", i), o.Scopes[i])
+	}
+	set := o.settings()
+	return set.Check(key)
+}
+
+// settings returns the OAuth settings as the upstream package takes them.
+func (o *OAuthConfig) settings() oauth.Settings {
+	if o == nil {
+		return oauth.Settings{}
+	}
+	return oauth.Settings{
+		ClientID:          o.ClientID,
+		ClientSecret:      o.ClientSecret,
+		ClientMetadataURL: o.ClientMetadataURL,
+		Scopes:            o.Scopes,
+		CallbackPort:      o.CallbackPort,
+	}
 }
 
 // stringList is a repeatable flag.

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseConfig(t *testing.T) {
+	t.Setenv("TS_TEST_SECRET", "from-env")
 	tests := []struct {
 		name, yaml, err string
 	}{
@@ -21,6 +22,9 @@ func TestParseConfig(t *testing.T) {
 		{"bad duration", "scripts:\n  timeout: soon\n", `"soon" is not a duration`},
 		{"bad policy", "servers:\n  gh:\n    policy:\n      \"*\": maybe\n", `servers.gh.policy.*: unknown policy "maybe"`},
 		{"bad glob", "servers:\n  gh:\n    alwaysLoad: [\"[\"]\n", `bad glob "["`},
+		{"oauth", "servers:\n  gh:\n    oauth:\n      clientId: id\n      clientSecret: ${TS_TEST_SECRET}\n      scopes: [repo]\n      callbackPort: 8765\n", ""},
+		{"oauth unknown key", "servers:\n  gh:\n    oauth:\n      clientID: id\n", "line 4: unknown key clientID"},
+		{"oauth problems", "servers:\n  gh:\n    oauth:\n      clientSecret: s\n      clientMetadataUrl: http://x/c.json\n      callbackPort: -1\n", "servers.gh.oauth.clientSecret: set without clientId; a secret belongs to a pre-registered client; servers.gh.oauth.clientMetadataUrl"},
 		{"negative session cap", "http:\n  maxSessions: -1\n", "http.maxSessions must be positive"},
 	}
 	for _, tt := range tests {
@@ -34,6 +38,12 @@ func TestParseConfig(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tt.name == "oauth" {
+				o := cfg.Servers["gh"].OAuth.settings()
+				if o.ClientID != "id" || o.ClientSecret != "from-env" || o.Scopes[0] != "repo" || o.CallbackPort != 8765 || len(cfg.warnings) != 0 {
+					t.Errorf("oauth settings %+v, warnings %q", o, cfg.warnings)
+				}
 			}
 			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns=y.json") {
 				t.Errorf("config = %+v", cfg)
@@ -86,5 +96,18 @@ func TestDefaultHTTPAddr(t *testing.T) {
 		if got := strings.Join(defaultHTTPAddr(strings.Fields(tt.in)), " "); got != tt.want {
 			t.Errorf("defaultHTTPAddr(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestOAuthUnsetVariable(t *testing.T) {
+	cfg, err := parseConfig("toolsearch.yaml", []byte("servers:\n  gh:\n    oauth:\n      clientId: ${TS_TEST_UNSET_ID:-fallback}\n      clientSecret: ${TS_TEST_UNSET_SECRET}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.Servers["gh"].OAuth; o.ClientID != "fallback" || o.ClientSecret != "" {
+		t.Errorf("expanded to %+v", o)
+	}
+	if len(cfg.warnings) != 1 || !strings.Contains(cfg.warnings[0], "servers.gh.oauth.clientSecret: ${TS_TEST_UNSET_SECRET} is not set") {
+		t.Errorf("warnings %q", cfg.warnings)
 	}
 }

@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 		os.Unsetenv(runAsToolsearch) // not for the processes toolsearch starts
 		main()                       // exits
 	}
+	if os.Getenv(browserEnv) != "" && len(os.Args) == 2 {
+		os.Exit(runBrowser(os.Args[1])) // a toolsearch under test opens a page
+	}
 	flag.Parse()
 	os.Exit(m.Run())
 }

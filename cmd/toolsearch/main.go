@@ -46,6 +46,7 @@ func init() {
 		{"scan", "[flags] [--json]", "print what the scanner finds in every tool and skill (exit 1 on any finding)", runScan},
 		{"review", "[NAME...] [flags]", "show each tool or skill waiting for approval, with its old and new definition as a diff", runReview},
 		{"approve", "NAME... | --all", "approve held tools (SERVER, SERVER__TOOL) and withheld skills (skills/PATH), each optionally @DIGEST", runApprove},
+		{"auth", "login|status|logout [SERVER] [flags]", "log in to upstream servers that require OAuth; see and forget their tokens", runAuth},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
 		{"version", "", "print the version", runVersion},

@@ -225,7 +225,7 @@ func TestProfilesOverHTTP(t *testing.T) {
 	e := profilesEnv(t)
 	s := e.serveHTTP("0.0.0.0", "TOOLSEARCH_TOKEN=admin-token", "TRIAGE_TOKEN=triage-token", "OPS_TOKEN=ops-token")
 	admin := s.client(t, "/mcp", "admin-token", "")
-	waitFor(t, &session{ClientSession: admin}, "both servers listed", "tool_search", map[string]any{"query": "select:github__get_issue,sentry__list_events"}, func(text string) bool {
+	waitForCall(t, &session{ClientSession: admin}, "both servers listed", "tool_search", map[string]any{"query": "select:github__get_issue,sentry__list_events"}, func(text string) bool {
 		return strings.Contains(text, "## 1. github__get_issue") && strings.Contains(text, "## 2. sentry__list_events") && !strings.Contains(text, "[server")
 	})
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
@@ -90,7 +91,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	h := web.NewHandler(a.server, web.Options{
+	o := web.Options{
 		Token:          token,
 		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
 		AllowedHosts:   a.cfg.HTTP.AllowedHosts,
@@ -101,7 +102,19 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Profiles:       profiles,
 		Tokens:         tokens,
 		Approvals:      appApprovals{a},
-	})
+	}
+	if a.upstreams != nil {
+		// Logins come back to this server: from the status page's
+		// buttons, and from sessions whose clients open the login page.
+		o.Login, o.Callbacks, o.Logins = a.upstreams.Login, oauth.NewCallbacks(), a.loginServers
+		if host, _, _ := net.SplitHostPort(ln.Addr().String()); isLoopback(host) {
+			a.server.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+			for _, ps := range profiles {
+				ps.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+			}
+		}
+	}
+	h := web.NewHandler(a.server, o)
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
 	return web.Serve(ctx, ln, h, shutdownGrace)
 }

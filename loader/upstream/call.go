@@ -48,6 +48,7 @@ func (e *TimeoutError) Timeout() bool { return true }
 
 // CallError is returned for a call that failed in transport or was
 // answered with a JSON-RPC error (errors.As finds a *jsonrpc.Error then).
+// Its message holds none of the server's secrets (URL keys, header values).
 type CallError struct {
 	Server, Tool string
 	Err          error
@@ -104,6 +105,12 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
 	res, err := s.cs.CallTool(callCtx, params)
+	if lr, ok := loginRequired(err); ok && u.auth != nil {
+		if !lr.StepUp() {
+			u.authLost(lr)
+		}
+		return nil, u.authRequired(lr.Reason, lr.Scopes)
+	}
 	switch {
 	case err == nil:
 		return res, nil
@@ -114,7 +121,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	case callCtx.Err() != nil:
 		return nil, &CallError{Server: server, Tool: tool, Err: errSessionClosed}
 	}
-	return nil, &CallError{Server: server, Tool: tool, Err: err}
+	return nil, &CallError{Server: server, Tool: tool, Err: u.redact.Error(err)}
 }
 
 // await returns the live session once the server is active. A failed
@@ -132,8 +139,15 @@ func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, 
 		case state == loader.StateFailed && !kicked:
 			kicked, kickedAt = true, attempt
 			signal(u.kick)
-		case kicked && (state == loader.StateConnecting || state == loader.StateFailed && attempt == kickedAt):
+		case state == loader.StateNeedsAuth && !kicked && u.loggedInSince():
+			// Someone logged in (perhaps in another process): try
+			// the new tokens rather than refusing.
+			kicked, kickedAt = true, attempt
+			signal(u.kick)
+		case kicked && (state == loader.StateConnecting || (state == loader.StateFailed || state == loader.StateNeedsAuth) && attempt == kickedAt):
 			// The reconnection asked for is pending or under way.
+		case state == loader.StateNeedsAuth:
+			return nil, u.authRequired(u.authReason(), nil)
 		default:
 			return nil, u.notActive(state, lastErr)
 		}

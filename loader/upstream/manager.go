@@ -13,9 +13,17 @@
 //	res, err := m.Call(ctx, "github", "create_issue", args)
 //
 // A server's source carries its state: connecting, validating (re-listing
-// its tools), active, failed or disabled. Only an active server takes
-// calls; otherwise Call returns a *NotActiveError, except that a failed
-// server is reconnected at once for the call.
+// its tools), active, failed, needs_auth or disabled. Only an active server
+// takes calls; otherwise Call returns a *NotActiveError, except that a
+// failed server is reconnected at once for the call, and a server that
+// needs a login gives an *AuthRequiredError naming the command that logs
+// in.
+//
+// HTTP and SSE servers that require OAuth get their tokens from the
+// oauth package: attached to every request, refreshed before they expire,
+// and obtained by Login (which `toolsearch auth login` runs). A server
+// without usable tokens is needs_auth until someone logs in, in this
+// process or another.
 //
 // The last known catalog stays published whatever the state: while a
 // server starts, re-lists, or has failed, and across restarts, since every
@@ -31,6 +39,12 @@
 //
 // Failed servers are reconnected with exponential backoff. Their stderr is
 // logged line by line, and its tail is kept in LastError.
+//
+// A stdio server inherits toolsearch's environment, less its secrets:
+// toolsearch's own token (TOOLSEARCH_TOKEN, and Options.WithheldEnv), and
+// every variable that only other servers' entries name with ${VAR}, which
+// are their credentials. The variables its own entry names, and its env,
+// it gets.
 package upstream
 
 import (
@@ -39,6 +53,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,6 +64,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // Defaults for Options.
@@ -84,6 +100,18 @@ type Options struct {
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// TokenStore keeps the OAuth tokens of HTTP and SSE servers; nil means
+	// a store in oauth.DefaultDir. Tokens are never in CacheDir.
+	TokenStore *oauth.Store
+	// OAuthClient makes the requests to authorization servers (discovery,
+	// registration, tokens); nil means a client with a 30 s timeout.
+	OAuthClient *http.Client
+	// LoginCommand returns the command that logs in to a server, which
+	// errors quote; nil means "toolsearch auth login SERVER".
+	LoginCommand func(server string) string
+	// WithheldEnv names variables of toolsearch's environment that no stdio
+	// server inherits, besides those always withheld (see Manager).
+	WithheldEnv []string
 	// KeepAlive is how often a connected server is pinged; one that misses
 	// two pings in a row is reconnected, so that a server gone silent is
 	// noticed before a call needs it. Zero means DefaultKeepAlive, negative
@@ -117,6 +145,11 @@ type Manager struct {
 
 	approvals *trust.Store
 	shadow    shadowing
+	// tokenStoreErr says why there is no token store.
+	tokenStoreErr error
+	// minRelist is the least time between two listings a server's change
+	// announcements prompt; tests change it.
+	minRelist time.Duration
 }
 
 // New prepares a Manager for the servers; nothing is read or started until
@@ -150,12 +183,21 @@ func New(servers []ServerConfig, opts Options) *Manager {
 	if opts.Approvals == nil {
 		opts.Approvals = trust.Open(approvalsFile(opts.CacheDir), opts.Logger)
 	}
+	if opts.OAuthClient == nil {
+		opts.OAuthClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	var storeErr error
+	if opts.TokenStore == nil {
+		opts.TokenStore, storeErr = oauth.NewStore("")
+	}
 	m := &Manager{
-		approvals:    opts.Approvals,
-		opts:         opts,
-		log:          opts.Logger,
-		servers:      map[string]*upstream{},
-		firstBackoff: time.Second,
+		approvals:     opts.Approvals,
+		opts:          opts,
+		log:           opts.Logger,
+		servers:       map[string]*upstream{},
+		firstBackoff:  time.Second,
+		minRelist:     time.Second,
+		tokenStoreErr: storeErr,
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, cfg := range servers {
@@ -167,6 +209,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		m.names = append(m.names, cfg.Name)
 	}
 	slices.Sort(m.names)
+	for _, u := range m.servers {
+		u.withheld = withheldEnv(u.cfg, servers, opts.WithheldEnv)
+	}
 	for _, name := range slices.Sorted(maps.Keys(opts.Settings)) {
 		if m.servers[name] == nil {
 			m.log.Warn("settings for an upstream server that is not configured", "server", name)
@@ -282,9 +327,10 @@ func (m *Manager) ResetChanged(server string) error {
 		return err
 	}
 	u.update(func() {
-		u.firstSeen = map[string]string{}
+		now := time.Now().Unix()
+		u.seen = seenTools{}
 		for _, t := range u.tools {
-			u.firstSeen[t.Name] = loader.ToolDigest(t)
+			u.seen[t.Name] = seenTool{first: loader.ToolDigest(t), last: now}
 		}
 		u.rebuild()
 	})

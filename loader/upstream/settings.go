@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // DefaultTimeout bounds a call when Settings.Timeout is zero.
@@ -31,6 +32,9 @@ type Settings struct {
 	// Quarantine says which definitions wait for approval (package
 	// loader/trust); "" means trust.DefaultMode.
 	Quarantine trust.Mode
+	// OAuth configures logging in to an HTTP or SSE server that requires
+	// OAuth.
+	OAuth oauth.Settings
 }
 
 func (s *Settings) timeout() time.Duration {

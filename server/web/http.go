@@ -1,11 +1,13 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
 
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -56,6 +58,13 @@ type Options struct {
 	// Approvals, when set, lists on the status page what waits for
 	// approval, and approves it from there (POST /approve).
 	Approvals Approvals
+
+	// Login, when set with Callbacks, lets the status page log in to
+	// upstream servers (*upstream.Manager's Login); Callbacks is served at
+	// CallbackPath. Logins names the servers the page offers it for.
+	Login     func(ctx context.Context, server string, p *oauth.Prompter) error
+	Callbacks *oauth.Callbacks
+	Logins    func() []string
 }
 
 // Handler is toolsearch's HTTP face: MCP Streamable HTTP at /mcp for both
@@ -104,6 +113,9 @@ func NewHandler(s *server.Server, o Options) *Handler {
 		json.NewEncoder(w).Encode(body)
 	})
 	h.status.register(mux)
+	if addLogin(mux, o, s.Options().Logger) {
+		h.status.logins = o.Logins
+	}
 	h.guard = newGuard(mux, o)
 	return h
 }

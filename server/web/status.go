@@ -41,6 +41,8 @@ type Status struct {
 	// Pending are the tools and skills waiting for approval, with their
 	// diffs, at most maxPendingShown.
 	Pending []Pending `json:"pending,omitempty"`
+	// Logins names the upstream servers the page offers a login for.
+	Logins []string `json:"logins,omitempty"`
 }
 
 // statusView serves the status page and its data.
@@ -48,6 +50,9 @@ type statusView struct {
 	s         *server.Server
 	approvals Approvals // nil without approvals
 	started   time.Time
+	// logins names the servers the page offers a login for; nil when
+	// the page offers none.
+	logins func() []string
 	// measure measures the catalog for the page; statusView.measureCatalog,
 	// or a stand-in in tests.
 	measure func(context.Context, *loader.Snapshot) (*server.Report, error)
@@ -109,6 +114,9 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	if a := v.s.Options().Activity; a != nil {
 		st.Activity = a.Recent()
+	}
+	if v.logins != nil {
+		st.Logins = v.logins()
 	}
 	writeJSON(w, st)
 }

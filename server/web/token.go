@@ -8,12 +8,13 @@ import (
 )
 
 // checkToken refuses requests without a valid token, when tokens are
-// configured (Options.Token, and the profiles' Options.Tokens), and
-// records the identity the token gives: the whole catalog or a profile.
+// configured (Options.Token, and the profiles' Options.Tokens; but see
+// tokenExempt), and records the identity the token gives: the whole
+// catalog or a profile.
 func checkToken(o Options) check {
 	return func(w http.ResponseWriter, r *http.Request) bool {
 		id, ok := identify(r, o)
-		if !ok {
+		if !ok && !tokenExempt(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
 			http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 			return false
