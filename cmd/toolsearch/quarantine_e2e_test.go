@@ -92,6 +92,7 @@ func newTrustEnv(t *testing.T) *trustEnv {
 	mcpJSON, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"calc": map[string]any{"command": exe, "env": map[string]string{runAsFlipServer: e.defs}}}})
 	writeFile(t, e.dir, "mcp.json", string(mcpJSON))
 	writeFile(t, e.dir, "skills/.keep", "")
+	writeFile(t, e.dir, "toolsearch.yaml", "")
 	return e
 }
 
@@ -292,6 +293,11 @@ func TestConcurrentApprovalsCLIAndHTTP(t *testing.T) {
 	})
 
 	pending := s.pending(t)
+	for _, p := range pending {
+		if !strings.Contains(p.Diff, "+++ pending") || !strings.Contains(p.Diff, `"description": "Tool number`) {
+			t.Errorf("%s comes to the status page without its diff: %q", p.Name, p.Diff)
+		}
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 10)
 	for i, p := range pending {
@@ -341,7 +347,7 @@ func TestConcurrentApprovalsCLIAndHTTP(t *testing.T) {
 }
 
 // pending reads what waits for approval from the status page's data.
-func (s *httpServe) pending(t *testing.T) []struct{ Name, Digest string } {
+func (s *httpServe) pending(t *testing.T) []struct{ Name, Digest, Diff string } {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, s.base+"/status.json", nil)
 	req.Header.Set("Authorization", "Bearer admin-token")
@@ -351,7 +357,7 @@ func (s *httpServe) pending(t *testing.T) []struct{ Name, Digest string } {
 	}
 	defer res.Body.Close()
 	var st struct {
-		Pending []struct{ Name, Digest string } `json:"pending"`
+		Pending []struct{ Name, Digest, Diff string } `json:"pending"`
 	}
 	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
 		t.Fatal(err)

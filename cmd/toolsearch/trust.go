@@ -111,11 +111,9 @@ func (a *app) collectPending(withDiff bool) []pending {
 	if a.upstreams != nil {
 		for _, p := range a.upstreams.Pending() {
 			q := p.Entry.Quarantine
-			pd := pending{Name: p.Entry.Name, Kind: "tool", Digest: p.Entry.Digest, Reason: q.Reason, Change: q.Summary, Found: q.Findings, server: p.Server, tool: p.Tool}
+			pd := pending{Name: p.Entry.Name, Kind: "tool", Digest: p.Entry.Digest, Reason: q.Reason, Change: q.Summary, Found: q.Findings, server: p.Server, tool: p.Tool, entry: p.Entry}
 			if withDiff {
-				def := *p.Entry.Tool
-				def.Name = p.Tool
-				pd.Diff = trust.Diff(q.Previous, &def)
+				pd.Diff = a.pendingDiff(pd)
 			}
 			out = append(out, pd)
 		}
