@@ -188,12 +188,13 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.servers = servers
 	a.upOpts = upstream.Options{
-		Catalog:      a.catalog,
-		Settings:     settings,
-		Approvals:    a.approvals,
-		Logger:       a.log,
-		ClientInfo:   &mcp.Implementation{Name: "toolsearch", Version: versionString()},
-		LoginCommand: a.loginCommand,
+		Catalog:        a.catalog,
+		Settings:       settings,
+		Approvals:      a.approvals,
+		ApproveCommand: a.approveCommand,
+		Logger:         a.log,
+		ClientInfo:     &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		LoginCommand:   a.loginCommand,
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil

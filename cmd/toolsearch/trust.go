@@ -32,6 +32,27 @@ func openApprovals(log *slog.Logger) *trust.Store {
 	return trust.Open(filepath.Join(dir, trust.FileName), log)
 }
 
+// approveCommand is the command that approves a held tool, as the model
+// relays it to the user: run where this toolsearch runs (a stdio server's
+// approvals belong to its working directory too), with the files it uses.
+func (a *app) approveCommand(name string) string {
+	args := []string{"toolsearch", "approve", name}
+	if a.cfg.path != "" {
+		args = append(args, "--config", absPath(a.cfg.path))
+	}
+	if a.cfg.MCPConfig != "" {
+		args = append(args, "--mcp-config", absPath(a.cfg.MCPConfig))
+	}
+	for i, arg := range args {
+		args[i] = shellQuote(arg)
+	}
+	cmd := strings.Join(args, " ")
+	if wd, err := os.Getwd(); err == nil {
+		cmd = "cd " + shellQuote(wd) + " && " + cmd
+	}
+	return cmd
+}
+
 // skillApproved reports whether a person approved a flagged skill.
 func (a *app) skillApproved(path, digest string) bool {
 	return a.approvals.Approved(loader.SkillsApprovalKey, path, digest)

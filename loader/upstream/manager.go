@@ -109,6 +109,10 @@ type Options struct {
 	// LoginCommand returns the command that logs in to a server, which
 	// errors quote; nil means "toolsearch auth login SERVER".
 	LoginCommand func(server string) string
+	// ApproveCommand returns the command that approves a held tool (by
+	// its exposed name), which the model is told; nil means
+	// "toolsearch approve NAME".
+	ApproveCommand func(name string) string
 	// WithheldEnv names variables of toolsearch's environment that no stdio
 	// server inherits, besides those always withheld (see Manager).
 	WithheldEnv []string

@@ -105,7 +105,7 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 		Findings: findings,
 		Summary:  trust.Summarize(prev, t),
 		Previous: prev,
-		Approve:  "toolsearch approve " + e.Name,
+		Approve:  u.m.approveCommand(e.Name),
 	})
 }
 
@@ -413,4 +413,12 @@ func DefaultCacheDir() (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "toolsearch", "upstreams"), nil
+}
+
+// approveCommand is the command that approves a held tool.
+func (m *Manager) approveCommand(name string) string {
+	if m.opts.ApproveCommand != nil {
+		return m.opts.ApproveCommand(name)
+	}
+	return "toolsearch approve " + name
 }
