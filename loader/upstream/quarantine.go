@@ -85,7 +85,7 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 }
 
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
-	sc := u.scan(e.Digest, t, !u.q.listing && u.m.approvals.Settled(u.qkey, t.Name, e.Digest, scan.Version))
+	sc := u.scan(e.Digest, t)
 	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
 	v := u.m.approvals.Decide(u.set.quarantine(), u.qkey, t.Name, e.Digest, len(findings) > 0)
 	if u.q.held == nil {
@@ -114,15 +114,15 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 // not scanned until a listing: the last known catalog of a large server is
 // served without scanning it all again, and the listing that follows
 // catches up on shadowing.
-func (u *upstream) scan(digest string, t *mcp.Tool, settled bool) *scanned {
+func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 	if sc, ok := u.q.scans[digest]; ok && !(sc.settled && u.q.listing) {
 		return sc
 	}
 	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
 		u.q.scans = map[string]*scanned{}
 	}
-	sc := &scanned{settled: settled}
-	if !settled {
+	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.qkey, t.Name, digest, scan.Version)}
+	if !sc.settled {
 		sc.findings, sc.refs = scan.ToolReferences(t)
 	}
 	u.q.scans[digest] = sc

@@ -26,9 +26,14 @@ const [url, tool, expect, screenshot] = process.argv.slice(2);
     if (!diff.includes(expect)) throw new Error(`the diff lacks ${expect}:\n${diff}`);
     await page.screenshot({ path: screenshot, fullPage: true });
     await item.locator(`button[data-approve="${tool}"]`).click();
-    await item.locator(".badge", { hasText: "approved" }).waitFor({ timeout: 15000 });
-    // The refreshed page no longer lists it.
-    await page.locator(`#pending [data-pending="${tool}"]`).waitFor({ state: "detached", timeout: 15000 });
+    // The page refreshes as soon as the server has the approval, which may
+    // be before the button turns into a badge: what counts is that the tool
+    // leaves the list, with no error shown on the way.
+    const failure = item.locator(".err");
+    await Promise.race([
+      page.locator(`#pending [data-pending="${tool}"]`).waitFor({ state: "detached", timeout: 15000 }),
+      failure.waitFor({ timeout: 15000 }).then(async () => { throw new Error("approval failed: " + await failure.textContent()); }),
+    ]);
     if (errors.length) throw new Error("page errors: " + errors.join("; "));
     console.log("ok: pending", tool, "shown with its diff and approved from the page; screenshot", screenshot);
   } finally {
