@@ -211,42 +211,66 @@ func (r *Runner) env() []string {
 	return env
 }
 
-// execute starts cmd and collects its result once its process group is gone.
+// execute starts cmd and collects its result once its process group is gone:
+// it starts the script with its pipes, waits for it to end (or stops it),
+// drains what it wrote, then reads its exit status.
+func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeout time.Duration) (*Result, error) {
+	p, err := r.start(cmd, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer p.closePipes()
+	res := &Result{Timeout: timeout}
+	if err := p.wait(ctx, res); err != nil {
+		return nil, err
+	}
+	p.drain()
+	res.Duration = time.Since(p.started)
+	p.fill(res)
+	return res, nil
+}
+
+// A process is a started script: its command, the pipes it writes to and
+// what has been read from them.
 //
 // Output goes through pipes of our own rather than exec's, so that Wait
 // only reaps the script: a grandchild that keeps a pipe open cannot make it
 // hang. Reading goes on until the pipes close, for at most grace after the
 // group is gone.
-func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeout time.Duration) (*Result, error) {
-	var files []*os.File // every pipe end; closing one twice is harmless
-	defer func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}()
-	pipe := func() (rd, wr *os.File, err error) {
-		rd, wr, err = os.Pipe()
-		files = append(files, rd, wr)
-		return rd, wr, err
-	}
-	outR, outW, err := pipe()
+type process struct {
+	cmd     *exec.Cmd
+	started time.Time
+	files   []*os.File // every pipe end; closing one twice is harmless
+	stdout  *headBuffer
+	stderr  *tailBuffer
+	copying sync.WaitGroup
+}
+
+// start opens the pipes, starts cmd, and starts reading its output and
+// writing its input.
+func (r *Runner) start(cmd *exec.Cmd, stdin string) (*process, error) {
+	p := &process{cmd: cmd}
+	outR, outW, err := p.pipe()
 	if err != nil {
+		p.closePipes()
 		return nil, err
 	}
-	errR, errW, err := pipe()
+	errR, errW, err := p.pipe()
 	if err != nil {
+		p.closePipes()
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	var inR, inW *os.File
 	if stdin != "" {
-		if inR, inW, err = pipe(); err != nil {
+		if inR, inW, err = p.pipe(); err != nil {
+			p.closePipes()
 			return nil, err
 		}
 		cmd.Stdin = inR
 	}
 
-	start := time.Now()
+	p.started = time.Now()
 	err = cmd.Start()
 	// The child has its own copies of its ends; ours must go, or the
 	// readers would never see EOF.
@@ -256,30 +280,50 @@ func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeo
 		inR.Close()
 	}
 	if err != nil {
+		p.closePipes()
 		return nil, fmt.Errorf("cannot start it: %w", err)
 	}
-	pgid := cmd.Process.Pid
 
-	stdout := &headBuffer{limit: r.opts.OutputLimit}
-	stderr := newTailBuffer(r.opts.StderrTail)
-	var copying sync.WaitGroup
-	copying.Go(func() { copyAll(stdout, outR) })
-	copying.Go(func() { copyAll(stderr, errR) })
+	p.stdout = &headBuffer{limit: r.opts.OutputLimit}
+	p.stderr = newTailBuffer(r.opts.StderrTail)
+	p.copying.Go(func() { copyAll(p.stdout, outR) })
+	p.copying.Go(func() { copyAll(p.stderr, errR) })
 	if inW != nil {
-		copying.Go(func() {
+		p.copying.Go(func() {
 			// A script that does not read its input gets EPIPE here
 			// once it is gone; that is not an error.
 			inW.WriteString(stdin)
 			inW.Close()
 		})
 	}
+	return p, nil
+}
 
+// pipe makes a pipe whose ends closePipes will close.
+func (p *process) pipe() (rd, wr *os.File, err error) {
+	rd, wr, err = os.Pipe()
+	if err == nil {
+		p.files = append(p.files, rd, wr)
+	}
+	return rd, wr, err
+}
+
+func (p *process) closePipes() {
+	for _, f := range p.files {
+		f.Close()
+	}
+}
+
+// wait waits until the script exits, runs out of time or ctx ends, and
+// then until its process group is gone, noting in res why it ended.
+func (p *process) wait(ctx context.Context, res *Result) error {
+	pgid := p.cmd.Process.Pid
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	timer := time.NewTimer(timeout)
+	go func() { exited <- p.cmd.Wait() }()
+	timer := time.NewTimer(res.Timeout)
 	defer timer.Stop()
 
-	res := &Result{Timeout: timeout}
+	var err error
 	select {
 	case err = <-exited:
 		stopGroup(pgid, grace) // whatever it left running
@@ -294,33 +338,35 @@ func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeo
 	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
-		return nil, err
+		return err
 	}
+	return nil
+}
 
+// drain waits until the output pipes close, for at most grace.
+func (p *process) drain() {
 	done := make(chan struct{})
-	go func() { copying.Wait(); close(done) }()
+	go func() { p.copying.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(grace):
 		// Something outside the group holds the pipes: stop reading.
-		for _, f := range files {
-			f.Close()
-		}
+		p.closePipes()
 		<-done
 	}
-	res.Duration = time.Since(start)
+}
 
-	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+// fill records the exit status and the output in res.
+func (p *process) fill(res *Result) {
+	ws := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
 	res.ExitCode = ws.ExitStatus()
 	if ws.Signaled() {
 		res.Signal = signalName(ws.Signal())
 	}
-
-	res.Stdout, res.InvalidUTF8 = stdout.text()
-	res.StdoutBytes = stdout.total
-	res.Truncated = stdout.truncated()
-	res.Stderr = stderr.text()
-	return res, nil
+	res.Stdout, res.InvalidUTF8 = p.stdout.text()
+	res.StdoutBytes = p.stdout.total
+	res.Truncated = p.stdout.truncated()
+	res.Stderr = p.stderr.text()
 }
 
 // copyAll copies src to dst until EOF or until src is closed under it.
