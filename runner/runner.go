@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 // Defaults for the zero values of Options.
@@ -164,9 +166,14 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 	cmd.Dir = r.opts.WorkDir
 	cmd.Env = append(r.env(), "SKILL_DIR="+dir, "SKILL_NAME="+req.Skill)
 	// Its own process group lets the script and everything it starts be
-	// stopped together.
+	// stopped together; a supervisor, where there is one, also stops what
+	// leaves the group.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	res, err := r.execute(ctx, cmd, req.Stdin, timeout)
+	sup, err := supervise.Wrap(cmd, supervise.Options{Grace: grace, Report: true})
+	if err != nil {
+		return nil, fmt.Errorf("script %q of skill %q: %w", req.Script, req.Skill, err)
+	}
+	res, err := r.execute(ctx, cmd, sup, req.Stdin, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("script %q of skill %q: %w", req.Script, req.Skill, err)
 	}
@@ -214,8 +221,8 @@ func (r *Runner) env() []string {
 // execute starts cmd and collects its result once its process group is gone:
 // it starts the script with its pipes, waits for it to end (or stops it),
 // drains what it wrote, then reads its exit status.
-func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeout time.Duration) (*Result, error) {
-	p, err := r.start(cmd, stdin)
+func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, sup *supervise.Supervisor, stdin string, timeout time.Duration) (*Result, error) {
+	p, err := r.start(cmd, sup, stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +233,9 @@ func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeo
 	}
 	p.drain()
 	res.Duration = time.Since(p.started)
-	p.fill(res)
+	if err := p.fill(res); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -239,6 +248,7 @@ func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeo
 // group is gone.
 type process struct {
 	cmd     *exec.Cmd
+	sup     *supervise.Supervisor // nil where scripts run unsupervised
 	started time.Time
 	files   []*os.File // every pipe end; closing one twice is harmless
 	stdout  *headBuffer
@@ -248,8 +258,8 @@ type process struct {
 
 // start opens the pipes, starts cmd, and starts reading its output and
 // writing its input.
-func (r *Runner) start(cmd *exec.Cmd, stdin string) (*process, error) {
-	p := &process{cmd: cmd}
+func (r *Runner) start(cmd *exec.Cmd, sup *supervise.Supervisor, stdin string) (*process, error) {
+	p := &process{cmd: cmd, sup: sup}
 	outR, outW, err := p.pipe()
 	if err != nil {
 		p.closePipes()
@@ -272,6 +282,7 @@ func (r *Runner) start(cmd *exec.Cmd, stdin string) (*process, error) {
 
 	p.started = time.Now()
 	err = cmd.Start()
+	sup.Started()
 	// The child has its own copies of its ends; ours must go, or the
 	// readers would never see EOF.
 	outW.Close()
@@ -315,9 +326,9 @@ func (p *process) closePipes() {
 }
 
 // wait waits until the script exits, runs out of time or ctx ends, and
-// then until its process group is gone, noting in res why it ended.
+// then until it and every process it started are gone, noting in res why
+// it ended.
 func (p *process) wait(ctx context.Context, res *Result) error {
-	pgid := p.cmd.Process.Pid
 	exited := make(chan error, 1)
 	go func() { exited <- p.cmd.Wait() }()
 	timer := time.NewTimer(res.Timeout)
@@ -326,21 +337,43 @@ func (p *process) wait(ctx context.Context, res *Result) error {
 	var err error
 	select {
 	case err = <-exited:
-		stopGroup(pgid, grace) // whatever it left running
+		if p.sup == nil {
+			stopGroup(p.cmd.Process.Pid, grace) // whatever it left running
+		} // a supervisor exits only once nothing is left
 	case <-timer.C:
 		res.TimedOut = true
-		stopGroup(pgid, grace)
-		err = <-exited
+		err = p.stop(exited)
 	case <-ctx.Done():
 		res.Cancelled = true
-		stopGroup(pgid, grace)
-		err = <-exited
+		err = p.stop(exited)
 	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
 	}
 	return nil
+}
+
+// stop ends the running script and everything it started, and returns
+// what Wait returned. A supervisor is asked to do it; one that has not
+// exited long after its grace is killed, and the script with it (it dies
+// with its supervisor), though what the script started may then live on.
+func (p *process) stop(exited <-chan error) error {
+	pid := p.cmd.Process.Pid
+	if p.sup == nil {
+		stopGroup(pid, grace)
+		return <-exited
+	}
+	syscall.Kill(pid, syscall.SIGTERM)
+	stuck := time.NewTimer(3 * grace)
+	defer stuck.Stop()
+	select {
+	case err := <-exited:
+		return err
+	case <-stuck.C:
+		syscall.Kill(pid, syscall.SIGKILL)
+		return <-exited
+	}
 }
 
 // drain waits until the output pipes close, for at most grace.
@@ -356,9 +389,19 @@ func (p *process) drain() {
 	}
 }
 
-// fill records the exit status and the output in res.
-func (p *process) fill(res *Result) {
+// fill records the exit status and the output in res. A supervised
+// script's status is the one its supervisor reports.
+func (p *process) fill(res *Result) error {
 	ws := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if p.sup != nil {
+		reported, startErr, ok := p.sup.Result()
+		if startErr != nil {
+			return fmt.Errorf("cannot start it: %w", startErr)
+		}
+		if ok {
+			ws = reported
+		}
+	}
 	res.ExitCode = ws.ExitStatus()
 	if ws.Signaled() {
 		res.Signal = signalName(ws.Signal())
@@ -367,6 +410,7 @@ func (p *process) fill(res *Result) {
 	res.StdoutBytes = p.stdout.total
 	res.Truncated = p.stdout.truncated()
 	res.Stderr = p.stderr.text()
+	return nil
 }
 
 // copyAll copies src to dst until EOF or until src is closed under it.

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 // skillDir holds the test scripts, one per behaviour; each says what it
@@ -304,18 +306,38 @@ func TestLeftBehindProcessesStopped(t *testing.T) {
 	assertGroupGone(t, pgidOf(t, res.Stdout))
 }
 
-func TestEscapedProcessDoesNotHang(t *testing.T) {
+func TestEscapedProcessStopped(t *testing.T) {
 	t.Parallel()
 	res := run(t, newRunner(t, Options{}), "scripts/escape.sh")
-	// It left the group on purpose, so the runner cannot stop it: do.
-	if pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(res.Stdout, "escaped "))); err == nil {
-		syscall.Kill(pid, syscall.SIGKILL)
-	} else {
-		t.Errorf("stdout %q: %v", res.Stdout, err)
-	}
 	if res.Failed() || res.Duration > terminated {
 		t.Errorf("got %+v", res)
 	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(res.Stdout, "escaped ")))
+	if err != nil {
+		t.Fatalf("stdout %q: %v", res.Stdout, err)
+	}
+	if !supervise.Enabled() {
+		// It left the group and nothing supervises it: stop it here.
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Skip("scripts are not supervised on this system")
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the process %d that left the group with setsid outlived the run", pid)
+	}
+}
+
+// alive reports whether pid is a live process (not a zombie).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
 }
 
 func TestCancel(t *testing.T) {

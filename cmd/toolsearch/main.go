@@ -19,6 +19,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 // version is set at build time with -ldflags "-X main.version=...";
@@ -58,6 +60,9 @@ type exitError int
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func main() {
+	// Skill scripts and stdio upstream servers run under a supervisor,
+	// which is this binary started again: it runs here and exits.
+	supervise.Init()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))

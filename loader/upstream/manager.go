@@ -287,7 +287,9 @@ type Status struct {
 	LastListed time.Time // last good tools/list
 	LastError  string
 	Tools      int // last known
-	PID        int // a stdio server's process, while connected
+	// PID is a stdio server's process while connected; on Linux, that of
+	// the supervisor that runs it (see internal/supervise).
+	PID int
 }
 
 // Status returns the status of every server, by name.

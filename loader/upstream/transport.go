@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 // stopGrace is how long a stdio server may take to exit once its stdin is
@@ -39,6 +41,14 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail) (mcp.Trans
 		// so Close) waiting for ever.
 		cmd.WaitDelay = stopGrace
 		ownProcessGroup(cmd)
+		// Where it can, a supervisor runs the server, so that what it
+		// starts ends with it even if it left the process group, and it
+		// ends even if toolsearch is killed. The supervisor's grace is
+		// shorter than stopGrace, so that it has stopped everything
+		// before the transport would kill it.
+		if _, err := supervise.Wrap(cmd, supervise.Options{Grace: stopGrace / 2}); err != nil {
+			return nil, nil, err
+		}
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, cmd, nil
 	case TypeHTTP:
 		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.Headers)}, nil, nil
