@@ -20,6 +20,8 @@ var (
 	ErrNoInterpreter = errors.New("no interpreter")
 	// ErrStdinTooLarge means Request.Stdin is longer than MaxStdin.
 	ErrStdinTooLarge = errors.New("stdin too large")
+	// ErrShutDown means the Runner is shutting down (see Runner.Shutdown).
+	ErrShutDown = errors.New("runner shut down")
 )
 
 // An Error explains why a script was refused before it ran. Its message is

@@ -77,6 +77,15 @@ type Runner struct {
 	opts  Options
 	slots chan struct{} // a token per running script
 	log   *slog.Logger
+
+	mu       sync.Mutex
+	closing  bool           // Shutdown has begun: no new run is admitted
+	admitted sync.WaitGroup // runs admitted, waiting for a slot or running
+	closed   chan struct{}  // closed when Shutdown begins
+	// stopping ends when Shutdown stops waiting: running scripts are
+	// stopped.
+	stopping context.Context
+	stopAll  context.CancelFunc
 }
 
 // New returns a Runner with the given options, defaults filled in.
@@ -102,7 +111,51 @@ func New(opts Options) *Runner {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Runner{opts: opts, slots: make(chan struct{}, opts.Concurrency), log: log}
+	r := &Runner{opts: opts, slots: make(chan struct{}, opts.Concurrency), log: log, closed: make(chan struct{})}
+	r.stopping, r.stopAll = context.WithCancel(context.Background())
+	return r
+}
+
+// Shutdown shuts the runner down gracefully: it refuses new runs (and those
+// still waiting for their turn) and waits for the running scripts to end.
+// If ctx ends first, it stops them as a timeout would (SIGTERM to the
+// scripts and everything they started, SIGKILL 2 s later), waits for that,
+// and returns ctx's error. With a ctx that has already ended, it stops
+// every script at once. Stopped runs return Results marked Cancelled.
+//
+// Shutdown may be called more than once; every call waits for the end.
+func (r *Runner) Shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	if !r.closing {
+		r.closing = true
+		close(r.closed)
+	}
+	r.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		r.admitted.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	r.stopAll()
+	<-done
+	return ctx.Err()
+}
+
+// admit counts a new run in, unless Shutdown has begun; a run admitted
+// must call r.admitted.Done when it ends.
+func (r *Runner) admit() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return false
+	}
+	r.admitted.Add(1)
+	return true
 }
 
 // A Request asks for one script of one skill to be run.
@@ -154,13 +207,23 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("script %q of skill %q not started: %w", req.Script, req.Skill, err)
 	}
+	if !r.admit() {
+		return nil, shuttingDown(req)
+	}
+	defer r.admitted.Done()
 	select {
 	case r.slots <- struct{}{}:
 		defer func() { <-r.slots }()
 	case <-ctx.Done():
 		return nil, fmt.Errorf("script %q of skill %q not started: cancelled while waiting for one of the %d running scripts to finish: %w",
 			req.Script, req.Skill, cap(r.slots), ctx.Err())
+	case <-r.closed:
+		return nil, shuttingDown(req)
 	}
+	// Shutdown stops the script as a cancelled ctx would.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(r.stopping, cancel)()
 
 	cmd := exec.Command(argv[0], slices.Concat(argv[1:], req.Args)...)
 	cmd.Dir = r.opts.WorkDir
@@ -182,6 +245,12 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 		res.Stderr = ""
 	}
 	return res, nil
+}
+
+// shuttingDown is the refusal of a run that Shutdown kept from starting.
+func shuttingDown(req Request) *Error {
+	return &Error{Skill: req.Skill, Script: req.Script, Err: ErrShutDown,
+		Reason: "toolsearch is shutting down and starts no new script; run it again once it is back"}
 }
 
 // prepare checks everything that can refuse a request, before it waits for

@@ -686,3 +686,122 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("DefaultTimeout %v not clamped to MaxTimeout", r.opts.DefaultTimeout)
 	}
 }
+
+// startWaiting starts wait_for.sh, which waits until its release file
+// exists, and returns once it runs, with the channel its result comes on.
+func startWaiting(t *testing.T, r *Runner, ctx context.Context) (release string, done <-chan *Result) {
+	t.Helper()
+	dir := t.TempDir()
+	started, release := filepath.Join(dir, "started"), filepath.Join(dir, "release")
+	results := make(chan *Result, 1)
+	go func() {
+		res, err := r.Run(ctx, Request{SkillDir: skillDir, Script: "scripts/wait_for.sh", Args: []string{started, release}})
+		if err != nil {
+			t.Error(err)
+		}
+		results <- res
+	}()
+	waitForFile(t, started)
+	return release, results
+}
+
+func TestShutdownLetsRunsFinish(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Options{})
+	release, done := startWaiting(t, r, t.Context())
+	shut := make(chan error, 1)
+	go func() { shut <- r.Shutdown(context.Background()) }()
+
+	// Shutdown has begun once new runs are refused; the running one goes on.
+	for {
+		_, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: "scripts/true.sh"})
+		if errors.Is(err, ErrShutDown) {
+			if !strings.Contains(err.Error(), "shutting down") {
+				t.Errorf("refusal: %v", err)
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err := <-shut:
+		t.Fatalf("Shutdown returned %v while a script ran", err)
+	default:
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; res == nil || res.Failed() {
+		t.Errorf("the running script: %+v; want it to finish", res)
+	}
+	if err := <-shut; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
+
+func TestShutdownStopsRunsAfterGrace(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Options{Concurrency: 1})
+	_, done := startWaiting(t, r, t.Context())
+	// A second run waits for the only slot; Shutdown turns it away.
+	waiting := make(chan error, 1)
+	go func() {
+		_, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: "scripts/true.sh"})
+		waiting <- err
+	}()
+
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	if err := r.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown = %v; want the grace to run out", err)
+	}
+	res := <-done
+	if res == nil || !res.Cancelled || !res.Failed() {
+		t.Fatalf("the running script: %+v; want it cancelled", res)
+	}
+	assertGroupGone(t, pgidOf(t, res.Stdout))
+	if err := <-waiting; !errors.Is(err, ErrShutDown) {
+		t.Errorf("the waiting run: %v; want ErrShutDown", err)
+	}
+	// Once shut down, a Runner stays so, and Shutdown returns at once.
+	if err := r.Shutdown(context.Background()); err != nil {
+		t.Errorf("second Shutdown: %v", err)
+	}
+}
+
+// TestShutdownStopsDaemons checks that stopping a script at shutdown also
+// stops what it started with setsid.
+func TestShutdownStopsDaemons(t *testing.T) {
+	t.Parallel()
+	if !supervise.Enabled() {
+		t.Skip("scripts are not supervised on this system")
+	}
+	r := newRunner(t, Options{})
+	pidFile := filepath.Join(t.TempDir(), "daemon.pid")
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: "scripts/daemon.sh", Args: []string{pidFile, "wait"}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	waitForFile(t, pidFile)
+	data, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // no grace: stop at once
+	r.Shutdown(ctx)
+	if res := <-done; res == nil || !res.Cancelled {
+		t.Errorf("got %+v; want cancelled", res)
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the daemon %d outlived the shutdown", pid)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +33,9 @@ type app struct {
 	upstreams *upstream.Manager
 	servers   []upstream.ServerConfig
 	upOpts    upstream.Options
+	// scripts runs skill scripts; nil when they are turned off.
+	scripts  *runner.Runner
+	stopOnce sync.Once
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel.
@@ -45,7 +49,9 @@ func newLogger(level string) (*slog.Logger, error) {
 			return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
 		}
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+	slog.SetDefault(log) // for what logs before or outside an app, such as a shutdown
+	return log, nil
 }
 
 // openApp loads every configured source into a catalog and builds the
@@ -77,9 +83,8 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err := a.loadUpstreamConfig(); err != nil {
 		return nil, err
 	}
-	var scripts *runner.Runner
 	if !cfg.Scripts.Disabled {
-		scripts = runner.New(runner.Options{
+		a.scripts = runner.New(runner.Options{
 			WorkDir:        cfg.Workdir,
 			OutputLimit:    cfg.Scripts.OutputLimit,
 			DefaultTimeout: time.Duration(cfg.Scripts.Timeout),
@@ -104,7 +109,7 @@ func openApp(f *sourceFlags) (*app, error) {
 	}
 	opts := server.Options{
 		Activity:      a.activity,
-		Scripts:       scripts,
+		Scripts:       a.scripts,
 		Version:       versionString(),
 		ListingBudget: *cfg.ListingBudget,
 		ResultBudget:  cfg.ResultBudget,
@@ -172,10 +177,10 @@ func (a *app) loadUpstreamConfig() error {
 }
 
 // startUpstreams connects to the upstream servers in the background; their
-// last known catalogs are served at once.
-func (a *app) startUpstreams(ctx context.Context) {
+// last known catalogs are served at once. They run until the app closes.
+func (a *app) startUpstreams() {
 	if a.upstreams != nil {
-		a.upstreams.Start(ctx)
+		a.upstreams.Start(context.Background())
 	}
 }
 
@@ -230,7 +235,7 @@ func (a *app) settleUpstreams(ctx context.Context, wait time.Duration) {
 	if a.upstreams == nil {
 		return
 	}
-	a.startUpstreams(ctx)
+	a.startUpstreams()
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		settled := true
@@ -256,18 +261,6 @@ func (a *app) watchSkills(ctx context.Context) {
 			a.log.Warn("not watching skill roots", "err", err)
 		}
 	}()
-}
-
-func (a *app) close() {
-	if a.upstreams != nil {
-		a.upstreams.Close()
-	}
-	if a.server != nil {
-		a.server.Close()
-	}
-	for _, c := range a.closers {
-		c.Close()
-	}
 }
 
 func plural(n int, noun string) string {

@@ -31,9 +31,12 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
-	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
+	// A first interrupt leaves the call the grace to finish.
+	work, cancel := afterGrace(ctx)
+	defer cancel()
+	res := a.server.Call(work, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
 	printResult(out, res, *asJSON)
 	if res.IsError {
 		return exitError(1)

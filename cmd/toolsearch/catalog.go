@@ -26,7 +26,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	rep := server.BuildCatalogReport(a.catalog.Snapshot())
 	if *asJSON {

@@ -15,10 +15,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/toolsearch/toolsearch/internal/supervise"
 )
@@ -63,9 +61,7 @@ func main() {
 	// Skill scripts and stdio upstream servers run under a supervisor,
 	// which is this binary started again: it runs here and exits.
 	supervise.Init()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(notifyShutdown(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

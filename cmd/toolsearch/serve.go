@@ -17,9 +17,6 @@ import (
 	"github.com/toolsearch/toolsearch/server"
 )
 
-// shutdownGrace is how long running calls get to finish on SIGINT/SIGTERM.
-const shutdownGrace = 10 * time.Second
-
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
 	sf := addSourceFlags(fs)
@@ -48,15 +45,20 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	// Loading a large catalog leaves garbage behind (file bytes, decoded
 	// JSON); hand it back now rather than whenever the scavenger gets to it.
 	debug.FreeOSMemory()
 	tuneGC(a.log)
+	// Once asked to stop, scripts and upstream calls in flight get the
+	// grace, then are stopped, so that the sessions waiting for them end.
+	work, cancelWork := afterGrace(ctx)
+	defer cancelWork()
+	defer context.AfterFunc(ctx, func() { a.shutdown(work) })()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
-	a.startUpstreams(ctx)
+	a.startUpstreams()
 
 	snap := a.server.Snapshot()
 	if a.cfg.HTTP.Addr == "" {

@@ -107,6 +107,10 @@ type Manager struct {
 	start  sync.Once
 	wg     sync.WaitGroup
 
+	callMu  sync.Mutex
+	closing bool           // Shutdown has begun: no new call is admitted
+	calls   sync.WaitGroup // calls admitted and not yet returned
+
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
 }
@@ -226,12 +230,52 @@ func (m *Manager) publishPersisted() {
 	}
 }
 
-// Close stops every server, waiting until their processes have exited, and
-// ends the calls in flight.
+// Close stops every server at once, ending the calls in flight, and waits
+// until their processes have exited. It is Shutdown with no grace.
 func (m *Manager) Close() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m.Shutdown(ctx)
+	return nil
+}
+
+// Shutdown stops the manager gracefully: new calls get ErrClosed at once,
+// the calls in flight get until ctx ends to finish, and then every server
+// is stopped (connections closed, stdio processes ended, as Close does),
+// ending the calls still running. It returns once the servers' processes
+// have exited, with ctx's error if calls had to be cut short. It may be
+// called more than once.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.callMu.Lock()
+	m.closing = true
+	m.callMu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		m.calls.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
 	m.cancel()
 	m.wg.Wait()
-	return nil
+	<-done
+	return err
+}
+
+// admit counts a new call in, unless Shutdown has begun; a call admitted
+// must call m.calls.Done when it returns.
+func (m *Manager) admit() bool {
+	m.callMu.Lock()
+	defer m.callMu.Unlock()
+	if m.closing {
+		return false
+	}
+	m.calls.Add(1)
+	return true
 }
 
 // Refresh re-lists a server's tools now and waits for the listing. Unlike
