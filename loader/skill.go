@@ -82,6 +82,13 @@ type File struct {
 	Data   []byte `json:"-"`
 }
 
+// Binary reports whether the file's bytes are not text: they hold a NUL
+// byte or are not valid UTF-8. Such a file cannot be shown as text, nor
+// travel as a JSON string.
+func (f *File) Binary() bool {
+	return bytes.IndexByte(f.Data, 0) >= 0 || !utf8.Valid(f.Data)
+}
+
 // Valid reports whether the skill follows every rule of the Agent Skills
 // specification (hints aside), which is what strict validation and the MCP
 // Skills extension require.

@@ -156,7 +156,7 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 
 	queries, source := opts.Queries, opts.QuerySource
 	if len(queries) == 0 {
-		queries, source = oneLinerQueries(snap), "the entries' one-liners"
+		queries, source = OneLinerQueries(snap), "the entries' one-liners"
 	}
 	rep.QuerySource, rep.Queries = source, len(queries)
 	levels := detailLevels()
@@ -371,9 +371,10 @@ func detailLevels() []string {
 	return levels
 }
 
-// oneLinerQueries makes one query per listed entry from its one-liner, the
-// way a model might describe what it needs.
-func oneLinerQueries(snap *loader.Snapshot) []string {
+// OneLinerQueries makes one query per listed entry from its one-liner, the
+// way a model might describe what it needs. Measure uses them when it is
+// given no queries.
+func OneLinerQueries(snap *loader.Snapshot) []string {
 	var qs []string
 	for _, e := range snap.Listed() {
 		q := e.Summary

@@ -17,6 +17,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/skillsext"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
 
@@ -138,6 +139,16 @@ func (s *Server) Close() {
 	close(s.done)
 }
 
+// Options returns the options the server was built with, defaults filled in.
+func (s *Server) Options() Options { return s.opts }
+
+// Catalog returns the catalog the server follows.
+func (s *Server) Catalog() *loader.Catalog { return s.catalog }
+
+// InFlight returns how many MCP requests the server's MCP servers are
+// handling right now.
+func (s *Server) InFlight() int64 { return s.inflight.Load() }
+
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
 
@@ -169,7 +180,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 			s.addSearchTool(ms)
 		}
 		s.syncDirectTools(ms, new)
-		c.skills.sync(ms, new, s.log)
+		c.skills.Sync(ms, new, s.log)
 	}
 }
 
@@ -200,12 +211,12 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Title: "toolsearch", Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       s.log,
-		Capabilities: declareSkills(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
+		Capabilities: skillsext.Declare(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
 	})
 	c := &conn{
 		tools:  map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true},
 		direct: map[string]string{},
-		skills: newSkillsConn(),
+		skills: skillsext.NewConn(),
 		stats:  newStatsBook(s),
 	}
 	s.mu.Lock()
@@ -221,7 +232,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	// Middleware added later wraps what was added before: unknown tools are
 	// answered inside the accounting, which sits inside the activity record.
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
-	s.attachSkills(ms, c.skills)
+	c.skills.Attach(ms, s.Snapshot(), s.log)
 	s.attachStats(ms, c.stats)
 	ms.AddReceivingMiddleware(s.countInflight, s.activityMiddleware)
 	return ms
@@ -234,8 +245,8 @@ type conn struct {
 	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
 	// promoted tools stay listed for the session even if no longer always-loaded.
 	promoted map[string]bool
-	skills   *skillsConn // what it serves through the Skills extension
-	stats    *statsBook  // its sessions' accounting
+	skills   *skillsext.Conn // what it serves through the Skills extension
+	stats    *statsBook      // its sessions' accounting
 }
 
 // connHas reports whether the connection lists the named tool.
@@ -325,4 +336,20 @@ func cleanJSONError(err error) string {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "json: ")
 	return msg
+}
+
+// CloseSessions ends every session of the MCP servers made by
+// NewMCPServer, which cancels the requests they are still running.
+func (s *Server) CloseSessions() {
+	s.mu.RLock()
+	conns := make([]*mcp.Server, 0, len(s.conns))
+	for ms := range s.conns {
+		conns = append(conns, ms)
+	}
+	s.mu.RUnlock()
+	for _, ms := range conns {
+		for ss := range ms.Sessions() {
+			ss.Close()
+		}
+	}
 }

@@ -252,3 +252,20 @@ func TestEmptyQueryPages(t *testing.T) {
 		t.Error("a bad cursor is accepted")
 	}
 }
+
+// TestReleaseForgetsTheConnection checks that the registry of connections
+// does not keep a released MCP server alive.
+func TestReleaseForgetsTheConnection(t *testing.T) {
+	s, err := New(testCatalog(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := s.NewMCPServer()
+	s.Release(ms)
+	s.mu.RLock()
+	_, kept := s.conns[ms]
+	s.mu.RUnlock()
+	if kept {
+		t.Error("a released MCP server is still kept up to date")
+	}
+}

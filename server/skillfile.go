@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -72,7 +71,7 @@ func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("skill %s has no file %q; its files are: %s", sk.Name, rel, fileList(sk))
 	}
-	if isBinary(f.Data) {
+	if f.Binary() {
 		return "", fmt.Errorf("%s is a binary file (%d bytes) and cannot be read as text; if it is a script, run it with run_skill_script", rel, f.Size)
 	}
 	if args.Offset < 0 || args.Offset > f.Size {
@@ -111,9 +110,4 @@ func fileList(sk *loader.Skill) string {
 		paths[i] = f.Path
 	}
 	return strings.Join(paths, ", ")
-}
-
-// isBinary reports content that is not text: a NUL byte or invalid UTF-8.
-func isBinary(data []byte) bool {
-	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }

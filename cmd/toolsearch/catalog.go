@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
-	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 func runCatalog(ctx context.Context, args []string, out io.Writer) error {
@@ -28,7 +28,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
-	rep := server.BuildCatalogReport(a.catalog.Snapshot())
+	rep := web.BuildCatalogReport(a.catalog.Snapshot())
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -37,7 +37,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	return writeCatalogReport(out, rep)
 }
 
-func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
+func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SOURCE\tKIND\tSTATE\tENTRIES\tLAST LISTED\tERROR")
 	for _, s := range rep.Sources {

@@ -14,13 +14,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
 	sf := addSourceFlags(fs)
-	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+server.DefaultHTTPAddr)
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+web.DefaultHTTPAddr)
 	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
 	trace := fs.String("trace", "", "append one JSON line per request to `FILE` (time, session, method, tool, argument digest, tokens, duration, outcome)")
@@ -80,14 +80,14 @@ func serveHTTP(ctx context.Context, a *app) error {
 		return err
 	}
 	addr := a.cfg.HTTP.Addr
-	if err := server.CheckBind(addr, token); err != nil {
+	if err := web.CheckBind(addr, token); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	h := a.server.HTTPHandler(server.HTTPOptions{
+	h := web.NewHandler(a.server, web.Options{
 		Token:          token,
 		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
 		MaxBodyBytes:   a.cfg.HTTP.MaxBodyBytes,
@@ -95,7 +95,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Ready:          a.upstreamStates,
 	})
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
-	return a.server.Serve(ctx, ln, h, shutdownGrace)
+	return web.Serve(ctx, a.server, ln, h, shutdownGrace)
 }
 
 // gcHeadroom is the garbage the server lets pile up between collections
@@ -151,7 +151,7 @@ func defaultHTTPAddr(args []string) []string {
 			i++
 			continue
 		}
-		out = append(out, a+"="+server.DefaultHTTPAddr)
+		out = append(out, a+"="+web.DefaultHTTPAddr)
 	}
 	return out
 }

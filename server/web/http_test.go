@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/server"
 )
 
 // bearer adds a token to every request.
@@ -28,7 +30,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // startHTTP serves s over real HTTP on a loopback port until the test ends.
-func startHTTP(t *testing.T, s *Server, o HTTPOptions) (url string, stop func()) {
+func startHTTP(t *testing.T, s *server.Server, o Options) (url string, stop func()) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -36,7 +38,7 @@ func startHTTP(t *testing.T, s *Server, o HTTPOptions) (url string, stop func())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln, s.HTTPHandler(o), 5*time.Second) }()
+	go func() { done <- Serve(ctx, s, ln, NewHandler(s, o), 5*time.Second) }()
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
@@ -67,9 +69,9 @@ func httpClient(t *testing.T, url, token, version string) *mcp.ClientSession {
 
 func TestHTTPBothEras(t *testing.T) {
 	up := &fakeUpstreams{}
-	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	s, _ := server.New(testCatalog(t), server.Options{ListingBudget: server.DefaultListingBudget, Upstreams: up})
 	defer s.Close()
-	url, _ := startHTTP(t, s, HTTPOptions{Token: "secret"})
+	url, _ := startHTTP(t, s, Options{Token: "secret"})
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
 			cs := httpClient(t, url, "secret", version)
@@ -79,7 +81,7 @@ func TestHTTPBothEras(t *testing.T) {
 			if names := toolNames(t, cs); !strings.Contains(names, "tool_search") {
 				t.Errorf("tools/list = %s", names)
 			}
-			text, res := callText(t, cs, CallTool, map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": version}})
+			text, res := callText(t, cs, server.CallTool, map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": version}})
 			if res.IsError || !strings.Contains(text, version) {
 				t.Errorf("call: %v %q", res.IsError, text)
 			}
@@ -88,9 +90,9 @@ func TestHTTPBothEras(t *testing.T) {
 }
 
 func TestHTTPGuards(t *testing.T) {
-	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget})
+	s, _ := server.New(testCatalog(t), server.Options{ListingBudget: server.DefaultListingBudget})
 	defer s.Close()
-	url, _ := startHTTP(t, s, HTTPOptions{Token: "secret", MaxBodyBytes: 1 << 10, AllowedOrigins: []string{"https://app.example.com"}})
+	url, _ := startHTTP(t, s, Options{Token: "secret", MaxBodyBytes: 1 << 10, AllowedOrigins: []string{"https://app.example.com"}})
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 	tests := []struct {
 		name   string
@@ -154,9 +156,9 @@ func TestCheckBind(t *testing.T) {
 
 func TestHTTPManyClients(t *testing.T) {
 	up := &fakeUpstreams{}
-	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	s, _ := server.New(testCatalog(t), server.Options{ListingBudget: server.DefaultListingBudget, Upstreams: up})
 	defer s.Close()
-	url, _ := startHTTP(t, s, HTTPOptions{})
+	url, _ := startHTTP(t, s, Options{})
 	const clients = 200
 	var wg sync.WaitGroup
 	errs := make(chan error, clients)
@@ -175,12 +177,12 @@ func TestHTTPManyClients(t *testing.T) {
 				return
 			}
 			defer cs.Close()
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolSearch, Arguments: map[string]any{"query": "echo message"}})
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: server.ToolSearch, Arguments: map[string]any{"query": "echo message"}})
 			if err != nil || res.IsError {
 				errs <- fmt.Errorf("client %d search: %v %v", i, err, res)
 				return
 			}
-			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: CallTool, Arguments: map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": fmt.Sprint(i)}}})
+			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: server.CallTool, Arguments: map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": fmt.Sprint(i)}}})
 			if err != nil || res.IsError {
 				errs <- fmt.Errorf("client %d call: %v %v", i, err, res)
 			}
@@ -214,13 +216,13 @@ func (b *blockingUpstreams) Call(ctx context.Context, server, tool string, args 
 
 func TestHTTPShutdownWithCallInFlight(t *testing.T) {
 	up := &blockingUpstreams{started: make(chan struct{}, 1), release: make(chan struct{})}
-	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	s, _ := server.New(testCatalog(t), server.Options{ListingBudget: server.DefaultListingBudget, Upstreams: up})
 	defer s.Close()
-	url, stop := startHTTP(t, s, HTTPOptions{})
+	url, stop := startHTTP(t, s, Options{})
 	cs := httpClient(t, url, "", "2025-11-25")
 	result := make(chan string, 1)
 	go func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: CallTool, Arguments: map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "x"}}})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: server.CallTool, Arguments: map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "x"}}})
 		if err != nil {
 			result <- "error: " + err.Error()
 			return
@@ -244,12 +246,12 @@ func TestHTTPShutdownWithCallInFlight(t *testing.T) {
 }
 
 func TestHTTPPromoteStaysInItsSession(t *testing.T) {
-	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}, Promote: true})
+	s, _ := server.New(testCatalog(t), server.Options{ListingBudget: server.DefaultListingBudget, Upstreams: &fakeUpstreams{}, Promote: true})
 	defer s.Close()
-	url, _ := startHTTP(t, s, HTTPOptions{})
+	url, _ := startHTTP(t, s, Options{})
 	a := httpClient(t, url, "", "2025-11-25")
 	b := httpClient(t, url, "", "2025-11-25")
-	callText(t, a, ToolSearch, map[string]any{"query": "select:srv__ping"})
+	callText(t, a, server.ToolSearch, map[string]any{"query": "select:srv__ping"})
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(toolNames(t, a), "srv__ping") {
 		if time.Now().After(deadline) {

@@ -1,10 +1,23 @@
-package server
-
-// The MCP Skills extension (SEP-2640, io.modelcontextprotocol/skills): every
-// valid skill of the catalog is listed by skills/list and skills/get, its
-// files are skill:// resources and its folders answer
-// resources/directory/read. Each skill is also a prompt named after it. The
-// contract: https://github.com/modelcontextprotocol/ext-skills/blob/main/specification/stable/skills.mdx
+// Package skillsext serves skills through the MCP Skills extension
+// (SEP-2640, io.modelcontextprotocol/skills): every valid skill of the
+// catalog is listed by skills/list and skills/get, its files are skill://
+// resources and its folders answer resources/directory/read. Each skill is
+// also a prompt named after it. The contract:
+// https://github.com/modelcontextprotocol/ext-skills/blob/main/specification/stable/skills.mdx
+//
+// It depends on the loader's snapshots and the go-sdk alone: when the go-sdk
+// gains a skills package of its own, this is the one package to swap.
+//
+// # Use
+//
+// Declare the extension in the capabilities of an MCP server, then attach a
+// Conn to it and sync the Conn whenever the catalog changes:
+//
+//	ms := mcp.NewServer(impl, &mcp.ServerOptions{Capabilities: skillsext.Declare(&mcp.ServerCapabilities{})})
+//	c := skillsext.NewConn()
+//	c.Attach(ms, catalog.Snapshot(), log)
+//	catalog.Subscribe(func(_, snap *loader.Snapshot) { c.Sync(ms, snap, log) })
+package skillsext
 
 import (
 	"context"
@@ -22,10 +35,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
 
-// SkillsExtension names the MCP Skills extension in capabilities.
-const SkillsExtension = "io.modelcontextprotocol/skills"
+// Name names the MCP Skills extension in capabilities.
+const Name = "io.modelcontextprotocol/skills"
 
 const (
 	// skillsTTL is how long hosts may keep skills/list, skills/get and
@@ -41,21 +55,21 @@ const (
 	filesPerPage  = 2000
 )
 
-// declareSkills adds to caps what serving skills takes: the extension with
+// Declare adds to caps what serving skills takes: the extension with
 // directory reads and the resources capability it depends on. Prompts are
 // declared up front too, so that clients heed prompts list_changed even
 // when there was no skill at connection time.
-func declareSkills(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
-	caps.AddExtension(SkillsExtension, map[string]any{"directoryRead": true})
+func Declare(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
+	caps.AddExtension(Name, map[string]any{"directoryRead": true})
 	caps.Resources = &mcp.ResourceCapabilities{ListChanged: true}
 	caps.Prompts = &mcp.PromptCapabilities{ListChanged: true}
 	return caps
 }
 
-// attachSkills serves the skills of the catalog through the MCP Skills
-// extension on ms; c keeps it in step with the catalog.
-func (s *Server) attachSkills(ms *mcp.Server, c *skillsConn) {
-	c.sync(ms, s.Snapshot(), s.log)
+// Attach serves the skills of snap through the MCP Skills extension on ms;
+// Sync keeps it in step with the catalog afterwards.
+func (c *Conn) Attach(ms *mcp.Server, snap *loader.Snapshot, log *slog.Logger) {
+	c.sync(ms, snap, log)
 	err := errors.Join(
 		mcp.AddReceivingCustomMethod(ms, "skills/list", c.listSkills),
 		mcp.AddReceivingCustomMethod(ms, "skills/get", c.getSkill),
@@ -64,19 +78,20 @@ func (s *Server) attachSkills(ms *mcp.Server, c *skillsConn) {
 	if err != nil {
 		// A go-sdk that defines these methods itself refuses ours: move to
 		// its own skills support (go-sdk PR #1238).
-		s.log.Error("serving the MCP Skills extension", "err", err)
+		log.Error("serving the MCP Skills extension", "err", err)
 	}
 	ms.AddReceivingMiddleware(legacySkillReads)
 }
 
-// skillsConn is the skills side of one MCP server: the view it publishes.
-type skillsConn struct {
+// Conn is the skills side of one MCP server: the view it publishes.
+type Conn struct {
 	mu   sync.Mutex // serializes sync
 	view atomic.Pointer[skillView]
 }
 
-func newSkillsConn() *skillsConn {
-	c := new(skillsConn)
+// NewConn returns a Conn that publishes no skill until its first sync.
+func NewConn() *Conn {
+	c := new(Conn)
 	c.view.Store(emptySkillView())
 	return c
 }
@@ -89,13 +104,18 @@ type features interface {
 	RemovePrompts(names ...string)
 }
 
+// Sync moves the connection to the view of snap; see sync.
+func (c *Conn) Sync(ms *mcp.Server, snap *loader.Snapshot, log *slog.Logger) {
+	c.sync(ms, snap, log)
+}
+
 // sync moves the connection to the view of snap, unless it already
 // publishes that snapshot or a later one. Changed and new files and prompts
 // are registered before the new view is published, and vanished ones
 // removed after, so that every digest a view advertises can be read from
 // this MCP server, with the bytes it covers. Registering and removing make
 // the SDK send resources and prompts list_changed.
-func (c *skillsConn) sync(ms features, snap *loader.Snapshot, log *slog.Logger) {
+func (c *Conn) sync(ms features, snap *loader.Snapshot, log *slog.Logger) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old := c.view.Load()
@@ -187,18 +207,13 @@ type modernFields struct {
 // fieldsFor returns the modernFields of a result to a request with the
 // given session and params _meta.
 func fieldsFor(ss *mcp.ServerSession, meta mcp.Meta) modernFields {
-	if !isModern(ss, meta) {
+	if !protocol.IsModern(ss, meta) {
 		return modernFields{}
 	}
 	return modernFields{ResultType: "complete", Cacheable: &mcp.Cacheable{TTLMs: int(skillsTTL.Milliseconds()), CacheScope: "public"}}
 }
 
-// isModern reports whether a request follows protocol 2026-07-28 or later.
-func isModern(ss *mcp.ServerSession, meta mcp.Meta) bool {
-	return protocolVersion(ss, meta) >= modernProtocol
-}
-
-func (c *skillsConn) listSkills(_ context.Context, ss *mcp.ServerSession, p *listSkillsParams) (*listSkillsResult, error) {
+func (c *Conn) listSkills(_ context.Context, ss *mcp.ServerSession, p *listSkillsParams) (*listSkillsResult, error) {
 	if p == nil {
 		p = &listSkillsParams{} // params are optional
 	}
@@ -229,7 +244,7 @@ func (c *skillsConn) listSkills(_ context.Context, ss *mcp.ServerSession, p *lis
 	return res, nil
 }
 
-func (c *skillsConn) getSkill(_ context.Context, ss *mcp.ServerSession, p *getSkillParams) (*getSkillResult, error) {
+func (c *Conn) getSkill(_ context.Context, ss *mcp.ServerSession, p *getSkillParams) (*getSkillResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get needs the uri of a skill's SKILL.md")
 	}
@@ -240,7 +255,7 @@ func (c *skillsConn) getSkill(_ context.Context, ss *mcp.ServerSession, p *getSk
 	return &getSkillResult{modernFields: fieldsFor(ss, p.Meta), Skill: sk.entry}, nil
 }
 
-func (c *skillsConn) readDirectory(_ context.Context, ss *mcp.ServerSession, p *readDirectoryParams) (*readDirectoryResult, error) {
+func (c *Conn) readDirectory(_ context.Context, ss *mcp.ServerSession, p *readDirectoryParams) (*readDirectoryResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("resources/directory/read needs the uri of a directory")
 	}
@@ -258,7 +273,7 @@ func (c *skillsConn) readDirectory(_ context.Context, ss *mcp.ServerSession, p *
 
 // readFile serves a skill file from the published view, so that its bytes
 // always match the digest skills/list and skills/get advertise right then.
-func (c *skillsConn) readFile(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (c *Conn) readFile(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	f, ok := c.view.Load().files[uri]
 	if !ok {
@@ -270,7 +285,7 @@ func (c *skillsConn) readFile(_ context.Context, req *mcp.ReadResourceRequest) (
 }
 
 // getPrompt offers a skill as a prompt: its instructions, the SKILL.md body.
-func (c *skillsConn) getPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+func (c *Conn) getPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	sk, ok := c.view.Load().byName[req.Params.Name]
 	if !ok {
 		return nil, invalidParams("unknown prompt %q", req.Params.Name)
@@ -293,7 +308,7 @@ func legacySkillReads(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		p, _ := req.GetParams().(*mcp.ReadResourceParams)
 		ss, _ := req.GetSession().(*mcp.ServerSession)
-		if p == nil || !strings.HasPrefix(p.URI, "skill://") || isModern(ss, p.Meta) {
+		if p == nil || !strings.HasPrefix(p.URI, "skill://") || protocol.IsModern(ss, p.Meta) {
 			return res, err
 		}
 		return &legacyReadResult{ResultBase: mcp.ResultBase{Meta: read.Meta}, Contents: read.Contents}, nil

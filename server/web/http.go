@@ -1,4 +1,9 @@
-package server
+// Package web serves toolsearch over HTTP: MCP Streamable HTTP at /mcp for
+// both protocol eras, the live status page, and the health probes. It sits
+// above package server, which knows nothing of HTTP: the handler builds the
+// MCP servers it needs through server.Server and reads the rest through its
+// accessors.
+package web
 
 import (
 	"context"
@@ -15,6 +20,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
 
 // Defaults of the HTTP transport.
@@ -24,8 +31,8 @@ const (
 	DefaultSessionTimeout = 30 * time.Minute
 )
 
-// HTTPOptions configure the Streamable HTTP transport.
-type HTTPOptions struct {
+// Options configure the HTTP handler.
+type Options struct {
 	// Token, when set, is the bearer token every request must carry.
 	// Binding anything but loopback requires one.
 	Token string
@@ -63,38 +70,39 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// HTTPHandler serves MCP Streamable HTTP at /mcp for both protocol eras,
+// NewHandler serves MCP Streamable HTTP at /mcp for both protocol eras,
 // with /healthz and /readyz beside it. Requests of protocol 2026-07-28 go
 // to a stateless handler (the era has no sessions); older ones get
 // sessions, so that notifications reach them.
-func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
+func NewHandler(s *server.Server, o Options) http.Handler {
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout
 	}
+	log := s.Options().Logger
 	shared := s.NewMCPServer()
 	servers := &sessionServers{s: s, shared: shared}
 	stateful := mcp.NewStreamableHTTPHandler(servers.get, &mcp.StreamableHTTPOptions{
-		Logger:              s.log,
+		Logger:              log,
 		SessionTimeout:      o.SessionTimeout,
 		MaxRequestBodyBytes: o.MaxBodyBytes,
 	})
 	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return shared }, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
-		Logger:                       s.log,
+		Logger:                       log,
 		MaxRequestBodyBytes:          o.MaxBodyBytes,
 		PropagateRequestCancellation: true,
 	})
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Protocol-Version") >= modernProtocol {
+		if r.Header.Get("Mcp-Protocol-Version") >= protocol.Modern {
 			stateless.ServeHTTP(w, r)
 			return
 		}
-		if s.opts.Promote && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+		if s.Options().Promote && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
 			// A new legacy session gets a server of its own, so that
 			// promoting tools changes no other session's list.
 			r = r.WithContext(context.WithValue(r.Context(), newSessionKey{}, servers.fresh()))
@@ -114,7 +122,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(body)
 	})
-	s.addStatus(mux)
+	addStatus(s, mux)
 	return guard(mux, o)
 }
 
@@ -124,7 +132,7 @@ type newSessionKey struct{}
 // one, or with promotion a fresh one per new session, released once its
 // session has gone.
 type sessionServers struct {
-	s      *Server
+	s      *server.Server
 	shared *mcp.Server
 
 	mu         sync.Mutex
@@ -170,7 +178,7 @@ func (p *sessionServers) fresh() *mcp.Server {
 // guard applies what every request must pass: the bearer token and the
 // Origin check that protects against DNS rebinding. /healthz stays open so
 // that liveness probes need no secret; it reveals nothing.
-func guard(next http.Handler, o HTTPOptions) http.Handler {
+func guard(next http.Handler, o Options) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, o.AllowedOrigins) {
 			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed (add it to http.allowedOrigins)", origin), http.StatusForbidden)
@@ -211,7 +219,7 @@ func originAllowed(origin, host string, allowed []string) bool {
 // Serve serves h on ln until ctx ends, then shuts down gracefully: new
 // requests are refused, requests in flight get grace to finish, and
 // whatever still runs after it (long calls, scripts) is cancelled.
-func (s *Server) Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+func Serve(ctx context.Context, s *server.Server, ln net.Listener, h http.Handler, grace time.Duration) error {
 	base, cancelAll := context.WithCancel(context.Background())
 	defer cancelAll()
 	srv := &http.Server{
@@ -232,11 +240,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, h http.Handler, gra
 	go func() { shut <- srv.Shutdown(deadline) }()
 	// Idle notification streams would hold Shutdown for the whole grace
 	// period: wait only for the requests in flight, then end the sessions.
-	for s.inflight.Load() > 0 && deadline.Err() == nil {
+	for s.InFlight() > 0 && deadline.Err() == nil {
 		time.Sleep(20 * time.Millisecond)
 	}
 	cancelAll()
-	s.closeSessions()
+	s.CloseSessions()
 	err := <-shut
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = srv.Close()
@@ -245,20 +253,4 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, h http.Handler, gra
 		err = e
 	}
 	return err
-}
-
-// closeSessions ends every MCP session, which cancels the requests they are
-// still running.
-func (s *Server) closeSessions() {
-	s.mu.RLock()
-	conns := make([]*mcp.Server, 0, len(s.conns))
-	for ms := range s.conns {
-		conns = append(conns, ms)
-	}
-	s.mu.RUnlock()
-	for _, ms := range conns {
-		for ss := range ms.Sessions() {
-			ss.Close()
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package server
+package skillsext
 
 import (
 	"encoding/json"
@@ -250,7 +250,7 @@ func mimeType(f *loader.File) string {
 	if t, ok := mimeTypes[strings.ToLower(path.Ext(f.Path))]; ok {
 		return t
 	}
-	if isBinary(f.Data) {
+	if f.Binary() {
 		return "application/octet-stream"
 	}
 	return "text/plain"
@@ -262,7 +262,7 @@ func mimeType(f *loader.File) string {
 // because the SDK omits empty text, and a result with neither is invalid.
 func (f servedFile) contents(uri string) *mcp.ResourceContents {
 	c := &mcp.ResourceContents{URI: uri, MIMEType: f.resource.MIMEType}
-	if len(f.file.Data) > 0 && !isBinary(f.file.Data) {
+	if len(f.file.Data) > 0 && !f.file.Binary() {
 		c.Text = string(f.file.Data)
 	} else {
 		c.Blob = append([]byte{}, f.file.Data...) // never nil, so that "blob" is sent even when empty

@@ -1,4 +1,4 @@
-package server
+package skillsext
 
 import (
 	"context"
@@ -78,11 +78,15 @@ type getResult struct {
 }
 
 // skillsClient connects a go-sdk client that can call the extension's
-// methods, over the given protocol version.
-func skillsClient(t *testing.T, s *Server, version string) *mcp.ClientSession {
+// methods, over the given protocol version, to an MCP server that serves
+// the catalog's skills and follows its changes.
+func skillsClient(t *testing.T, catalog *loader.Catalog, version string) *mcp.ClientSession {
 	t.Helper()
-	ms := s.NewMCPServer()
-	t.Cleanup(func() { s.Release(ms) })
+	log := slog.New(slog.DiscardHandler)
+	ms := mcp.NewServer(&mcp.Implementation{Name: "skills", Version: "1"}, &mcp.ServerOptions{Capabilities: Declare(&mcp.ServerCapabilities{})})
+	c := NewConn()
+	c.Attach(ms, catalog.Snapshot(), log)
+	t.Cleanup(catalog.Subscribe(func(_, snap *loader.Snapshot) { c.Sync(ms, snap, log) }))
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	if err := errors.Join(
 		mcp.AddSendingCustomMethod[*listSkillsParams, *listPage](client, "skills/list"),
@@ -90,7 +94,16 @@ func skillsClient(t *testing.T, s *Server, version string) *mcp.ClientSession {
 	); err != nil {
 		t.Fatal(err)
 	}
-	return connectTo(t, ms, client, version)
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := ms.Connect(context.Background(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {
@@ -103,7 +116,7 @@ func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {
 }
 
 func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
-	catalog := loader.NewCatalog(ReservedNames...)
+	catalog := loader.NewCatalog()
 	// 401 files a skill: four fit in 2000 manifest entries, a fifth does not.
 	var skills []*loader.Skill
 	for i := range 9 {
@@ -114,11 +127,7 @@ func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
 		skills = append(skills, memSkill(fmt.Sprintf("big-%d", i), 1, files))
 	}
 	putSkills(catalog, skills...)
-	s, err := New(catalog, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := skillsClient(t, s, "2025-11-25")
+	cs := skillsClient(t, catalog, "2025-11-25")
 	var sizes []int
 	for cursor := ""; ; {
 		page := listPageAt(t, cs, cursor)
@@ -141,17 +150,13 @@ func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
 // before the catalog changed: no skill is listed twice and none that stayed
 // is missed.
 func TestSkillsCursorSurvivesChanges(t *testing.T) {
-	catalog := loader.NewCatalog(ReservedNames...)
+	catalog := loader.NewCatalog()
 	var skills []*loader.Skill
 	for i := range 60 {
 		skills = append(skills, memSkill(fmt.Sprintf("skill-%03d", i), 1, nil))
 	}
 	putSkills(catalog, skills...)
-	s, err := New(catalog, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := skillsClient(t, s, "2026-07-28")
+	cs := skillsClient(t, catalog, "2026-07-28")
 	first := listPageAt(t, cs, "")
 	if len(first.Skills) != skillsPerPage || first.NextCursor == "" {
 		t.Fatalf("first page: %d skills, cursor %q", len(first.Skills), first.NextCursor)
@@ -173,7 +178,7 @@ func TestSkillsCursorSurvivesChanges(t *testing.T) {
 // no file or prompt that is not registered.
 type orderChecker struct {
 	t          *testing.T
-	c          *skillsConn
+	c          *Conn
 	registered map[string]bool // resource URIs, and prompt names prefixed "prompt:"
 }
 
@@ -219,7 +224,7 @@ func (o *orderChecker) RemovePrompts(names ...string) {
 // connection moves to a new snapshot, and that it ends up registering
 // exactly what it publishes.
 func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
-	c := newSkillsConn()
+	c := NewConn()
 	o := &orderChecker{t: t, c: c, registered: map[string]bool{}}
 	catalog := loader.NewCatalog()
 	log := slog.New(slog.DiscardHandler)
@@ -249,13 +254,9 @@ func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 // names while the skill keeps gaining files, through a real MCP server:
 // no read of an advertised file fails, and each hashes to its digest.
 func TestSkillsAdvertisedFilesAreReadable(t *testing.T) {
-	catalog := loader.NewCatalog(ReservedNames...)
+	catalog := loader.NewCatalog()
 	putSkills(catalog, memSkill("live", 0, nil))
-	s, err := New(catalog, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := skillsClient(t, s, "2025-11-25")
+	cs := skillsClient(t, catalog, "2025-11-25")
 	ctx := context.Background()
 
 	const versions = 20
@@ -443,43 +444,5 @@ func TestEscapePath(t *testing.T) {
 		if err != nil || u.Path != "/"+in {
 			t.Errorf("skill://x/%s does not parse back to %q: %v", got, in, err)
 		}
-	}
-}
-
-func TestIsModern(t *testing.T) {
-	tests := []struct {
-		meta mcp.Meta
-		want bool
-	}{
-		{nil, false},
-		{mcp.Meta{}, false},
-		{mcp.Meta{mcp.MetaKeyProtocolVersion: "2025-11-25"}, false},
-		{mcp.Meta{mcp.MetaKeyProtocolVersion: "2026-07-28"}, true},
-		{mcp.Meta{mcp.MetaKeyProtocolVersion: "2027-01-01"}, true},
-		{mcp.Meta{mcp.MetaKeyProtocolVersion: 20260728}, false},
-	}
-	for _, tt := range tests {
-		if got := isModern(nil, tt.meta); got != tt.want {
-			t.Errorf("isModern(%v) = %v, want %v", tt.meta, got, tt.want)
-		}
-	}
-}
-
-// TestSkillsConnsForgetReleasedServers checks that the registry of
-// connections does not keep a released MCP server alive.
-func TestReleaseForgetsTheConnection(t *testing.T) {
-	catalog := loader.NewCatalog(ReservedNames...)
-	putSkills(catalog, memSkill("one", 1, nil))
-	s, err := New(catalog, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := s.NewMCPServer()
-	s.Release(ms)
-	s.mu.RLock()
-	_, kept := s.conns[ms]
-	s.mu.RUnlock()
-	if kept {
-		t.Error("a released MCP server is still kept up to date")
 	}
 }

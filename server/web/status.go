@@ -1,4 +1,4 @@
-package server
+package web
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server"
 )
 
 //go:embed status.html
@@ -35,24 +36,24 @@ type Status struct {
 	EntriesTotal int `json:"entriesTotal"`
 	// Tokens is the measurement of the current catalog; nil while it is
 	// being computed.
-	Tokens   *Report `json:"tokens,omitempty"`
-	Activity []Event `json:"activity"`
+	Tokens   *server.Report `json:"tokens,omitempty"`
+	Activity []server.Event `json:"activity"`
 }
 
 // statusView serves the status page and its data.
 type statusView struct {
-	s       *Server
+	s       *server.Server
 	started time.Time
 
 	mu       sync.Mutex
-	measured *Report
+	measured *server.Report
 	version  uint64 // catalog version measured (or being measured)
 }
 
 // addStatus serves the status page on mux: / (the page), /status.json,
 // /events (server-sent events when something changes) and /search (what
 // the model receives for a query).
-func (s *Server) addStatus(mux *http.ServeMux) {
+func addStatus(s *server.Server, mux *http.ServeMux) {
 	v := &statusView{s: s, started: time.Now(), version: ^uint64(0)}
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -67,12 +68,12 @@ func (s *Server) addStatus(mux *http.ServeMux) {
 func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	snap := v.s.Snapshot()
 	st := Status{
-		Version:   v.s.opts.Version,
-		Tokenizer: v.s.tok.Name(),
+		Version:   v.s.Options().Version,
+		Tokenizer: v.s.Tokens().Name(),
 		Started:   v.started,
 		Catalog:   BuildCatalogReport(snap),
 		Tokens:    v.tokens(),
-		Activity:  []Event{},
+		Activity:  []server.Event{},
 	}
 	st.EntriesTotal = len(st.Catalog.Entries)
 	if q := r.URL.Query().Get("filter"); q != "" {
@@ -81,7 +82,7 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	if len(st.Catalog.Entries) > maxStatusEntries {
 		st.Catalog.Entries = st.Catalog.Entries[:maxStatusEntries]
 	}
-	if a := v.s.opts.Activity; a != nil {
+	if a := v.s.Options().Activity; a != nil {
 		st.Activity = a.Recent()
 	}
 	writeJSON(w, st)
@@ -89,7 +90,7 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 
 // tokens returns the measurement of the current catalog, starting one in
 // the background when the catalog has changed since the last.
-func (v *statusView) tokens() *Report {
+func (v *statusView) tokens() *server.Report {
 	snap := v.s.Snapshot()
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -98,7 +99,7 @@ func (v *statusView) tokens() *Report {
 		go func(version uint64) {
 			// A sample of queries keeps this cheap on large catalogs; the
 			// figures are means and percentiles, which a sample estimates.
-			queries := oneLinerQueries(snap)
+			queries := server.OneLinerQueries(snap)
 			if step := len(queries) / statusQueries; step > 1 {
 				sample := queries[:0:0]
 				for i := 0; i < len(queries); i += step {
@@ -106,9 +107,9 @@ func (v *statusView) tokens() *Report {
 				}
 				queries = sample
 			}
-			rep, err := v.s.Measure(context.Background(), MeasureOptions{Queries: queries, QuerySource: fmt.Sprintf("one-liners of %d entries", len(queries)), DefaultOnly: true})
+			rep, err := v.s.Measure(context.Background(), server.MeasureOptions{Queries: queries, QuerySource: fmt.Sprintf("one-liners of %d entries", len(queries)), DefaultOnly: true})
 			if err != nil {
-				v.s.log.Warn("measuring the catalog for the status page", "err", err)
+				v.s.Options().Logger.Warn("measuring the catalog for the status page", "err", err)
 				return
 			}
 			v.mu.Lock()
@@ -132,13 +133,13 @@ func (v *statusView) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	var activity <-chan struct{}
-	if a := v.s.opts.Activity; a != nil {
+	if a := v.s.Options().Activity; a != nil {
 		ch, stop := a.Subscribe()
 		defer stop()
 		activity = ch
 	}
 	catalog := make(chan struct{}, 1)
-	defer v.s.catalog.Subscribe(func(_, _ *loader.Snapshot) {
+	defer v.s.Catalog().Subscribe(func(_, _ *loader.Snapshot) {
 		select {
 		case catalog <- struct{}{}:
 		default:
@@ -173,7 +174,7 @@ func (v *statusView) serveEvents(w http.ResponseWriter, r *http.Request) {
 // would receive: the text and the structured result.
 func (v *statusView) serveSearch(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	args := SearchArgs{Query: q.Get("q"), Kind: q.Get("kind"), Detail: q.Get("detail")}
+	args := server.SearchArgs{Query: q.Get("q"), Kind: q.Get("kind"), Detail: q.Get("detail")}
 	if l := q.Get("limit"); l != "" {
 		args.Limit, _ = strconv.Atoi(l)
 	}
@@ -183,7 +184,7 @@ func (v *statusView) serveSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	text := res.Text()
-	writeJSON(w, map[string]any{"text": text, "tokens": v.s.tok.Count(text), "result": res})
+	writeJSON(w, map[string]any{"text": text, "tokens": v.s.Tokens().Count(text), "result": res})
 }
 
 func filterEntries(entries []EntryReport, q string) []EntryReport {
