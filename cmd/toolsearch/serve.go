@@ -12,8 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/toolsearch/toolsearch/server/stdio"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
@@ -65,7 +64,8 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		a.log.Info("serving over stdio", "entries", len(snap.Entries), "sources", len(snap.Sources), "tokenizer", a.server.Tokens().Name())
 		ms := a.server.NewMCPServer()
 		defer a.server.Release(ms)
-		err = ms.Run(ctx, &mcp.StdioTransport{})
+		// Not mcp.StdioTransport: one malformed line would end the process.
+		err = ms.Run(ctx, &stdio.Transport{Logger: a.log})
 		if ctx.Err() != nil {
 			return nil // interrupted: a normal way to stop
 		}
