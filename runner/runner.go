@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/internal/supervise"
 )
@@ -182,11 +183,27 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	res, err := r.run(ctx, req)
 	if err != nil {
+		// The script path is the model's: a refused one may be any length.
+		var reason any = err
+		if e, ok := err.(*Error); ok {
+			reason = e.Reason
+		}
 		r.log.LogAttrs(ctx, slog.LevelWarn, "skill script refused",
-			slog.String("skill", req.Skill), slog.String("script", req.Script), slog.Any("error", err))
+			slog.String("skill", req.Skill), slog.String("script", clip(req.Script, 256)), slog.Any("error", reason))
 		return nil, err
 	}
 	return res, nil
+}
+
+// clip cuts s to at most n bytes, between characters, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {

@@ -805,3 +805,21 @@ func TestShutdownStopsDaemons(t *testing.T) {
 		t.Errorf("the daemon %d outlived the shutdown", pid)
 	}
 }
+
+// TestRefusalLogBounded checks that a refused script path, which the model
+// chose, reaches the log cut short.
+func TestRefusalLogBounded(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	r := New(Options{Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, nil))})
+	long := "scripts/" + strings.Repeat("x", 1<<20)
+	if _, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: long}); err == nil {
+		t.Fatal("a missing script ran")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := buf.Len(); n > 2048 || !strings.Contains(buf.String(), "skill script refused") {
+		t.Errorf("the refusal took %d bytes of log: %.300s", n, buf.String())
+	}
+}
