@@ -167,6 +167,13 @@ type Request struct {
 	Args     []string // passed to the script as they are, never through a shell
 	Stdin    string   // at most MaxStdin bytes; "" gives the script no input
 
+	// Nested maps the folders of the skills nested in this one (relative
+	// to SkillDir, slash-separated) to their names ("" for one that is
+	// not served). Their files are theirs alone: a script in one of them is
+	// refused, so that it runs only as its own skill's, under that
+	// skill's settings.
+	Nested map[string]string
+
 	// Timeout limits the run; 0 means Options.DefaultTimeout, and more
 	// than Options.MaxTimeout means Options.MaxTimeout.
 	Timeout time.Duration
@@ -283,6 +290,9 @@ func (r *Runner) prepare(req Request) (argv []string, dir string, err error) {
 	}
 	dir, path, err := resolve(req.SkillDir, req.Script)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := notNested(dir, path, req.Nested); err != nil {
 		return nil, "", err
 	}
 	argv, err = command(path)

@@ -823,3 +823,48 @@ func TestRefusalLogBounded(t *testing.T) {
 		t.Errorf("the refusal took %d bytes of log: %.300s", n, buf.String())
 	}
 }
+
+// TestNestedSkillScriptsRefused checks that a script in the folder of a
+// nested skill runs only as that skill's: not through the enclosing skill,
+// however the path reaches it.
+func TestNestedSkillScriptsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for path, content := range map[string]string{
+		"SKILL.md":                    "gamma",
+		"scripts/own.sh":              "#!/bin/sh\necho gamma\n",
+		"sub/inner/SKILL.md":          "inner",
+		"sub/inner/scripts/x.sh":      "#!/bin/sh\necho inner\n",
+		"sub/inner/deep/SKILL.md":     "deep",
+		"sub/inner/deep/scripts/y.sh": "#!/bin/sh\necho deep\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, path), []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../sub/inner/scripts/x.sh", filepath.Join(dir, "scripts/link.sh")); err != nil {
+		t.Fatal(err)
+	}
+	nested := map[string]string{"sub/inner": "inner", "sub/inner/deep": ""}
+	r := newRunner(t, Options{})
+	for _, tt := range []struct {
+		script, want string
+	}{
+		{"sub/inner/scripts/x.sh", `scripts/x.sh belongs to the skill inner, nested in this one in sub/inner: run it as skill "inner", script "scripts/x.sh"`},
+		{"scripts/link.sh", `belongs to the skill inner`},
+		{"sub/inner/deep/scripts/y.sh", `nested in this one in sub/inner/deep, which is not served`},
+	} {
+		_, err := r.Run(t.Context(), Request{Skill: "gamma", SkillDir: dir, Script: tt.script, Nested: nested})
+		if !errors.Is(err, ErrNestedSkill) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v; want ErrNestedSkill saying %q", tt.script, err, tt.want)
+		}
+	}
+	if res, err := r.Run(t.Context(), Request{Skill: "gamma", SkillDir: dir, Script: "scripts/own.sh", Nested: nested}); err != nil || res.Stdout != "gamma\n" {
+		t.Errorf("the skill's own script: %v, %v", res, err)
+	}
+	// The nested skill runs its own scripts.
+	if res, err := r.Run(t.Context(), Request{Skill: "inner", SkillDir: filepath.Join(dir, "sub/inner"), Script: "scripts/x.sh", Nested: map[string]string{"deep": ""}}); err != nil || res.Stdout != "inner\n" {
+		t.Errorf("the nested skill's own script: %v, %v", res, err)
+	}
+}

@@ -98,6 +98,7 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		Script:   args.Script,
 		Args:     args.Args,
 		Timeout:  time.Duration(args.TimeoutS * float64(time.Second)),
+		Nested:   s.nestedFolders(sk),
 	}
 	if args.Stdin != nil {
 		req.Stdin = *args.Stdin

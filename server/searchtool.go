@@ -292,7 +292,7 @@ func (s *Server) setDetail(it *ResultItem, detail string) {
 			}
 		} else {
 			it.Body = e.Skill.Body
-			for _, f := range e.Skill.Files {
+			for _, f := range ownFiles(e.Skill) {
 				if f.Path != loader.SkillFileName {
 					it.Files = append(it.Files, FileInfo{f.Path, f.Size})
 				}
