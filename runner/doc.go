@@ -62,6 +62,12 @@
 // killed. Elsewhere the script's process group is stopped, which a process
 // that leaves the group escapes.
 //
+// # Shutting down
+//
+// [Runner.Shutdown] refuses new runs and waits for the running ones; when
+// its ctx ends, it stops them as a timeout would and waits for that. A
+// server gives it its own grace period (toolsearch: 10 s).
+//
 // The package needs a Unix system; on Linux it reads /proc to tell live
 // processes from zombies.
 package runner

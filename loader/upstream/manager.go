@@ -9,7 +9,7 @@
 //	servers, problems, err := upstream.LoadConfig(".mcp.json")
 //	m := upstream.New(servers, upstream.Options{Catalog: catalog, Settings: settings, Logger: logger})
 //	m.Start(ctx) // publishes the last known catalogs, then connects in the background
-//	defer m.Close()
+//	defer m.Close() // or Shutdown(ctx), which gives the calls in flight until ctx ends
 //	res, err := m.Call(ctx, "github", "create_issue", args)
 //
 // A server's source carries its state: connecting, validating (re-listing
