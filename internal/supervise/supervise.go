@@ -41,12 +41,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
-	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -92,33 +89,6 @@ func (s *Supervisor) Started() {
 	if s != nil && s.w != nil {
 		s.w.Close()
 	}
-}
-
-// Result reads the supervisor's report once it has exited: the command's
-// wait status, or the error that kept the command from starting. ok is
-// false when there was no report, as when the supervisor itself was
-// killed. It closes the pipe: call it once.
-func (s *Supervisor) Result() (ws syscall.WaitStatus, startErr error, ok bool) {
-	if s == nil || s.r == nil {
-		return 0, nil, false
-	}
-	defer s.r.Close()
-	data, _ := io.ReadAll(io.LimitReader(s.r, 4<<10))
-	return parseReport(string(data))
-}
-
-// The report is one line: "status N" with the command's wait status as a
-// decimal number, or "error MESSAGE" when it could not be started.
-func parseReport(line string) (ws syscall.WaitStatus, startErr error, ok bool) {
-	line = strings.TrimSpace(line)
-	if msg, found := strings.CutPrefix(line, "error "); found {
-		return 0, errors.New(msg), true
-	}
-	if n, found := strings.CutPrefix(line, "status "); found {
-		v, err := strconv.ParseUint(n, 10, 32)
-		return syscall.WaitStatus(v), nil, err == nil
-	}
-	return 0, nil, false
 }
 
 // args are the supervisor's arguments after mode.

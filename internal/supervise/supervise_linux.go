@@ -122,8 +122,8 @@ func supervisor(list []string) int {
 	// its reader should see the end of output as soon as the command and
 	// its descendants are gone.
 	if devnull, err := os.Open(os.DevNull); err == nil {
-		syscall.Dup2(int(devnull.Fd()), 0)
-		syscall.Dup2(int(devnull.Fd()), 1)
+		unix.Dup2(int(devnull.Fd()), 0)
+		unix.Dup2(int(devnull.Fd()), 1)
 		devnull.Close()
 	}
 
