@@ -307,7 +307,9 @@ func (s *Server) attributeCall(name string, rawArgs json.RawMessage) (tool, sour
 			return name, OverheadSource
 		}
 		if name == RunScript && args.Script != "" {
-			return e.Name + ":" + args.Script, e.Source
+			// The path is the model's and may be any length; the
+			// activity shows this name too.
+			return e.Name + ":" + clipName(args.Script, MaxStatsKey/2), e.Source
 		}
 		return name, e.Source
 	}

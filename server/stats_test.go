@@ -173,6 +173,8 @@ func TestAttributeSkillCalls(t *testing.T) {
 		{RunScript, `{"skill": "nope", "script": "x"}`, RunScript, OverheadSource},
 		{CallTool, `{"name": "echo"}`, "srv__echo", "srv"}, // by its upstream name
 		{ToolSearch, `{"query": "x"}`, ToolSearch, OverheadSource},
+		// A script path of the model's is cut short: the activity shows it.
+		{RunScript, `{"skill": "release-notes", "script": "` + strings.Repeat("x", 1000) + `"}`, "release-notes:" + strings.Repeat("x", MaxStatsKey/2) + "…(1000 bytes)", loader.SkillsSourceName},
 	}
 	for _, tt := range tests {
 		tool, source := s.attributeCall(tt.name, json.RawMessage(tt.args))

@@ -269,7 +269,7 @@ func (c *conn) versionPhrase() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.version == "" {
-		return "has not negotiated a version yet"
+		return "negotiated none with initialize"
 	}
 	return "uses " + c.version
 }

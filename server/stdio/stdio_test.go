@@ -271,7 +271,7 @@ func TestBatchOn20250326(t *testing.T) {
 func TestBatchBeforeInitialize(t *testing.T) {
 	w := newWire(t, 0)
 	w.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
-	if _, code, msg := errorOf(t, w.recv()); code != -32600 || !strings.Contains(msg, "has not negotiated a version yet") {
+	if _, code, msg := errorOf(t, w.recv()); code != -32600 || !strings.Contains(msg, "negotiated none with initialize") {
 		t.Errorf("got %d %q", code, msg)
 	}
 }
