@@ -1,11 +1,7 @@
-// Package server exposes the catalog over MCP: a fixed set of meta-tools
-// (tool_search and friends) whose results carry the definitions the model
-// asked for, and nothing up front but names and one-liners.
 package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -81,7 +77,10 @@ type Server struct {
 	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	unsubscribe func()
-	inflight    atomic.Int64 // requests being handled, for graceful shutdown
+
+	// loginCallback is where logins started from sessions come back; nil
+	// means a loopback port of their own each.
+	loginCallback atomic.Pointer[loginCallback]
 
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close
@@ -113,6 +112,7 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	opts.Logger = slog.New(sessionTagHandler{opts.Logger.Handler()})
 	tok, err := tokens.Get(opts.Tokenizer)
 	if err != nil {
 		return nil, err
@@ -144,10 +144,6 @@ func (s *Server) Options() Options { return s.opts }
 
 // Catalog returns the catalog the server follows.
 func (s *Server) Catalog() *loader.Catalog { return s.catalog }
-
-// InFlight returns how many MCP requests the server's MCP servers are
-// handling right now.
-func (s *Server) InFlight() int64 { return s.inflight.Load() }
 
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
@@ -234,7 +230,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
 	c.skills.Attach(ms, s.Snapshot(), s.log)
 	s.attachStats(ms, c.stats)
-	ms.AddReceivingMiddleware(s.countInflight, s.activityMiddleware)
+	ms.AddReceivingMiddleware(s.activityMiddleware)
 	return ms
 }
 
@@ -276,15 +272,6 @@ func (s *Server) addSearchTool(ms *mcp.Server) {
 	ms.AddTool(s.searchTool(), s.searchHandler(ms))
 }
 
-// countInflight keeps count of the requests being handled.
-func (s *Server) countInflight(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		s.inflight.Add(1)
-		defer s.inflight.Add(-1)
-		return next(ctx, method, req)
-	}
-}
-
 // unknownToolMiddleware answers a call to a tool this connection does not
 // have with an error result the model can act on, instead of a protocol
 // error it may never see.
@@ -316,40 +303,4 @@ func (s *Server) unknownToolMessage(name string) string {
 // errorResult is a tool result the model reads as a failure.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
-}
-
-// decodeArgs reads a tool's arguments strictly, so that a misspelt argument
-// is reported rather than ignored.
-func decodeArgs(raw json.RawMessage, v any, accepted string) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %v (accepted: %s)", cleanJSONError(err), accepted)
-	}
-	return nil
-}
-
-func cleanJSONError(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
-	return msg
-}
-
-// CloseSessions ends every session of the MCP servers made by
-// NewMCPServer, which cancels the requests they are still running.
-func (s *Server) CloseSessions() {
-	s.mu.RLock()
-	conns := make([]*mcp.Server, 0, len(s.conns))
-	for ms := range s.conns {
-		conns = append(conns, ms)
-	}
-	s.mu.RUnlock()
-	for _, ms := range conns {
-		for ss := range ms.Sessions() {
-			ss.Close()
-		}
-	}
 }

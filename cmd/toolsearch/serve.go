@@ -12,13 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server/stdio"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsAll, "info")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+web.DefaultHTTPAddr)
 	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
@@ -87,15 +88,26 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	h := web.NewHandler(a.server, web.Options{
+	o := web.Options{
 		Token:          token,
 		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
+		AllowedHosts:   a.cfg.HTTP.AllowedHosts,
 		MaxBodyBytes:   a.cfg.HTTP.MaxBodyBytes,
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
+		MaxSessions:    a.cfg.HTTP.MaxSessions,
 		Ready:          a.upstreamStates,
-	})
+	}
+	if a.upstreams != nil {
+		// Logins come back to this server: from the status page's
+		// buttons, and from sessions whose clients open the login page.
+		o.Login, o.Callbacks, o.Logins = a.upstreams.Login, oauth.NewCallbacks(), a.loginServers
+		if host, _, _ := net.SplitHostPort(ln.Addr().String()); isLoopback(host) {
+			a.server.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+		}
+	}
+	h := web.NewHandler(a.server, o)
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
-	return web.Serve(ctx, a.server, ln, h, shutdownGrace)
+	return web.Serve(ctx, ln, h, shutdownGrace)
 }
 
 // gcHeadroom is the garbage the server lets pile up between collections

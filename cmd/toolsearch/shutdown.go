@@ -27,7 +27,9 @@ func notifyShutdown() context.Context {
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-signals
-		slog.Info("stopping: work in flight gets the grace to finish; interrupt again to stop it now", "signal", sig, "grace", shutdownGrace)
+		// A warning, so that one-shot commands, which log only those,
+		// say why they have not stopped yet.
+		slog.Warn("stopping: work in flight gets the grace to finish; interrupt again to stop it now", "signal", sig, "grace", shutdownGrace)
 		stop()
 		<-signals
 		close(hurry)

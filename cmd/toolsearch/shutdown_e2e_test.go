@@ -95,8 +95,8 @@ func awaitFile(t *testing.T, path string) {
 // keeping the process to signal it.
 func serveProcess(t *testing.T, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
+	cmd := toolsearch(context.Background(), append([]string{"serve"}, args...)...)
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir())
 	cmd.Stderr = &testLog{t: t}
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), stopLimit)
@@ -150,7 +150,7 @@ func TestServeShutdownStopsScripts(t *testing.T) {
 func TestRunShutdown(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "daemon.pid")
-	cmd := exec.Command(binary, "run", "daemons", "scripts/daemon.sh", "--skills", daemonSkills(t), "--timeout", "600", "--", pidFile, "wait")
+	cmd := toolsearch(context.Background(), "run", "daemons", "scripts/daemon.sh", "--skills", daemonSkills(t), "--timeout", "600", "--", pidFile, "wait")
 	var out bytes.Buffer
 	stopping := &watchLog{testLog: testLog{t: t}, want: "stopping:", seen: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = &out, stopping
@@ -189,14 +189,19 @@ func TestCallShutdownGrace(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	started, release := filepath.Join(dir, "started"), filepath.Join(dir, "release")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"inner": map[string]any{"command": binary, "args": []string{"serve", "--skills", daemonSkills(t)}},
+		"inner": map[string]any{"command": exe, "args": []string{"serve", "--skills", daemonSkills(t)},
+			"env": map[string]string{runAsToolsearch: "1"}},
 	}})
 	writeFile(t, dir, "mcp.json", string(cfg))
 	args, _ := json.Marshal(map[string]any{"skill": "daemons", "script": "scripts/wait.sh", "args": []string{started, release}})
-	cmd := exec.Command(binary, "call", "inner__run_skill_script", "--args", string(args),
-		"--mcp-config", filepath.Join(dir, "mcp.json"), "--skills", t.TempDir())
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
+	cmd := toolsearch(context.Background(), "call", "inner__run_skill_script", "--args", string(args),
+		"--mcp-config", filepath.Join(dir, "mcp.json"))
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &testLog{t: t}
 	if err := cmd.Start(); err != nil {

@@ -31,30 +31,51 @@ type Status struct {
 	Tokenizer string        `json:"tokenizer"`
 	Started   time.Time     `json:"started"`
 	Catalog   CatalogReport `json:"catalog"`
-	// EntriesShown is how many of the catalog's entries Catalog.Entries
-	// holds after filtering and the cap.
+	// EntriesTotal is how many entries the catalog holds; Catalog.Entries
+	// holds those that pass the page's filter, at most maxStatusEntries.
 	EntriesTotal int `json:"entriesTotal"`
 	// Tokens is the measurement of the current catalog; nil while it is
 	// being computed.
 	Tokens   *server.Report `json:"tokens,omitempty"`
 	Activity []server.Event `json:"activity"`
+	// Logins names the upstream servers the page offers a login for.
+	Logins []string `json:"logins,omitempty"`
 }
 
 // statusView serves the status page and its data.
 type statusView struct {
 	s       *server.Server
 	started time.Time
+	// logins names the servers the page offers a login for; nil when
+	// the page offers none.
+	logins func() []string
+	// measure measures the catalog for the page; statusView.measureCatalog,
+	// or a stand-in in tests.
+	measure func(context.Context, *loader.Snapshot) (*server.Report, error)
+
+	// life ends with close, and with it any measurement.
+	life context.Context
+	end  context.CancelFunc
 
 	mu       sync.Mutex
-	measured *server.Report
-	version  uint64 // catalog version measured (or being measured)
+	measured *server.Report // the last figures, of an earlier version maybe
+	done     uint64         // catalog version measured (or failed to)
+	want     uint64         // latest catalog version seen
+	running  bool           // a measurement goroutine runs
+	cancel   context.CancelFunc
 }
 
-// addStatus serves the status page on mux: / (the page), /status.json,
+func newStatusView(s *server.Server) *statusView {
+	v := &statusView{s: s, started: time.Now(), done: ^uint64(0), want: ^uint64(0)}
+	v.measure = v.measureCatalog
+	v.life, v.end = context.WithCancel(context.Background())
+	return v
+}
+
+// register serves the status page on mux: / (the page), /status.json,
 // /events (server-sent events when something changes) and /search (what
 // the model receives for a query).
-func addStatus(s *server.Server, mux *http.ServeMux) {
-	v := &statusView{s: s, started: time.Now(), version: ^uint64(0)}
+func (v *statusView) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
@@ -64,6 +85,9 @@ func addStatus(s *server.Server, mux *http.ServeMux) {
 	mux.HandleFunc("GET /events", v.serveEvents)
 	mux.HandleFunc("GET /search", v.serveSearch)
 }
+
+// close stops the measurement running in the background, if any.
+func (v *statusView) close() { v.end() }
 
 func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	snap := v.s.Snapshot()
@@ -85,41 +109,74 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	if a := v.s.Options().Activity; a != nil {
 		st.Activity = a.Recent()
 	}
+	if v.logins != nil {
+		st.Logins = v.logins()
+	}
 	writeJSON(w, st)
 }
 
-// tokens returns the measurement of the current catalog, starting one in
-// the background when the catalog has changed since the last.
+// tokens returns the latest figures, and has the current catalog measured
+// in the background when it has changed since. One measurement runs at a
+// time, and a newer catalog cancels it: on a catalog that changes often,
+// measurements would otherwise pile up, each of a catalog already gone.
 func (v *statusView) tokens() *server.Report {
-	snap := v.s.Snapshot()
+	version := v.s.Snapshot().Version
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.version != snap.Version {
-		v.version = snap.Version
-		go func(version uint64) {
-			// A sample of queries keeps this cheap on large catalogs; the
-			// figures are means and percentiles, which a sample estimates.
-			queries := server.OneLinerQueries(snap)
-			if step := len(queries) / statusQueries; step > 1 {
-				sample := queries[:0:0]
-				for i := 0; i < len(queries); i += step {
-					sample = append(sample, queries[i])
-				}
-				queries = sample
-			}
-			rep, err := v.s.Measure(context.Background(), server.MeasureOptions{Queries: queries, QuerySource: fmt.Sprintf("one-liners of %d entries", len(queries)), DefaultOnly: true})
-			if err != nil {
-				v.s.Options().Logger.Warn("measuring the catalog for the status page", "err", err)
-				return
-			}
-			v.mu.Lock()
-			defer v.mu.Unlock()
-			if v.version == version {
-				v.measured = rep
-			}
-		}(snap.Version)
+	if version != v.want {
+		v.want = version
+		if v.cancel != nil {
+			v.cancel() // the running measurement is of an older catalog
+		}
+		if !v.running {
+			v.running = true
+			go v.measureLatest()
+		}
 	}
 	return v.measured
+}
+
+// measureLatest measures the latest catalog until the figures are of it.
+func (v *statusView) measureLatest() {
+	for {
+		v.mu.Lock()
+		version := v.want
+		if version == v.done || v.life.Err() != nil {
+			v.running, v.cancel = false, nil
+			v.mu.Unlock()
+			return
+		}
+		ctx, cancel := context.WithCancel(v.life)
+		v.cancel = cancel
+		v.mu.Unlock()
+
+		rep, err := v.measure(ctx, v.s.Snapshot())
+		cancel()
+		v.mu.Lock()
+		switch {
+		case err == nil:
+			v.measured, v.done = rep, version
+		case ctx.Err() == nil:
+			// Not cancelled: it would fail again on this catalog.
+			v.s.Options().Logger.Warn("measuring the catalog for the status page", "err", err)
+			v.done = version
+		}
+		v.mu.Unlock()
+	}
+}
+
+// measureCatalog measures a sample of queries: enough on large catalogs,
+// since the figures are means and percentiles, which a sample estimates.
+func (v *statusView) measureCatalog(ctx context.Context, snap *loader.Snapshot) (*server.Report, error) {
+	queries := server.OneLinerQueries(snap)
+	if step := len(queries) / statusQueries; step > 1 {
+		sample := queries[:0:0]
+		for i := 0; i < len(queries); i += step {
+			sample = append(sample, queries[i])
+		}
+		queries = sample
+	}
+	return v.s.Measure(ctx, server.MeasureOptions{Queries: queries, QuerySource: fmt.Sprintf("one-liners of %d entries", len(queries)), DefaultOnly: true})
 }
 
 // serveEvents tells the page when to refresh: on every request the server
