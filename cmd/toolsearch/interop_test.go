@@ -143,6 +143,9 @@ func TestInteropStatusPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	// The page must show a call that went to the weather server: one made
+	// while the server still connects is recorded before its tool is known.
+	waitActive(t, hc, "http://"+addr+"/status.json", "weather")
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "weather__get_weather", "arguments": map[string]any{"city": "Lisbon"}}})
@@ -182,6 +185,30 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// waitActive waits until the status page reports the server active.
+func waitActive(t *testing.T, hc *http.Client, url, server string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		resp, err := hc.Get(url)
+		if err != nil {
+			continue
+		}
+		var st struct {
+			Catalog struct {
+				Sources []struct{ Name, State string } `json:"sources"`
+			} `json:"catalog"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		for _, src := range st.Catalog.Sources {
+			if err == nil && src.Name == server && src.State == "active" {
+				return
+			}
+		}
+	}
+	t.Fatalf("%s never became active", server)
 }
 
 func waitHTTP(t *testing.T, url string) {
