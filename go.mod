@@ -3,6 +3,7 @@ module github.com/toolsearch/toolsearch
 go 1.26
 
 require (
+	github.com/BurntSushi/toml v0.3.1
 	github.com/adrg/frontmatter v0.2.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gofrs/flock v0.12.1
@@ -12,11 +13,11 @@ require (
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/tiktoken-go/tokenizer v0.10.0
 	golang.org/x/oauth2 v0.35.0
+	golang.org/x/sys v0.41.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
-	github.com/BurntSushi/toml v0.3.1 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/kr/text v0.2.0 // indirect
 	github.com/rogpeppe/go-internal v1.16.0 // indirect
@@ -24,7 +25,6 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect
 )

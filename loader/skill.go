@@ -258,7 +258,12 @@ func (p *skillParser) parse(raw []byte) *Skill {
 	fm, body, err := splitFrontmatter(raw)
 	p.fm = fm
 	if err != nil {
-		p.report(fm.line, "", SeverityError, "%v", err)
+		line := fm.line
+		var le *lineError
+		if errors.As(err, &le) && le.line > 0 {
+			line = le.line // where the YAML parser stopped, in the file
+		}
+		p.report(line, "", SeverityError, "%v", err)
 		return nil
 	}
 	if fm.fixedColons {
@@ -501,16 +506,49 @@ func splitFrontmatter(raw []byte) (frontmatterBlock, string, error) {
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 
-// fileLines rewrites the line numbers in a YAML error, which count from the
-// start of the frontmatter, to lines of the file, and drops the parser's
-// prefixes.
+// lineError is an error at a line of the file.
+type lineError struct {
+	line int // 1-based; 0 when unknown
+	msg  string
+}
+
+func (e *lineError) Error() string { return e.msg }
+
+// yamlParserErrors are the problems yaml.v3's parser (not its scanner nor its
+// decoder) reports, whose line numbers it counts from 0: the others count
+// from 1.
+var yamlParserErrors = []string{
+	"did not find expected <stream-start>", "did not find expected <document start>",
+	"found undefined tag handle", "did not find expected node content",
+	"did not find expected '-' indicator", "did not find expected key",
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"found duplicate %YAML directive", "found incompatible YAML document", "found duplicate %TAG directive",
+}
+
+// fileLines locates a YAML error in the file: its line numbers, which count
+// from the start of the frontmatter, become lines of the file, the first of
+// them is the error's line, and the parser's prefixes go.
 func fileLines(err error, offset int) error {
 	msg := strings.NewReplacer("yaml: unmarshal errors:\n  ", "", "yaml: ", "").Replace(err.Error())
+	fromZero := slices.ContainsFunc(yamlParserErrors, func(p string) bool { return strings.HasSuffix(msg, p) })
+	first := 0
 	msg = yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
 		n, _ := strconv.Atoi(m[len("line "):])
-		return "line " + strconv.Itoa(n+offset)
+		if first == 0 && fromZero {
+			n++
+		}
+		n += offset
+		if first == 0 {
+			first = n
+		}
+		return "line " + strconv.Itoa(n)
 	})
-	return errors.New(msg)
+	if first == 0 && fromZero {
+		first = offset + 1 // yaml.v3 leaves out line 0
+	}
+	// The problem carries the line; the message need not repeat it.
+	msg = regexp.MustCompile(`: line \d+: `).ReplaceAllString(msg, ": ")
+	return &lineError{line: first, msg: msg}
 }
 
 // plainValue converts YAML to the values a YAML 1.2 core schema parser (such

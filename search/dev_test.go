@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 )
 
 // devDir is the development split of the retrieval evaluation, outside the repository.
-const devDir = "../../shared/eval/dev"
+var devDir = devsplit.Dir()
 
 // catalogTool is one entry of catalog.json.
 type catalogTool struct {
@@ -22,7 +24,7 @@ func loadDev(tb testing.TB) ([]catalogTool, []EvalQuery) {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join(devDir, "catalog.json"))
 	if os.IsNotExist(err) {
-		tb.Skip("dev split not found at " + devDir)
+		tb.Skip(devsplit.Missing())
 	}
 	if err != nil {
 		tb.Fatal(err)

@@ -60,10 +60,51 @@ func (s *Server) Call(ctx context.Context, args CallArgs) *mcp.CallToolResult {
 	}
 	snap := s.Snapshot()
 	e, err := resolveTool(snap, args.Name)
+	if err != nil && s.awaitSupplier(ctx, snap, args.Name) {
+		snap = s.Snapshot()
+		e, err = resolveTool(snap, args.Name)
+		if src := starting(snap, args.Name); err != nil && src != nil {
+			err = fmt.Errorf("no tool named %q yet: server %s is still %s and has not listed its tools; try again shortly, or find tools with tool_search", args.Name, src.Name, src.State)
+		}
+	}
 	if err != nil {
 		return errorResult(err.Error())
 	}
 	return s.forward(ctx, snap, e, args.Arguments)
+}
+
+// starter is implemented by upstreams that can wait for a server that is
+// starting (upstream.Manager).
+type starter interface {
+	AwaitStarted(ctx context.Context, server string)
+}
+
+// starting returns the server a tool name's SERVER__ prefix names when that
+// server is connecting or re-listing without any known tools: the name may
+// be one it has not listed yet.
+func starting(snap *loader.Snapshot, name string) *loader.Source {
+	prefix, _, ok := strings.Cut(name, loader.NameSeparator)
+	if !ok {
+		return nil
+	}
+	src, ok := snap.Source(prefix)
+	if !ok || src.Kind != loader.SourceServer || len(src.Entries) > 0 ||
+		src.State != loader.StateConnecting && src.State != loader.StateValidating {
+		return nil
+	}
+	return src
+}
+
+// awaitSupplier waits, as a call to a known tool would, for the starting
+// server that could supply an unknown name, and reports whether it did.
+func (s *Server) awaitSupplier(ctx context.Context, snap *loader.Snapshot, name string) bool {
+	st, ok := s.opts.Upstreams.(starter)
+	src := starting(snap, name)
+	if !ok || src == nil {
+		return false
+	}
+	st.AwaitStarted(ctx, src.Name)
+	return true
 }
 
 // resolveTool finds a callable-looking catalog tool by its exposed name, or
@@ -169,8 +210,9 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &instance); err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	if _, ok := instance.(map[string]any); !ok {
-		return errors.New("arguments must be a JSON object")
+	args, ok := instance.(map[string]any)
+	if !ok {
+		return fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(raw))
 	}
 	v, ok := s.schemas.Load(e.Digest)
 	if !ok {
@@ -185,10 +227,13 @@ func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 		s.log.Debug("not validating arguments: schema not supported", "tool", e.Name, "err", v)
 		return nil
 	}
-	err := rs.Validate(instance)
+	probs, err := argumentProblems(rs, args)
 	if errors.Is(err, schema.ErrUnchecked) {
 		s.log.Warn("arguments not validated", "tool", e.Name, "err", err)
 		return nil
 	}
-	return err
+	if len(probs) > 0 {
+		return errors.New(strings.Join(probs, "; "))
+	}
+	return nil
 }

@@ -29,7 +29,7 @@ func TestAcceptedArgs(t *testing.T) {
 func TestDecodeArgsNamesWhatIsAccepted(t *testing.T) {
 	var args SearchArgs
 	err := decodeArgs(json.RawMessage(`{"qeury": "weather"}`), &args, searchArgsAccepted)
-	if err == nil || !strings.Contains(err.Error(), `unknown field "qeury"`) || !strings.Contains(err.Error(), searchArgsAccepted) {
+	if err == nil || !strings.Contains(err.Error(), `unknown argument "qeury"`) || !strings.Contains(err.Error(), searchArgsAccepted) {
 		t.Errorf("decodeArgs = %v; want the unknown field named and what is accepted", err)
 	}
 }

@@ -5,11 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/runner"
 )
 
@@ -96,12 +101,20 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		Args:     args.Args,
 		Timeout:  time.Duration(args.TimeoutS * float64(time.Second)),
 		Stdin:    args.Stdin,
+		Nested:   s.nestedFolders(sk),
 	}
 	res, err := s.opts.Scripts.Run(ctx, req)
 	if err != nil {
 		msg := err.Error()
-		if errors.Is(err, runner.ErrDisabled) {
+		switch {
+		case errors.Is(err, runner.ErrDisabled):
 			msg = fmt.Sprintf("scripts of skill %s are turned off on this server (scripts.disabled or scripts.disabledSkills in toolsearch.yaml); tell the user if it needs one", sk.Name)
+		case errors.Is(err, fs.ErrNotExist):
+			if scripts := skillScripts(sk); len(scripts) > 0 {
+				msg += fmt.Sprintf(". Skill %s's scripts are: %s", sk.Name, strings.Join(scripts, ", "))
+			} else {
+				msg += fmt.Sprintf(". Skill %s has no scripts (no files under scripts/)", sk.Name)
+			}
 		}
 		return errorResult(msg)
 	}
@@ -119,4 +132,25 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		},
 		IsError: res.Failed(),
 	}
+}
+
+// scriptExts are the files taken for scripts outside scripts/.
+var scriptExts = []string{".py", ".sh", ".bash", ".js", ".mjs", ".ts", ".rb", ".pl", ".ps1"}
+
+// skillScripts lists a skill's scripts, for a call that named one it does
+// not have: the files under scripts/, or else those that look like one.
+func skillScripts(sk *loader.Skill) []string {
+	var under, others []string
+	for _, f := range sk.Files {
+		switch {
+		case strings.HasPrefix(f.Path, "scripts/"):
+			under = append(under, f.Path)
+		case slices.Contains(scriptExts, path.Ext(f.Path)):
+			others = append(others, f.Path)
+		}
+	}
+	if len(under) > 0 {
+		return under
+	}
+	return others
 }

@@ -81,6 +81,7 @@ var searchOutputSchema = json.RawMessage(`{
     "unknown": {"type": "array", "items": {"type": "string"}},
     "ambiguous": {"type": "object"},
     "nextCursor": {"type": "string"},
+    "weak": {"type": "boolean"},
     "notes": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["query", "total", "results"]
@@ -106,7 +107,10 @@ type SearchResult struct {
 	Unknown    []string            `json:"unknown,omitempty"`
 	Ambiguous  map[string][]string `json:"ambiguous,omitempty"`
 	NextCursor string              `json:"nextCursor,omitempty"`
-	Notes      []string            `json:"notes,omitempty"`
+	// Weak says that the best result is a poor match for the query: see
+	// weakMatch.
+	Weak  bool     `json:"weak,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 
 	catalogSize int
 	listing     bool   // an empty-query page
@@ -134,6 +138,7 @@ type ResultItem struct {
 	entry       *loader.Entry // what the item was made from
 	stateReason string        // why a server is not active
 	bodyCut     int           // bytes of body left out, when cut to fit
+	text        string        // as Text renders it, kept while fitBudget works; "" when not rendered
 }
 
 // FileInfo names a skill file without its content.
@@ -205,6 +210,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	if sr.Selected {
 		res.Total = len(res.Results)
 	}
+	res.Weak = !sr.Selected && len(res.Results) > 0 && weakMatch(args.Query, sr.Hits[0].Match, res.Results[0].entry)
 	s.addStateNotes(snap, res)
 	s.fitBudget(res)
 	return res, nil
@@ -274,7 +280,7 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed, Quarantined: heldInfo(e)}
 	if src, ok := snap.Source(e.Source); ok {
 		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
-			it.State = string(src.State)
+			it.State = string(src.EntryState())
 			it.stateReason = src.LastError
 		}
 		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly || e.Held()) {
@@ -288,7 +294,7 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 // setDetail (re)fills an item's detail-dependent fields.
 func (s *Server) setDetail(it *ResultItem, detail string) {
 	e := it.entry
-	it.Detail = detail
+	it.Detail, it.text = detail, ""
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
 	it.Description = e.Summary
 	if e.Held() { // only what was approved before; the held definition stays out
@@ -307,7 +313,7 @@ func (s *Server) setDetail(it *ResultItem, detail string) {
 			}
 		} else {
 			it.Body = e.Skill.Body
-			for _, f := range e.Skill.Files {
+			for _, f := range ownFiles(e.Skill) {
 				if f.Path != loader.SkillFileName {
 					it.Files = append(it.Files, FileInfo{f.Path, f.Size})
 				}
@@ -354,13 +360,12 @@ func (s *Server) fitBudget(res *SearchResult) {
 	budget := s.opts.ResultBudget
 	fits := func() bool {
 		// A token is at least one byte: short texts need no tokenizer pass.
-		res.text = res.Text()
-		return len(res.text) <= budget || s.tok.Count(res.text) <= budget
+		return res.textLen() <= budget || s.countResult(res) <= budget
 	}
+	defer func() { res.text = res.Text() }()
 	if fits() {
 		return
 	}
-	defer func() { res.text = res.Text() }() // the loops below may stop without rendering
 	note := fmt.Sprintf("Some results were shortened to fit the result budget of %d tokens; ask for one with select:<name> to see it in full.", budget)
 	res.Notes = append(res.Notes, note)
 	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
@@ -383,6 +388,33 @@ func (s *Server) fitBudget(res *SearchResult) {
 	}
 }
 
+// textLen is the length of res.Text(), rendering each item once.
+func (r *SearchResult) textLen() int {
+	n := len(r.header())
+	for i := range r.Results {
+		n += len(itemSep) + len(r.renderItem(i))
+	}
+	return n
+}
+
+// countResult counts the tokens of res.Text() item by item, so that an
+// item's count can be remembered (see textCounts): the text is the header
+// and the items joined by a blank line, and every item starts with a name
+// or "## ", so each item (with the blank line after it) is a run of whole
+// pieces that tokens.Counter counts alone, and the sum is exact.
+func (s *Server) countResult(res *SearchResult) int {
+	head := res.header()
+	if len(res.Results) == 0 {
+		return s.tok.Count(head)
+	}
+	n := s.tok.Count(head + itemSep)
+	counts := textCounts(s.tok)
+	for i := range res.Results {
+		n += counts.count(res.renderItem(i), i < len(res.Results)-1)
+	}
+	return n
+}
+
 // cutBody shortens a skill body until the result fits its budget, keeping
 // whole lines; the text says where to read the rest.
 func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
@@ -391,8 +423,8 @@ func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
 	lo, hi := 0, len(full)
 	for lo < hi { // longest prefix that fits, by bisection
 		mid := (lo + hi + 1) / 2
-		it.Body, it.bodyCut = full[:mid], len(full)-mid
-		if s.tok.Count(res.Text()) <= budget {
+		it.Body, it.bodyCut, it.text = full[:mid], len(full)-mid, ""
+		if s.countResult(res) <= budget {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -402,7 +434,7 @@ func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
 	if i := strings.LastIndexByte(full[:cut], '\n'); i > 0 {
 		cut = i + 1
 	}
-	it.Body, it.bodyCut = full[:cut], len(full)-cut
+	it.Body, it.bodyCut, it.text = full[:cut], len(full)-cut, ""
 	if it.Body == "" {
 		it.bodyCut = 0
 	}
@@ -441,8 +473,24 @@ func (s *Server) listPage(snap *loader.Snapshot, args SearchArgs) (*SearchResult
 	return res, nil
 }
 
-// Text renders the result as the text the model reads.
+// itemSep separates the header and the items of a result's text.
+const itemSep = "\n\n"
+
+// Text renders the result as the text the model reads: a header, then the
+// items, a blank line before each.
 func (r *SearchResult) Text() string {
+	var b strings.Builder
+	b.WriteString(r.header())
+	for i := range r.Results {
+		b.WriteString(itemSep)
+		b.WriteString(r.renderItem(i))
+	}
+	return b.String()
+}
+
+// header is what comes before the items: what the result holds, names
+// not found, notes, and the way to the next page.
+func (r *SearchResult) header() string {
 	var b strings.Builder
 	switch {
 	case r.listing:
@@ -454,6 +502,9 @@ func (r *SearchResult) Text() string {
 	case len(r.Results) == 0:
 		fmt.Fprintf(&b, "No tool or skill matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
 	default:
+		if r.Weak {
+			fmt.Fprintf(&b, "No strong match for %q: the best result shares few of its words where it counts (name, title, description). Try other words, or select:<name> if you know the name.\n", r.Query)
+		}
 		fmt.Fprintf(&b, "%s for %q (%d matched among %d entries).", plural(len(r.Results), "result"), r.Query, r.Total, r.catalogSize)
 		for _, it := range r.Results {
 			if it.Kind == string(loader.KindTool) {
@@ -474,16 +525,25 @@ func (r *SearchResult) Text() string {
 	if r.NextCursor != "" {
 		fmt.Fprintf(&b, "\nNext page: tool_search {\"query\": \"\", \"cursor\": %q}", r.NextCursor)
 	}
-	for i, it := range r.Results {
-		b.WriteString("\n")
-		if r.listing {
-			fmt.Fprintf(&b, "\n%s (%s, %s) — %s", it.Name, it.Kind, it.Source, it.Description)
-			continue
-		}
-		b.WriteString("\n")
-		writeItem(&b, i+1, &it)
-	}
 	return b.String()
+}
+
+// renderItem returns the text of result i, rendered once: an item's text
+// is kept until its detail changes. It starts with the entry's name, or
+// "## " and its rank; countResult relies on that.
+func (r *SearchResult) renderItem(i int) string {
+	it := &r.Results[i]
+	if it.text != "" {
+		return it.text
+	}
+	if r.listing {
+		it.text = fmt.Sprintf("%s (%s, %s) — %s", it.Name, it.Kind, it.Source, it.Description)
+		return it.text
+	}
+	var b strings.Builder
+	writeItem(&b, i+1, it)
+	it.text = b.String()
+	return it.text
 }
 
 func writeItem(b *strings.Builder, rank int, it *ResultItem) {
@@ -492,7 +552,16 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 		title = it.Signature
 	}
 	fmt.Fprintf(b, "## %d. %s (%s from %s)", rank, title, it.Kind, it.Source)
-	if it.State != "" {
+	switch loader.State(it.State) {
+	case "":
+	// A call waits for a server that is starting or re-listing its tools.
+	case loader.StateCached:
+		b.WriteString(" [cached: its last known definition; the server is starting, and a call waits for it]")
+	case loader.StateConnecting:
+		b.WriteString(" [connecting: a call waits for the server to start]")
+	case loader.StateValidating:
+		b.WriteString(" [validating: the server is re-listing its tools; a call waits for it]")
+	default:
 		fmt.Fprintf(b, " [server %s: calls fail until it is active", it.State)
 		if it.stateReason != "" {
 			b.WriteString("; " + firstLine(it.stateReason))
@@ -579,3 +648,24 @@ func round(f float64) float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// weakMatch reports whether a search's best hit is a poor match: matched
+// neither by its name (exactly or as a prefix) nor by any word of the query
+// in its name, title or description (only in weaker fields: parameters, a
+// skill's body, its server), or, for a short keyword query, by fewer than
+// half of its words there. A long request names many things a tool does not
+// (the values, the circumstances), so its share says little.
+func weakMatch(query string, m search.Match, e *loader.Entry) bool {
+	if m == search.MatchExact || m == search.MatchPrefix {
+		return false
+	}
+	text := e.Name + " " + e.Description
+	if e.Tool != nil {
+		text += " " + e.Tool.Title
+	}
+	matched, total := search.Overlap(query, text)
+	return total > 0 && (matched == 0 || total <= shortQuery && 2*matched < total)
+}
+
+// shortQuery is the most words (stop words aside) a keyword query has.
+const shortQuery = 4

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -304,24 +303,4 @@ func (s *Server) unknownToolMessage(name string) string {
 // errorResult is a tool result the model reads as a failure.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
-}
-
-// decodeArgs reads a tool's arguments strictly, so that a misspelt argument
-// is reported rather than ignored.
-func decodeArgs(raw json.RawMessage, v any, accepted string) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %v (accepted: %s)", cleanJSONError(err), accepted)
-	}
-	return nil
-}
-
-func cleanJSONError(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
-	return msg
 }

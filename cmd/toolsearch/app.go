@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,20 +43,30 @@ type app struct {
 	// holds a server per profile served, each over its view of catalog.
 	serverOpts server.Options
 	profiles   map[string]*server.Server
+	// scripts runs skill scripts; nil when they are turned off.
+	scripts  *runner.Runner
+	stopOnce sync.Once
 }
 
-// newLogger logs to stderr: stdout is the MCP protocol channel.
-func newLogger(level string) (*slog.Logger, error) {
+// newLogger logs to stderr: stdout is the MCP protocol channel. The level
+// comes from the flag or config file, else TOOLSEARCH_LOG, else the
+// command's default.
+func newLogger(level, fallback string) (*slog.Logger, error) {
 	var l slog.Level
 	if level == "" {
 		level = os.Getenv("TOOLSEARCH_LOG")
+	}
+	if level == "" {
+		level = fallback
 	}
 	if level != "" {
 		if err := l.UnmarshalText([]byte(level)); err != nil {
 			return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
 		}
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+	slog.SetDefault(log) // for what logs before or outside an app, such as a shutdown
+	return log, nil
 }
 
 // openApp loads every configured source into a catalog and builds the
@@ -85,9 +96,8 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err := a.loadUpstreamConfig(); err != nil {
 		return nil, err
 	}
-	var scripts *runner.Runner
 	if !cfg.Scripts.Disabled {
-		scripts = runner.New(runner.Options{
+		a.scripts = runner.New(runner.Options{
 			WorkDir:        cfg.Workdir,
 			OutputLimit:    cfg.Scripts.OutputLimit,
 			DefaultTimeout: time.Duration(cfg.Scripts.Timeout),
@@ -112,7 +122,7 @@ func openApp(f *sourceFlags) (*app, error) {
 	}
 	opts := server.Options{
 		Activity:      a.activity,
-		Scripts:       scripts,
+		Scripts:       a.scripts,
 		Version:       versionString(),
 		ListingBudget: *cfg.ListingBudget,
 		ResultBudget:  cfg.ResultBudget,
@@ -126,10 +136,33 @@ func openApp(f *sourceFlags) (*app, error) {
 	a.serverOpts = opts
 	a.server, err = a.serverFor(cfg.Profile)
 	if err != nil {
-		a.close()
 		return nil, err
 	}
+	a.warnIfEmpty(f.configUsed)
 	return a, nil
+}
+
+// warnIfEmpty says, once, what was looked for when nothing was found: a
+// server with an empty catalog answers every search with nothing, and the
+// reason is usually a working directory other than the one meant.
+func (a *app) warnIfEmpty(configFile string) {
+	if len(a.catalog.Snapshot().Entries) > 0 || a.upstreams != nil {
+		return
+	}
+	wd, _ := os.Getwd()
+	skills := "none (no --skills, no skills in the config file, no ./skills)"
+	if len(a.cfg.Skills) > 0 {
+		skills = strings.Join(a.cfg.Skills, ", ") + " (no valid skill found)"
+	}
+	mcpConfig := "none (no --mcp-config, no mcpConfig in the config file, no ./.mcp.json)"
+	if a.cfg.MCPConfig != "" {
+		mcpConfig = a.cfg.MCPConfig + " (no server in it)"
+	}
+	if configFile == "" {
+		configFile = "none (no ./" + DefaultConfigFile + ")"
+	}
+	a.log.Warn("the catalog is empty: no skill, tool or MCP server was found; toolsearch init writes a starting configuration",
+		"workdir", wd, "config", configFile, "skills", skills, "mcpConfig", mcpConfig, "tools", len(a.cfg.Tools))
 }
 
 // newApp reads the settings and makes the logger and an empty catalog.
@@ -138,7 +171,7 @@ func newApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	log, err := newLogger(cfg.LogLevel)
+	log, err := newLogger(cfg.LogLevel, f.defaultLogLevel)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +206,7 @@ func (a *app) loadUpstreamConfig() error {
 			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {
@@ -191,10 +224,11 @@ func (a *app) loadUpstreamConfig() error {
 		Catalog:        a.catalog,
 		Settings:       settings,
 		Approvals:      a.approvals,
-		ApproveCommand: a.approveCommand,
+		ConnectWait:    time.Duration(a.cfg.ConnectWait),
 		Logger:         a.log,
 		ClientInfo:     &mcp.Implementation{Name: "toolsearch", Version: versionString()},
 		LoginCommand:   a.loginCommand,
+		ApproveCommand: a.approveCommand,
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
@@ -234,10 +268,10 @@ func shellQuote(s string) string {
 }
 
 // startUpstreams connects to the upstream servers in the background; their
-// last known catalogs are served at once.
-func (a *app) startUpstreams(ctx context.Context) {
+// last known catalogs are served at once. They run until the app closes.
+func (a *app) startUpstreams() {
 	if a.upstreams != nil {
-		a.upstreams.Start(ctx)
+		a.upstreams.Start(context.Background())
 	}
 }
 
@@ -306,17 +340,23 @@ func (a *app) loadUpstreams(ctx context.Context, f *upstreamFlags) {
 
 // settleUpstreams starts the upstreams and waits until none is still
 // connecting for the first time, or until wait has passed, for commands
-// that report on them once.
-func (a *app) settleUpstreams(ctx context.Context, wait time.Duration) {
+// that report on them once. Given names, it starts and waits for those
+// servers only.
+func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...string) {
 	if a.upstreams == nil {
 		return
 	}
-	a.startUpstreams(ctx)
+	if only == nil {
+		a.startUpstreams()
+	} else {
+		a.upstreams.StartServers(context.Background(), only...) // they run until the app closes
+	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		settled := true
 		for _, st := range a.upstreams.Status() {
-			if st.State == loader.StateConnecting || st.State == loader.StateValidating {
+			if (only == nil || slices.Contains(only, st.Server)) &&
+				(st.State == loader.StateConnecting || st.State == loader.StateValidating) {
 				settled = false
 			}
 		}
@@ -337,19 +377,6 @@ func (a *app) watchSkills(ctx context.Context) {
 			a.log.Warn("not watching skill roots", "err", err)
 		}
 	}()
-}
-
-func (a *app) close() {
-	if a.upstreams != nil {
-		a.upstreams.Close()
-	}
-	a.closeProfiles()
-	if a.server != nil {
-		a.server.Close()
-	}
-	for _, c := range a.closers {
-		c.Close()
-	}
 }
 
 func plural(n int, noun string) string {

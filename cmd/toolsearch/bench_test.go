@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 )
 
 // devSplit is the development split of the tool-retrieval benchmark, when
 // this checkout sits beside it.
-const devSplit = "../../../shared/eval/dev"
+var devSplit = devsplit.Dir()
 
 // replicatedCatalog writes a catalog of n tools: the dev split's tools
 // replicated under new names, or synthetic tools when the split is absent.
@@ -37,6 +39,7 @@ func replicatedCatalog(b *testing.B, n int) (string, []string) {
 			}
 		}
 	} else {
+		b.Log(devsplit.Missing() + ": benchmarking synthetic tools")
 		for i := range 500 {
 			base = append(base, map[string]any{
 				"name":        fmt.Sprintf("tool_%d", i),

@@ -16,7 +16,7 @@ import (
 
 func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("catalog", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsCatalog, "warn")
 	asJSON := fs.Bool("json", false, "print JSON")
 	uf := addUpstreamFlags(fs, true)
 	if _, err := parseFlags(fs, args); err != nil {
@@ -26,7 +26,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	rep := web.BuildCatalogReport(a.catalog.Snapshot())
 	if *asJSON {
@@ -46,6 +46,9 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 			listed = s.LastListed.Local().Format(time.DateTime)
 		}
 		lastError, _, _ := strings.Cut(s.LastError, "\n")
+		if last := loader.LastLines(s.Stderr, 1); len(last) > 0 {
+			lastError += "; stderr: " + last[0] // the cause, usually
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.Kind, dash(s.State), s.Entries, listed, dash(lastError))
 	}
 	fmt.Fprintln(tw)
@@ -57,6 +60,14 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 		return err
 	}
 	writeQuarantined(out, rep)
+	for _, s := range rep.Sources {
+		if lines := loader.LastLines(s.Stderr, stderrLines); len(lines) > 0 {
+			fmt.Fprintf(out, "\n%s's stderr, last lines:\n", s.Name)
+			for _, l := range lines {
+				fmt.Fprintf(out, "  %s\n", l)
+			}
+		}
+	}
 	if len(rep.Refused) > 0 {
 		fmt.Fprintf(out, "\nRefused (%d):\n", len(rep.Refused))
 		for _, e := range rep.Refused {
@@ -75,6 +86,9 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 	}
 	return nil
 }
+
+// stderrLines is how much of a failed server's stderr the report shows.
+const stderrLines = 10
 
 func dash(s string) string {
 	if s == "" {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -38,6 +39,7 @@ type Config struct {
 	Workdir       string                    `yaml:"workdir"`
 	Scripts       ScriptsConfig             `yaml:"scripts"`
 	Servers       map[string]*ServerConfig  `yaml:"servers"`
+	ConnectWait   Duration                  `yaml:"connectWait"` // how long a call waits for a starting server
 	HTTP          HTTPConfig                `yaml:"http"`
 	Trace         string                    `yaml:"trace"`
 	TraceArgs     bool                      `yaml:"traceArgs"`
@@ -66,12 +68,15 @@ type ScriptsConfig struct {
 // ServerConfig is toolsearch's own per-upstream settings; how to start the
 // server lives in .mcp.json.
 type ServerConfig struct {
-	Disabled   bool              `yaml:"disabled"`
-	Timeout    Duration          `yaml:"timeout"`
-	AlwaysLoad []string          `yaml:"alwaysLoad"` // tool name globs
-	Policy     map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
-	Quarantine string            `yaml:"quarantine"` // off | new | changed | all
-	OAuth      *OAuthConfig      `yaml:"oauth"`
+	Disabled bool     `yaml:"disabled"`
+	Timeout  Duration `yaml:"timeout"`
+	// ConnectWait is how long a call waits for the server while it starts
+	// (default: the top-level connectWait, 10s).
+	ConnectWait Duration          `yaml:"connectWait"`
+	AlwaysLoad  []string          `yaml:"alwaysLoad"` // tool name globs
+	Policy      map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
+	Quarantine  string            `yaml:"quarantine"` // off | new | changed | all
+	OAuth       *OAuthConfig      `yaml:"oauth"`
 }
 
 // OAuthConfig configures logging in to a server that requires OAuth;
@@ -139,9 +144,23 @@ func parseConfig(path string, data []byte) (*Config, error) {
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
 	// Relative paths stay relative to the working directory, as in
-	// .mcp.json: toolsearch runs from the project it serves.
+	// .mcp.json: toolsearch runs from the project it serves. A leading ~/
+	// is the user's home, as a shell would read it.
 	if err := checkProfiles(path, cfg); err != nil {
 		return nil, err
+	}
+	for i, p := range cfg.Skills {
+		cfg.Skills[i] = expandHome(p)
+	}
+	for i, t := range cfg.Tools {
+		if ns, file, ok := strings.Cut(t, "="); ok {
+			cfg.Tools[i] = ns + "=" + expandHome(file)
+		} else {
+			cfg.Tools[i] = expandHome(t)
+		}
+	}
+	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile} {
+		*p = expandHome(*p)
 	}
 	for name, sc := range cfg.Servers {
 		if sc == nil {
@@ -224,7 +243,7 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-// sourceFlags are the flags shared by every command that loads the catalog.
+// sourceFlags are the flags shared by the commands that load the catalog.
 type sourceFlags struct {
 	fs            *flag.FlagSet
 	config        string
@@ -238,23 +257,66 @@ type sourceFlags struct {
 	noScripts     bool
 	workdir       string
 	profile       string
+	// defaultLogLevel applies when neither a flag, the config file nor
+	// TOOLSEARCH_LOG sets one: "info" for serve, "warn" for one-shot
+	// commands, whose output is on stdout and whose logs are noise.
+	defaultLogLevel string
 	// more applies a command's own flags on top of everything else.
 	more func(*Config)
+	// configUsed is the config file settings read, if any.
+	configUsed string
 }
 
-func addSourceFlags(fs *flag.FlagSet) *sourceFlags {
-	f := &sourceFlags{fs: fs}
+// sourceFlag names the source flags a command offers besides --config and
+// --log-level: only those that change what it does.
+type sourceFlag uint
+
+const (
+	flagSkills        sourceFlag = 1 << iota // --skills
+	flagTools                                // --tools
+	flagMCPConfig                            // --mcp-config
+	flagListingBudget                        // --listing-budget
+	flagResultBudget                         // --result-budget
+	flagTokenizer                            // --tokenizer
+	flagNoScripts                            // --no-scripts
+	flagWorkdir                              // --workdir
+	flagProfile                              // --profile
+
+	flagsCatalog = flagSkills | flagTools | flagMCPConfig | flagProfile
+	flagsAll     = flagsCatalog | flagListingBudget | flagResultBudget | flagTokenizer | flagNoScripts | flagWorkdir
+)
+
+func addSourceFlags(fs *flag.FlagSet, which sourceFlag, defaultLogLevel string) *sourceFlags {
+	f := &sourceFlags{fs: fs, defaultLogLevel: defaultLogLevel}
 	fs.StringVar(&f.config, "config", "", "config file (default ./"+DefaultConfigFile+" when present)")
-	fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default ./skills when present)")
-	fs.Var(&f.tools, "tools", "static tool catalog `FILE` or NS=FILE (JSON), repeatable")
-	fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
-	fs.IntVar(&f.listingBudget, "listing-budget", server.DefaultListingBudget, "tokens for the up-front listing in tool_search's description; 0 lists nothing")
-	fs.IntVar(&f.resultBudget, "result-budget", 0, "tokens a tool_search result may take (default 8000)")
-	fs.StringVar(&f.tokenizer, "tokenizer", "", "token counting encoding: o200k_base or cl100k_base (default o200k_base)")
-	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default info; logs go to stderr)")
-	fs.BoolVar(&f.noScripts, "no-scripts", false, "turn skill scripts off: run_skill_script refuses every call")
-	fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
-	fs.StringVar(&f.profile, "profile", "", "see, search and call only the `NAME`d profile of toolsearch.yaml's profiles")
+	if which&flagSkills != 0 {
+		fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default ./skills when present)")
+	}
+	if which&flagTools != 0 {
+		fs.Var(&f.tools, "tools", "static tool catalog `FILE` or NS=FILE (JSON), repeatable")
+	}
+	if which&flagMCPConfig != 0 {
+		fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
+	}
+	if which&flagListingBudget != 0 {
+		fs.IntVar(&f.listingBudget, "listing-budget", server.DefaultListingBudget, "tokens for the up-front listing in tool_search's description; 0 lists nothing")
+	}
+	if which&flagResultBudget != 0 {
+		fs.IntVar(&f.resultBudget, "result-budget", 0, "tokens a tool_search result may take (default 8000)")
+	}
+	if which&flagTokenizer != 0 {
+		fs.StringVar(&f.tokenizer, "tokenizer", "", "token counting encoding: o200k_base or cl100k_base (default o200k_base)")
+	}
+	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default "+defaultLogLevel+"; logs go to stderr)")
+	if which&flagNoScripts != 0 {
+		fs.BoolVar(&f.noScripts, "no-scripts", false, "turn skill scripts off: run_skill_script refuses every call")
+	}
+	if which&flagWorkdir != 0 {
+		fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
+	}
+	if which&flagProfile != 0 {
+		fs.StringVar(&f.profile, "profile", "", "see, search and call only the `NAME`d profile of toolsearch.yaml's profiles")
+	}
 	return f
 }
 
@@ -276,6 +338,13 @@ func (f *sourceFlags) settings() (*Config, error) {
 	cfg, err := loadConfig(path, explicit)
 	if err != nil {
 		return nil, err
+	}
+	if err := f.checkPaths(); err != nil {
+		return nil, err
+	}
+	f.configUsed = ""
+	if explicit || fileExists(path) {
+		f.configUsed = path
 	}
 	if len(f.skills) > 0 {
 		cfg.Skills = f.skills
@@ -337,4 +406,46 @@ func (f *sourceFlags) settings() (*Config, error) {
 		f.more(cfg)
 	}
 	return cfg, nil
+}
+
+// checkPaths refuses skill roots and an MCP config named on the command line
+// that do not exist, as a missing --config is refused: a typo must not
+// start a server that silently lacks what was asked for.
+func (f *sourceFlags) checkPaths() error {
+	for _, dir := range f.skills {
+		info, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Errorf("--skills %s: %w", dir, pathError(err))
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("--skills %s: not a folder (give the folder that holds skill folders, or a skill folder)", dir)
+		}
+	}
+	if f.mcpConfig != "" {
+		info, err := os.Stat(f.mcpConfig)
+		if err != nil {
+			return fmt.Errorf("--mcp-config %s: %w", f.mcpConfig, pathError(err))
+		}
+		if info.IsDir() {
+			return fmt.Errorf("--mcp-config %s: a folder, not a JSON file", f.mcpConfig)
+		}
+	}
+	return nil
+}
+
+// pathError drops the path a *fs.PathError repeats.
+func pathError(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("no such file or folder")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

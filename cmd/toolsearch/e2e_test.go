@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/snapshot"
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -26,6 +27,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 const runAsToolsearch = "TOOLSEARCH_TEST_RUN_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	// Before anything: the supervisor of a script or server that the
+	// toolsearch under test starts is this binary too (see main).
+	supervise.Init()
 	if os.Getenv(runAsToolsearch) == "1" {
 		os.Unsetenv(runAsToolsearch) // not for the processes toolsearch starts
 		main()                       // exits
@@ -146,7 +150,7 @@ func TestServeSearch(t *testing.T) {
 		{"names detail", map[string]any{"query": "bisect", "detail": "names"}, []string{"git-bisect (skill from skills)\nFind the commit that introduced a bug with git bisect."}, false},
 		{"no match", map[string]any{"query": "kubernetes helm chart"}, []string{"No tool or skill matches"}, false},
 		{"bad limit", map[string]any{"query": "x", "limit": 50}, []string{"limit must be between 1 and 20"}, true},
-		{"unknown argument", map[string]any{"query": "x", "max_results": 3}, []string{`unknown field "max_results"`}, true},
+		{"unknown argument", map[string]any{"query": "x", "max_results": 3}, []string{`unknown argument "max_results"`}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -287,6 +291,8 @@ func TestServeRunSkillScript(t *testing.T) {
 		{"stderr on failure", map[string]any{"skill": "pdf-forms", "script": "scripts/fields.py", "args": []string{"--fail"}}, "noise", "", true},
 		{"traversal", map[string]any{"skill": "pdf-forms", "script": "../git-bisect/SKILL.md"}, "is not allowed", "", true},
 		{"unknown skill", map[string]any{"skill": "nope", "script": "x.py"}, "no skill named", "", true},
+		{"missing script", map[string]any{"skill": "pdf-forms", "script": "scripts/field.py"}, "Skill pdf-forms's scripts are: scripts/fields.py", "", true},
+		{"skill without scripts", map[string]any{"skill": "git-bisect", "script": "bisect.sh"}, "Skill git-bisect has no scripts", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

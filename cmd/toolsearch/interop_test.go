@@ -109,7 +109,12 @@ func TestInteropStatusPage(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", weather, "../../examples/servers/weather").CombinedOutput(); err != nil {
 		t.Fatalf("building the weather example: %v\n%s", err, out)
 	}
-	cfg := mcpConfig(t, map[string]any{"weather": map[string]any{"command": weather}})
+	// A server that cannot start says why on stderr; a skill with a broken
+	// YAML frontmatter: the page shows both.
+	cfg := mcpConfig(t, map[string]any{"weather": map[string]any{"command": weather},
+		"broken": map[string]any{"command": "sh", "args": []string{"-c", "echo 'fatal: missing API key' >&2; exit 1"}}})
+	skills := testSkills(t)
+	writeFile(t, skills, "bad-yaml/SKILL.md", "---\nname: bad-yaml\ndescription: [unclosed\n---\n# Bad\n")
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -120,7 +125,7 @@ func TestInteropStatusPage(t *testing.T) {
 	const token = "interop-secret"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	serve := toolsearch(ctx, "serve", "--http", addr, "--mcp-config", cfg, "--skills", testSkills(t))
+	serve := toolsearch(ctx, "serve", "--http", addr, "--mcp-config", cfg, "--skills", skills)
 	serve.Env = append(serve.Env, "TOOLSEARCH_TOKEN="+token, "XDG_CACHE_HOME="+t.TempDir())
 	serve.Stderr = &testLog{t: t}
 	if err := serve.Start(); err != nil {
@@ -138,6 +143,9 @@ func TestInteropStatusPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	// The page must show a call that went to the weather server: one made
+	// while the server still connects is recorded before its tool is known.
+	waitActive(t, hc, "http://"+addr+"/status.json", "weather")
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "weather__get_weather", "arguments": map[string]any{"city": "Lisbon"}}})
@@ -155,7 +163,8 @@ func TestInteropStatusPage(t *testing.T) {
 
 	shot := filepath.Join(t.ArtifactDir(), "status-page.png")
 	script, _ := filepath.Abs("testdata/statuspage.cjs")
-	cmd := exec.Command(node, script, fmt.Sprintf("http://%s/?token=%s", addr, token), "weather", "active", "weather in Lisbon", "weather__get_weather", shot)
+	cmd := exec.Command(node, script, fmt.Sprintf("http://%s/?token=%s", addr, token), "weather", "active", "weather in Lisbon", "weather__get_weather", shot,
+		"bad-yaml/SKILL.md:3", "fatal: missing API key")
 	nodeModules, _ := filepath.Abs("../../.ci/node_modules")
 	cmd.Env = append(os.Environ(), "NODE_PATH="+nodeModules, "CHROMIUM="+chromium)
 	out, err := cmd.CombinedOutput()
@@ -176,6 +185,30 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// waitActive waits until the status page reports the server active.
+func waitActive(t *testing.T, hc *http.Client, url, server string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		resp, err := hc.Get(url)
+		if err != nil {
+			continue
+		}
+		var st struct {
+			Catalog struct {
+				Sources []struct{ Name, State string } `json:"sources"`
+			} `json:"catalog"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		for _, src := range st.Catalog.Sources {
+			if err == nil && src.Name == server && src.State == "active" {
+				return
+			}
+		}
+	}
+	t.Fatalf("%s never became active", server)
 }
 
 func waitHTTP(t *testing.T, url string) {

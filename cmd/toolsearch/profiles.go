@@ -145,7 +145,7 @@ func (a *app) httpProfiles() (map[string]*server.Server, []web.ProfileToken, err
 				return nil, nil, fmt.Errorf("http.tokens[%d]: $%s is empty or unset", i, tc.Env)
 			}
 		} else {
-			data, err := os.ReadFile(tc.File)
+			data, err := os.ReadFile(expandHome(tc.File))
 			if err != nil {
 				return nil, nil, fmt.Errorf("http.tokens[%d]: %w", i, err)
 			}

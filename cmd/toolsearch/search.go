@@ -13,7 +13,7 @@ import (
 
 func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("search", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsCatalog|flagResultBudget|flagTokenizer, "warn")
 	limit := fs.Int("limit", server.DefaultLimit, "most results (1-20)")
 	kind := fs.String("kind", "any", "tool, skill or any")
 	detail := fs.String("detail", server.DetailFull, "full, compact or names")
@@ -27,7 +27,7 @@ func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	res, err := a.server.Search(server.SearchArgs{Query: strings.Join(rest, " "), Limit: *limit, Kind: *kind, Detail: *detail})
 	if err != nil {

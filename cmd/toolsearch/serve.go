@@ -12,18 +12,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
+	"github.com/toolsearch/toolsearch/server/stdio"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
-// shutdownGrace is how long running calls get to finish on SIGINT/SIGTERM.
-const shutdownGrace = 10 * time.Second
-
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsAll, "info")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+web.DefaultHTTPAddr)
 	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
@@ -49,23 +45,29 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	// Loading a large catalog leaves garbage behind (file bytes, decoded
 	// JSON); hand it back now rather than whenever the scavenger gets to it.
 	debug.FreeOSMemory()
 	tuneGC(a.log)
+	// Once asked to stop, scripts and upstream calls in flight get the
+	// grace, then are stopped, so that the sessions waiting for them end.
+	work, cancelWork := afterGrace(ctx)
+	defer cancelWork()
+	defer context.AfterFunc(ctx, func() { a.shutdown(work) })()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
 	a.watchApprovals(ctx)
-	a.startUpstreams(ctx)
+	a.startUpstreams()
 
 	snap := a.server.Snapshot()
 	if a.cfg.HTTP.Addr == "" {
 		a.log.Info("serving over stdio", "entries", len(snap.Entries), "sources", len(snap.Sources), "tokenizer", a.server.Tokens().Name())
 		ms := a.server.NewMCPServer()
 		defer a.server.Release(ms)
-		err = ms.Run(ctx, &mcp.StdioTransport{})
+		// Not mcp.StdioTransport: one malformed line would end the process.
+		err = ms.Run(ctx, &stdio.Transport{Logger: a.log})
 		if ctx.Err() != nil {
 			return nil // interrupted: a normal way to stop
 		}

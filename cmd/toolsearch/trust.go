@@ -149,7 +149,7 @@ func (a *app) collectPending(withDiff bool) []pending {
 
 func runReview(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("review", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
 	tf := addTrustFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	names, err := parseFlags(fs, args)
@@ -160,7 +160,7 @@ func runReview(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	tf.load(ctx, a)
 	var list []pending
 	for _, p := range a.collectPending(true) {
@@ -212,7 +212,7 @@ func matchesPending(arg string, p pending) bool {
 
 func runApprove(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("approve", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
 	tf := addTrustFlags(fs)
 	all := fs.Bool("all", false, "approve every held tool and withheld skill")
 	names, err := parseFlags(fs, args)
@@ -226,7 +226,7 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	tf.load(ctx, a)
 	list := a.collectPending(false)
 	var chosen []pending
@@ -299,7 +299,7 @@ func (a *app) approve(ctx context.Context, chosen []pending, by string) ([]pendi
 
 func runScan(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("scan", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
 	uf := addUpstreamFlags(fs, true)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if _, err := parseFlags(fs, args); err != nil {
@@ -309,7 +309,7 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	rep := scanCatalog(a.catalog.Snapshot(), a.skills)
 	if *asJSON {

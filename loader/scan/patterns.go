@@ -98,8 +98,8 @@ var patterns = []pattern{
 		`\b(?:secretly|silently|covertly|quietly|discreetly|surreptitiously|stealthily)\s+(?:\w+\s+){0,2}?(?:send|read|include|upload|forward|pass|call|invoke|execute|run|copy|exfiltrate|transmit|add|append|attach|email|post|collect|share|modify|change|replace)\w*\b`,
 		[]string{"secretly", "silently", "covertly", "quietly", "discreetly", "surreptitiously", "stealthily"}),
 	mk(RuleDirective, "an instruction to run before any other tool",
-		`\bbefore\s+(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?(?:other\s+)?`+toolWord+
-			`|\b(?:called|used|invoked|run|executed)\s+(?:first\s+)?before\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?(?:other\s+)?`+toolWord,
+		`\bbefore\s+(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?other\s+`+toolWord+
+			`|\b(?:called|used|invoked|run|executed)\s+(?:first\s+)?before\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?other\s+`+toolWord,
 		[]string{"before"}).around(100),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignore|disregard|forget)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:previous|prior|above|earlier|preceding|former|original|initial|system|safety|developer)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands|constraints)|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:written\s+|said\s+)?(?:above|before|previously))`,

@@ -122,6 +122,11 @@ type Resolved struct {
 	g  *graph
 }
 
+// Schema returns the root schema, for callers that look at its properties
+// themselves (to name each argument that is missing or of the wrong type).
+// It must not be changed.
+func (r *Resolved) Schema() *jsonschema.Schema { return r.rs.Schema() }
+
 // Resolve decodes and resolves an input schema (JSON as json.RawMessage or
 // []byte, or any value that marshals to it), refusing one whose references
 // cycle without consuming input (a *CycleError). A missing schema resolves

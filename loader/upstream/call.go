@@ -67,7 +67,9 @@ var errCallTimeout = errors.New("call timed out")
 // *TimeoutError); cancelling ctx cancels it upstream and returns ctx's
 // error. A server that is not active gives a *NotActiveError, but a failed
 // one is reconnected at once and the call waits for that within its
-// timeout. Tools their policy does not make callable are refused.
+// timeout. Tools their policy does not make callable are refused. Once
+// Shutdown (or Close) has begun, new calls get ErrClosed; calls already
+// running get Shutdown's grace.
 func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	u, err := m.server(server)
 	if err != nil {
@@ -76,6 +78,10 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if p := u.set.policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
+	if !m.admit() {
+		return nil, ErrClosed
+	}
+	defer m.calls.Done()
 	if u.isHeld(tool) {
 		return nil, fmt.Errorf("upstream %s: %s: %w", server, tool, ErrHeld)
 	}
@@ -124,11 +130,15 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	return nil, &CallError{Server: server, Tool: tool, Err: u.redact.Error(err)}
 }
 
-// await returns the live session once the server is active. A failed
-// server is kicked into reconnecting and waited for; other states are
-// refused at once.
+// await returns the live session once the server is active. A server
+// that is connecting or re-listing its tools is waited for, up to its
+// connect wait; a failed one is kicked into reconnecting and that attempt
+// waited for. Other states (disabled, or failed again) are refused at once.
+// ctx bounds it all (the call's timeout).
 func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, error) {
 	kicked, kickedAt := false, 0
+	wait := min(u.connectWait(), timeout)
+	var waitUp <-chan time.Time // started by the first wait
 	for {
 		u.mu.Lock()
 		state, s, attempt, lastErr, changed := u.state, u.sess, u.attempt, u.lastErr, u.changed
@@ -148,17 +158,44 @@ func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, 
 			// The reconnection asked for is pending or under way.
 		case state == loader.StateNeedsAuth:
 			return nil, u.authRequired(u.authReason(), nil)
+		case !kicked && (state == loader.StateConnecting || state == loader.StateValidating):
+			// Starting, or re-listing its tools: a call made right
+			// after start waits rather than fails.
 		default:
 			return nil, u.notActive(state, lastErr)
+		}
+		if waitUp == nil {
+			timer := time.NewTimer(wait)
+			defer timer.Stop()
+			waitUp = timer.C
 		}
 		select {
 		case <-changed:
 		case <-u.m.ctx.Done():
 			return nil, ErrClosed
+		case <-waitUp:
+			return nil, u.notReady(state, lastErr, kicked, wait)
 		case <-ctx.Done():
-			e := u.notActive(state, lastErr)
-			e.Reason = strings.TrimSpace(fmt.Sprintf("not reconnected within the call's timeout (%v)\n%s", timeout, e.Reason))
-			return nil, e
+			return nil, u.notReady(state, lastErr, kicked, timeout)
 		}
 	}
+}
+
+// notReady describes a server that was waited for in vain.
+func (u *upstream) notReady(state loader.State, lastErr string, kicked bool, waited time.Duration) *NotActiveError {
+	e := u.notActive(state, lastErr)
+	what := "still " + string(state)
+	if kicked {
+		what = "not reconnected"
+	}
+	e.Reason = strings.TrimSpace(fmt.Sprintf("%s after waiting %v for it\n%s", what, waited, e.Reason))
+	return e
+}
+
+// connectWait is how long a call waits for the server to become active.
+func (u *upstream) connectWait() time.Duration {
+	if u.set.ConnectWait > 0 {
+		return u.set.ConnectWait
+	}
+	return u.m.opts.ConnectWait
 }

@@ -9,7 +9,7 @@
 //	servers, problems, err := upstream.LoadConfig(".mcp.json")
 //	m := upstream.New(servers, upstream.Options{Catalog: catalog, Settings: settings, Logger: logger})
 //	m.Start(ctx) // publishes the last known catalogs, then connects in the background
-//	defer m.Close()
+//	defer m.Close() // or Shutdown(ctx), which gives the calls in flight until ctx ends
 //	res, err := m.Call(ctx, "github", "create_issue", args)
 //
 // A server's source carries its state: connecting, validating (re-listing
@@ -72,6 +72,7 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultMaxBackoff     = 60 * time.Second
 	DefaultKeepAlive      = 30 * time.Second
+	DefaultConnectWait    = 10 * time.Second
 )
 
 // Options configure a Manager.
@@ -94,6 +95,11 @@ type Options struct {
 	// transports). The transport must be connected within ctx, which ends
 	// when the connection is given up.
 	Dial func(ctx context.Context, cfg ServerConfig) (mcp.Transport, error)
+	// ConnectWait is how long a call waits for a server that is connecting
+	// or re-listing its tools (a call made right after start, say) before
+	// it is refused as not active; a server's Settings.ConnectWait wins.
+	// Zero means DefaultConnectWait.
+	ConnectWait time.Duration
 	// ConnectTimeout bounds connecting to a server and each listing of its
 	// tools; zero means DefaultConnectTimeout.
 	ConnectTimeout time.Duration
@@ -144,6 +150,10 @@ type Manager struct {
 	start  sync.Once
 	wg     sync.WaitGroup
 
+	callMu  sync.Mutex
+	closing bool           // Shutdown has begun: no new call is admitted
+	calls   sync.WaitGroup // calls admitted and not yet returned
+
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
 
@@ -170,6 +180,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 	}
 	if opts.ConnectTimeout <= 0 {
 		opts.ConnectTimeout = DefaultConnectTimeout
+	}
+	if opts.ConnectWait <= 0 {
+		opts.ConnectWait = DefaultConnectWait
 	}
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = DefaultMaxBackoff
@@ -244,14 +257,22 @@ func (m *Manager) settings(name string) Settings {
 // servers in the background: it never waits for an upstream. The servers
 // run until Close or until ctx ends. Only the first Start does anything.
 func (m *Manager) Start(ctx context.Context) {
+	m.StartServers(ctx, m.names...)
+}
+
+// StartServers is Start for the named servers only, for a command that
+// needs one server and should not wait for the others: every last known
+// catalog is published, and the servers not named stay as they are
+// (connecting, or disabled). Unknown names are ignored.
+func (m *Manager) StartServers(ctx context.Context, names ...string) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
 		m.followApprovals(m.ctx)
 		m.publishPersisted()
 		m.pruneCache()
-		for _, name := range m.names {
+		for _, name := range names {
 			u := m.servers[name]
-			if u.set.Disabled {
+			if u == nil || u.set.Disabled {
 				continue
 			}
 			m.wg.Go(func() { u.run(m.ctx) })
@@ -288,12 +309,52 @@ func (m *Manager) publishPersisted() {
 	}
 }
 
-// Close stops every server, waiting until their processes have exited, and
-// ends the calls in flight.
+// Close stops every server at once, ending the calls in flight, and waits
+// until their processes have exited. It is Shutdown with no grace.
 func (m *Manager) Close() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m.Shutdown(ctx)
+	return nil
+}
+
+// Shutdown stops the manager gracefully: new calls get ErrClosed at once,
+// the calls in flight get until ctx ends to finish, and then every server
+// is stopped (connections closed, stdio processes ended, as Close does),
+// ending the calls still running. It returns once the servers' processes
+// have exited, with ctx's error if calls had to be cut short. It may be
+// called more than once.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.callMu.Lock()
+	m.closing = true
+	m.callMu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		m.calls.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
 	m.cancel()
 	m.wg.Wait()
-	return nil
+	<-done
+	return err
+}
+
+// admit counts a new call in, unless Shutdown has begun; a call admitted
+// must call m.calls.Done when it returns.
+func (m *Manager) admit() bool {
+	m.callMu.Lock()
+	defer m.callMu.Unlock()
+	if m.closing {
+		return false
+	}
+	m.calls.Add(1)
+	return true
 }
 
 // Refresh re-lists a server's tools now and waits for the listing. Unlike
@@ -320,6 +381,36 @@ func (m *Manager) Refresh(ctx context.Context, server string) error {
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// AwaitStarted waits while the server is connecting or re-listing its
+// tools, for as long as a call would (its connect wait), so that a caller
+// looking for a tool the server has not listed yet finds it once it has.
+// It returns at once for an unknown server or one in another state.
+func (m *Manager) AwaitStarted(ctx context.Context, server string) {
+	u, err := m.server(server)
+	if err != nil {
+		return
+	}
+	timer := time.NewTimer(u.connectWait())
+	defer timer.Stop()
+	for {
+		u.mu.Lock()
+		state, changed := u.state, u.changed
+		u.mu.Unlock()
+		if state != loader.StateConnecting && state != loader.StateValidating || m.ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-m.ctx.Done():
+			return
+		}
 	}
 }
 
@@ -350,7 +441,9 @@ type Status struct {
 	LastListed time.Time // last good tools/list
 	LastError  string
 	Tools      int // last known
-	PID        int // a stdio server's process, while connected
+	// PID is a stdio server's process while connected; on Linux, that of
+	// the supervisor that runs it (see internal/supervise).
+	PID int
 }
 
 // Status returns the status of every server, by name.

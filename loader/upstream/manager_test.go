@@ -143,16 +143,22 @@ func TestListChanged(t *testing.T) {
 	if got := entryNames(src); !slices.Equal(got, []string{"fake__one"}) {
 		t.Errorf("while validating, entries = %v, want the old list", got)
 	}
-	_, err := m.Call(context.Background(), "fake", "one", nil)
-	var na *NotActiveError
-	if !errors.As(err, &na) || na.State != loader.StateValidating || na.Server != "fake" {
-		t.Errorf("call while validating: got %v, want a NotActiveError", err)
-	}
-	if state, _ := na.NotActive(); state != loader.StateValidating {
-		t.Errorf("NotActive() state = %s", state)
+	// A call while the server re-lists its tools waits for it.
+	called := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fake", "one", nil)
+		called <- err
+	}()
+	select {
+	case err := <-called:
+		t.Fatalf("the call while validating did not wait: %v", err)
+	case <-time.After(50 * time.Millisecond):
 	}
 
 	close(gate)
+	if err := recv(t, called, "the call made while validating"); err != nil {
+		t.Errorf("call while validating: %v", err)
+	}
 	src = waitSource(t, e.catalog, "fake", "the new tool", func(s *loader.Source) bool {
 		return s.State == loader.StateActive && len(s.Entries) == 2
 	})
@@ -464,11 +470,12 @@ func TestPersistedCatalog(t *testing.T) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
+	blocked.ConnectWait = 20 * time.Millisecond
 	m2 := New(e.configs(), blocked)
 	m2.Start(context.Background())
 	src, _ := blocked.Catalog.Snapshot().Source("fake")
 	if src == nil || src.State != loader.StateConnecting || !slices.Equal(entryNames(src), []string{"fake__shifty", "fake__stable"}) ||
-		src.Instructions != "Fake things." || src.LastListed.IsZero() {
+		src.Instructions != "Fake things." || src.LastListed.IsZero() || !src.Cached || src.EntryState() != loader.StateCached {
 		t.Errorf("published at start: %+v", src)
 	}
 	if _, ok := src.Entries[0].Tool.InputSchema.(json.RawMessage); !ok {
@@ -477,7 +484,7 @@ func TestPersistedCatalog(t *testing.T) {
 	recv(t, dialled, "the dial")
 	_, err := m2.Call(context.Background(), "fake", "stable", nil)
 	var na *NotActiveError
-	if !errors.As(err, &na) || na.State != loader.StateConnecting {
+	if !errors.As(err, &na) || na.State != loader.StateConnecting || !strings.Contains(na.Reason, "still connecting after waiting 20ms") {
 		t.Errorf("call while connecting: %v", err)
 	}
 	m2.Close()
@@ -573,5 +580,87 @@ func TestCloseEndsCallsInFlight(t *testing.T) {
 	}
 	if _, err := m.Call(context.Background(), "fake", "forever", nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("call after Close returned %v", err)
+	}
+}
+
+func TestShutdownGivesCallsTheGrace(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	started, finish := make(chan struct{}), make(chan struct{})
+	f.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			select {
+			case <-finish:
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	done := make(chan error, 1)
+	go func() {
+		res, err := m.Call(context.Background(), "fake", "slow", nil)
+		if err == nil && textOf(res) != "done" {
+			err = fmt.Errorf("result %+v", res)
+		}
+		done <- err
+	}()
+	recv(t, started, "the call to start")
+
+	shut := make(chan error, 1)
+	go func() { shut <- m.Shutdown(context.Background()) }()
+	// Shutdown has begun once new calls are refused; the call in flight
+	// goes on, and so does its server.
+	for {
+		if _, err := m.Call(context.Background(), "fake", "no_such_tool", nil); errors.Is(err, ErrClosed) {
+			break
+		}
+	}
+	select {
+	case err := <-shut:
+		t.Fatalf("Shutdown returned %v with a call in flight", err)
+	case err := <-done:
+		t.Fatalf("the call in flight ended with %v once Shutdown began", err)
+	default:
+	}
+	close(finish)
+	if err := recv(t, done, "the call to end"); err != nil {
+		t.Errorf("the call in flight: %v", err)
+	}
+	if err := recv(t, shut, "Shutdown to return"); err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
+
+func TestShutdownEndsCallsAfterGrace(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	started := make(chan struct{})
+	f.AddTool(&mcp.Tool{Name: "forever", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fake", "forever", nil)
+		done <- err
+	}()
+	recv(t, started, "the call to start")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := m.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown = %v; want the grace to run out", err)
+	}
+	var ce *CallError
+	if err := recv(t, done, "the call to end"); !errors.As(err, &ce) {
+		t.Errorf("the call cut short returned %v", err)
 	}
 }

@@ -21,6 +21,10 @@ type Settings struct {
 	Disabled bool
 	// Timeout bounds each call; zero means DefaultTimeout.
 	Timeout time.Duration
+	// ConnectWait is how long a call waits for the server while it is
+	// connecting or re-listing its tools, within Timeout; zero means
+	// Options.ConnectWait.
+	ConnectWait time.Duration
 	// AlwaysLoad globs select tools that are listed directly with their
 	// schema instead of waiting to be found.
 	AlwaysLoad []string

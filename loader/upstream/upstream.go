@@ -56,7 +56,9 @@ type upstream struct {
 	tools        []*mcp.Tool   // last known, under their own names
 	seen         seenTools
 	listed       time.Time
+	cached       bool // tools are the last known catalog, not yet listed in this run
 	lastErr      string
+	stderr       string // tail of stderr at the last failure
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
@@ -387,7 +389,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 		instructions = res.Instructions
 	}
 	u.update(func() {
-		u.state, u.sess, u.instructions, u.lastErr = loader.StateActive, s, instructions, ""
+		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
 			// start or lose a backend; dropping the catalog would
@@ -397,7 +399,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 				len(u.tools), u.listed.Format(time.RFC3339))
 			return
 		}
-		u.tools, u.listed = tools, time.Now()
+		u.tools, u.listed, u.cached = tools, time.Now(), false
 		names := make([]string, len(tools))
 		for i, t := range tools {
 			names[i] = t.Name
@@ -415,13 +417,18 @@ func (u *upstream) list(s *session, explicit bool) error {
 // fail records why the connection ended, with the tail of stderr.
 func (u *upstream) fail(err error, stderr *stderrTail) {
 	msg := err.Error()
-	if tail := stderr.String(); tail != "" {
+	tail := u.redact.String(stderr.String())
+	if tail != "" {
 		msg += "\nstderr:\n" + tail
 	}
 	msg = u.redact.String(msg)
-	u.log.Warn("upstream failed", "err", err)
+	if last := loader.LastLines(tail, 1); len(last) > 0 {
+		u.log.Warn("upstream failed", "err", err, "stderr", last[0])
+	} else {
+		u.log.Warn("upstream failed", "err", err)
+	}
 	u.update(func() {
-		u.state, u.sess, u.lastErr = loader.StateFailed, nil, msg
+		u.state, u.sess, u.lastErr, u.stderr = loader.StateFailed, nil, msg, tail
 	})
 }
 
@@ -433,6 +440,7 @@ func (u *upstream) loadPersisted() {
 	}
 	u.update(func() {
 		if p != nil {
+			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
@@ -474,7 +482,9 @@ func (u *upstream) update(change func()) {
 		u.since = time.Now()
 		u.log.Debug("state", "from", prev, "to", u.state)
 	}
-	close(u.changed)
+	// Waiters are woken once the catalog has the change, so that what
+	// they read next (the catalog, a snapshot) has it too.
+	changed := u.changed
 	u.changed = make(chan struct{})
 	src := &loader.Source{
 		Name:         u.cfg.Name,
@@ -485,10 +495,13 @@ func (u *upstream) update(change func()) {
 		State:        u.state,
 		LastListed:   u.listed,
 		LastError:    u.lastErr,
+		Stderr:       u.stderr,
+		Cached:       u.cached && len(u.tools) > 0,
 		Instructions: u.instructions,
 	}
 	u.mu.Unlock()
 	u.m.opts.Catalog.Put(src)
+	close(changed)
 }
 
 // rebuild makes the catalog entries of the last known tools. Callers hold
@@ -564,6 +577,8 @@ func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError
 		reason = "re-listing its tools"
 	case state == loader.StateConnecting && reason == "":
 		reason = "starting"
+	case state == loader.StateConnecting && !strings.HasPrefix(reason, "starting"):
+		reason = "starting again after: " + reason
 	}
 	return &NotActiveError{Server: u.cfg.Name, State: state, Reason: strings.TrimSpace(reason)}
 }

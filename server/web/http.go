@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
@@ -108,6 +110,18 @@ func NewHandler(s *server.Server, o Options) *Handler {
 		body := map[string]any{"ready": true, "entries": len(snap.Entries), "sessions": h.mcp.openSessions()}
 		if o.Ready != nil {
 			body["upstreams"] = o.Ready()
+		}
+		// Why a server is not serving: its error and the last lines of
+		// its stderr, where the cause usually is.
+		errs := map[string]any{}
+		for _, src := range snap.Sources {
+			if src.Kind == loader.SourceServer && src.LastError != "" {
+				first, _, _ := strings.Cut(src.LastError, "\n")
+				errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": loader.LastLines(src.Stderr, 5)}
+			}
+		}
+		if len(errs) > 0 {
+			body["errors"] = errs
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(body)

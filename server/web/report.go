@@ -17,13 +17,15 @@ type CatalogReport struct {
 
 // SourceReport describes one source.
 type SourceReport struct {
-	Name       string          `json:"name"`
-	Kind       string          `json:"kind"`
-	State      string          `json:"state,omitempty"`
-	Entries    int             `json:"entries"`
-	LastListed *time.Time      `json:"lastListed,omitempty"`
-	LastError  string          `json:"lastError,omitempty"`
-	Problems   loader.Problems `json:"problems,omitempty"`
+	Name       string     `json:"name"`
+	Kind       string     `json:"kind"`
+	State      string     `json:"state,omitempty"`
+	Entries    int        `json:"entries"`
+	LastListed *time.Time `json:"lastListed,omitempty"`
+	LastError  string     `json:"lastError,omitempty"`
+	// Stderr is the tail of a server's stderr at its last failure.
+	Stderr   string          `json:"stderr,omitempty"`
+	Problems loader.Problems `json:"problems,omitempty"`
 }
 
 // EntryReport describes one entry.
@@ -45,12 +47,12 @@ func BuildCatalogReport(snap *loader.Snapshot) CatalogReport {
 	var rep CatalogReport
 	states := map[string]string{}
 	for _, src := range snap.Sources {
-		sr := SourceReport{Name: src.Name, Kind: string(src.Kind), State: string(src.State), Entries: len(src.Entries), LastError: src.LastError, Problems: src.Problems}
+		sr := SourceReport{Name: src.Name, Kind: string(src.Kind), State: string(src.State), Entries: len(src.Entries), LastError: src.LastError, Stderr: src.Stderr, Problems: src.Problems}
 		if !src.LastListed.IsZero() {
 			t := src.LastListed
 			sr.LastListed = &t
 		}
-		states[src.Name] = string(src.State)
+		states[src.Name] = string(src.EntryState())
 		rep.Sources = append(rep.Sources, sr)
 	}
 	entry := func(e *loader.Entry) EntryReport {
