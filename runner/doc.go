@@ -46,12 +46,27 @@
 // # Limits
 //
 // A script runs for at most its request's timeout (60 s by default), never
-// longer than Options.MaxTimeout (10 min by default). When time runs out
-// or ctx is cancelled, its whole process group gets SIGTERM, then SIGKILL
-// 2 s later, so no child or grandchild survives it; processes it leaves
-// behind after exiting are stopped the same way. At most
+// longer than Options.MaxTimeout (10 min by default). At most
 // Options.Concurrency scripts run at once (the number of CPUs by default);
 // further requests wait their turn, or until their ctx ends.
+//
+// # Nothing outlives a script
+//
+// When time runs out or ctx is cancelled, the script and every process it
+// started get SIGTERM, then SIGKILL 2 s later; processes it leaves behind
+// when it exits are stopped the same way. On Linux, in a program that
+// calls supervise.Init first in main (toolsearch does), the script runs
+// under a supervisor that adopts every orphaned descendant as a child
+// subreaper: a daemon that left the script's process group and session
+// with setsid is stopped too, and everything ends even if the server is
+// killed. Elsewhere the script's process group is stopped, which a process
+// that leaves the group escapes.
+//
+// # Shutting down
+//
+// [Runner.Shutdown] refuses new runs and waits for the running ones; when
+// its ctx ends, it stops them as a timeout would and waits for that. A
+// server gives it its own grace period (toolsearch: 10 s).
 //
 // The package needs a Unix system; on Linux it reads /proc to tell live
 // processes from zombies.

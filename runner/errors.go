@@ -20,6 +20,11 @@ var (
 	ErrNoInterpreter = errors.New("no interpreter")
 	// ErrStdinTooLarge means Request.Stdin is longer than MaxStdin.
 	ErrStdinTooLarge = errors.New("stdin too large")
+	// ErrNestedSkill means the script is in the folder of a skill nested
+	// in the one named, and runs only as that skill's.
+	ErrNestedSkill = errors.New("script of a nested skill")
+	// ErrShutDown means the Runner is shutting down (see Runner.Shutdown).
+	ErrShutDown = errors.New("runner shut down")
 )
 
 // An Error explains why a script was refused before it ran. Its message is

@@ -74,6 +74,37 @@ func resolve(skillDir, script string) (dir, path string, err error) {
 	return dir, path, nil
 }
 
+// notNested refuses a script, at its real path in the real skill folder
+// dir, that lies in the folder of a nested skill, however the path reached
+// it (a symbolic link included). The innermost such skill is named.
+func notNested(dir, path string, nested map[string]string) error {
+	var owner, ownerDir string
+	for folder := range nested {
+		nd := filepath.Join(dir, filepath.FromSlash(folder))
+		if real, err := filepath.EvalSymlinks(nd); err == nil {
+			nd = real
+		}
+		if within(nd, path) && len(nd) > len(ownerDir) {
+			owner, ownerDir = folder, nd
+		}
+	}
+	if ownerDir == "" {
+		return nil
+	}
+	rel, _ := filepath.Rel(ownerDir, path)
+	rel = filepath.ToSlash(rel)
+	if name := nested[owner]; name != "" {
+		return refusal(ErrNestedSkill, "%s belongs to the skill %s, nested in this one in %s: run it as skill %q, script %q", rel, name, owner, name, rel)
+	}
+	return refusal(ErrNestedSkill, "it belongs to the skill nested in this one in %s, which is not served, and runs only as that skill's", owner)
+}
+
+// within reports whether path is inside the folder dir.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
 // command returns the argv that runs the script at path: through the
 // interpreter on its #! line, else through the one its extension implies,
 // else the file itself when it is executable.

@@ -15,6 +15,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 // Defaults for the zero values of Options.
@@ -75,6 +78,15 @@ type Runner struct {
 	opts  Options
 	slots chan struct{} // a token per running script
 	log   *slog.Logger
+
+	mu       sync.Mutex
+	closing  bool           // Shutdown has begun: no new run is admitted
+	admitted sync.WaitGroup // runs admitted, waiting for a slot or running
+	closed   chan struct{}  // closed when Shutdown begins
+	// stopping ends when Shutdown stops waiting: running scripts are
+	// stopped.
+	stopping context.Context
+	stopAll  context.CancelFunc
 }
 
 // New returns a Runner with the given options, defaults filled in.
@@ -100,7 +112,51 @@ func New(opts Options) *Runner {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Runner{opts: opts, slots: make(chan struct{}, opts.Concurrency), log: log}
+	r := &Runner{opts: opts, slots: make(chan struct{}, opts.Concurrency), log: log, closed: make(chan struct{})}
+	r.stopping, r.stopAll = context.WithCancel(context.Background())
+	return r
+}
+
+// Shutdown shuts the runner down gracefully: it refuses new runs (and those
+// still waiting for their turn) and waits for the running scripts to end.
+// If ctx ends first, it stops them as a timeout would (SIGTERM to the
+// scripts and everything they started, SIGKILL 2 s later), waits for that,
+// and returns ctx's error. With a ctx that has already ended, it stops
+// every script at once. Stopped runs return Results marked Cancelled.
+//
+// Shutdown may be called more than once; every call waits for the end.
+func (r *Runner) Shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	if !r.closing {
+		r.closing = true
+		close(r.closed)
+	}
+	r.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		r.admitted.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	r.stopAll()
+	<-done
+	return ctx.Err()
+}
+
+// admit counts a new run in, unless Shutdown has begun; a run admitted
+// must call r.admitted.Done when it ends.
+func (r *Runner) admit() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return false
+	}
+	r.admitted.Add(1)
+	return true
 }
 
 // A Request asks for one script of one skill to be run.
@@ -110,6 +166,13 @@ type Request struct {
 	Script   string   // path relative to SkillDir, such as "scripts/extract.py"
 	Args     []string // passed to the script as they are, never through a shell
 	Stdin    string   // at most MaxStdin bytes; "" gives the script no input
+
+	// Nested maps the folders of the skills nested in this one (relative
+	// to SkillDir, slash-separated) to their names ("" for one that is
+	// not served). Their files are theirs alone: a script in one of them is
+	// refused, so that it runs only as its own skill's, under that
+	// skill's settings.
+	Nested map[string]string
 
 	// Timeout limits the run; 0 means Options.DefaultTimeout, and more
 	// than Options.MaxTimeout means Options.MaxTimeout.
@@ -127,11 +190,27 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	res, err := r.run(ctx, req)
 	if err != nil {
+		// The script path is the model's: a refused one may be any length.
+		var reason any = err
+		if e, ok := err.(*Error); ok {
+			reason = e.Reason
+		}
 		r.log.LogAttrs(ctx, slog.LevelWarn, "skill script refused",
-			slog.String("skill", req.Skill), slog.String("script", req.Script), slog.Any("error", err))
+			slog.String("skill", req.Skill), slog.String("script", clip(req.Script, 256)), slog.Any("error", reason))
 		return nil, err
 	}
 	return res, nil
+}
+
+// clip cuts s to at most n bytes, between characters, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
@@ -152,21 +231,36 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("script %q of skill %q not started: %w", req.Script, req.Skill, err)
 	}
+	if !r.admit() {
+		return nil, shuttingDown(req)
+	}
+	defer r.admitted.Done()
 	select {
 	case r.slots <- struct{}{}:
 		defer func() { <-r.slots }()
 	case <-ctx.Done():
 		return nil, fmt.Errorf("script %q of skill %q not started: cancelled while waiting for one of the %d running scripts to finish: %w",
 			req.Script, req.Skill, cap(r.slots), ctx.Err())
+	case <-r.closed:
+		return nil, shuttingDown(req)
 	}
+	// Shutdown stops the script as a cancelled ctx would.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(r.stopping, cancel)()
 
 	cmd := exec.Command(argv[0], slices.Concat(argv[1:], req.Args)...)
 	cmd.Dir = r.opts.WorkDir
 	cmd.Env = append(r.env(), "SKILL_DIR="+dir, "SKILL_NAME="+req.Skill)
 	// Its own process group lets the script and everything it starts be
-	// stopped together.
+	// stopped together; a supervisor, where there is one, also stops what
+	// leaves the group.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	res, err := r.execute(ctx, cmd, req.Stdin, timeout)
+	sup, err := supervise.Wrap(cmd, supervise.Options{Grace: grace, Report: true})
+	if err != nil {
+		return nil, fmt.Errorf("script %q of skill %q: %w", req.Script, req.Skill, err)
+	}
+	res, err := r.execute(ctx, cmd, sup, req.Stdin, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("script %q of skill %q: %w", req.Script, req.Skill, err)
 	}
@@ -175,6 +269,12 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 		res.Stderr = ""
 	}
 	return res, nil
+}
+
+// shuttingDown is the refusal of a run that Shutdown kept from starting.
+func shuttingDown(req Request) *Error {
+	return &Error{Skill: req.Skill, Script: req.Script, Err: ErrShutDown,
+		Reason: "toolsearch is shutting down and starts no new script; run it again once it is back"}
 }
 
 // prepare checks everything that can refuse a request, before it waits for
@@ -190,6 +290,9 @@ func (r *Runner) prepare(req Request) (argv []string, dir string, err error) {
 	}
 	dir, path, err := resolve(req.SkillDir, req.Script)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := notNested(dir, path, req.Nested); err != nil {
 		return nil, "", err
 	}
 	argv, err = command(path)
@@ -211,43 +314,71 @@ func (r *Runner) env() []string {
 	return env
 }
 
-// execute starts cmd and collects its result once its process group is gone.
+// execute starts cmd and collects its result once its process group is gone:
+// it starts the script with its pipes, waits for it to end (or stops it),
+// drains what it wrote, then reads its exit status.
+func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, sup *supervise.Supervisor, stdin string, timeout time.Duration) (*Result, error) {
+	p, err := r.start(cmd, sup, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer p.closePipes()
+	res := &Result{Timeout: timeout}
+	if err := p.wait(ctx, res); err != nil {
+		return nil, err
+	}
+	p.drain()
+	res.Duration = time.Since(p.started)
+	if err := p.fill(res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// A process is a started script: its command, the pipes it writes to and
+// what has been read from them.
 //
 // Output goes through pipes of our own rather than exec's, so that Wait
 // only reaps the script: a grandchild that keeps a pipe open cannot make it
 // hang. Reading goes on until the pipes close, for at most grace after the
 // group is gone.
-func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeout time.Duration) (*Result, error) {
-	var files []*os.File // every pipe end; closing one twice is harmless
-	defer func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}()
-	pipe := func() (rd, wr *os.File, err error) {
-		rd, wr, err = os.Pipe()
-		files = append(files, rd, wr)
-		return rd, wr, err
-	}
-	outR, outW, err := pipe()
+type process struct {
+	cmd     *exec.Cmd
+	sup     *supervise.Supervisor // nil where scripts run unsupervised
+	started time.Time
+	files   []*os.File // every pipe end; closing one twice is harmless
+	stdout  *headBuffer
+	stderr  *tailBuffer
+	copying sync.WaitGroup
+}
+
+// start opens the pipes, starts cmd, and starts reading its output and
+// writing its input.
+func (r *Runner) start(cmd *exec.Cmd, sup *supervise.Supervisor, stdin string) (*process, error) {
+	p := &process{cmd: cmd, sup: sup}
+	outR, outW, err := p.pipe()
 	if err != nil {
+		p.closePipes()
 		return nil, err
 	}
-	errR, errW, err := pipe()
+	errR, errW, err := p.pipe()
 	if err != nil {
+		p.closePipes()
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	var inR, inW *os.File
 	if stdin != "" {
-		if inR, inW, err = pipe(); err != nil {
+		if inR, inW, err = p.pipe(); err != nil {
+			p.closePipes()
 			return nil, err
 		}
 		cmd.Stdin = inR
 	}
 
-	start := time.Now()
+	p.started = time.Now()
 	err = cmd.Start()
+	sup.Started()
 	// The child has its own copies of its ends; ours must go, or the
 	// readers would never see EOF.
 	outW.Close()
@@ -256,71 +387,126 @@ func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, stdin string, timeo
 		inR.Close()
 	}
 	if err != nil {
+		p.closePipes()
 		return nil, fmt.Errorf("cannot start it: %w", err)
 	}
-	pgid := cmd.Process.Pid
 
-	stdout := &headBuffer{limit: r.opts.OutputLimit}
-	stderr := newTailBuffer(r.opts.StderrTail)
-	var copying sync.WaitGroup
-	copying.Go(func() { copyAll(stdout, outR) })
-	copying.Go(func() { copyAll(stderr, errR) })
+	p.stdout = &headBuffer{limit: r.opts.OutputLimit}
+	p.stderr = newTailBuffer(r.opts.StderrTail)
+	p.copying.Go(func() { copyAll(p.stdout, outR) })
+	p.copying.Go(func() { copyAll(p.stderr, errR) })
 	if inW != nil {
-		copying.Go(func() {
+		p.copying.Go(func() {
 			// A script that does not read its input gets EPIPE here
 			// once it is gone; that is not an error.
 			inW.WriteString(stdin)
 			inW.Close()
 		})
 	}
+	return p, nil
+}
 
+// pipe makes a pipe whose ends closePipes will close.
+func (p *process) pipe() (rd, wr *os.File, err error) {
+	rd, wr, err = os.Pipe()
+	if err == nil {
+		p.files = append(p.files, rd, wr)
+	}
+	return rd, wr, err
+}
+
+func (p *process) closePipes() {
+	for _, f := range p.files {
+		f.Close()
+	}
+}
+
+// wait waits until the script exits, runs out of time or ctx ends, and
+// then until it and every process it started are gone, noting in res why
+// it ended.
+func (p *process) wait(ctx context.Context, res *Result) error {
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	timer := time.NewTimer(timeout)
+	go func() { exited <- p.cmd.Wait() }()
+	timer := time.NewTimer(res.Timeout)
 	defer timer.Stop()
 
-	res := &Result{Timeout: timeout}
+	var err error
 	select {
 	case err = <-exited:
-		stopGroup(pgid, grace) // whatever it left running
+		if p.sup == nil {
+			stopGroup(p.cmd.Process.Pid, grace) // whatever it left running
+		} // a supervisor exits only once nothing is left
 	case <-timer.C:
 		res.TimedOut = true
-		stopGroup(pgid, grace)
-		err = <-exited
+		err = p.stop(exited)
 	case <-ctx.Done():
 		res.Cancelled = true
-		stopGroup(pgid, grace)
-		err = <-exited
+		err = p.stop(exited)
 	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
-		return nil, err
+		return err
 	}
+	return nil
+}
 
+// stop ends the running script and everything it started, and returns
+// what Wait returned. A supervisor is asked to do it; one that has not
+// exited long after its grace is killed, and the script with it (it dies
+// with its supervisor), though what the script started may then live on.
+func (p *process) stop(exited <-chan error) error {
+	pid := p.cmd.Process.Pid
+	if p.sup == nil {
+		stopGroup(pid, grace)
+		return <-exited
+	}
+	syscall.Kill(pid, syscall.SIGTERM)
+	stuck := time.NewTimer(3 * grace)
+	defer stuck.Stop()
+	select {
+	case err := <-exited:
+		return err
+	case <-stuck.C:
+		syscall.Kill(pid, syscall.SIGKILL)
+		return <-exited
+	}
+}
+
+// drain waits until the output pipes close, for at most grace.
+func (p *process) drain() {
 	done := make(chan struct{})
-	go func() { copying.Wait(); close(done) }()
+	go func() { p.copying.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(grace):
 		// Something outside the group holds the pipes: stop reading.
-		for _, f := range files {
-			f.Close()
-		}
+		p.closePipes()
 		<-done
 	}
-	res.Duration = time.Since(start)
+}
 
-	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+// fill records the exit status and the output in res. A supervised
+// script's status is the one its supervisor reports.
+func (p *process) fill(res *Result) error {
+	ws := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if p.sup != nil {
+		reported, startErr, ok := p.sup.Result()
+		if startErr != nil {
+			return fmt.Errorf("cannot start it: %w", startErr)
+		}
+		if ok {
+			ws = reported
+		}
+	}
 	res.ExitCode = ws.ExitStatus()
 	if ws.Signaled() {
 		res.Signal = signalName(ws.Signal())
 	}
-
-	res.Stdout, res.InvalidUTF8 = stdout.text()
-	res.StdoutBytes = stdout.total
-	res.Truncated = stdout.truncated()
-	res.Stderr = stderr.text()
-	return res, nil
+	res.Stdout, res.InvalidUTF8 = p.stdout.text()
+	res.StdoutBytes = p.stdout.total
+	res.Truncated = p.stdout.truncated()
+	res.Stderr = p.stderr.text()
+	return nil
 }
 
 // copyAll copies src to dst until EOF or until src is closed under it.

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 // skillDir holds the test scripts, one per behaviour; each says what it
@@ -304,18 +306,38 @@ func TestLeftBehindProcessesStopped(t *testing.T) {
 	assertGroupGone(t, pgidOf(t, res.Stdout))
 }
 
-func TestEscapedProcessDoesNotHang(t *testing.T) {
+func TestEscapedProcessStopped(t *testing.T) {
 	t.Parallel()
 	res := run(t, newRunner(t, Options{}), "scripts/escape.sh")
-	// It left the group on purpose, so the runner cannot stop it: do.
-	if pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(res.Stdout, "escaped "))); err == nil {
-		syscall.Kill(pid, syscall.SIGKILL)
-	} else {
-		t.Errorf("stdout %q: %v", res.Stdout, err)
-	}
 	if res.Failed() || res.Duration > terminated {
 		t.Errorf("got %+v", res)
 	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(res.Stdout, "escaped ")))
+	if err != nil {
+		t.Fatalf("stdout %q: %v", res.Stdout, err)
+	}
+	if !supervise.Enabled() {
+		// It left the group and nothing supervises it: stop it here.
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Skip("scripts are not supervised on this system")
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the process %d that left the group with setsid outlived the run", pid)
+	}
+}
+
+// alive reports whether pid is a live process (not a zombie).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
 }
 
 func TestCancel(t *testing.T) {
@@ -662,5 +684,187 @@ func TestDefaults(t *testing.T) {
 	}
 	if r := New(Options{MaxTimeout: time.Second}); r.opts.DefaultTimeout != time.Second {
 		t.Errorf("DefaultTimeout %v not clamped to MaxTimeout", r.opts.DefaultTimeout)
+	}
+}
+
+// startWaiting starts wait_for.sh, which waits until its release file
+// exists, and returns once it runs, with the channel its result comes on.
+func startWaiting(t *testing.T, r *Runner, ctx context.Context) (release string, done <-chan *Result) {
+	t.Helper()
+	dir := t.TempDir()
+	started, release := filepath.Join(dir, "started"), filepath.Join(dir, "release")
+	results := make(chan *Result, 1)
+	go func() {
+		res, err := r.Run(ctx, Request{SkillDir: skillDir, Script: "scripts/wait_for.sh", Args: []string{started, release}})
+		if err != nil {
+			t.Error(err)
+		}
+		results <- res
+	}()
+	waitForFile(t, started)
+	return release, results
+}
+
+func TestShutdownLetsRunsFinish(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Options{})
+	release, done := startWaiting(t, r, t.Context())
+	shut := make(chan error, 1)
+	go func() { shut <- r.Shutdown(context.Background()) }()
+
+	// Shutdown has begun once new runs are refused; the running one goes on.
+	for {
+		_, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: "scripts/true.sh"})
+		if errors.Is(err, ErrShutDown) {
+			if !strings.Contains(err.Error(), "shutting down") {
+				t.Errorf("refusal: %v", err)
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err := <-shut:
+		t.Fatalf("Shutdown returned %v while a script ran", err)
+	default:
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := <-done; res == nil || res.Failed() {
+		t.Errorf("the running script: %+v; want it to finish", res)
+	}
+	if err := <-shut; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
+
+func TestShutdownStopsRunsAfterGrace(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, Options{Concurrency: 1})
+	_, done := startWaiting(t, r, t.Context())
+	// A second run waits for the only slot; Shutdown turns it away.
+	waiting := make(chan error, 1)
+	go func() {
+		_, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: "scripts/true.sh"})
+		waiting <- err
+	}()
+
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	if err := r.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown = %v; want the grace to run out", err)
+	}
+	res := <-done
+	if res == nil || !res.Cancelled || !res.Failed() {
+		t.Fatalf("the running script: %+v; want it cancelled", res)
+	}
+	assertGroupGone(t, pgidOf(t, res.Stdout))
+	if err := <-waiting; !errors.Is(err, ErrShutDown) {
+		t.Errorf("the waiting run: %v; want ErrShutDown", err)
+	}
+	// Once shut down, a Runner stays so, and Shutdown returns at once.
+	if err := r.Shutdown(context.Background()); err != nil {
+		t.Errorf("second Shutdown: %v", err)
+	}
+}
+
+// TestShutdownStopsDaemons checks that stopping a script at shutdown also
+// stops what it started with setsid.
+func TestShutdownStopsDaemons(t *testing.T) {
+	t.Parallel()
+	if !supervise.Enabled() {
+		t.Skip("scripts are not supervised on this system")
+	}
+	r := newRunner(t, Options{})
+	pidFile := filepath.Join(t.TempDir(), "daemon.pid")
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: "scripts/daemon.sh", Args: []string{pidFile, "wait"}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	waitForFile(t, pidFile)
+	data, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // no grace: stop at once
+	r.Shutdown(ctx)
+	if res := <-done; res == nil || !res.Cancelled {
+		t.Errorf("got %+v; want cancelled", res)
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the daemon %d outlived the shutdown", pid)
+	}
+}
+
+// TestRefusalLogBounded checks that a refused script path, which the model
+// chose, reaches the log cut short.
+func TestRefusalLogBounded(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	r := New(Options{Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, nil))})
+	long := "scripts/" + strings.Repeat("x", 1<<20)
+	if _, err := r.Run(t.Context(), Request{SkillDir: skillDir, Script: long}); err == nil {
+		t.Fatal("a missing script ran")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := buf.Len(); n > 2048 || !strings.Contains(buf.String(), "skill script refused") {
+		t.Errorf("the refusal took %d bytes of log: %.300s", n, buf.String())
+	}
+}
+
+// TestNestedSkillScriptsRefused checks that a script in the folder of a
+// nested skill runs only as that skill's: not through the enclosing skill,
+// however the path reaches it.
+func TestNestedSkillScriptsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for path, content := range map[string]string{
+		"SKILL.md":                    "gamma",
+		"scripts/own.sh":              "#!/bin/sh\necho gamma\n",
+		"sub/inner/SKILL.md":          "inner",
+		"sub/inner/scripts/x.sh":      "#!/bin/sh\necho inner\n",
+		"sub/inner/deep/SKILL.md":     "deep",
+		"sub/inner/deep/scripts/y.sh": "#!/bin/sh\necho deep\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, path), []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../sub/inner/scripts/x.sh", filepath.Join(dir, "scripts/link.sh")); err != nil {
+		t.Fatal(err)
+	}
+	nested := map[string]string{"sub/inner": "inner", "sub/inner/deep": ""}
+	r := newRunner(t, Options{})
+	for _, tt := range []struct {
+		script, want string
+	}{
+		{"sub/inner/scripts/x.sh", `scripts/x.sh belongs to the skill inner, nested in this one in sub/inner: run it as skill "inner", script "scripts/x.sh"`},
+		{"scripts/link.sh", `belongs to the skill inner`},
+		{"sub/inner/deep/scripts/y.sh", `nested in this one in sub/inner/deep, which is not served`},
+	} {
+		_, err := r.Run(t.Context(), Request{Skill: "gamma", SkillDir: dir, Script: tt.script, Nested: nested})
+		if !errors.Is(err, ErrNestedSkill) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v; want ErrNestedSkill saying %q", tt.script, err, tt.want)
+		}
+	}
+	if res, err := r.Run(t.Context(), Request{Skill: "gamma", SkillDir: dir, Script: "scripts/own.sh", Nested: nested}); err != nil || res.Stdout != "gamma\n" {
+		t.Errorf("the skill's own script: %v, %v", res, err)
+	}
+	// The nested skill runs its own scripts.
+	if res, err := r.Run(t.Context(), Request{Skill: "inner", SkillDir: filepath.Join(dir, "sub/inner"), Script: "scripts/x.sh", Nested: map[string]string{"deep": ""}}); err != nil || res.Stdout != "inner\n" {
+		t.Errorf("the nested skill's own script: %v, %v", res, err)
 	}
 }

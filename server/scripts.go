@@ -101,6 +101,7 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		Args:     args.Args,
 		Timeout:  time.Duration(args.TimeoutS * float64(time.Second)),
 		Stdin:    args.Stdin,
+		Nested:   s.nestedFolders(sk),
 	}
 	res, err := s.opts.Scripts.Run(ctx, req)
 	if err != nil {

@@ -134,12 +134,14 @@ type ResultItem struct {
 	State       string     `json:"state,omitempty"`
 	Callable    *bool      `json:"callable,omitempty"`
 	Changed     bool       `json:"changed,omitempty"`
+	Quarantined *HeldInfo  `json:"quarantined,omitempty"`
 	// Arguments are a prompt's; MIMEType is a resource's.
 	Arguments   []*mcp.PromptArgument `json:"arguments,omitempty"`
 	MIMEType    string                `json:"mimeType,omitempty"`
 	entry       *loader.Entry         // what the item was made from
 	stateReason string                // why a server is not active
 	bodyCut     int                   // bytes of body left out, when cut to fit
+	text        string                // as Text renders it, kept while fitBudget works; "" when not rendered
 }
 
 // FileInfo names a skill file without its content.
@@ -278,13 +280,13 @@ func checkSearchArgs(a *SearchArgs) error {
 
 // item renders one entry at the given detail.
 func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, detail string) ResultItem {
-	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed}
+	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed, Quarantined: heldInfo(e)}
 	if src, ok := snap.Source(e.Source); ok {
 		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
 			it.State = string(src.EntryState())
 			it.stateReason = src.LastError
 		}
-		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly) {
+		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly || e.Held()) {
 			it.Callable = ptr(false)
 		}
 	}
@@ -298,12 +300,18 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 // setDetail (re)fills an item's detail-dependent fields.
 func (s *Server) setDetail(it *ResultItem, detail string) {
 	e := it.entry
-	it.Detail = detail
+	it.Detail, it.text = detail, ""
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
 	it.Arguments, it.MIMEType = nil, ""
 	it.Description = e.Summary
 	if !e.ForModel() {
 		setFeatureDetail(it, detail)
+		return
+	}
+	if e.Held() { // only what was approved before; the held definition stays out
+		if detail == DetailFull {
+			it.Description = e.Description
+		}
 		return
 	}
 	switch detail {
@@ -316,7 +324,7 @@ func (s *Server) setDetail(it *ResultItem, detail string) {
 			}
 		} else {
 			it.Body = e.Skill.Body
-			for _, f := range e.Skill.Files {
+			for _, f := range ownFiles(e.Skill) {
 				if f.Path != loader.SkillFileName {
 					it.Files = append(it.Files, FileInfo{f.Path, f.Size})
 				}
@@ -363,13 +371,12 @@ func (s *Server) fitBudget(res *SearchResult) {
 	budget := s.opts.ResultBudget
 	fits := func() bool {
 		// A token is at least one byte: short texts need no tokenizer pass.
-		res.text = res.Text()
-		return len(res.text) <= budget || s.tok.Count(res.text) <= budget
+		return res.textLen() <= budget || s.countResult(res) <= budget
 	}
+	defer func() { res.text = res.Text() }()
 	if fits() {
 		return
 	}
-	defer func() { res.text = res.Text() }() // the loops below may stop without rendering
 	note := fmt.Sprintf("Some results were shortened to fit the result budget of %d tokens; ask for one with select:<name> to see it in full.", budget)
 	res.Notes = append(res.Notes, note)
 	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
@@ -392,6 +399,33 @@ func (s *Server) fitBudget(res *SearchResult) {
 	}
 }
 
+// textLen is the length of res.Text(), rendering each item once.
+func (r *SearchResult) textLen() int {
+	n := len(r.header())
+	for i := range r.Results {
+		n += len(itemSep) + len(r.renderItem(i))
+	}
+	return n
+}
+
+// countResult counts the tokens of res.Text() item by item, so that an
+// item's count can be remembered (see textCounts): the text is the header
+// and the items joined by a blank line, and every item starts with a name
+// or "## ", so each item (with the blank line after it) is a run of whole
+// pieces that tokens.Counter counts alone, and the sum is exact.
+func (s *Server) countResult(res *SearchResult) int {
+	head := res.header()
+	if len(res.Results) == 0 {
+		return s.tok.Count(head)
+	}
+	n := s.tok.Count(head + itemSep)
+	counts := textCounts(s.tok)
+	for i := range res.Results {
+		n += counts.count(res.renderItem(i), i < len(res.Results)-1)
+	}
+	return n
+}
+
 // cutBody shortens a skill body until the result fits its budget, keeping
 // whole lines; the text says where to read the rest.
 func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
@@ -400,8 +434,8 @@ func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
 	lo, hi := 0, len(full)
 	for lo < hi { // longest prefix that fits, by bisection
 		mid := (lo + hi + 1) / 2
-		it.Body, it.bodyCut = full[:mid], len(full)-mid
-		if s.tok.Count(res.Text()) <= budget {
+		it.Body, it.bodyCut, it.text = full[:mid], len(full)-mid, ""
+		if s.countResult(res) <= budget {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -411,7 +445,7 @@ func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
 	if i := strings.LastIndexByte(full[:cut], '\n'); i > 0 {
 		cut = i + 1
 	}
-	it.Body, it.bodyCut = full[:cut], len(full)-cut
+	it.Body, it.bodyCut, it.text = full[:cut], len(full)-cut, ""
 	if it.Body == "" {
 		it.bodyCut = 0
 	}
@@ -450,8 +484,24 @@ func (s *Server) listPage(snap *loader.Snapshot, args SearchArgs) (*SearchResult
 	return res, nil
 }
 
-// Text renders the result as the text the model reads.
+// itemSep separates the header and the items of a result's text.
+const itemSep = "\n\n"
+
+// Text renders the result as the text the model reads: a header, then the
+// items, a blank line before each.
 func (r *SearchResult) Text() string {
+	var b strings.Builder
+	b.WriteString(r.header())
+	for i := range r.Results {
+		b.WriteString(itemSep)
+		b.WriteString(r.renderItem(i))
+	}
+	return b.String()
+}
+
+// header is what comes before the items: what the result holds, names
+// not found, notes, and the way to the next page.
+func (r *SearchResult) header() string {
 	var b strings.Builder
 	switch {
 	case r.listing:
@@ -492,16 +542,25 @@ func (r *SearchResult) Text() string {
 	if r.NextCursor != "" {
 		fmt.Fprintf(&b, "\nNext page: tool_search {\"query\": \"\", \"cursor\": %q}", r.NextCursor)
 	}
-	for i, it := range r.Results {
-		b.WriteString("\n")
-		if r.listing {
-			fmt.Fprintf(&b, "\n%s (%s, %s) — %s", it.Name, it.Kind, it.Source, it.Description)
-			continue
-		}
-		b.WriteString("\n")
-		writeItem(&b, i+1, &it)
-	}
 	return b.String()
+}
+
+// renderItem returns the text of result i, rendered once: an item's text
+// is kept until its detail changes. It starts with the entry's name, or
+// "## " and its rank; countResult relies on that.
+func (r *SearchResult) renderItem(i int) string {
+	it := &r.Results[i]
+	if it.text != "" {
+		return it.text
+	}
+	if r.listing {
+		it.text = fmt.Sprintf("%s (%s, %s) — %s", it.Name, it.Kind, it.Source, it.Description)
+		return it.text
+	}
+	var b strings.Builder
+	writeItem(&b, i+1, it)
+	it.text = b.String()
+	return it.text
 }
 
 func writeItem(b *strings.Builder, rank int, it *ResultItem) {
@@ -526,7 +585,9 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 		}
 		b.WriteString("]")
 	}
-	if it.Callable != nil && !*it.Callable && it.entry.ForModel() {
+	if it.Quarantined != nil {
+		b.WriteString(heldNote(it.Quarantined))
+	} else if it.Callable != nil && !*it.Callable && it.entry.ForModel() {
 		if it.entry.Policy == loader.PolicyVisibleOnly {
 			b.WriteString(" [listed only: calls are refused by policy]")
 		} else {

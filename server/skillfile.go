@@ -65,6 +65,9 @@ func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := s.checkOwnFile(sk, rel); err != nil {
+		return "", err
+	}
 	f, ok := sk.File(rel)
 	if !ok {
 		return "", fmt.Errorf("skill %s has no file %q; its files are: %s", sk.Name, rel, fileList(sk))
@@ -103,9 +106,9 @@ func (s *Server) skill(name string) (*loader.Skill, error) {
 }
 
 func fileList(sk *loader.Skill) string {
-	paths := make([]string, len(sk.Files))
-	for i, f := range sk.Files {
-		paths[i] = f.Path
+	var paths []string
+	for _, f := range ownFiles(sk) {
+		paths = append(paths, f.Path)
 	}
 	return strings.Join(paths, ", ")
 }

@@ -21,6 +21,20 @@ const StatsURI = "toolsearch://stats"
 // before it asks for anything: the instructions and the lists.
 const ListingSource = "listing"
 
+// Bounds of a session's accounting. Some of its keys come from the client
+// (the name of a tool that does not exist, run_skill_script's script
+// path): without bounds, a session calling a new megabyte-long name each
+// time would keep every one, and StatsURI would return them all. A key
+// longer than MaxStatsKey, or new once a tally holds MaxStatsKeys keys, is
+// counted under OtherKey, and logged, cut short, the first
+// maxRefusedLogged times in a session.
+const (
+	MaxStatsKey      = 256
+	MaxStatsKeys     = 256
+	OtherKey         = "(other)" // no catalog name has parentheses
+	maxRefusedLogged = 10
+)
+
 // SessionStats is the live accounting of one session: the tokens of what
 // the server returned to it, as the model would read them. Images, audio
 // and binary resource contents cannot be priced by a text tokenizer: they
@@ -41,6 +55,8 @@ type SessionStats struct {
 	BySource  map[string]Tally `json:"bySource"`
 	// Eager is what loading the whole catalog up front would have cost.
 	Eager EagerCost `json:"eager"`
+
+	refused int // keys counted under OtherKey
 }
 
 // Tally counts results and their tokens.
@@ -141,18 +157,41 @@ func (b *statsBook) add(st *SessionStats, method, tool, source string, tokens in
 	st.Requests++
 	st.Tokens += tokens
 	st.BlobBytes += blob
-	st.ByMethod[method] = st.ByMethod[method].plus(tokens)
-	st.BySource[source] = st.BySource[source].plus(tokens)
+	b.tally(st, st.ByMethod, method, tokens)
+	b.tally(st, st.BySource, source, tokens)
 	if source == ListingSource || source == OverheadSource {
 		st.Discovery += tokens
 	}
 	if tool != "" {
-		st.ByTool[tool] = st.ByTool[tool].plus(tokens)
+		b.tally(st, st.ByTool, tool, tokens)
 		if tool == ToolSearch {
 			st.Searches++
 		} else {
 			st.Calls++
 		}
+	}
+}
+
+// tally counts a result under key in m, or under OtherKey if m may not
+// take key (see MaxStatsKeys).
+func (b *statsBook) tally(st *SessionStats, m map[string]Tally, key string, tokens int) {
+	if t, ok := m[key]; ok {
+		m[key] = t.plus(tokens)
+		return
+	}
+	// One place stays free for OtherKey.
+	if len(key) <= MaxStatsKey && len(m) < MaxStatsKeys-1 {
+		m[key] = Tally{}.plus(tokens)
+		return
+	}
+	m[OtherKey] = m[OtherKey].plus(tokens)
+	st.refused++
+	switch {
+	case st.refused < maxRefusedLogged:
+		b.s.log.Warn("a name from the client is counted under "+OtherKey+" in the session's accounting",
+			"name", clipName(key, 64), "bytes", len(key), "keys", len(m))
+	case st.refused == maxRefusedLogged:
+		b.s.log.Warn("further names counted under "+OtherKey+" in this session are not logged", "name", clipName(key, 64))
 	}
 }
 
@@ -268,7 +307,9 @@ func (s *Server) attributeCall(name string, rawArgs json.RawMessage) (tool, sour
 			return name, OverheadSource
 		}
 		if name == RunScript && args.Script != "" {
-			return e.Name + ":" + args.Script, e.Source
+			// The path is the model's and may be any length; the
+			// activity shows this name too.
+			return e.Name + ":" + clipName(args.Script, MaxStatsKey/2), e.Source
 		}
 		return name, e.Source
 	}

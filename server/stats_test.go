@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -168,6 +169,8 @@ func TestAttributeSkillCalls(t *testing.T) {
 		{RunScript, `{"skill": "nope", "script": "x"}`, RunScript, OverheadSource},
 		{CallTool, `{"name": "echo"}`, "srv__echo", "srv"}, // by its upstream name
 		{ToolSearch, `{"query": "x"}`, ToolSearch, OverheadSource},
+		// A script path of the model's is cut short: the activity shows it.
+		{RunScript, `{"skill": "release-notes", "script": "` + strings.Repeat("x", 1000) + `"}`, "release-notes:" + strings.Repeat("x", MaxStatsKey/2) + "…(1000 bytes)", loader.SkillsSourceName},
 	}
 	for _, tt := range tests {
 		tool, source := s.attributeCall(tt.name, json.RawMessage(tt.args))
@@ -235,4 +238,75 @@ func testReleaseLogsOpenSessions(t *testing.T) {
 		t.Errorf("%d session summaries, want 1", n)
 	}
 	s.Release(ms)
+}
+
+// TestStatsKeysBounded calls tools that do not exist, under many long
+// names: the session's accounting keeps at most MaxStatsKeys names of at
+// most MaxStatsKey bytes, and counts the rest under OtherKey.
+func TestStatsKeysBounded(t *testing.T) {
+	logs := &recordHandler{}
+	s, err := New(testCatalog(t), Options{Logger: slog.New(logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cs, _ := connectClient(t, s, "2025-11-25")
+	const calls = 2 * MaxStatsKeys
+	for i := range calls {
+		name := fmt.Sprintf("t%d", i)
+		if i%2 == 0 {
+			name += strings.Repeat("x", 1<<10) // every other name 1 KiB long
+		}
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := readStats(t, cs)
+	if n := len(st.ByTool); n > MaxStatsKeys {
+		t.Errorf("%d tool names kept; the cap is %d", n, MaxStatsKeys)
+	}
+	results := 0
+	for name, tally := range st.ByTool {
+		if len(name) > MaxStatsKey {
+			t.Errorf("a name of %d bytes kept", len(name))
+		}
+		results += tally.Results
+	}
+	if other := st.ByTool[OtherKey]; results != calls || other.Results < calls/2 {
+		t.Errorf("%d results counted, %d under %s; want all %d, the long names among them", results, other.Results, OtherKey, calls)
+	}
+	logs.mu.Lock()
+	defer logs.mu.Unlock()
+	refusals := 0
+	for _, r := range logs.records {
+		if strings.Contains(r.Message, "counted under "+OtherKey) {
+			refusals++
+			r.Attrs(func(a slog.Attr) bool {
+				if a.Key == "name" && len(a.Value.String()) > 100 {
+					t.Errorf("logged a name of %d bytes", len(a.Value.String()))
+				}
+				return true
+			})
+		}
+	}
+	if refusals != maxRefusedLogged {
+		t.Errorf("%d log lines about refused names; want %d", refusals, maxRefusedLogged)
+	}
+}
+
+func TestClipName(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 8, "short"},
+		{"exactly8", 8, "exactly8"},
+		{"a longer name", 8, "a longer…(13 bytes)"},
+		{"ééééé", 3, "é…(10 bytes)"}, // never half a character
+	} {
+		if got := clipName(tt.in, tt.n); got != tt.want {
+			t.Errorf("clipName(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
 }

@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/server"
@@ -38,6 +40,15 @@ type app struct {
 	// follow says that the command follows edits of its configuration
 	// (serve): it gets a Manager even without servers.
 	follow bool
+	// approvals holds the approved definitions of tools and skills.
+	approvals *trust.Store
+	// serverOpts are the options every server of the app shares; profiles
+	// holds a server per profile served, each over its view of catalog.
+	serverOpts server.Options
+	profiles   map[string]*server.Server
+	// scripts runs skill scripts; nil when they are turned off.
+	scripts  *runner.Runner
+	stopOnce sync.Once
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel. The level
@@ -56,7 +67,9 @@ func newLogger(level, fallback string) (*slog.Logger, error) {
 			return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
 		}
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+	slog.SetDefault(log) // for what logs before or outside an app, such as a shutdown
+	return log, nil
 }
 
 // openApp loads every configured source into a catalog and builds the
@@ -67,8 +80,10 @@ func openApp(f *sourceFlags) (*app, error) {
 		return nil, err
 	}
 	cfg, log := a.cfg, a.log
+	a.approvals = openApprovals(log)
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
+		a.skills.Approved = a.skillApproved
 		a.skills.Load()
 	}
 	for _, spec := range cfg.Tools {
@@ -84,9 +99,8 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err := a.loadUpstreamConfig(); err != nil {
 		return nil, err
 	}
-	var scripts *runner.Runner
 	if !cfg.Scripts.Disabled {
-		scripts = runner.New(runner.Options{
+		a.scripts = runner.New(runner.Options{
 			WorkDir:        cfg.Workdir,
 			OutputLimit:    cfg.Scripts.OutputLimit,
 			DefaultTimeout: time.Duration(cfg.Scripts.Timeout),
@@ -111,7 +125,7 @@ func openApp(f *sourceFlags) (*app, error) {
 	}
 	opts := server.Options{
 		Activity:      a.activity,
-		Scripts:       scripts,
+		Scripts:       a.scripts,
 		Version:       versionString(),
 		ListingBudget: *cfg.ListingBudget,
 		ResultBudget:  cfg.ResultBudget,
@@ -122,7 +136,8 @@ func openApp(f *sourceFlags) (*app, error) {
 	if a.upstreams != nil { // a nil *Manager in the interface would not be nil
 		opts.Upstreams = a.upstreams
 	}
-	a.server, err = server.New(a.catalog, opts)
+	a.serverOpts = opts
+	a.server, err = a.serverFor(cfg.Profile)
 	if err != nil {
 		return nil, err
 	}
@@ -193,12 +208,14 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.servers = servers
 	a.upOpts = upstream.Options{
-		Catalog:      a.catalog,
-		Settings:     settings,
-		ConnectWait:  time.Duration(a.cfg.ConnectWait),
-		Logger:       a.log,
-		ClientInfo:   &mcp.Implementation{Name: "toolsearch", Version: versionString()},
-		LoginCommand: a.loginCommand,
+		Catalog:        a.catalog,
+		Settings:       settings,
+		Approvals:      a.approvals,
+		ConnectWait:    time.Duration(a.cfg.ConnectWait),
+		Logger:         a.log,
+		ClientInfo:     &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		LoginCommand:   a.loginCommand,
+		ApproveCommand: a.approveCommand,
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
@@ -225,7 +242,7 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 			log.Warn("toolsearch.yaml configures a server that "+cfg.MCPConfig+" does not define", "server", name)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings()}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {
@@ -272,10 +289,10 @@ func shellQuote(s string) string {
 }
 
 // startUpstreams connects to the upstream servers in the background; their
-// last known catalogs are served at once.
-func (a *app) startUpstreams(ctx context.Context) {
+// last known catalogs are served at once. They run until the app closes.
+func (a *app) startUpstreams() {
 	if a.upstreams != nil {
-		a.upstreams.Start(ctx)
+		a.upstreams.Start(context.Background())
 	}
 }
 
@@ -283,7 +300,7 @@ func (a *app) startUpstreams(ctx context.Context) {
 // without connecting to any.
 func (a *app) loadPersistedUpstreams() {
 	if a.upstreams != nil {
-		upstream.LoadPersisted(a.servers, a.upOpts)
+		a.upstreams.LoadPersisted()
 	}
 }
 
@@ -351,9 +368,9 @@ func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...s
 		return
 	}
 	if only == nil {
-		a.startUpstreams(ctx)
+		a.startUpstreams()
 	} else {
-		a.upstreams.StartServers(ctx, only...)
+		a.upstreams.StartServers(context.Background(), only...) // they run until the app closes
 	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
@@ -381,18 +398,6 @@ func (a *app) watchSkills(ctx context.Context) {
 			a.log.Warn("not watching skill roots", "err", err)
 		}
 	}()
-}
-
-func (a *app) close() {
-	if a.upstreams != nil {
-		a.upstreams.Close()
-	}
-	if a.server != nil {
-		a.server.Close()
-	}
-	for _, c := range a.closers {
-		c.Close()
-	}
 }
 
 func plural(n int, noun string) string {

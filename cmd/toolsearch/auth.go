@@ -142,7 +142,7 @@ func runAuthLogin(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	name := rest[0]
 	if err := a.authServer(name); err != nil {
 		return err
@@ -218,7 +218,7 @@ func runAuthStatus(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	names := a.httpServers()
 	statuses := make([]loginStatus, len(names))
 	var wg sync.WaitGroup
@@ -332,7 +332,7 @@ func runAuthLogout(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	name := rest[0]
 	if err := a.authServer(name); err != nil {
 		return err

@@ -36,15 +36,18 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	if servers := a.serversFor(rest[0]); servers == nil || len(servers) > 0 {
 		a.settleUpstreams(ctx, uf.wait, servers...)
 	}
+	// A first interrupt leaves the call the grace to finish.
+	work, cancel := afterGrace(ctx)
+	defer cancel()
 	// A person runs this: a server that asks for more scopes for this
 	// call (a step-up) gets them through the browser, as a login does. A
 	// server that needs a login at all says which command to run.
-	ctx = oauth.WithPrompter(ctx, &oauth.Prompter{Show: oauth.Browser(os.Stderr, false), StepUpOnly: true})
-	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
+	work = oauth.WithPrompter(work, &oauth.Prompter{Show: oauth.Browser(os.Stderr, false), StepUpOnly: true})
+	res := a.server.Call(work, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
 	if err := printResult(out, res, *asJSON); err != nil {
 		return err
 	}

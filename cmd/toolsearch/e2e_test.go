@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/snapshot"
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -26,6 +27,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 const runAsToolsearch = "TOOLSEARCH_TEST_RUN_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	// Before anything: the supervisor of a script or server that the
+	// toolsearch under test starts is this binary too (see main).
+	supervise.Init()
 	if os.Getenv(runAsToolsearch) == "1" {
 		os.Unsetenv(runAsToolsearch) // not for the processes toolsearch starts
 		main()                       // exits

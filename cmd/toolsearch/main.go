@@ -15,9 +15,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
 // A command is one subcommand of the CLI.
@@ -40,6 +40,9 @@ func init() {
 		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},
 		{"call", "NAME --args JSON [flags]", "call a catalog tool the way the model would, through call_tool", runCall},
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
+		{"scan", "[flags] [--json]", "print what the scanner finds in every tool and skill (exit 1 on any finding)", runScan},
+		{"review", "[NAME...] [flags]", "show each tool or skill waiting for approval, with its old and new definition as a diff", runReview},
+		{"approve", "NAME... | --all", "approve held tools (SERVER, SERVER__TOOL) and withheld skills (skills/PATH), each optionally @DIGEST", runApprove},
 		{"auth", "login|status|logout [SERVER] [flags]", "log in to upstream servers that require OAuth; see and forget their tokens", runAuth},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
@@ -57,9 +60,10 @@ type exitError int
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	// Skill scripts and stdio upstream servers run under a supervisor,
+	// which is this binary started again: it runs here and exits.
+	supervise.Init()
+	os.Exit(run(notifyShutdown(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {

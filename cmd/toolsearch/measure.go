@@ -40,7 +40,7 @@ func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	rep, err := a.server.Measure(ctx, opts)
 	if err != nil {

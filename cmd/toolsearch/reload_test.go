@@ -31,8 +31,8 @@ func TestReloadKeepsTheRunningConfigurationOnBrokenEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.close()
-	a.startUpstreams(context.Background())
+	defer a.close(context.Background())
+	a.startUpstreams()
 	servers := func() []string {
 		var names []string
 		for _, src := range a.catalog.Snapshot().Sources {

@@ -29,7 +29,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	sa := server.ScriptArgs{Skill: rest[0], Script: rest[1], Args: rest[2:], TimeoutS: *timeout}
 	if *stdin != "" {
 		text := *stdin
@@ -42,7 +42,10 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		}
 		sa.Stdin = text
 	}
-	res := a.server.RunScript(ctx, sa)
+	// A first interrupt leaves the script the grace to finish.
+	work, cancel := afterGrace(ctx)
+	defer cancel()
+	res := a.server.RunScript(work, sa)
 	if err := printResult(out, res, *asJSON); err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	res, err := a.server.Search(server.SearchArgs{Query: strings.Join(rest, " "), Limit: *limit, Kind: *kind, Detail: *detail})
 	if err != nil {

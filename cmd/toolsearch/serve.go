@@ -12,14 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
+	"github.com/toolsearch/toolsearch/server/stdio"
 	"github.com/toolsearch/toolsearch/server/web"
 )
-
-// shutdownGrace is how long running calls get to finish on SIGINT/SIGTERM.
-const shutdownGrace = 10 * time.Second
 
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
@@ -50,15 +46,21 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer a.close()
+	defer a.close(ctx)
 	// Loading a large catalog leaves garbage behind (file bytes, decoded
 	// JSON); hand it back now rather than whenever the scavenger gets to it.
 	debug.FreeOSMemory()
 	tuneGC(a.log)
+	// Once asked to stop, scripts and upstream calls in flight get the
+	// grace, then are stopped, so that the sessions waiting for them end.
+	work, cancelWork := afterGrace(ctx)
+	defer cancelWork()
+	defer context.AfterFunc(ctx, func() { a.shutdown(work) })()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
-	a.startUpstreams(ctx)
+	a.watchApprovals(ctx)
+	a.startUpstreams()
 	a.followConfig(ctx, sf)
 
 	snap := a.server.Snapshot()
@@ -66,7 +68,8 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		a.log.Info("serving over stdio", "entries", len(snap.Entries), "sources", len(snap.Sources), "tokenizer", a.server.Tokens().Name())
 		ms := a.server.NewMCPServer()
 		defer a.server.Release(ms)
-		err = ms.Run(ctx, &mcp.StdioTransport{})
+		// Not mcp.StdioTransport: one malformed line would end the process.
+		err = ms.Run(ctx, &stdio.Transport{Logger: a.log})
 		if ctx.Err() != nil {
 			return nil // interrupted: a normal way to stop
 		}
@@ -80,8 +83,12 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
+	profiles, tokens, err := a.httpProfiles()
+	if err != nil {
+		return err
+	}
 	addr := a.cfg.HTTP.Addr
-	if err := web.CheckBind(addr, token); err != nil {
+	if err := web.CheckBind(addr, anyToken(token, tokens)); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -96,6 +103,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
 		MaxSessions:    a.cfg.HTTP.MaxSessions,
 		Ready:          a.upstreamStates,
+		Profiles:       profiles,
+		Tokens:         tokens,
+		Approvals:      appApprovals{a},
 	}
 	if a.upstreams != nil {
 		// Logins come back to this server: from the status page's
@@ -103,6 +113,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		o.Login, o.Callbacks, o.Logins = a.upstreams.Login, oauth.NewCallbacks(), a.loginServers
 		if host, _, _ := net.SplitHostPort(ln.Addr().String()); isLoopback(host) {
 			a.server.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+			for _, ps := range profiles {
+				ps.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+			}
 		}
 	}
 	h := web.NewHandler(a.server, o)

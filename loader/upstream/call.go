@@ -67,7 +67,9 @@ var errCallTimeout = errors.New("call timed out")
 // *TimeoutError); cancelling ctx cancels it upstream and returns ctx's
 // error. A server that is not active gives a *NotActiveError, but a failed
 // one is reconnected at once and the call waits for that within its
-// timeout. Tools their policy does not make callable are refused.
+// timeout. Tools their policy does not make callable are refused. Once
+// Shutdown (or Close) has begun, new calls get ErrClosed; calls already
+// running get Shutdown's grace.
 func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	u, err := m.server(server)
 	if err != nil {
@@ -75,6 +77,13 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	}
 	if p := u.settings().policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
+	}
+	if !m.admit() {
+		return nil, ErrClosed
+	}
+	defer m.calls.Done()
+	if u.isHeld(tool) {
+		return nil, fmt.Errorf("upstream %s: %s: %w", server, tool, ErrHeld)
 	}
 	if m.ctx.Err() != nil {
 		return nil, ErrClosed

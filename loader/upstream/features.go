@@ -13,6 +13,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
 // A server's prompts, resources and resource templates are listed beside
@@ -51,6 +52,9 @@ type featureState struct {
 	// listedOn is the session whose features were last listed.
 	listedOn *session
 	subs     subscriptions
+	// scans holds what the scanner found in each definition, by digest,
+	// for the definitions of the last rebuild (guarded by upstream.mu).
+	scans map[string][]scan.Finding
 }
 
 // featureOptions sets the client options that follow a server's prompts
@@ -182,6 +186,26 @@ func (u *upstream) rebuildFeatures() {
 	refuse := func(e *loader.Entry, reason string) {
 		u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
 	}
+	scans := map[string][]scan.Finding{}
+	defer func() { u.feat.scans = scans }()
+	// flagged scans a definition's text once per digest: what a prompt or
+	// resource says reaches the model (in search results, and when a
+	// person picks it), so hidden instructions in it keep it out.
+	flagged := func(e *loader.Entry, find func() []scan.Finding) string {
+		findings, ok := u.feat.scans[e.Digest]
+		if !ok {
+			findings = find()
+		}
+		scans[e.Digest] = findings
+		if len(findings) == 0 {
+			return ""
+		}
+		msgs := make([]string, len(findings))
+		for i, f := range findings {
+			msgs[i] = f.String()
+		}
+		return "withheld: the scanner flags it (" + strings.Join(msgs, "; ") + "); toolsearch scan lists every finding"
+	}
 	seen := map[string]bool{}
 	for _, p := range u.features.prompts {
 		if p == nil {
@@ -197,6 +221,10 @@ func (u *upstream) rebuildFeatures() {
 			continue
 		}
 		seen[p.Name] = true
+		if reason := flagged(e, func() []scan.Finding { return scan.Prompt(p) }); reason != "" {
+			refuse(e, reason)
+			continue
+		}
 		e.Policy = u.settings().policy(p.Name)
 		u.entries = append(u.entries, e)
 	}
@@ -206,6 +234,12 @@ func (u *upstream) rebuildFeatures() {
 		}
 		e := loader.NewResourceEntry(u.cfg.Name, r)
 		if reason := checkURI(r.URI, false); reason != "" {
+			refuse(e, reason)
+			continue
+		}
+		if reason := flagged(e, func() []scan.Finding {
+			return scanTexts("name", r.Name, "title", r.Title, "description", r.Description)
+		}); reason != "" {
 			refuse(e, reason)
 			continue
 		}
@@ -221,9 +255,24 @@ func (u *upstream) rebuildFeatures() {
 			refuse(e, reason)
 			continue
 		}
+		if reason := flagged(e, func() []scan.Finding {
+			return scanTexts("name", t.Name, "title", t.Title, "description", t.Description)
+		}); reason != "" {
+			refuse(e, reason)
+			continue
+		}
 		e.Policy = u.settings().featurePolicy(t.URITemplate, t.Name)
 		u.entries = append(u.entries, e)
 	}
+}
+
+// scanTexts scans field, text pairs.
+func scanTexts(pairs ...string) []scan.Finding {
+	var out []scan.Finding
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, scan.Text(pairs[i], pairs[i+1])...)
+	}
+	return out
 }
 
 // checkPromptName says why a prompt's own name cannot be served, or "".

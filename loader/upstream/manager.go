@@ -9,7 +9,7 @@
 //	servers, problems, err := upstream.LoadConfig(".mcp.json")
 //	m := upstream.New(servers, upstream.Options{Catalog: catalog, Settings: settings, Logger: logger})
 //	m.Start(ctx) // publishes the last known catalogs, then connects in the background
-//	defer m.Close()
+//	defer m.Close() // or Shutdown(ctx), which gives the calls in flight until ctx ends
 //	res, err := m.Call(ctx, "github", "create_issue", args)
 //
 // A server's source carries its state: connecting, validating (re-listing
@@ -84,6 +84,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -105,6 +106,10 @@ type Options struct {
 	// os.UserCacheDir()/toolsearch/upstreams.
 	CacheDir string
 	Logger   *slog.Logger
+	// Approvals holds the approved tool definitions. Nil opens
+	// CacheDir/approvals.json (trust.FileName), or keeps them in memory
+	// when there is no CacheDir.
+	Approvals *trust.Store
 	// ClientInfo is how toolsearch introduces itself to upstreams.
 	ClientInfo *mcp.Implementation
 	// Dial, when set, replaces the real transports (tests use in-memory
@@ -131,6 +136,10 @@ type Options struct {
 	// LoginCommand returns the command that logs in to a server, which
 	// errors quote; nil means "toolsearch auth login SERVER".
 	LoginCommand func(server string) string
+	// ApproveCommand returns the command that approves a held tool (by
+	// its exposed name), which the model is told; nil means
+	// "toolsearch approve NAME".
+	ApproveCommand func(name string) string
 	// WithheldEnv names variables of toolsearch's environment that no stdio
 	// server inherits, besides those always withheld (see Manager).
 	WithheldEnv []string
@@ -164,6 +173,10 @@ type Manager struct {
 	start  sync.Once
 	wg     sync.WaitGroup
 
+	callMu  sync.Mutex
+	closing bool           // Shutdown has begun: no new call is admitted
+	calls   sync.WaitGroup // calls admitted and not yet returned
+
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
 	// runs are the servers' connection loops, by server, guarded by
@@ -179,6 +192,8 @@ type Manager struct {
 	logMu    sync.Mutex
 	logLevel mcp.LoggingLevel
 
+	approvals *trust.Store
+	shadow    shadowing
 	// tokenStoreErr says why there is no token store.
 	tokenStoreErr error
 	// minRelist is the least time between two listings a server's change
@@ -217,6 +232,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 			opts.Logger.Warn("last known upstream catalogs will not be kept", "err", err)
 		}
 	}
+	if opts.Approvals == nil {
+		opts.Approvals = trust.Open(approvalsFile(opts.CacheDir), opts.Logger)
+	}
 	if opts.OAuthClient == nil {
 		opts.OAuthClient = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -225,6 +243,7 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		opts.TokenStore, storeErr = oauth.NewStore("")
 	}
 	m := &Manager{
+		approvals:     opts.Approvals,
 		opts:          opts,
 		log:           opts.Logger,
 		servers:       map[string]*upstream{},
@@ -273,7 +292,7 @@ func (m *Manager) settings(name string) Settings {
 // servers in the background: it never waits for an upstream. The servers
 // run until Close or until ctx ends. Only the first Start does anything.
 func (m *Manager) Start(ctx context.Context) {
-	m.StartServers(ctx, m.names...)
+	m.StartServers(ctx, m.Names()...)
 }
 
 // StartServers is Start for the named servers only, for a command that
@@ -283,6 +302,7 @@ func (m *Manager) Start(ctx context.Context) {
 func (m *Manager) StartServers(ctx context.Context, names ...string) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
+		m.followApprovals(m.ctx)
 		m.mu.RLock()
 		defer m.mu.RUnlock()
 		m.publishPersisted()
@@ -326,12 +346,52 @@ func (m *Manager) publishPersisted() {
 	}
 }
 
-// Close stops every server, waiting until their processes have exited, and
-// ends the calls in flight.
+// Close stops every server at once, ending the calls in flight, and waits
+// until their processes have exited. It is Shutdown with no grace.
 func (m *Manager) Close() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m.Shutdown(ctx)
+	return nil
+}
+
+// Shutdown stops the manager gracefully: new calls get ErrClosed at once,
+// the calls in flight get until ctx ends to finish, and then every server
+// is stopped (connections closed, stdio processes ended, as Close does),
+// ending the calls still running. It returns once the servers' processes
+// have exited, with ctx's error if calls had to be cut short. It may be
+// called more than once.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.callMu.Lock()
+	m.closing = true
+	m.callMu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		m.calls.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
 	m.cancel()
 	m.wg.Wait()
-	return nil
+	<-done
+	return err
+}
+
+// admit counts a new call in, unless Shutdown has begun; a call admitted
+// must call m.calls.Done when it returns.
+func (m *Manager) admit() bool {
+	m.callMu.Lock()
+	defer m.callMu.Unlock()
+	if m.closing {
+		return false
+	}
+	m.calls.Add(1)
+	return true
 }
 
 // Refresh re-lists a server's tools now and waits for the listing. Unlike
@@ -418,7 +478,9 @@ type Status struct {
 	LastListed time.Time // last good tools/list
 	LastError  string
 	Tools      int // last known
-	PID        int // a stdio server's process, while connected
+	// PID is a stdio server's process while connected; on Linux, that of
+	// the supervisor that runs it (see internal/supervise).
+	PID int
 }
 
 // Status returns the status of every server, by name.

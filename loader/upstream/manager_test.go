@@ -497,7 +497,7 @@ func TestPersistedCatalog(t *testing.T) {
 		e.opts.Catalog = e.catalog
 		m3 := e.start()
 		src = waitSource(t, e.catalog, "fake", "active", func(s *loader.Source) bool {
-			return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[0].Description == "Version two."
+			return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[0].Tool.Description == "Version two."
 		})
 		if !src.Entries[0].Changed || src.Entries[1].Changed {
 			t.Errorf("changed marks: shifty %v, stable %v", src.Entries[0].Changed, src.Entries[1].Changed)
@@ -580,5 +580,87 @@ func TestCloseEndsCallsInFlight(t *testing.T) {
 	}
 	if _, err := m.Call(context.Background(), "fake", "forever", nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("call after Close returned %v", err)
+	}
+}
+
+func TestShutdownGivesCallsTheGrace(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	started, finish := make(chan struct{}), make(chan struct{})
+	f.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			select {
+			case <-finish:
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	done := make(chan error, 1)
+	go func() {
+		res, err := m.Call(context.Background(), "fake", "slow", nil)
+		if err == nil && textOf(res) != "done" {
+			err = fmt.Errorf("result %+v", res)
+		}
+		done <- err
+	}()
+	recv(t, started, "the call to start")
+
+	shut := make(chan error, 1)
+	go func() { shut <- m.Shutdown(context.Background()) }()
+	// Shutdown has begun once new calls are refused; the call in flight
+	// goes on, and so does its server.
+	for {
+		if _, err := m.Call(context.Background(), "fake", "no_such_tool", nil); errors.Is(err, ErrClosed) {
+			break
+		}
+	}
+	select {
+	case err := <-shut:
+		t.Fatalf("Shutdown returned %v with a call in flight", err)
+	case err := <-done:
+		t.Fatalf("the call in flight ended with %v once Shutdown began", err)
+	default:
+	}
+	close(finish)
+	if err := recv(t, done, "the call to end"); err != nil {
+		t.Errorf("the call in flight: %v", err)
+	}
+	if err := recv(t, shut, "Shutdown to return"); err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
+
+func TestShutdownEndsCallsAfterGrace(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	started := make(chan struct{})
+	f.AddTool(&mcp.Tool{Name: "forever", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
+	m := e.start()
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fake", "forever", nil)
+		done <- err
+	}()
+	recv(t, started, "the call to start")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := m.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Shutdown = %v; want the grace to run out", err)
+	}
+	var ce *CallError
+	if err := recv(t, done, "the call to end"); !errors.As(err, &ce) {
+		t.Errorf("the call cut short returned %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/supervise"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -45,6 +46,14 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 		// so Close) waiting for ever.
 		cmd.WaitDelay = stopGrace
 		ownProcessGroup(cmd)
+		// Where it can, a supervisor runs the server, so that what it
+		// starts ends with it even if it left the process group, and it
+		// ends even if toolsearch is killed. The supervisor's grace is
+		// shorter than stopGrace, so that it has stopped everything
+		// before the transport would kill it.
+		if _, err := supervise.Wrap(cmd, supervise.Options{Grace: stopGrace / 2}); err != nil {
+			return nil, nil, err
+		}
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, cmd, nil
 	case TypeHTTP:
 		return withOAuth(&mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil

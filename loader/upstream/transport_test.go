@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/supervise"
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -129,6 +130,40 @@ func TestStdioHangsAtStart(t *testing.T) {
 	for deadline := time.Now().Add(waitLimit); processExists(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the server's child %d survived", pid)
+		}
+	}
+}
+
+// TestStdioDaemonStopped checks that a process a server started with
+// setsid, which leaves its process group and session, is stopped with it.
+func TestStdioDaemonStopped(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	if !supervise.Enabled() {
+		t.Skip("servers are not supervised on this system")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	_, c := realEnv(t, Options{ConnectTimeout: 100 * time.Millisecond}, ServerConfig{
+		Name: "daemon", Type: TypeStdio, Command: "sh",
+		Args: []string{"-c", `setsid sleep 300 & echo $! >"$PIDFILE"; wait`},
+		Env:  map[string]string{"PIDFILE": pidFile},
+	})
+	waitSource(t, c, "daemon", "failed", inState(loader.StateFailed))
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(waitLimit); processExists(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill()
+			}
+			t.Fatalf("the daemon %d the server started outlived it", pid)
 		}
 	}
 }

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// shutdownGrace is how long work in flight (running scripts, upstream calls,
+// requests) gets to finish once SIGINT or SIGTERM asks toolsearch to stop.
+const shutdownGrace = 10 * time.Second
+
+// hurry is closed by a second SIGINT or SIGTERM: the grace is cut short and
+// work still in flight is stopped at once.
+var hurry = make(chan struct{})
+
+// notifyShutdown returns a context that ends at the first SIGINT or
+// SIGTERM; a second one closes hurry, and a third ends the process at once
+// (the default action), for when even stopping hangs.
+func notifyShutdown() context.Context {
+	ctx, stop := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-signals
+		// A warning, so that one-shot commands, which log only those,
+		// say why they have not stopped yet.
+		slog.Warn("stopping: work in flight gets the grace to finish; interrupt again to stop it now", "signal", sig, "grace", shutdownGrace)
+		stop()
+		<-signals
+		close(hurry)
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+	}()
+	return ctx
+}
+
+// afterGrace returns a context for work that should outlive ctx by the
+// grace: it ends shutdownGrace after ctx ends, when hurry is closed, or
+// when cancel is called.
+func afterGrace(ctx context.Context) (work context.Context, cancel context.CancelFunc) {
+	work, cancel = context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-work.Done():
+			return
+		}
+		grace := time.NewTimer(shutdownGrace)
+		defer grace.Stop()
+		select {
+		case <-grace.C:
+		case <-hurry:
+		case <-work.Done():
+		}
+		cancel()
+	}()
+	return work, cancel
+}
+
+// shutdown stops the app's work gracefully: no new script or upstream call
+// starts, and those in flight get until ctx ends; then scripts are stopped
+// with every process they started, upstream calls are ended and upstream
+// servers stopped. It returns once all of that has ended; later calls wait
+// for the same end.
+func (a *app) shutdown(ctx context.Context) {
+	a.stopOnce.Do(func() {
+		var wg sync.WaitGroup
+		if a.scripts != nil {
+			wg.Go(func() { a.scripts.Shutdown(ctx) })
+		}
+		if a.upstreams != nil {
+			wg.Go(func() { a.upstreams.Shutdown(ctx) })
+		}
+		wg.Wait()
+	})
+}
+
+// close ends the app once its command is done: what may still be in flight
+// gets the rest of the grace (counted from the first signal, or from now),
+// then everything is stopped and the files are closed.
+func (a *app) close(ctx context.Context) {
+	work, cancel := afterGrace(ctx)
+	defer cancel()
+	grace, cancelGrace := context.WithTimeout(work, shutdownGrace)
+	defer cancelGrace()
+	a.shutdown(grace)
+	a.closeProfiles()
+	if a.server != nil {
+		a.server.Close()
+	}
+	for _, c := range a.closers {
+		c.Close()
+	}
+}

@@ -1,0 +1,15 @@
+package upstream
+
+import (
+	"os"
+	"testing"
+
+	"github.com/toolsearch/toolsearch/internal/supervise"
+)
+
+// TestMain lets the test binary serve as the stdio servers' supervisor, as
+// toolsearch's own binary does.
+func TestMain(m *testing.M) {
+	supervise.Init()
+	os.Exit(m.Run())
+}

@@ -1,0 +1,275 @@
+package stdio
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// A problem is what is wrong with one message, and how to answer it.
+type problem struct {
+	id     json.RawMessage // the request's id as sent, or nil for null
+	code   int
+	reason string
+	answer bool // false for a response, which is not answered
+}
+
+func (p *problem) response() []byte { return errorResponse(p.id, p.code, p.reason) }
+
+// take checks one line and returns its messages for the SDK, having
+// answered the bad ones itself.
+func (c *conn) take(line []byte) []jsonrpc.Message {
+	var raw json.RawMessage
+	if err := json.Unmarshal(line, &raw); err != nil {
+		c.refuse(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON ("+strings.TrimPrefix(err.Error(), "json: ")+"); send one JSON-RPC message per line")
+		return nil
+	}
+	if raw[0] == '[' {
+		return c.takeBatch(raw)
+	}
+	msg, p := c.check(raw)
+	if p != nil {
+		c.reject(p)
+		return nil
+	}
+	return []jsonrpc.Message{msg}
+}
+
+// reject answers or, for a response, only logs a bad message.
+func (c *conn) reject(p *problem) {
+	if !p.answer {
+		c.log.Warn("dropped a malformed response", "reason", p.reason)
+		return
+	}
+	c.refuse(p.id, p.code, p.reason)
+}
+
+// check validates one message, collecting every problem, and decodes it
+// with its id mapped (see mapID).
+func (c *conn) check(raw json.RawMessage) (jsonrpc.Message, *problem) {
+	var f map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &f) != nil {
+		return nil, &problem{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: a message must be a JSON object, not " + kindOf(raw), answer: true}
+	}
+	id, hasID := f["id"]
+	method, hasMethod := f["method"]
+	_, hasResult := f["result"]
+	_, hasError := f["error"]
+	isResponse := !hasMethod && (hasResult || hasError)
+	idOK := !hasID || kindOf(id) == "a string" || kindOf(id) == "a number" || kindOf(id) == "null"
+
+	var problems []string
+	if v, ok := f["jsonrpc"]; !ok {
+		problems = append(problems, `the "jsonrpc": "2.0" member is missing`)
+	} else if !isString(v, "2.0") {
+		problems = append(problems, `"jsonrpc" must be "2.0"`)
+	}
+	if !idOK {
+		problems = append(problems, `"id" must be a string or a number, not `+kindOf(id))
+	}
+	if hasMethod && kindOf(method) != "a string" {
+		problems = append(problems, `"method" must be a string, not `+kindOf(method))
+	}
+	if !hasMethod && !isResponse {
+		problems = append(problems, `a message needs a "method" (a request or a notification), or a "result" or an "error" (a response)`)
+	}
+	if isResponse && hasID && kindOf(id) == "a number" && !plainInt(id) {
+		// toolsearch numbers its requests with integers: a response with
+		// any other number answers none of them.
+		problems = append(problems, "the id "+string(id)+" is not one toolsearch sent")
+	}
+	var answerID json.RawMessage
+	if hasID && idOK && kindOf(id) != "null" {
+		answerID = id
+	}
+	if len(problems) > 0 {
+		return nil, &problem{id: answerID, code: jsonrpc.CodeInvalidRequest, reason: "invalid request: " + strings.Join(problems, "; "), answer: !isResponse}
+	}
+	msg, err := jsonrpc.DecodeMessage(raw)
+	if err != nil { // what the SDK refuses beyond the above, such as deep nesting
+		return nil, &problem{id: answerID, code: jsonrpc.CodeInvalidRequest, reason: "invalid request: " + err.Error(), answer: !isResponse}
+	}
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return msg, nil
+	}
+	if req.ID.IsValid() {
+		if p := c.mapID(req, answerID); p != nil {
+			return nil, p
+		}
+	} else if req.Method == "notifications/cancelled" {
+		c.mapCancelled(req)
+	}
+	return req, nil
+}
+
+// mapID gives a request an id of the transport's own in place of sent,
+// the client's, unless sent is in use by a request still in flight.
+func (c *conn) mapID(req *jsonrpc.Request, sent json.RawMessage) *problem {
+	key := idKey(sent)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, dup := c.inFlight[key]; dup {
+		// Null, as the SDK does, so as not to answer the first request.
+		return &problem{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: the id " + string(sent) + " is in use by a request still in flight; give each request an id of its own", answer: true}
+	}
+	c.next++
+	given, _ := jsonrpc.MakeID(float64(c.next))
+	c.ids[given] = bytes.Clone(sent)
+	c.inFlight[key] = given
+	req.ID = given
+	if req.Method == "initialize" {
+		c.initID = given
+	}
+	return nil
+}
+
+// mapCancelled points a cancellation at the id given to the request it
+// names. One that names no request in flight goes on unchanged, and the
+// SDK ignores it.
+func (c *conn) mapCancelled(req *jsonrpc.Request) {
+	var params map[string]json.RawMessage
+	if json.Unmarshal(req.Params, &params) != nil {
+		return
+	}
+	c.mu.Lock()
+	given, ok := c.inFlight[idKey(params["requestId"])]
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	params["requestId"], _ = json.Marshal(given.Raw())
+	if data, err := json.Marshal(params); err == nil {
+		req.Params = data
+	}
+}
+
+// isString reports whether v is the JSON string want.
+func isString(v json.RawMessage, want string) bool {
+	var s string
+	return json.Unmarshal(v, &s) == nil && s == want
+}
+
+// idKey identifies a client's id however its string is escaped.
+func idKey(id json.RawMessage) string {
+	var s string
+	if json.Unmarshal(id, &s) == nil {
+		return "s" + s
+	}
+	return "n" + string(bytes.TrimSpace(id))
+}
+
+// plainInt reports whether a JSON number is an integer the SDK reads back
+// exactly: no fraction or exponent, no "-0", within ±(2^53-1).
+func plainInt(num json.RawMessage) bool {
+	s := strings.TrimPrefix(string(num), "-")
+	if s == "" || len(s) > 15 || (s[0] == '0' && (len(s) > 1 || num[0] == '-')) {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// kindOf names the kind of a JSON value, for messages.
+func kindOf(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// A batch collects the responses to one batch of requests, to be written
+// as one array once the last has come.
+type batch struct {
+	pending   map[jsonrpc.ID]int // index in responses, by the id given
+	responses [][]byte
+}
+
+// answer records a response and returns the whole batch's once complete.
+func (b *batch) answer(id jsonrpc.ID, data []byte) []byte {
+	b.responses[b.pending[id]] = data
+	delete(b.pending, id)
+	if len(b.pending) > 0 {
+		return nil
+	}
+	return b.whole()
+}
+
+// whole is the batch's response: an array of the responses, in order.
+func (b *batch) whole() []byte {
+	return append(append([]byte("["), bytes.Join(b.responses, []byte(","))...), ']')
+}
+
+// takeBatch checks a batch and returns its messages for the SDK. Bad
+// elements are answered in the batch's response, in their place.
+func (c *conn) takeBatch(raw json.RawMessage) []jsonrpc.Message {
+	if !c.batchesAllowed() {
+		c.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: batches (JSON arrays of messages) are part of MCP only before protocol version 2025-06-18, and this session %s; send one message per line", c.versionPhrase()))
+		return nil
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil || len(elems) == 0 {
+		c.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: the batch is empty")
+		return nil
+	}
+	b := &batch{pending: map[jsonrpc.ID]int{}}
+	var msgs []jsonrpc.Message
+	for _, e := range elems {
+		msg, p := c.check(e)
+		if p != nil {
+			if p.answer {
+				b.responses = append(b.responses, p.response())
+			} else {
+				c.reject(p)
+			}
+			continue
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			b.pending[req.ID] = len(b.responses)
+			b.responses = append(b.responses, nil)
+		}
+		msgs = append(msgs, msg)
+	}
+	if len(b.pending) == 0 {
+		if len(b.responses) > 0 { // nothing will come to complete it
+			c.writeLine(b.whole())
+		}
+		return msgs
+	}
+	c.mu.Lock()
+	for id := range b.pending {
+		c.batches[id] = b
+	}
+	c.mu.Unlock()
+	return msgs
+}
+
+// versionPhrase says what protocol the session speaks, for messages.
+func (c *conn) versionPhrase() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == "" {
+		return "negotiated none with initialize"
+	}
+	return "uses " + c.version
+}
