@@ -183,7 +183,9 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 		return nil, policyRefusal(e)
 	}
 	s.followLogLevel(req.Params.Meta)
-	params := &mcp.GetPromptParams{Meta: req.Params.Meta, Name: e.Upstream, Arguments: req.Params.Arguments}
+	// toolsearch makes a request of its own: the client's _meta (its
+	// protocol version, capabilities and progress token) stays here.
+	params := &mcp.GetPromptParams{Name: e.Upstream, Arguments: req.Params.Arguments}
 	if params.Name == "" {
 		params.Name = e.Name
 	}
@@ -211,7 +213,7 @@ func (s *Server) readResource(find func(*loader.Snapshot, string) (*loader.Entry
 			return nil, policyRefusal(e)
 		}
 		s.followLogLevel(req.Params.Meta)
-		params := &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri}
+		params := &mcp.ReadResourceParams{URI: uri}
 		return relay.Run(s.relay, ctx, runRequest(req.Session, req.Params.Meta, req.Params.InputResponses, req.Params.RequestState),
 			func(ctx context.Context, c relay.Caller) (*mcp.ReadResourceResult, error) {
 				res, err := p.ReadResource(upstream.WithCaller(ctx, c), e.Source, params)
@@ -249,6 +251,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("nothing to complete for %s %s%s", ref.Type, ref.Name, ref.URI)}
 	}
 	params := *req.Params
+	params.Meta = nil // the client's, not toolsearch's
 	if e.Kind == loader.KindPrompt {
 		r := *ref
 		if r.Name = e.Upstream; r.Name == "" {

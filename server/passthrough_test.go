@@ -39,6 +39,11 @@ func upstreamServer(t *testing.T, release <-chan struct{}, era string) *mcp.Serv
 	})
 	s.AddPrompt(&mcp.Prompt{Name: "greet", Description: "Greet someone.", Arguments: []*mcp.PromptArgument{{Name: "who", Required: true}}},
 		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			// toolsearch makes its own requests: the client's _meta (its
+			// protocol version, capabilities, name) stays with toolsearch.
+			if info, ok := req.Params.Meta[mcp.MetaKeyClientInfo].(map[string]any); ok && info["name"] == "recorder" {
+				return nil, fmt.Errorf("the client's _meta reached the upstream: %v", req.Params.Meta)
+			}
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Hello, " + req.Params.Arguments["who"]}}}}, nil
 		})
 	s.AddPrompt(&mcp.Prompt{Name: "secret_prompt"}, nil)

@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"strings"
 	"sync"
@@ -379,6 +380,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 		defer end()
 		defer in.settle()
 		params := *p
+		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
 		withToken(&params, in)
 		res, err = roundTrips(ctx, u, in, &params, s.cs.GetPrompt,
 			func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string, bool) {
@@ -411,6 +413,7 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		defer end()
 		defer in.settle()
 		params := *p
+		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
 		withToken(&params, in)
 		res, err = roundTrips(ctx, u, in, &params, s.cs.ReadResource,
 			func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string, bool) {
