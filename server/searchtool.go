@@ -263,13 +263,13 @@ func checkSearchArgs(a *SearchArgs) error {
 	case a.Kind == "" || a.Kind == anyKind:
 		a.Kind = ""
 	case !slices.Contains(searchKinds, a.Kind):
-		return fmt.Errorf(`kind must be %s, got %q`, valuesOf(searchInputSchema.Properties["kind"]), a.Kind)
+		return fmt.Errorf(`kind must be %s, got %s`, valuesOf(searchInputSchema.Properties["kind"]), quoteName(a.Kind))
 	}
 	switch {
 	case a.Detail == "":
 		a.Detail = searchDetails[0]
 	case !slices.Contains(searchDetails, a.Detail):
-		return fmt.Errorf(`detail must be %s, got %q`, valuesOf(searchInputSchema.Properties["detail"]), a.Detail)
+		return fmt.Errorf(`detail must be %s, got %s`, valuesOf(searchInputSchema.Properties["detail"]), quoteName(a.Detail))
 	}
 	return nil
 }
