@@ -72,6 +72,9 @@ func openApp(f *sourceFlags) (*app, error) {
 	cfg, log := a.cfg, a.log
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
+		if cfg.SkillsMaxBytes != nil {
+			a.skills.MaxTotalBytes = *cfg.SkillsMaxBytes
+		}
 		a.skills.Load()
 	}
 	for _, spec := range cfg.Tools {

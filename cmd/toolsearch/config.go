@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
@@ -43,6 +44,10 @@ type Config struct {
 	Trace         string                   `yaml:"trace"`
 	TraceArgs     bool                     `yaml:"traceArgs"`
 	LogLevel      string                   `yaml:"logLevel"`
+
+	// SkillsMaxBytes bounds the files of all skills together, held in
+	// memory (default loader.DefaultMaxTotalSkillBytes, 256 MiB).
+	SkillsMaxBytes *int64 `yaml:"skillsMaxBytes"`
 
 	// path is the file the settings came from, "" when none was read.
 	path string
@@ -171,6 +176,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 				return nil, fmt.Errorf("%s: servers.%s.alwaysLoad: bad glob %q: %v", path, name, glob, err)
 			}
 		}
+	}
+	if cfg.SkillsMaxBytes != nil && *cfg.SkillsMaxBytes <= 0 {
+		return nil, fmt.Errorf("%s: skillsMaxBytes must be a positive number of bytes (leave it out for the default, %d: 256 MiB), got %d", path, loader.DefaultMaxTotalSkillBytes, *cfg.SkillsMaxBytes)
 	}
 	if cfg.HTTP.MaxSessions < 0 {
 		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
