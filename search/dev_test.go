@@ -7,8 +7,20 @@ import (
 	"testing"
 )
 
-// devDir is the development split of the retrieval evaluation, outside the repository.
-const devDir = "../../shared/eval/dev"
+// devDir is the development split of the retrieval evaluation, outside the repository:
+// shared/eval/dev in the nearest folder above the package that has one (a checkout's
+// parent, or a worktree's grandparent).
+var devDir = func() string {
+	dir := ".."
+	for range 4 {
+		d := filepath.Join(dir, "..", "shared", "eval", "dev")
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
+		dir = filepath.Join(dir, "..")
+	}
+	return "../../shared/eval/dev"
+}()
 
 // catalogTool is one entry of catalog.json.
 type catalogTool struct {

@@ -197,11 +197,26 @@ func (ix *Index) Search(q Query) Result {
 	ix.nameTiers(sc, p, kind)
 	ix.fuzzyNames(sc, p, kind)
 
+	top := ix.firstStage(sc, len(required), max(limit, rerankDepth))
+	res.Total = len(sc.passed)
+	ix.secondStage(&top, optional)
+	top.c = top.c[:min(limit, len(top.c))]
+	res.Hits = top.hits()
+	sc.cands = top.c[:0]
+	return res
+}
+
+// firstStage keeps the documents that pass every "+term" (of nRequired) and returns the
+// best depth of them by BM25F, server evidence and fuzzy name score, best first. Their
+// scores are gathered first and only those at or above the depth-th best become
+// candidates, so that the many documents that tie (replicated or near-identical tools)
+// cost no name comparisons.
+func (ix *Index) firstStage(sc *scratch, nRequired, depth int) ranking {
 	// Drop what fails a "+term", then gather each server's evidence.
 	sc.passed = sc.passed[:0]
 	maxText := 0.0
 	for _, s := range sc.touched {
-		if len(required) > 0 && int(sc.reqHits[s]) < len(required) {
+		if nRequired > 0 && int(sc.reqHits[s]) < nRequired {
 			continue
 		}
 		sc.passed = append(sc.passed, s)
@@ -213,10 +228,6 @@ func (ix *Index) Search(q Query) Result {
 	if maxText == 0 {
 		maxText = 1
 	}
-	// First stage: the best few by BM25F, server evidence and fuzzy name score. Their
-	// scores are gathered first and only those at or above the depth-th best become
-	// candidates, so that the many documents that tie (replicated or near-identical
-	// tools) cost no name comparisons.
 	sc.key, sc.base, sc.fz = sc.key[:0], sc.base[:0], sc.fz[:0]
 	for _, s := range sc.passed {
 		text := sc.score[s]
@@ -234,8 +245,6 @@ func (ix *Index) Search(q Query) Result {
 		sc.base = append(sc.base, base)
 		sc.fz = append(sc.fz, fz)
 	}
-	res.Total = len(sc.passed)
-	depth := max(limit, rerankDepth)
 	cut := sc.kthLargest(sc.key, depth)
 	top := ranking{slots: ix.slots, c: sc.cands[:0]}
 	for i, s := range sc.passed {
@@ -255,7 +264,12 @@ func (ix *Index) Search(q Query) Result {
 	}
 	top.sort()
 	top.c = top.c[:min(depth, len(top.c))]
-	// Second stage: those few reordered by how well their names fit the query.
+	return top
+}
+
+// secondStage reorders the first stage's candidates by how well their names fit the
+// query's concepts (see rerank.go).
+func (ix *Index) secondStage(top *ranking, optional []concept) {
 	rr := ix.newReranker(optional)
 	if ix.rerankHook != nil {
 		ix.rerankHook(rr, top.c)
@@ -265,10 +279,6 @@ func (ix *Index) Search(q Query) Result {
 		c.score = float64(c.tier) + squash(rr.score(c))
 	}
 	top.sort()
-	top.c = top.c[:min(limit, len(top.c))]
-	res.Hits = top.hits()
-	sc.cands = top.c[:0]
-	return res
 }
 
 // kindFilter turns Query.Kind into a kind id; -1 means any kind. ok is false when no
