@@ -27,21 +27,12 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	ix := search.NewIndex()
-	for _, spec := range catalogs {
-		src, err := loader.LoadToolsFile(spec)
-		if err != nil {
-			return fmt.Errorf("--catalog %s: %w", spec, err)
-		}
-		for _, p := range src.Problems {
-			fmt.Fprintln(os.Stderr, p)
-		}
-		docs := make([]search.Document, 0, len(src.Entries))
-		for _, e := range src.Entries {
-			docs = append(docs, server.Document(e))
-		}
-		ix.Add(docs...)
+	docs, err := evalDocuments(catalogs, os.Stderr)
+	if err != nil {
+		return err
 	}
+	ix := search.NewIndex()
+	ix.Add(docs...)
 	f, err := os.Open(*queries)
 	if err != nil {
 		return err
@@ -58,4 +49,32 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		return enc.Encode(rep)
 	}
 	return rep.WriteText(out, *byCategory)
+}
+
+// evalDocuments builds the search documents of the tools files as serve
+// would: through a catalog, which refuses names that collide (ignoring case)
+// or are toolsearch's own, and through server.Document. Problems and refusals
+// are written to warn.
+func evalDocuments(files []string, warn io.Writer) ([]search.Document, error) {
+	c := loader.NewCatalog(server.ReservedNames...)
+	for _, spec := range files {
+		src, err := loader.LoadToolsFile(spec)
+		if err != nil {
+			return nil, fmt.Errorf("--catalog %s: %w", spec, err)
+		}
+		for _, p := range src.Problems {
+			fmt.Fprintln(warn, p)
+		}
+		c.Put(src)
+	}
+	snap := c.Snapshot()
+	for _, r := range snap.Refused {
+		fmt.Fprintf(warn, "%s: not indexed, as serve refuses it: %s\n", r.Entry.Name, r.Reason)
+	}
+	listed := snap.Listed()
+	docs := make([]search.Document, len(listed))
+	for i, e := range listed {
+		docs[i] = server.Document(e)
+	}
+	return docs, nil
 }
