@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 )
 
@@ -108,6 +110,33 @@ const evalDepth = 10
 
 // Evaluate runs every query against the index and scores the rankings.
 func Evaluate(ix *Index, qs []EvalQuery, opts EvalOptions) EvalReport {
+	return scoreRankings(qs, ix.rankAll(qs, opts.Kind), opts)
+}
+
+// rankAll returns the IDs of the best evalDepth hits of every query, searching on every
+// CPU.
+func (ix *Index) rankAll(qs []EvalQuery, kind string) [][]string {
+	out := make([][]string, len(qs))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(qs); i += workers {
+				res := ix.Search(Query{Text: qs[i].Query, Limit: evalDepth, Kind: kind})
+				ids := make([]string, len(res.Hits))
+				for j, h := range res.Hits {
+					ids[j] = h.ID
+				}
+				out[i] = ids
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// scoreRankings scores the rankings of the queries (rankings[i] for qs[i]).
+func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalReport {
 	var rep EvalReport
 	cats := map[string]*Metrics{}
 	var misses []Miss
@@ -117,11 +146,7 @@ func Evaluate(ix *Index, qs []EvalQuery, opts EvalOptions) EvalReport {
 		if len(groups) == 0 {
 			continue
 		}
-		res := ix.Search(Query{Text: q.Query, Limit: evalDepth, Kind: opts.Kind})
-		ids := make([]string, len(res.Hits))
-		for j, h := range res.Hits {
-			ids[j] = h.ID
-		}
+		ids := rankings[i]
 		m, first := scoreRanking(ids, groups)
 		rep.add(m)
 		c := cats[q.Category]

@@ -7,18 +7,11 @@ import (
 	"strings"
 )
 
-// BM25F parameters, tuned on the development split as a whole (they are never changed at
-// run time). Field weights say how much a word counts where it occurs: a word of the tool's
-// name says most about what it does, a word of a parameter description least. Length
-// normalization (b) is mild for names and parameter descriptions, whose length says little
-// about focus.
+// BM25F parameters. Length normalization (b) is mild for names and parameter descriptions,
+// whose length says little about focus. The field weights, which say how much a word
+// counts where it occurs, are fitted (see weights).
 var (
-	bm25K1      = 1.2
-	fieldWeight = [numFields]float64{
-		fieldName: 4, fieldSource: 1, fieldTitle: 2, fieldDesc: 0.75,
-		fieldParamName: 1.5, fieldParamDesc: 0.5, fieldEnum: 1,
-		fieldHeading: 1.5, fieldBody: 0.3,
-	}
+	bm25K1 = 1.2
 	fieldB = [numFields]float64{
 		fieldName: 0.3, fieldSource: 0.3, fieldTitle: 0.5, fieldDesc: 0.75,
 		fieldParamName: 0.5, fieldParamDesc: 0.3, fieldEnum: 0,
@@ -425,6 +418,7 @@ func (ix *Index) idf(id int32) float64 {
 // also counts, per document, those found in the fields that a "+term" must match.
 func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float64, required bool) {
 	var norm [numFields]float64 // b / average field length
+	weight := ix.weights.field
 	for f := range norm {
 		if ix.lenSum[f] > 0 {
 			norm[f] = fieldB[f] * float64(ix.live) / float64(ix.lenSum[f])
@@ -448,7 +442,7 @@ func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float6
 				for tf := p.tf; tf != 0; {
 					f := bits.TrailingZeros32(tf) / tfBits
 					shift := uint(f * tfBits)
-					tfw += fieldWeight[f] * float64(tf>>shift&tfMax) / (1 - fieldB[f] + norm[f]*float64(st.lens[f]))
+					tfw += weight[f] * float64(tf>>shift&tfMax) / (1 - fieldB[f] + norm[f]*float64(st.lens[f]))
 					tf &^= tfMax << shift
 				}
 				if sc.tf[p.doc] == 0 {

@@ -20,6 +20,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byCategory := fs.Bool("by-category", false, "break the figures down by query category")
 	misses := fs.Int("misses", 0, "list the `N` worst queries")
+	folds := fs.Int("folds", 0, "also cross-validate in `K` folds grouped by tool, refitting the ranking's weights for each")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -43,12 +44,40 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%s: %w", *queries, err)
 	}
 	rep := search.Evaluate(ix, qs, search.EvalOptions{Misses: *misses})
-	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+	if *folds == 0 {
+		if *asJSON {
+			return writeJSON(out, rep)
+		}
+		return rep.WriteText(out, *byCategory)
 	}
-	return rep.WriteText(out, *byCategory)
+	cv, err := search.CrossValidate(ix, qs, *folds, search.EvalOptions{Misses: *misses})
+	if err != nil {
+		return fmt.Errorf("--folds %d: %w", *folds, err)
+	}
+	if *asJSON {
+		return writeJSON(out, struct {
+			Dev search.EvalReport `json:"dev"`
+			CV  search.CVReport   `json:"cv"`
+		}{rep, cv})
+	}
+	rep.Misses = nil // the pooled cross-validation lists them
+	fmt.Fprintln(out, "dev, shipped weights:")
+	if err := rep.WriteText(out, *byCategory); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\ncross-validation, %d folds grouped by tool:\n", *folds)
+	if err := cv.WriteText(out, *byCategory); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "\ndev -> cross-validation mean: R@1 %+.3f, R@5 %+.3f, R@10 %+.3f, MRR %+.3f\n",
+		cv.Mean.RecallAt1-rep.RecallAt1, cv.Mean.RecallAt5-rep.RecallAt5, cv.Mean.RecallAt10-rep.RecallAt10, cv.Mean.MRR-rep.MRR)
+	return err
+}
+
+func writeJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // evalDocuments builds the search documents of the tools files as serve
