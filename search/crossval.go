@@ -58,16 +58,20 @@ func (ix *Index) setWeights(w weights) {
 }
 
 // fit fits the index's weights to the queries by coordinate ascent from start: each weight
-// in turn takes the value of its grid that raises R@1 + R@5 most, until a whole pass
-// changes nothing. Fields that no document has are left alone. The index keeps the fitted
+// in turn takes the value of its grid that raises R@1 + R@5 most (by a margin), until a
+// whole pass changes nothing. Fields that no document has are left alone. The index keeps the fitted
 // weights.
 func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
 	w := start
 	ix.setWeights(w)
 	best := objective(Evaluate(ix, qs, EvalOptions{Kind: kind}).Metrics)
+	// A step must gain what two more queries found first would: on a plateau, smaller
+	// gains are noise of the queries at hand, and chasing them makes fits of overlapping
+	// query sets wander apart.
+	minGain := 2 / float64(max(len(qs), 1))
 	try := func(v weights) {
 		ix.setWeights(v)
-		if o := objective(Evaluate(ix, qs, EvalOptions{Kind: kind}).Metrics); o > best+1e-9 {
+		if o := objective(Evaluate(ix, qs, EvalOptions{Kind: kind}).Metrics); o > best+minGain {
 			best, w = o, v
 		}
 	}
@@ -116,8 +120,8 @@ type FoldReport struct {
 	Metrics
 }
 
-// CVReport is the result of CrossValidate.
-type CVReport struct {
+// CVSet is one set of queries cross-validated.
+type CVSet struct {
 	Folds []FoldReport `json:"folds"`
 	// Mean, Min and Max are over folds, each fold counting once.
 	Mean Metrics `json:"mean"`
@@ -127,64 +131,113 @@ type CVReport struct {
 	Pooled EvalReport `json:"pooled"`
 }
 
+// CVReport is the result of CrossValidate: the queries the weights are fitted on, and the
+// other sets scored with the same folds' weights.
+type CVReport struct {
+	CVSet
+	Also []CVSet `json:"also,omitempty"`
+}
+
 // CrossValidate scores the queries in k folds grouped by tool (see above), each fold with
-// weights fitted on the others. The index's weights are restored when it returns.
-func CrossValidate(ix *Index, qs []EvalQuery, k int, opts EvalOptions) (CVReport, error) {
+// weights fitted on the other folds' queries. The queries of each set in also (such as
+// other phrasings of the same requests) join the folds of their tools and are scored with
+// the weights of their fold, but nothing is fitted on them. The index's weights are
+// restored when it returns.
+func CrossValidate(ix *Index, qs []EvalQuery, k int, opts EvalOptions, also ...[]EvalQuery) (CVReport, error) {
 	if k < 2 {
 		return CVReport{}, errors.New("cross-validation needs at least 2 folds")
 	}
-	fold, groups := toolFolds(qs, k)
+	all := slices.Clone(qs)
+	for _, a := range also {
+		all = append(all, a...)
+	}
+	fold, groups := toolFolds(all, k)
 	if groups < k {
 		return CVReport{}, fmt.Errorf("the queries need %d groups of tools for %d folds, and have %d", k, k, groups)
 	}
 	saved := ix.weights
 	defer ix.setWeights(saved)
-	var rep CVReport
-	rankings := make([][]string, len(qs))
+	sets := append([][]EvalQuery{qs}, also...)
+	setFold := make([][]int, len(sets))
+	rankings := make([][][]string, len(sets))
+	at := 0
+	for i, set := range sets {
+		setFold[i] = fold[at : at+len(set)]
+		at += len(set)
+		rankings[i] = make([][]string, len(set))
+	}
+	reps := make([]CVSet, len(sets))
 	for f := range k {
-		var train, test []EvalQuery
-		var testAt []int
-		tools := map[string]bool{}
+		var train []EvalQuery
 		for i := range qs {
 			if fold[i] != f {
 				train = append(train, qs[i])
-				continue
-			}
-			test = append(test, qs[i])
-			testAt = append(testAt, i)
-			for _, g := range qs[i].groups() {
-				for _, t := range g {
-					tools[t] = true
-				}
 			}
 		}
 		w := ix.fit(train, neutralWeights, opts.Kind)
-		r := ix.rankAll(test, opts.Kind)
-		for j, i := range testAt {
-			rankings[i] = r[j]
+		for si, set := range sets {
+			var test []EvalQuery
+			var testAt []int
+			tools := map[string]bool{}
+			for i := range set {
+				if setFold[si][i] != f {
+					continue
+				}
+				test = append(test, set[i])
+				testAt = append(testAt, i)
+				for _, g := range set[i].groups() {
+					for _, t := range g {
+						tools[t] = true
+					}
+				}
+			}
+			r := ix.rankAll(test, opts.Kind)
+			for j, i := range testAt {
+				rankings[si][i] = r[j]
+			}
+			m := scoreRankings(test, r, EvalOptions{}).Metrics
+			reps[si].Folds = append(reps[si].Folds, FoldReport{Fold: f + 1, Tools: len(tools), Weights: w.Map(), Metrics: m})
 		}
-		m := scoreRankings(test, r, EvalOptions{}).Metrics
-		rep.Folds = append(rep.Folds, FoldReport{Fold: f + 1, Tools: len(tools), Weights: w.Map(), Metrics: m})
 	}
-	rep.Min, rep.Max = rep.Folds[0].Metrics, rep.Folds[0].Metrics
-	for _, fr := range rep.Folds {
+	for si, set := range sets {
+		reps[si].summarize()
+		reps[si].Pooled = scoreRankings(set, rankings[si], opts)
+	}
+	return CVReport{CVSet: reps[0], Also: reps[1:]}, nil
+}
+
+// summarize sets Mean, Min and Max from the folds. A fold without queries counts as none.
+func (r *CVSet) summarize() {
+	n := 0
+	for _, fr := range r.Folds {
 		m := fr.Metrics
-		rep.Mean.RecallAt1 += m.RecallAt1 / float64(k)
-		rep.Mean.RecallAt5 += m.RecallAt5 / float64(k)
-		rep.Mean.RecallAt10 += m.RecallAt10 / float64(k)
-		rep.Mean.MRR += m.MRR / float64(k)
-		rep.Min = Metrics{
-			Queries: min(rep.Min.Queries, m.Queries), RecallAt1: min(rep.Min.RecallAt1, m.RecallAt1),
-			RecallAt5: min(rep.Min.RecallAt5, m.RecallAt5), RecallAt10: min(rep.Min.RecallAt10, m.RecallAt10), MRR: min(rep.Min.MRR, m.MRR),
+		r.Mean.Queries += m.Queries
+		if m.Queries == 0 {
+			continue
 		}
-		rep.Max = Metrics{
-			Queries: max(rep.Max.Queries, m.Queries), RecallAt1: max(rep.Max.RecallAt1, m.RecallAt1),
-			RecallAt5: max(rep.Max.RecallAt5, m.RecallAt5), RecallAt10: max(rep.Max.RecallAt10, m.RecallAt10), MRR: max(rep.Max.MRR, m.MRR),
+		if n == 0 {
+			r.Min, r.Max = m, m
+		}
+		n++
+		r.Mean.RecallAt1 += m.RecallAt1
+		r.Mean.RecallAt5 += m.RecallAt5
+		r.Mean.RecallAt10 += m.RecallAt10
+		r.Mean.MRR += m.MRR
+		r.Min = Metrics{
+			Queries: min(r.Min.Queries, m.Queries), RecallAt1: min(r.Min.RecallAt1, m.RecallAt1),
+			RecallAt5: min(r.Min.RecallAt5, m.RecallAt5), RecallAt10: min(r.Min.RecallAt10, m.RecallAt10), MRR: min(r.Min.MRR, m.MRR),
+		}
+		r.Max = Metrics{
+			Queries: max(r.Max.Queries, m.Queries), RecallAt1: max(r.Max.RecallAt1, m.RecallAt1),
+			RecallAt5: max(r.Max.RecallAt5, m.RecallAt5), RecallAt10: max(r.Max.RecallAt10, m.RecallAt10), MRR: max(r.Max.MRR, m.MRR),
 		}
 	}
-	rep.Mean.Queries = len(qs)
-	rep.Pooled = scoreRankings(qs, rankings, opts)
-	return rep, nil
+	if n > 0 {
+		r.Mean.RecallAt1 /= float64(n)
+		r.Mean.RecallAt5 /= float64(n)
+		r.Mean.RecallAt10 /= float64(n)
+		r.Mean.MRR /= float64(n)
+	}
 }
 
 // toolFolds assigns each query to one of k folds, grouped by tool (see above), and returns
@@ -259,9 +312,10 @@ func toolFolds(qs []EvalQuery, k int) (fold []int, groups int) {
 	return fold, len(roots)
 }
 
-// WriteText writes the report as aligned tables: one row per fold with its fitted weights,
-// the mean and spread over folds, and, if asked, the pooled figures by category.
-func (r CVReport) WriteText(w io.Writer, byCategory bool) error {
+// WriteText writes the report of one set as aligned tables: one row per fold with its
+// fitted weights, the mean and spread over folds, and, if asked, the pooled figures by
+// category.
+func (r CVSet) WriteText(w io.Writer, byCategory bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "fold\tqueries\ttools\tR@1\tR@5\tR@10\tMRR\tweights fitted on the other folds")
 	for _, f := range r.Folds {

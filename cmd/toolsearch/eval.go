@@ -14,9 +14,9 @@ import (
 
 func runEval(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("eval", os.Stderr)
-	var catalogs stringList
+	var catalogs, queries stringList
 	fs.Var(&catalogs, "catalog", "tool catalog `FILE` (JSON array of tools or a tools/list result), repeatable")
-	queries := fs.String("queries", "", "queries `FILE` (JSONL with query and expected tool names)")
+	fs.Var(&queries, "queries", "queries `FILE` (JSONL with query and expected tool names), repeatable; with --folds the weights are fitted on the first")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byCategory := fs.Bool("by-category", false, "break the figures down by query category")
 	misses := fs.Int("misses", 0, "list the `N` worst queries")
@@ -24,7 +24,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if len(catalogs) == 0 || *queries == "" {
+	if len(catalogs) == 0 || len(queries) == 0 {
 		fs.Usage()
 		return errUsage
 	}
@@ -34,44 +34,80 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	}
 	ix := search.NewIndex()
 	ix.Add(docs...)
-	f, err := os.Open(*queries)
+	sets := make([][]search.EvalQuery, len(queries))
+	for i, file := range queries {
+		if sets[i], err = readEvalQueries(file); err != nil {
+			return err
+		}
+	}
+	opts := search.EvalOptions{Misses: *misses}
+	type setReport struct {
+		File    string            `json:"file"`
+		Shipped search.EvalReport `json:"shipped"`
+		CV      *search.CVSet     `json:"cv,omitempty"`
+	}
+	reports := make([]setReport, len(sets))
+	for i, qs := range sets {
+		reports[i] = setReport{File: queries[i], Shipped: search.Evaluate(ix, qs, opts)}
+	}
+	if *folds > 0 {
+		cv, err := search.CrossValidate(ix, sets[0], *folds, opts, sets[1:]...)
+		if err != nil {
+			return fmt.Errorf("--folds %d: %w", *folds, err)
+		}
+		reports[0].CV = &cv.CVSet
+		for i := range cv.Also {
+			reports[i+1].CV = &cv.Also[i]
+		}
+	}
+	if *asJSON {
+		if len(reports) == 1 && reports[0].CV == nil {
+			return writeJSON(out, reports[0].Shipped) // the shape before --folds
+		}
+		return writeJSON(out, reports)
+	}
+	for i, r := range reports {
+		if len(reports) > 1 || r.CV != nil {
+			if i > 0 {
+				fmt.Fprintln(out)
+			}
+			fmt.Fprintf(out, "%s, shipped weights:\n", r.File)
+		}
+		if r.CV != nil {
+			r.Shipped.Misses = nil // the pooled cross-validation lists them
+		}
+		if err := r.Shipped.WriteText(out, *byCategory); err != nil {
+			return err
+		}
+		if r.CV == nil {
+			continue
+		}
+		fit := "fitted on the other folds"
+		if i > 0 {
+			fit = "fitted on the other folds of " + queries[0]
+		}
+		fmt.Fprintf(out, "\n%s, cross-validation in %d folds grouped by tool, weights %s:\n", r.File, *folds, fit)
+		if err := r.CV.WriteText(out, *byCategory); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "\nshipped -> cross-validation mean: R@1 %+.3f, R@5 %+.3f, R@10 %+.3f, MRR %+.3f\n",
+			r.CV.Mean.RecallAt1-r.Shipped.RecallAt1, r.CV.Mean.RecallAt5-r.Shipped.RecallAt5,
+			r.CV.Mean.RecallAt10-r.Shipped.RecallAt10, r.CV.Mean.MRR-r.Shipped.MRR)
+	}
+	return nil
+}
+
+func readEvalQueries(file string) ([]search.EvalQuery, error) {
+	f, err := os.Open(file)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	qs, err := search.ReadEvalQueries(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *queries, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	rep := search.Evaluate(ix, qs, search.EvalOptions{Misses: *misses})
-	if *folds == 0 {
-		if *asJSON {
-			return writeJSON(out, rep)
-		}
-		return rep.WriteText(out, *byCategory)
-	}
-	cv, err := search.CrossValidate(ix, qs, *folds, search.EvalOptions{Misses: *misses})
-	if err != nil {
-		return fmt.Errorf("--folds %d: %w", *folds, err)
-	}
-	if *asJSON {
-		return writeJSON(out, struct {
-			Dev search.EvalReport `json:"dev"`
-			CV  search.CVReport   `json:"cv"`
-		}{rep, cv})
-	}
-	rep.Misses = nil // the pooled cross-validation lists them
-	fmt.Fprintln(out, "dev, shipped weights:")
-	if err := rep.WriteText(out, *byCategory); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "\ncross-validation, %d folds grouped by tool:\n", *folds)
-	if err := cv.WriteText(out, *byCategory); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(out, "\ndev -> cross-validation mean: R@1 %+.3f, R@5 %+.3f, R@10 %+.3f, MRR %+.3f\n",
-		cv.Mean.RecallAt1-rep.RecallAt1, cv.Mean.RecallAt5-rep.RecallAt5, cv.Mean.RecallAt10-rep.RecallAt10, cv.Mean.MRR-rep.MRR)
-	return err
+	return qs, nil
 }
 
 func writeJSON(out io.Writer, v any) error {
