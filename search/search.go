@@ -1,6 +1,7 @@
 package search
 
 import (
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -171,12 +172,35 @@ func (ix *Index) Search(q Query) Result {
 		return ix.selectNames(p.selected, kind)
 	}
 	res := Result{Required: p.required}
-	if len(p.words) == 0 && len(p.required) == 0 || ix.live == 0 || !ok {
+	if p.text == "" || ix.live == 0 || !ok {
 		return res
+	}
+	res.Hits, res.Total = ix.rank(p, kind, limit)
+	if len(res.Hits) == 0 && len(p.required) > 0 {
+		// No document has every "+term" (with the other words): rather than nothing, the
+		// best matches of all the words, said to be so.
+		relaxed := p
+		relaxed.words = append(slices.Clip(p.words), p.required...)
+		relaxed.required = nil
+		res.Hits, res.Total = ix.rank(relaxed, kind, limit)
+		res.Relaxed = true
+	}
+	if len(res.Hits) == 0 {
+		// Nothing in the query matched anything (a language the catalog is not written
+		// in, punctuation alone): a few entries to start from, and never an empty answer.
+		res.Hits = ix.browse(kind, limit)
+	}
+	return res
+}
+
+// rank returns the best limit hits of a parsed query and how many documents matched.
+func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
+	if len(p.words) == 0 && len(p.required) == 0 {
+		return nil, 0
 	}
 	optional, required, impossible := ix.queryConcepts(p)
 	if impossible {
-		return res
+		return nil, 0
 	}
 	sc := ix.getScratch()
 	defer ix.putScratch(sc)
@@ -191,12 +215,52 @@ func (ix *Index) Search(q Query) Result {
 	ix.fuzzyNames(sc, p, kind)
 
 	top := ix.firstStage(sc, len(required), max(limit, rerankDepth))
-	res.Total = len(sc.passed)
+	total := len(sc.passed)
 	ix.secondStage(&top, optional)
 	top.c = top.c[:min(limit, len(top.c))]
-	res.Hits = top.hits()
+	hits := top.hits()
 	sc.cands = top.c[:0]
-	return res
+	return hits, total
+}
+
+// browse returns limit documents of the kind for a query that matched nothing: the first of
+// each server (by ID) before a second of any, so that they show the catalog's breadth.
+func (ix *Index) browse(kind, limit int) []Hit {
+	first := map[int32]int32{} // group -> its document with the smallest ID
+	var alone, rest []int32    // documents without a group; the other documents of groups
+	for i := range ix.slots {
+		s := int32(i)
+		if !ix.kindOK(s, kind) {
+			continue
+		}
+		g := ix.stats[s].group
+		if g == noGroup {
+			alone = append(alone, s)
+			continue
+		}
+		if f, ok := first[g]; !ok || ix.slots[s].id < ix.slots[f].id {
+			if ok {
+				rest = append(rest, f)
+			}
+			first[g] = s
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	byID := func(a, b int32) int { return strings.Compare(ix.slots[a].id, ix.slots[b].id) }
+	lead := append(alone, slices.Collect(maps.Values(first))...)
+	slices.SortFunc(lead, byID)
+	hits := make([]Hit, 0, limit)
+	for _, s := range lead[:min(limit, len(lead))] {
+		hits = append(hits, Hit{ID: ix.slots[s].id, Match: MatchBrowse})
+	}
+	if len(hits) < limit {
+		slices.SortFunc(rest, byID)
+		for _, s := range rest[:min(limit-len(hits), len(rest))] {
+			hits = append(hits, Hit{ID: ix.slots[s].id, Match: MatchBrowse})
+		}
+	}
+	return hits
 }
 
 // firstStage keeps the documents that pass every "+term" (of nRequired) and returns the
