@@ -21,8 +21,12 @@ var (
 )
 
 const (
-	// synonymWeight scales a synonym's evidence relative to the word the user wrote.
+	// synonymWeight scales a synonym's evidence relative to the word the user wrote; so do
+	// derivedWeight for a derivationally related form and senseWeight for a word of the
+	// same WordNet sense (see wordnetTerms).
 	synonymWeight = 0.3
+	derivedWeight = 0.3
+	senseWeight   = 0.3
 	// hintWeight scales the evidence of a value's type ("date" for "on March 5th"): as
 	// much as the word written, since a value of the type is as sure a sign of a parameter
 	// that takes it. (It had to be lower while hints also counted in the name fit, where a
@@ -399,6 +403,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			// A common synonym of a rare word is weaker evidence than the word.
 			c.terms = append(c.terms, queryTerm{sid, synonymWeight * min(1, idf/c.idf)})
 		}
+		c = ix.wordnetTerms(c, t, base)
 		if len(c.terms) > 0 {
 			optional = append(optional, c)
 		}
@@ -434,6 +439,39 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		}
 	}
 	return optional, required, false
+}
+
+// wordnetTerms adds to c the terms of WordNet's relations of the query term t (see
+// wordnet.go): its derivationally related forms ("multiplication": multiply), and, when no
+// document has the term itself, the other words of its most frequent sense ("cab": taxi).
+// A sense's other words stand in only for a word the catalog does not use: for one it
+// uses, they mostly fire on a sense the catalog does not mean (WordNet's first sense of
+// "show" is to exhibit, of "remove" to take away).
+func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
+	lx := wordnet()
+	add := func(u string, w float64) {
+		if _, isBase := slices.BinarySearch(base, u); isBase {
+			return
+		}
+		id, ok := ix.lookup(u)
+		if !ok || slices.ContainsFunc(c.terms, func(q queryTerm) bool { return q.id == id }) {
+			return
+		}
+		idf := ix.idf(id)
+		if c.idf == 0 {
+			c.idf = idf
+		}
+		c.terms = append(c.terms, queryTerm{id, w * min(1, idf/c.idf)})
+	}
+	for _, u := range lx.derived[t] {
+		add(u, derivedWeight)
+	}
+	if _, known := ix.lookup(t); !known {
+		for _, u := range lx.sense[t] {
+			add(u, senseWeight)
+		}
+	}
+	return c
 }
 
 // phraseTerm returns the term of two neighbouring query words written as one ("current

@@ -138,3 +138,34 @@ func TestNoCorrectionOfLongWords(t *testing.T) {
 		t.Errorf("corrections of a typo: %d, want 1", len(cs))
 	}
 }
+
+// TestWordNet: derivations the stemmer does not join, and words the catalog does not use,
+// find the tool through WordNet.
+func TestWordNet(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		ToolDocument("multiply", "multiply", "Multiply two numbers.", nil),
+		ToolDocument("add_numbers", "add_numbers", "Add two numbers.", nil),
+		ToolDocument("find_lawyer", "find_lawyer", "Find a lawyer in a city.", nil),
+		ToolDocument("find_doctor", "find_doctor", "Find a doctor in a city.", nil),
+		ToolDocument("set_access", "set_access", "Set which users are allowed to read a file.", nil),
+		ToolDocument("set_owner", "set_owner", "Set which user owns a file.", nil),
+	)
+	for q, want := range map[string]string{
+		"the multiplication of two numbers":          "multiply",
+		"find an attorney in Boston":                 "find_lawyer",
+		"which users are permitted to read the file": "set_access",
+	} {
+		if got := hitIDs(ix.Search(Query{Text: q})); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: %v, want %s first", q, got, want)
+		}
+	}
+	// A word the catalog uses keeps its own sense: "remove" is not "take".
+	if terms := wordnet().sense[normalize("remove")]; !slices.Contains(terms, normalize("take")) {
+		t.Fatalf("WordNet's first sense of remove: %v", terms)
+	}
+	ix.Add(ToolDocument("remove_file", "remove_file", "Remove a file.", nil), ToolDocument("take_photo", "take_photo", "Take a photo.", nil))
+	if got := hitIDs(ix.Search(Query{Text: "remove it"})); len(got) != 1 {
+		t.Errorf(`"remove it": %v, want remove_file alone`, got)
+	}
+}
