@@ -12,8 +12,11 @@ import (
 // other number of ranking is a constant with a reason in its comment.
 //
 // defaultWeights are what FitWeights finds on the development split as a whole, starting
-// from neutralWeights; CrossValidate fits them afresh for each fold, from the same start,
-// so that its figures say how the fit carries over to requests it never saw.
+// from neutralWeights (`toolsearch eval --fit`); CrossValidate fits them afresh for each
+// fold, from the same start, so that its figures say how the fit carries over to requests
+// it never saw. The split has no titles and no skills: the title, heading and body weights
+// are set by reasoning (a title says what a tool is for, as its name does; a skill's body
+// is the weakest evidence) and never fitted.
 type weights struct {
 	field  [numFields]float64
 	rerank [numFeatures]float64
@@ -21,11 +24,11 @@ type weights struct {
 
 var defaultWeights = weights{
 	field: [numFields]float64{
-		fieldName: 4, fieldSource: 1, fieldTitle: 2, fieldDesc: 0.75,
-		fieldParamName: 1.5, fieldParamDesc: 0.5, fieldEnum: 1,
+		fieldName: 2, fieldSource: 1, fieldTitle: 2, fieldDesc: 1,
+		fieldParamName: 1.4, fieldParamDesc: 0.5, fieldEnum: 1,
 		fieldHeading: 1.5, fieldBody: 0.3,
 	},
-	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.3},
+	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.2},
 }
 
 // fieldNames name the fields in reports.

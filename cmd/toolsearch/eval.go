@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/search"
@@ -21,6 +23,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	byCategory := fs.Bool("by-category", false, "break the figures down by query category")
 	misses := fs.Int("misses", 0, "list the `N` worst queries")
 	folds := fs.Int("folds", 0, "also cross-validate in `K` folds grouped by tool, refitting the ranking's weights for each")
+	fit := fs.Bool("fit", false, "fit the ranking's weights on the first queries file and print them (the shipped weights are fitted so on the dev split)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -41,6 +44,14 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		}
 	}
 	opts := search.EvalOptions{Misses: *misses}
+	if *fit {
+		w := search.FitWeights(ix, sets[0], "")
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			fmt.Fprintf(out, "%s\t%.4g\n", k, w[k])
+		}
+		fmt.Fprintln(out)
+		return search.Evaluate(ix, sets[0], opts).WriteText(out, *byCategory)
+	}
 	type setReport struct {
 		File    string            `json:"file"`
 		Shipped search.EvalReport `json:"shipped"`
