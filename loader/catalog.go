@@ -27,6 +27,13 @@ const (
 	StateActive     State = "active"
 	StateFailed     State = "failed"
 	StateDisabled   State = "disabled"
+	// StateNeedsAuth is a server that answers only with tokens toolsearch
+	// does not have, or no longer has: someone must log in to it.
+	StateNeedsAuth State = "needs_auth"
+	// StateCached marks entries, not servers: those of a server still
+	// connecting, served from its last known catalog (an earlier run's
+	// listing) until it lists its tools again.
+	StateCached State = "cached"
 )
 
 // Source is one origin of catalog entries with what is known about it.
@@ -44,8 +51,25 @@ type Source struct {
 	State      State
 	LastListed time.Time // last good tools/list
 	LastError  string    // includes the tail of the server's stderr
+	// Stderr is the tail of a stdio server's stderr when it last failed:
+	// what a server that exits at start says about why ("missing API key").
+	// LastError ends with it too.
+	Stderr string
+	// Cached says that Entries are the last known catalog, from an earlier
+	// run: the server has not listed its tools in this one yet.
+	Cached bool
 	// Instructions are the server's own instructions, shown when relevant.
 	Instructions string
+}
+
+// EntryState is the state to show with the source's entries: the server's,
+// except that the entries of a server still connecting are StateCached when
+// they come from its last known catalog.
+func (s *Source) EntryState() State {
+	if s.Cached && s.State == StateConnecting {
+		return StateCached
+	}
+	return s.State
 }
 
 // Refusal is an entry kept out of the catalog, with the reason.
@@ -217,4 +241,19 @@ func (c *Catalog) build(version uint64) *Snapshot {
 		}
 	}
 	return s
+}
+
+// LastLines returns the last n non-blank lines of text (a stderr tail), for
+// places that show only a few.
+func LastLines(text string, n int) []string {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, strings.TrimRight(l, " \t\r"))
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
 }

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
 // Kind tells tools from skills.
@@ -83,8 +85,14 @@ func NewSkillEntry(source string, s *Skill) *Entry {
 }
 
 // NewToolEntry makes the catalog entry for a tool exposed as name. The tool
-// is copied, so the caller's definition is never altered.
+// is copied, so the caller's definition is never altered. A tool without an
+// input schema takes any object ({"type":"object"}), as the protocol intends.
 func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
+	if schema.Missing(t.InputSchema) {
+		withDefault := *t
+		withDefault.InputSchema = schema.Default()
+		t = &withDefault
+	}
 	def := *t
 	def.Name = name
 	e := &Entry{

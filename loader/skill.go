@@ -82,6 +82,13 @@ type File struct {
 	Data   []byte `json:"-"`
 }
 
+// Binary reports whether the file's bytes are not text: they hold a NUL
+// byte or are not valid UTF-8. Such a file cannot be shown as text, nor
+// travel as a JSON string.
+func (f *File) Binary() bool {
+	return bytes.IndexByte(f.Data, 0) >= 0 || !utf8.Valid(f.Data)
+}
+
 // Valid reports whether the skill follows every rule of the Agent Skills
 // specification (hints aside), which is what strict validation and the MCP
 // Skills extension require.
@@ -210,146 +217,223 @@ func (s *Skill) nestedSkills() ([]*Skill, Problems) {
 
 // ParseSkill parses the bytes of a SKILL.md whose folder is named folder and
 // validates them by the Agent Skills rules. file is used in problem reports.
-// Files, Dir and Root are left for the caller to fill.
+// Files, Dir and Root are left for the caller to fill. It reports every
+// problem it finds; the skill is nil when one of them leaves it unusable.
 func ParseSkill(file, folder string, raw []byte) (*Skill, Problems) {
-	var probs Problems
-	report := func(line int, field string, sev Severity, format string, args ...any) {
-		probs = append(probs, Problem{File: file, Line: line, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	p := &skillParser{file: file, folder: folder}
+	s := p.parse(raw)
+	if p.failed {
+		s = nil
 	}
-	if len(raw) > MaxSkillFileSize {
-		report(0, "", SeverityError, "SKILL.md is %d bytes, over the 1 MiB limit", len(raw))
-		return nil, probs
-	}
-	if !utf8.Valid(raw) {
-		report(0, "", SeverityError, "SKILL.md is not valid UTF-8")
-		return nil, probs
-	}
+	return s, p.probs
+}
 
-	if bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
-		report(1, "", SeverityWarning, "SKILL.md starts with a UTF-8 byte order mark, which breaks hosts that need --- on line 1 (the MCP Inspector among them): save it without one")
+// skillParser reads one SKILL.md: the file as a whole, its frontmatter, then
+// one method per field, each checking its own rules. Like the .mcp.json
+// entryDecoder, it collects every problem before it reports, so that an
+// author fixes them all in one go; an error-level problem marks the skill
+// unusable but the checks go on.
+type skillParser struct {
+	file, folder string
+	fm           frontmatterBlock
+	fields       map[string]*yaml.Node // frontmatter values by key
+	keyLines     map[string]int        // file line of each key
+	probs        Problems
+	failed       bool
+}
+
+func (p *skillParser) report(line int, field string, sev Severity, format string, args ...any) {
+	p.probs = append(p.probs, Problem{File: p.file, Line: line, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	if sev == SeverityError {
+		p.failed = true
 	}
-	if bytes.Contains(raw, []byte("\r\n")) {
-		report(0, "", SeverityHint, "SKILL.md has CRLF line endings, which some hosts mis-parse: prefer LF")
+}
+
+// parse checks the file, then its frontmatter and body field by field. It
+// returns nil when the frontmatter cannot be read at all.
+func (p *skillParser) parse(raw []byte) *Skill {
+	if !p.wholeFile(raw) {
+		return nil
 	}
 	fm, body, err := splitFrontmatter(raw)
+	p.fm = fm
 	if err != nil {
-		report(fm.line, "", SeverityError, "%v", err)
-		return nil, probs
+		line := fm.line
+		var le *lineError
+		if errors.As(err, &le) && le.line > 0 {
+			line = le.line // where the YAML parser stopped, in the file
+		}
+		p.report(line, "", SeverityError, "%v", err)
+		return nil
 	}
 	if fm.fixedColons {
-		report(fm.line, "", SeverityWarning, "frontmatter is not valid YAML (an unquoted colon in a value?); loaded after quoting the values: quote them in the file")
+		p.report(fm.line, "", SeverityWarning, "frontmatter is not valid YAML (an unquoted colon in a value?); loaded after quoting the values: quote them in the file")
 	}
-	root := fm.node
-	if root.Kind != yaml.MappingNode {
-		report(fm.line, "", SeverityError, "frontmatter must be a YAML mapping of keys to values")
-		return nil, probs
+	if fm.node.Kind != yaml.MappingNode {
+		p.report(fm.line, "", SeverityError, "frontmatter must be a YAML mapping of keys to values")
+		return nil
 	}
-
 	s := &Skill{FrontmatterYAML: fm.raw, Body: body}
-	s.Frontmatter, _ = plainValue(root).(map[string]any)
+	s.Frontmatter, _ = plainValue(fm.node).(map[string]any)
+	p.keys()
+	s.Name = p.name()
+	s.Description = p.description()
+	p.compatibility()
+	p.str("license")
+	p.metadata()
+	p.allowedTools()
+	p.body(body)
+	return s
+}
 
-	fields := map[string]*yaml.Node{}
-	keyLines := map[string]int{}
+// wholeFile checks what concerns the file rather than a field: its size,
+// encoding, byte order mark and line endings. It reports false when the
+// file cannot be parsed.
+func (p *skillParser) wholeFile(raw []byte) bool {
+	if len(raw) > MaxSkillFileSize {
+		p.report(0, "", SeverityError, "SKILL.md is %d bytes, over the 1 MiB limit", len(raw))
+		return false
+	}
+	if !utf8.Valid(raw) {
+		p.report(0, "", SeverityError, "SKILL.md is not valid UTF-8")
+		return false
+	}
+	if bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
+		p.report(1, "", SeverityWarning, "SKILL.md starts with a UTF-8 byte order mark, which breaks hosts that need --- on line 1 (the MCP Inspector among them): save it without one")
+	}
+	if bytes.Contains(raw, []byte("\r\n")) {
+		p.report(0, "", SeverityHint, "SKILL.md has CRLF line endings, which some hosts mis-parse: prefer LF")
+	}
+	return true
+}
+
+// keys indexes the frontmatter's fields and reports the keys the
+// specification does not define.
+func (p *skillParser) keys() {
+	root := p.fm.node
+	p.fields, p.keyLines = map[string]*yaml.Node{}, map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
-		fields[k.Value] = v
-		keyLines[k.Value] = k.Line + fm.lineOffset
+		p.fields[k.Value] = v
+		p.keyLines[k.Value] = k.Line + p.fm.lineOffset
 		if !slices.Contains(specKeys, k.Value) {
-			report(keyLines[k.Value], k.Value, SeverityWarning, "unknown frontmatter key %q: the specification defines only %s; put custom fields under metadata", k.Value, strings.Join(specKeys, ", "))
+			p.report(p.keyLines[k.Value], k.Value, SeverityWarning, "unknown frontmatter key %q: the specification defines only %s; put custom fields under metadata", k.Value, strings.Join(specKeys, ", "))
 		}
 	}
-	lineOf := func(key string) int {
-		if l, ok := keyLines[key]; ok {
-			return l
-		}
-		return fm.line
-	}
-	str := func(key string) (string, bool) {
-		n, ok := fields[key]
-		if !ok {
-			return "", false
-		}
-		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-			report(lineOf(key), key, SeverityWarning, "%s must be a string", key)
-			return "", false
-		}
-		return n.Value, true
-	}
+}
 
-	// name: lenient hosts fall back to the folder name.
-	name, hasName := str("name")
+// lineOf is the line of a key, or of the frontmatter when the key is absent.
+func (p *skillParser) lineOf(key string) int {
+	if l, ok := p.keyLines[key]; ok {
+		return l
+	}
+	return p.fm.line
+}
+
+// str returns a field that must be a string, and whether it is one.
+func (p *skillParser) str(key string) (string, bool) {
+	n, ok := p.fields[key]
+	if !ok {
+		return "", false
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		p.report(p.lineOf(key), key, SeverityWarning, "%s must be a string", key)
+		return "", false
+	}
+	return n.Value, true
+}
+
+// name returns the skill's name. Lenient hosts fall back to the folder
+// name when the field is missing or invalid, and so does this.
+func (p *skillParser) name() string {
+	line := p.lineOf("name")
+	name, hasName := p.str("name")
 	switch {
 	case !hasName || name == "":
-		report(lineOf("name"), "name", SeverityWarning, "name is missing; using the folder name %q", folder)
-		name = folder
+		p.report(line, "name", SeverityWarning, "name is missing; using the folder name %q", p.folder)
+		name = p.folder
 	case !nameRE.MatchString(name) || utf8.RuneCountInString(name) > MaxNameLen:
-		report(lineOf("name"), "name", SeverityWarning, "name %q must be 1-%d characters of a-z, 0-9 and single inner hyphens", name, MaxNameLen)
+		p.report(line, "name", SeverityWarning, "name %q must be 1-%d characters of a-z, 0-9 and single inner hyphens", name, MaxNameLen)
 		if !nameRE.MatchString(name) {
-			name = folder
+			name = p.folder
 		}
-	case name != folder:
-		report(lineOf("name"), "name", SeverityWarning, "name %q differs from its folder %q", name, folder)
+	case name != p.folder:
+		p.report(line, "name", SeverityWarning, "name %q differs from its folder %q", name, p.folder)
 	}
 	if !nameRE.MatchString(name) || len(name) > 2*MaxNameLen {
-		report(lineOf("name"), "name", SeverityError, "no usable skill name: neither the name field nor the folder %q is a valid name", folder)
-		return nil, probs
+		p.report(line, "name", SeverityError, "no usable skill name: neither the name field nor the folder %q is a valid name", p.folder)
+		return ""
 	}
 	for _, word := range []string{"anthropic", "claude"} {
 		if strings.Contains(name, word) {
-			report(lineOf("name"), "name", SeverityHint, "name contains the reserved word %q, which claude.ai uploads reject", word)
+			p.report(line, "name", SeverityHint, "name contains the reserved word %q, which claude.ai uploads reject", word)
 		}
 	}
-	s.Name = name
-
-	desc, _ := str("description")
-	switch {
-	case strings.TrimSpace(desc) == "":
-		report(lineOf("description"), "description", SeverityError, "description is missing or empty: it says what the skill does and when to use it")
-		return nil, probs
-	case utf8.RuneCountInString(desc) > MaxDescriptionLen:
-		report(lineOf("description"), "description", SeverityWarning, "description is %d characters, over the %d limit", utf8.RuneCountInString(desc), MaxDescriptionLen)
-	}
-	if strings.ContainsAny(desc, "<>") {
-		report(lineOf("description"), "description", SeverityHint, "description contains < or >, which some validators reject")
-	}
-	s.Description = desc
-
-	if c, ok := str("compatibility"); ok {
-		if n := utf8.RuneCountInString(c); n == 0 || n > MaxCompatibility {
-			report(lineOf("compatibility"), "compatibility", SeverityWarning, "compatibility must be 1-%d characters, got %d", MaxCompatibility, n)
-		}
-	}
-	str("license")
-	if n, ok := fields["metadata"]; ok {
-		checkMetadata(n, lineOf("metadata"), fm.lineOffset, report)
-	}
-	if n, ok := fields["allowed-tools"]; ok {
-		switch {
-		case n.Kind == yaml.SequenceNode:
-			report(lineOf("allowed-tools"), "allowed-tools", SeverityHint, "allowed-tools is a list; the current specification wants a space-separated string")
-		case n.Kind != yaml.ScalarNode:
-			report(lineOf("allowed-tools"), "allowed-tools", SeverityWarning, "allowed-tools must be a space-separated string")
-		}
-	}
-	if lines := strings.Count(body, "\n"); lines > recommendedMaxBody {
-		report(0, "", SeverityHint, "body has %d lines; the guidance is under %d: move detail into references/", lines, recommendedMaxBody)
-	}
-	return s, probs
+	return name
 }
 
-func checkMetadata(n *yaml.Node, line, offset int, report func(int, string, Severity, string, ...any)) {
+// description returns the skill's description, which it cannot do without:
+// it is what search ranks and what the listing shows.
+func (p *skillParser) description() string {
+	line := p.lineOf("description")
+	desc, _ := p.str("description")
+	switch {
+	case strings.TrimSpace(desc) == "":
+		p.report(line, "description", SeverityError, "description is missing or empty: it says what the skill does and when to use it")
+		return ""
+	case utf8.RuneCountInString(desc) > MaxDescriptionLen:
+		p.report(line, "description", SeverityWarning, "description is %d characters, over the %d limit", utf8.RuneCountInString(desc), MaxDescriptionLen)
+	}
+	if strings.ContainsAny(desc, "<>") {
+		p.report(line, "description", SeverityHint, "description contains < or >, which some validators reject")
+	}
+	return desc
+}
+
+func (p *skillParser) compatibility() {
+	if c, ok := p.str("compatibility"); ok {
+		if n := utf8.RuneCountInString(c); n == 0 || n > MaxCompatibility {
+			p.report(p.lineOf("compatibility"), "compatibility", SeverityWarning, "compatibility must be 1-%d characters, got %d", MaxCompatibility, n)
+		}
+	}
+}
+
+// metadata checks that metadata maps strings to strings, outside the keys
+// the MCP Skills extension reserves.
+func (p *skillParser) metadata() {
+	n, ok := p.fields["metadata"]
+	if !ok {
+		return
+	}
 	if n.Kind != yaml.MappingNode {
-		report(line, "metadata", SeverityWarning, "metadata must be a map of strings to strings")
+		p.report(p.lineOf("metadata"), "metadata", SeverityWarning, "metadata must be a map of strings to strings")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
-			report(v.Line+offset, "metadata."+k.Value, SeverityWarning, "metadata value %q must be a string (quote it)", k.Value)
+			p.report(v.Line+p.fm.lineOffset, "metadata."+k.Value, SeverityWarning, "metadata value %q must be a string (quote it)", k.Value)
 		}
 		if strings.HasPrefix(k.Value, "io.modelcontextprotocol/") {
-			report(k.Line+offset, "metadata."+k.Value, SeverityHint, "metadata keys starting io.modelcontextprotocol/ are reserved")
+			p.report(k.Line+p.fm.lineOffset, "metadata."+k.Value, SeverityHint, "metadata keys starting io.modelcontextprotocol/ are reserved")
 		}
+	}
+}
+
+func (p *skillParser) allowedTools() {
+	n, ok := p.fields["allowed-tools"]
+	switch {
+	case !ok:
+	case n.Kind == yaml.SequenceNode:
+		p.report(p.lineOf("allowed-tools"), "allowed-tools", SeverityHint, "allowed-tools is a list; the current specification wants a space-separated string")
+	case n.Kind != yaml.ScalarNode:
+		p.report(p.lineOf("allowed-tools"), "allowed-tools", SeverityWarning, "allowed-tools must be a space-separated string")
+	}
+}
+
+func (p *skillParser) body(body string) {
+	if lines := strings.Count(body, "\n"); lines > recommendedMaxBody {
+		p.report(0, "", SeverityHint, "body has %d lines; the guidance is under %d: move detail into references/", lines, recommendedMaxBody)
 	}
 }
 
@@ -422,16 +506,49 @@ func splitFrontmatter(raw []byte) (frontmatterBlock, string, error) {
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 
-// fileLines rewrites the line numbers in a YAML error, which count from the
-// start of the frontmatter, to lines of the file, and drops the parser's
-// prefixes.
+// lineError is an error at a line of the file.
+type lineError struct {
+	line int // 1-based; 0 when unknown
+	msg  string
+}
+
+func (e *lineError) Error() string { return e.msg }
+
+// yamlParserErrors are the problems yaml.v3's parser (not its scanner nor its
+// decoder) reports, whose line numbers it counts from 0: the others count
+// from 1.
+var yamlParserErrors = []string{
+	"did not find expected <stream-start>", "did not find expected <document start>",
+	"found undefined tag handle", "did not find expected node content",
+	"did not find expected '-' indicator", "did not find expected key",
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"found duplicate %YAML directive", "found incompatible YAML document", "found duplicate %TAG directive",
+}
+
+// fileLines locates a YAML error in the file: its line numbers, which count
+// from the start of the frontmatter, become lines of the file, the first of
+// them is the error's line, and the parser's prefixes go.
 func fileLines(err error, offset int) error {
 	msg := strings.NewReplacer("yaml: unmarshal errors:\n  ", "", "yaml: ", "").Replace(err.Error())
+	fromZero := slices.ContainsFunc(yamlParserErrors, func(p string) bool { return strings.HasSuffix(msg, p) })
+	first := 0
 	msg = yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
 		n, _ := strconv.Atoi(m[len("line "):])
-		return "line " + strconv.Itoa(n+offset)
+		if first == 0 && fromZero {
+			n++
+		}
+		n += offset
+		if first == 0 {
+			first = n
+		}
+		return "line " + strconv.Itoa(n)
 	})
-	return errors.New(msg)
+	if first == 0 && fromZero {
+		first = offset + 1 // yaml.v3 leaves out line 0
+	}
+	// The problem carries the line; the message need not repeat it.
+	msg = regexp.MustCompile(`: line \d+: `).ReplaceAllString(msg, ": ")
+	return &lineError{line: first, msg: msg}
 }
 
 // plainValue converts YAML to the values a YAML 1.2 core schema parser (such

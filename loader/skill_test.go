@@ -66,12 +66,24 @@ func TestParseSkill(t *testing.T) {
 		{
 			name: "YAML that does not parse", folder: "demo",
 			text: "---\nname: demo\ndescription: [unclosed\n---\n",
-			want: []string{"error@1: frontmatter is not valid YAML"},
+			want: []string{"error@3: frontmatter is not valid YAML: did not find expected ',' or ']'"},
+		},
+		{
+			// Lines are the file's, not the frontmatter's, whether the
+			// parser, the scanner or the decoder finds the fault.
+			name: "YAML error deeper in, after blank lines", folder: "demo",
+			text: "\n\n---\nname: demo\ndescription: x\nmetadata:\n  a: [1, 2\n  b: x\n---\n",
+			want: []string{"error@7: frontmatter is not valid YAML: did not find expected ',' or ']'"},
+		},
+		{
+			name: "tab in the indentation", folder: "demo",
+			text: "---\nname: demo\n\tdescription: x\n---\n",
+			want: []string{"error@3: frontmatter is not valid YAML: found a tab character that violates indentation"},
 		},
 		{
 			name: "duplicate key", folder: "demo",
 			text: "---\nname: demo\nname: demo\ndescription: x\n---\n",
-			want: []string{"error@1: frontmatter is not valid YAML"},
+			want: []string{`error@3: frontmatter is not valid YAML: mapping key "name" already defined at line 2`},
 		},
 		{
 			name: "unquoted colon is retried", folder: "demo",
@@ -144,6 +156,11 @@ func TestParseSkill(t *testing.T) {
 			text:     "\n\n---\nname: demo\ndescription: x\nextra: y\n---\n",
 			wantName: "demo",
 			want:     []string{`warning@6: unknown frontmatter key "extra"`},
+		},
+		{
+			name: "every problem is reported, not only the first that refuses the skill", folder: "a--b",
+			text: "---\nname: a--b\nversion: 2\nmetadata: [a]\n---\n",
+			want: []string{`warning@3: unknown frontmatter key "version"`, `warning@2: name "a--b" must be`, "error@2: no usable skill name", "error@1: description is missing", "warning@4: metadata must be a map"},
 		},
 		{
 			name: "all spec fields", folder: "csv-audit",

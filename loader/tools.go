@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
 // NameSeparator joins a namespace (an upstream server, a tools file) and a
@@ -94,10 +96,10 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
 		def := t.Tool
-		if len(t.InputSchema) > 0 {
-			def.InputSchema = pack.compact(t.InputSchema)
+		if schema.Missing(t.InputSchema) {
+			def.InputSchema = schema.Default()
 		} else {
-			def.InputSchema = json.RawMessage(`{"type":"object"}`)
+			def.InputSchema = pack.compact(t.InputSchema)
 		}
 		if len(t.OutputSchema) > 0 {
 			def.OutputSchema = pack.compact(t.OutputSchema)
@@ -116,11 +118,16 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 // PackSchemas keeps the tools' schemas as compact JSON, packed side by side.
 // A client decodes a listing's schemas into maps, which take several times
 // the memory of their JSON; the catalog holds a schema for every tool, and
-// serves and measures them as JSON anyway.
+// serves and measures them as JSON anyway. A missing or null input schema
+// becomes {"type":"object"}, as the protocol intends.
 func PackSchemas(tools []*mcp.Tool) {
 	var p schemaPacker
 	for _, t := range tools {
 		if t == nil {
+			continue
+		}
+		if schema.Missing(t.InputSchema) {
+			t.InputSchema = schema.Default()
 			continue
 		}
 		t.InputSchema = p.pack(t.InputSchema)

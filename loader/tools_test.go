@@ -22,6 +22,8 @@ func TestDecodeTools(t *testing.T) {
 		 "outputSchema":{"type":"object"}},{"name":"b","inputSchema":{ "type" : "object" }},{"name":"c"}]`,
 			want: []string{`a (A) {"type":"object","properties":{"long":{"type":"string"}}} -> {"type":"object"}`,
 				`b {"type":"object"}`, `c {"type":"object"}`}},
+		{name: "null schema", in: `[{"name":"a","inputSchema":null},{"name":"b","inputSchema": null }]`,
+			want: []string{`a {"type":"object"}`, `b {"type":"object"}`}},
 		{name: "tools/list result", in: `{"nextCursor":"x","tools":[{"name":"a","inputSchema":{"type":"object"}}]}`,
 			want: []string{`a {"type":"object"}`}},
 		{name: "empty array", in: ` [ ] `, want: []string{}},
@@ -104,12 +106,14 @@ func TestPackSchemas(t *testing.T) {
 			OutputSchema: map[string]any{"type": "object"}},
 		{Name: "raw", InputSchema: json.RawMessage(`{ "type": "object" ,"required": [ ] }`)},
 		{Name: "none"},
+		{Name: "null", InputSchema: json.RawMessage("null")},
 	}
 	PackSchemas(tools)
 	want := []string{
 		`{"properties":{"n":{"type":"number"}},"type":"object"} {"type":"object"}`,
 		`{"type":"object","required":[]} <nil>`,
-		`<nil> <nil>`,
+		`{"type":"object"} <nil>`,
+		`{"type":"object"} <nil>`,
 	}
 	show := func(v any) string {
 		if v == nil {
@@ -124,6 +128,23 @@ func TestPackSchemas(t *testing.T) {
 	for i, tl := range tools {
 		if got := show(tl.InputSchema) + " " + show(tl.OutputSchema); got != want[i] {
 			t.Errorf("%s: got %s, want %s", tl.Name, got, want[i])
+		}
+	}
+}
+
+// However a tool comes without an input schema, its entry takes any object.
+func TestToolEntryWithoutSchema(t *testing.T) {
+	for _, s := range []any{nil, json.RawMessage("null")} {
+		tool := &mcp.Tool{Name: "t", InputSchema: s}
+		e := NewToolEntry("src", "src__t", tool)
+		if got, _ := json.Marshal(e.Tool.InputSchema); string(got) != `{"type":"object"}` {
+			t.Errorf("%#v: entry schema %s", s, got)
+		}
+		if tool.InputSchema != nil && string(tool.InputSchema.(json.RawMessage)) != "null" {
+			t.Error("the caller's tool was changed")
+		}
+		if e.Digest != ToolDigest(&mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)}) {
+			t.Error("digest is not that of the defaulted tool")
 		}
 	}
 }

@@ -19,6 +19,11 @@ import (
 // SkillsSourceName is the catalog source that holds the skills.
 const SkillsSourceName = "skills"
 
+// DefaultMaxTotalSkillBytes bounds the files of all skills together, which
+// are held in memory: MaxSkillBytes bounds one skill, but not how many
+// there are.
+const DefaultMaxTotalSkillBytes = 256 << 20
+
 // SkillSource keeps the catalog's skills in step with the skill roots on
 // disk. Each skill folder is loaded on its own and cached, so an edit
 // re-reads only the folder it touched.
@@ -27,14 +32,34 @@ type SkillSource struct {
 	catalog *Catalog
 	logger  *slog.Logger
 
+	// MaxTotalBytes bounds the files of all skills together; zero means
+	// DefaultMaxTotalSkillBytes. Skills load in the order of their roots,
+	// then of their paths; those that would take the total beyond it are
+	// withheld, each with a problem naming it, and load once there is room.
+	// Set it before Load.
+	MaxTotalBytes int64
+
 	mu       sync.Mutex
 	loaded   map[string]*loadedDir // by skill folder path
 	reported map[string]bool       // problems already logged, so a reload logs only news
 }
 
 type loadedDir struct {
-	skill *Skill
-	probs Problems
+	skill    *Skill
+	probs    Problems
+	withheld bool // over MaxTotalBytes: retried at every refresh
+}
+
+// size is what the skill's files take in memory; a nested skill's files
+// are its enclosing skill's.
+func (ld *loadedDir) size() int64 {
+	var n int64
+	if ld.skill != nil {
+		for _, f := range ld.skill.Files {
+			n += int64(len(f.Data))
+		}
+	}
+	return n
 }
 
 // NewSkillSource prepares a source for the given roots; nothing is read
@@ -58,6 +83,11 @@ func (s *SkillSource) Load() Problems {
 // publishes. Callers hold s.mu.
 func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 	var rootProbs Problems
+	var total int64 // bytes of the skills kept so far
+	limit := s.MaxTotalBytes
+	if limit <= 0 {
+		limit = DefaultMaxTotalSkillBytes
+	}
 	present := map[string]bool{}
 	var order []string
 	for _, root := range s.roots {
@@ -70,12 +100,23 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 		for _, dir := range dirs {
 			present[dir] = true
 			order = append(order, dir)
-			if _, ok := s.loaded[dir]; !ok || dirty == nil || dirty[dir] {
+			ld, ok := s.loaded[dir]
+			if !ok || dirty == nil || dirty[dir] || ld.withheld {
+				if total >= limit { // full: not even read
+					s.loaded[dir] = withheld(dir, total, limit)
+					continue
+				}
 				sk, probs := LoadSkill(dir)
 				if sk != nil {
 					sk.placeUnder(root)
 				}
-				s.loaded[dir] = &loadedDir{sk, probs}
+				ld = &loadedDir{skill: sk, probs: probs}
+				s.loaded[dir] = ld
+			}
+			if size := ld.size(); total+size > limit {
+				s.loaded[dir] = withheld(dir, total, limit)
+			} else {
+				total += size
 			}
 		}
 	}
@@ -115,6 +156,19 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 	s.catalog.Put(src)
 	return src.Problems
 }
+
+// withheld is the entry of a skill folder kept out for want of room.
+func withheld(dir string, total, limit int64) *loadedDir {
+	return &loadedDir{withheld: true, probs: Problems{{
+		File:     filepath.Join(dir, SkillFileName),
+		Severity: SeverityError,
+		Message: fmt.Sprintf("skill folder %s is withheld: the skills loaded before it already hold %s of the %s that all skills together may take in memory; remove or shrink skills to make room",
+			filepath.Base(dir), mib(total), mib(limit)),
+	}}}
+}
+
+// mib formats a size in MiB.
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // logNews logs problems not logged before, so that a watcher's reloads do
 // not repeat old complaints.

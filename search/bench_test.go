@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 )
 
 // Benchmarks run on the dev catalog replicated under new names ("_r7") up to the wanted
@@ -41,6 +43,7 @@ var loadBench = sync.OnceValue(func() benchData {
 		}
 	}
 	if len(bd.tools) == 0 || len(bd.queries) == 0 {
+		fmt.Fprintln(os.Stderr, devsplit.Missing()+": benchmarking a synthetic catalog")
 		bd = syntheticBench()
 	}
 	return bd

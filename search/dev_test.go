@@ -5,22 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 )
 
-// devDir is the development split of the retrieval evaluation, outside the repository:
-// shared/eval/dev in the nearest folder above the package that has one (a checkout's
-// parent, or a worktree's grandparent).
-var devDir = func() string {
-	dir := ".."
-	for range 4 {
-		d := filepath.Join(dir, "..", "shared", "eval", "dev")
-		if _, err := os.Stat(d); err == nil {
-			return d
-		}
-		dir = filepath.Join(dir, "..")
-	}
-	return "../../shared/eval/dev"
-}()
+// devDir is the development split of the retrieval evaluation, outside the repository.
+var devDir = devsplit.Dir()
 
 // catalogTool is one entry of catalog.json.
 type catalogTool struct {
@@ -34,7 +24,7 @@ func loadDev(tb testing.TB) ([]catalogTool, []EvalQuery) {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join(devDir, "catalog.json"))
 	if os.IsNotExist(err) {
-		tb.Skip("dev split not found at " + devDir)
+		tb.Skip(devsplit.Missing())
 	}
 	if err != nil {
 		tb.Fatal(err)

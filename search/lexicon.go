@@ -19,7 +19,7 @@ off on once only or other our ours ourselves out over own per please same shall 
 some such than that the their theirs them themselves then there these they this those through
 to too under until up upon us very was we were what whatever when whenever where whether which
 while who whom whose why will with within would yet you your yours yourself yourselves
-hey hi hello thanks thank kindly want wants wanted need needs needed like would im ive
+hey hi thanks thank kindly want wants wanted need needs needed like would im ive
 youre dont cant wont also may maybe
 `)
 

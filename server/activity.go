@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -17,9 +18,10 @@ import (
 // An Event is one request the server handled, as the status page and the
 // trace show it.
 type Event struct {
-	Time    time.Time `json:"time"`
-	Session string    `json:"session,omitempty"`
-	Method  string    `json:"method"`
+	Time time.Time `json:"time"`
+	// Session is the SessionTag of the session, when it has an id.
+	Session string `json:"session,omitempty"`
+	Method  string `json:"method"`
 	// Tool is the tool called (tools/call), and Target what it was aimed
 	// at: call_tool's catalog tool, run_skill_script's skill:script.
 	Tool   string `json:"tool,omitempty"`
@@ -126,7 +128,7 @@ func (s *Server) activityMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		ev := Event{Time: time.Now(), Method: method, Outcome: "ok"}
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
-			ev.Session = ss.ID()
+			ev.Session = SessionTag(ss.ID())
 		}
 		p, isCall := req.GetParams().(*mcp.CallToolParamsRaw)
 		if isCall {
@@ -200,6 +202,50 @@ func (s *Server) describeCall(ev *Event, p *mcp.CallToolParamsRaw, withArgs bool
 	if src, ok := s.Snapshot().Source(source); ok && src.Kind == loader.SourceServer {
 		ev.Upstream, ev.State = src.Name, string(src.State)
 	}
+}
+
+// SessionTag names a session in the activity, the trace and the log: a
+// short hash of its id. The id itself lets whoever holds it act in the
+// session over HTTP, so it is never shown.
+func SessionTag(id string) string {
+	if id == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:6])
+}
+
+// sessionTagHandler logs the session ids the go-sdk logs ("session_id") as
+// SessionTags, under "session" as toolsearch's own lines do, so that log,
+// trace and status page name a session alike and none shows its id.
+type sessionTagHandler struct{ slog.Handler }
+
+func (h sessionTagHandler) Handle(ctx context.Context, r slog.Record) error {
+	tagged := slog.NewRecord(r.Time, r.Level, r.Message, r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		tagged.AddAttrs(tagSessionAttr(a))
+		return true
+	})
+	return h.Handler.Handle(ctx, tagged)
+}
+
+func (h sessionTagHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	tagged := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		tagged[i] = tagSessionAttr(a)
+	}
+	return sessionTagHandler{h.Handler.WithAttrs(tagged)}
+}
+
+func (h sessionTagHandler) WithGroup(name string) slog.Handler {
+	return sessionTagHandler{h.Handler.WithGroup(name)}
+}
+
+func tagSessionAttr(a slog.Attr) slog.Attr {
+	if a.Key == "session_id" {
+		return slog.String("session", SessionTag(a.Value.String()))
+	}
+	return a
 }
 
 func resultText(r *mcp.CallToolResult) string {

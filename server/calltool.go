@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
 // Upstreams forwards calls to the upstream MCP servers; *upstream.Manager
@@ -19,28 +19,25 @@ type Upstreams interface {
 	Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error)
 }
 
-// CallArgs is call_tool's input.
+// CallArgs is call_tool's input; its fields make the tool's input schema
+// (see inputSchema).
 type CallArgs struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Name      string          `json:"name" jsonschema:"The tool's name as tool_search gave it, e.g. github__create_issue."`
+	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema:"The tool's arguments, following its inputSchema."`
 }
 
-const callArgsAccepted = `name (string, required: a tool name from tool_search), arguments (object, the tool's arguments)`
+var (
+	callInputSchema  = inputSchema[CallArgs](nil)
+	callInputWire    = wireSchema(callInputSchema)
+	callArgsAccepted = acceptedArgs(callInputSchema)
+)
 
 func callToolTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:        CallTool,
 		Title:       "Call a tool found with tool_search",
 		Description: "Call a tool from the catalog by its name, with arguments that follow the input schema tool_search returned for it. The result is the tool's own result, unchanged. Invalid arguments come back with the full schema so the call can be fixed.",
-		InputSchema: json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "description": "The tool's name as tool_search gave it, e.g. github__create_issue."},
-    "arguments": {"type": "object", "description": "The tool's arguments, following its inputSchema."}
-  },
-  "required": ["name"],
-  "additionalProperties": false
-}`),
+		InputSchema: callInputWire,
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)},
 		Meta:        alwaysLoad(),
 	}
@@ -51,7 +48,7 @@ func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (
 	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	return s.Call(ctx, args), nil
+	return s.Call(s.withLoginPrompter(ctx, req.Session), args), nil
 }
 
 // Call runs call_tool: it finds the tool, enforces its policy, checks the
@@ -63,10 +60,51 @@ func (s *Server) Call(ctx context.Context, args CallArgs) *mcp.CallToolResult {
 	}
 	snap := s.Snapshot()
 	e, err := resolveTool(snap, args.Name)
+	if err != nil && s.awaitSupplier(ctx, snap, args.Name) {
+		snap = s.Snapshot()
+		e, err = resolveTool(snap, args.Name)
+		if src := starting(snap, args.Name); err != nil && src != nil {
+			err = fmt.Errorf("no tool named %q yet: server %s is still %s and has not listed its tools; try again shortly, or find tools with tool_search", args.Name, src.Name, src.State)
+		}
+	}
 	if err != nil {
 		return errorResult(err.Error())
 	}
 	return s.forward(ctx, snap, e, args.Arguments)
+}
+
+// starter is implemented by upstreams that can wait for a server that is
+// starting (upstream.Manager).
+type starter interface {
+	AwaitStarted(ctx context.Context, server string)
+}
+
+// starting returns the server a tool name's SERVER__ prefix names when that
+// server is connecting or re-listing without any known tools: the name may
+// be one it has not listed yet.
+func starting(snap *loader.Snapshot, name string) *loader.Source {
+	prefix, _, ok := strings.Cut(name, loader.NameSeparator)
+	if !ok {
+		return nil
+	}
+	src, ok := snap.Source(prefix)
+	if !ok || src.Kind != loader.SourceServer || len(src.Entries) > 0 ||
+		src.State != loader.StateConnecting && src.State != loader.StateValidating {
+		return nil
+	}
+	return src
+}
+
+// awaitSupplier waits, as a call to a known tool would, for the starting
+// server that could supply an unknown name, and reports whether it did.
+func (s *Server) awaitSupplier(ctx context.Context, snap *loader.Snapshot, name string) bool {
+	st, ok := s.opts.Upstreams.(starter)
+	src := starting(snap, name)
+	if !ok || src == nil {
+		return false
+	}
+	st.AwaitStarted(ctx, src.Name)
+	return true
 }
 
 // resolveTool finds a callable-looking catalog tool by its exposed name, or
@@ -110,13 +148,16 @@ func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.E
 		rawArgs = json.RawMessage("{}")
 	}
 	if err := s.validateArgs(e, rawArgs); err != nil {
-		return errorResult(fmt.Sprintf("invalid arguments for %s: %v\nThe tool's input schema is:\n%s\nFix the arguments and call again.", e.Name, err, compactJSON(e.Tool.InputSchema)))
+		return errorResult(fmt.Sprintf("invalid arguments for %s: %v\nThe tool's input schema is:\n%s\nFix the arguments and call again.", e.Name, err, compactJSON(schema.OrDefault(e.Tool.InputSchema))))
 	}
 	tool := e.Upstream
 	if tool == "" {
 		tool = e.Name
 	}
 	res, err := s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	if err != nil && s.loginFor(ctx, e, err) {
+		res, err = s.opts.Upstreams.Call(ctx, e.Source, tool, rawArgs)
+	}
 	if err != nil {
 		return callError(e, err)
 	}
@@ -136,7 +177,11 @@ type timeout interface{ Timeout() bool }
 func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 	var na notActive
 	var to timeout
+	var ar authRequired
 	switch {
+	case errors.As(err, &ar):
+		reason, command := ar.AuthRequired()
+		return authRequiredResult(e, reason, command)
 	case errors.As(err, &na):
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be called now", e.Source, state, e.Name)
@@ -155,41 +200,38 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 }
 
 // validateArgs checks arguments against the tool's input schema. A schema
-// the validator cannot handle is not the model's fault: the call goes on
-// and the upstream judges.
+// that cannot be checked, and arguments whose check would cost more than
+// schema's bounds allow, are not the model's fault: the call goes on and
+// the upstream judges.
 func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
 	var instance any
 	if err := json.Unmarshal(raw, &instance); err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	if _, ok := instance.(map[string]any); !ok {
-		return errors.New("arguments must be a JSON object")
+	args, ok := instance.(map[string]any)
+	if !ok {
+		return fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(raw))
 	}
 	v, ok := s.schemas.Load(e.Digest)
 	if !ok {
-		v = resolveSchema(e.Tool.InputSchema)
+		rs, err := schema.Resolve(e.Tool.InputSchema)
+		if v = rs; err != nil {
+			v = err
+		}
 		s.schemas.Store(e.Digest, v)
 	}
-	rs, ok := v.(*jsonschema.Resolved)
+	rs, ok := v.(*schema.Resolved)
 	if !ok {
 		s.log.Debug("not validating arguments: schema not supported", "tool", e.Name, "err", v)
 		return nil
 	}
-	return rs.Validate(instance)
-}
-
-func resolveSchema(schema any) any {
-	data, err := json.Marshal(schema)
-	if err != nil {
-		return err
+	probs, err := argumentProblems(rs, args)
+	if errors.Is(err, schema.ErrUnchecked) {
+		s.log.Warn("arguments not validated", "tool", e.Name, "err", err)
+		return nil
 	}
-	var js jsonschema.Schema
-	if err := json.Unmarshal(data, &js); err != nil {
-		return err
+	if len(probs) > 0 {
+		return errors.New(strings.Join(probs, "; "))
 	}
-	rs, err := js.Resolve(nil)
-	if err != nil {
-		return err
-	}
-	return rs
+	return nil
 }

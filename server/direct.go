@@ -8,32 +8,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
-
-// modernProtocol is the first protocol version in which tools/list must not
-// change as a side effect of other requests (SEP-2567).
-const modernProtocol = "2026-07-28"
-
-// protocolVersion is the protocol a request follows: requests of 2026-07-28
-// and later name it in _meta; others follow the version their session
-// negotiated. It is "" when neither says.
-func protocolVersion(ss *mcp.ServerSession, meta mcp.Meta) string {
-	if v, _ := meta[mcp.MetaKeyProtocolVersion].(string); v != "" {
-		return v
-	}
-	if ss != nil {
-		if p := ss.InitializeParams(); p != nil {
-			return p.ProtocolVersion
-		}
-	}
-	return ""
-}
 
 // legacySession reports whether the request comes from a session that
 // negotiated protocol 2025-11-25 or older.
 func legacySession(req *mcp.CallToolRequest) bool {
-	v := protocolVersion(req.Session, req.Params.GetMeta())
-	return v != "" && v < modernProtocol
+	return protocol.IsLegacy(req.Session, req.Params.GetMeta())
 }
 
 // syncDirectTools lists the always-loaded catalog tools directly in ms's

@@ -156,7 +156,7 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 
 	queries, source := opts.Queries, opts.QuerySource
 	if len(queries) == 0 {
-		queries, source = oneLinerQueries(snap), "the entries' one-liners"
+		queries, source = OneLinerQueries(snap), "the entries' one-liners"
 	}
 	rep.QuerySource, rep.Queries = source, len(queries)
 	levels := detailLevels()
@@ -164,10 +164,10 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 		levels = levels[:1]
 	}
 	for i, detail := range levels {
-		if err := ctx.Err(); err != nil {
+		cost, err := s.searchCost(ctx, queries, detail)
+		if err != nil {
 			return nil, err
 		}
-		cost := s.searchCost(queries, detail)
 		cost.Default = i == 0
 		rep.Search = append(rep.Search, cost)
 	}
@@ -371,9 +371,10 @@ func detailLevels() []string {
 	return levels
 }
 
-// oneLinerQueries makes one query per listed entry from its one-liner, the
-// way a model might describe what it needs.
-func oneLinerQueries(snap *loader.Snapshot) []string {
+// OneLinerQueries makes one query per listed entry from its one-liner, the
+// way a model might describe what it needs. Measure uses them when it is
+// given no queries.
+func OneLinerQueries(snap *loader.Snapshot) []string {
 	var qs []string
 	for _, e := range snap.Listed() {
 		q := e.Summary
@@ -387,9 +388,13 @@ func oneLinerQueries(snap *loader.Snapshot) []string {
 
 // searchCost runs every query at one detail level and sums up the sizes of
 // the text the model would read; a refused query costs its error message.
-func (s *Server) searchCost(queries []string, detail string) SearchCost {
+// It stops when ctx ends: on a large catalog it runs for seconds.
+func (s *Server) searchCost(ctx context.Context, queries []string, detail string) (SearchCost, error) {
 	sizes := make([]int, 0, len(queries))
 	for _, q := range queries {
+		if err := ctx.Err(); err != nil {
+			return SearchCost{}, err
+		}
 		text := ""
 		if res, err := s.Search(SearchArgs{Query: q, Detail: detail}); err != nil {
 			text = err.Error()
@@ -398,7 +403,7 @@ func (s *Server) searchCost(queries []string, detail string) SearchCost {
 		}
 		sizes = append(sizes, s.tok.Count(text))
 	}
-	return summarize(detail, sizes)
+	return summarize(detail, sizes), nil
 }
 
 // summarize computes a SearchCost; percentiles are nearest-rank.

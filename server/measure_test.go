@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/tokens"
@@ -18,7 +19,7 @@ import (
 
 // devDir is the development split of the retrieval evaluation, outside the
 // repository; tests that need it skip when it is absent.
-const devDir = "../../shared/eval/dev"
+var devDir = devsplit.Dir()
 
 // Reference counts come from published test vectors, not from this code:
 //   - cl100k_base: openai/tiktoken tests/test_encoding.py (test_simple,
@@ -222,6 +223,7 @@ func TestSummarize(t *testing.T) {
 func scaledCatalog(t testing.TB, n int) *loader.Catalog {
 	src, err := loader.LoadToolsFile(filepath.Join(devDir, "catalog.json"))
 	if os.IsNotExist(err) {
+		t.Log(devsplit.Missing() + ": using synthetic tools")
 		return syntheticCatalog(n)
 	}
 	if err != nil {
@@ -280,7 +282,7 @@ func loadDevServer(tb testing.TB) (*Server, []string) {
 	tb.Helper()
 	src, err := loader.LoadToolsFile(filepath.Join(devDir, "catalog.json"))
 	if os.IsNotExist(err) {
-		tb.Skip("dev split not found at " + devDir)
+		tb.Skip(devsplit.Missing())
 	}
 	if err != nil {
 		tb.Fatal(err)

@@ -5,23 +5,36 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/runner"
 )
 
-// ScriptArgs is run_skill_script's input.
+// ScriptArgs is run_skill_script's input; its fields make the tool's input
+// schema (see inputSchema).
 type ScriptArgs struct {
-	Skill    string   `json:"skill"`
-	Script   string   `json:"script"`
-	Args     []string `json:"args,omitempty"`
-	Stdin    *string  `json:"stdin,omitempty"`
-	TimeoutS float64  `json:"timeout_s,omitempty"`
+	Skill    string   `json:"skill" jsonschema:"The skill's name."`
+	Script   string   `json:"script" jsonschema:"Path of the script in the skill folder, e.g. scripts/extract.py."`
+	Args     []string `json:"args,omitempty" jsonschema:"Arguments, passed exactly as given (no shell)."`
+	Stdin    string   `json:"stdin,omitempty" jsonschema:"Text for the script's standard input (at most 1 MiB)."`
+	TimeoutS float64  `json:"timeout_s,omitempty" jsonschema:"Seconds before the script is stopped (default 60)."`
 }
 
-const scriptArgsAccepted = `skill (string, required), script (string, required: a path in the skill folder such as scripts/extract.py), args (array of strings), stdin (string, at most 1 MiB), timeout_s (number of seconds)`
+var (
+	scriptInputSchema = inputSchema[ScriptArgs](func(p map[string]*jsonschema.Schema) {
+		p["timeout_s"].ExclusiveMinimum = ptr(0.0)
+	})
+	scriptInputWire    = wireSchema(scriptInputSchema)
+	scriptArgsAccepted = acceptedArgs(scriptInputSchema)
+)
 
 // ScriptResult is run_skill_script's structured result.
 type ScriptResult struct {
@@ -47,21 +60,10 @@ var scriptOutputSchema = json.RawMessage(`{
 
 func runScriptTool() *mcp.Tool {
 	return &mcp.Tool{
-		Name:        RunScript,
-		Title:       "Run a skill's script",
-		Description: "Run a script that a skill's instructions refer to, such as scripts/extract.py, with arguments. Only what the script prints to stdout comes back (cut at 32 KiB by default), plus its stderr when it fails. It runs in the user's project folder; SKILL_DIR holds the skill's folder.",
-		InputSchema: json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "skill": {"type": "string", "description": "The skill's name."},
-    "script": {"type": "string", "description": "Path of the script in the skill folder, e.g. scripts/extract.py."},
-    "args": {"type": "array", "items": {"type": "string"}, "description": "Arguments, passed exactly as given (no shell)."},
-    "stdin": {"type": "string", "description": "Text for the script's standard input (at most 1 MiB)."},
-    "timeout_s": {"type": "number", "exclusiveMinimum": 0, "description": "Seconds before the script is stopped (default 60)."}
-  },
-  "required": ["skill", "script"],
-  "additionalProperties": false
-}`),
+		Name:         RunScript,
+		Title:        "Run a skill's script",
+		Description:  "Run a script that a skill's instructions refer to, such as scripts/extract.py, with arguments. Only what the script prints to stdout comes back (cut at 32 KiB by default), plus its stderr when it fails. It runs in the user's project folder; SKILL_DIR holds the skill's folder.",
+		InputSchema:  scriptInputWire,
 		OutputSchema: scriptOutputSchema,
 		Annotations:  &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 		Meta:         alwaysLoad(),
@@ -98,15 +100,20 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		Script:   args.Script,
 		Args:     args.Args,
 		Timeout:  time.Duration(args.TimeoutS * float64(time.Second)),
-	}
-	if args.Stdin != nil {
-		req.Stdin = *args.Stdin
+		Stdin:    args.Stdin,
 	}
 	res, err := s.opts.Scripts.Run(ctx, req)
 	if err != nil {
 		msg := err.Error()
-		if errors.Is(err, runner.ErrDisabled) {
+		switch {
+		case errors.Is(err, runner.ErrDisabled):
 			msg = fmt.Sprintf("scripts of skill %s are turned off on this server (scripts.disabled or scripts.disabledSkills in toolsearch.yaml); tell the user if it needs one", sk.Name)
+		case errors.Is(err, fs.ErrNotExist):
+			if scripts := skillScripts(sk); len(scripts) > 0 {
+				msg += fmt.Sprintf(". Skill %s's scripts are: %s", sk.Name, strings.Join(scripts, ", "))
+			} else {
+				msg += fmt.Sprintf(". Skill %s has no scripts (no files under scripts/)", sk.Name)
+			}
 		}
 		return errorResult(msg)
 	}
@@ -124,4 +131,25 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		},
 		IsError: res.Failed(),
 	}
+}
+
+// scriptExts are the files taken for scripts outside scripts/.
+var scriptExts = []string{".py", ".sh", ".bash", ".js", ".mjs", ".ts", ".rb", ".pl", ".ps1"}
+
+// skillScripts lists a skill's scripts, for a call that named one it does
+// not have: the files under scripts/, or else those that look like one.
+func skillScripts(sk *loader.Skill) []string {
+	var under, others []string
+	for _, f := range sk.Files {
+		switch {
+		case strings.HasPrefix(f.Path, "scripts/"):
+			under = append(under, f.Path)
+		case slices.Contains(scriptExts, path.Ext(f.Path)):
+			others = append(others, f.Path)
+		}
+	}
+	if len(under) > 0 {
+		return under
+	}
+	return others
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/search"
@@ -29,29 +31,38 @@ const (
 	DetailNames   = "names"   // name and one-liner
 )
 
-// SearchArgs is tool_search's input.
+// SearchArgs is tool_search's input; its fields make the tool's input
+// schema (see inputSchema).
 type SearchArgs struct {
-	Query  string `json:"query"`
-	Limit  int    `json:"limit,omitempty"`
-	Kind   string `json:"kind,omitempty"`
-	Detail string `json:"detail,omitempty"`
-	Cursor string `json:"cursor,omitempty"`
+	Query  string `json:"query" jsonschema:"Keywords describing the task, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty lists the catalog page by page."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Most results to return."`
+	Kind   string `json:"kind,omitempty" jsonschema:"Search only tools or only skills."`
+	Detail string `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
+	Cursor string `json:"cursor,omitempty" jsonschema:"Continue an empty-query listing from where the last page ended."`
 }
 
-const searchArgsAccepted = `query (string, required), limit (1-20), kind ("tool", "skill" or "any"), detail ("full", "compact" or "names"), cursor (from a previous listing)`
+// anyKind is the kind that searches tools and skills alike, the default.
+const anyKind = "any"
 
-var searchInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "maxLength": 4096, "description": "Keywords describing the task, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty lists the catalog page by page."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Most results to return."},
-    "kind": {"type": "string", "enum": ["tool", "skill", "any"], "default": "any", "description": "Search only tools or only skills."},
-    "detail": {"type": "string", "enum": ["full", "compact", "names"], "default": "full", "description": "full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."},
-    "cursor": {"type": "string", "description": "Continue an empty-query listing from where the last page ended."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`)
+// searchKinds and searchDetails are the values kind and detail take; the
+// default detail comes first.
+var (
+	searchKinds   = []string{string(loader.KindTool), string(loader.KindSkill), anyKind}
+	searchDetails = []string{DetailFull, DetailCompact, DetailNames}
+)
+
+var searchInputSchema = inputSchema[SearchArgs](func(p map[string]*jsonschema.Schema) {
+	p["query"].MaxLength = ptr(MaxQueryLen)
+	p["limit"].Minimum, p["limit"].Maximum = ptr(1.0), ptr(float64(MaxLimit))
+	p["limit"].Default = json.RawMessage(strconv.Itoa(DefaultLimit))
+	p["kind"].Enum, p["kind"].Default = enum(searchKinds), jsonString(anyKind)
+	p["detail"].Enum, p["detail"].Default = enum(searchDetails), jsonString(searchDetails[0])
+})
+
+var (
+	searchInputWire    = wireSchema(searchInputSchema)
+	searchArgsAccepted = acceptedArgs(searchInputSchema)
+)
 
 // searchOutputSchema describes the structured result; every session pays
 // for it up front, so it says what clients need to validate and no more.
@@ -70,6 +81,7 @@ var searchOutputSchema = json.RawMessage(`{
     "unknown": {"type": "array", "items": {"type": "string"}},
     "ambiguous": {"type": "object"},
     "nextCursor": {"type": "string"},
+    "weak": {"type": "boolean"},
     "notes": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["query", "total", "results"]
@@ -80,7 +92,7 @@ func (s *Server) searchTool() *mcp.Tool {
 		Name:         ToolSearch,
 		Title:        "Search tools and skills",
 		Description:  s.Description(),
-		InputSchema:  searchInputSchema,
+		InputSchema:  searchInputWire,
 		OutputSchema: searchOutputSchema,
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 		Meta:         alwaysLoad(),
@@ -95,7 +107,10 @@ type SearchResult struct {
 	Unknown    []string            `json:"unknown,omitempty"`
 	Ambiguous  map[string][]string `json:"ambiguous,omitempty"`
 	NextCursor string              `json:"nextCursor,omitempty"`
-	Notes      []string            `json:"notes,omitempty"`
+	// Weak says that the best result is a poor match for the query: see
+	// weakMatch.
+	Weak  bool     `json:"weak,omitempty"`
+	Notes []string `json:"notes,omitempty"`
 
 	catalogSize int
 	listing     bool   // an empty-query page
@@ -193,6 +208,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	if sr.Selected {
 		res.Total = len(res.Results)
 	}
+	res.Weak = !sr.Selected && len(res.Results) > 0 && weakMatch(args.Query, sr.Hits[0].Match, res.Results[0].entry)
 	s.addStateNotes(snap, res)
 	s.fitBudget(res)
 	return res, nil
@@ -242,19 +258,17 @@ func checkSearchArgs(a *SearchArgs) error {
 	case a.Limit < 1 || a.Limit > MaxLimit:
 		return fmt.Errorf("limit must be between 1 and %d, got %d", MaxLimit, a.Limit)
 	}
-	switch a.Kind {
-	case "", "any":
+	switch {
+	case a.Kind == "" || a.Kind == anyKind:
 		a.Kind = ""
-	case "tool", "skill":
-	default:
-		return fmt.Errorf(`kind must be "tool", "skill" or "any", got %q`, a.Kind)
+	case !slices.Contains(searchKinds, a.Kind):
+		return fmt.Errorf(`kind must be %s, got %q`, valuesOf(searchInputSchema.Properties["kind"]), a.Kind)
 	}
-	switch a.Detail {
-	case "":
-		a.Detail = DetailFull
-	case DetailFull, DetailCompact, DetailNames:
-	default:
-		return fmt.Errorf(`detail must be "full", "compact" or "names", got %q`, a.Detail)
+	switch {
+	case a.Detail == "":
+		a.Detail = searchDetails[0]
+	case !slices.Contains(searchDetails, a.Detail):
+		return fmt.Errorf(`detail must be %s, got %q`, valuesOf(searchInputSchema.Properties["detail"]), a.Detail)
 	}
 	return nil
 }
@@ -264,7 +278,7 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed}
 	if src, ok := snap.Source(e.Source); ok {
 		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
-			it.State = string(src.State)
+			it.State = string(src.EntryState())
 			it.stateReason = src.LastError
 		}
 		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly) {
@@ -438,6 +452,9 @@ func (r *SearchResult) Text() string {
 	case len(r.Results) == 0:
 		fmt.Fprintf(&b, "No tool or skill matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
 	default:
+		if r.Weak {
+			fmt.Fprintf(&b, "No strong match for %q: the best result shares few of its words where it counts (name, title, description). Try other words, or select:<name> if you know the name.\n", r.Query)
+		}
 		fmt.Fprintf(&b, "%s for %q (%d matched among %d entries).", plural(len(r.Results), "result"), r.Query, r.Total, r.catalogSize)
 		for _, it := range r.Results {
 			if it.Kind == string(loader.KindTool) {
@@ -476,7 +493,16 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 		title = it.Signature
 	}
 	fmt.Fprintf(b, "## %d. %s (%s from %s)", rank, title, it.Kind, it.Source)
-	if it.State != "" {
+	switch loader.State(it.State) {
+	case "":
+	// A call waits for a server that is starting or re-listing its tools.
+	case loader.StateCached:
+		b.WriteString(" [cached: its last known definition; the server is starting, and a call waits for it]")
+	case loader.StateConnecting:
+		b.WriteString(" [connecting: a call waits for the server to start]")
+	case loader.StateValidating:
+		b.WriteString(" [validating: the server is re-listing its tools; a call waits for it]")
+	default:
 		fmt.Fprintf(b, " [server %s: calls fail until it is active", it.State)
 		if it.stateReason != "" {
 			b.WriteString("; " + firstLine(it.stateReason))
@@ -561,3 +587,24 @@ func round(f float64) float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// weakMatch reports whether a search's best hit is a poor match: matched
+// neither by its name (exactly or as a prefix) nor by any word of the query
+// in its name, title or description (only in weaker fields: parameters, a
+// skill's body, its server), or, for a short keyword query, by fewer than
+// half of its words there. A long request names many things a tool does not
+// (the values, the circumstances), so its share says little.
+func weakMatch(query string, m search.Match, e *loader.Entry) bool {
+	if m == search.MatchExact || m == search.MatchPrefix {
+		return false
+	}
+	text := e.Name + " " + e.Description
+	if e.Tool != nil {
+		text += " " + e.Tool.Title
+	}
+	matched, total := search.Overlap(query, text)
+	return total > 0 && (matched == 0 || total <= shortQuery && 2*matched < total)
+}
+
+// shortQuery is the most words (stop words aside) a keyword query has.
+const shortQuery = 4

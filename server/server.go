@@ -1,11 +1,7 @@
-// Package server exposes the catalog over MCP: a fixed set of meta-tools
-// (tool_search and friends) whose results carry the definitions the model
-// asked for, and nothing up front but names and one-liners.
 package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -17,6 +13,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/skillsext"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
 
@@ -80,7 +77,10 @@ type Server struct {
 	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	unsubscribe func()
-	inflight    atomic.Int64 // requests being handled, for graceful shutdown
+
+	// loginCallback is where logins started from sessions come back; nil
+	// means a loopback port of their own each.
+	loginCallback atomic.Pointer[loginCallback]
 
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close
@@ -112,6 +112,7 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	opts.Logger = slog.New(sessionTagHandler{opts.Logger.Handler()})
 	tok, err := tokens.Get(opts.Tokenizer)
 	if err != nil {
 		return nil, err
@@ -137,6 +138,12 @@ func (s *Server) Close() {
 	s.unsubscribe()
 	close(s.done)
 }
+
+// Options returns the options the server was built with, defaults filled in.
+func (s *Server) Options() Options { return s.opts }
+
+// Catalog returns the catalog the server follows.
+func (s *Server) Catalog() *loader.Catalog { return s.catalog }
 
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
@@ -169,7 +176,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 			s.addSearchTool(ms)
 		}
 		s.syncDirectTools(ms, new)
-		c.skills.sync(ms, new, s.log)
+		c.skills.Sync(ms, new, s.log)
 	}
 }
 
@@ -200,12 +207,12 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Title: "toolsearch", Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       s.log,
-		Capabilities: declareSkills(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
+		Capabilities: skillsext.Declare(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
 	})
 	c := &conn{
 		tools:  map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true},
 		direct: map[string]string{},
-		skills: newSkillsConn(),
+		skills: skillsext.NewConn(),
 		stats:  newStatsBook(s),
 	}
 	s.mu.Lock()
@@ -221,9 +228,9 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	// Middleware added later wraps what was added before: unknown tools are
 	// answered inside the accounting, which sits inside the activity record.
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
-	s.attachSkills(ms, c.skills)
+	c.skills.Attach(ms, s.Snapshot(), s.log)
 	s.attachStats(ms, c.stats)
-	ms.AddReceivingMiddleware(s.countInflight, s.activityMiddleware)
+	ms.AddReceivingMiddleware(s.activityMiddleware)
 	return ms
 }
 
@@ -234,8 +241,8 @@ type conn struct {
 	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
 	// promoted tools stay listed for the session even if no longer always-loaded.
 	promoted map[string]bool
-	skills   *skillsConn // what it serves through the Skills extension
-	stats    *statsBook  // its sessions' accounting
+	skills   *skillsext.Conn // what it serves through the Skills extension
+	stats    *statsBook      // its sessions' accounting
 }
 
 // connHas reports whether the connection lists the named tool.
@@ -263,15 +270,6 @@ func alwaysLoad() mcp.Meta { return mcp.Meta{"anthropic/alwaysLoad": true} }
 
 func (s *Server) addSearchTool(ms *mcp.Server) {
 	ms.AddTool(s.searchTool(), s.searchHandler(ms))
-}
-
-// countInflight keeps count of the requests being handled.
-func (s *Server) countInflight(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		s.inflight.Add(1)
-		defer s.inflight.Add(-1)
-		return next(ctx, method, req)
-	}
 }
 
 // unknownToolMiddleware answers a call to a tool this connection does not
@@ -305,24 +303,4 @@ func (s *Server) unknownToolMessage(name string) string {
 // errorResult is a tool result the model reads as a failure.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
-}
-
-// decodeArgs reads a tool's arguments strictly, so that a misspelt argument
-// is reported rather than ignored.
-func decodeArgs(raw json.RawMessage, v any, accepted string) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments: %v (accepted: %s)", cleanJSONError(err), accepted)
-	}
-	return nil
-}
-
-func cleanJSONError(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
-	return msg
 }

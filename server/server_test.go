@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -194,30 +195,32 @@ func TestPromoteOnlyOnLegacySessions(t *testing.T) {
 		promote bool
 	}{{"2025-11-25", true}, {"2025-06-18", true}, {"2026-07-28", false}} {
 		t.Run(tt.version, func(t *testing.T) {
-			up := &fakeUpstreams{}
-			s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up, Promote: true})
-			defer s.Close()
-			cs, changed := connectClient(t, s, tt.version)
-			before := toolNames(t, cs)
-			// A static tool and a visible_only one are never promoted.
-			callText(t, cs, ToolSearch, map[string]any{"query": "select:static_tool,srv__read_secret,srv__ping"})
-			want := before
-			if tt.promote {
-				want = "call_tool,read_skill_file,run_skill_script,srv__echo,srv__ping,tool_search"
-				select {
-				case <-changed:
-				case <-time.After(10 * time.Second):
-					t.Fatal("no list_changed after promotion")
+			synctest.Test(t, func(t *testing.T) {
+				up := &fakeUpstreams{}
+				s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up, Promote: true})
+				defer s.Close()
+				cs, changed := connectClient(t, s, tt.version)
+				before := toolNames(t, cs)
+				// A static tool and a visible_only one are never promoted.
+				callText(t, cs, ToolSearch, map[string]any{"query": "select:static_tool,srv__read_secret,srv__ping"})
+				want := before
+				if tt.promote {
+					want = "call_tool,read_skill_file,run_skill_script,srv__echo,srv__ping,tool_search"
+					select {
+					case <-changed:
+					case <-time.After(10 * time.Second):
+						t.Fatal("no list_changed after promotion")
+					}
 				}
-			}
-			if got := toolNames(t, cs); got != want {
-				t.Errorf("tools/list = %s, want %s", got, want)
-			}
-			if tt.promote {
-				if text, res := callText(t, cs, "srv__ping", map[string]any{}); res.IsError || text != "echo {}" {
-					t.Errorf("promoted call: %v %q", res.IsError, text)
+				if got := toolNames(t, cs); got != want {
+					t.Errorf("tools/list = %s, want %s", got, want)
 				}
-			}
+				if tt.promote {
+					if text, res := callText(t, cs, "srv__ping", map[string]any{}); res.IsError || text != "echo {}" {
+						t.Errorf("promoted call: %v %q", res.IsError, text)
+					}
+				}
+			})
 		})
 	}
 }
@@ -250,5 +253,22 @@ func TestEmptyQueryPages(t *testing.T) {
 	}
 	if _, err := s.Search(SearchArgs{Query: "", Cursor: "garbage"}); err == nil {
 		t.Error("a bad cursor is accepted")
+	}
+}
+
+// TestReleaseForgetsTheConnection checks that the registry of connections
+// does not keep a released MCP server alive.
+func TestReleaseForgetsTheConnection(t *testing.T) {
+	s, err := New(testCatalog(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := s.NewMCPServer()
+	s.Release(ms)
+	s.mu.RLock()
+	_, kept := s.conns[ms]
+	s.mu.RUnlock()
+	if kept {
+		t.Error("a released MCP server is still kept up to date")
 	}
 }

@@ -1,13 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
 )
@@ -15,30 +14,28 @@ import (
 // MaxReadChunk bounds one read_skill_file result.
 const MaxReadChunk = 64 << 10
 
-// ReadArgs is read_skill_file's input.
+// ReadArgs is read_skill_file's input; its fields make the tool's input
+// schema (see inputSchema).
 type ReadArgs struct {
-	Skill  string `json:"skill"`
-	Path   string `json:"path"`
-	Offset int64  `json:"offset,omitempty"`
+	Skill  string `json:"skill" jsonschema:"The skill's name."`
+	Path   string `json:"path" jsonschema:"File path relative to the skill folder, e.g. references/guide.md."`
+	Offset int64  `json:"offset,omitempty" jsonschema:"Byte offset to continue a long file from."`
 }
 
-const readArgsAccepted = `skill (string, required), path (string, required, relative to the skill folder), offset (byte offset, from a previous read)`
+var (
+	readInputSchema = inputSchema[ReadArgs](func(p map[string]*jsonschema.Schema) {
+		p["offset"].Minimum = ptr(0.0)
+	})
+	readInputWire    = wireSchema(readInputSchema)
+	readArgsAccepted = acceptedArgs(readInputSchema)
+)
 
 func readSkillFileTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:        ReadSkillFile,
 		Title:       "Read a skill file",
 		Description: "Read a file of a skill found with tool_search, such as references/guide.md or SKILL.md. Returns text, at most 64 KiB per call, with the offset to continue from. Paths are relative to the skill folder.",
-		InputSchema: json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "skill": {"type": "string", "description": "The skill's name."},
-    "path": {"type": "string", "description": "File path relative to the skill folder, e.g. references/guide.md."},
-    "offset": {"type": "integer", "minimum": 0, "description": "Byte offset to continue a long file from."}
-  },
-  "required": ["skill", "path"],
-  "additionalProperties": false
-}`),
+		InputSchema: readInputWire,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 		Meta:        alwaysLoad(),
 	}
@@ -72,7 +69,7 @@ func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("skill %s has no file %q; its files are: %s", sk.Name, rel, fileList(sk))
 	}
-	if isBinary(f.Data) {
+	if f.Binary() {
 		return "", fmt.Errorf("%s is a binary file (%d bytes) and cannot be read as text; if it is a script, run it with run_skill_script", rel, f.Size)
 	}
 	if args.Offset < 0 || args.Offset > f.Size {
@@ -111,9 +108,4 @@ func fileList(sk *loader.Skill) string {
 		paths[i] = f.Path
 	}
 	return strings.Join(paths, ", ")
-}
-
-// isBinary reports content that is not text: a NUL byte or invalid UTF-8.
-func isBinary(data []byte) bool {
-	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }

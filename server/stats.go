@@ -190,7 +190,7 @@ func (b *statsBook) end(ss *mcp.ServerSession) {
 		"tokenizer", st.Tokenizer,
 	}
 	if id := ss.ID(); id != "" {
-		attrs = append(attrs, "session", id)
+		attrs = append(attrs, "session", SessionTag(id))
 	}
 	b.s.log.Log(context.Background(), level, "session summary", attrs...)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -60,7 +60,9 @@ func readStats(t *testing.T, cs *mcp.ClientSession) SessionStats {
 	return st
 }
 
-func TestStatsAfterAScriptedSession(t *testing.T) {
+func TestStatsAfterAScriptedSession(t *testing.T) { synctest.Test(t, testStatsAfterAScriptedSession) }
+
+func testStatsAfterAScriptedSession(t *testing.T) {
 	logs := &recordHandler{}
 	s, err := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}, Logger: slog.New(logs)})
 	if err != nil {
@@ -124,19 +126,13 @@ func TestStatsAfterAScriptedSession(t *testing.T) {
 	// Ending the session logs its summary (Measure's own session logged
 	// one already, without searches).
 	cs.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		attrs, ok := logs.find("session summary", "searches", 1)
-		if ok {
-			if attrs["calls"].Int64() != 3 || attrs["eager_tokens"].Int64() != int64(rep.Total.Eager) || attrs["tokens"].Int64() < int64(st.Tokens) {
-				t.Errorf("summary %v", attrs)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no session summary logged")
-		}
-		time.Sleep(10 * time.Millisecond)
+	synctest.Wait() // the session has ended and its summary is logged
+	attrs, ok := logs.find("session summary", "searches", 1)
+	if !ok {
+		t.Fatal("no session summary logged")
+	}
+	if attrs["calls"].Int64() != 3 || attrs["eager_tokens"].Int64() != int64(rep.Total.Eager) || attrs["tokens"].Int64() < int64(st.Tokens) {
+		t.Errorf("summary %v", attrs)
 	}
 }
 
@@ -211,7 +207,9 @@ func TestResultTokens(t *testing.T) {
 
 // A stdio process exits as soon as its session ends: Release must log the
 // summary itself rather than leave it to a goroutine that may never run.
-func TestReleaseLogsOpenSessions(t *testing.T) {
+func TestReleaseLogsOpenSessions(t *testing.T) { synctest.Test(t, testReleaseLogsOpenSessions) }
+
+func testReleaseLogsOpenSessions(t *testing.T) {
 	logs := &recordHandler{}
 	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Logger: slog.New(logs)})
 	defer s.Close()
@@ -224,7 +222,7 @@ func TestReleaseLogsOpenSessions(t *testing.T) {
 	}
 	s.Release(ms) // twice is harmless
 	cs.Close()
-	time.Sleep(50 * time.Millisecond) // let closeOnEnd run: it must not log again
+	synctest.Wait() // closeOnEnd has run: it must not log again
 	n := 0
 	logs.mu.Lock()
 	for _, r := range logs.records {

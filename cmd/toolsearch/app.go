@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,11 +37,16 @@ type app struct {
 	upOpts    upstream.Options
 }
 
-// newLogger logs to stderr: stdout is the MCP protocol channel.
-func newLogger(level string) (*slog.Logger, error) {
+// newLogger logs to stderr: stdout is the MCP protocol channel. The level
+// comes from the flag or config file, else TOOLSEARCH_LOG, else the
+// command's default.
+func newLogger(level, fallback string) (*slog.Logger, error) {
 	var l slog.Level
 	if level == "" {
 		level = os.Getenv("TOOLSEARCH_LOG")
+	}
+	if level == "" {
+		level = fallback
 	}
 	if level != "" {
 		if err := l.UnmarshalText([]byte(level)); err != nil {
@@ -51,15 +59,11 @@ func newLogger(level string) (*slog.Logger, error) {
 // openApp loads every configured source into a catalog and builds the
 // server over it. Problems with single sources are logged, never fatal.
 func openApp(f *sourceFlags) (*app, error) {
-	cfg, err := f.settings()
+	a, err := newApp(f)
 	if err != nil {
 		return nil, err
 	}
-	log, err := newLogger(cfg.LogLevel)
-	if err != nil {
-		return nil, err
-	}
-	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...)}
+	cfg, log := a.cfg, a.log
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
 		a.skills.Load()
@@ -119,7 +123,47 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.warnIfEmpty(f.configUsed)
 	return a, nil
+}
+
+// warnIfEmpty says, once, what was looked for when nothing was found: a
+// server with an empty catalog answers every search with nothing, and the
+// reason is usually a working directory other than the one meant.
+func (a *app) warnIfEmpty(configFile string) {
+	if len(a.catalog.Snapshot().Entries) > 0 || a.upstreams != nil {
+		return
+	}
+	wd, _ := os.Getwd()
+	skills := "none (no --skills, no skills in the config file, no ./skills)"
+	if len(a.cfg.Skills) > 0 {
+		skills = strings.Join(a.cfg.Skills, ", ") + " (no valid skill found)"
+	}
+	mcpConfig := "none (no --mcp-config, no mcpConfig in the config file, no ./.mcp.json)"
+	if a.cfg.MCPConfig != "" {
+		mcpConfig = a.cfg.MCPConfig + " (no server in it)"
+	}
+	if configFile == "" {
+		configFile = "none (no ./" + DefaultConfigFile + ")"
+	}
+	a.log.Warn("the catalog is empty: no skill, tool or MCP server was found; toolsearch init writes a starting configuration",
+		"workdir", wd, "config", configFile, "skills", skills, "mcpConfig", mcpConfig, "tools", len(a.cfg.Tools))
+}
+
+// newApp reads the settings and makes the logger and an empty catalog.
+func newApp(f *sourceFlags) (*app, error) {
+	cfg, err := f.settings()
+	if err != nil {
+		return nil, err
+	}
+	log, err := newLogger(cfg.LogLevel, f.defaultLogLevel)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.warnings {
+		log.Warn("toolsearch.yaml", "file", cfg.path, "problem", w)
+	}
+	return &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...)}, nil
 }
 
 // loadUpstreamConfig reads .mcp.json and prepares (but does not start) the
@@ -147,7 +191,7 @@ func (a *app) loadUpstreamConfig() error {
 			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings()}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {
@@ -162,13 +206,48 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.servers = servers
 	a.upOpts = upstream.Options{
-		Catalog:    a.catalog,
-		Settings:   settings,
-		Logger:     a.log,
-		ClientInfo: &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		Catalog:      a.catalog,
+		Settings:     settings,
+		ConnectWait:  time.Duration(a.cfg.ConnectWait),
+		Logger:       a.log,
+		ClientInfo:   &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		LoginCommand: a.loginCommand,
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
+}
+
+// loginCommand is the command that logs in to a server with the settings
+// this process uses, whatever directory it is run from.
+func (a *app) loginCommand(server string) string {
+	args := []string{"toolsearch", "auth", "login", server}
+	if a.cfg.path != "" {
+		args = append(args, "--config", absPath(a.cfg.path))
+	}
+	if a.cfg.MCPConfig != "" {
+		args = append(args, "--mcp-config", absPath(a.cfg.MCPConfig))
+	}
+	for i, arg := range args {
+		args[i] = shellQuote(arg)
+	}
+	return strings.Join(args, " ")
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // startUpstreams connects to the upstream servers in the background; their
@@ -198,6 +277,25 @@ func (a *app) upstreamStates() map[string]string {
 	return states
 }
 
+// loginServers names the servers the status page offers a login for:
+// those that need one, and those logged in to.
+func (a *app) loginServers() []string {
+	var names []string
+	for _, st := range a.upstreams.Status() {
+		tokens, _ := a.upstreams.Tokens(st.Server)
+		if tokens != nil && (st.State == loader.StateNeedsAuth || tokens.Info() != nil) {
+			names = append(names, st.Server)
+		}
+	}
+	return names
+}
+
+// isLoopback reports whether a listening host is a loopback address.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
+}
+
 // upstreamFlags choose how a one-shot command sees the upstream servers.
 type upstreamFlags struct {
 	offline bool
@@ -225,17 +323,23 @@ func (a *app) loadUpstreams(ctx context.Context, f *upstreamFlags) {
 
 // settleUpstreams starts the upstreams and waits until none is still
 // connecting for the first time, or until wait has passed, for commands
-// that report on them once.
-func (a *app) settleUpstreams(ctx context.Context, wait time.Duration) {
+// that report on them once. Given names, it starts and waits for those
+// servers only.
+func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...string) {
 	if a.upstreams == nil {
 		return
 	}
-	a.startUpstreams(ctx)
+	if only == nil {
+		a.startUpstreams(ctx)
+	} else {
+		a.upstreams.StartServers(ctx, only...)
+	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		settled := true
 		for _, st := range a.upstreams.Status() {
-			if st.State == loader.StateConnecting || st.State == loader.StateValidating {
+			if (only == nil || slices.Contains(only, st.Server)) &&
+				(st.State == loader.StateConnecting || st.State == loader.StateValidating) {
 				settled = false
 			}
 		}

@@ -5,18 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 )
 
 // devSplit is the development split of the tool-retrieval benchmark, when
 // this checkout sits beside it.
-const devSplit = "../../../shared/eval/dev"
+var devSplit = devsplit.Dir()
 
 // replicatedCatalog writes a catalog of n tools: the dev split's tools
 // replicated under new names, or synthetic tools when the split is absent.
@@ -38,6 +39,7 @@ func replicatedCatalog(b *testing.B, n int) (string, []string) {
 			}
 		}
 	} else {
+		b.Log(devsplit.Missing() + ": benchmarking synthetic tools")
 		for i := range 500 {
 			base = append(base, map[string]any{
 				"name":        fmt.Sprintf("tool_%d", i),
@@ -89,7 +91,7 @@ func splitLines(data []byte) [][]byte {
 // It reports the median and 95th percentile besides the mean.
 func BenchmarkStdioRoundTrip(b *testing.B) {
 	file, queries := replicatedCatalog(b, 10_000)
-	cmd := exec.Command(binary, "serve", "--tools", file, "--skills", b.TempDir(), "--log-level", "error")
+	cmd := toolsearch(context.Background(), "serve", "--tools", file, "--skills", b.TempDir(), "--log-level", "error")
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil)
 	ctx := context.Background()
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

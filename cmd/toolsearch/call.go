@@ -6,15 +6,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
 
 func runCall(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("call", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagMCPConfig, "warn")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON `object`")
-	asJSON := fs.Bool("json", false, "print the structured result as JSON after the text")
+	asJSON := fs.Bool("json", false, "print the whole result as JSON (content, structuredContent, isError) instead of its text")
 	uf := addUpstreamFlags(fs, false)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -32,11 +37,51 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer a.close()
-	a.loadUpstreams(ctx, uf)
+	if servers := a.serversFor(rest[0]); servers == nil || len(servers) > 0 {
+		a.settleUpstreams(ctx, uf.wait, servers...)
+	}
+	// A person runs this: a server that asks for more scopes for this
+	// call (a step-up) gets them through the browser, as a login does. A
+	// server that needs a login at all says which command to run.
+	ctx = oauth.WithPrompter(ctx, &oauth.Prompter{Show: oauth.Browser(os.Stderr, false), StepUpOnly: true})
 	res := a.server.Call(ctx, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
-	printResult(out, res, *asJSON)
+	if err := printResult(out, res, *asJSON); err != nil {
+		return err
+	}
 	if res.IsError {
 		return exitError(1)
 	}
 	return nil
+}
+
+// serversFor names the upstream servers a call to the tool name needs, so
+// that the call does not wait for the others: none for a skill or a static
+// tool, the server whose prefix the name carries, or the server whose
+// last known catalog holds it. nil means any of them (the name is not
+// known yet): all are started.
+func (a *app) serversFor(name string) []string {
+	if a.upstreams == nil {
+		return []string{}
+	}
+	isServer := func(s string) bool {
+		return slices.ContainsFunc(a.servers, func(sc upstream.ServerConfig) bool { return sc.Name == s })
+	}
+	if e, ok := a.server.Snapshot().Lookup(name); ok && !isServer(e.Source) {
+		return []string{}
+	}
+	if prefix, _, ok := strings.Cut(name, loader.NameSeparator); ok && isServer(prefix) {
+		return []string{prefix}
+	}
+	a.loadPersistedUpstreams()
+	snap := a.server.Snapshot()
+	if e, ok := snap.Lookup(name); ok && isServer(e.Source) {
+		return []string{e.Source}
+	}
+	var found []string
+	for _, e := range snap.Entries {
+		if strings.EqualFold(e.Upstream, name) && isServer(e.Source) && !slices.Contains(found, e.Source) {
+			found = append(found, e.Source)
+		}
+	}
+	return found // several: call_tool asks which; none: nil, any server may have it
 }

@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
-	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("catalog", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsCatalog, "warn")
 	asJSON := fs.Bool("json", false, "print JSON")
 	uf := addUpstreamFlags(fs, true)
 	if _, err := parseFlags(fs, args); err != nil {
@@ -28,7 +28,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer a.close()
 	a.loadUpstreams(ctx, uf)
-	rep := server.BuildCatalogReport(a.catalog.Snapshot())
+	rep := web.BuildCatalogReport(a.catalog.Snapshot())
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -37,7 +37,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	return writeCatalogReport(out, rep)
 }
 
-func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
+func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SOURCE\tKIND\tSTATE\tENTRIES\tLAST LISTED\tERROR")
 	for _, s := range rep.Sources {
@@ -46,6 +46,9 @@ func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
 			listed = s.LastListed.Local().Format(time.DateTime)
 		}
 		lastError, _, _ := strings.Cut(s.LastError, "\n")
+		if last := loader.LastLines(s.Stderr, 1); len(last) > 0 {
+			lastError += "; stderr: " + last[0] // the cause, usually
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.Kind, dash(s.State), s.Entries, listed, dash(lastError))
 	}
 	fmt.Fprintln(tw)
@@ -55,6 +58,14 @@ func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, s := range rep.Sources {
+		if lines := loader.LastLines(s.Stderr, stderrLines); len(lines) > 0 {
+			fmt.Fprintf(out, "\n%s's stderr, last lines:\n", s.Name)
+			for _, l := range lines {
+				fmt.Fprintf(out, "  %s\n", l)
+			}
+		}
 	}
 	if len(rep.Refused) > 0 {
 		fmt.Fprintf(out, "\nRefused (%d):\n", len(rep.Refused))
@@ -74,6 +85,9 @@ func writeCatalogReport(out io.Writer, rep server.CatalogReport) error {
 	}
 	return nil
 }
+
+// stderrLines is how much of a failed server's stderr the report shows.
+const stderrLines = 10
 
 func dash(s string) string {
 	if s == "" {

@@ -6,15 +6,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 // DefaultConfigFile is read from the working directory when present.
@@ -32,10 +38,16 @@ type Config struct {
 	Workdir       string                   `yaml:"workdir"`
 	Scripts       ScriptsConfig            `yaml:"scripts"`
 	Servers       map[string]*ServerConfig `yaml:"servers"`
+	ConnectWait   Duration                 `yaml:"connectWait"` // how long a call waits for a starting server
 	HTTP          HTTPConfig               `yaml:"http"`
 	Trace         string                   `yaml:"trace"`
 	TraceArgs     bool                     `yaml:"traceArgs"`
 	LogLevel      string                   `yaml:"logLevel"`
+
+	// path is the file the settings came from, "" when none was read.
+	path string
+	// warnings are problems that did not stop the settings loading.
+	warnings []string
 }
 
 // ScriptsConfig configures run_skill_script.
@@ -52,10 +64,24 @@ type ScriptsConfig struct {
 // ServerConfig is toolsearch's own per-upstream settings; how to start the
 // server lives in .mcp.json.
 type ServerConfig struct {
-	Disabled   bool              `yaml:"disabled"`
-	Timeout    Duration          `yaml:"timeout"`
-	AlwaysLoad []string          `yaml:"alwaysLoad"` // tool name globs
-	Policy     map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
+	Disabled bool     `yaml:"disabled"`
+	Timeout  Duration `yaml:"timeout"`
+	// ConnectWait is how long a call waits for the server while it starts
+	// (default: the top-level connectWait, 10s).
+	ConnectWait Duration          `yaml:"connectWait"`
+	AlwaysLoad  []string          `yaml:"alwaysLoad"` // tool name globs
+	Policy      map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
+	OAuth       *OAuthConfig      `yaml:"oauth"`
+}
+
+// OAuthConfig configures logging in to a server that requires OAuth;
+// ${VAR} and ${VAR:-default} expand in every string, as in .mcp.json.
+type OAuthConfig struct {
+	ClientID          string   `yaml:"clientId"`
+	ClientSecret      string   `yaml:"clientSecret"`
+	ClientMetadataURL string   `yaml:"clientMetadataUrl"`
+	Scopes            []string `yaml:"scopes"`
+	CallbackPort      int      `yaml:"callbackPort"`
 }
 
 // HTTPConfig configures `serve --http`.
@@ -63,8 +89,10 @@ type HTTPConfig struct {
 	Addr           string   `yaml:"addr"`
 	TokenFile      string   `yaml:"tokenFile"`
 	AllowedOrigins []string `yaml:"allowedOrigins"`
+	AllowedHosts   []string `yaml:"allowedHosts"`
 	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
 	SessionTimeout Duration `yaml:"sessionTimeout"`
+	MaxSessions    int      `yaml:"maxSessions"`
 }
 
 // Duration reads "30s" or "2m" from YAML.
@@ -89,7 +117,11 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 		}
 		return nil, err
 	}
-	return parseConfig(path, data)
+	cfg, err := parseConfig(path, data)
+	if cfg != nil {
+		cfg.path = path
+	}
+	return cfg, err
 }
 
 var unknownFieldRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
@@ -105,7 +137,21 @@ func parseConfig(path string, data []byte) (*Config, error) {
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
 	// Relative paths stay relative to the working directory, as in
-	// .mcp.json: toolsearch runs from the project it serves.
+	// .mcp.json: toolsearch runs from the project it serves. A leading ~/
+	// is the user's home, as a shell would read it.
+	for i, p := range cfg.Skills {
+		cfg.Skills[i] = expandHome(p)
+	}
+	for i, t := range cfg.Tools {
+		if ns, file, ok := strings.Cut(t, "="); ok {
+			cfg.Tools[i] = ns + "=" + expandHome(file)
+		} else {
+			cfg.Tools[i] = expandHome(t)
+		}
+	}
+	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile} {
+		*p = expandHome(*p)
+	}
 	for name, sc := range cfg.Servers {
 		if sc == nil {
 			return nil, fmt.Errorf("%s: servers.%s is empty", path, name)
@@ -126,7 +172,56 @@ func parseConfig(path string, data []byte) (*Config, error) {
 			}
 		}
 	}
+	if cfg.HTTP.MaxSessions < 0 {
+		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
+	}
+	var probs []string
+	for _, name := range slices.Sorted(maps.Keys(cfg.Servers)) {
+		probs = append(probs, cfg.expandOAuth(name)...)
+	}
+	if len(probs) > 0 {
+		return nil, fmt.Errorf("%s: %s", path, strings.Join(probs, "; "))
+	}
 	return cfg, nil
+}
+
+// expandOAuth expands the variables of a server's OAuth settings, notes
+// unset ones among the warnings, and returns the problems of the result.
+func (cfg *Config) expandOAuth(name string) []string {
+	o := cfg.Servers[name].OAuth
+	if o == nil {
+		return nil
+	}
+	key := "servers." + name + ".oauth"
+	expand := func(field, s string) string {
+		s, missing := upstream.ExpandVars(s)
+		for _, v := range missing {
+			cfg.warnings = append(cfg.warnings, fmt.Sprintf("%s.%s: ${%s} is not set and has no default: it expands to an empty string", key, field, v))
+		}
+		return s
+	}
+	o.ClientID = expand("clientId", o.ClientID)
+	o.ClientSecret = expand("clientSecret", o.ClientSecret)
+	o.ClientMetadataURL = expand("clientMetadataUrl", o.ClientMetadataURL)
+	for i := range o.Scopes {
+		o.Scopes[i] = expand(fmt.Sprintf("scopes[%d]", i), o.Scopes[i])
+	}
+	set := o.settings()
+	return set.Check(key)
+}
+
+// settings returns the OAuth settings as the upstream package takes them.
+func (o *OAuthConfig) settings() oauth.Settings {
+	if o == nil {
+		return oauth.Settings{}
+	}
+	return oauth.Settings{
+		ClientID:          o.ClientID,
+		ClientSecret:      o.ClientSecret,
+		ClientMetadataURL: o.ClientMetadataURL,
+		Scopes:            o.Scopes,
+		CallbackPort:      o.CallbackPort,
+	}
 }
 
 // stringList is a repeatable flag.
@@ -135,7 +230,7 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-// sourceFlags are the flags shared by every command that loads the catalog.
+// sourceFlags are the flags shared by the commands that load the catalog.
 type sourceFlags struct {
 	fs            *flag.FlagSet
 	config        string
@@ -148,22 +243,62 @@ type sourceFlags struct {
 	logLevel      string
 	noScripts     bool
 	workdir       string
+	// defaultLogLevel applies when neither a flag, the config file nor
+	// TOOLSEARCH_LOG sets one: "info" for serve, "warn" for one-shot
+	// commands, whose output is on stdout and whose logs are noise.
+	defaultLogLevel string
 	// more applies a command's own flags on top of everything else.
 	more func(*Config)
+	// configUsed is the config file settings read, if any.
+	configUsed string
 }
 
-func addSourceFlags(fs *flag.FlagSet) *sourceFlags {
-	f := &sourceFlags{fs: fs}
+// sourceFlag names the source flags a command offers besides --config and
+// --log-level: only those that change what it does.
+type sourceFlag uint
+
+const (
+	flagSkills        sourceFlag = 1 << iota // --skills
+	flagTools                                // --tools
+	flagMCPConfig                            // --mcp-config
+	flagListingBudget                        // --listing-budget
+	flagResultBudget                         // --result-budget
+	flagTokenizer                            // --tokenizer
+	flagNoScripts                            // --no-scripts
+	flagWorkdir                              // --workdir
+
+	flagsCatalog = flagSkills | flagTools | flagMCPConfig
+	flagsAll     = flagsCatalog | flagListingBudget | flagResultBudget | flagTokenizer | flagNoScripts | flagWorkdir
+)
+
+func addSourceFlags(fs *flag.FlagSet, which sourceFlag, defaultLogLevel string) *sourceFlags {
+	f := &sourceFlags{fs: fs, defaultLogLevel: defaultLogLevel}
 	fs.StringVar(&f.config, "config", "", "config file (default ./"+DefaultConfigFile+" when present)")
-	fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default ./skills when present)")
-	fs.Var(&f.tools, "tools", "static tool catalog `FILE` or NS=FILE (JSON), repeatable")
-	fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
-	fs.IntVar(&f.listingBudget, "listing-budget", server.DefaultListingBudget, "tokens for the up-front listing in tool_search's description; 0 lists nothing")
-	fs.IntVar(&f.resultBudget, "result-budget", 0, "tokens a tool_search result may take (default 8000)")
-	fs.StringVar(&f.tokenizer, "tokenizer", "", "token counting encoding: o200k_base or cl100k_base (default o200k_base)")
-	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default info; logs go to stderr)")
-	fs.BoolVar(&f.noScripts, "no-scripts", false, "turn skill scripts off: run_skill_script refuses every call")
-	fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
+	if which&flagSkills != 0 {
+		fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default ./skills when present)")
+	}
+	if which&flagTools != 0 {
+		fs.Var(&f.tools, "tools", "static tool catalog `FILE` or NS=FILE (JSON), repeatable")
+	}
+	if which&flagMCPConfig != 0 {
+		fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
+	}
+	if which&flagListingBudget != 0 {
+		fs.IntVar(&f.listingBudget, "listing-budget", server.DefaultListingBudget, "tokens for the up-front listing in tool_search's description; 0 lists nothing")
+	}
+	if which&flagResultBudget != 0 {
+		fs.IntVar(&f.resultBudget, "result-budget", 0, "tokens a tool_search result may take (default 8000)")
+	}
+	if which&flagTokenizer != 0 {
+		fs.StringVar(&f.tokenizer, "tokenizer", "", "token counting encoding: o200k_base or cl100k_base (default o200k_base)")
+	}
+	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default "+defaultLogLevel+"; logs go to stderr)")
+	if which&flagNoScripts != 0 {
+		fs.BoolVar(&f.noScripts, "no-scripts", false, "turn skill scripts off: run_skill_script refuses every call")
+	}
+	if which&flagWorkdir != 0 {
+		fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
+	}
 	return f
 }
 
@@ -185,6 +320,13 @@ func (f *sourceFlags) settings() (*Config, error) {
 	cfg, err := loadConfig(path, explicit)
 	if err != nil {
 		return nil, err
+	}
+	if err := f.checkPaths(); err != nil {
+		return nil, err
+	}
+	f.configUsed = ""
+	if explicit || fileExists(path) {
+		f.configUsed = path
 	}
 	if len(f.skills) > 0 {
 		cfg.Skills = f.skills
@@ -240,4 +382,46 @@ func (f *sourceFlags) settings() (*Config, error) {
 		f.more(cfg)
 	}
 	return cfg, nil
+}
+
+// checkPaths refuses skill roots and an MCP config named on the command line
+// that do not exist, as a missing --config is refused: a typo must not
+// start a server that silently lacks what was asked for.
+func (f *sourceFlags) checkPaths() error {
+	for _, dir := range f.skills {
+		info, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Errorf("--skills %s: %w", dir, pathError(err))
+		}
+		if !info.IsDir() {
+			return fmt.Errorf("--skills %s: not a folder (give the folder that holds skill folders, or a skill folder)", dir)
+		}
+	}
+	if f.mcpConfig != "" {
+		info, err := os.Stat(f.mcpConfig)
+		if err != nil {
+			return fmt.Errorf("--mcp-config %s: %w", f.mcpConfig, pathError(err))
+		}
+		if info.IsDir() {
+			return fmt.Errorf("--mcp-config %s: a folder, not a JSON file", f.mcpConfig)
+		}
+	}
+	return nil
+}
+
+// pathError drops the path a *fs.PathError repeats.
+func pathError(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("no such file or folder")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -5,22 +5,28 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
 func TestParseConfig(t *testing.T) {
+	t.Setenv("TS_TEST_SECRET", "from-env")
 	tests := []struct {
 		name, yaml, err string
 	}{
 		{"empty", "", ""},
-		{"full", "skills: [a, b]\ntools: [x.json, ns=y.json]\nlistingBudget: 0\nresultBudget: 4000\nscripts:\n  timeout: 30s\n  env: [GOPATH]\nservers:\n  gh:\n    timeout: 2m\n    alwaysLoad: [\"get_*\"]\n    policy:\n      \"delete_*\": visible_only\n", ""},
+		{"full", "skills: [a, b]\ntools: [x.json, ns=y.json]\nlistingBudget: 0\nresultBudget: 4000\nconnectWait: 5s\nscripts:\n  timeout: 30s\n  env: [GOPATH]\nservers:\n  gh:\n    timeout: 2m\n    connectWait: 3s\n    alwaysLoad: [\"get_*\"]\n    policy:\n      \"delete_*\": visible_only\n", ""},
 		{"unknown key", "skills: [a]\nlistingBudgett: 3\n", "line 2: unknown key listingBudgett"},
 		{"unknown nested key", "servers:\n  gh:\n    polcy: {}\n", "line 3: unknown key polcy"},
 		{"bad duration", "scripts:\n  timeout: soon\n", `"soon" is not a duration`},
 		{"bad policy", "servers:\n  gh:\n    policy:\n      \"*\": maybe\n", `servers.gh.policy.*: unknown policy "maybe"`},
 		{"bad glob", "servers:\n  gh:\n    alwaysLoad: [\"[\"]\n", `bad glob "["`},
+		{"oauth", "servers:\n  gh:\n    oauth:\n      clientId: id\n      clientSecret: ${TS_TEST_SECRET}\n      scopes: [repo]\n      callbackPort: 8765\n", ""},
+		{"oauth unknown key", "servers:\n  gh:\n    oauth:\n      clientID: id\n", "line 4: unknown key clientID"},
+		{"oauth problems", "servers:\n  gh:\n    oauth:\n      clientSecret: s\n      clientMetadataUrl: http://x/c.json\n      callbackPort: -1\n", "servers.gh.oauth.clientSecret: set without clientId; a secret belongs to a pre-registered client; servers.gh.oauth.clientMetadataUrl"},
+		{"negative session cap", "http:\n  maxSessions: -1\n", "http.maxSessions must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,7 +40,13 @@ func TestParseConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns=y.json") {
+			if tt.name == "oauth" {
+				o := cfg.Servers["gh"].OAuth.settings()
+				if o.ClientID != "id" || o.ClientSecret != "from-env" || o.Scopes[0] != "repo" || o.CallbackPort != 8765 || len(cfg.warnings) != 0 {
+					t.Errorf("oauth settings %+v, warnings %q", o, cfg.warnings)
+				}
+			}
+			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || cfg.Servers["gh"].ConnectWait != Duration(3*time.Second) || cfg.ConnectWait != Duration(5*time.Second) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns=y.json") {
 				t.Errorf("config = %+v", cfg)
 			}
 		})
@@ -45,18 +57,19 @@ func TestFlagsOverrideConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ts.yaml")
 	os.WriteFile(path, []byte("skills: [from-config]\nlistingBudget: 50\nresultBudget: 1000\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "b"), 0o755)
 	for _, tt := range []struct {
 		args          []string
 		skills        string
 		listing, page int
 	}{
 		{[]string{"--config", path}, "from-config", 50, 1000},
-		{[]string{"--config", path, "--skills", "a", "--skills", "b", "--listing-budget", "0"}, "a,b", 0, 1000},
+		{[]string{"--config", path, "--skills", dir, "--skills", dir + "/b", "--listing-budget", "0"}, dir + "," + dir + "/b", 0, 1000},
 		{[]string{"--config", path, "--result-budget", "9"}, "from-config", 50, 9},
 	} {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
-		sf := addSourceFlags(fs)
+		sf := addSourceFlags(fs, flagsAll, "info")
 		if err := fs.Parse(tt.args); err != nil {
 			t.Fatal(err)
 		}
@@ -85,5 +98,94 @@ func TestDefaultHTTPAddr(t *testing.T) {
 		if got := strings.Join(defaultHTTPAddr(strings.Fields(tt.in)), " "); got != tt.want {
 			t.Errorf("defaultHTTPAddr(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestMissingExplicitPaths(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcp.json")
+	os.WriteFile(file, []byte(`{"mcpServers": {}}`), 0o644)
+	tests := []struct {
+		args []string
+		want string // in the error; "" for none
+	}{
+		{[]string{"--mcp-config", file, "--skills", dir}, ""},
+		{[]string{"--mcp-config", filepath.Join(dir, "nope.json")}, "--mcp-config " + filepath.Join(dir, "nope.json") + ": no such file or folder"},
+		{[]string{"--skills", dir, "--skills", filepath.Join(dir, "skils")}, "--skills " + filepath.Join(dir, "skils") + ": no such file or folder"},
+		{[]string{"--skills", file}, "not a folder"},
+		{[]string{"--mcp-config", dir}, "a folder, not a JSON file"},
+	}
+	for _, tt := range tests {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		sf := addSourceFlags(fs, flagsAll, "info")
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		_, err := sf.settings()
+		if (err == nil) != (tt.want == "") || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: error %v, want %q", tt.args, err, tt.want)
+		}
+	}
+	// serve refuses to start on them, as it does on a missing --config.
+	var stdout, stderr strings.Builder
+	if code := run(t.Context(), []string{"serve", "--mcp-config", filepath.Join(dir, "nope.json")}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "nope.json: no such file") {
+		t.Errorf("serve with a missing --mcp-config: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestFlagsOffered checks that each command offers the source flags that
+// change what it does, and no others.
+func TestFlagsOffered(t *testing.T) {
+	all := []string{"skills", "tools", "mcp-config", "listing-budget", "result-budget", "tokenizer", "no-scripts", "workdir"}
+	tests := map[string][]string{
+		"serve":   all,
+		"search":  {"skills", "tools", "mcp-config", "result-budget", "tokenizer"},
+		"call":    {"mcp-config"},
+		"run":     {"skills", "workdir"},
+		"catalog": {"skills", "tools", "mcp-config"},
+		"measure": {"skills", "tools", "mcp-config", "listing-budget", "result-budget", "tokenizer"},
+	}
+	// Usage goes to os.Stderr; keep it out of the test's output.
+	devnull, _ := os.Open(os.DevNull)
+	defer func(orig *os.File) { os.Stderr = orig; devnull.Close() }(os.Stderr)
+	os.Stderr = devnull
+	for cmd, want := range tests {
+		for _, name := range append(all, "config", "log-level") {
+			// An offered flag parses and --help then ends with exit 0;
+			// one that is not offered is a usage error (exit 2).
+			args := []string{cmd, "--" + name, "1", "--help"}
+			if name == "no-scripts" {
+				args = []string{cmd, "--" + name, "--help"}
+			}
+			var stdout, stderr strings.Builder
+			offered := run(t.Context(), args, &stdout, &stderr) == 0
+			if wanted := name == "config" || name == "log-level" || slices.Contains(want, name); offered != wanted {
+				t.Errorf("toolsearch %s offers --%s: %v, want %v", cmd, name, offered, wanted)
+			}
+		}
+	}
+}
+
+func TestConfigExpandsHome(t *testing.T) {
+	t.Setenv("HOME", "/home/ada")
+	cfg, err := parseConfig("toolsearch.yaml", []byte("skills: [~/.agents/skills, ./skills]\ntools: [gh=~/dumps/gh.json]\nmcpConfig: ~/mcp.json\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(append(cfg.Skills, append(cfg.Tools, cfg.MCPConfig)...), " "); got != "/home/ada/.agents/skills ./skills gh=/home/ada/dumps/gh.json /home/ada/mcp.json" {
+		t.Errorf("paths = %s", got)
+	}
+}
+
+func TestOAuthUnsetVariable(t *testing.T) {
+	cfg, err := parseConfig("toolsearch.yaml", []byte("servers:\n  gh:\n    oauth:\n      clientId: ${TS_TEST_UNSET_ID:-fallback}\n      clientSecret: ${TS_TEST_UNSET_SECRET}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.Servers["gh"].OAuth; o.ClientID != "fallback" || o.ClientSecret != "" {
+		t.Errorf("expanded to %+v", o)
+	}
+	if len(cfg.warnings) != 1 || !strings.Contains(cfg.warnings[0], "servers.gh.oauth.clientSecret: ${TS_TEST_UNSET_SECRET} is not set") {
+		t.Errorf("warnings %q", cfg.warnings)
 	}
 }

@@ -13,28 +13,41 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/snapshot"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// binary is the toolsearch binary built once for the end-to-end tests.
-var binary string
+// runAsToolsearch, set to 1 in its environment, makes the test binary run
+// as toolsearch itself with the arguments it was given, as go-sdk's
+// mcp/cmd_test.go does: the end-to-end tests start the real program
+// without building it first.
+const runAsToolsearch = "TOOLSEARCH_TEST_RUN_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(runAsToolsearch) == "1" {
+		os.Unsetenv(runAsToolsearch) // not for the processes toolsearch starts
+		main()                       // exits
+	}
+	if os.Getenv(browserEnv) != "" && len(os.Args) == 2 {
+		os.Exit(runBrowser(os.Args[1])) // a toolsearch under test opens a page
+	}
 	flag.Parse()
-	dir, err := os.MkdirTemp("", "toolsearch-e2e")
+	os.Exit(m.Run())
+}
+
+// toolsearch returns a command that runs toolsearch with args: this test
+// binary, told by its environment to act as toolsearch. Callers add to
+// its Env rather than replace it.
+func toolsearch(ctx context.Context, args ...string) *exec.Cmd {
+	exe, err := os.Executable()
 	if err != nil {
 		panic(err)
 	}
-	binary = filepath.Join(dir, "toolsearch")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		panic("building toolsearch: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Env = append(os.Environ(), runAsToolsearch+"=1")
+	return cmd
 }
 
 // writeFile writes content at dir/rel, making folders as needed.
@@ -74,9 +87,9 @@ func connect(t *testing.T, args ...string) *session {
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
 	})
-	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	cmd := toolsearch(context.Background(), append([]string{"serve"}, args...)...)
 	// Last known upstream catalogs go to a cache of the test's own.
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir())
 	cmd.Stderr = &testLog{t: t}
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -133,7 +146,7 @@ func TestServeSearch(t *testing.T) {
 		{"names detail", map[string]any{"query": "bisect", "detail": "names"}, []string{"git-bisect (skill from skills)\nFind the commit that introduced a bug with git bisect."}, false},
 		{"no match", map[string]any{"query": "kubernetes helm chart"}, []string{"No tool or skill matches"}, false},
 		{"bad limit", map[string]any{"query": "x", "limit": 50}, []string{"limit must be between 1 and 20"}, true},
-		{"unknown argument", map[string]any{"query": "x", "max_results": 3}, []string{`unknown field "max_results"`}, true},
+		{"unknown argument", map[string]any{"query": "x", "max_results": 3}, []string{`unknown argument "max_results"`}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,8 +267,8 @@ func golden(t *testing.T, name string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if !bytes.Equal(bytes.TrimSpace(got), bytes.TrimSpace(want)) {
-		t.Errorf("%s differs from the golden file (run go test -update if the change is intended):\n%s", name, got)
+	if d := snapshot.Diff(string(bytes.TrimSpace(want))+"\n", string(bytes.TrimSpace(got))+"\n", path); d != "" {
+		t.Errorf("%s differs from the golden file (run go test -update if the change is intended):\n%s", name, d)
 	}
 }
 
@@ -274,6 +287,8 @@ func TestServeRunSkillScript(t *testing.T) {
 		{"stderr on failure", map[string]any{"skill": "pdf-forms", "script": "scripts/fields.py", "args": []string{"--fail"}}, "noise", "", true},
 		{"traversal", map[string]any{"skill": "pdf-forms", "script": "../git-bisect/SKILL.md"}, "is not allowed", "", true},
 		{"unknown skill", map[string]any{"skill": "nope", "script": "x.py"}, "no skill named", "", true},
+		{"missing script", map[string]any{"skill": "pdf-forms", "script": "scripts/field.py"}, "Skill pdf-forms's scripts are: scripts/fields.py", "", true},
+		{"skill without scripts", map[string]any{"skill": "git-bisect", "script": "bisect.sh"}, "Skill git-bisect has no scripts", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

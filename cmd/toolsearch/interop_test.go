@@ -109,7 +109,12 @@ func TestInteropStatusPage(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", weather, "../../examples/servers/weather").CombinedOutput(); err != nil {
 		t.Fatalf("building the weather example: %v\n%s", err, out)
 	}
-	cfg := mcpConfig(t, map[string]any{"weather": map[string]any{"command": weather}})
+	// A server that cannot start says why on stderr; a skill with a broken
+	// YAML frontmatter: the page shows both.
+	cfg := mcpConfig(t, map[string]any{"weather": map[string]any{"command": weather},
+		"broken": map[string]any{"command": "sh", "args": []string{"-c", "echo 'fatal: missing API key' >&2; exit 1"}}})
+	skills := testSkills(t)
+	writeFile(t, skills, "bad-yaml/SKILL.md", "---\nname: bad-yaml\ndescription: [unclosed\n---\n# Bad\n")
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -120,8 +125,8 @@ func TestInteropStatusPage(t *testing.T) {
 	const token = "interop-secret"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	serve := exec.CommandContext(ctx, binary, "serve", "--http", addr, "--mcp-config", cfg, "--skills", testSkills(t))
-	serve.Env = append(os.Environ(), "TOOLSEARCH_TOKEN="+token, "XDG_CACHE_HOME="+t.TempDir())
+	serve := toolsearch(ctx, "serve", "--http", addr, "--mcp-config", cfg, "--skills", skills)
+	serve.Env = append(serve.Env, "TOOLSEARCH_TOKEN="+token, "XDG_CACHE_HOME="+t.TempDir())
 	serve.Stderr = &testLog{t: t}
 	if err := serve.Start(); err != nil {
 		t.Fatal(err)
@@ -155,7 +160,8 @@ func TestInteropStatusPage(t *testing.T) {
 
 	shot := filepath.Join(t.ArtifactDir(), "status-page.png")
 	script, _ := filepath.Abs("testdata/statuspage.cjs")
-	cmd := exec.Command(node, script, fmt.Sprintf("http://%s/?token=%s", addr, token), "weather", "active", "weather in Lisbon", "weather__get_weather", shot)
+	cmd := exec.Command(node, script, fmt.Sprintf("http://%s/?token=%s", addr, token), "weather", "active", "weather in Lisbon", "weather__get_weather", shot,
+		"bad-yaml/SKILL.md:3", "fatal: missing API key")
 	nodeModules, _ := filepath.Abs("../../.ci/node_modules")
 	cmd.Env = append(os.Environ(), "NODE_PATH="+nodeModules, "CHROMIUM="+chromium)
 	out, err := cmd.CombinedOutput()

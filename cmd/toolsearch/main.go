@@ -16,14 +16,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 )
-
-// version is set at build time with -ldflags "-X main.version=...";
-// otherwise the module version or VCS revision is used.
-var version = ""
 
 // A command is one subcommand of the CLI.
 type command struct {
@@ -37,15 +32,19 @@ var commands []*command
 
 func init() {
 	commands = []*command{
+		{"init", "[DIR] [--from HOST]", "write a starting toolsearch.yaml, .mcp.json (empty, or imported from a host's config) and skills/ folder; never overwrites", runInit},
+		{"client-config", "HOST", "print the snippet that registers toolsearch with an MCP host, with absolute paths", runClientConfig},
 		{"serve", "[flags]", "serve the catalog over MCP (stdio, or Streamable HTTP with --http)", runServe},
 		{"search", "QUERY [flags]", "print what the model receives from tool_search for QUERY", runSearch},
 		{"skills", "validate [DIR...]", "check skills strictly by the Agent Skills rules (exit 1 on any problem)", runSkills},
 		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},
 		{"call", "NAME --args JSON [flags]", "call a catalog tool the way the model would, through call_tool", runCall},
 		{"catalog", "[flags]", "list every entry with its source, state, policy and flags", runCatalog},
+		{"auth", "login|status|logout [SERVER] [flags]", "log in to upstream servers that require OAuth; see and forget their tokens", runAuth},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
-		{"version", "", "print the version", runVersion},
+		{"completion", "bash|zsh|fish", "print shell completion", runCompletion},
+		{"version", "", "print the version and the revision it was built from (also --version, -v)", runVersion},
 	}
 }
 
@@ -70,6 +69,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if isVersionFlag(args[0]) {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands {
 		if c.name != args[0] {
@@ -98,13 +100,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "toolsearch lets a model find and load tools and skills on demand, through one MCP server.\n\nUsage:\n\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  toolsearch %-8s %s\n      %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  toolsearch %-13s %s\n      %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun `toolsearch <command> --help` for a command's flags.\n")
 }
 
 // newFlagSet makes a flag set whose usage names the command.
 func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+	if collectFlags != nil {
+		out = io.Discard
+	}
 	fs := flag.NewFlagSet("toolsearch "+name, flag.ContinueOnError)
 	fs.SetOutput(out)
 	for _, c := range commands {
@@ -114,6 +119,9 @@ func newFlagSet(name string, out io.Writer) *flag.FlagSet {
 				fs.PrintDefaults()
 			}
 		}
+	}
+	if collectFlags != nil {
+		collectFlags(fs)
 	}
 	return fs
 }
@@ -139,34 +147,6 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
-}
-
-func runVersion(_ context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("version", os.Stderr)
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "toolsearch %s\n", versionString())
-	return nil
-}
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "devel-" + s.Value[:12]
-		}
-	}
-	return "devel"
 }
 
 func upperFirst(s string) string {

@@ -17,7 +17,7 @@ import (
 
 func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("measure", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsCatalog|flagListingBudget|flagResultBudget|flagTokenizer, "warn")
 	queries := fs.String("queries", "", "queries `FILE` for the per-search cost (JSONL, the eval format; default: one query per entry from its one-liner)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	asMarkdown := fs.Bool("markdown", false, "print the report as Markdown tables")

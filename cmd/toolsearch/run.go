@@ -13,10 +13,10 @@ import (
 
 func runRun(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("run", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagSkills|flagWorkdir, "warn")
 	stdin := fs.String("stdin", "", "text for the script's standard input (\"-\" reads it from this process's stdin)")
 	timeout := fs.Float64("timeout", 0, "seconds before the script is stopped (default 60)")
-	asJSON := fs.Bool("json", false, "print the structured result as JSON after the text")
+	asJSON := fs.Bool("json", false, "print the whole result as JSON (content, structuredContent, isError) instead of its text")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -40,19 +40,27 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 			}
 			text = string(data)
 		}
-		sa.Stdin = &text
+		sa.Stdin = text
 	}
 	res := a.server.RunScript(ctx, sa)
-	printResult(out, res, *asJSON)
+	if err := printResult(out, res, *asJSON); err != nil {
+		return err
+	}
 	if res.IsError {
 		return exitError(1)
 	}
 	return nil
 }
 
-// printResult prints a tool result as the model reads it: its text, and
-// optionally its structured content.
-func printResult(out io.Writer, res *mcp.CallToolResult, withJSON bool) {
+// printResult prints a tool result as the model reads it: its text, or
+// with asJSON the whole result as JSON, as it goes over the wire (content,
+// structuredContent, isError), and nothing else.
+func printResult(out io.Writer, res *mcp.CallToolResult, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
@@ -65,8 +73,5 @@ func printResult(out io.Writer, res *mcp.CallToolResult, withJSON bool) {
 			fmt.Fprintf(out, "[%s]\n", data)
 		}
 	}
-	if withJSON && res.StructuredContent != nil {
-		data, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
-		fmt.Fprintf(out, "%s\n", data)
-	}
+	return nil
 }

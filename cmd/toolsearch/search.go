@@ -13,7 +13,7 @@ import (
 
 func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("search", os.Stderr)
-	sf := addSourceFlags(fs)
+	sf := addSourceFlags(fs, flagsCatalog|flagResultBudget|flagTokenizer, "warn")
 	limit := fs.Int("limit", server.DefaultLimit, "most results (1-20)")
 	kind := fs.String("kind", "any", "tool, skill or any")
 	detail := fs.String("detail", server.DetailFull, "full, compact or names")

@@ -14,7 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
+	"github.com/toolsearch/toolsearch/server/web"
 )
 
 // shutdownGrace is how long running calls get to finish on SIGINT/SIGTERM.
@@ -22,8 +23,8 @@ const shutdownGrace = 10 * time.Second
 
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
-	sf := addSourceFlags(fs)
-	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+server.DefaultHTTPAddr)
+	sf := addSourceFlags(fs, flagsAll, "info")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+web.DefaultHTTPAddr)
 	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
 	trace := fs.String("trace", "", "append one JSON line per request to `FILE` (time, session, method, tool, argument digest, tokens, duration, outcome)")
@@ -78,22 +79,33 @@ func serveHTTP(ctx context.Context, a *app) error {
 		return err
 	}
 	addr := a.cfg.HTTP.Addr
-	if err := server.CheckBind(addr, token); err != nil {
+	if err := web.CheckBind(addr, token); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	h := a.server.HTTPHandler(server.HTTPOptions{
+	o := web.Options{
 		Token:          token,
 		AllowedOrigins: a.cfg.HTTP.AllowedOrigins,
+		AllowedHosts:   a.cfg.HTTP.AllowedHosts,
 		MaxBodyBytes:   a.cfg.HTTP.MaxBodyBytes,
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
+		MaxSessions:    a.cfg.HTTP.MaxSessions,
 		Ready:          a.upstreamStates,
-	})
+	}
+	if a.upstreams != nil {
+		// Logins come back to this server: from the status page's
+		// buttons, and from sessions whose clients open the login page.
+		o.Login, o.Callbacks, o.Logins = a.upstreams.Login, oauth.NewCallbacks(), a.loginServers
+		if host, _, _ := net.SplitHostPort(ln.Addr().String()); isLoopback(host) {
+			a.server.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+		}
+	}
+	h := web.NewHandler(a.server, o)
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
-	return a.server.Serve(ctx, ln, h, shutdownGrace)
+	return web.Serve(ctx, ln, h, shutdownGrace)
 }
 
 // gcHeadroom is the garbage the server lets pile up between collections
@@ -149,7 +161,7 @@ func defaultHTTPAddr(args []string) []string {
 			i++
 			continue
 		}
-		out = append(out, a+"="+server.DefaultHTTPAddr)
+		out = append(out, a+"="+web.DefaultHTTPAddr)
 	}
 	return out
 }

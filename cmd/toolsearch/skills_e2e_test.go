@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -12,7 +13,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,7 +55,7 @@ type rawError struct {
 // handshake.
 func startServe(t *testing.T, root string) *rawSession {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--skills", root)
+	cmd := toolsearch(context.Background(), "serve", "--skills", root)
 	cmd.Stderr = &testLog{t: t}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -26,9 +26,12 @@ type persisted struct {
 	Listed       time.Time   `json:"listed"`
 	Instructions string      `json:"instructions,omitempty"`
 	Tools        []*mcp.Tool `json:"tools"`
-	// FirstSeen maps each tool ever listed to the digest of its first
+	// FirstSeen maps each tool remembered to the digest of its first
 	// definition, so that a changed definition is noticed across restarts.
 	FirstSeen map[string]string `json:"firstSeen"`
+	// LastSeen maps each tool remembered to when it was last listed, in
+	// Unix seconds. Files written before it existed lack it.
+	LastSeen map[string]int64 `json:"lastSeen,omitempty"`
 }
 
 // cacheFile names a server's file in dir. The key hashes what identifies
@@ -56,10 +59,16 @@ func cacheFile(dir string, cfg ServerConfig) string {
 // listing.
 const staleCacheAge = 90 * 24 * time.Hour
 
+// staleTempAge is how old a temporary file of saveCache must be to be taken
+// for the leftover of a toolsearch killed while writing: a write takes
+// milliseconds, and another toolsearch may be writing one now.
+const staleTempAge = 10 * time.Minute
+
 // pruneCache removes the cache files in dir not written for staleCacheAge,
 // except those in keep (the current servers', whose last known catalogs
-// matter most when they have failed for long). Only files named as
-// cacheFile names them are touched.
+// matter most when they have failed for long), and the temporary files
+// saveCache left behind when it was killed. Only files named as cacheFile
+// and saveCache name them are touched.
 func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []string, err error) {
 	if dir == "" {
 		return nil, nil
@@ -73,11 +82,17 @@ func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []stri
 	}
 	for _, de := range entries {
 		file := filepath.Join(dir, de.Name())
-		if !de.Type().IsRegular() || !cacheFileName.MatchString(de.Name()) || keep[file] {
+		maxAge := staleCacheAge
+		switch {
+		case !de.Type().IsRegular() || keep[file]:
+			continue
+		case tempFileName.MatchString(de.Name()):
+			maxAge = staleTempAge
+		case !cacheFileName.MatchString(de.Name()):
 			continue
 		}
 		info, err := de.Info()
-		if err != nil || now.Sub(info.ModTime()) < staleCacheAge {
+		if err != nil || now.Sub(info.ModTime()) < maxAge {
 			continue
 		}
 		if err := os.Remove(file); err == nil {
@@ -87,8 +102,14 @@ func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []stri
 	return removed, nil
 }
 
-// cacheFileName matches the names cacheFile makes.
-var cacheFileName = regexp.MustCompile(`^[A-Za-z0-9._-]+-[0-9a-f]{16}\.json$`)
+// cacheFileName matches the names cacheFile makes, tempFileName those of
+// saveCache's temporary files.
+var (
+	cacheFileName = regexp.MustCompile(`^[A-Za-z0-9._-]+-[0-9a-f]{16}\.json$`)
+	tempFileName  = regexp.MustCompile(`^` + regexp.QuoteMeta(tempPrefix) + `[0-9]+$`)
+)
+
+const tempPrefix = ".tmp-"
 
 // safeName keeps a server name usable as part of a file name.
 func safeName(name string) string {
@@ -126,7 +147,9 @@ func loadCache(file, server string) (*persisted, error) {
 }
 
 // saveCache writes a persisted catalog atomically: readers, including a
-// toolsearch starting concurrently, see the old file or the new one.
+// toolsearch starting concurrently, see the old file or the new one. The
+// data reaches the disk before the rename, so that a crash of the machine
+// cannot leave an empty file under the real name.
 func saveCache(file string, p *persisted) error {
 	if file == "" {
 		return nil
@@ -140,12 +163,16 @@ func saveCache(file string, p *persisted) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
 	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -29,6 +29,11 @@ func TestPruneCache(t *testing.T) {
 		{"other-project-fedcba9876543210.json", recent, false, true},
 		{"notes.txt", old, false, true},
 		{"x-0123456789abcdef.json.tmp", old, false, true},
+		// saveCache's temporary files, left by a toolsearch killed while
+		// writing, and one being written now.
+		{".tmp-4242", now.Add(-staleTempAge - time.Minute), false, false},
+		{".tmp-4343", now, false, true},
+		{".tmp-notours", old, false, true},
 		{"folder-0123456789abcdef.json", old, true, true},
 	}
 	for _, f := range files {
@@ -45,7 +50,7 @@ func TestPruneCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(removed, []string{"gone-0123456789abcdef.json"}) {
+	if !slices.Equal(removed, []string{".tmp-4242", "gone-0123456789abcdef.json"}) {
 		t.Errorf("removed %q", removed)
 	}
 	for _, f := range files {

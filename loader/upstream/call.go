@@ -48,6 +48,7 @@ func (e *TimeoutError) Timeout() bool { return true }
 
 // CallError is returned for a call that failed in transport or was
 // answered with a JSON-RPC error (errors.As finds a *jsonrpc.Error then).
+// Its message holds none of the server's secrets (URL keys, header values).
 type CallError struct {
 	Server, Tool string
 	Err          error
@@ -101,6 +102,12 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
 	res, err := s.cs.CallTool(callCtx, params)
+	if lr, ok := loginRequired(err); ok && u.auth != nil {
+		if !lr.StepUp() {
+			u.authLost(lr)
+		}
+		return nil, u.authRequired(lr.Reason, lr.Scopes)
+	}
 	switch {
 	case err == nil:
 		return res, nil
@@ -111,14 +118,18 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	case callCtx.Err() != nil:
 		return nil, &CallError{Server: server, Tool: tool, Err: errSessionClosed}
 	}
-	return nil, &CallError{Server: server, Tool: tool, Err: err}
+	return nil, &CallError{Server: server, Tool: tool, Err: u.redact.Error(err)}
 }
 
-// await returns the live session once the server is active. A failed
-// server is kicked into reconnecting and waited for; other states are
-// refused at once.
+// await returns the live session once the server is active. A server
+// that is connecting or re-listing its tools is waited for, up to its
+// connect wait; a failed one is kicked into reconnecting and that attempt
+// waited for. Other states (disabled, or failed again) are refused at once.
+// ctx bounds it all (the call's timeout).
 func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, error) {
 	kicked, kickedAt := false, 0
+	wait := min(u.connectWait(), timeout)
+	var waitUp <-chan time.Time // started by the first wait
 	for {
 		u.mu.Lock()
 		state, s, attempt, lastErr, changed := u.state, u.sess, u.attempt, u.lastErr, u.changed
@@ -129,19 +140,53 @@ func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, 
 		case state == loader.StateFailed && !kicked:
 			kicked, kickedAt = true, attempt
 			signal(u.kick)
-		case kicked && (state == loader.StateConnecting || state == loader.StateFailed && attempt == kickedAt):
+		case state == loader.StateNeedsAuth && !kicked && u.loggedInSince():
+			// Someone logged in (perhaps in another process): try
+			// the new tokens rather than refusing.
+			kicked, kickedAt = true, attempt
+			signal(u.kick)
+		case kicked && (state == loader.StateConnecting || (state == loader.StateFailed || state == loader.StateNeedsAuth) && attempt == kickedAt):
 			// The reconnection asked for is pending or under way.
+		case state == loader.StateNeedsAuth:
+			return nil, u.authRequired(u.authReason(), nil)
+		case !kicked && (state == loader.StateConnecting || state == loader.StateValidating):
+			// Starting, or re-listing its tools: a call made right
+			// after start waits rather than fails.
 		default:
 			return nil, u.notActive(state, lastErr)
+		}
+		if waitUp == nil {
+			timer := time.NewTimer(wait)
+			defer timer.Stop()
+			waitUp = timer.C
 		}
 		select {
 		case <-changed:
 		case <-u.m.ctx.Done():
 			return nil, ErrClosed
+		case <-waitUp:
+			return nil, u.notReady(state, lastErr, kicked, wait)
 		case <-ctx.Done():
-			e := u.notActive(state, lastErr)
-			e.Reason = strings.TrimSpace(fmt.Sprintf("not reconnected within the call's timeout (%v)\n%s", timeout, e.Reason))
-			return nil, e
+			return nil, u.notReady(state, lastErr, kicked, timeout)
 		}
 	}
+}
+
+// notReady describes a server that was waited for in vain.
+func (u *upstream) notReady(state loader.State, lastErr string, kicked bool, waited time.Duration) *NotActiveError {
+	e := u.notActive(state, lastErr)
+	what := "still " + string(state)
+	if kicked {
+		what = "not reconnected"
+	}
+	e.Reason = strings.TrimSpace(fmt.Sprintf("%s after waiting %v for it\n%s", what, waited, e.Reason))
+	return e
+}
+
+// connectWait is how long a call waits for the server to become active.
+func (u *upstream) connectWait() time.Duration {
+	if u.set.ConnectWait > 0 {
+		return u.set.ConnectWait
+	}
+	return u.m.opts.ConnectWait
 }

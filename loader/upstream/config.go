@@ -30,12 +30,17 @@ type ServerConfig struct {
 	// For TypeStdio.
 	Command string
 	Args    []string
-	Env     map[string]string // added to toolsearch's own environment
+	Env     map[string]string // added to the environment inherited from toolsearch (see Manager)
 	Cwd     string            // absolute; empty means toolsearch's working directory
 
 	// For TypeHTTP and TypeSSE.
 	URL     string
 	Headers map[string]string
+
+	// Vars names the variables of toolsearch's environment that the entry
+	// refers to with ${VAR}: the server still inherits those, while the
+	// variables only other entries name are kept from it.
+	Vars []string
 
 	// Problems holds warnings about this entry that did not stop it loading
 	// (an unset ${VAR}, say). They are also among LoadConfig's problems; the
@@ -99,7 +104,8 @@ type entryDecoder struct {
 	key    string // mcpServers.NAME
 	fields map[string]json.RawMessage
 	probs  loader.Problems
-	failed bool // an error-level problem: the entry cannot be used
+	vars   []string // the variables ${VAR} named
+	failed bool     // an error-level problem: the entry cannot be used
 }
 
 func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, bool) {
@@ -156,7 +162,7 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 			d.errorf(d.key+".url", "missing")
 		default:
 			if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				d.errorf(d.key+".url", "%q is not an http or https URL", cfg.URL)
+				d.errorf(d.key+".url", "%q is not an http or https URL", redactURL(cfg.URL))
 			}
 		}
 	}
@@ -165,6 +171,7 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 			cfg.Problems = append(cfg.Problems, p)
 		}
 	}
+	cfg.Vars = slices.Compact(slices.Sorted(slices.Values(d.vars)))
 	return cfg, !d.failed
 }
 
@@ -217,6 +224,7 @@ func (d *entryDecoder) expand(key string, raw json.RawMessage) string {
 		d.errorf(key, "want a string, got %s", jsonKind(raw))
 		return ""
 	}
+	d.vars = append(d.vars, varNames(s)...)
 	s, missing := expandVars(s)
 	for _, name := range missing {
 		d.report(key, loader.SeverityWarning, fmt.Sprintf("${%s} is not set and has no default: it expands to an empty string", name))
@@ -256,6 +264,12 @@ func jsonKind(raw json.RawMessage) string {
 	return "number"
 }
 
+// ExpandVars expands ${VAR} and ${VAR:-default} as in .mcp.json, for
+// settings kept elsewhere (toolsearch.yaml's OAuth client secrets). It
+// returns the names of unset variables without a default, which expand to
+// "".
+func ExpandVars(s string) (string, []string) { return expandVars(s) }
+
 // expandVars expands ${VAR} and ${VAR:-default} the way Claude Code does: a
 // variable that is set, even to "", wins over the default. It returns the
 // names of variables that are unset and have no default; they expand to "".
@@ -287,4 +301,23 @@ func expandVars(s string) (string, []string) {
 	}
 	b.WriteString(s)
 	return b.String(), missing
+}
+
+// varNames returns the names of the variables s refers to with ${VAR} or
+// ${VAR:-default}, as expandVars reads them.
+func varNames(s string) []string {
+	var names []string
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(s[i+2:], '}')
+		if j < 0 {
+			return names
+		}
+		name, _, _ := strings.Cut(s[i+2:i+2+j], ":-")
+		names = append(names, name)
+		s = s[i+2+j+1:]
+	}
 }

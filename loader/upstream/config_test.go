@@ -97,6 +97,7 @@ func TestLoadConfig(t *testing.T) {
 			}
 			for i := range got {
 				got[i].Problems = nil
+				got[i].Vars = nil // TestConfigVars
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("servers:\n got %+v\nwant %+v", got, tt.want)
@@ -203,5 +204,24 @@ func TestPolicyPrecedence(t *testing.T) {
 	}
 	if (&Settings{AlwaysLoad: []string{"[bad"}}).alwaysLoad("[bad") {
 		t.Error("a malformed glob matched")
+	}
+}
+
+func TestConfigVars(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	os.WriteFile(path, []byte(`{"mcpServers": {"a": {"command": "${CMD:-x}", "args": ["${B}", "${A}${A}"], "env": {"K": "${C:-}"}},
+	  "h": {"url": "https://h.example/${P}", "headers": {"Authorization": "Bearer ${TOKEN}"}}}}`), 0o600)
+	servers, _, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, s := range servers {
+		got[s.Name] = s.Vars
+	}
+	want := map[string][]string{"a": {"A", "B", "C", "CMD"}, "h": {"P", "TOKEN"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("vars %v, want %v", got, want)
 	}
 }

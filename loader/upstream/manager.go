@@ -13,9 +13,17 @@
 //	res, err := m.Call(ctx, "github", "create_issue", args)
 //
 // A server's source carries its state: connecting, validating (re-listing
-// its tools), active, failed or disabled. Only an active server takes
-// calls; otherwise Call returns a *NotActiveError, except that a failed
-// server is reconnected at once for the call.
+// its tools), active, failed, needs_auth or disabled. Only an active server
+// takes calls; otherwise Call returns a *NotActiveError, except that a
+// failed server is reconnected at once for the call, and a server that
+// needs a login gives an *AuthRequiredError naming the command that logs
+// in.
+//
+// HTTP and SSE servers that require OAuth get their tokens from the
+// oauth package: attached to every request, refreshed before they expire,
+// and obtained by Login (which `toolsearch auth login` runs). A server
+// without usable tokens is needs_auth until someone logs in, in this
+// process or another.
 //
 // The last known catalog stays published whatever the state: while a
 // server starts, re-lists, or has failed, and across restarts, since every
@@ -31,6 +39,12 @@
 //
 // Failed servers are reconnected with exponential backoff. Their stderr is
 // logged line by line, and its tail is kept in LastError.
+//
+// A stdio server inherits toolsearch's environment, less its secrets:
+// toolsearch's own token (TOOLSEARCH_TOKEN, and Options.WithheldEnv), and
+// every variable that only other servers' entries name with ${VAR}, which
+// are their credentials. The variables its own entry names, and its env,
+// it gets.
 package upstream
 
 import (
@@ -39,6 +53,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,6 +63,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // Defaults for Options.
@@ -55,6 +71,7 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultMaxBackoff     = 60 * time.Second
 	DefaultKeepAlive      = 30 * time.Second
+	DefaultConnectWait    = 10 * time.Second
 )
 
 // Options configure a Manager.
@@ -73,12 +90,29 @@ type Options struct {
 	// transports). The transport must be connected within ctx, which ends
 	// when the connection is given up.
 	Dial func(ctx context.Context, cfg ServerConfig) (mcp.Transport, error)
+	// ConnectWait is how long a call waits for a server that is connecting
+	// or re-listing its tools (a call made right after start, say) before
+	// it is refused as not active; a server's Settings.ConnectWait wins.
+	// Zero means DefaultConnectWait.
+	ConnectWait time.Duration
 	// ConnectTimeout bounds connecting to a server and each listing of its
 	// tools; zero means DefaultConnectTimeout.
 	ConnectTimeout time.Duration
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// TokenStore keeps the OAuth tokens of HTTP and SSE servers; nil means
+	// a store in oauth.DefaultDir. Tokens are never in CacheDir.
+	TokenStore *oauth.Store
+	// OAuthClient makes the requests to authorization servers (discovery,
+	// registration, tokens); nil means a client with a 30 s timeout.
+	OAuthClient *http.Client
+	// LoginCommand returns the command that logs in to a server, which
+	// errors quote; nil means "toolsearch auth login SERVER".
+	LoginCommand func(server string) string
+	// WithheldEnv names variables of toolsearch's environment that no stdio
+	// server inherits, besides those always withheld (see Manager).
+	WithheldEnv []string
 	// KeepAlive is how often a connected server is pinged; one that misses
 	// two pings in a row is reconnected, so that a server gone silent is
 	// noticed before a call needs it. Zero means DefaultKeepAlive, negative
@@ -109,6 +143,11 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+	// tokenStoreErr says why there is no token store.
+	tokenStoreErr error
+	// minRelist is the least time between two listings a server's change
+	// announcements prompt; tests change it.
+	minRelist time.Duration
 }
 
 // New prepares a Manager for the servers; nothing is read or started until
@@ -126,6 +165,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 	if opts.ConnectTimeout <= 0 {
 		opts.ConnectTimeout = DefaultConnectTimeout
 	}
+	if opts.ConnectWait <= 0 {
+		opts.ConnectWait = DefaultConnectWait
+	}
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = DefaultMaxBackoff
 	}
@@ -139,11 +181,20 @@ func New(servers []ServerConfig, opts Options) *Manager {
 			opts.Logger.Warn("last known upstream catalogs will not be kept", "err", err)
 		}
 	}
+	if opts.OAuthClient == nil {
+		opts.OAuthClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	var storeErr error
+	if opts.TokenStore == nil {
+		opts.TokenStore, storeErr = oauth.NewStore("")
+	}
 	m := &Manager{
-		opts:         opts,
-		log:          opts.Logger,
-		servers:      map[string]*upstream{},
-		firstBackoff: time.Second,
+		opts:          opts,
+		log:           opts.Logger,
+		servers:       map[string]*upstream{},
+		firstBackoff:  time.Second,
+		minRelist:     time.Second,
+		tokenStoreErr: storeErr,
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, cfg := range servers {
@@ -155,6 +206,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		m.names = append(m.names, cfg.Name)
 	}
 	slices.Sort(m.names)
+	for _, u := range m.servers {
+		u.withheld = withheldEnv(u.cfg, servers, opts.WithheldEnv)
+	}
 	for _, name := range slices.Sorted(maps.Keys(opts.Settings)) {
 		if m.servers[name] == nil {
 			m.log.Warn("settings for an upstream server that is not configured", "server", name)
@@ -183,13 +237,21 @@ func (m *Manager) settings(name string) Settings {
 // servers in the background: it never waits for an upstream. The servers
 // run until Close or until ctx ends. Only the first Start does anything.
 func (m *Manager) Start(ctx context.Context) {
+	m.StartServers(ctx, m.names...)
+}
+
+// StartServers is Start for the named servers only, for a command that
+// needs one server and should not wait for the others: every last known
+// catalog is published, and the servers not named stay as they are
+// (connecting, or disabled). Unknown names are ignored.
+func (m *Manager) StartServers(ctx context.Context, names ...string) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
 		m.publishPersisted()
 		m.pruneCache()
-		for _, name := range m.names {
+		for _, name := range names {
 			u := m.servers[name]
-			if u.set.Disabled {
+			if u == nil || u.set.Disabled {
 				continue
 			}
 			m.wg.Go(func() { u.run(m.ctx) })
@@ -261,6 +323,36 @@ func (m *Manager) Refresh(ctx context.Context, server string) error {
 	}
 }
 
+// AwaitStarted waits while the server is connecting or re-listing its
+// tools, for as long as a call would (its connect wait), so that a caller
+// looking for a tool the server has not listed yet finds it once it has.
+// It returns at once for an unknown server or one in another state.
+func (m *Manager) AwaitStarted(ctx context.Context, server string) {
+	u, err := m.server(server)
+	if err != nil {
+		return
+	}
+	timer := time.NewTimer(u.connectWait())
+	defer timer.Stop()
+	for {
+		u.mu.Lock()
+		state, changed := u.state, u.changed
+		u.mu.Unlock()
+		if state != loader.StateConnecting && state != loader.StateValidating || m.ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-m.ctx.Done():
+			return
+		}
+	}
+}
+
 // ResetChanged accepts the current definitions of a server's tools as the
 // ones first seen, clearing their Changed marks.
 func (m *Manager) ResetChanged(server string) error {
@@ -269,9 +361,10 @@ func (m *Manager) ResetChanged(server string) error {
 		return err
 	}
 	u.update(func() {
-		u.firstSeen = map[string]string{}
+		now := time.Now().Unix()
+		u.seen = seenTools{}
 		for _, t := range u.tools {
-			u.firstSeen[t.Name] = loader.ToolDigest(t)
+			u.seen[t.Name] = seenTool{first: loader.ToolDigest(t), last: now}
 		}
 		u.rebuild()
 	})

@@ -143,16 +143,22 @@ func TestListChanged(t *testing.T) {
 	if got := entryNames(src); !slices.Equal(got, []string{"fake__one"}) {
 		t.Errorf("while validating, entries = %v, want the old list", got)
 	}
-	_, err := m.Call(context.Background(), "fake", "one", nil)
-	var na *NotActiveError
-	if !errors.As(err, &na) || na.State != loader.StateValidating || na.Server != "fake" {
-		t.Errorf("call while validating: got %v, want a NotActiveError", err)
-	}
-	if state, _ := na.NotActive(); state != loader.StateValidating {
-		t.Errorf("NotActive() state = %s", state)
+	// A call while the server re-lists its tools waits for it.
+	called := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), "fake", "one", nil)
+		called <- err
+	}()
+	select {
+	case err := <-called:
+		t.Fatalf("the call while validating did not wait: %v", err)
+	case <-time.After(50 * time.Millisecond):
 	}
 
 	close(gate)
+	if err := recv(t, called, "the call made while validating"); err != nil {
+		t.Errorf("call while validating: %v", err)
+	}
 	src = waitSource(t, e.catalog, "fake", "the new tool", func(s *loader.Source) bool {
 		return s.State == loader.StateActive && len(s.Entries) == 2
 	})
@@ -464,11 +470,12 @@ func TestPersistedCatalog(t *testing.T) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
+	blocked.ConnectWait = 20 * time.Millisecond
 	m2 := New(e.configs(), blocked)
 	m2.Start(context.Background())
 	src, _ := blocked.Catalog.Snapshot().Source("fake")
 	if src == nil || src.State != loader.StateConnecting || !slices.Equal(entryNames(src), []string{"fake__shifty", "fake__stable"}) ||
-		src.Instructions != "Fake things." || src.LastListed.IsZero() {
+		src.Instructions != "Fake things." || src.LastListed.IsZero() || !src.Cached || src.EntryState() != loader.StateCached {
 		t.Errorf("published at start: %+v", src)
 	}
 	if _, ok := src.Entries[0].Tool.InputSchema.(json.RawMessage); !ok {
@@ -477,7 +484,7 @@ func TestPersistedCatalog(t *testing.T) {
 	recv(t, dialled, "the dial")
 	_, err := m2.Call(context.Background(), "fake", "stable", nil)
 	var na *NotActiveError
-	if !errors.As(err, &na) || na.State != loader.StateConnecting {
+	if !errors.As(err, &na) || na.State != loader.StateConnecting || !strings.Contains(na.Reason, "still connecting after waiting 20ms") {
 		t.Errorf("call while connecting: %v", err)
 	}
 	m2.Close()

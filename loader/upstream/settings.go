@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // DefaultTimeout bounds a call when Settings.Timeout is zero.
@@ -19,6 +20,10 @@ type Settings struct {
 	Disabled bool
 	// Timeout bounds each call; zero means DefaultTimeout.
 	Timeout time.Duration
+	// ConnectWait is how long a call waits for the server while it is
+	// connecting or re-listing its tools, within Timeout; zero means
+	// Options.ConnectWait.
+	ConnectWait time.Duration
 	// AlwaysLoad globs select tools that are listed directly with their
 	// schema instead of waiting to be found.
 	AlwaysLoad []string
@@ -27,6 +32,9 @@ type Settings struct {
 	// the longest pattern, then the pattern that sorts first. Tools that
 	// match nothing are callable.
 	Policy map[string]loader.Policy
+	// OAuth configures logging in to an HTTP or SSE server that requires
+	// OAuth.
+	OAuth oauth.Settings
 }
 
 func (s *Settings) timeout() time.Duration {

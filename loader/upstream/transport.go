@@ -5,22 +5,26 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // stopGrace is how long a stdio server may take to exit once its stdin is
 // closed (and again after SIGTERM) before it is killed.
 const stopGrace = 2 * time.Second
 
-// transport makes the transport for one connection attempt. For stdio it
-// also returns the command, which is not started yet, so that the caller
-// can find and stop its process.
-func (u *upstream) transport(ctx context.Context, stderr *stderrTail) (mcp.Transport, *exec.Cmd, error) {
+// transport makes the transport for one connection attempt, authorized by
+// h when it is an HTTP one. For stdio it also returns the command, which is
+// not started yet, so that the caller can find and stop its process.
+func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.Handler) (mcp.Transport, *exec.Cmd, error) {
 	if dial := u.m.opts.Dial; dial != nil {
 		t, err := dial(ctx, u.cfg)
 		return t, nil, err
@@ -30,7 +34,7 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail) (mcp.Trans
 	case TypeStdio:
 		cmd := exec.Command(cfg.Command, cfg.Args...)
 		cmd.Dir = cfg.Cwd
-		cmd.Env = os.Environ()
+		cmd.Env = inheritedEnv(os.Environ(), u.withheld)
 		for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
 			cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 		}
@@ -41,29 +45,41 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail) (mcp.Trans
 		ownProcessGroup(cmd)
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, cmd, nil
 	case TypeHTTP:
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.Headers)}, nil, nil
+		return withOAuth(&mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	case TypeSSE:
-		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.Headers)}, nil, nil
+		return withOAuth(&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	}
 	return nil, nil, fmt.Errorf("unknown transport %q", cfg.Type)
 }
 
-func httpClient(headers map[string]string) *http.Client {
+// httpClient returns the client for a server at endpoint: one that adds the
+// configured headers to its requests to the endpoint's origin.
+func httpClient(endpoint string, headers map[string]string) *http.Client {
 	if len(headers) == 0 {
 		return nil // http.DefaultClient
 	}
-	return &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+	origin, _ := url.Parse(endpoint) // LoadConfig checked it
+	return &http.Client{Transport: &headerTransport{base: http.DefaultTransport, origin: origin, headers: headers}}
 }
 
 // headerTransport adds the configured headers (an Authorization token,
-// usually) to every request. Headers the SDK sets itself win: they carry
-// the protocol (session id, accepted content types).
+// usually) to every request to the configured origin, and to no other:
+// a redirect, or an SSE server naming its message endpoint, may send
+// requests anywhere, and the headers are credentials for the configured
+// server only. (Go's client drops Authorization on a redirect to another
+// host by itself, but the transport adds headers after it has decided.)
+// Headers the SDK sets itself win: they carry the protocol (session id,
+// accepted content types).
 type headerTransport struct {
 	base    http.RoundTripper
+	origin  *url.URL
 	headers map[string]string
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.origin == nil || !sameOrigin(req.URL, t.origin) {
+		return t.base.RoundTrip(req)
+	}
 	req = req.Clone(req.Context()) // a RoundTripper must not modify the request
 	for k, v := range t.headers {
 		if req.Header.Get(k) == "" {
@@ -71,4 +87,66 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return t.base.RoundTrip(req)
+}
+
+// sameOrigin reports whether two URLs have the same scheme, host and port,
+// a missing port being the scheme's default.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
+}
+
+func port(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// privateEnv are toolsearch's own secrets, which no server inherits.
+var privateEnv = []string{"TOOLSEARCH_TOKEN"}
+
+// commonEnv are variables every program may need, never withheld even when
+// an entry names them (as in "${PATH}:/opt/bin"); so are LC_*.
+var commonEnv = map[string]bool{
+	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TZ": true,
+	"TMPDIR": true, "TEMP": true, "TMP": true, "TERM": true, "PWD": true,
+	"SYSTEMROOT": true, "WINDIR": true, "COMSPEC": true, "PATHEXT": true, "USERPROFILE": true, "APPDATA": true, "LOCALAPPDATA": true,
+}
+
+// withheldEnv returns the variables of toolsearch's environment that the
+// server of self must not inherit: toolsearch's secrets, and those the other
+// entries name, except those self names itself.
+func withheldEnv(self ServerConfig, all []ServerConfig, extra []string) map[string]bool {
+	w := map[string]bool{}
+	for _, name := range slices.Concat(privateEnv, extra) {
+		w[name] = true
+	}
+	for _, cfg := range all {
+		if cfg.Name == self.Name {
+			continue
+		}
+		for _, name := range cfg.Vars {
+			if !commonEnv[strings.ToUpper(name)] && !strings.HasPrefix(name, "LC_") {
+				w[name] = true
+			}
+		}
+	}
+	for _, name := range self.Vars {
+		delete(w, name)
+	}
+	return w
+}
+
+// inheritedEnv returns env (KEY=value lines) without the withheld variables.
+func inheritedEnv(env []string, withheld map[string]bool) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !withheld[k] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,5 +196,72 @@ func TestStderrTail(t *testing.T) {
 	}
 	if (*stderrTail)(nil).String() != "" {
 		t.Error("nil tail is not empty")
+	}
+}
+
+// Configured headers are credentials for the configured origin: a redirect
+// elsewhere got them again from the transport (Authorization and X-Api-Key
+// reached another origin). A redirect within the origin keeps them.
+func TestHeadersStayWithTheirOrigin(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]http.Header{}
+	record := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			got[name+r.URL.Path] = r.Header.Clone()
+			mu.Unlock()
+		}
+	}
+	other := httptest.NewServer(record("other"))
+	defer other.Close()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/landed", http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/home", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/landed", http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/landed", record("configured"))
+	configured := httptest.NewServer(mux)
+	defer configured.Close()
+
+	headers := map[string]string{"Authorization": "Bearer s3cret", "X-Api-Key": "k3y"}
+	client := httpClient(configured.URL+"/mcp", headers)
+	for _, path := range []string{"/away", "/home"} {
+		resp, err := client.Post(configured.URL+path, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for k := range headers {
+		if v := got["other/landed"].Get(k); v != "" {
+			t.Errorf("the other origin received %s: %s", k, v)
+		}
+		if v := got["configured/landed"].Get(k); v != headers[k] {
+			t.Errorf("a redirect within the origin lost %s: %q", k, v)
+		}
+	}
+}
+
+func TestSameOrigin(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"https://x.example/mcp", "https://X.example:443/other", true},
+		{"http://x.example/mcp", "http://x.example:80", true},
+		{"http://x.example", "https://x.example", false},
+		{"https://x.example", "https://x.example:8443", false},
+		{"https://x.example", "https://y.example", false},
+		{"https://x.example", "https://x.example.evil", false},
+	} {
+		a, _ := url.Parse(tt.a)
+		b, _ := url.Parse(tt.b)
+		if got := sameOrigin(a, b); got != tt.want {
+			t.Errorf("sameOrigin(%s, %s) = %v", tt.a, tt.b, got)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math/rand/v2"
 	"os/exec"
 	"slices"
@@ -16,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/schema"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // An upstream is one server: its connection loop and what is known of it.
@@ -26,11 +27,21 @@ type upstream struct {
 	log    *slog.Logger
 	file   string // last known catalog
 	client *mcp.Client
+	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
+	// servers that do not use it.
+	auth *oauth.Handler
+	// redact takes the server's secrets (URL keys, header values) out of
+	// everything shown: LastError, errors, and log records through log.
+	redact *redactor
+	// withheld names the variables of toolsearch's environment the server
+	// must not inherit.
+	withheld map[string]bool
 
 	kick         chan struct{}   // reconnect now rather than after the backoff
 	toolsChanged chan struct{}   // the server said its tools changed
 	subscribed   chan struct{}   // the server acknowledged a subscription to changes
 	refresh      chan chan error // explicit refreshes, answered after a listing
+	lostAuth     chan error      // a call found the tokens refused
 
 	pubMu  sync.Mutex // held across change and publish, so the catalog sees changes in order
 	saveMu sync.Mutex // serializes writes of the cache file
@@ -42,12 +53,21 @@ type upstream struct {
 	attempt      int           // connection attempts begun
 	sess         *session      // the live connection while active or validating
 	tools        []*mcp.Tool   // last known, under their own names
-	firstSeen    map[string]string
+	seen         seenTools
 	listed       time.Time
+	cached       bool // tools are the last known catalog, not yet listed in this run
 	lastErr      string
+	stderr       string // tail of stderr at the last failure
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
+	// authVersion is the version of the tokens when the server entered
+	// needs_auth: a new version may be a login.
+	authVersion uint64
+	// schemaVerdicts caches, by tool digest, why the input schemas that
+	// took decoding to check cannot be served ("" when they can), so that
+	// a re-listing checks only what changed.
+	schemaVerdicts map[string]string
 }
 
 // A session is one connection to the server.
@@ -66,24 +86,28 @@ var (
 )
 
 func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
+	redact := newRedactor(cfg)
 	u := &upstream{
 		m:            m,
 		cfg:          cfg,
 		set:          set,
-		log:          m.log.With("server", cfg.Name),
+		redact:       redact,
+		log:          slog.New(redact.handler(m.log.Handler())).With("server", cfg.Name),
 		file:         cacheFile(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
 		subscribed:   make(chan struct{}, 1),
 		refresh:      make(chan chan error),
+		lostAuth:     make(chan error, 1),
 		state:        loader.StateConnecting,
 		since:        time.Now(),
 		changed:      make(chan struct{}),
-		firstSeen:    map[string]string{},
+		seen:         seenTools{},
 	}
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
+	u.auth = m.newAuth(u)
 	u.client = mcp.NewClient(m.opts.ClientInfo, &mcp.ClientOptions{
 		Logger:                    u.log,
 		KeepAlive:                 max(m.opts.KeepAlive, 0),
@@ -151,7 +175,17 @@ func (u *upstream) run(ctx context.Context) {
 			answer(ErrClosed)
 			return
 		}
-		answer(err)
+		answer(u.redact.Error(err))
+		if lr, ok := loginRequired(err); ok && u.auth != nil && !lr.StepUp() {
+			// No backoff: nothing changes until someone logs in.
+			u.needAuth(lr)
+			failures = 0
+			if !u.waitForLogin(ctx, &waiting) {
+				answer(ErrClosed)
+				return
+			}
+			continue
+		}
 		u.fail(err, s.stderr)
 
 		if up >= u.m.opts.MaxBackoff { // it worked for a while: start over
@@ -197,12 +231,16 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	// first listing comes after this connection is made.
 	drain(u.subscribed)
 	drain(u.toolsChanged)
+	select {
+	case <-u.lostAuth:
+	default:
+	}
 	s.ctx, s.cancel = context.WithCancelCause(ctx)
 	// The timeout must not end s.ctx once connected: an SSE stream lives
 	// in the context it was opened with.
 	timeout := u.m.opts.ConnectTimeout
 	timer := time.AfterFunc(timeout, func() { s.cancel(errConnectTimeout) })
-	t, cmd, err := u.transport(s.ctx, s.stderr)
+	t, cmd, err := u.transport(s.ctx, s.stderr, u.auth)
 	s.cmd = cmd
 	var cs *mcp.ClientSession
 	if err == nil {
@@ -257,6 +295,7 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 		}
 	}
 	for {
+		listedAt := time.Now()
 		if err := u.list(s, explicit); err != nil {
 			return err
 		}
@@ -267,13 +306,47 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 			return ctx.Err()
 		case err := <-ended:
 			return sessionEnded(err)
+		case err := <-u.lostAuth:
+			return err
 		case <-u.toolsChanged:
+			// A server announcing changes without end would be
+			// re-listed, and its cache rewritten, as fast as it
+			// announces: changes coalesce into at most one listing
+			// per minRelist. Refreshes are not held back.
+			if err := u.holdRelisting(ctx, listedAt, ended, waiting, &explicit); err != nil {
+				return err
+			}
 		case r := <-u.refresh:
 			*waiting = append(*waiting, r)
 			explicit = true
 		}
 		u.update(func() { u.state = loader.StateValidating })
 	}
+}
+
+// holdRelisting waits until minRelist has passed since the last listing
+// began, or a refresh is asked for, then takes the changes announced
+// meanwhile as covered by the listing to come. It returns an error when the
+// session ends first.
+func (u *upstream) holdRelisting(ctx context.Context, listedAt time.Time, ended <-chan error, waiting *[]chan error, explicit *bool) error {
+	wait := time.Until(listedAt.Add(u.m.minRelist))
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case r := <-u.refresh:
+		*waiting = append(*waiting, r)
+		*explicit = true
+	case err := <-ended:
+		return sessionEnded(err)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	drain(u.toolsChanged)
+	return nil
 }
 
 // sessionEnded describes the end of a session, given what Wait returned.
@@ -313,7 +386,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 		instructions = res.Instructions
 	}
 	u.update(func() {
-		u.state, u.sess, u.instructions, u.lastErr = loader.StateActive, s, instructions, ""
+		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
 			// start or lose a backend; dropping the catalog would
@@ -323,12 +396,12 @@ func (u *upstream) list(s *session, explicit bool) error {
 				len(u.tools), u.listed.Format(time.RFC3339))
 			return
 		}
-		u.tools, u.listed = tools, time.Now()
-		for _, t := range tools {
-			if _, ok := u.firstSeen[t.Name]; !ok {
-				u.firstSeen[t.Name] = loader.ToolDigest(t)
-			}
+		u.tools, u.listed, u.cached = tools, time.Now(), false
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = t.Name
 		}
+		u.seen.listed(names, func(i int) string { return loader.ToolDigest(tools[i]) }, u.listed)
 		u.rebuild()
 	})
 	u.log.Info("tools listed", "tools", len(tools))
@@ -339,12 +412,18 @@ func (u *upstream) list(s *session, explicit bool) error {
 // fail records why the connection ended, with the tail of stderr.
 func (u *upstream) fail(err error, stderr *stderrTail) {
 	msg := err.Error()
-	if tail := stderr.String(); tail != "" {
+	tail := u.redact.String(stderr.String())
+	if tail != "" {
 		msg += "\nstderr:\n" + tail
 	}
-	u.log.Warn("upstream failed", "err", err)
+	msg = u.redact.String(msg)
+	if last := loader.LastLines(tail, 1); len(last) > 0 {
+		u.log.Warn("upstream failed", "err", err, "stderr", last[0])
+	} else {
+		u.log.Warn("upstream failed", "err", err)
+	}
 	u.update(func() {
-		u.state, u.sess, u.lastErr = loader.StateFailed, nil, msg
+		u.state, u.sess, u.lastErr, u.stderr = loader.StateFailed, nil, msg, tail
 	})
 }
 
@@ -356,11 +435,11 @@ func (u *upstream) loadPersisted() {
 	}
 	u.update(func() {
 		if p != nil {
+			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
-			if p.FirstSeen != nil {
-				u.firstSeen = p.FirstSeen
-			}
+			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
+			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 		}
 		u.rebuild()
 	})
@@ -376,8 +455,8 @@ func (u *upstream) save() {
 		Listed:       u.listed,
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
-		FirstSeen:    maps.Clone(u.firstSeen),
 	}
+	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
 	if err := saveCache(u.file, p); err != nil {
 		u.log.Warn("could not save the last known catalog", "file", u.file, "err", err)
@@ -395,7 +474,9 @@ func (u *upstream) update(change func()) {
 		u.since = time.Now()
 		u.log.Debug("state", "from", prev, "to", u.state)
 	}
-	close(u.changed)
+	// Waiters are woken once the catalog has the change, so that what
+	// they read next (the catalog, a snapshot) has it too.
+	changed := u.changed
 	u.changed = make(chan struct{})
 	src := &loader.Source{
 		Name:         u.cfg.Name,
@@ -406,10 +487,13 @@ func (u *upstream) update(change func()) {
 		State:        u.state,
 		LastListed:   u.listed,
 		LastError:    u.lastErr,
+		Stderr:       u.stderr,
+		Cached:       u.cached && len(u.tools) > 0,
 		Instructions: u.instructions,
 	}
 	u.mu.Unlock()
 	u.m.opts.Catalog.Put(src)
+	close(changed)
 }
 
 // rebuild makes the catalog entries of the last known tools. Callers hold
@@ -417,6 +501,21 @@ func (u *upstream) update(change func()) {
 func (u *upstream) rebuild() {
 	u.entries, u.refused = nil, nil
 	seen := map[string]bool{}
+	verdicts := map[string]string{}
+	verdict := func(e *loader.Entry) string {
+		if !schema.MayCycle(e.Tool.InputSchema) {
+			return ""
+		}
+		reason, ok := u.schemaVerdicts[e.Digest]
+		if !ok {
+			if err := schema.Check(e.Tool.InputSchema); err != nil {
+				reason = "its inputSchema cannot be checked: " + err.Error() + "; the server must fix the schema"
+			}
+		}
+		verdicts[e.Digest] = reason
+		return reason
+	}
+	defer func() { u.schemaVerdicts = verdicts }()
 	for _, t := range u.tools {
 		e := loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
 		switch err := loader.CheckToolName(e.Name); {
@@ -428,10 +527,14 @@ func (u *upstream) rebuild() {
 			continue
 		}
 		seen[t.Name] = true
+		if reason := verdict(e); reason != "" {
+			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
+			continue
+		}
 		e.Policy = u.set.policy(t.Name)
 		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
-		first, ok := u.firstSeen[t.Name]
-		e.Changed = ok && first != e.Digest
+		r, ok := u.seen[t.Name]
+		e.Changed = ok && r.first != e.Digest
 		u.entries = append(u.entries, e)
 	}
 }
@@ -463,6 +566,8 @@ func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError
 		reason = "re-listing its tools"
 	case state == loader.StateConnecting && reason == "":
 		reason = "starting"
+	case state == loader.StateConnecting && !strings.HasPrefix(reason, "starting"):
+		reason = "starting again after: " + reason
 	}
 	return &NotActiveError{Server: u.cfg.Name, State: state, Reason: strings.TrimSpace(reason)}
 }

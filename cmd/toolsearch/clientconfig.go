@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
+)
+
+func hostNames() []string { return hosts.Names() }
+
+func runClientConfig(_ context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("client-config", os.Stderr)
+	dir := fs.String("dir", ".", "the folder holding toolsearch's configuration (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	h, ok := hosts.Lookup(rest[0])
+	if !ok {
+		return fmt.Errorf("unknown host %q: want one of %s", rest[0], strings.Join(hosts.Names(), ", "))
+	}
+	serveArgs, notes, err := serveArgsFor(*dir)
+	if err != nil {
+		return err
+	}
+	exe, note := toolsearchPath()
+	if note != "" {
+		notes = append(notes, note)
+	}
+	text, err := hosts.Snippet(h.Name, exe, serveArgs)
+	if err != nil {
+		return err
+	}
+	// The snippet alone goes to stdout, so that it can be piped; where it
+	// goes, and anything to watch, to stderr.
+	fmt.Fprintln(os.Stderr, whereSnippetGoes(h))
+	for _, n := range notes {
+		fmt.Fprintln(os.Stderr, "note: "+n)
+	}
+	_, err = io.WriteString(out, text)
+	return err
+}
+
+// whereSnippetGoes tells where to put a host's snippet.
+func whereSnippetGoes(h *hosts.Host) string {
+	if h.Name == "claude-code" {
+		return "Run this in your project (add --scope user to have toolsearch in every project):"
+	}
+	var files []string
+	for _, l := range h.Locations(hosts.Options{Project: "."}) {
+		files = append(files, fmt.Sprintf("%s (%s)", l.Path, l.Scope))
+	}
+	return fmt.Sprintf("Add this to %s, merging it into what the file has:", strings.Join(files, " or "))
+}
+
+// serveArgsFor is `serve` with absolute paths to the configuration in dir:
+// hosts start servers in a folder of their own choosing, where relative
+// paths would find nothing. Flags win over toolsearch.yaml, so its skill
+// roots, MCP config and tool files are passed as flags, resolved as
+// toolsearch resolves them when started in dir.
+func serveArgsFor(dir string) (args, notes []string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	args = []string{"serve"}
+	cfg := &Config{}
+	if file := filepath.Join(abs, DefaultConfigFile); fileExists(file) {
+		if cfg, err = loadConfig(file, true); err != nil {
+			return nil, nil, err
+		}
+		args = append(args, "--config", file)
+	}
+	resolve := func(p string) string {
+		p = expandHome(p)
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(abs, p)
+	}
+	skills := cfg.Skills
+	if len(skills) == 0 && fileExists(filepath.Join(abs, "skills")) {
+		skills = []string{"skills"}
+	}
+	for _, s := range skills {
+		args = append(args, "--skills", resolve(s))
+	}
+	for _, t := range cfg.Tools {
+		if ns, file, ok := strings.Cut(t, "="); ok {
+			args = append(args, "--tools", ns+"="+resolve(file))
+		} else {
+			args = append(args, "--tools", resolve(t))
+		}
+	}
+	mcpConfig := cfg.MCPConfig
+	if mcpConfig == "" && fileExists(filepath.Join(abs, ".mcp.json")) {
+		mcpConfig = ".mcp.json"
+	}
+	if mcpConfig != "" {
+		args = append(args, "--mcp-config", resolve(mcpConfig))
+	}
+	for key, p := range map[string]string{"trace": cfg.Trace, "http.tokenFile": cfg.HTTP.TokenFile} {
+		if p != "" && !filepath.IsAbs(expandHome(p)) {
+			notes = append(notes, fmt.Sprintf("%s in %s is the relative path %s: the host's working folder is not %s, so make it absolute", key, DefaultConfigFile, p, abs))
+		}
+	}
+	if len(args) == 1 {
+		notes = append(notes, fmt.Sprintf("%s holds no toolsearch configuration: run toolsearch init there first, or give --dir", abs))
+	}
+	return args, notes, nil
+}
+
+// toolsearchPath is the absolute path of this toolsearch. A binary that
+// `go run` built in a temporary folder is gone when it ends: then the one
+// on PATH, if any, is named, with a note.
+func toolsearchPath() (path, note string) {
+	exe, err := os.Executable()
+	if err == nil {
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = resolved
+		}
+	}
+	temporary := err != nil || strings.Contains(exe, string(filepath.Separator)+"go-build")
+	if !temporary {
+		return exe, ""
+	}
+	if p, err := exec.LookPath("toolsearch"); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, ""
+		}
+	}
+	return exe, "this toolsearch is a temporary build (go run): install it (go install github.com/toolsearch/toolsearch/cmd/toolsearch@latest) and run client-config again"
+}
+
+// expandHome expands a leading ~/ to the user's home folder.
+func expandHome(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[1:])
+		}
+	}
+	return p
+}

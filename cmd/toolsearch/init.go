@@ -1,0 +1,316 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream"
+)
+
+func runInit(_ context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("init", os.Stderr)
+	from := fs.String("from", "", "import the MCP servers of `HOST` ("+strings.Join(hosts.Names(), ", ")+"): its project configuration in DIR and the user's")
+	fromFile := fs.String("from-file", "", "with --from, read this `FILE` in the host's format instead of its usual locations")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 || *fromFile != "" && *from == "" {
+		fs.Usage()
+		return errUsage
+	}
+	dir := "."
+	if len(rest) == 1 {
+		dir = rest[0]
+	}
+	var imported *hosts.Result
+	if *from != "" {
+		imported, err = hosts.Import(*from, hosts.Options{Project: dir, File: *fromFile})
+		if err != nil {
+			return err
+		}
+	}
+	plan, err := planInit(dir, *from, imported)
+	if err != nil {
+		return err
+	}
+	return plan.write(out)
+}
+
+// initPlan is what init will write, decided before anything is written so
+// that a refusal leaves the folder as it was.
+type initPlan struct {
+	dir      string
+	host     string
+	imported *hosts.Result
+	files    []initFile
+	kept     []string
+	// settings are the imported servers' settings that could not go into
+	// a toolsearch.yaml that already exists.
+	settings string
+}
+
+type initFile struct {
+	path string // relative to dir
+	data []byte
+	mode os.FileMode
+}
+
+func planInit(dir, host string, imported *hosts.Result) (*initPlan, error) {
+	p := &initPlan{dir: dir, host: host, imported: imported}
+	var servers []hosts.Server
+	if imported != nil {
+		servers = imported.Servers
+	}
+	exists := func(rel string) bool {
+		_, err := os.Lstat(filepath.Join(dir, rel))
+		return err == nil
+	}
+	settings := serverSettingsYAML(servers)
+	if exists(DefaultConfigFile) {
+		p.kept = append(p.kept, DefaultConfigFile)
+		p.settings = settings
+	} else {
+		p.files = append(p.files, initFile{DefaultConfigFile, []byte(initConfigYAML + settings), 0o644})
+	}
+	if exists(".mcp.json") {
+		if len(servers) > 0 {
+			names := make([]string, len(servers))
+			for i, s := range servers {
+				names[i] = s.Name
+			}
+			return nil, fmt.Errorf("%s exists, and init never overwrites a file: the %s imported from %s (%s) would be lost. Move it aside, or init another folder (toolsearch init ~/.config/toolsearch --from %s)",
+				filepath.Join(dir, ".mcp.json"), plural(len(servers), "server"), host, strings.Join(names, ", "), host)
+		}
+		p.kept = append(p.kept, ".mcp.json")
+	} else {
+		mode := os.FileMode(0o644)
+		for _, s := range servers {
+			if len(s.Entry.Env) > 0 || len(s.Entry.Headers) > 0 {
+				mode = 0o600 // it may carry tokens
+			}
+		}
+		p.files = append(p.files, initFile{".mcp.json", hosts.MCPConfig(servers), mode})
+	}
+	if exists("skills") {
+		p.kept = append(p.kept, "skills")
+	} else {
+		p.files = append(p.files,
+			initFile{"skills/example/SKILL.md", []byte(exampleSkill), 0o644},
+			initFile{"skills/example/scripts/hello.sh", []byte(exampleScript), 0o755})
+	}
+	return p, nil
+}
+
+// write creates the planned files, never replacing one (O_EXCL), and says
+// what it did and what to do next.
+func (p *initPlan) write(out io.Writer) error {
+	for _, f := range p.files {
+		path := filepath.Join(p.dir, f.path)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, f.mode)
+		if errors.Is(err, fs.ErrExist) {
+			fmt.Fprintf(out, "kept   %s (it appeared meanwhile)\n", path)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_, err = fh.Write(f.data)
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "wrote  %s%s\n", path, p.describe(f.path))
+	}
+	for _, k := range p.kept {
+		fmt.Fprintf(out, "kept   %s (it exists; init never overwrites a file)\n", filepath.Join(p.dir, k))
+	}
+	if p.settings != "" {
+		fmt.Fprintf(out, "\nAdd the imported servers' settings to %s:\n%s", filepath.Join(p.dir, DefaultConfigFile), p.settings)
+	}
+	p.report(out)
+	return nil
+}
+
+func (p *initPlan) describe(rel string) string {
+	if rel != ".mcp.json" || p.imported == nil {
+		return ""
+	}
+	h, _ := hosts.Lookup(p.host)
+	return fmt.Sprintf(" (%s from %s: %s)", plural(len(p.imported.Servers), "server"), h.Title, strings.Join(p.imported.Read, ", "))
+}
+
+// report lists what the import could not carry over, what toolsearch
+// thinks of the new .mcp.json, and the next steps.
+func (p *initPlan) report(out io.Writer) {
+	var notes []string
+	if p.imported != nil {
+		notes = append(notes, p.imported.Notes...)
+		if len(p.imported.Read) == 0 {
+			h, _ := hosts.Lookup(p.host)
+			var where []string
+			for _, l := range h.Locations(hosts.Options{Project: p.dir}) {
+				where = append(where, l.Path)
+			}
+			notes = append(notes, fmt.Sprintf("no %s configuration found (looked in %s): .mcp.json has no servers", h.Title, strings.Join(slices.Compact(where), ", ")))
+		}
+	}
+	if slices.ContainsFunc(p.files, func(f initFile) bool { return f.path == ".mcp.json" }) {
+		_, probs, err := upstream.LoadConfig(filepath.Join(p.dir, ".mcp.json"))
+		if err != nil {
+			notes = append(notes, err.Error())
+		}
+		for _, pr := range probs {
+			if pr.Severity >= loader.SeverityWarning {
+				notes = append(notes, pr.String())
+			}
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(out, "\nNotes:\n")
+		for _, n := range notes {
+			fmt.Fprintf(out, "  %s\n", n)
+		}
+	}
+	cd := ""
+	if abs, _ := filepath.Abs(p.dir); abs != mustGetwd() {
+		cd = "cd " + p.dir + " && "
+	}
+	fmt.Fprintf(out, "\nNext:\n  %stoolsearch catalog          # what toolsearch serves, with each server's state\n", cd)
+	host := p.host
+	if host == "" {
+		host = "HOST"
+	}
+	fmt.Fprintf(out, "  %stoolsearch client-config %s   # how to register toolsearch with %s\n", cd, host, hostTitle(host))
+	if p.imported != nil && len(p.imported.Servers) > 0 {
+		fmt.Fprintf(out, "  then remove the imported servers from %s's configuration, so that only toolsearch loads them\n", hostTitle(host))
+	}
+}
+
+func hostTitle(name string) string {
+	if h, ok := hosts.Lookup(name); ok {
+		return h.Title
+	}
+	return "your MCP host (" + strings.Join(hosts.Names(), ", ") + ")"
+}
+
+func mustGetwd() string {
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// serverSettingsYAML is the servers section of toolsearch.yaml for what the
+// host configured beyond how to start a server (timeouts, disabled
+// servers, tool filters); empty when there is nothing.
+func serverSettingsYAML(servers []hosts.Server) string {
+	type settings struct {
+		Disabled bool              `yaml:"disabled,omitempty"`
+		Timeout  string            `yaml:"timeout,omitempty"`
+		Policy   map[string]string `yaml:"policy,omitempty"`
+	}
+	section := map[string]settings{}
+	for _, s := range servers {
+		if s.Settings.IsZero() {
+			continue
+		}
+		set := settings{Disabled: s.Settings.Disabled, Policy: s.Settings.Policy}
+		if s.Settings.Timeout > 0 {
+			set.Timeout = s.Settings.Timeout.String()
+		}
+		section[s.Name] = set
+	}
+	if len(section) == 0 {
+		return ""
+	}
+	data, err := yaml.Marshal(map[string]any{"servers": section})
+	if err != nil {
+		return ""
+	}
+	return "\n# Imported from the host's configuration.\n" + string(data)
+}
+
+// initConfigYAML is the toolsearch.yaml init writes: every setting, most of
+// them commented out at their defaults.
+const initConfigYAML = `# toolsearch configuration: every setting has a flag too, and flags win.
+# Relative paths are taken from the folder toolsearch is started in.
+
+# Skill roots: folders of SKILL.md folders. The first root wins a name clash.
+skills: [./skills]
+
+# The upstream MCP servers, Claude-style (toolsearch init --from HOST imports
+# them from another host's configuration).
+mcpConfig: ./.mcp.json
+
+# Static tool catalogs, searchable but not callable (FILE or NS=FILE).
+# tools: [./dumps/github.json]
+
+# Tokens for the up-front listing of every entry, and for one search result.
+# listingBudget: 300
+# resultBudget: 8000
+
+# Skill scripts, run by run_skill_script.
+# workdir: .                  # where scripts run (default: here)
+# scripts:
+#   disabled: false
+#   timeout: 60s
+#   env: [GOPATH]             # passed besides PATH, HOME, LANG, LC_*, TMPDIR, TZ
+
+# serve --http: Streamable HTTP and the status page.
+# http:
+#   addr: 127.0.0.1:7777
+#   tokenFile: ./token        # required to bind beyond loopback
+
+# How long a call waits for an upstream server that is still starting.
+# connectWait: 10s
+
+# logLevel: info
+
+# Per upstream server, by its name in mcpConfig:
+# servers:
+#   github:
+#     timeout: 30s            # per call (default 60s)
+#     connectWait: 20s        # overrides the one above for this server
+#     alwaysLoad: ["get_issue"]
+#     policy:                 # glob -> callable | visible_only | hidden
+#       "delete_*": visible_only
+`
+
+const exampleSkill = `---
+name: example
+description: An example skill to copy when writing your own. Use when the user asks how toolsearch skills work, wants to write a skill, or says hello to check the setup.
+---
+# Example skill
+
+A skill is a folder holding this SKILL.md: the frontmatter above (its name
+must be the folder's name; its description says what the skill does and when
+to use it, in the user's words), then these instructions, which the model
+reads when tool_search finds the skill.
+
+To check the setup, run the script: run_skill_script with skill "example",
+script "scripts/hello.sh" and the user's name as the argument. It prints a
+greeting; only its output comes back.
+
+Copy this folder, rename it and the name above, and check it with
+` + "`toolsearch skills validate skills/`" + `.
+`
+
+const exampleScript = `#!/bin/sh
+# Prints a greeting: run_skill_script returns what a script prints.
+echo "Hello, ${1:-world}: toolsearch runs this skill's scripts."
+`

@@ -1,0 +1,53 @@
+// Package devsplit locates the development split of the tool-retrieval
+// benchmark for the tests and benchmarks that read it. The split is not part
+// of the repository: it sits beside it, as shared/eval/dev next to the
+// repository's folder (../shared/eval/dev from its root), or wherever
+// TOOLSEARCH_DEV_SPLIT says, which a checkout elsewhere (a git worktree,
+// say) sets.
+package devsplit
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// EnvVar names the environment variable that overrides the location.
+const EnvVar = "TOOLSEARCH_DEV_SPLIT"
+
+// Dir returns the split's folder, whether it exists or not.
+func Dir() string {
+	if d := os.Getenv(EnvVar); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return filepath.Join("..", "shared", "eval", "dev")
+	}
+	for { // the repository's root holds go.mod
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(filepath.Dir(dir), "shared", "eval", "dev")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return filepath.Join("..", "shared", "eval", "dev")
+		}
+		dir = parent
+	}
+}
+
+// Missing says where the split was looked for, for a skip or a log line.
+func Missing() string {
+	return "the development split is not at " + Dir() + " (shared/eval/dev beside the repository; set " + EnvVar + " to its folder)"
+}
+
+// Require returns the split's folder, skipping tb with Missing when the
+// split is absent.
+func Require(tb testing.TB) string {
+	tb.Helper()
+	dir := Dir()
+	if _, err := os.Stat(filepath.Join(dir, "catalog.json")); err != nil {
+		tb.Skip(Missing())
+	}
+	return dir
+}

@@ -1,0 +1,108 @@
+package oauth
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/oauth2"
+)
+
+// ErrLoginRequired is matched (errors.Is) by every *LoginRequiredError.
+var ErrLoginRequired = errors.New("login required")
+
+// LoginRequiredError says that a server needs the person to log in (again),
+// and why. It never carries a token, secret or code.
+type LoginRequiredError struct {
+	Server string
+	// Reason is a plain sentence: no login stored, a refresh the
+	// authorization server refused, a token the server no longer accepts.
+	Reason string
+	// MoreScopes says that the tokens work, but not for this request: the
+	// server answered 403 insufficient_scope, asking for Scopes.
+	MoreScopes bool
+	Scopes     []string
+}
+
+func (e *LoginRequiredError) Error() string {
+	if e.MoreScopes {
+		return fmt.Sprintf("%s needs a login with more scopes (%s): %s", e.Server, strings.Join(e.Scopes, " "), e.Reason)
+	}
+	return fmt.Sprintf("%s needs a login: %s", e.Server, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrLoginRequired) true.
+func (e *LoginRequiredError) Is(target error) bool { return target == ErrLoginRequired }
+
+// StepUp reports whether the tokens work but lack scopes a request needs.
+func (e *LoginRequiredError) StepUp() bool { return e.MoreScopes }
+
+// refusal describes an error answer of the token endpoint without its
+// body, which may echo what was sent.
+func refusal(re *oauth2.RetrieveError) string {
+	msg := "it answered"
+	if re.Response != nil {
+		msg += " " + re.Response.Status
+	}
+	if re.ErrorCode != "" {
+		msg += " " + re.ErrorCode
+	}
+	if d := re.ErrorDescription; d != "" {
+		if len(d) > 200 {
+			d = d[:200] + "…"
+		}
+		msg += fmt.Sprintf(" (%s)", d)
+	}
+	return msg
+}
+
+// refused reports whether the authorization server answered a token
+// request with a refusal (a 4xx), as opposed to being unreachable or
+// failing (which may pass).
+func refused(err error) (*oauth2.RetrieveError, bool) {
+	var re *oauth2.RetrieveError
+	if !errors.As(err, &re) {
+		return nil, false
+	}
+	if re.Response != nil && re.Response.StatusCode >= 500 {
+		return re, false
+	}
+	return re, true
+}
+
+// redact removes secrets from a message: errors of the libraries below may
+// quote what was sent or received.
+func redact(msg string, secrets ...string) string {
+	for _, s := range secrets {
+		if len(s) >= 4 {
+			msg = strings.ReplaceAll(msg, s, "[redacted]")
+		}
+	}
+	return msg
+}
+
+// safeError is an error whose message has been redacted; it keeps the
+// original for errors.Is and errors.As.
+type safeError struct {
+	msg string
+	err error
+}
+
+func (e *safeError) Error() string { return e.msg }
+func (e *safeError) Unwrap() error { return e.err }
+
+// sanitize returns err with any of the secrets cut out of its message, and
+// a RetrieveError's body left out.
+func sanitize(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if re, ok := refused(err); ok || re != nil {
+		// A RetrieveError without an error code prints the whole body.
+		if re.ErrorCode == "" {
+			msg = strings.Replace(msg, re.Error(), "the token endpoint refused: "+refusal(re), 1)
+		}
+	}
+	return &safeError{msg: redact(msg, secrets...), err: err}
+}

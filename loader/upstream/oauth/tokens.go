@@ -1,0 +1,361 @@
+package oauth
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// maxEarly bounds how long before it expires an access token is refreshed.
+// Short-lived tokens are refreshed at half their life instead.
+const maxEarly = time.Minute
+
+// freshFor is how long a token counts as just issued: a server that
+// refuses a token this new will not take a refreshed one either, so it
+// needs a login rather than another refresh.
+const freshFor = 10 * time.Second
+
+// Tokens are one server's tokens while toolsearch runs. Every session and
+// call to the server shares them: an access token about to expire is
+// refreshed once, by the first caller, while the others wait for it, and
+// the refreshed grant is stored at once. A grant another process stored (a
+// login, or a refresh of its own) is picked up at the next use.
+//
+// Tokens implements oauth2.TokenSource. It is safe for concurrent use.
+type Tokens struct {
+	store    *Store
+	server   string
+	resource string
+	client   *http.Client
+	log      *slog.Logger
+	now      func() time.Time // tests move time
+
+	mu     sync.Mutex
+	grant  *Grant
+	seen   stamp // the file version grant came from
+	loaded bool  // seen was read
+	// version counts changes of the grant, in this process or on disk.
+	version uint64
+}
+
+// NewTokens returns the tokens of the server at resource (its URL), as
+// stored; refreshes go through client (nil means http.DefaultClient).
+func NewTokens(store *Store, server, resource string, client *http.Client, log *slog.Logger) *Tokens {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Tokens{store: store, server: server, resource: resource, client: client, log: log, now: time.Now}
+}
+
+// Server returns the name of the server the tokens are for.
+func (t *Tokens) Server() string { return t.server }
+
+// Resource returns the URL the tokens are for.
+func (t *Tokens) Resource() string { return t.resource }
+
+// reload reads the grant file again if it changed since it was read.
+// Callers hold t.mu. It reports whether the grant changed.
+func (t *Tokens) reload() bool {
+	st := t.store.stamp(t.server, t.resource)
+	if t.loaded && st.same(t.seen) {
+		return false
+	}
+	g, err := t.store.Load(t.server, t.resource)
+	if err != nil {
+		// An unreadable file is no grant: the person logs in again,
+		// which replaces it.
+		t.log.Warn("ignoring the OAuth token file", "server", t.server, "err", err)
+		g = nil
+	}
+	t.grant, t.seen, t.loaded = g, st, true
+	t.version++
+	return true
+}
+
+// Grant returns a copy of the current grant, nil when there is none.
+func (t *Tokens) Grant() *Grant {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	if t.grant == nil {
+		return nil
+	}
+	g := *t.grant
+	if g.Token != nil {
+		tok := *g.Token
+		g.Token = &tok
+	}
+	return &g
+}
+
+// Version changes whenever the grant does, here or in the file; a server
+// waiting for a login polls it.
+func (t *Tokens) Version() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	return t.version
+}
+
+// NeedsLogin returns why the server needs a login, or "" when the tokens
+// are usable or can be refreshed.
+func (t *Tokens) NeedsLogin() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	return t.needsLogin()
+}
+
+func (t *Tokens) needsLogin() string {
+	g := t.grant
+	switch {
+	case g == nil:
+		return "no login is stored for it"
+	case g.Refused != "":
+		return g.Refused
+	case !g.Valid(t.now(), 0) && !g.CanRefresh():
+		return "its access token expired and the authorization server gave no refresh token"
+	}
+	return ""
+}
+
+// early is how long before expiry the grant's access token is refreshed.
+func early(g *Grant) time.Duration {
+	if g.Token.Expiry.IsZero() || g.Obtained.IsZero() {
+		return maxEarly
+	}
+	return min(maxEarly, g.Token.Expiry.Sub(g.Obtained)/2)
+}
+
+// Token returns a valid access token, refreshing it first when it is about
+// to expire. It fails with a *LoginRequiredError when only a login can help:
+// no grant, no refresh token, or a refresh the authorization server
+// refused (which is stored, so that every process sees it). Other failures
+// (the authorization server unreachable) are plain errors: the next call
+// tries again.
+func (t *Tokens) Token() (*oauth2.Token, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	g := t.grant
+	if g != nil && g.Valid(t.now(), early(g)) {
+		tok := *g.Token
+		return &tok, nil
+	}
+	if why := t.needsLogin(); why != "" {
+		return nil, &LoginRequiredError{Server: t.server, Reason: why}
+	}
+	if !g.CanRefresh() { // expiring soon, not refreshable: use it while it lasts
+		tok := *g.Token
+		return &tok, nil
+	}
+	return t.refresh()
+}
+
+// refresh exchanges the refresh token for new tokens and stores them.
+// Callers hold t.mu.
+func (t *Tokens) refresh() (*oauth2.Token, error) {
+	g := t.grant
+	cfg := &oauth2.Config{
+		ClientID:     g.ClientID,
+		ClientSecret: g.ClientSecret,
+		Endpoint:     oauth2.Endpoint{AuthURL: g.AuthURL, TokenURL: g.TokenURL, AuthStyle: g.AuthStyle},
+		Scopes:       g.Scopes,
+	}
+	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, t.client)
+	// An expired token makes the source refresh at once.
+	src := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: g.Token.RefreshToken, Expiry: time.Unix(1, 0)})
+	tok, err := src.Token()
+	if err != nil {
+		re, isRefusal := refused(err)
+		if !isRefusal {
+			return nil, fmt.Errorf("refreshing the token for %s: %w", t.server, sanitize(err, g.secrets()...))
+		}
+		// Another process may have refreshed first with the same
+		// refresh token, which the authorization server then retired.
+		if t.reload() && t.grant != nil && t.grant.Valid(t.now(), 0) {
+			tok := *t.grant.Token
+			return &tok, nil
+		}
+		why := "the authorization server refused to refresh its token: " + redact(refusal(re), g.secrets()...)
+		t.refuse(why)
+		return nil, &LoginRequiredError{Server: t.server, Reason: why}
+	}
+	next := *g
+	next.Token, next.Obtained, next.Refused = tok, t.now(), ""
+	if scope, ok := tok.Extra("scope").(string); ok && scope != "" {
+		next.Scopes = splitScopes(scope)
+	}
+	if err := t.save(&next); err != nil {
+		// The new tokens work in this process; the request goes on.
+		t.log.Warn("could not store the refreshed OAuth token; other toolsearch processes will not see it", "server", t.server, "err", err)
+	}
+	return tok, nil
+}
+
+// save stores a grant and makes it current. Callers hold t.mu.
+func (t *Tokens) save(g *Grant) error {
+	t.grant = g
+	t.version++
+	err := t.store.Save(g)
+	t.seen, t.loaded = t.store.stamp(t.server, t.resource), true
+	return err
+}
+
+// refuse marks the grant as no longer working, for every process. Callers
+// hold t.mu.
+func (t *Tokens) refuse(why string) {
+	if t.grant == nil {
+		return
+	}
+	g := *t.grant
+	g.Refused = why
+	_ = t.save(&g)
+}
+
+// Save stores the grant of a new login.
+func (t *Tokens) Save(g *Grant) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.save(g)
+}
+
+// Forget deletes the grant.
+func (t *Tokens) Forget() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	err := t.store.Delete(t.server, t.resource)
+	t.grant, t.seen, t.loaded = nil, stamp{}, true
+	t.version++
+	return err
+}
+
+// want records scopes the server asked for, so that the next login
+// requests them.
+func (t *Tokens) want(scopes []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	if t.grant == nil {
+		return
+	}
+	g := *t.grant
+	g.WantScopes = union(g.WantScopes, scopes)
+	if !slices.Equal(g.WantScopes, t.grant.WantScopes) {
+		_ = t.save(&g)
+	}
+}
+
+// rejected handles a 401 to a request that carried the access token sent.
+// It returns nil when the request may be retried: another caller has
+// already replaced that token, or a refresh got a new one. Otherwise the
+// server needs a login, which is stored.
+func (t *Tokens) rejected(sent string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	g := t.grant
+	if g == nil {
+		return &LoginRequiredError{Server: t.server, Reason: "no login is stored for it"}
+	}
+	if g.Refused == "" && g.Token.AccessToken != sent {
+		// Replaced meanwhile, or stored (by a login) after the request
+		// went without one: retry with it.
+		return nil
+	}
+	if why := t.needsLogin(); why != "" {
+		return &LoginRequiredError{Server: t.server, Reason: why}
+	}
+	if t.now().Sub(g.Obtained) >= freshFor && g.CanRefresh() {
+		if _, err := t.refresh(); err != nil {
+			return err
+		}
+		return nil
+	}
+	why := "the server refused its access token"
+	t.refuse(why)
+	return &LoginRequiredError{Server: t.server, Reason: why}
+}
+
+// union returns a followed by the elements of b it lacks.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// splitScopes reads a space-separated scope parameter.
+func splitScopes(s string) []string { return strings.Fields(s) }
+
+// has reports whether a grant is stored, usable or not.
+func (t *Tokens) has() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	return t.grant != nil
+}
+
+// Info describes a server's login without its secrets, for display.
+type Info struct {
+	Issuer  string    // the authorization server
+	Scopes  []string  // granted
+	Expires time.Time // of the access token; zero when it does not say
+	// Refreshable says whether a refresh token is held.
+	Refreshable bool
+	// NeedsLogin says why the tokens cannot be used, "" when they can.
+	NeedsLogin string
+	// Obtained is when the access token was issued.
+	Obtained time.Time
+}
+
+// Info describes the current login, nil when there is none.
+func (t *Tokens) Info() *Info {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	g := t.grant
+	if g == nil {
+		return nil
+	}
+	return &Info{
+		Issuer:      g.Issuer,
+		Scopes:      slices.Clone(g.Scopes),
+		Expires:     g.Token.Expiry,
+		Refreshable: g.CanRefresh(),
+		NeedsLogin:  t.needsLogin(),
+		Obtained:    g.Obtained,
+	}
+}
+
+// Logout revokes the tokens where the authorization server offers
+// revocation (see Revoke) and forgets them, even when revoking failed. It
+// returns the revocation endpoint used, "" when there was none or nothing
+// to log out of.
+func (t *Tokens) Logout(ctx context.Context) (revokedAt string, err error) {
+	g := t.Grant()
+	if g == nil {
+		return "", nil
+	}
+	revoked, rerr := Revoke(ctx, t.client, g)
+	if err := t.Forget(); err != nil {
+		return "", fmt.Errorf("forgetting the tokens of %s: %w", t.server, err)
+	}
+	if revoked && rerr == nil {
+		revokedAt = g.RevocationURL
+	}
+	return revokedAt, rerr
+}

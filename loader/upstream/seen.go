@@ -1,0 +1,83 @@
+package upstream
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A server's tools are remembered by name, with the digest of the first
+// definition seen (to mark later ones Changed) and when the name was last
+// listed. A server that renames its tools without end would grow the memory
+// without end: names not listed for forgetAfter are forgotten, and beyond
+// maxRemembered names those listed longest ago.
+const (
+	forgetAfter   = 30 * 24 * time.Hour
+	maxRemembered = 10_000 // besides the tools listed now
+)
+
+// seenTool is what is remembered of one name.
+type seenTool struct {
+	first string // loader.ToolDigest of the first definition
+	last  int64  // when last listed, in Unix seconds
+}
+
+// seenTools maps tool names to what is remembered of them.
+type seenTools map[string]seenTool
+
+// listed records a listing made at now of the tools named, whose digests
+// digest gives, then forgets what is too old or too many.
+func (s seenTools) listed(names []string, digest func(i int) string, now time.Time) {
+	for i, name := range names {
+		r, ok := s[name]
+		if !ok {
+			r.first = digest(i)
+		}
+		r.last = now.Unix()
+		s[name] = r
+	}
+	s.forget(now, len(names)+maxRemembered)
+}
+
+// forget drops the names not listed since forgetAfter before now, then the
+// least recently listed beyond limit.
+func (s seenTools) forget(now time.Time, limit int) {
+	cutoff := now.Add(-forgetAfter).Unix()
+	maps.DeleteFunc(s, func(_ string, r seenTool) bool { return r.last < cutoff })
+	if len(s) <= limit {
+		return
+	}
+	names := slices.SortedFunc(maps.Keys(s), func(a, b string) int {
+		return cmp.Or(cmp.Compare(s[a].last, s[b].last), strings.Compare(a, b))
+	})
+	for _, name := range names[:len(s)-limit] {
+		delete(s, name)
+	}
+}
+
+// persist returns the maps a cache file holds: first digests (the format's
+// first field, which older versions read alone) and last-listed times.
+func (s seenTools) persist() (first map[string]string, last map[string]int64) {
+	first, last = make(map[string]string, len(s)), make(map[string]int64, len(s))
+	for name, r := range s {
+		first[name], last[name] = r.first, r.last
+	}
+	return first, last
+}
+
+// restoreSeen reads the maps of a cache file. A name without a last-listed
+// time (a file an older version wrote) counts as listed when the file's
+// catalog was.
+func restoreSeen(first map[string]string, last map[string]int64, listed time.Time) seenTools {
+	s := make(seenTools, len(first))
+	for name, digest := range first {
+		t, ok := last[name]
+		if !ok {
+			t = listed.Unix()
+		}
+		s[name] = seenTool{first: digest, last: t}
+	}
+	return s
+}

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// startingUpstreams is a server still starting: AwaitStarted lists its
+// tools when asked (listed) or gives up (not).
+type startingUpstreams struct {
+	fakeUpstreams
+	catalog *loader.Catalog
+	listed  bool
+	awaited []string
+}
+
+func (u *startingUpstreams) AwaitStarted(_ context.Context, server string) {
+	u.awaited = append(u.awaited, server)
+	if u.listed {
+		tool := &mcp.Tool{Name: "fresh", Description: "Listed once started.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+		u.catalog.Put(&loader.Source{Name: server, Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{loader.NewToolEntry(server, server+"__fresh", tool)}})
+	}
+}
+
+// A call to a name a starting server has not listed yet waits for that
+// server, then finds the tool, or says the server is still starting.
+func TestCallWaitsForTheServerOfAnUnknownName(t *testing.T) {
+	for _, listed := range []bool{true, false} {
+		c := testCatalog(t)
+		c.Put(&loader.Source{Name: "late", Kind: loader.SourceServer, State: loader.StateConnecting})
+		up := &startingUpstreams{catalog: c, listed: listed}
+		s, err := New(c, Options{Upstreams: up})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := s.Call(context.Background(), CallArgs{Name: "late__fresh"})
+		text := res.Content[0].(*mcp.TextContent).Text
+		switch {
+		case listed && (res.IsError || len(up.calls) != 1 || up.calls[0] != "late/fresh {}"):
+			t.Errorf("after the server listed the tool: %q, calls %v", text, up.calls)
+		case !listed && (!res.IsError || !strings.Contains(text, `no tool named "late__fresh" yet: server late is still connecting`)):
+			t.Errorf("the server never listed it: %q", text)
+		}
+		if len(up.awaited) != 1 || up.awaited[0] != "late" {
+			t.Errorf("awaited %v", up.awaited)
+		}
+		// A name no starting server could supply is refused at once.
+		up.awaited = nil
+		if res := s.Call(context.Background(), CallArgs{Name: "srv__nothing"}); !res.IsError || len(up.awaited) != 0 {
+			t.Errorf("unknown name of an active server: waited for %v", up.awaited)
+		}
+		s.Close()
+	}
+}

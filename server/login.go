@@ -1,0 +1,106 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
+)
+
+// authRequired is implemented by errors saying that a server needs someone
+// to log in (upstream.AuthRequiredError).
+type authRequired interface {
+	AuthRequired() (reason, command string)
+}
+
+// loginer is implemented by Upstreams that can run a login
+// (*upstream.Manager).
+type loginer interface {
+	Login(ctx context.Context, server string, p *oauth.Prompter) error
+}
+
+// loginCallback is where the HTTP server receives logins' redirects.
+type loginCallback struct {
+	redirectURL string
+	callbacks   *oauth.Callbacks
+}
+
+// SetLoginCallback makes the logins that sessions start come back to
+// redirectURL, where the HTTP server serves cb, rather than to a loopback
+// port of their own. Call it before serving.
+func (s *Server) SetLoginCallback(redirectURL string, cb *oauth.Callbacks) {
+	s.loginCallback.Store(&loginCallback{redirectURL, cb})
+}
+
+// authRequiredResult tells the model that a person must log in, and how.
+func authRequiredResult(e *loader.Entry, reason, command string) *mcp.CallToolResult {
+	res := errorResult(fmt.Sprintf("auth_required: server %s needs a login before %s can be called (%s). Ask the user to run this command in a terminal, then call again:\n%s",
+		e.Source, e.Name, reason, command))
+	res.StructuredContent = map[string]any{"error": "auth_required", "server": e.Source, "reason": reason, "command": command}
+	return res
+}
+
+// withLoginPrompter lets the calls of a session run a login when the
+// session's client opens URLs on request (URL-mode elicitation, protocol
+// 2025-11-25): the person is asked to open the authorization page, and the
+// call goes on once the browser comes back. Other sessions are unchanged,
+// and their calls to a server that needs a login return auth_required.
+func (s *Server) withLoginPrompter(ctx context.Context, ss *mcp.ServerSession) context.Context {
+	if ss == nil {
+		return ctx
+	}
+	params := ss.InitializeParams()
+	if params == nil || params.Capabilities == nil || params.Capabilities.Elicitation == nil || params.Capabilities.Elicitation.URL == nil {
+		return ctx
+	}
+	var id string // of the elicitation under way
+	p := &oauth.Prompter{
+		Show: func(ctx context.Context, server, authURL string) error {
+			id = rand.Text()
+			res, err := ss.Elicit(ctx, &mcp.ElicitParams{
+				Mode:          "url",
+				Message:       fmt.Sprintf("Log in to %s so that toolsearch can call its tools; the call goes on once you have.", server),
+				URL:           authURL,
+				ElicitationID: id,
+			})
+			if err != nil {
+				return fmt.Errorf("asking the client to open the login page: %w", err)
+			}
+			if res.Action != "accept" {
+				return fmt.Errorf("the user did not open the login page of %s (%s)", server, res.Action)
+			}
+			return nil
+		},
+		Done: func(ctx context.Context, server string, err error) {
+			if err := ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id}); err != nil {
+				s.log.Debug("could not tell the client that the login finished", "server", server, "err", err)
+			}
+		},
+	}
+	if cb := s.loginCallback.Load(); cb != nil {
+		p.RedirectURL, p.Callbacks = cb.redirectURL, cb.callbacks
+	}
+	return oauth.WithPrompter(ctx, p)
+}
+
+// loginFor runs a login when a call failed because its server needs one
+// and the call's session can take the person through it. It reports
+// whether the call should be made again.
+func (s *Server) loginFor(ctx context.Context, e *loader.Entry, err error) bool {
+	var ar authRequired
+	p := oauth.PrompterFrom(ctx)
+	l, ok := s.opts.Upstreams.(loginer)
+	if p == nil || p.StepUpOnly || !ok || !errors.As(err, &ar) {
+		return false
+	}
+	if err := l.Login(ctx, e.Source, p); err != nil {
+		s.log.Warn("login from a session failed", "server", e.Source, "err", err)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,46 @@
+// Package web serves toolsearch over HTTP: MCP Streamable HTTP at /mcp for
+// both protocol eras, the live status page, and the health probes. It sits
+// above package server, which knows nothing of HTTP: the handler builds the
+// MCP servers it needs through a server.Server and reads the rest through
+// its accessors.
+//
+//	if err := web.CheckBind(addr, token); err != nil {
+//		return err // beyond loopback without a token
+//	}
+//	ln, err := net.Listen("tcp", addr)
+//	if err != nil {
+//		return err
+//	}
+//	h := web.NewHandler(s, web.Options{Token: token})
+//	return web.Serve(ctx, ln, h, 10*time.Second) // until ctx ends, then a graceful stop
+//
+// # Endpoints
+//
+//   - /mcp: requests of protocol 2026-07-28 go to a stateless handler; older
+//     ones get sessions (at most Options.MaxSessions), so that
+//     notifications reach them.
+//   - GET /: the status page, with /status.json, /events (server-sent
+//     events when something changes) and /search (what the model would
+//     receive for a query).
+//   - /healthz answers while the process lives; /readyz reports the catalog,
+//     the sessions and each upstream's state.
+//
+// # The guard
+//
+// One guard stands in front of every endpoint but /healthz and runs its
+// checks in order, each in a file of its own: the Host header against DNS
+// rebinding (host.go), the browser Origin (origin.go), the bearer token
+// (token.go; a token in the URL only for the status page's GET requests),
+// and the body's size and the time it may take to arrive (body.go).
+//
+// # Shutdown
+//
+// [Serve] refuses new connections when its context ends, gives the requests
+// in flight the grace to finish, then cancels everything still running and
+// closes its connections, without waiting on a handler that ignores the
+// cancellation.
+//
+// Who may call what (per-client profiles keyed by token) belongs in a
+// package below server that the guard and the server both consult, not in
+// this one.
+package web

@@ -1,0 +1,34 @@
+package web
+
+import "net/http"
+
+// A check is one condition a request must meet before it reaches an
+// endpoint. A check that fails answers the request itself and returns
+// false; one that passes may adjust the request (the body limit wraps its
+// body).
+type check func(w http.ResponseWriter, r *http.Request) bool
+
+// guard puts every check in front of every endpoint, in order: the Host
+// header (DNS rebinding), the Origin (pages of other sites), the bearer
+// token, and the body's size. /healthz stays open so that liveness probes
+// need no secret and no particular name; it answers "ok" and reveals
+// nothing.
+type guard struct {
+	next   http.Handler
+	checks []check
+}
+
+func newGuard(next http.Handler, o Options) *guard {
+	return &guard{next: next, checks: []check{checkHost(o), checkOrigin(o), checkToken(o), limitBody(o)}}
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/healthz" {
+		for _, c := range g.checks {
+			if !c(w, r) {
+				return
+			}
+		}
+	}
+	g.next.ServeHTTP(w, r)
+}

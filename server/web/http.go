@@ -1,0 +1,130 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
+	"github.com/toolsearch/toolsearch/server"
+)
+
+// Defaults of the HTTP transport.
+const (
+	DefaultHTTPAddr       = "127.0.0.1:7777"
+	DefaultMaxBodyBytes   = 4 << 20
+	DefaultBodyTimeout    = 30 * time.Second
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultMaxSessions    = 1000
+)
+
+// Options configure the HTTP handler.
+type Options struct {
+	// Token, when set, is the bearer token every request must carry.
+	// Binding anything but loopback requires one.
+	Token string
+	// AllowedOrigins lists the browser origins (scheme://host[:port]) that
+	// may call; loopback origins are always allowed. "*" allows any.
+	AllowedOrigins []string
+	// AllowedHosts lists the names (without port) that requests may carry
+	// in their Host header besides loopback ones: the names by which a
+	// proxy or the network reaches the server. See hostAllowed.
+	AllowedHosts []string
+	// MaxBodyBytes bounds request bodies (DefaultMaxBodyBytes when 0).
+	MaxBodyBytes int64
+	// BodyTimeout bounds the time a request body may take to arrive
+	// (DefaultBodyTimeout when 0).
+	BodyTimeout time.Duration
+	// SessionTimeout closes sessions idle this long (DefaultSessionTimeout
+	// when 0).
+	SessionTimeout time.Duration
+	// MaxSessions bounds the sessions open at once (DefaultMaxSessions
+	// when 0); a client that would open one more gets 503 with
+	// Retry-After.
+	MaxSessions int
+	// Ready reports readiness details for /readyz: the catalog is loaded
+	// when the handler exists, so this only adds per-upstream states.
+	Ready func() map[string]string
+
+	// Login, when set with Callbacks, lets the status page log in to
+	// upstream servers (*upstream.Manager's Login); Callbacks is served at
+	// CallbackPath. Logins names the servers the page offers it for.
+	Login     func(ctx context.Context, server string, p *oauth.Prompter) error
+	Callbacks *oauth.Callbacks
+	Logins    func() []string
+}
+
+// Handler is toolsearch's HTTP face: MCP Streamable HTTP at /mcp for both
+// protocol eras, the status page, /healthz and /readyz, all behind one
+// guard.
+type Handler struct {
+	guard  *guard
+	mcp    *mcpEndpoint
+	status *statusView
+}
+
+// NewHandler builds the handler over s; Close (or Serve) ends what it
+// started.
+func NewHandler(s *server.Server, o Options) *Handler {
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	if o.BodyTimeout == 0 {
+		o.BodyTimeout = DefaultBodyTimeout
+	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	h := &Handler{mcp: newMCPEndpoint(s, o), status: newStatusView(s)}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h.mcp)
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		snap := s.Snapshot()
+		body := map[string]any{"ready": true, "entries": len(snap.Entries), "sessions": h.mcp.openSessions()}
+		if o.Ready != nil {
+			body["upstreams"] = o.Ready()
+		}
+		// Why a server is not serving: its error and the last lines of
+		// its stderr, where the cause usually is.
+		errs := map[string]any{}
+		for _, src := range snap.Sources {
+			if src.Kind == loader.SourceServer && src.LastError != "" {
+				first, _, _ := strings.Cut(src.LastError, "\n")
+				errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": loader.LastLines(src.Stderr, 5)}
+			}
+		}
+		if len(errs) > 0 {
+			body["errors"] = errs
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(body)
+	})
+	h.status.register(mux)
+	if addLogin(mux, o, s.Options().Logger) {
+		h.status.logins = o.Logins
+	}
+	h.guard = newGuard(mux, o)
+	return h
+}
+
+// ServeHTTP serves a request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.guard.ServeHTTP(w, r) }
+
+// Close ends every MCP session the handler opened, which cancels the
+// requests they are still running, and stops the status page's
+// measurement. It does not wait for either.
+func (h *Handler) Close() {
+	h.mcp.closeSessions()
+	h.status.close()
+}

@@ -1,0 +1,63 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server"
+)
+
+// TestStatusMeasuresOneAtATime changes the catalog twenty times while the
+// page keeps asking for figures and every measurement takes long: one
+// measurement runs at a time, a newer catalog cancels the one running, and
+// the figures shown in the end are the latest catalog's.
+func TestStatusMeasuresOneAtATime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		catalog := testCatalog(t)
+		s, _ := server.New(catalog, server.Options{})
+		defer s.Close()
+		v := newStatusView(s)
+		defer v.close()
+		var running, peak, finished atomic.Int32
+		release := make(chan struct{})
+		v.measure = func(ctx context.Context, snap *loader.Snapshot) (*server.Report, error) {
+			n := running.Add(1)
+			defer running.Add(-1)
+			if n > peak.Load() {
+				peak.Store(n)
+			}
+			select {
+			case <-release:
+				finished.Add(1)
+				return &server.Report{Queries: int(snap.Version)}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		for i := range 20 {
+			tool := &mcp.Tool{Name: "t", Description: fmt.Sprintf("Version %d.", i), InputSchema: json.RawMessage(`{"type":"object"}`)}
+			catalog.Put(&loader.Source{Name: "more", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("more", "more__t", tool)}})
+			v.tokens()
+			synctest.Wait()
+		}
+		if p := peak.Load(); p != 1 {
+			t.Errorf("%d measurements ran at once, want 1", p)
+		}
+		close(release)
+		synctest.Wait()
+		rep := v.tokens()
+		if want := int(s.Snapshot().Version); rep == nil || rep.Queries != want {
+			t.Errorf("figures shown are of version %v, want the latest, %d", rep, want)
+		}
+		if n := finished.Load(); n != 1 {
+			t.Errorf("%d measurements ran to the end, want only the latest", n)
+		}
+	})
+}
