@@ -40,3 +40,29 @@ func TestEvalIndexesWhatServeIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchSeveralQueries: toolsearch search takes one query per need with --query, and
+// prints the result grouped per query, as tool_search gives it.
+func TestSearchSeveralQueries(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tools.json")
+	tools := `[
+		{"name": "book_hotel", "description": "Book a hotel room.", "inputSchema": {"type": "object"}},
+		{"name": "reserve_hotel", "description": "Reserve a hotel room.", "inputSchema": {"type": "object"}},
+		{"name": "rent_car", "description": "Rent a car.", "inputSchema": {"type": "object"}}
+	]`
+	if err := os.WriteFile(file, []byte(tools), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // no ./skills, toolsearch.yaml or .mcp.json
+	var out, errs strings.Builder
+	code := run(t.Context(), []string{"search", "--tools", file, "--detail", "names", "hotel", "room", "--query", "rent a car"}, &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	for _, want := range []string{"for 2 queries", `# "hotel room": 2 matched`, `# "rent a car": `, "## 1. rent_car"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
