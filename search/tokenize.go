@@ -63,32 +63,19 @@ func splitWords(s string, emit, joined func([]byte)) {
 	// character (with its combining marks) starts in s.
 	var chars []int
 	unspacedEnd := -1
-	flushUnspaced := func() {
-		if len(chars) == 0 {
-			return
-		}
-		chars = append(chars, unspacedEnd)
-		n := len(chars) - 1
-		for k := range n {
-			r, _ := utf8.DecodeRuneInString(s[chars[k]:])
-			if n == 1 || isIdeograph(r) {
-				emit(append(buf[:0], s[chars[k]:chars[k+1]]...))
-			}
-			if k+1 < n {
-				emit(append(buf[:0], s[chars[k]:chars[k+2]]...))
-			}
-		}
-		chars = chars[:0]
-	}
 	for i, r := range s {
 		switch {
 		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
-			flushUnspaced()
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			if start < 0 {
 				start = i
 			}
 		case r < utf8.RuneSelf:
-			flushUnspaced()
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			flush(i)
 		case isUnspaced(r):
 			flush(i)
@@ -97,17 +84,42 @@ func splitWords(s string, emit, joined func([]byte)) {
 		case unicode.IsMark(r) && len(chars) > 0 && unspacedEnd == i:
 			unspacedEnd = i + utf8.RuneLen(r) // a vowel sign or tone mark of the last character
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
-			flushUnspaced()
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			if start < 0 {
 				start = i
 			}
 		default:
-			flushUnspaced()
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			flush(i)
 		}
 	}
-	flushUnspaced()
+	if len(chars) > 0 {
+		buf, _ = emitPairs(s, chars, unspacedEnd, buf, emit)
+	}
 	flush(len(s))
+}
+
+// emitPairs emits the words of a run of unspaced script that ends at end, whose characters
+// start at chars (see splitWords), and returns buf and chars for reuse.
+func emitPairs(s string, chars []int, end int, buf []byte, emit func([]byte)) ([]byte, []int) {
+	chars = append(chars, end)
+	n := len(chars) - 1
+	for k := range n {
+		r, _ := utf8.DecodeRuneInString(s[chars[k]:])
+		if n == 1 || isIdeograph(r) {
+			buf = append(buf[:0], s[chars[k]:chars[k+1]]...)
+			emit(buf)
+		}
+		if k+1 < n {
+			buf = append(buf[:0], s[chars[k]:chars[k+2]]...)
+			emit(buf)
+		}
+	}
+	return buf, chars[:0]
 }
 
 // camelCuts appends to cuts the byte offsets where the run's camelCase pieces start, and
