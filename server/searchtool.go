@@ -37,7 +37,7 @@ const (
 // schema (see inputSchema).
 type SearchArgs struct {
 	Query   string   `json:"query,omitempty" jsonschema:"A few keywords for one need, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty (and no queries) lists the catalog page by page."`
-	Queries []string `json:"queries,omitempty" jsonschema:"Several needs in one call: a few keywords per need, each searched on its own; the results come grouped per query."`
+	Queries []string `json:"queries,omitempty" jsonschema:"Several needs at once: a few keywords each, searched separately, results grouped per query."`
 	Limit   int      `json:"limit,omitempty" jsonschema:"Most results to return (for each query)."`
 	Kind    string   `json:"kind,omitempty" jsonschema:"Search only tools or only skills."`
 	Detail  string   `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
@@ -68,7 +68,6 @@ var (
 var searchInputSchema = inputSchema[SearchArgs](func(p map[string]*jsonschema.Schema) {
 	p["query"].MaxLength = ptr(MaxQueryLen)
 	p["queries"].MaxItems = ptr(MaxQueries)
-	p["queries"].Items = &jsonschema.Schema{Type: "string", MaxLength: ptr(MaxQueryLen)}
 	p["limit"].Minimum, p["limit"].Maximum = ptr(1.0), ptr(float64(MaxLimit))
 	p["limit"].Default = json.RawMessage(strconv.Itoa(DefaultLimit))
 	p["kind"].Enum, p["kind"].Default = enum(searchKinds), jsonString(anyKind)
@@ -92,13 +91,12 @@ var searchOutputSchema = json.RawMessage(`{
       "score": {"type": "number"}, "description": {"type": "string"}, "detail": {"type": "string"},
       "signature": {"type": "string"}, "inputSchema": {"type": "object"}, "annotations": {"type": "object"},
       "body": {"type": "string"}, "files": {"type": "array"}, "state": {"type": "string"},
-      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}, "query": {"type": "string"}},
+      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}},
       "required": ["kind", "name", "source", "score", "description", "detail"]}},
     "unknown": {"type": "array", "items": {"type": "string"}},
     "ambiguous": {"type": "object"},
     "nextCursor": {"type": "string"},
     "weak": {"type": "boolean"},
-    "needs": {"type": "array"},
     "notes": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["query", "total", "results"]
