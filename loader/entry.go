@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
@@ -59,6 +60,11 @@ type Entry struct {
 	AlwaysLoad bool
 	// Changed marks a tool whose definition differs from the one first seen.
 	Changed bool
+	// Quarantine, when set, holds the tool back until a person approves its
+	// definition (package loader/trust): it stays listed and searchable,
+	// but the model is shown Quarantine.Summary instead of its definition,
+	// and calls are refused. See Hold.
+	Quarantine *Quarantine
 
 	Skill *Skill
 
@@ -69,6 +75,39 @@ type Entry struct {
 
 // Listed reports whether the entry may appear in listings and search.
 func (e *Entry) Listed() bool { return e.Policy != PolicyHidden }
+
+// Held reports whether the entry is in quarantine.
+func (e *Entry) Held() bool { return e.Quarantine != nil }
+
+// A Quarantine says why a tool is held and what it would change.
+type Quarantine struct {
+	// Reason says why it is held: changed since approved, new, flagged by
+	// the scanner (see loader/trust).
+	Reason string `json:"reason"`
+	// Findings are the scanner's, when it flagged the definition.
+	Findings []scan.Finding `json:"findings,omitempty"`
+	// Summary describes the change in words the model may read: which
+	// parameters were added or removed, never the new text.
+	Summary string `json:"summary"`
+	// Previous is the last definition that was trusted; nil for a tool
+	// never trusted before.
+	Previous *mcp.Tool `json:"-"`
+	// Approve is the command that approves the held definition.
+	Approve string `json:"approve"`
+}
+
+// Hold puts a tool in quarantine. Its one-liner and description become
+// those of the definition trusted before, or "(awaiting approval)" and
+// nothing for a new tool, so
+// that no listing, search or index shows the held text; Tool keeps the
+// held definition, for review and approval.
+func (e *Entry) Hold(q *Quarantine) {
+	e.Quarantine = q
+	e.Summary, e.Description = "(awaiting approval)", ""
+	if q.Previous != nil {
+		e.Summary, e.Description = Summarize(q.Previous.Description), q.Previous.Description
+	}
+}
 
 // NewSkillEntry makes the catalog entry for a skill.
 func NewSkillEntry(source string, s *Skill) *Entry {

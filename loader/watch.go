@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
 // SkillsSourceName is the catalog source that holds the skills.
@@ -42,12 +44,19 @@ type SkillSource struct {
 	mu       sync.Mutex
 	loaded   map[string]*loadedDir // by skill folder path
 	reported map[string]bool       // problems already logged, so a reload logs only news
+	flagged  []*Skill              // flagged by the scanner and not approved
+
+	// Approved, when set, reports whether a person approved a skill the
+	// scanner flagged, by its path and digest; a flagged skill that is not
+	// approved is withheld, listed among the problems with its findings.
+	Approved func(path, digest string) bool
 }
 
 type loadedDir struct {
 	skill    *Skill
 	probs    Problems
-	withheld bool // over MaxTotalBytes: retried at every refresh
+	findings map[*Skill][]scan.Finding // the scanner's, for the skill and its nested ones
+	withheld bool                      // over MaxTotalBytes: retried at every refresh
 }
 
 // size is what the skill's files take in memory; a nested skill's files
@@ -107,10 +116,15 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 					continue
 				}
 				sk, probs := LoadSkill(dir)
+				ld = &loadedDir{skill: sk, probs: probs, findings: map[*Skill][]scan.Finding{}}
 				if sk != nil {
 					sk.placeUnder(root)
+					for _, k := range append([]*Skill{sk}, sk.Nested...) {
+						if fs := k.Scan(); len(fs) > 0 {
+							ld.findings[k] = fs
+						}
+					}
 				}
-				ld = &loadedDir{skill: sk, probs: probs}
 				s.loaded[dir] = ld
 			}
 			if size := ld.size(); total+size > limit {
@@ -127,6 +141,7 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 	}
 
 	src := &Source{Name: SkillsSourceName, Kind: SourceSkills, Problems: rootProbs}
+	s.flagged = nil
 	winners := map[string]*Skill{}
 	for _, dir := range order {
 		ld := s.loaded[dir]
@@ -148,6 +163,11 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 				}
 				continue
 			}
+			if fs := ld.findings[sk]; len(fs) > 0 && (s.Approved == nil || !s.Approved(sk.Path, sk.Digest())) {
+				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
+				s.flagged = append(s.flagged, sk)
+				continue
+			}
 			winners[sk.Name] = sk
 			src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, sk))
 		}
@@ -155,6 +175,21 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 	s.logNews(src.Problems)
 	s.catalog.Put(src)
 	return src.Problems
+}
+
+// Withheld returns the skills the scanner flagged that are not approved.
+func (s *SkillSource) Withheld() []*Skill {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.flagged)
+}
+
+// Redecide publishes the skills again, after approvals changed, without
+// reading them again.
+func (s *SkillSource) Redecide() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refresh(map[string]bool{})
 }
 
 // withheld is the entry of a skill folder kept out for want of room.

@@ -139,6 +139,8 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.Entry, rawArgs json.RawMessage) *mcp.CallToolResult {
 	src, _ := snap.Source(e.Source)
 	switch {
+	case e.Held():
+		return heldResult(e)
 	case e.Policy == loader.PolicyVisibleOnly:
 		return errorResult(fmt.Sprintf("%s is listed but not callable: the policy visible_only applies to it (servers.%s.policy in toolsearch.yaml). Tell the user if they need it.", e.Name, e.Source))
 	case src == nil || src.Kind != loader.SourceServer || s.opts.Upstreams == nil:

@@ -23,7 +23,7 @@ func legacySession(req *mcp.CallToolRequest) bool {
 func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	want := map[string]*loader.Entry{}
 	for _, e := range snap.Entries {
-		if e.AlwaysLoad && e.Listed() && e.Kind == loader.KindTool {
+		if e.AlwaysLoad && e.Listed() && e.Kind == loader.KindTool && !e.Held() {
 			want[e.Name] = e
 		}
 	}
@@ -60,7 +60,7 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 func (s *Server) promote(ms *mcp.Server, res *SearchResult) {
 	for _, it := range res.Results {
 		e := it.entry
-		if e.Kind != loader.KindTool || (it.Callable != nil && !*it.Callable) {
+		if e.Kind != loader.KindTool || e.Held() || (it.Callable != nil && !*it.Callable) {
 			continue
 		}
 		s.mu.Lock()

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -16,15 +18,22 @@ func Document(e *loader.Entry) search.Document {
 		d.Source = e.Source
 		return d
 	}
-	schema, ok := e.Tool.InputSchema.(json.RawMessage)
-	if !ok {
-		schema, _ = json.Marshal(e.Tool.InputSchema)
+	tool := e.Tool
+	if e.Quarantine != nil { // a held definition's text stays out of the index
+		tool = e.Quarantine.Previous
+		if tool == nil {
+			tool = &mcp.Tool{}
+		}
+	}
+	schema, ok := tool.InputSchema.(json.RawMessage)
+	if !ok && tool.InputSchema != nil {
+		schema, _ = json.Marshal(tool.InputSchema)
 	}
 	d := search.ToolDocument(e.Name, e.Name, e.Description, schema)
 	d.Source = e.Source
-	d.Title = e.Tool.Title
-	if d.Title == "" && e.Tool.Annotations != nil {
-		d.Title = e.Tool.Annotations.Title
+	d.Title = tool.Title
+	if d.Title == "" && tool.Annotations != nil {
+		d.Title = tool.Annotations.Title
 	}
 	if e.Upstream != "" {
 		d.AltNames = append(d.AltNames, e.Upstream)
@@ -51,7 +60,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 		}
 		prev, ok := before[e.Name]
 		delete(before, e.Name)
-		if ok && prev.Digest == e.Digest && prev.Source == e.Source {
+		if ok && prev.Digest == e.Digest && prev.Source == e.Source && prev.Quarantine == e.Quarantine {
 			continue
 		}
 		add = append(add, e)

@@ -38,6 +38,7 @@ func TestCountResultExact(t *testing.T) {
 		for _, args := range []SearchArgs{
 			{Query: "frobnicate widgets"}, {Query: "select:big__huge,big__odd,srv__echo"}, {Query: "leading slash"},
 			{Query: "echo", Detail: DetailCompact}, {Query: ""}, {Query: "", Limit: 2}, {Query: "nothing matches this"},
+			{Queries: []string{"frobnicate widgets", "echo", "leading slash"}}, {Queries: []string{"echo", "nothing matches this"}},
 		} {
 			res, err := s.Search(args)
 			if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/server"
@@ -36,6 +37,12 @@ type app struct {
 	upstreams *upstream.Manager
 	servers   []upstream.ServerConfig
 	upOpts    upstream.Options
+	// approvals holds the approved definitions of tools and skills.
+	approvals *trust.Store
+	// serverOpts are the options every server of the app shares; profiles
+	// holds a server per profile served, each over its view of catalog.
+	serverOpts server.Options
+	profiles   map[string]*server.Server
 	// scripts runs skill scripts; nil when they are turned off.
 	scripts  *runner.Runner
 	stopOnce sync.Once
@@ -70,11 +77,13 @@ func openApp(f *sourceFlags) (*app, error) {
 		return nil, err
 	}
 	cfg, log := a.cfg, a.log
+	a.approvals = openApprovals(log)
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
 		if cfg.SkillsMaxBytes != nil {
 			a.skills.MaxTotalBytes = *cfg.SkillsMaxBytes
 		}
+		a.skills.Approved = a.skillApproved
 		a.skills.Load()
 	}
 	for _, spec := range cfg.Tools {
@@ -127,7 +136,8 @@ func openApp(f *sourceFlags) (*app, error) {
 	if a.upstreams != nil { // a nil *Manager in the interface would not be nil
 		opts.Upstreams = a.upstreams
 	}
-	a.server, err = server.New(a.catalog, opts)
+	a.serverOpts = opts
+	a.server, err = a.serverFor(cfg.Profile)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +209,7 @@ func (a *app) loadUpstreamConfig() error {
 			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings()}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {
@@ -214,12 +224,14 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.servers = servers
 	a.upOpts = upstream.Options{
-		Catalog:      a.catalog,
-		Settings:     settings,
-		ConnectWait:  time.Duration(a.cfg.ConnectWait),
-		Logger:       a.log,
-		ClientInfo:   &mcp.Implementation{Name: "toolsearch", Version: versionString()},
-		LoginCommand: a.loginCommand,
+		Catalog:        a.catalog,
+		Settings:       settings,
+		Approvals:      a.approvals,
+		ConnectWait:    time.Duration(a.cfg.ConnectWait),
+		Logger:         a.log,
+		ClientInfo:     &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		LoginCommand:   a.loginCommand,
+		ApproveCommand: a.approveCommand,
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
@@ -270,7 +282,7 @@ func (a *app) startUpstreams() {
 // without connecting to any.
 func (a *app) loadPersistedUpstreams() {
 	if a.upstreams != nil {
-		upstream.LoadPersisted(a.servers, a.upOpts)
+		a.upstreams.LoadPersisted()
 	}
 }
 

@@ -59,6 +59,7 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeQuarantined(out, rep)
 	for _, s := range rep.Sources {
 		if lines := loader.LastLines(s.Stderr, stderrLines); len(lines) > 0 {
 			fmt.Fprintf(out, "\n%s's stderr, last lines:\n", s.Name)

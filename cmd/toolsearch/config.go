@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
@@ -29,21 +30,24 @@ const DefaultConfigFile = "toolsearch.yaml"
 
 // Config is toolsearch.yaml. Every setting has a flag too; flags win.
 type Config struct {
-	Skills        []string                 `yaml:"skills"`        // skill roots
-	Tools         []string                 `yaml:"tools"`         // static tool files, FILE or NS=FILE
-	MCPConfig     string                   `yaml:"mcpConfig"`     // Claude-style .mcp.json
-	ListingBudget *int                     `yaml:"listingBudget"` // tokens
-	ResultBudget  int                      `yaml:"resultBudget"`  // tokens
-	Tokenizer     string                   `yaml:"tokenizer"`
-	Promote       bool                     `yaml:"promote"`
-	Workdir       string                   `yaml:"workdir"`
-	Scripts       ScriptsConfig            `yaml:"scripts"`
-	Servers       map[string]*ServerConfig `yaml:"servers"`
-	ConnectWait   Duration                 `yaml:"connectWait"` // how long a call waits for a starting server
-	HTTP          HTTPConfig               `yaml:"http"`
-	Trace         string                   `yaml:"trace"`
-	TraceArgs     bool                     `yaml:"traceArgs"`
-	LogLevel      string                   `yaml:"logLevel"`
+	Skills        []string                  `yaml:"skills"`        // skill roots
+	Tools         []string                  `yaml:"tools"`         // static tool files, FILE or NS=FILE
+	MCPConfig     string                    `yaml:"mcpConfig"`     // Claude-style .mcp.json
+	ListingBudget *int                      `yaml:"listingBudget"` // tokens
+	ResultBudget  int                       `yaml:"resultBudget"`  // tokens
+	Tokenizer     string                    `yaml:"tokenizer"`
+	Promote       bool                      `yaml:"promote"`
+	Workdir       string                    `yaml:"workdir"`
+	Scripts       ScriptsConfig             `yaml:"scripts"`
+	Servers       map[string]*ServerConfig  `yaml:"servers"`
+	ConnectWait   Duration                  `yaml:"connectWait"` // how long a call waits for a starting server
+	HTTP          HTTPConfig                `yaml:"http"`
+	Trace         string                    `yaml:"trace"`
+	TraceArgs     bool                      `yaml:"traceArgs"`
+	LogLevel      string                    `yaml:"logLevel"`
+	Profiles      map[string]*ProfileConfig `yaml:"profiles"`
+	// Profile is the profile one-shot commands and stdio serve (--profile).
+	Profile string `yaml:"-"`
 
 	// SkillsMaxBytes bounds the files of all skills together, held in
 	// memory (default loader.DefaultMaxTotalSkillBytes, 256 MiB).
@@ -76,6 +80,7 @@ type ServerConfig struct {
 	ConnectWait Duration          `yaml:"connectWait"`
 	AlwaysLoad  []string          `yaml:"alwaysLoad"` // tool name globs
 	Policy      map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
+	Quarantine  string            `yaml:"quarantine"` // off | new | changed | all
 	OAuth       *OAuthConfig      `yaml:"oauth"`
 }
 
@@ -98,6 +103,8 @@ type HTTPConfig struct {
 	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
 	SessionTimeout Duration `yaml:"sessionTimeout"`
 	MaxSessions    int      `yaml:"maxSessions"`
+	// Tokens are further bearer tokens, each serving one profile.
+	Tokens []TokenConfig `yaml:"tokens"`
 }
 
 // Duration reads "30s" or "2m" from YAML.
@@ -144,6 +151,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	// Relative paths stay relative to the working directory, as in
 	// .mcp.json: toolsearch runs from the project it serves. A leading ~/
 	// is the user's home, as a shell would read it.
+	if err := checkProfiles(path, cfg); err != nil {
+		return nil, err
+	}
 	for i, p := range cfg.Skills {
 		cfg.Skills[i] = expandHome(p)
 	}
@@ -170,6 +180,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 			default:
 				return nil, fmt.Errorf("%s: servers.%s.policy.%s: unknown policy %q: want callable, visible_only or hidden", path, name, glob, p)
 			}
+		}
+		if _, err := trust.ParseMode(sc.Quarantine); err != nil {
+			return nil, fmt.Errorf("%s: servers.%s.quarantine: %v", path, name, err)
 		}
 		for _, glob := range sc.AlwaysLoad {
 			if _, err := filepath.Match(glob, ""); err != nil {
@@ -251,6 +264,7 @@ type sourceFlags struct {
 	logLevel      string
 	noScripts     bool
 	workdir       string
+	profile       string
 	// defaultLogLevel applies when neither a flag, the config file nor
 	// TOOLSEARCH_LOG sets one: "info" for serve, "warn" for one-shot
 	// commands, whose output is on stdout and whose logs are noise.
@@ -274,8 +288,9 @@ const (
 	flagTokenizer                            // --tokenizer
 	flagNoScripts                            // --no-scripts
 	flagWorkdir                              // --workdir
+	flagProfile                              // --profile
 
-	flagsCatalog = flagSkills | flagTools | flagMCPConfig
+	flagsCatalog = flagSkills | flagTools | flagMCPConfig | flagProfile
 	flagsAll     = flagsCatalog | flagListingBudget | flagResultBudget | flagTokenizer | flagNoScripts | flagWorkdir
 )
 
@@ -306,6 +321,9 @@ func addSourceFlags(fs *flag.FlagSet, which sourceFlag, defaultLogLevel string) 
 	}
 	if which&flagWorkdir != 0 {
 		fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
+	}
+	if which&flagProfile != 0 {
+		fs.StringVar(&f.profile, "profile", "", "see, search and call only the `NAME`d profile of toolsearch.yaml's profiles")
 	}
 	return f
 }
@@ -385,6 +403,12 @@ func (f *sourceFlags) settings() (*Config, error) {
 	}
 	if f.workdir != "" {
 		cfg.Workdir = f.workdir
+	}
+	if f.profile != "" {
+		if cfg.Profiles[f.profile] == nil {
+			return nil, fmt.Errorf("--profile %s: no such profile in toolsearch.yaml (profiles: %s)", f.profile, strings.Join(profileNames(cfg), ", "))
+		}
+		cfg.Profile = f.profile
 	}
 	if f.more != nil {
 		f.more(cfg)

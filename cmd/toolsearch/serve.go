@@ -58,6 +58,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
+	a.watchApprovals(ctx)
 	a.startUpstreams()
 
 	snap := a.server.Snapshot()
@@ -80,8 +81,12 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
+	profiles, tokens, err := a.httpProfiles()
+	if err != nil {
+		return err
+	}
 	addr := a.cfg.HTTP.Addr
-	if err := web.CheckBind(addr, token); err != nil {
+	if err := web.CheckBind(addr, anyToken(token, tokens)); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -96,6 +101,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		SessionTimeout: time.Duration(a.cfg.HTTP.SessionTimeout),
 		MaxSessions:    a.cfg.HTTP.MaxSessions,
 		Ready:          a.upstreamStates,
+		Profiles:       profiles,
+		Tokens:         tokens,
+		Approvals:      appApprovals{a},
 	}
 	if a.upstreams != nil {
 		// Logins come back to this server: from the status page's
@@ -103,6 +111,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		o.Login, o.Callbacks, o.Logins = a.upstreams.Login, oauth.NewCallbacks(), a.loginServers
 		if host, _, _ := net.SplitHostPort(ln.Addr().String()); isLoopback(host) {
 			a.server.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+			for _, ps := range profiles {
+				ps.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+			}
 		}
 	}
 	h := web.NewHandler(a.server, o)

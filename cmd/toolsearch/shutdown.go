@@ -88,6 +88,7 @@ func (a *app) close(ctx context.Context) {
 	grace, cancelGrace := context.WithTimeout(work, shutdownGrace)
 	defer cancelGrace()
 	a.shutdown(grace)
+	a.closeProfiles()
 	if a.server != nil {
 		a.server.Close()
 	}

@@ -80,6 +80,7 @@ func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems)
 						ps = append(ps, loader.Problem{File: filepath.Join(sk.Dir, loader.SkillFileName), Severity: loader.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", sk.Name, first)})
 					}
 					seen[sk.Name] = sk.Dir
+					ps = append(ps, loader.WithheldProblems(sk, sk.Scan())...)
 				}
 			}
 			if ps.Worst() >= loader.SeverityWarning {

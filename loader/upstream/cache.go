@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +31,9 @@ type persisted struct {
 	// FirstSeen maps each tool remembered to the digest of its first
 	// definition, so that a changed definition is noticed across restarts.
 	FirstSeen map[string]string `json:"firstSeen"`
+	// Trusted holds, for each tool held for approval, the definition last
+	// trusted, so that a restart can still say what changed.
+	Trusted map[string]*mcp.Tool `json:"trusted,omitempty"`
 	// LastSeen maps each tool remembered to when it was last listed, in
 	// Unix seconds. Files written before it existed lack it.
 	LastSeen map[string]int64 `json:"lastSeen,omitempty"`
@@ -143,6 +148,7 @@ func loadCache(file, server string) (*persisted, error) {
 		return nil, nil
 	}
 	loader.PackSchemas(p.Tools)
+	loader.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
 	return &p, nil
 }
 

@@ -82,6 +82,9 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		return nil, ErrClosed
 	}
 	defer m.calls.Done()
+	if u.isHeld(tool) {
+		return nil, fmt.Errorf("upstream %s: %s: %w", server, tool, ErrHeld)
+	}
 	if m.ctx.Err() != nil {
 		return nil, ErrClosed
 	}

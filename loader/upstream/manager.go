@@ -63,6 +63,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -84,6 +85,10 @@ type Options struct {
 	// os.UserCacheDir()/toolsearch/upstreams.
 	CacheDir string
 	Logger   *slog.Logger
+	// Approvals holds the approved tool definitions. Nil opens
+	// CacheDir/approvals.json (trust.FileName), or keeps them in memory
+	// when there is no CacheDir.
+	Approvals *trust.Store
 	// ClientInfo is how toolsearch introduces itself to upstreams.
 	ClientInfo *mcp.Implementation
 	// Dial, when set, replaces the real transports (tests use in-memory
@@ -110,6 +115,10 @@ type Options struct {
 	// LoginCommand returns the command that logs in to a server, which
 	// errors quote; nil means "toolsearch auth login SERVER".
 	LoginCommand func(server string) string
+	// ApproveCommand returns the command that approves a held tool (by
+	// its exposed name), which the model is told; nil means
+	// "toolsearch approve NAME".
+	ApproveCommand func(name string) string
 	// WithheldEnv names variables of toolsearch's environment that no stdio
 	// server inherits, besides those always withheld (see Manager).
 	WithheldEnv []string
@@ -147,6 +156,9 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+
+	approvals *trust.Store
+	shadow    shadowing
 	// tokenStoreErr says why there is no token store.
 	tokenStoreErr error
 	// minRelist is the least time between two listings a server's change
@@ -185,6 +197,9 @@ func New(servers []ServerConfig, opts Options) *Manager {
 			opts.Logger.Warn("last known upstream catalogs will not be kept", "err", err)
 		}
 	}
+	if opts.Approvals == nil {
+		opts.Approvals = trust.Open(approvalsFile(opts.CacheDir), opts.Logger)
+	}
 	if opts.OAuthClient == nil {
 		opts.OAuthClient = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -193,6 +208,7 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		opts.TokenStore, storeErr = oauth.NewStore("")
 	}
 	m := &Manager{
+		approvals:     opts.Approvals,
 		opts:          opts,
 		log:           opts.Logger,
 		servers:       map[string]*upstream{},
@@ -251,6 +267,7 @@ func (m *Manager) Start(ctx context.Context) {
 func (m *Manager) StartServers(ctx context.Context, names ...string) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
+		m.followApprovals(m.ctx)
 		m.publishPersisted()
 		m.pruneCache()
 		for _, name := range names {

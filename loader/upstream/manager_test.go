@@ -497,7 +497,7 @@ func TestPersistedCatalog(t *testing.T) {
 		e.opts.Catalog = e.catalog
 		m3 := e.start()
 		src = waitSource(t, e.catalog, "fake", "active", func(s *loader.Source) bool {
-			return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[0].Description == "Version two."
+			return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[0].Tool.Description == "Version two."
 		})
 		if !src.Entries[0].Changed || src.Entries[1].Changed {
 			t.Errorf("changed marks: shifty %v, stable %v", src.Entries[0].Changed, src.Entries[1].Changed)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -32,6 +33,9 @@ type Settings struct {
 	// the longest pattern, then the pattern that sorts first. Tools that
 	// match nothing are callable.
 	Policy map[string]loader.Policy
+	// Quarantine says which definitions wait for approval (package
+	// loader/trust); "" means trust.DefaultMode.
+	Quarantine trust.Mode
 	// OAuth configures logging in to an HTTP or SSE server that requires
 	// OAuth.
 	OAuth oauth.Settings

@@ -26,6 +26,7 @@ type upstream struct {
 	set    Settings
 	log    *slog.Logger
 	file   string // last known catalog
+	qkey   string // the server's key in the approvals store
 	client *mcp.Client
 	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
 	// servers that do not use it.
@@ -61,6 +62,7 @@ type upstream struct {
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
+	q            quarantine
 	// authVersion is the version of the tokens when the server entered
 	// needs_auth: a new version may be a login.
 	authVersion uint64
@@ -104,6 +106,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		changed:      make(chan struct{}),
 		seen:         seenTools{},
 	}
+	u.qkey = quarantineKey(u.file, cfg)
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
@@ -402,9 +405,11 @@ func (u *upstream) list(s *session, explicit bool) error {
 			names[i] = t.Name
 		}
 		u.seen.listed(names, func(i int) string { return loader.ToolDigest(tools[i]) }, u.listed)
+		u.q.listing = true
 		u.rebuild()
 	})
 	u.log.Info("tools listed", "tools", len(tools))
+	u.settle()
 	u.save()
 	return nil
 }
@@ -440,9 +445,11 @@ func (u *upstream) loadPersisted() {
 			u.listed, u.instructions = p.Listed, p.Instructions
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
 			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
+			u.q.trusted = p.Trusted
 		}
 		u.rebuild()
 	})
+	u.settle()
 }
 
 // save writes the last known catalog.
@@ -455,6 +462,7 @@ func (u *upstream) save() {
 		Listed:       u.listed,
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
+		Trusted:      u.heldPrevious(),
 	}
 	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
@@ -500,6 +508,7 @@ func (u *upstream) update(change func()) {
 // u.mu.
 func (u *upstream) rebuild() {
 	u.entries, u.refused = nil, nil
+	u.q.startRebuild()
 	seen := map[string]bool{}
 	verdicts := map[string]string{}
 	verdict := func(e *loader.Entry) string {
@@ -535,8 +544,10 @@ func (u *upstream) rebuild() {
 		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
 		r, ok := u.seen[t.Name]
 		e.Changed = ok && r.first != e.Digest
+		u.hold(e, t)
 		u.entries = append(u.entries, e)
 	}
+	u.q.endRebuild(u.tools)
 }
 
 func (u *upstream) status() Status {

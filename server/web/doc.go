@@ -22,6 +22,11 @@
 //   - GET /: the status page, with /status.json, /events (server-sent
 //     events when something changes) and /search (what the model would
 //     receive for a query).
+//   - /mcp/p/NAME: the profile NAME (Options.Profiles), to clients on this
+//     machine only; a profile's token (Options.Tokens) gets its profile at
+//     /mcp, and reaches nothing else.
+//   - POST /approve: approves a tool or skill waiting for approval, as the
+//     status page's Approve button does (Options.Approvals).
 //   - /healthz answers while the process lives; /readyz reports the catalog,
 //     the sessions and each upstream's state.
 //
@@ -31,7 +36,8 @@
 // checks in order, each in a file of its own: the Host header against DNS
 // rebinding (host.go), the browser Origin (origin.go), the bearer token
 // (token.go; a token in the URL only for the status page's GET requests),
-// and the body's size and the time it may take to arrive (body.go).
+// what a profile's token may reach (profiles.go), and the body's size and
+// the time it may take to arrive (body.go).
 //
 // # Shutdown
 //
@@ -40,7 +46,7 @@
 // closes its connections, without waiting on a handler that ignores the
 // cancellation.
 //
-// Who may call what (per-client profiles keyed by token) belongs in a
-// package below server that the guard and the server both consult, not in
-// this one.
+// Which entries a profile holds is decided below server, in package
+// loader/profile, whose views the profiles' servers are built over; this
+// package only routes a request to the server its token or path names.
 package web

@@ -49,6 +49,17 @@ type Options struct {
 	// Ready reports readiness details for /readyz: the catalog is loaded
 	// when the handler exists, so this only adds per-upstream states.
 	Ready func() map[string]string
+	// Profiles are the servers of the configured profiles, each over its
+	// view of the catalog (package loader/profile). /mcp/p/NAME serves one
+	// to clients on this machine.
+	Profiles map[string]*server.Server
+	// Tokens are bearer tokens besides Token, each serving a profile's
+	// server at /mcp and nothing else (one without a profile serves
+	// everything, as Token does).
+	Tokens []ProfileToken
+	// Approvals, when set, lists on the status page what waits for
+	// approval, and approves it from there (POST /approve).
+	Approvals Approvals
 
 	// Login, when set with Callbacks, lets the status page log in to
 	// upstream servers (*upstream.Manager's Login); Callbacks is served at
@@ -62,9 +73,10 @@ type Options struct {
 // protocol eras, the status page, /healthz and /readyz, all behind one
 // guard.
 type Handler struct {
-	guard  *guard
-	mcp    *mcpEndpoint
-	status *statusView
+	guard    *guard
+	mcp      *mcpEndpoint            // the whole catalog
+	profiles map[string]*mcpEndpoint // by profile
+	status   *statusView
 }
 
 // NewHandler builds the handler over s; Close (or Serve) ends what it
@@ -82,9 +94,13 @@ func NewHandler(s *server.Server, o Options) *Handler {
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
-	h := &Handler{mcp: newMCPEndpoint(s, o), status: newStatusView(s)}
+	h := &Handler{mcp: newMCPEndpoint(s, o), profiles: map[string]*mcpEndpoint{}, status: newStatusView(s, o.Approvals)}
+	for name, ps := range o.Profiles {
+		h.profiles[name] = newMCPEndpoint(ps, o)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h.mcp)
+	mux.HandleFunc("/mcp", h.serveMCP)
+	mux.HandleFunc("/mcp/p/{name}", h.serveProfile)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
@@ -125,6 +141,26 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.guard.Se
 // requests they are still running, and stops the status page's
 // measurement. It does not wait for either.
 func (h *Handler) Close() {
-	h.mcp.closeSessions()
+	for _, e := range h.endpoints() {
+		e.closeSessions()
+	}
 	h.status.close()
+}
+
+// endpoints are the MCP endpoints: the whole catalog's and each profile's.
+func (h *Handler) endpoints() []*mcpEndpoint {
+	out := []*mcpEndpoint{h.mcp}
+	for _, e := range h.profiles {
+		out = append(out, e)
+	}
+	return out
+}
+
+// inflight counts the POST requests being served, over every endpoint.
+func (h *Handler) inflight() int64 {
+	var n int64
+	for _, e := range h.endpoints() {
+		n += e.inflight.Load()
+	}
+	return n
 }

@@ -38,6 +38,8 @@ type EntryReport struct {
 	Flags   []string `json:"flags,omitempty"`
 	Summary string   `json:"summary"`
 	Reason  string   `json:"reason,omitempty"` // why it was refused
+	// Quarantine says why a tool waits for approval, and how to give it.
+	Quarantine *loader.Quarantine `json:"quarantine,omitempty"`
 }
 
 // BuildCatalogReport describes a snapshot.
@@ -57,6 +59,10 @@ func BuildCatalogReport(snap *loader.Snapshot) CatalogReport {
 		er := EntryReport{Name: e.Name, Kind: string(e.Kind), Source: e.Source, State: states[e.Source], Summary: e.Summary}
 		if e.Kind == loader.KindTool {
 			er.Policy = string(e.Policy)
+		}
+		if e.Held() {
+			er.Flags = append(er.Flags, "quarantined")
+			er.Quarantine = e.Quarantine
 		}
 		if e.AlwaysLoad {
 			er.Flags = append(er.Flags, "alwaysLoad")

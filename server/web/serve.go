@@ -34,7 +34,7 @@ func Serve(ctx context.Context, ln net.Listener, h *Handler, grace time.Duration
 	go func() { shut <- srv.Shutdown(deadline) }()
 	// Event streams and idle sessions would hold Shutdown for the whole
 	// grace: wait only for the requests in flight, then end the rest.
-	for h.mcp.inflight.Load() > 0 && deadline.Err() == nil {
+	for h.inflight() > 0 && deadline.Err() == nil {
 		time.Sleep(20 * time.Millisecond)
 	}
 	cancelAll()

@@ -38,14 +38,18 @@ type Status struct {
 	// being computed.
 	Tokens   *server.Report `json:"tokens,omitempty"`
 	Activity []server.Event `json:"activity"`
+	// Pending are the tools and skills waiting for approval, with their
+	// diffs, at most maxPendingShown.
+	Pending []Pending `json:"pending,omitempty"`
 	// Logins names the upstream servers the page offers a login for.
 	Logins []string `json:"logins,omitempty"`
 }
 
 // statusView serves the status page and its data.
 type statusView struct {
-	s       *server.Server
-	started time.Time
+	s         *server.Server
+	approvals Approvals // nil without approvals
+	started   time.Time
 	// logins names the servers the page offers a login for; nil when
 	// the page offers none.
 	logins func() []string
@@ -65,8 +69,8 @@ type statusView struct {
 	cancel   context.CancelFunc
 }
 
-func newStatusView(s *server.Server) *statusView {
-	v := &statusView{s: s, started: time.Now(), done: ^uint64(0), want: ^uint64(0)}
+func newStatusView(s *server.Server, approvals Approvals) *statusView {
+	v := &statusView{s: s, approvals: approvals, started: time.Now(), done: ^uint64(0), want: ^uint64(0)}
 	v.measure = v.measureCatalog
 	v.life, v.end = context.WithCancel(context.Background())
 	return v
@@ -84,6 +88,7 @@ func (v *statusView) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /status.json", v.serveStatus)
 	mux.HandleFunc("GET /events", v.serveEvents)
 	mux.HandleFunc("GET /search", v.serveSearch)
+	mux.HandleFunc("POST /approve", v.serveApprove)
 }
 
 // close stops the measurement running in the background, if any.
@@ -98,6 +103,7 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 		Catalog:   BuildCatalogReport(snap),
 		Tokens:    v.tokens(),
 		Activity:  []server.Event{},
+		Pending:   v.pending(),
 	}
 	st.EntriesTotal = len(st.Catalog.Entries)
 	if q := r.URL.Query().Get("filter"); q != "" {

@@ -23,7 +23,7 @@ func TestStatusMeasuresOneAtATime(t *testing.T) {
 		catalog := testCatalog(t)
 		s, _ := server.New(catalog, server.Options{})
 		defer s.Close()
-		v := newStatusView(s)
+		v := newStatusView(s, nil)
 		defer v.close()
 		var running, peak, finished atomic.Int32
 		release := make(chan struct{})

@@ -1,0 +1,450 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/trust"
+	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/server/web"
+)
+
+// openApprovals opens the approvals store beside the upstreams' last known
+// catalogs; without a cache directory, approvals last as long as the
+// process.
+func openApprovals(log *slog.Logger) *trust.Store {
+	dir, err := upstream.DefaultCacheDir()
+	if err != nil {
+		log.Warn("approvals will not be kept", "err", err)
+		return trust.Open("", log)
+	}
+	return trust.Open(filepath.Join(dir, trust.FileName), log)
+}
+
+// approveCommand is the command that approves a held tool, as the model
+// relays it to the user: run where this toolsearch runs (a stdio server's
+// approvals belong to its working directory too), with the files it uses.
+func (a *app) approveCommand(name string) string {
+	args := []string{"toolsearch", "approve", name}
+	if a.cfg.path != "" {
+		args = append(args, "--config", absPath(a.cfg.path))
+	}
+	if a.cfg.MCPConfig != "" {
+		args = append(args, "--mcp-config", absPath(a.cfg.MCPConfig))
+	}
+	for i, arg := range args {
+		args[i] = shellQuote(arg)
+	}
+	cmd := strings.Join(args, " ")
+	if wd, err := os.Getwd(); err == nil {
+		cmd = "cd " + shellQuote(wd) + " && " + cmd
+	}
+	return cmd
+}
+
+// skillApproved reports whether a person approved a flagged skill.
+func (a *app) skillApproved(path, digest string) bool {
+	return a.approvals.Approved(loader.SkillsApprovalKey, path, digest)
+}
+
+// watchApprovals follows the approvals file until ctx ends, so that an
+// approval made elsewhere (`toolsearch approve`, another server's status
+// page) releases tools and skills at once. Upstream servers follow it on
+// their own.
+func (a *app) watchApprovals(ctx context.Context) {
+	go a.approvals.Watch(ctx)
+	if a.skills != nil {
+		cancel := a.approvals.Subscribe(a.skills.Redecide)
+		context.AfterFunc(ctx, cancel)
+	}
+}
+
+// trustFlags choose where approve, review and scan read the catalog from.
+type trustFlags struct {
+	connect bool
+	wait    *upstreamFlags
+}
+
+func addTrustFlags(fs *flag.FlagSet) *trustFlags {
+	f := &trustFlags{wait: addUpstreamFlags(fs, false)}
+	fs.BoolVar(&f.connect, "connect", false, "connect to the upstream servers and list their tools now, instead of reading the last known catalogs (what a running toolsearch saw last)")
+	return f
+}
+
+// load brings in the upstreams as the flags say: their last known catalogs
+// by default, which a running server keeps current.
+func (f *trustFlags) load(ctx context.Context, a *app) {
+	if f.connect {
+		a.settleUpstreams(ctx, f.wait.wait)
+		return
+	}
+	a.loadPersistedUpstreams()
+}
+
+// pending is a held tool or a withheld skill.
+type pending struct {
+	Name   string         `json:"name"` // SERVER__TOOL or skills/PATH
+	Kind   string         `json:"kind"`
+	Digest string         `json:"digest"`
+	Reason string         `json:"reason"`
+	Change string         `json:"change,omitempty"`
+	Found  []scan.Finding `json:"findings,omitempty"`
+	Diff   string         `json:"diff,omitempty"`
+
+	server, tool string        // for a tool
+	entry        *loader.Entry // for a tool
+	skill        *loader.Skill // for a skill
+}
+
+// pendingDiff shows a held tool's approved and pending definitions; a
+// skill has none to compare.
+func (a *app) pendingDiff(p pending) string {
+	if p.entry == nil {
+		return ""
+	}
+	def := *p.entry.Tool
+	def.Name = p.tool
+	return trust.Diff(p.entry.Quarantine.Previous, &def)
+}
+
+// shortDigest is how much of a digest the CLI shows and accepts.
+const shortDigest = 12
+
+// approveCommand is what approves exactly the definition reviewed.
+func (p pending) approveCommand() string {
+	return fmt.Sprintf("toolsearch approve %s@%s", p.Name, p.Digest[:min(shortDigest, len(p.Digest))])
+}
+
+// collectPending lists the held tools and withheld skills.
+func (a *app) collectPending(withDiff bool) []pending {
+	var out []pending
+	if a.upstreams != nil {
+		for _, p := range a.upstreams.Pending() {
+			q := p.Entry.Quarantine
+			pd := pending{Name: p.Entry.Name, Kind: "tool", Digest: p.Entry.Digest, Reason: q.Reason, Change: q.Summary, Found: q.Findings, server: p.Server, tool: p.Tool, entry: p.Entry}
+			if withDiff {
+				pd.Diff = a.pendingDiff(pd)
+			}
+			out = append(out, pd)
+		}
+	}
+	if a.skills != nil {
+		for _, sk := range a.skills.Withheld() {
+			out = append(out, pending{Name: "skills/" + sk.Path, Kind: "skill", Digest: sk.Digest(), Reason: trust.ReasonFlagged, Found: sk.Scan(), skill: sk})
+		}
+	}
+	return out
+}
+
+func runReview(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("review", os.Stderr)
+	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
+	tf := addTrustFlags(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	names, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	tf.load(ctx, a)
+	var list []pending
+	for _, p := range a.collectPending(true) {
+		if len(names) == 0 || slices.ContainsFunc(names, func(n string) bool { return matchesPending(n, p) }) {
+			list = append(list, p)
+		}
+	}
+	if *asJSON {
+		if list == nil {
+			list = []pending{}
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(out, "Nothing waits for approval.")
+		return nil
+	}
+	for i, p := range list {
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "%s (%s): %s", p.Name, p.Kind, p.Reason)
+		if p.Change != "" {
+			fmt.Fprintf(out, "; %s", p.Change)
+		}
+		fmt.Fprintln(out)
+		for _, f := range p.Found {
+			fmt.Fprintf(out, "  %s\n", scan.Reveal(f.String()))
+		}
+		if p.Diff != "" {
+			fmt.Fprint(out, p.Diff)
+		}
+		fmt.Fprintf(out, "Approve: %s\n", p.approveCommand())
+	}
+	return nil
+}
+
+// matchesPending reports whether a name on the command line (SERVER,
+// SERVER__TOOL or skills/PATH, with an optional @DIGEST) names p.
+func matchesPending(arg string, p pending) bool {
+	name, digest, _ := strings.Cut(arg, "@")
+	if digest != "" && !strings.HasPrefix(p.Digest, digest) {
+		return false
+	}
+	return name == p.Name || p.Kind == "tool" && name == p.server
+}
+
+func runApprove(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("approve", os.Stderr)
+	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
+	tf := addTrustFlags(fs)
+	all := fs.Bool("all", false, "approve every held tool and withheld skill")
+	names, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 && !*all {
+		return fmt.Errorf("name the tools to approve (SERVER, SERVER__TOOL or skills/PATH, each with an optional @DIGEST from toolsearch review), or pass --all")
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	tf.load(ctx, a)
+	list := a.collectPending(false)
+	var chosen []pending
+	var problems []error
+	for _, n := range names {
+		before := len(chosen)
+		for _, p := range list {
+			if matchesPending(n, p) {
+				chosen = append(chosen, p)
+			}
+		}
+		if len(chosen) > before {
+			continue
+		}
+		name, _, _ := strings.Cut(n, "@")
+		if i := slices.IndexFunc(list, func(p pending) bool { return matchesPending(name, p) }); i >= 0 {
+			problems = append(problems, fmt.Errorf("%s changed since it was reviewed (it is now @%s): review it again", name, list[i].Digest[:shortDigest]))
+			continue
+		}
+		problems = append(problems, fmt.Errorf("%s: nothing of that name waits for approval (see toolsearch review)", n))
+	}
+	if *all {
+		chosen = list
+	}
+	approved, err := a.approve(ctx, chosen, "cli")
+	for _, p := range approved {
+		fmt.Fprintf(out, "approved %s@%s (%s)\n", p.Name, p.Digest[:min(shortDigest, len(p.Digest))], p.Reason)
+	}
+	if err != nil {
+		problems = append(problems, err)
+	}
+	if len(approved) == 0 && len(problems) == 0 {
+		fmt.Fprintln(out, "Nothing waits for approval.")
+	}
+	return errors.Join(problems...)
+}
+
+// approve records the chosen definitions as approved by by.
+func (a *app) approve(ctx context.Context, chosen []pending, by string) ([]pending, error) {
+	var approved []pending
+	var reqs []upstream.ApproveRequest
+	var skills []trust.Item
+	for _, p := range chosen {
+		if p.Kind == "skill" {
+			skills = append(skills, trust.Item{Entry: p.skill.Path, Digest: p.Digest, By: by})
+			approved = append(approved, p)
+			continue
+		}
+		reqs = append(reqs, upstream.ApproveRequest{Server: p.server, Tool: p.tool, Digest: p.Digest})
+	}
+	var errs []error
+	if len(skills) > 0 {
+		if err := a.approvals.Approve(ctx, loader.SkillsApprovalKey, loader.SkillsSourceName, skills); err != nil {
+			return nil, err
+		}
+	}
+	if len(reqs) > 0 {
+		done, err := a.upstreams.Approve(ctx, by, reqs...)
+		errs = append(errs, err)
+		for _, d := range done {
+			for _, p := range chosen {
+				if p.Kind == "tool" && p.server == d.Server && p.tool == d.Tool {
+					approved = append(approved, p)
+				}
+			}
+		}
+	}
+	return approved, errors.Join(errs...)
+}
+
+func runScan(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("scan", os.Stderr)
+	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
+	uf := addUpstreamFlags(fs, true)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	a.loadUpstreams(ctx, uf)
+	rep := scanCatalog(a.catalog.Snapshot(), a.skills)
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range rep.Findings {
+			fmt.Fprintf(out, "%s (%s from %s): %s\n", f.Entry, f.Kind, f.Source, scan.Reveal(f.Finding.String()))
+		}
+		fmt.Fprintf(out, "%s in %s of %d scanned\n", plural(len(rep.Findings), "finding"), plural(rep.Flagged, "definition"), rep.Scanned)
+	}
+	if len(rep.Findings) > 0 {
+		return exitError(1)
+	}
+	return nil
+}
+
+// ScanReport is what `toolsearch scan` finds in the catalog.
+type ScanReport struct {
+	Scanned  int           `json:"scanned"` // definitions
+	Flagged  int           `json:"flagged"`
+	Findings []ScanFinding `json:"findings"`
+}
+
+// ScanFinding is one finding with the entry it is in.
+type ScanFinding struct {
+	Entry  string `json:"entry"`
+	Kind   string `json:"kind"`
+	Source string `json:"source"`
+	scan.Finding
+}
+
+// scanCatalog scans every tool of the snapshot, held or not, and every
+// skill, withheld or not; shadowing counts every other source's tools.
+func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource) ScanReport {
+	rep := ScanReport{Findings: []ScanFinding{}}
+	var names scan.Names
+	for _, e := range snap.Entries {
+		if e.Kind == loader.KindTool {
+			names.Add(e.Source, ownName(e), e.Name)
+		}
+	}
+	add := func(e, kind, source string, fs []scan.Finding) {
+		rep.Scanned++
+		if len(fs) > 0 {
+			rep.Flagged++
+		}
+		for _, f := range fs {
+			rep.Findings = append(rep.Findings, ScanFinding{Entry: e, Kind: kind, Source: source, Finding: f})
+		}
+	}
+	for _, e := range snap.Entries {
+		switch e.Kind {
+		case loader.KindTool:
+			def := *e.Tool
+			def.Name = ownName(e)
+			add(e.Name, "tool", e.Source, slices.Concat(scan.Tool(&def), scan.Shadowing(e.Source, &def, &names)))
+		case loader.KindSkill:
+			add(e.Name, "skill", e.Source, e.Skill.Scan())
+		}
+	}
+	if skills != nil {
+		for _, sk := range skills.Withheld() {
+			add(sk.Name, "skill", loader.SkillsSourceName, sk.Scan())
+		}
+	}
+	return rep
+}
+
+// ownName is a tool's name at its server.
+func ownName(e *loader.Entry) string {
+	if e.Upstream != "" {
+		return e.Upstream
+	}
+	return e.Name
+}
+
+// writeQuarantined lists the held entries of a catalog report with why and
+// how to approve them.
+func writeQuarantined(out io.Writer, rep web.CatalogReport) {
+	var held []web.EntryReport
+	for _, e := range rep.Entries {
+		if e.Quarantine != nil {
+			held = append(held, e)
+		}
+	}
+	if len(held) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "\nQuarantined (%d): see toolsearch review\n", len(held))
+	for _, e := range held {
+		q := e.Quarantine
+		fmt.Fprintf(out, "  %s (from %s): %s; %s. Approve: %s\n", e.Name, e.Source, q.Reason, q.Summary, q.Approve)
+		for _, f := range q.Findings {
+			fmt.Fprintf(out, "    %s\n", scan.Reveal(f.String()))
+		}
+	}
+}
+
+// appApprovals gives the status page what waits for approval, and approves
+// from it.
+type appApprovals struct{ a *app }
+
+// maxPendingDiffs bounds the diffs made for the status page at once.
+const maxPendingDiffs = 100
+
+func (x appApprovals) Pending() []web.Pending {
+	list := x.a.collectPending(false)
+	out := make([]web.Pending, 0, len(list))
+	for i, p := range list {
+		wp := web.Pending{Name: p.Name, Kind: p.Kind, Digest: p.Digest, Reason: p.Reason, Change: p.Change}
+		for _, f := range p.Found {
+			wp.Findings = append(wp.Findings, scan.Reveal(f.String()))
+		}
+		if i < maxPendingDiffs {
+			wp.Diff = x.a.pendingDiff(p)
+		}
+		out = append(out, wp)
+	}
+	return out
+}
+
+func (x appApprovals) Approve(ctx context.Context, name, digest string) error {
+	for _, p := range x.a.collectPending(false) {
+		if p.Name != name {
+			continue
+		}
+		if !strings.HasPrefix(p.Digest, digest) {
+			return web.ErrChanged
+		}
+		_, err := x.a.approve(ctx, []pending{p}, "http")
+		return err
+	}
+	return web.ErrNotPending
+}

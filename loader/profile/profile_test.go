@@ -1,0 +1,106 @@
+package profile
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+func toolEntry(src, name string, pol loader.Policy) *loader.Entry {
+	e := loader.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: name + ".", InputSchema: json.RawMessage(`{"type":"object"}`)})
+	e.Policy = pol
+	return e
+}
+
+func skillEntry(path string) *loader.Entry {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	return loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: name, Path: path, Description: name + "."})
+}
+
+// names lists a catalog's entries as NAME or NAME=POLICY for tools that
+// are not callable.
+func names(c *loader.Catalog) string {
+	var out []string
+	for _, e := range c.Snapshot().Entries {
+		s := e.Name
+		if e.Kind == loader.KindTool && e.Policy != loader.PolicyCallable {
+			s += "=" + string(e.Policy)
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
+}
+
+func TestFollow(t *testing.T) {
+	main := loader.NewCatalog()
+	main.Put(&loader.Source{Name: "github", Kind: loader.SourceServer, Entries: []*loader.Entry{
+		toolEntry("github", "get_issue", loader.PolicyCallable),
+		toolEntry("github", "get_secret", loader.PolicyHidden),
+		toolEntry("github", "delete_repo", loader.PolicyCallable),
+		toolEntry("github", "create_issue", loader.PolicyVisibleOnly),
+	}})
+	main.Put(&loader.Source{Name: "sentry", Kind: loader.SourceServer, Entries: []*loader.Entry{toolEntry("sentry", "list_events", loader.PolicyCallable)}})
+	main.Put(&loader.Source{Name: "mail", Kind: loader.SourceServer, State: loader.StateFailed, LastError: "secret failure"})
+	main.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{skillEntry("csv-audit"), skillEntry("team/notes"), skillEntry("team/notes/inner"), skillEntry("other")}})
+
+	p := &Profile{
+		Name:    "triage",
+		Servers: []string{"github", "sentry"},
+		Tools:   []string{"github__*", "sentry__list_*"},
+		Skills:  []string{"csv-audit", "team/*"},
+		Policy: map[string]loader.Policy{
+			"github__delete_*":    loader.PolicyHidden,
+			"github__*":           loader.PolicyCallable, // cannot widen create_issue or get_secret
+			"github__get_issue":   loader.PolicyVisibleOnly,
+			"sentry__list_events": loader.PolicyCallable,
+		},
+	}
+	if errs := p.Check(); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	view, stop := Follow(main, p)
+	defer stop()
+	want := "csv-audit github__create_issue=visible_only github__get_issue=visible_only inner notes sentry__list_events"
+	if got := names(view); got != want {
+		t.Errorf("view %q\nwant %q", got, want)
+	}
+	if _, ok := view.Snapshot().Source("mail"); ok {
+		t.Error("a server outside the profile is in its view")
+	}
+	if e, _ := main.Snapshot().Lookup("github__get_issue"); e.Policy != loader.PolicyCallable {
+		t.Error("the profile changed the catalog's own entry")
+	}
+
+	// The view follows the catalog.
+	main.Put(&loader.Source{Name: "sentry", Kind: loader.SourceServer, Entries: []*loader.Entry{toolEntry("sentry", "list_events", loader.PolicyCallable), toolEntry("sentry", "list_issues", loader.PolicyCallable), toolEntry("sentry", "resolve", loader.PolicyCallable)}})
+	main.Remove(loader.SkillsSourceName)
+	if got, want := names(view), "github__create_issue=visible_only github__get_issue=visible_only sentry__list_events sentry__list_issues"; got != want {
+		t.Errorf("after changes: %q\nwant %q", got, want)
+	}
+}
+
+// TestFollowAll: a profile without lists is the whole catalog, hidden
+// entries left out.
+func TestFollowAll(t *testing.T) {
+	main := loader.NewCatalog()
+	main.Put(&loader.Source{Name: "s", Kind: loader.SourceServer, Entries: []*loader.Entry{toolEntry("s", "a", loader.PolicyCallable), toolEntry("s", "b", loader.PolicyHidden)}})
+	view, stop := Follow(main, &Profile{Name: "all"})
+	defer stop()
+	if got := names(view); got != "s__a" {
+		t.Errorf("view %q", got)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	p := &Profile{Name: "x", Tools: []string{"["}, Skills: []string{"a[", "ok"}, Policy: map[string]loader.Policy{"*": "sometimes"}}
+	errs := p.Check()
+	if len(errs) != 3 {
+		t.Fatalf("want 3 problems, got %v", errs)
+	}
+}

@@ -1,0 +1,210 @@
+package scan
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// crossTool are phrases with which a tool tells the model how other tools
+// must behave: the shadowing attack needs no name to work ("when this tool
+// is available, the email tool must ..."). Skills and prompts orchestrate
+// tools legitimately, so these apply to tool definitions only.
+var crossToolPatterns = []pattern{
+	mk(RuleShadowing, "a condition on this tool's mere presence, the opening of a shadowing attack",
+		`\b(?:when|whenever|if|once|while|as\s+long\s+as)\s+this\s+(?:tool|function|server)\s+is\s+(?:available|present|loaded|installed|enabled|connected|active|in\s+use)\b`,
+		[]string{"this tool is", "this function is", "this server is"}),
+	mk(RuleShadowing, "a claimed effect on another tool",
+		`\bside[-\s]effects?\s+on\s+(?:(?:the|all|any|other|another)\s+)*(?:also\s+present\s+|other\s+)?[\w.-]+\s+`+toolWord,
+		[]string{"side effect", "side-effect"}),
+	mk(RuleShadowing, "an instruction to use this tool in another tool's place",
+		`\b(?:use|call|invoke|prefer)\s+this\s+(?:tool|function)\s+instead\b|\binstead\s+of\s+(?:using\s+|calling\s+)?(?:(?:the|any)\s+)?(?:other\s+)?(?:built-in\s+|default\s+)?[\w.-]+\s+(?:tool|function)\b`,
+		[]string{"instead"}),
+	mk(RuleShadowing, "an instruction about how other tools must behave",
+		`\b(?:(?:all|any|every|other|another)\s+)+[\w.-]*\s*tools?\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to)\b`,
+		[]string{"tool must", "tool should", "tool shall", "tool needs", "tool has to", "tools must", "tools should", "tools have to", "tools need"}),
+}
+
+// Names records which server each tool belongs to, for Shadowing. The zero
+// value is empty and ready; it is not safe for concurrent writes.
+type Names struct {
+	owners map[string][]string // lowercased name -> servers, sorted
+}
+
+// Add records that server has a tool, under its own name and the name
+// toolsearch exposes it by (SERVER__TOOL).
+func (n *Names) Add(server, own, exposed string) {
+	if n.owners == nil {
+		n.owners = map[string][]string{}
+	}
+	for _, name := range []string{own, exposed} {
+		if !distinctive(name) {
+			continue
+		}
+		key := strings.ToLower(name)
+		list := n.owners[key]
+		if i := sort.SearchStrings(list, server); i == len(list) || list[i] != server {
+			list = append(list, "")
+			copy(list[i+1:], list[i:])
+			list[i] = server
+			n.owners[key] = list
+		}
+	}
+}
+
+// Len reports how many names are recorded.
+func (n *Names) Len() int { return len(n.owners) }
+
+// distinctive reports whether a tool name is specific enough that a
+// mention of it means the tool: "send_email" or "createIssue", not "search"
+// or "add", which prose uses as words.
+func distinctive(name string) bool {
+	if len(name) < 5 {
+		return false
+	}
+	if strings.ContainsAny(name, "_-") {
+		return true
+	}
+	for i, r := range name {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Shadowing reports the tools of other servers that a tool of server names
+// in its texts: a tool has no business telling the model about another
+// server's tools, and doing so is how a server steers calls it does not
+// own (sending every email to an attacker, say). A name also held by the
+// tool's own server, or one of the tool's own parameter names, does not
+// count. Mentions are found as whole identifiers, also at the end of a
+// prefixed one (mcp_tool_send_email names send_email).
+func Shadowing(server string, t *mcp.Tool, names *Names) []Finding {
+	return References(t).Shadowing(server, names)
+}
+
+// Refs are the identifiers a tool's texts mention that could name other
+// tools: what Shadowing needs of a definition, small enough to keep for
+// every tool while the names of other servers come and go.
+type Refs struct {
+	tool *mcp.Tool
+	own  map[string]bool // the tool's own parameter (and other key) names
+	list []ref
+}
+
+type ref struct {
+	word       string // lowercased
+	p          piece
+	start, end int // in the piece's text
+	span       string
+}
+
+// References collects the identifiers of a tool's texts for Shadowing.
+func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
+
+// references collects the identifiers of a tool's doc.
+func (d *doc) references(t *mcp.Tool) *Refs {
+	text := d.text()
+	r := &Refs{tool: t}
+	for _, p := range d.pieces {
+		if p.key {
+			if r.own == nil {
+				r.own = map[string]bool{}
+			}
+			r.own[strings.ToLower(text[p.start:p.end])] = true
+		}
+	}
+	for _, p := range d.pieces {
+		if p.key {
+			continue
+		}
+		s := text[p.start:p.end]
+		forIdentifiers(s, func(start, end int) {
+			r.list = append(r.list, ref{word: strings.ToLower(s[start:end]), p: p, start: start, end: end, span: quoteSpan(s[start:end])})
+		})
+	}
+	return r
+}
+
+// Shadowing reports the references that name another server's tools.
+func (r *Refs) Shadowing(server string, names *Names) []Finding {
+	if r == nil || names == nil || len(names.owners) == 0 {
+		return nil
+	}
+	var out []Finding
+	perField := map[string]int{}
+	for _, ref := range r.list {
+		other := names.other(ref.word, server, r.own)
+		if other == "" {
+			continue
+		}
+		field := ref.p.field
+		if field == "" {
+			field = jsonField(ref.p.root, toolJSON(r.tool)[ref.p.root], ref.p.ordinal)
+		}
+		if perField[field] >= maxPerField || len(out) >= maxPerText {
+			continue
+		}
+		perField[field]++
+		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: ref.start, End: ref.end, Span: ref.span, Message: "names a tool of another server (" + other + ")"})
+	}
+	return out
+}
+
+// forIdentifiers calls fn with the span of every word of s that could be a
+// distinctive tool name: letters, digits, _ and -, with a _ or - inside or
+// an upper-case letter after the first. Plain words, most of any text, are
+// skipped without being copied.
+func forIdentifiers(s string, fn func(start, end int)) {
+	i := 0
+	for i < len(s) {
+		if !isNameByte(s[i]) {
+			i++
+			continue
+		}
+		start, marked := i, false
+		for i < len(s) && isNameByte(s[i]) {
+			c := s[i]
+			if c == '_' || c == '-' || i > start && 'A' <= c && c <= 'Z' {
+				marked = true
+			}
+			i++
+		}
+		end := i
+		for end > start && (s[end-1] == '_' || s[end-1] == '-') {
+			end--
+		}
+		if marked && end-start >= 5 {
+			fn(start, end)
+		}
+	}
+}
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+}
+
+// other returns a server other than self holding the tool a word names,
+// or "" when the word names none or also one of self's.
+func (n *Names) other(word, self string, own map[string]bool) string {
+	candidates := []string{word}
+	for i := 0; i < len(word); i++ {
+		if word[i] == '_' && i+1 < len(word) && word[i+1] != '_' {
+			candidates = append(candidates, word[i+1:])
+		}
+	}
+	for _, c := range candidates {
+		servers, ok := n.owners[c]
+		if !ok || own[c] || !distinctive(c) {
+			continue
+		}
+		if i := sort.SearchStrings(servers, self); i < len(servers) && servers[i] == self {
+			continue
+		}
+		return servers[0]
+	}
+	return ""
+}

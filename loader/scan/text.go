@@ -1,0 +1,346 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A doc is every text of one definition laid end to end, so that each rule
+// reads it in one pass: a definition has dozens of short strings, and the
+// cost of scanning them one by one was in the setting up. A separator that
+// no pattern crosses keeps matches inside one piece.
+type doc struct {
+	buf    strings.Builder
+	pieces []piece
+}
+
+// separator ends each piece: a line break and a full stop stop every
+// pattern that joins words.
+const separator = "\n.\n"
+
+// A piece is one text of the definition and where it came from.
+type piece struct {
+	start, end int    // in buf
+	field      string // the field, for texts outside a JSON document
+	root       string // for a string of a JSON document: the document's field
+	ordinal    int    // which string of the document, keys counted
+	key        bool   // an object key (a parameter's name, say)
+}
+
+// add appends a text known by its field.
+func (d *doc) add(field, text string) {
+	if text == "" {
+		return
+	}
+	start := d.buf.Len()
+	d.buf.WriteString(text)
+	d.pieces = append(d.pieces, piece{start: start, end: d.buf.Len(), field: field})
+	d.buf.WriteString(separator)
+}
+
+// addJSON appends every string and key of a JSON value: a json.RawMessage,
+// or anything that marshals. Escapes are decoded, so that \u200b counts as
+// the character it spells.
+func (d *doc) addJSON(root string, v any) {
+	if v == nil {
+		return
+	}
+	data, ok := v.(json.RawMessage)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return
+		}
+	}
+	d.buf.Grow(len(data))
+	ordinal := 0
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for j < len(data) && data[j] != '"' {
+			if data[j] == '\\' {
+				escaped = true
+				j++
+			}
+			j++
+		}
+		if j >= len(data) {
+			return // not JSON
+		}
+		start := d.buf.Len()
+		if escaped {
+			if !unescapeJSON(&d.buf, data[i+1:j]) {
+				return
+			}
+		} else {
+			d.buf.Write(data[i+1 : j])
+		}
+		k := j + 1
+		for k < len(data) && (data[k] == ' ' || data[k] == '\n' || data[k] == '\t' || data[k] == '\r') {
+			k++
+		}
+		d.pieces = append(d.pieces, piece{start: start, end: d.buf.Len(), root: root, ordinal: ordinal, key: k < len(data) && data[k] == ':'})
+		d.buf.WriteString(separator)
+		ordinal++
+		i = j
+	}
+}
+
+// unescapeJSON writes the text of a JSON string's body (the bytes between
+// its quotes) to b, and reports whether the escapes were valid. It is
+// json.Unmarshal's decoding of a string, without the reflection a schema
+// of many short strings paid for.
+func unescapeJSON(b *strings.Builder, s []byte) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i == len(s) {
+			return false
+		}
+		switch s[i] {
+		case '"', '\\', '/':
+			b.WriteByte(s[i])
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := hex4(s[i+1:])
+			if !ok {
+				return false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if r2, ok := hex4(s[min(i+3, len(s)):]); ok && i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+						i += 6
+					}
+				}
+			}
+			b.WriteRune(r) // a lone surrogate becomes U+FFFD, as with encoding/json
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hex4 reads four hex digits.
+func hex4(s []byte) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// text is the whole buffer as a string, shared, not copied: nothing is
+// added once scanning starts.
+func (d *doc) text() string { return d.buf.String() }
+
+// locate finds the piece holding a span of the buffer and clips the span
+// to it.
+func (d *doc) locate(start, end int) (p *piece, s, e int, ok bool) {
+	i := sort.Search(len(d.pieces), func(i int) bool { return d.pieces[i].end > start })
+	if i == len(d.pieces) || d.pieces[i].start > start {
+		return nil, 0, 0, false
+	}
+	p = &d.pieces[i]
+	return p, start - p.start, min(end, p.end) - p.start, true
+}
+
+// findings collects a definition's findings within the caps, translating
+// spans of the buffer into fields and offsets within them.
+type findings struct {
+	d        *doc
+	src      map[string]any // JSON documents by root, to name fields
+	list     []Finding
+	perField map[string]int
+}
+
+func (fs *findings) full() bool { return len(fs.list) >= maxPerText }
+
+// add records a finding on the buffer span [start, end).
+func (fs *findings) add(rule Rule, start, end int, msg string) {
+	if fs.full() {
+		return
+	}
+	p, s, e, ok := fs.d.locate(start, end)
+	if !ok || e <= s {
+		return
+	}
+	field := p.field
+	if field == "" {
+		field = jsonField(p.root, fs.src[p.root], p.ordinal)
+		if p.key {
+			field += " (name)"
+		}
+	}
+	if fs.perField == nil {
+		fs.perField = map[string]int{}
+	}
+	key := string(rule) + " " + field
+	if fs.perField[key] >= maxPerField {
+		return
+	}
+	fs.perField[key]++
+	text := fs.d.text()[p.start:p.end]
+	fs.list = append(fs.list, Finding{Rule: rule, Field: field, Start: s, End: e, Span: quoteSpan(text[s:e]), Message: msg})
+}
+
+// sorted returns the findings by rule order, then field, then position.
+func (fs *findings) sorted() []Finding {
+	order := map[Rule]int{}
+	for i, r := range Rules {
+		order[r] = i
+	}
+	sort.SliceStable(fs.list, func(i, j int) bool {
+		a, b := fs.list[i], fs.list[j]
+		if order[a.Rule] != order[b.Rule] {
+			return order[a.Rule] < order[b.Rule]
+		}
+		if a.Field != b.Field {
+			return a.Field < b.Field
+		}
+		return a.Start < b.Start
+	})
+	return fs.list
+}
+
+// jsonField names the ordinal-th string (keys counted) of a JSON document
+// by its path: inputSchema.properties.note.description. Findings are rare,
+// so the document is read again here rather than every path kept.
+func jsonField(root string, v any, ordinal int) string {
+	data, ok := v.(json.RawMessage)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return root
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		path  string
+		array bool
+		key   string
+		index int
+		inKey bool
+	}
+	var stack []frame
+	path := func() string {
+		if len(stack) == 0 {
+			return root
+		}
+		f := &stack[len(stack)-1]
+		if f.array {
+			return f.path + "[" + strconv.Itoa(f.index) + "]"
+		}
+		return f.path + "." + f.key
+	}
+	advance := func() {
+		if len(stack) > 0 {
+			if f := &stack[len(stack)-1]; f.array {
+				f.index++
+			} else {
+				f.inKey = true
+			}
+		}
+	}
+	n := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return root
+		}
+		if len(stack) > 0 && !stack[len(stack)-1].array && stack[len(stack)-1].inKey {
+			if key, ok := tok.(string); ok {
+				f := &stack[len(stack)-1]
+				f.key, f.inKey = key, false
+				if n == ordinal {
+					return path()
+				}
+				n++
+				continue
+			}
+		}
+		switch tok := tok.(type) {
+		case json.Delim:
+			if tok == '{' || tok == '[' {
+				stack = append(stack, frame{path: path(), array: tok == '[', inKey: tok == '{'})
+			} else {
+				stack = stack[:len(stack)-1]
+				advance()
+			}
+		case string:
+			if n == ordinal {
+				return path()
+			}
+			n++
+			advance()
+		default:
+			advance()
+		}
+	}
+}
+
+// quoteSpan shows a span in double quotes with every character a reader
+// would not see (controls, format characters, the tag block) as an escape,
+// cut at maxSpanRunes.
+func quoteSpan(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	n := 0
+	for _, r := range s {
+		if n == maxSpanRunes {
+			b.WriteString(`"…`)
+			return b.String()
+		}
+		n++
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == utf8.RuneError, invisibleRune(r), !isGraphic(r):
+			b.WriteString(escapeRune(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,389 @@
+package trust
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// FileName is the store's file in the state directory.
+const FileName = "approvals.json"
+
+// storeVersion changes with the file format. A file of another version is
+// not read (and not overwritten): approvals fail closed.
+const storeVersion = 1
+
+// maxApprovals bounds the digests kept per entry; the oldest go first. A
+// tool that flips between a few definitions keeps them all.
+const maxApprovals = 16
+
+// lockTimeout bounds the wait for another process's write.
+const lockTimeout = 10 * time.Second
+
+// Who approved, as recorded.
+const (
+	ByFirstListing = "first listing" // trusted as part of a server's first listing
+	ByNewTool      = "new tool"      // trusted on appearing, under quarantine: changed
+)
+
+// An Approval is one approved digest.
+type Approval struct {
+	Digest string    `json:"digest"`
+	At     time.Time `json:"at"`
+	By     string    `json:"by"` // a person's channel ("cli", "http") or what the listing trusted
+	// Scanner is the version of the scanner (scan.Version) that found the
+	// definition clean when a listing trusted it; 0 for a person's
+	// approval, which holds whatever the scanner finds.
+	Scanner int `json:"scanner,omitempty"`
+}
+
+// An Item asks to approve one entry's digest.
+type Item struct {
+	Entry   string // a tool's own name at its server, or a skill's path
+	Digest  string
+	By      string
+	Scanner int // see Approval
+}
+
+// record is one source's approvals.
+type record struct {
+	Name    string                `json:"name"` // the source's name, for people reading the file
+	Entries map[string][]Approval `json:"entries"`
+}
+
+// data is the file's content.
+type data struct {
+	Version int                `json:"version"`
+	Sources map[string]*record `json:"sources"`
+}
+
+// A Store holds the approved digests of every source: upstream servers
+// under a key that says which server configuration they belong to, skills
+// under "skills". It is safe for concurrent use, and for several processes
+// at once: a write takes a file lock, re-reads the file under it so that no
+// other process's approval is lost, and replaces the file atomically.
+type Store struct {
+	file string // "" keeps approvals in memory only
+	log  *slog.Logger
+
+	writeMu  sync.Mutex  // one write at a time within the process
+	watching atomic.Bool // one Watch at a time
+
+	mu      sync.Mutex
+	d       *data
+	err     error     // why the file could not be read: every decision fails closed
+	stamp   fileStamp // of the file d was read from
+	subs    map[int]func()
+	nextSub int
+}
+
+// fileStamp tells whether a file changed since it was read.
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(info os.FileInfo) fileStamp { return fileStamp{info.ModTime(), info.Size()} }
+
+// Open reads the store at file. A missing file is an empty store; one that
+// cannot be read or parsed makes every decision hold (Err says why) until
+// it is fixed or removed. file "" keeps approvals in memory only.
+func Open(file string, logger *slog.Logger) *Store {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Store{file: file, log: logger, d: emptyData(), subs: map[int]func(){}}
+	s.reload(true)
+	return s
+}
+
+// File returns the store's file.
+func (s *Store) File() string { return s.file }
+
+// Err returns why the file cannot be read, or nil.
+func (s *Store) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+func emptyData() *data { return &data{Version: storeVersion, Sources: map[string]*record{}} }
+
+// readFile reads and parses the file.
+func readFile(file string) (*data, fileStamp, error) {
+	f, err := os.Open(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return emptyData(), fileStamp{}, nil
+	}
+	if err != nil {
+		return nil, fileStamp{}, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fileStamp{}, err
+	}
+	var d data
+	if err := json.NewDecoder(f).Decode(&d); err != nil {
+		return nil, fileStamp{}, fmt.Errorf("%s: %w", file, err)
+	}
+	if d.Version != storeVersion {
+		return nil, fileStamp{}, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
+	}
+	if d.Sources == nil {
+		d.Sources = map[string]*record{}
+	}
+	for _, r := range d.Sources {
+		if r.Entries == nil {
+			r.Entries = map[string][]Approval{}
+		}
+	}
+	return &d, stampOf(info), nil
+}
+
+// reload reads the file again if its stamp changed (whatever the stamp,
+// when forced), and reports whether what the store holds changed.
+func (s *Store) reload(force bool) bool {
+	if s.file == "" {
+		return false
+	}
+	if info, err := os.Stat(s.file); err == nil && !force {
+		s.mu.Lock()
+		same := s.err == nil && stampOf(info) == s.stamp
+		s.mu.Unlock()
+		if same {
+			return false
+		}
+	}
+	d, stamp, err := readFile(s.file)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		if s.err == nil || s.err.Error() != err.Error() {
+			s.log.Error("approvals file unreadable: holding every tool that needs approval until it is fixed or removed", "file", s.file, "err", err)
+			s.err = err
+			return true
+		}
+		return false
+	}
+	changed := s.err != nil || !sameData(s.d, d)
+	s.d, s.stamp, s.err = d, stamp, nil
+	return changed
+}
+
+func sameData(a, b *data) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// Known reports whether the source was ever listed under quarantine.
+func (s *Store) Known(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.d.Sources[key]
+	return ok
+}
+
+// Approved reports whether the entry's digest is approved.
+func (s *Store) Approved(key, entry, digest string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.approvedLocked(key, entry, digest)
+}
+
+func (s *Store) approvedLocked(key, entry, digest string) bool {
+	r := s.d.Sources[key]
+	if r == nil {
+		return false
+	}
+	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest })
+}
+
+// approvedBy reports whether the entry's digest was approved by someone
+// who passes the test.
+func (s *Store) approvedBy(key, entry, digest string, who func(string) bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.d.Sources[key]
+	if r == nil {
+		return false
+	}
+	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest && who(a.By) })
+}
+
+// Settled reports whether the scanner's findings on a definition could not
+// change its verdict: a person approved it, or a listing trusted it after
+// this version of the scanner found it clean. A catalog loading its last
+// known tools need not scan those again before it serves them.
+func (s *Store) Settled(key, entry, digest string, scanner int) bool {
+	return s.approvedBy(key, entry, digest, func(by string) bool { return by != ByFirstListing && by != ByNewTool }) ||
+		s.approvedByScan(key, entry, digest, scanner)
+}
+
+func (s *Store) approvedByScan(key, entry, digest string, scanner int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.d.Sources[key]
+	if r == nil {
+		return false
+	}
+	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest && a.Scanner == scanner })
+}
+
+// Approvals returns the approvals of an entry, oldest first.
+func (s *Store) Approvals(key, entry string) []Approval {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.d.Sources[key]; r != nil {
+		return slices.Clone(r.Entries[entry])
+	}
+	return nil
+}
+
+// hasApprovals reports whether any digest of the entry was approved.
+func (s *Store) hasApprovals(key, entry string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.d.Sources[key]
+	return r != nil && len(r.Entries[entry]) > 0
+}
+
+// Approve records the items under the source key (named name), and the
+// source as listed even when there are no items. The file is locked, read
+// again, merged and replaced, so that approvals written meanwhile by
+// another process survive; ctx bounds the wait for the lock.
+func (s *Store) Approve(ctx context.Context, key, name string, items []Item) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	now := time.Now().UTC()
+	merge := func(d *data) bool {
+		r := d.Sources[key]
+		changed := false
+		if r == nil {
+			r = &record{Name: name, Entries: map[string][]Approval{}}
+			d.Sources[key] = r
+			changed = true
+		}
+		for _, it := range items {
+			list := r.Entries[it.Entry]
+			if slices.ContainsFunc(list, func(a Approval) bool { return a.Digest == it.Digest }) {
+				continue
+			}
+			list = append(list, Approval{Digest: it.Digest, At: now, By: it.By, Scanner: it.Scanner})
+			if len(list) > maxApprovals {
+				list = slices.Delete(list, 0, len(list)-maxApprovals)
+			}
+			r.Entries[it.Entry] = list
+			changed = true
+		}
+		return changed
+	}
+	if s.file == "" {
+		s.mu.Lock()
+		changed := merge(s.d)
+		s.mu.Unlock()
+		if changed {
+			s.notify()
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(s.file), 0o700); err != nil {
+		return err
+	}
+	lock := flock.New(s.file + ".lock")
+	lctx, cancel := context.WithTimeout(ctx, lockTimeout)
+	defer cancel()
+	locked, err := lock.TryLockContext(lctx, 20*time.Millisecond)
+	if err != nil || !locked {
+		return fmt.Errorf("approvals file %s is locked by another process: %w", s.file, errors.Join(err, lctx.Err()))
+	}
+	defer lock.Unlock()
+	d, _, err := readFile(s.file)
+	if err != nil {
+		return fmt.Errorf("not writing approvals over a file that cannot be read (fix or remove it): %w", err)
+	}
+	if !merge(d) {
+		if s.reload(true) {
+			s.notify()
+		}
+		return nil
+	}
+	if err := writeFile(s.file, d); err != nil {
+		return err
+	}
+	var stamp fileStamp
+	if info, err := os.Stat(s.file); err == nil {
+		stamp = stampOf(info)
+	}
+	s.mu.Lock()
+	s.d, s.stamp, s.err = d, stamp, nil
+	s.mu.Unlock()
+	s.notify()
+	return nil
+}
+
+// writeFile replaces file with d atomically: a temporary file in the same
+// folder, synced, then renamed over it.
+func writeFile(file string, d *data) error {
+	buf, err := json.MarshalIndent(d, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".approvals-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
+	if _, err := tmp.Write(append(buf, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
+
+// Subscribe calls fn after every change of the approvals, whether made in
+// this process or read from the file. The returned function ends the
+// subscription.
+func (s *Store) Subscribe(fn func()) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = fn
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.subs, id)
+	}
+}
+
+func (s *Store) notify() {
+	s.mu.Lock()
+	subs := make([]func(), 0, len(s.subs))
+	for _, id := range slices.Sorted(maps.Keys(s.subs)) {
+		subs = append(subs, s.subs[id])
+	}
+	s.mu.Unlock()
+	for _, fn := range subs {
+		fn()
+	}
+}

@@ -1,0 +1,221 @@
+package trust
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestDecide(t *testing.T) {
+	ctx := context.Background()
+	s := Open(filepath.Join(t.TempDir(), FileName), nil)
+	// Before any listing: the first listing trusts, except under all.
+	for _, tc := range []struct {
+		mode Mode
+		want Verdict
+	}{
+		{ModeOff, Verdict{}},
+		{ModeChanged, Verdict{Trust: ByFirstListing}},
+		{ModeNew, Verdict{Trust: ByFirstListing}},
+		{ModeAll, Verdict{Held: true, Reason: ReasonUnapproved}},
+	} {
+		if got := s.Decide(tc.mode, "srv", "t", "d1", false); got != tc.want {
+			t.Errorf("first listing, %s: got %+v, want %+v", tc.mode, got, tc.want)
+		}
+	}
+	if err := s.Approve(ctx, "srv", "srv", []Item{{Entry: "t", Digest: "d1", By: ByFirstListing}, {Entry: "v", Digest: "d5", By: "cli"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name          string
+		mode          Mode
+		entry, digest string
+		flagged       bool
+		want          Verdict
+	}{
+		{"approved", ModeAll, "t", "d1", false, Verdict{}},
+		{"trusted by the listing, but flagged", ModeChanged, "t", "d1", true, Verdict{Held: true, Reason: ReasonFlagged}},
+		{"changed", ModeChanged, "t", "d2", false, Verdict{Held: true, Reason: ReasonChanged}},
+		{"changed, off", ModeOff, "t", "d2", false, Verdict{}},
+		{"flagged, off", ModeOff, "u", "d9", true, Verdict{Held: true, Reason: ReasonFlagged}},
+		{"new tool, changed", ModeChanged, "u", "d9", false, Verdict{Trust: ByNewTool}},
+		{"new tool, new", ModeNew, "u", "d9", false, Verdict{Held: true, Reason: ReasonNew}},
+		{"new tool, all", ModeAll, "u", "d9", false, Verdict{Held: true, Reason: ReasonUnapproved}},
+		{"flagged, approved by a person", ModeChanged, "v", "d5", true, Verdict{}},
+	} {
+		if got := s.Decide(tc.mode, "srv", tc.entry, tc.digest, tc.flagged); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestStorePersists: approvals survive a new Store on the same file, and
+// are kept per source.
+func TestStorePersists(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state", FileName)
+	a := Open(file, nil)
+	if err := a.Approve(context.Background(), "k1", "github", []Item{{Entry: "create_issue", Digest: "d1", By: "cli"}}); err != nil {
+		t.Fatal(err)
+	}
+	b := Open(file, nil)
+	if !b.Approved("k1", "create_issue", "d1") || b.Approved("k2", "create_issue", "d1") || !b.Known("k1") || b.Known("k2") {
+		t.Fatal("approvals did not persist per source")
+	}
+	if got := b.Approvals("k1", "create_issue"); len(got) != 1 || got[0].By != "cli" || got[0].At.IsZero() {
+		t.Fatalf("approvals = %+v", got)
+	}
+}
+
+// TestStoreBoundsApprovals keeps the newest digests of an entry.
+func TestStoreBoundsApprovals(t *testing.T) {
+	s := Open(filepath.Join(t.TempDir(), FileName), nil)
+	for i := range maxApprovals + 5 {
+		if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: fmt.Sprint("d", i), By: "cli"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(s.Approvals("k", "t")); got != maxApprovals {
+		t.Fatalf("%d approvals kept, want %d", got, maxApprovals)
+	}
+	if s.Approved("k", "t", "d0") || !s.Approved("k", "t", fmt.Sprint("d", maxApprovals+4)) {
+		t.Fatal("the oldest approvals must go first")
+	}
+}
+
+// TestStoreUnreadableFailsClosed: a corrupt file holds everything but off,
+// and is never overwritten.
+func TestStoreUnreadableFailsClosed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(file, []byte(`{"version": 1, "sources": [`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(file, nil)
+	if s.Err() == nil {
+		t.Fatal("a corrupt file must be reported")
+	}
+	if v := s.Decide(ModeChanged, "k", "t", "d", false); !v.Held || v.Reason != ReasonUnreadable {
+		t.Fatalf("got %+v, want held as unreadable", v)
+	}
+	if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: "d", By: "cli"}}); err == nil {
+		t.Fatal("approving over a corrupt file must fail")
+	}
+	if data, _ := os.ReadFile(file); string(data) != `{"version": 1, "sources": [` {
+		t.Fatal("the corrupt file was overwritten")
+	}
+}
+
+// TestStoreConcurrentApprovals: two stores on one file (a server and the
+// CLI) approving at once lose nothing.
+func TestStoreConcurrentApprovals(t *testing.T) {
+	file := filepath.Join(t.TempDir(), FileName)
+	stores := []*Store{Open(file, nil), Open(file, nil)}
+	var wg sync.WaitGroup
+	const each = 25
+	for i, s := range stores {
+		for j := range each {
+			wg.Go(func() {
+				item := Item{Entry: fmt.Sprintf("tool%d_%d", i, j), Digest: "d", By: "cli"}
+				if err := s.Approve(context.Background(), "k", "k", []Item{item}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	check := Open(file, nil)
+	for i := range stores {
+		for j := range each {
+			if !check.Approved("k", fmt.Sprintf("tool%d_%d", i, j), "d") {
+				t.Errorf("approval %d/%d was lost", i, j)
+			}
+		}
+	}
+}
+
+// TestStoreConcurrentProcesses: approvals written by other processes at the
+// same time as this one's all land. The test binary runs itself as the
+// other processes.
+func TestStoreConcurrentProcesses(t *testing.T) {
+	if file := os.Getenv("TRUST_TEST_APPROVE"); file != "" {
+		s := Open(file, nil)
+		for j := range 20 {
+			if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: os.Getenv("TRUST_TEST_PREFIX") + strconv.Itoa(j), Digest: "d", By: "cli"}}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		os.Exit(0)
+	}
+	file := filepath.Join(t.TempDir(), FileName)
+	var cmds []*exec.Cmd
+	for i := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestStoreConcurrentProcesses$")
+		cmd.Env = append(os.Environ(), "TRUST_TEST_APPROVE="+file, fmt.Sprintf("TRUST_TEST_PREFIX=p%d_", i))
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	local := Open(file, nil)
+	for j := range 20 {
+		if err := local.Approve(context.Background(), "k", "k", []Item{{Entry: "local" + strconv.Itoa(j), Digest: "d", By: "cli"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := Open(file, nil)
+	for _, prefix := range []string{"p0_", "p1_", "p2_", "local"} {
+		for j := range 20 {
+			if !check.Approved("k", prefix+strconv.Itoa(j), "d") {
+				t.Errorf("approval %s%d was lost", prefix, j)
+			}
+		}
+	}
+}
+
+// TestStoreWatch: a running store hears of approvals another writes.
+func TestStoreWatch(t *testing.T) {
+	file := filepath.Join(t.TempDir(), FileName)
+	server := Open(file, nil)
+	changed := make(chan struct{}, 10)
+	server.Subscribe(func() { changed <- struct{}{} })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go server.Watch(ctx)
+	cli := Open(file, nil)
+	deadline := time.After(10 * time.Second)
+	for !server.Approved("k", "t", "d") {
+		// The watch may start after the write: write until it is heard.
+		if err := cli.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: "d", By: "cli"}}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-changed:
+		case <-time.After(200 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("the running store never saw the approval")
+		}
+	}
+}
+
+// TestStoreInMemory: without a file, approvals live in the process.
+func TestStoreInMemory(t *testing.T) {
+	s := Open("", nil)
+	if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: "t", Digest: "d", By: "cli"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Approved("k", "t", "d") {
+		t.Fatal("in-memory approval lost")
+	}
+}

@@ -1,0 +1,424 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/trust"
+)
+
+// quarantine is what an upstream keeps to hold tools for approval. It is
+// guarded by upstream.mu.
+type quarantine struct {
+	// trusted is the last definition of each tool that was not held: what
+	// a held definition is compared with. Persisted for the held ones.
+	trusted map[string]*mcp.Tool
+	// scans are the scanner's results by definition digest, so that a
+	// re-listing scans only what changed.
+	scans map[string]*scanned
+	// defs and digests are the definitions of the entries, in the same
+	// order.
+	defs    []*mcp.Tool
+	digests []string
+	// names are the tools of the last rebuild, sorted, to tell when other
+	// servers must look again for shadowing.
+	names, published []string
+	// toTrust are definitions the mode trusts in the listing being
+	// published, recorded in the approvals store once it is out.
+	toTrust []trust.Item
+	// listing is set while a rebuild publishes a real listing (rather
+	// than the last known catalog); listed stays set until settle.
+	listing, listed bool
+	// held are the tools held now, by their own names.
+	held map[string]bool
+}
+
+// scanned is what the scanner found in one definition.
+type scanned struct {
+	findings []scan.Finding
+	refs     *scan.Refs
+	// settled marks a definition not scanned, because the approvals say
+	// what it is whatever the scanner would find (trust.Store.Settled).
+	// The next listing scans it, for shadowing.
+	settled bool
+}
+
+// maxScans bounds the scans kept, with twice the server's tools: a server
+// renaming its tools endlessly must not grow them without end.
+const maxScans = 1 << 16
+
+// quarantineKey names a server in the approvals store: as its cache file
+// does, so that approvals and first listings belong to one configuration
+// of the server, not to every server of that name.
+func quarantineKey(file string, cfg ServerConfig) string {
+	if file == "" {
+		return cfg.Name
+	}
+	return strings.TrimSuffix(filepath.Base(file), ".json")
+}
+
+// startRebuild readies the state for a rebuild of the entries.
+func (q *quarantine) startRebuild() {
+	if q.trusted == nil {
+		q.trusted = map[string]*mcp.Tool{}
+	}
+	q.defs, q.digests = q.defs[:0], q.digests[:0]
+	q.held = map[string]bool{}
+}
+
+// hold decides whether the entry of tool t waits for approval, and holds
+// it if so. Callers hold u.mu.
+func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
+	u.q.defs, u.q.digests = append(u.q.defs, t), append(u.q.digests, e.Digest)
+	u.decide(e, t)
+}
+
+func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
+	sc := u.scan(e.Digest, t)
+	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
+	v := u.m.approvals.Decide(u.set.quarantine(), u.qkey, t.Name, e.Digest, len(findings) > 0)
+	if u.q.held == nil {
+		u.q.held = map[string]bool{}
+	}
+	u.q.held[t.Name] = v.Held
+	if !v.Held {
+		u.q.trusted[t.Name] = t
+		if v.Trust != "" && u.q.listing {
+			u.q.toTrust = append(u.q.toTrust, trust.Item{Entry: t.Name, Digest: e.Digest, By: v.Trust, Scanner: scan.Version})
+		}
+		return
+	}
+	prev := u.q.trusted[t.Name]
+	e.Hold(&loader.Quarantine{
+		Reason:   v.Reason,
+		Findings: findings,
+		Summary:  trust.Summarize(prev, t),
+		Previous: prev,
+		Approve:  u.m.approveCommand(e.Name),
+	})
+}
+
+// scan returns what the scanner finds in a definition, once per digest.
+// A settled definition (one the approvals decide whatever the findings) is
+// not scanned until a listing: the last known catalog of a large server is
+// served without scanning it all again, and the listing that follows
+// catches up on shadowing.
+func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
+	if sc, ok := u.q.scans[digest]; ok && !(sc.settled && u.q.listing) {
+		return sc
+	}
+	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
+		u.q.scans = map[string]*scanned{}
+	}
+	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.qkey, t.Name, digest, scan.Version)}
+	if !sc.settled {
+		sc.findings, sc.refs = scan.ToolReferences(t)
+	}
+	u.q.scans[digest] = sc
+	return sc
+}
+
+// endRebuild forgets the scans and trusted definitions of tools no longer
+// listed, and notes the tool names.
+func (q *quarantine) endRebuild(tools []*mcp.Tool) {
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	slices.Sort(names)
+	q.names = names
+	for name := range q.trusted {
+		if _, ok := slices.BinarySearch(names, name); !ok {
+			delete(q.trusted, name)
+		}
+	}
+	live := make(map[string]bool, len(q.digests))
+	for _, d := range q.digests {
+		live[d] = true
+	}
+	maps.DeleteFunc(q.scans, func(d string, _ *scanned) bool { return !live[d] })
+	q.listed = q.listed || q.listing
+	q.listing = false
+}
+
+// reassess decides again for every entry, after the approvals or other
+// servers' tools changed, and reports whether any verdict changed. Unless
+// dry, it replaces the entries whose verdict changed. Callers hold u.mu.
+func (u *upstream) reassess(dry bool) bool {
+	changed := false
+	for i, e := range u.entries {
+		if i >= len(u.q.defs) {
+			break
+		}
+		t := u.q.defs[i]
+		ne := *e
+		ne.Quarantine, ne.Summary, ne.Description = nil, loader.Summarize(t.Description), t.Description
+		u.decide(&ne, t)
+		if sameHold(e.Quarantine, ne.Quarantine) {
+			continue
+		}
+		if !dry {
+			if !changed { // the published slice is a snapshot's: never write to it
+				u.entries = slices.Clone(u.entries)
+			}
+			u.entries[i] = &ne
+		}
+		changed = true
+	}
+	return changed
+}
+
+func sameHold(a, b *loader.Quarantine) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Reason == b.Reason && a.Summary == b.Summary && a.Previous == b.Previous && len(a.Findings) == len(b.Findings)
+}
+
+// heldPrevious returns the trusted definitions of the held tools, to keep
+// with the last known catalog so that a restart can still show what
+// changed. Callers hold u.mu.
+func (u *upstream) heldPrevious() map[string]*mcp.Tool {
+	var out map[string]*mcp.Tool
+	for _, e := range u.entries {
+		if e.Quarantine != nil && e.Quarantine.Previous != nil {
+			if out == nil {
+				out = map[string]*mcp.Tool{}
+			}
+			name := e.Upstream
+			if name == "" {
+				name = e.Name
+			}
+			out[name] = e.Quarantine.Previous
+		}
+	}
+	return out
+}
+
+// settle follows a rebuild's publication: it records what the listing
+// trusted in the approvals store, and tells other servers when this one's
+// tool names changed, since a mention of them may now shadow.
+func (u *upstream) settle() {
+	u.mu.Lock()
+	items := u.q.toTrust
+	u.q.toTrust = nil
+	firstListing := u.q.listed && !u.m.approvals.Known(u.qkey)
+	u.q.listed = false
+	names := u.q.names
+	moved := !slices.Equal(names, u.q.published)
+	u.q.published = names
+	u.mu.Unlock()
+	if len(items) > 0 || firstListing {
+		if err := u.m.approvals.Approve(u.m.ctx, u.qkey, u.cfg.Name, items); err != nil {
+			u.log.Warn("could not record the definitions this listing trusts; they stay trusted for now", "err", err)
+		}
+	}
+	if moved {
+		u.m.namesChanged(u.cfg.Name, names)
+	}
+}
+
+// shadowing tracks every server's tool names, so that a tool mentioning
+// another server's tool is caught.
+type shadowing struct {
+	mu       sync.Mutex
+	byServer map[string][]string
+	names    *scan.Names
+}
+
+// shadowNames returns the current names; the value is never changed once
+// handed out.
+func (m *Manager) shadowNames() *scan.Names {
+	m.shadow.mu.Lock()
+	defer m.shadow.mu.Unlock()
+	return m.shadow.names
+}
+
+// namesChanged records a server's tool names and has every other server
+// decide again.
+func (m *Manager) namesChanged(server string, names []string) {
+	m.shadow.mu.Lock()
+	if m.shadow.byServer == nil {
+		m.shadow.byServer = map[string][]string{}
+	}
+	m.shadow.byServer[server] = names
+	n := &scan.Names{}
+	for srv, list := range m.shadow.byServer {
+		for _, name := range list {
+			n.Add(srv, name, srv+loader.NameSeparator+name)
+		}
+	}
+	m.shadow.names = n
+	m.shadow.mu.Unlock()
+	for _, name := range m.names {
+		if name != server {
+			m.servers[name].redecide()
+		}
+	}
+}
+
+// redecide decides anew, and publishes and saves the entries when a
+// verdict changed.
+func (u *upstream) redecide() {
+	u.mu.Lock()
+	changed := u.reassess(true)
+	u.mu.Unlock()
+	if changed {
+		u.update(func() { u.reassess(false) })
+		u.save()
+	}
+}
+
+// approvalsFile is the approvals store beside the last known catalogs.
+func approvalsFile(cacheDir string) string {
+	if cacheDir == "" {
+		return ""
+	}
+	return filepath.Join(cacheDir, trust.FileName)
+}
+
+// followApprovals has every server decide again when the approvals change,
+// and watches the store for other processes' approvals, until ctx ends.
+func (m *Manager) followApprovals(ctx context.Context) {
+	m.wg.Go(func() { m.approvals.Watch(ctx) })
+	cancel := m.approvals.Subscribe(func() {
+		for _, name := range m.names {
+			if ctx.Err() != nil { // closed: nothing may be written any more
+				return
+			}
+			m.servers[name].redecide()
+		}
+	})
+	context.AfterFunc(ctx, cancel)
+}
+
+// quarantine returns the server's mode.
+func (s *Settings) quarantine() trust.Mode {
+	if s.Quarantine == "" {
+		return trust.DefaultMode
+	}
+	return s.Quarantine
+}
+
+// ErrHeld is returned for a call to a tool held for approval.
+var ErrHeld = errors.New("the tool is held for review until a person approves its definition")
+
+// isHeld reports whether a tool, by its own name, is held for approval.
+func (u *upstream) isHeld(tool string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.q.held[tool]
+}
+
+// Pending is a tool held for approval.
+type Pending struct {
+	Server string
+	Tool   string // its own name at the server
+	Entry  *loader.Entry
+}
+
+// Pending returns the tools held for approval, by server and name.
+func (m *Manager) Pending() []Pending {
+	var out []Pending
+	for _, name := range m.names {
+		u := m.servers[name]
+		u.mu.Lock()
+		for i, e := range u.entries {
+			if e.Held() && i < len(u.q.defs) {
+				out = append(out, Pending{Server: name, Tool: u.q.defs[i].Name, Entry: e})
+			}
+		}
+		u.mu.Unlock()
+	}
+	return out
+}
+
+// An ApproveRequest names held tools to approve: one tool of a server, or
+// every held tool of it when Tool is "". Digest, when set, is the
+// definition the person saw, which must still be the one held: a tool that
+// changed meanwhile is not approved unseen.
+type ApproveRequest struct {
+	Server, Tool, Digest string
+}
+
+// ErrNotPending is returned for an approval that matches no held tool.
+var ErrNotPending = errors.New("not held for approval")
+
+// Approve records the held definitions the requests name as approved by
+// by ("cli", "http"), and returns them. The servers release them as soon
+// as the store says so; a running toolsearch elsewhere hears of it through
+// the file.
+func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest) ([]Pending, error) {
+	pending := m.Pending()
+	var approved []Pending
+	var problems []error
+	for _, r := range reqs {
+		if _, err := m.server(r.Server); err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		found := false
+		for _, p := range pending {
+			if p.Server != r.Server || r.Tool != "" && p.Tool != r.Tool {
+				continue
+			}
+			found = true
+			if r.Digest != "" && !strings.HasPrefix(p.Entry.Digest, r.Digest) {
+				problems = append(problems, fmt.Errorf("%s changed again since it was shown (now %.12s): review it again", p.Entry.Name, p.Entry.Digest))
+				continue
+			}
+			approved = append(approved, p)
+		}
+		if !found {
+			what := r.Server
+			if r.Tool != "" {
+				what += loader.NameSeparator + r.Tool
+			}
+			problems = append(problems, fmt.Errorf("%s: %w", what, ErrNotPending))
+		}
+	}
+	byServer := map[string][]trust.Item{}
+	for _, p := range approved {
+		byServer[p.Server] = append(byServer[p.Server], trust.Item{Entry: p.Tool, Digest: p.Entry.Digest, By: by})
+	}
+	for _, name := range slices.Sorted(maps.Keys(byServer)) {
+		if err := m.approvals.Approve(ctx, m.servers[name].qkey, name, byServer[name]); err != nil {
+			return nil, err
+		}
+	}
+	return approved, errors.Join(problems...)
+}
+
+// LoadPersisted publishes the servers' last known catalogs without
+// connecting, as the package's LoadPersisted does, keeping m for Pending
+// and Approve.
+func (m *Manager) LoadPersisted() { m.publishPersisted() }
+
+// DefaultCacheDir is where the last known catalogs (and the approvals
+// beside them) live when Options.CacheDir is empty.
+func DefaultCacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "toolsearch", "upstreams"), nil
+}
+
+// approveCommand is the command that approves a held tool.
+func (m *Manager) approveCommand(name string) string {
+	if m.opts.ApproveCommand != nil {
+		return m.opts.ApproveCommand(name)
+	}
+	return "toolsearch approve " + name
+}

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// HeldInfo tells the model that a tool waits for approval, in words that
+// hold nothing of its held definition.
+type HeldInfo struct {
+	Reason  string `json:"reason"`
+	Change  string `json:"change"`
+	Approve string `json:"approve"`
+}
+
+// heldInfo describes an entry's quarantine for the model; nil when it is
+// not held.
+func heldInfo(e *loader.Entry) *HeldInfo {
+	q := e.Quarantine
+	if q == nil {
+		return nil
+	}
+	return &HeldInfo{Reason: heldReason(q), Change: q.Summary, Approve: q.Approve}
+}
+
+// heldReason is the reason with the scanner's rules, never their spans:
+// those are the held text.
+func heldReason(q *loader.Quarantine) string {
+	if len(q.Findings) == 0 {
+		return q.Reason
+	}
+	var rules []string
+	for _, f := range q.Findings {
+		if r := string(f.Rule); !contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	return fmt.Sprintf("%s (%s)", q.Reason, strings.Join(rules, ", "))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// heldNote is the mark a held tool carries in search results.
+func heldNote(h *HeldInfo) string {
+	return fmt.Sprintf(" [quarantined: %s; %s. Calls are refused until a person approves it: %s]", h.Reason, h.Change, h.Approve)
+}
+
+// heldResult refuses a call to a held tool.
+func heldResult(e *loader.Entry) *mcp.CallToolResult {
+	h := heldInfo(e)
+	res := errorResult(fmt.Sprintf("quarantined: %s is held for review (%s; %s) and cannot be called until a person approves it. Tell the user: they can see the change with `toolsearch review %s` or on the status page, and approve it with `%s`.",
+		e.Name, h.Reason, h.Change, e.Name, h.Approve))
+	res.StructuredContent = map[string]any{"error": "quarantined", "tool": e.Name, "reason": h.Reason, "change": h.Change, "approve": h.Approve}
+	return res
+}
+
+// Quarantined are the held entries of a snapshot, for the status page and
+// review.
+func Quarantined(snap *loader.Snapshot) []*loader.Entry {
+	var out []*loader.Entry
+	for _, e := range snap.Entries {
+		if e.Held() {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,73 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/trust"
+)
+
+// poison is text that must never reach the model from a held tool.
+const poison = "ZEBRA-POISON"
+
+// heldCatalog has a server with a held, always-loaded tool whose new
+// definition carries poison, and a held tool never approved before.
+func heldCatalog(t *testing.T) *loader.Catalog {
+	t.Helper()
+	old := &mcp.Tool{Name: "add", Description: "Adds two numbers.", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}}}`)}
+	cur := &mcp.Tool{Name: "add", Description: "Adds two numbers. <IMPORTANT>" + poison + "</IMPORTANT>", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"sidenote":{"type":"string","description":"` + poison + `"}}}`)}
+	fresh := &mcp.Tool{Name: "fresh", Description: "Fresh " + poison, InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
+	add := loader.NewToolEntry("calc", "calc__add", cur)
+	add.AlwaysLoad = true
+	add.Hold(&loader.Quarantine{Reason: trust.ReasonFlagged, Findings: scan.Tool(cur), Summary: trust.Summarize(old, cur), Previous: old, Approve: "toolsearch approve calc__add"})
+	fr := loader.NewToolEntry("calc", "calc__fresh", fresh)
+	fr.Hold(&loader.Quarantine{Reason: trust.ReasonNew, Summary: trust.Summarize(nil, fresh), Approve: "toolsearch approve calc__fresh"})
+	c := loader.NewCatalog(ReservedNames...)
+	c.Put(&loader.Source{Name: "calc", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{add, fr}})
+	return c
+}
+
+// TestHeldToolsShowNoHeldText: listing, search at every detail, tools/list
+// and calls show a held tool's name, its change and how to approve it,
+// never its new text; calls are refused before reaching the upstream.
+func TestHeldToolsShowNoHeldText(t *testing.T) {
+	up := &fakeUpstreams{}
+	s, err := New(heldCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connectClient(t, s, "")
+	if strings.Contains(s.Description(), poison) {
+		t.Error("the listing shows held text")
+	}
+	if names := toolNames(t, cs); strings.Contains(names, "calc__add") {
+		t.Errorf("a held always-loaded tool is listed directly: %s", names)
+	}
+	for _, q := range []string{"select:calc__add,calc__fresh", "adds numbers", "fresh"} {
+		for _, detail := range []string{DetailFull, DetailCompact, DetailNames} {
+			text, res := callText(t, cs, ToolSearch, map[string]any{"query": q, "detail": detail})
+			data, _ := json.Marshal(res.StructuredContent)
+			if strings.Contains(text, poison) || strings.Contains(string(data), poison) || strings.Contains(text, "sidenote\":") {
+				t.Errorf("%q at %s shows held text:\n%s", q, detail, text)
+			}
+			if strings.Contains(text, "calc__add") && !strings.Contains(text, "[quarantined: flagged by the scanner (model-directive); description changed; parameters added: sidenote. Calls are refused until a person approves it: toolsearch approve calc__add]") {
+				t.Errorf("%q at %s lacks the quarantine note:\n%s", q, detail, text)
+			}
+		}
+	}
+	text, res := callText(t, cs, CallTool, map[string]any{"name": "calc__add", "arguments": map[string]any{"a": 1}})
+	if !res.IsError || !strings.HasPrefix(text, "quarantined: calc__add is held for review") || strings.Contains(text, poison) {
+		t.Errorf("call: %s", text)
+	}
+	if sc, _ := res.StructuredContent.(map[string]any); sc["error"] != "quarantined" {
+		t.Errorf("structured: %v", res.StructuredContent)
+	}
+	if len(up.calls) > 0 {
+		t.Errorf("a held tool reached the upstream: %v", up.calls)
+	}
+}

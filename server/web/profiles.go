@@ -1,0 +1,91 @@
+package web
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+)
+
+// A ProfileToken is a bearer token that serves one profile: a request
+// carrying it reaches that profile's server at /mcp, and nothing else.
+type ProfileToken struct {
+	Token   string
+	Profile string // a key of Options.Profiles; "" gives the whole catalog
+}
+
+// identity is who a request comes from, as its token says: the whole
+// catalog, or one profile.
+type identity struct {
+	profile string // "" for the whole catalog
+}
+
+type identityKey struct{}
+
+func identityOf(r *http.Request) identity {
+	id, _ := r.Context().Value(identityKey{}).(identity)
+	return id
+}
+
+// checkScope keeps a profile's token to what its profile may reach: /mcp,
+// and /mcp/p/ of its own profile. The status page, /readyz and approvals
+// show the whole catalog.
+func checkScope(w http.ResponseWriter, r *http.Request) bool {
+	id := identityOf(r)
+	if id.profile == "" || r.URL.Path == "/mcp" || r.URL.Path == "/mcp/p/"+id.profile {
+		return true
+	}
+	http.Error(w, fmt.Sprintf("Forbidden: this token serves the profile %s, at /mcp only", id.profile), http.StatusForbidden)
+	return false
+}
+
+// endpointFor returns the MCP endpoint a request of /mcp goes to: its
+// token's profile, or the whole catalog.
+func (h *Handler) endpointFor(r *http.Request) *mcpEndpoint {
+	if p := identityOf(r).profile; p != "" {
+		return h.profiles[p]
+	}
+	return h.mcp
+}
+
+// serveMCP serves /mcp for the request's identity.
+func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
+	e := h.endpointFor(r)
+	if e == nil {
+		http.Error(w, "Forbidden: this token's profile is not served", http.StatusForbidden)
+		return
+	}
+	e.ServeHTTP(w, r)
+}
+
+// serveProfile serves /mcp/p/NAME: the named profile, to clients on this
+// machine only, and with a token (when one is configured) that gives the
+// whole catalog or that profile.
+func (h *Handler) serveProfile(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if !remoteLoopback(r) {
+		http.Error(w, "Forbidden: /mcp/p/ serves profiles to clients on this machine only; remote clients use a token of http.tokens at /mcp", http.StatusForbidden)
+		return
+	}
+	e := h.profiles[name]
+	if e == nil {
+		http.Error(w, fmt.Sprintf("Not Found: no profile %q", name), http.StatusNotFound)
+		return
+	}
+	if id := identityOf(r); id.profile != "" && id.profile != name {
+		http.Error(w, "Forbidden: this token serves another profile", http.StatusForbidden)
+		return
+	}
+	e.ServeHTTP(w, r)
+}
+
+// remoteLoopback reports whether the client connected from a loopback
+// address.
+func remoteLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
