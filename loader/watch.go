@@ -197,7 +197,7 @@ func withheld(dir string, total, limit int64) *loadedDir {
 	return &loadedDir{withheld: true, probs: Problems{{
 		File:     filepath.Join(dir, SkillFileName),
 		Severity: SeverityError,
-		Message: fmt.Sprintf("skill folder %s is withheld: the skills loaded before it already hold %s of the %s that all skills together may take in memory; remove or shrink skills to make room",
+		Message: fmt.Sprintf("skill folder %s is withheld: the skills loaded before it already hold %s of the %s that all skills together may take in memory; remove or shrink skills to make room, or raise skillsMaxBytes in toolsearch.yaml",
 			filepath.Base(dir), mib(total), mib(limit)),
 	}}}
 }

@@ -69,3 +69,28 @@ func TestDevSplit(t *testing.T) {
 		t.Errorf("recall@5 = %.3f, want >= 0.80", rep.RecallAt5)
 	}
 }
+
+// TestDevKeywords reports retrieval quality on the hand-written keyword queries of
+// testdata/dev-keywords.jsonl: for 200 dev requests, the short search a model would send,
+// written from the request alone (and a search per need where it holds several).
+func TestDevKeywords(t *testing.T) {
+	tools, _ := loadDev(t)
+	f, err := os.Open("testdata/dev-keywords.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	qs, err := ReadEvalQueries(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := NewIndex()
+	ix.Add(toolDocs(tools, "")...)
+	rep := Evaluate(ix, qs, EvalOptions{})
+	t.Logf("keywords: %s", formatMetrics(rep.Metrics))
+	t.Logf("  several needs, one search:   %s", formatMetrics(rep.Split.AsOne))
+	t.Logf("  several needs, a search each: %s", formatMetrics(rep.Split.Split))
+	if rep.RecallAt5 < 0.80 {
+		t.Errorf("recall@5 = %.3f, want >= 0.80", rep.RecallAt5)
+	}
+}

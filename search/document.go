@@ -5,15 +5,21 @@
 // then name prefixes, then text relevance. Text relevance is BM25F over the tool's name
 // (split into words), server, title, description, parameter names, descriptions and enum
 // values, and a skill's headings and body, with stop words, Porter stemming, a small table
-// of synonyms and abbreviations common in tool catalogs, two neighbouring query words that
-// a name writes as one ("current weather", get_current_weather), hints from the types of
-// values a request carries (dates, files, places, currencies), and a share of the evidence
-// of the tool's server as a whole. The words a long request quotes (a message to post, a
-// file name) are values for the tool, not words about it, and do not count. Short queries
-// also get fuzzy name matching (sahilm/fuzzy) and spelling correction. A second stage
-// reorders the best few by how much of the tool's own name the query asks for.
-// "select:a,b" fetches names directly and "+term" filters without dominating the score.
-// See Query.
+// of synonyms and abbreviations common in tool catalogs, WordNet's derivationally related
+// forms (and, for a word no document has, the words of its most frequent sense), two
+// neighbouring query words that a name writes as one ("current weather",
+// get_current_weather), hints from the types of values a request carries (dates, files,
+// places, currencies), and a share of the evidence of the tool's server as a whole. Text in
+// scripts written without spaces (Chinese, Japanese, Korean, Thai, …) is cut into
+// overlapping character pairs. The words a long request quotes (a message to post, a file
+// name) are values for the tool, not words about it, and do not count. Short queries also
+// get fuzzy name matching (sahilm/fuzzy) and spelling correction. A second stage reorders
+// the best few by how much of the tool's own name the query asks for. "select:a,b" fetches
+// names directly and "+term" filters without dominating the score. A non-empty query never
+// comes back empty while the index holds a document of the kind asked for. See Query.
+//
+// The field and second-stage weights are fitted to labelled requests, and CrossValidate
+// says how that fit carries over to tools it never saw (see weights.go, crossval.go).
 //
 // The index is incremental: Add and Remove cost time in proportion to the documents they
 // touch, and Search may run concurrently with them.

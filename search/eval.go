@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 )
 
@@ -22,6 +24,9 @@ type EvalQuery struct {
 	// ExpectedGroups lists the tools the request needs; each group holds interchangeable
 	// alternatives and is satisfied by any one of them.
 	ExpectedGroups [][]string `json:"expected_groups,omitempty"`
+	// Queries, when a request holds several needs, are the searches for each need, as a
+	// model would send them in one call (see SplitReport).
+	Queries []string `json:"queries,omitempty"`
 }
 
 // groups returns the expected groups, one per expected name when none are given.
@@ -101,6 +106,18 @@ type EvalReport struct {
 	Metrics
 	ByCategory []CategoryReport `json:"by_category"`
 	Misses     []Miss           `json:"misses,omitempty"`
+	// Split compares, for the requests that hold several needs, one search for all of them
+	// with a search per need; nil when no query lists its needs.
+	Split *SplitReport `json:"split,omitempty"`
+}
+
+// SplitReport scores the requests that list a search per need (EvalQuery.Queries) two
+// ways: as one search (Query), and as one search per need whose rankings are interleaved
+// (the first hit of each need, then the second of each, …, each tool once), which is what
+// a result grouped per need shows within one budget.
+type SplitReport struct {
+	AsOne Metrics `json:"as_one"`
+	Split Metrics `json:"split"`
 }
 
 // evalDepth is how deep each query's ranking is read: R@10 and MRR@10 need ten hits.
@@ -108,6 +125,83 @@ const evalDepth = 10
 
 // Evaluate runs every query against the index and scores the rankings.
 func Evaluate(ix *Index, qs []EvalQuery, opts EvalOptions) EvalReport {
+	rankings := ix.rankAll(qs, opts.Kind)
+	rep := scoreRankings(qs, rankings, opts)
+	var multi []EvalQuery
+	var asOne [][]string
+	for i := range qs {
+		if len(qs[i].Queries) > 0 {
+			multi = append(multi, qs[i])
+			asOne = append(asOne, rankings[i])
+		}
+	}
+	if len(multi) > 0 {
+		// Every need's search, as its own query.
+		var needs []EvalQuery
+		for _, q := range multi {
+			for _, text := range q.Queries {
+				needs = append(needs, EvalQuery{Query: text})
+			}
+		}
+		perNeed := ix.rankAll(needs, opts.Kind)
+		split := make([][]string, len(multi))
+		for i, q := range multi {
+			split[i] = interleave(perNeed[:len(q.Queries)], evalDepth)
+			perNeed = perNeed[len(q.Queries):]
+		}
+		rep.Split = &SplitReport{
+			AsOne: scoreRankings(multi, asOne, EvalOptions{}).Metrics,
+			Split: scoreRankings(multi, split, EvalOptions{}).Metrics,
+		}
+	}
+	return rep
+}
+
+// interleave merges rankings into one of at most n IDs: the first of each, then the second
+// of each, and so on, each ID once.
+func interleave(rankings [][]string, n int) []string {
+	var out []string
+	for i := 0; len(out) < n; i++ {
+		more := false
+		for _, r := range rankings {
+			if i < len(r) {
+				more = true
+				if !slices.Contains(out, r[i]) && len(out) < n {
+					out = append(out, r[i])
+				}
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	return out
+}
+
+// rankAll returns the IDs of the best evalDepth hits of every query, searching on every
+// CPU.
+func (ix *Index) rankAll(qs []EvalQuery, kind string) [][]string {
+	out := make([][]string, len(qs))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(qs); i += workers {
+				res := ix.Search(Query{Text: qs[i].Query, Limit: evalDepth, Kind: kind})
+				ids := make([]string, len(res.Hits))
+				for j, h := range res.Hits {
+					ids[j] = h.ID
+				}
+				out[i] = ids
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// scoreRankings scores the rankings of the queries (rankings[i] for qs[i]).
+func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalReport {
 	var rep EvalReport
 	cats := map[string]*Metrics{}
 	var misses []Miss
@@ -117,11 +211,7 @@ func Evaluate(ix *Index, qs []EvalQuery, opts EvalOptions) EvalReport {
 		if len(groups) == 0 {
 			continue
 		}
-		res := ix.Search(Query{Text: q.Query, Limit: evalDepth, Kind: opts.Kind})
-		ids := make([]string, len(res.Hits))
-		for j, h := range res.Hits {
-			ids[j] = h.ID
-		}
+		ids := rankings[i]
 		m, first := scoreRanking(ids, groups)
 		rep.add(m)
 		c := cats[q.Category]
@@ -230,6 +320,10 @@ func (r EvalReport) WriteText(w io.Writer, byCategory bool) error {
 		}
 	}
 	row("all", r.Metrics)
+	if r.Split != nil {
+		row("several needs, one search", r.Split.AsOne)
+		row("several needs, a search each", r.Split.Split)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,38 @@ func TestReadEvalQueriesErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("error = %v, want it to mention %q", err, tt.want)
 		}
+	}
+}
+
+// TestEvaluateSplit scores a request that lists its needs both as one search and as a
+// search per need, interleaved.
+func TestEvaluateSplit(t *testing.T) {
+	ix := evalIndex()
+	qs := []EvalQuery{{
+		ID: "two", Query: "weather email", Queries: []string{"current weather city", "send email message"},
+		ExpectedGroups: [][]string{{"weather_get"}, {"send_email"}},
+	}, {ID: "one", Query: "stock price", Expected: []string{"stock_price"}}}
+	rep := Evaluate(ix, qs, EvalOptions{})
+	if rep.Split == nil {
+		t.Fatal("no split report")
+	}
+	if rep.Split.Split.Queries != 1 || rep.Split.AsOne.Queries != 1 {
+		t.Errorf("split report counts %d and %d queries, want 1 each", rep.Split.AsOne.Queries, rep.Split.Split.Queries)
+	}
+	if rep.Split.Split.RecallAt5 != 1 || rep.Split.Split.RecallAt1 != 0.5 {
+		t.Errorf("split: R@1 %v R@5 %v, want 0.5 and 1", rep.Split.Split.RecallAt1, rep.Split.Split.RecallAt5)
+	}
+	if rep := Evaluate(ix, qs[1:], EvalOptions{}); rep.Split != nil {
+		t.Errorf("split report without any query listing needs: %+v", rep.Split)
+	}
+}
+
+func TestInterleave(t *testing.T) {
+	got := interleave([][]string{{"a", "b", "c"}, {"b", "d"}, {}}, 4)
+	if want := []string{"a", "b", "d", "c"}; !slices.Equal(got, want) {
+		t.Errorf("interleave = %v, want %v", got, want)
+	}
+	if got := interleave([][]string{{"a", "b"}, {"c", "d"}}, 3); !slices.Equal(got, []string{"a", "c", "b"}) {
+		t.Errorf("interleave to 3 = %v", got)
 	}
 }

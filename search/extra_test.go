@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -351,29 +350,6 @@ func TestHintWeight(t *testing.T) {
 		}
 		if !same {
 			t.Errorf("%q: %+v; %q: %+v; want the same hits and scores", tc.hinted, a.Hits, tc.written, b.Hits)
-		}
-	}
-}
-
-// TestConversationalSynonyms checks that the plainer or more colourful words of spoken
-// requests find the tool that uses the catalog's word, over a tool that shares the rest of
-// the request and would win the tie by its ID.
-func TestConversationalSynonyms(t *testing.T) {
-	for _, c := range []struct{ query, want, other string }{
-		{"nix that order", "cancel_order", "add_order"},
-		{"scrap the order", "cancel_order", "add_order"},
-		{"ignite the engine", "start_engine", "check_engine"},
-		{"take a peek at the status", "display_status", "clear_status"},
-		{"reorder the lines", "sort_lines", "count_lines"},
-		{"the distinctions between the two files", "file_difference", "copy_files"},
-	} {
-		ix := NewIndex()
-		ix.Add(
-			ToolDocument(c.want, c.want, "Does "+strings.ReplaceAll(c.want, "_", " the ")+".", nil),
-			ToolDocument(c.other, c.other, "Does "+strings.ReplaceAll(c.other, "_", " the ")+".", nil),
-		)
-		if got := hitIDs(ix.Search(Query{Text: c.query})); len(got) == 0 || got[0] != c.want {
-			t.Errorf("%q: got %v, want %s first", c.query, got, c.want)
 		}
 	}
 }

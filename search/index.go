@@ -102,6 +102,9 @@ type Index struct {
 	// would otherwise allocate a set each and only wait for a CPU anyway.
 	searching chan struct{}
 
+	// weights are the fitted numbers of ranking; see weights.
+	weights weights
+
 	// rerankHook, when set, sees every query's candidates before the
 	// second stage: the tuning test fits the rerank weights on them.
 	rerankHook func(rr *reranker, cands []candidate)
@@ -116,6 +119,7 @@ func NewIndex() *Index {
 		termIDs:   map[string]int32{},
 		groupIDs:  map[string]int32{},
 		searching: make(chan struct{}, runtime.GOMAXPROCS(0)),
+		weights:   defaultWeights,
 	}
 }
 

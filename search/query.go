@@ -16,7 +16,10 @@ import (
 //   - "select:a,b" returns exactly the named documents in the order given (no ranking, no
 //     limit), reporting names that match nothing or several documents.
 //
-// An empty query returns no hits.
+// An empty query returns no hits; any other query returns at least one while the index
+// holds a document of the kind asked for: when no document has every "+word", the best
+// matches of all the words (Result.Relaxed); when nothing matches at all, a few entries
+// to start from (MatchBrowse).
 type Query struct {
 	Text  string // raw user query: plain words, "select:a,b", "+term"
 	Limit int    // <=0 means DefaultLimit
@@ -118,6 +121,7 @@ const (
 	MatchPrefix                  // the query starts the document's name
 	MatchText                    // the words matched the document's text
 	MatchFuzzy                   // mostly the query's closeness to the name (typos, abbreviations)
+	MatchBrowse                  // nothing matched: an entry to start from, one per server first
 )
 
 func (m Match) String() string {
@@ -130,6 +134,8 @@ func (m Match) String() string {
 		return "text"
 	case MatchFuzzy:
 		return "fuzzy"
+	case MatchBrowse:
+		return "browse"
 	}
 	return "unknown"
 }
@@ -152,4 +158,7 @@ type Result struct {
 	Unknown   []string            `json:"unknown,omitempty"`   // select: names that matched nothing
 	Ambiguous map[string][]string `json:"ambiguous,omitempty"` // select: names matching several docs -> candidate IDs (sorted)
 	Required  []string            `json:"required,omitempty"`  // the +terms, as parsed
+	// Relaxed reports that no document had every +term, so the hits are the best matches
+	// of all the words, +terms as plain words.
+	Relaxed bool `json:"relaxed,omitempty"`
 }

@@ -26,10 +26,6 @@ const (
 	numFeatures
 )
 
-// rerankWeights combine the features; the first fixes the scale. Fitted by coordinate
-// ascent on the development split, checked on held-out halves (tune_test.go).
-var rerankWeights = [numFeatures]float64{featBase: 1, featNameFit: 0.3}
-
 // reranker computes the features of candidates for one query.
 type reranker struct {
 	ix     *Index
@@ -63,7 +59,7 @@ func (rr *reranker) features(c *candidate) [numFeatures]float64 {
 func (rr *reranker) score(c *candidate) float64 {
 	f := rr.features(c)
 	x := 0.0
-	for i, w := range rerankWeights {
+	for i, w := range rr.ix.weights.rerank {
 		x += w * f[i]
 	}
 	return x

@@ -1,24 +1,18 @@
 package search
 
 import (
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
 	"strings"
 )
 
-// BM25F parameters, tuned on the development split as a whole (they are never changed at
-// run time). Field weights say how much a word counts where it occurs: a word of the tool's
-// name says most about what it does, a word of a parameter description least. Length
-// normalization (b) is mild for names and parameter descriptions, whose length says little
-// about focus.
+// BM25F parameters. Length normalization (b) is mild for names and parameter descriptions,
+// whose length says little about focus. The field weights, which say how much a word
+// counts where it occurs, are fitted (see weights).
 var (
-	bm25K1      = 1.2
-	fieldWeight = [numFields]float64{
-		fieldName: 4, fieldSource: 1, fieldTitle: 2, fieldDesc: 0.75,
-		fieldParamName: 1.5, fieldParamDesc: 0.5, fieldEnum: 1,
-		fieldHeading: 1.5, fieldBody: 0.3,
-	}
+	bm25K1 = 1.2
 	fieldB = [numFields]float64{
 		fieldName: 0.3, fieldSource: 0.3, fieldTitle: 0.5, fieldDesc: 0.75,
 		fieldParamName: 0.5, fieldParamDesc: 0.3, fieldEnum: 0,
@@ -27,8 +21,12 @@ var (
 )
 
 const (
-	// synonymWeight scales a synonym's evidence relative to the word the user wrote.
+	// synonymWeight scales a synonym's evidence relative to the word the user wrote; so do
+	// derivedWeight for a derivationally related form and senseWeight for a word of the
+	// same WordNet sense (see wordnetTerms).
 	synonymWeight = 0.3
+	derivedWeight = 0.3
+	senseWeight   = 0.3
 	// hintWeight scales the evidence of a value's type ("date" for "on March 5th"): as
 	// much as the word written, since a value of the type is as sure a sign of a parameter
 	// that takes it. (It had to be lower while hints also counted in the name fit, where a
@@ -178,12 +176,35 @@ func (ix *Index) Search(q Query) Result {
 		return ix.selectNames(p.selected, kind)
 	}
 	res := Result{Required: p.required}
-	if len(p.words) == 0 && len(p.required) == 0 || ix.live == 0 || !ok {
+	if p.text == "" || ix.live == 0 || !ok {
 		return res
+	}
+	res.Hits, res.Total = ix.rank(p, kind, limit)
+	if len(res.Hits) == 0 && len(p.required) > 0 {
+		// No document has every "+term" (with the other words): rather than nothing, the
+		// best matches of all the words, said to be so.
+		relaxed := p
+		relaxed.words = append(slices.Clip(p.words), p.required...)
+		relaxed.required = nil
+		res.Hits, res.Total = ix.rank(relaxed, kind, limit)
+		res.Relaxed = true
+	}
+	if len(res.Hits) == 0 {
+		// Nothing in the query matched anything (a language the catalog is not written
+		// in, punctuation alone): a few entries to start from, and never an empty answer.
+		res.Hits = ix.browse(kind, limit)
+	}
+	return res
+}
+
+// rank returns the best limit hits of a parsed query and how many documents matched.
+func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
+	if len(p.words) == 0 && len(p.required) == 0 {
+		return nil, 0
 	}
 	optional, required, impossible := ix.queryConcepts(p)
 	if impossible {
-		return res
+		return nil, 0
 	}
 	sc := ix.getScratch()
 	defer ix.putScratch(sc)
@@ -197,11 +218,66 @@ func (ix *Index) Search(q Query) Result {
 	ix.nameTiers(sc, p, kind)
 	ix.fuzzyNames(sc, p, kind)
 
+	top := ix.firstStage(sc, len(required), max(limit, rerankDepth))
+	total := len(sc.passed)
+	ix.secondStage(&top, optional)
+	top.c = top.c[:min(limit, len(top.c))]
+	hits := top.hits()
+	sc.cands = top.c[:0]
+	return hits, total
+}
+
+// browse returns limit documents of the kind for a query that matched nothing: the first of
+// each server (by ID) before a second of any, so that they show the catalog's breadth.
+func (ix *Index) browse(kind, limit int) []Hit {
+	first := map[int32]int32{} // group -> its document with the smallest ID
+	var alone, rest []int32    // documents without a group; the other documents of groups
+	for i := range ix.slots {
+		s := int32(i)
+		if !ix.kindOK(s, kind) {
+			continue
+		}
+		g := ix.stats[s].group
+		if g == noGroup {
+			alone = append(alone, s)
+			continue
+		}
+		if f, ok := first[g]; !ok || ix.slots[s].id < ix.slots[f].id {
+			if ok {
+				rest = append(rest, f)
+			}
+			first[g] = s
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	byID := func(a, b int32) int { return strings.Compare(ix.slots[a].id, ix.slots[b].id) }
+	lead := append(alone, slices.Collect(maps.Values(first))...)
+	slices.SortFunc(lead, byID)
+	hits := make([]Hit, 0, limit)
+	for _, s := range lead[:min(limit, len(lead))] {
+		hits = append(hits, Hit{ID: ix.slots[s].id, Match: MatchBrowse})
+	}
+	if len(hits) < limit {
+		slices.SortFunc(rest, byID)
+		for _, s := range rest[:min(limit-len(hits), len(rest))] {
+			hits = append(hits, Hit{ID: ix.slots[s].id, Match: MatchBrowse})
+		}
+	}
+	return hits
+}
+
+// firstStage keeps the documents that pass every "+term" (of nRequired) and returns the
+// best depth of them by BM25F, server evidence and fuzzy name score, best first. Their
+// scores are gathered first and only those at or above the depth-th best become
+// candidates, so that the many documents that tie (replicated or near-identical tools)
+// cost no name comparisons.
+func (ix *Index) firstStage(sc *scratch, nRequired, depth int) ranking {
 	// Drop what fails a "+term", then gather each server's evidence.
 	sc.passed = sc.passed[:0]
 	maxText := 0.0
 	for _, s := range sc.touched {
-		if len(required) > 0 && int(sc.reqHits[s]) < len(required) {
+		if nRequired > 0 && int(sc.reqHits[s]) < nRequired {
 			continue
 		}
 		sc.passed = append(sc.passed, s)
@@ -213,10 +289,6 @@ func (ix *Index) Search(q Query) Result {
 	if maxText == 0 {
 		maxText = 1
 	}
-	// First stage: the best few by BM25F, server evidence and fuzzy name score. Their
-	// scores are gathered first and only those at or above the depth-th best become
-	// candidates, so that the many documents that tie (replicated or near-identical
-	// tools) cost no name comparisons.
 	sc.key, sc.base, sc.fz = sc.key[:0], sc.base[:0], sc.fz[:0]
 	for _, s := range sc.passed {
 		text := sc.score[s]
@@ -234,8 +306,6 @@ func (ix *Index) Search(q Query) Result {
 		sc.base = append(sc.base, base)
 		sc.fz = append(sc.fz, fz)
 	}
-	res.Total = len(sc.passed)
-	depth := max(limit, rerankDepth)
 	cut := sc.kthLargest(sc.key, depth)
 	top := ranking{slots: ix.slots, c: sc.cands[:0]}
 	for i, s := range sc.passed {
@@ -255,7 +325,12 @@ func (ix *Index) Search(q Query) Result {
 	}
 	top.sort()
 	top.c = top.c[:min(depth, len(top.c))]
-	// Second stage: those few reordered by how well their names fit the query.
+	return top
+}
+
+// secondStage reorders the first stage's candidates by how well their names fit the
+// query's concepts (see rerank.go).
+func (ix *Index) secondStage(top *ranking, optional []concept) {
 	rr := ix.newReranker(optional)
 	if ix.rerankHook != nil {
 		ix.rerankHook(rr, top.c)
@@ -265,10 +340,6 @@ func (ix *Index) Search(q Query) Result {
 		c.score = float64(c.tier) + squash(rr.score(c))
 	}
 	top.sort()
-	top.c = top.c[:min(limit, len(top.c))]
-	res.Hits = top.hits()
-	sc.cands = top.c[:0]
-	return res
 }
 
 // kindFilter turns Query.Kind into a kind id; -1 means any kind. ok is false when no
@@ -332,6 +403,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			// A common synonym of a rare word is weaker evidence than the word.
 			c.terms = append(c.terms, queryTerm{sid, synonymWeight * min(1, idf/c.idf)})
 		}
+		c = ix.wordnetTerms(c, t, base)
 		if len(c.terms) > 0 {
 			optional = append(optional, c)
 		}
@@ -367,6 +439,39 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		}
 	}
 	return optional, required, false
+}
+
+// wordnetTerms adds to c the terms of WordNet's relations of the query term t (see
+// wordnet.go): its derivationally related forms ("multiplication": multiply), and, when no
+// document has the term itself, the other words of its most frequent sense ("cab": taxi).
+// A sense's other words stand in only for a word the catalog does not use: for one it
+// uses, they mostly fire on a sense the catalog does not mean (WordNet's first sense of
+// "show" is to exhibit, of "remove" to take away).
+func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
+	lx := wordnet()
+	add := func(u string, w float64) {
+		if _, isBase := slices.BinarySearch(base, u); isBase {
+			return
+		}
+		id, ok := ix.lookup(u)
+		if !ok || slices.ContainsFunc(c.terms, func(q queryTerm) bool { return q.id == id }) {
+			return
+		}
+		idf := ix.idf(id)
+		if c.idf == 0 {
+			c.idf = idf
+		}
+		c.terms = append(c.terms, queryTerm{id, w * min(1, idf/c.idf)})
+	}
+	for _, u := range lx.derived[t] {
+		add(u, derivedWeight)
+	}
+	if _, known := ix.lookup(t); !known {
+		for _, u := range lx.sense[t] {
+			add(u, senseWeight)
+		}
+	}
+	return c
 }
 
 // phraseTerm returns the term of two neighbouring query words written as one ("current
@@ -415,6 +520,7 @@ func (ix *Index) idf(id int32) float64 {
 // also counts, per document, those found in the fields that a "+term" must match.
 func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float64, required bool) {
 	var norm [numFields]float64 // b / average field length
+	weight := ix.weights.field
 	for f := range norm {
 		if ix.lenSum[f] > 0 {
 			norm[f] = fieldB[f] * float64(ix.live) / float64(ix.lenSum[f])
@@ -438,7 +544,7 @@ func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float6
 				for tf := p.tf; tf != 0; {
 					f := bits.TrailingZeros32(tf) / tfBits
 					shift := uint(f * tfBits)
-					tfw += fieldWeight[f] * float64(tf>>shift&tfMax) / (1 - fieldB[f] + norm[f]*float64(st.lens[f]))
+					tfw += weight[f] * float64(tf>>shift&tfMax) / (1 - fieldB[f] + norm[f]*float64(st.lens[f]))
 					tf &^= tfMax << shift
 				}
 				if sc.tf[p.doc] == 0 {

@@ -13,6 +13,10 @@ const (
 	// minCorrectedLen is the shortest word worth correcting; short words have too many
 	// neighbours to guess from.
 	minCorrectedLen = 4
+	// maxCorrectedLen is the longest: a word has about 54 edits per letter, each a copy of
+	// the word, so the work grows with its square (a 5,000-letter word took seconds), and
+	// no word of a catalog is that long.
+	maxCorrectedLen = 32
 	// correctionWeight scales the evidence of a corrected word: a guess counts less than
 	// what the user wrote.
 	correctionWeight = 0.7
@@ -29,7 +33,7 @@ func (ix *Index) corrections(words []string) []concept {
 	var out []concept
 	var seen []int32
 	emit := func(w []byte) {
-		if len(w) < minCorrectedLen || !isLowerASCII(w) {
+		if len(w) < minCorrectedLen || len(w) > maxCorrectedLen || !isLowerASCII(w) {
 			return
 		}
 		known := false

@@ -10,9 +10,14 @@ import (
 // splitWords calls emit with each lower-cased word of s. Words are runs of letters and
 // digits; identifiers are also split at camelCase humps ("getHTTPResponse" -> get, http,
 // response), because tool names are written in every convention and users type them as
-// separate words. Digits stay with their letters ("base64", "mp3"). Each Han, Hiragana,
-// Katakana or Hangul character is a word of its own, since those scripts do not separate
-// words with spaces. When a run is split at humps, joined (if not nil) also receives each
+// separate words. Digits stay with their letters ("base64", "mp3"), and so do combining
+// marks (the vowel signs of Devanagari or Thai). Scripts that do not separate words with
+// spaces (Han, Hiragana, Katakana, Hangul, whose words also run into their particles,
+// and Thai, Lao, Khmer, Myanmar) are cut into overlapping pairs of characters, as
+// Lucene's CJK analyzer does: "天气预报" gives 天气, 气预, 预报, so a query shares a
+// word's pair with any text that has the word, wherever the word boundaries are. A Han,
+// Kana or Hangul character is also a word of its own (many are one-character words); a
+// Thai character only when it stands alone. When a run is split at humps, joined (if not nil) also receives each
 // two neighbouring pieces as one word ("FileSystem" -> "filesystem"), so a user who writes
 // the compound as one word still matches; so do two pieces on either side of one "_" or "-"
 // ("file_system", "e-mail"), since names are written in both conventions, unless one has a
@@ -54,27 +59,67 @@ func splitWords(s string, emit, joined func([]byte)) {
 			}
 		}
 	}
+	// The run of unspaced script being cut into pairs: chars[k] is where its k-th
+	// character (with its combining marks) starts in s.
+	var chars []int
+	unspacedEnd := -1
 	for i, r := range s {
 		switch {
 		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'):
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			if start < 0 {
 				start = i
 			}
 		case r < utf8.RuneSelf:
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			flush(i)
-		case isIdeograph(r):
+		case isUnspaced(r):
 			flush(i)
-			buf = utf8.AppendRune(buf[:0], unicode.ToLower(r))
-			emit(buf)
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			chars = append(chars, i)
+			unspacedEnd = i + utf8.RuneLen(r)
+		case unicode.IsMark(r) && len(chars) > 0 && unspacedEnd == i:
+			unspacedEnd = i + utf8.RuneLen(r) // a vowel sign or tone mark of the last character
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			if start < 0 {
 				start = i
 			}
 		default:
+			if len(chars) > 0 {
+				buf, chars = emitPairs(s, chars, unspacedEnd, buf, emit)
+			}
 			flush(i)
 		}
 	}
+	if len(chars) > 0 {
+		buf, _ = emitPairs(s, chars, unspacedEnd, buf, emit)
+	}
 	flush(len(s))
+}
+
+// emitPairs emits the words of a run of unspaced script that ends at end, whose characters
+// start at chars (see splitWords), and returns buf and chars for reuse.
+func emitPairs(s string, chars []int, end int, buf []byte, emit func([]byte)) ([]byte, []int) {
+	chars = append(chars, end)
+	n := len(chars) - 1
+	for k := range n {
+		r, _ := utf8.DecodeRuneInString(s[chars[k]:])
+		if n == 1 || isIdeograph(r) {
+			buf = append(buf[:0], s[chars[k]:chars[k+1]]...)
+			emit(buf)
+		}
+		if k+1 < n {
+			buf = append(buf[:0], s[chars[k]:chars[k+2]]...)
+			emit(buf)
+		}
+	}
+	return buf, chars[:0]
 }
 
 // camelCuts appends to cuts the byte offsets where the run's camelCase pieces start, and
@@ -116,10 +161,21 @@ func appendLower(dst []byte, s string) []byte {
 	return dst
 }
 
-// isIdeograph reports whether r belongs to a script written without spaces between words.
+// isIdeograph reports whether r is a Han, Kana or Hangul character, which is often a word
+// by itself.
 func isIdeograph(r rune) bool {
 	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
+}
+
+// isUnspaced reports whether r is a letter of a script whose words are not separated by
+// spaces, or run into their particles (Korean).
+func isUnspaced(r rune) bool {
+	if r < 0x0E00 {
+		return false
+	}
+	return isIdeograph(r) || unicode.IsLetter(r) && (unicode.Is(unicode.Thai, r) || unicode.Is(unicode.Lao, r) ||
+		unicode.Is(unicode.Khmer, r) || unicode.Is(unicode.Myanmar, r))
 }
 
 // normalize turns one lower-cased word into an index term: "" for stop words and lone

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -92,7 +93,31 @@ func (a *Activity) Subscribe() (<-chan struct{}, func()) {
 	}
 }
 
+// Bounds of what an event keeps of the strings a client or an upstream
+// chose: a tool name the client made up, a query refused as too long, an
+// error an upstream wrote. Without them, 200 calls to a megabyte-long tool
+// name would keep 200 MB for the status page and write each megabyte to
+// the trace.
+const (
+	maxEventName  = MaxStatsKey // a tool or target, as the accounting keeps it
+	maxEventError = 1 << 10
+)
+
+// bounded returns ev with those strings cut short, each in memory of its
+// own: an event outlives its request, and a short error line cut from a
+// long result would otherwise hold the whole result.
+func (ev Event) bounded() Event {
+	ev.Tool = strings.Clone(clipName(ev.Tool, maxEventName))
+	ev.Target = strings.Clone(clipName(ev.Target, maxEventName))
+	if len(ev.Query) > MaxQueryLen && utf8.RuneCountInString(ev.Query) > MaxQueryLen {
+		ev.Query = clipName(ev.Query, maxEchoed) // refused: kept to be recognised
+	}
+	ev.Error = strings.Clone(clipName(ev.Error, maxEventError))
+	return ev
+}
+
 func (a *Activity) record(ev Event) {
+	ev = ev.bounded()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.trace != nil {
@@ -183,6 +208,8 @@ func (s *Server) describeCall(ev *Event, p *mcp.CallToolParamsRaw, withArgs bool
 		sum := sha256.Sum256(p.Arguments)
 		ev.ArgsDigest = hex.EncodeToString(sum[:8])
 		if withArgs {
+			// Whole, and to the trace only: the operator asked for the
+			// arguments (--trace-args), and the trace is theirs.
 			ev.Args = p.Arguments
 		}
 	}

@@ -29,16 +29,22 @@ func decodeArgs(raw json.RawMessage, v any, accepted string) error {
 	target := reflect.ValueOf(v).Elem()
 	known := jsonFields(target.Type())
 	var probs []string
+	unknown := 0
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		index, ok := known[name]
 		if !ok {
-			probs = append(probs, fmt.Sprintf("unknown argument %q", name))
+			if unknown++; unknown <= maxListed {
+				probs = append(probs, "unknown argument "+quoteName(name))
+			}
 			continue
 		}
 		field := target.FieldByIndex(index)
 		if err := json.Unmarshal(fields[name], field.Addr().Interface()); err != nil {
 			probs = append(probs, fmt.Sprintf("%s must be %s, got %s", name, jsonTypeOf(field.Type()), jsonKind(fields[name])))
 		}
+	}
+	if unknown > maxListed {
+		probs = append(probs, fmt.Sprintf("%d more unknown arguments", unknown-maxListed))
 	}
 	if len(probs) > 0 {
 		return fmt.Errorf("invalid arguments: %s (accepted: %s)", strings.Join(probs, "; "), accepted)
@@ -136,8 +142,12 @@ func argumentProblems(rs *schema.Resolved, args map[string]any) ([]string, error
 	}
 	forbidden := root.AdditionalProperties != nil && root.AdditionalProperties.Not != nil
 	if len(unexpected) > 0 && (forbidden || len(probs) > 0) {
-		for _, name := range unexpected {
-			probs = append(probs, fmt.Sprintf("unexpected argument %q: the schema has no such property", name))
+		for i, name := range unexpected {
+			if i == maxListed {
+				probs = append(probs, fmt.Sprintf("%d more unexpected arguments", len(unexpected)-i))
+				break
+			}
+			probs = append(probs, "unexpected argument "+quoteName(name)+": the schema has no such property")
 		}
 	}
 	if len(probs) > 0 {

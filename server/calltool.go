@@ -83,7 +83,7 @@ func (s *Server) Call(ctx context.Context, args CallArgs) *mcp.CallToolResult {
 		snap = s.Snapshot()
 		e, err = resolveTool(snap, args.Name)
 		if src := starting(snap, args.Name); err != nil && src != nil {
-			err = fmt.Errorf("no tool named %q yet: server %s is still %s and has not listed its tools; try again shortly, or find tools with tool_search", args.Name, src.Name, src.State)
+			err = fmt.Errorf("no tool named %s yet: server %s is still %s and has not listed its tools; try again shortly, or find tools with tool_search", quoteName(args.Name), src.Name, src.State)
 		}
 	}
 	if err != nil {
@@ -148,7 +148,7 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 		if e, ok := featureNamed(snap, name); ok {
 			return nil, fmt.Errorf("%s is a %s of server %s, not a tool: the user picks it from the host's %s menu; it cannot be called", e.Name, e.Kind, e.Source, e.Kind)
 		}
-		return nil, fmt.Errorf("no tool named %q: find tools with tool_search and call them by the name it gives", name)
+		return nil, fmt.Errorf("no tool named %s: find tools with tool_search and call them by the name it gives", quoteName(name))
 	}
 	names := make([]string, len(candidates))
 	for i, c := range candidates {

@@ -48,7 +48,7 @@ func inputSchema[T any](constrain func(props map[string]*jsonschema.Schema)) *js
 // have cached (a changed tool list costs them their prompt cache) and what
 // the published token counts measured. Other keys, property names among
 // them, keep their order after these.
-var wireKeys = []string{"type", "items", "properties", "enum", "minimum", "maximum", "exclusiveMinimum", "maxLength", "default", "description", "required", "additionalProperties"}
+var wireKeys = []string{"type", "items", "properties", "enum", "minimum", "maximum", "exclusiveMinimum", "maxLength", "maxItems", "default", "description", "required", "additionalProperties"}
 
 // wireSchema renders a schema as it goes on the wire: compact JSON with
 // keywords in wireKeys order.
@@ -149,6 +149,9 @@ func acceptedArgs(s *jsonschema.Schema) string {
 		}
 		if p.MaxLength != nil {
 			parts = append(parts, fmt.Sprintf("at most %d characters", *p.MaxLength))
+		}
+		if p.MaxItems != nil {
+			parts = append(parts, fmt.Sprintf("at most %d", *p.MaxItems))
 		}
 		for _, r := range s.Required {
 			if r == name {

@@ -87,6 +87,9 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 	if args.Script == "" {
 		return errorResult("script is required: a path in the skill folder, such as scripts/extract.py")
 	}
+	if len(args.Script) > maxPath {
+		return errorResult(fmt.Sprintf("script %s is longer than any path in a skill folder: give the path of one of the skill's scripts, such as scripts/extract.py", quoteName(args.Script)))
+	}
 	if args.TimeoutS < 0 {
 		return errorResult(fmt.Sprintf("timeout_s must be positive, got %v", args.TimeoutS))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -21,6 +22,7 @@ const (
 	MaxQueryLen  = 4096
 	DefaultLimit = 5
 	MaxLimit     = 20
+	MaxQueries   = 5  // searches of one call (queries)
 	listPageSize = 50 // entries per page of an empty query
 )
 
@@ -34,11 +36,23 @@ const (
 // SearchArgs is tool_search's input; its fields make the tool's input
 // schema (see inputSchema).
 type SearchArgs struct {
-	Query  string `json:"query" jsonschema:"Keywords describing the task, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty lists the catalog page by page."`
-	Limit  int    `json:"limit,omitempty" jsonschema:"Most results to return."`
-	Kind   string `json:"kind,omitempty" jsonschema:"Search one kind only."`
-	Detail string `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
-	Cursor string `json:"cursor,omitempty" jsonschema:"Continue an empty-query listing from where the last page ended."`
+	Query   string   `json:"query,omitempty" jsonschema:"A few keywords for one need, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty (and no queries) lists the catalog page by page."`
+	Queries []string `json:"queries,omitempty" jsonschema:"Several needs at once: a few keywords each, searched separately, results grouped per query."`
+	Limit   int      `json:"limit,omitempty" jsonschema:"Most results to return (for each query)."`
+	Kind    string   `json:"kind,omitempty" jsonschema:"Search one kind only."`
+	Detail  string   `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
+	Cursor  string   `json:"cursor,omitempty" jsonschema:"Continue an empty-query listing from where the last page ended."`
+}
+
+// needs returns the searches of a request: query, then each of queries, blanks left out.
+func (a *SearchArgs) needs() []string {
+	var out []string
+	for _, q := range append([]string{a.Query}, a.Queries...) {
+		if strings.TrimSpace(q) != "" {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // anyKind is the kind that searches every kind alike, the default.
@@ -53,6 +67,7 @@ var (
 
 var searchInputSchema = inputSchema[SearchArgs](func(p map[string]*jsonschema.Schema) {
 	p["query"].MaxLength = ptr(MaxQueryLen)
+	p["queries"].MaxItems = ptr(MaxQueries)
 	p["limit"].Minimum, p["limit"].Maximum = ptr(1.0), ptr(float64(MaxLimit))
 	p["limit"].Default = json.RawMessage(strconv.Itoa(DefaultLimit))
 	p["kind"].Enum, p["kind"].Default = enum(searchKinds), jsonString(anyKind)
@@ -108,14 +123,32 @@ type SearchResult struct {
 	Ambiguous  map[string][]string `json:"ambiguous,omitempty"`
 	NextCursor string              `json:"nextCursor,omitempty"`
 	// Weak says that the best result is a poor match for the query: see
-	// weakMatch.
-	Weak  bool     `json:"weak,omitempty"`
-	Notes []string `json:"notes,omitempty"`
+	// weakMatch. Of a search of several queries: that each query's is.
+	Weak bool `json:"weak,omitempty"`
+	// Needs has one summary per query of a search of several (SearchArgs.Queries);
+	// their results are in Results, in order, each naming its query.
+	Needs []NeedResult `json:"needs,omitempty"`
+	Notes []string     `json:"notes,omitempty"`
 
 	catalogSize int
-	listing     bool   // an empty-query page
-	offset      int    // of the page's first entry
-	text        string // Text as fitBudget left it, so the handler need not render it again
+	groups      []group // one per query searched
+	listing     bool    // an empty-query page
+	offset      int     // of the page's first entry
+	text        string  // Text as fitBudget left it, so the handler need not render it again
+}
+
+// group is what the text says of one query's results.
+type group struct {
+	NeedResult
+	browse  bool // nothing matched: the results are entries to start from
+	relaxed bool // no entry had every +term
+}
+
+// NeedResult sums up the results of one query of a search of several.
+type NeedResult struct {
+	Query string `json:"query"`
+	Total int    `json:"total"`          // entries that matched at all
+	Weak  bool   `json:"weak,omitempty"` // its best result is a poor match (see weakMatch)
 }
 
 // ResultItem is one entry in a search result.
@@ -135,10 +168,12 @@ type ResultItem struct {
 	Callable    *bool      `json:"callable,omitempty"`
 	Changed     bool       `json:"changed,omitempty"`
 	Quarantined *HeldInfo  `json:"quarantined,omitempty"`
+	Query       string     `json:"query,omitempty"` // the query it answers, in a search of several
 	// Arguments are a prompt's; MIMEType is a resource's.
 	Arguments   []*mcp.PromptArgument `json:"arguments,omitempty"`
 	MIMEType    string                `json:"mimeType,omitempty"`
 	entry       *loader.Entry         // what the item was made from
+	need, rank  int                   // its query's index in Needs, and its rank among that query's results (from 1)
 	stateReason string                // why a server is not active
 	bodyCut     int                   // bytes of body left out, when cut to fit
 	text        string                // as Text renders it, kept while fitBudget works; "" when not rendered
@@ -190,30 +225,70 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	snap, ix := s.snap, s.index
 	s.mu.RUnlock()
 
-	if strings.TrimSpace(args.Query) == "" {
+	needs := args.needs()
+	if len(needs) == 0 {
 		return s.listPage(snap, args)
 	}
-	sr := ix.Search(search.Query{Text: args.Query, Limit: args.Limit, Kind: args.Kind})
-	res := &SearchResult{Query: args.Query, Total: sr.Total, Unknown: sr.Unknown, Ambiguous: sr.Ambiguous, catalogSize: ix.Len()}
-	var pick detailPicker
-	for _, h := range sr.Hits {
-		e, ok := entryByIndexID(snap, h.ID)
-		if !ok || !e.Listed() {
-			continue
+	res := &SearchResult{Query: strings.Join(needs, "; "), Results: []ResultItem{}, catalogSize: ix.Len()}
+	if len(needs) == 1 {
+		res.Query = needs[0]
+	}
+	seen := map[*loader.Entry]bool{}
+	weak := true
+	for n, q := range needs {
+		sr := ix.Search(search.Query{Text: q, Limit: args.Limit, Kind: args.Kind})
+		pick := detailPicker{maxFull: maxFull}
+		if len(needs) > 1 {
+			pick.maxFull = 1 // the best of each need: the others' full schemas would crowd the budget
 		}
-		detail := args.Detail
-		if detail == DetailFull && !sr.Selected {
-			detail = pick.next(e, h.Score)
+		var items []ResultItem
+		for _, h := range sr.Hits {
+			e, ok := entryByIndexID(snap, h.ID)
+			if !ok || !e.Listed() {
+				continue
+			}
+			detail := args.Detail
+			if detail == DetailFull && !sr.Selected {
+				detail = pick.next(e, h.Score)
+				if seen[e] || h.Match == search.MatchBrowse {
+					// An earlier query's result shows it already, or it did not match at all.
+					detail = DetailCompact
+				}
+			}
+			it := s.item(snap, e, h.Score, detail)
+			it.need, it.rank = n, len(items)+1
+			if len(needs) > 1 {
+				it.Query = q
+			}
+			seen[e] = true
+			items = append(items, it)
 		}
-		res.Results = append(res.Results, s.item(snap, e, h.Score, detail))
+		total := sr.Total
+		if sr.Selected {
+			total = len(items)
+		}
+		browse := len(sr.Hits) > 0 && sr.Hits[0].Match == search.MatchBrowse
+		w := !sr.Selected && len(items) > 0 && (browse || weakMatch(q, sr.Hits[0].Match, items[0].entry))
+		weak = weak && w
+		if browse {
+			total = 0
+		}
+		g := group{NeedResult: NeedResult{Query: q, Total: total, Weak: w}, browse: browse, relaxed: sr.Relaxed}
+		res.groups = append(res.groups, g)
+		res.Total += total
+		res.Unknown = append(res.Unknown, sr.Unknown...)
+		for k, v := range sr.Ambiguous {
+			if res.Ambiguous == nil {
+				res.Ambiguous = map[string][]string{}
+			}
+			res.Ambiguous[k] = v
+		}
+		res.Results = append(res.Results, items...)
+		if len(needs) > 1 {
+			res.Needs = append(res.Needs, g.NeedResult)
+		}
 	}
-	if res.Results == nil {
-		res.Results = []ResultItem{}
-	}
-	if sr.Selected {
-		res.Total = len(res.Results)
-	}
-	res.Weak = !sr.Selected && len(res.Results) > 0 && weakMatch(args.Query, sr.Hits[0].Match, res.Results[0].entry)
+	res.Weak = len(res.Results) > 0 && weak
 	s.addStateNotes(snap, res)
 	s.fitBudget(res)
 	return res, nil
@@ -232,6 +307,7 @@ const (
 // detailPicker decides, result by result in rank order, which get full
 // detail in a default (full) search.
 type detailPicker struct {
+	maxFull      int
 	best         float64
 	full, bodies int
 }
@@ -241,7 +317,7 @@ func (p *detailPicker) next(e *loader.Entry, score float64) string {
 		p.best = score
 	}
 	switch {
-	case p.full >= maxFull, p.full > 0 && score < p.best*closeToBest:
+	case p.full >= p.maxFull, p.full > 0 && score < p.best*closeToBest:
 		return DetailCompact
 	case e.Kind == loader.KindSkill && p.bodies >= maxSkillBodies:
 		return DetailCompact
@@ -257,6 +333,24 @@ func checkSearchArgs(a *SearchArgs) error {
 	if utf8.RuneCountInString(a.Query) > MaxQueryLen {
 		return fmt.Errorf("query is %d characters; the limit is %d: use a few keywords", utf8.RuneCountInString(a.Query), MaxQueryLen)
 	}
+	var probs []string
+	if len(a.Queries) > MaxQueries {
+		probs = append(probs, fmt.Sprintf("queries holds %d searches; the limit is %d: one query per need, a few keywords each", len(a.Queries), MaxQueries))
+	}
+	for i, q := range a.Queries {
+		switch n := utf8.RuneCountInString(q); {
+		case strings.TrimSpace(q) == "":
+			probs = append(probs, fmt.Sprintf("queries[%d] is empty: give each need a few keywords", i))
+		case n > MaxQueryLen:
+			probs = append(probs, fmt.Sprintf("queries[%d] is %d characters; the limit is %d: use a few keywords", i, n, MaxQueryLen))
+		}
+	}
+	if len(a.Queries) > 0 && a.Cursor != "" {
+		probs = append(probs, "cursor continues an empty-query listing; it does not go with queries")
+	}
+	if len(probs) > 0 {
+		return errors.New(strings.Join(probs, "; "))
+	}
 	switch {
 	case a.Limit == 0:
 		a.Limit = DefaultLimit
@@ -267,13 +361,13 @@ func checkSearchArgs(a *SearchArgs) error {
 	case a.Kind == "" || a.Kind == anyKind:
 		a.Kind = ""
 	case !slices.Contains(searchKinds, a.Kind):
-		return fmt.Errorf(`kind must be %s, got %q`, valuesOf(searchInputSchema.Properties["kind"]), a.Kind)
+		return fmt.Errorf(`kind must be %s, got %s`, valuesOf(searchInputSchema.Properties["kind"]), quoteName(a.Kind))
 	}
 	switch {
 	case a.Detail == "":
 		a.Detail = searchDetails[0]
 	case !slices.Contains(searchDetails, a.Detail):
-		return fmt.Errorf(`detail must be %s, got %q`, valuesOf(searchInputSchema.Properties["detail"]), a.Detail)
+		return fmt.Errorf(`detail must be %s, got %s`, valuesOf(searchInputSchema.Properties["detail"]), quoteName(a.Detail))
 	}
 	return nil
 }
@@ -379,23 +473,37 @@ func (s *Server) fitBudget(res *SearchResult) {
 	}
 	note := fmt.Sprintf("Some results were shortened to fit the result budget of %d tokens; ask for one with select:<name> to see it in full.", budget)
 	res.Notes = append(res.Notes, note)
-	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
+	order := res.shedOrder()
+	for _, i := range order {
+		if fits() {
+			break
+		}
 		if it := &res.Results[i]; it.Detail == DetailFull && it.Kind == string(loader.KindTool) {
 			s.setDetail(it, DetailCompact)
 		}
 	}
-	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
+	for _, i := range order {
+		if fits() {
+			break
+		}
 		if it := &res.Results[i]; it.Body != "" {
 			s.cutBody(res, it)
 		}
 	}
-	for i := len(res.Results) - 1; i >= 0 && !fits(); i-- {
+	for _, i := range order {
+		if fits() {
+			break
+		}
 		if it := &res.Results[i]; it.Detail != DetailNames {
 			s.setDetail(it, DetailNames)
 		}
 	}
 	for len(res.Results) > 0 && !fits() {
-		res.Results = res.Results[:len(res.Results)-1]
+		drop := res.shedOrder()[0]
+		res.Results = slices.Delete(res.Results, drop, drop+1)
+		if drop < len(res.Results) {
+			res.Results[drop].text = "" // its heading depends on the item before it
+		}
 	}
 }
 
@@ -424,6 +532,27 @@ func (s *Server) countResult(res *SearchResult) int {
 		n += counts.count(res.renderItem(i), i < len(res.Results)-1)
 	}
 	return n
+}
+
+// shedOrder lists the results' indexes in the order they give way to the budget: the
+// lowest ranked first, taking turns between the queries of a search of several (the last
+// query first), so that every need keeps its best results longest.
+func (r *SearchResult) shedOrder() []int {
+	order := make([]int, len(r.Results))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		x, y := &r.Results[a], &r.Results[b]
+		if x.rank != y.rank {
+			return y.rank - x.rank
+		}
+		if x.need != y.need {
+			return y.need - x.need
+		}
+		return b - a
+	})
+	return order
 }
 
 // cutBody shortens a skill body until the result fits its budget, keeping
@@ -512,7 +641,21 @@ func (r *SearchResult) header() string {
 		b.WriteString(". Use select:<name> to load one.")
 	case len(r.Results) == 0:
 		fmt.Fprintf(&b, "Nothing in the catalog matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
+	case len(r.groups) > 1:
+		fmt.Fprintf(&b, "%s for %d queries (%d matched among %d entries), grouped by query.", plural(len(r.Results), "result"), len(r.groups), r.Total, r.catalogSize)
+		for _, it := range r.Results {
+			if it.Kind == string(loader.KindTool) {
+				b.WriteString(` Call tools with call_tool {"name": "<name>", "arguments": {...}}.`)
+				break
+			}
+		}
+	case len(r.groups) == 1 && r.groups[0].browse:
+		fmt.Fprintf(&b, "Nothing matches %q among %d entries. Here are %s to start from, one per server first: try other keywords (in the catalog's language), or an empty query to list everything.",
+			r.Query, r.catalogSize, plural(len(r.Results), "entry"))
 	default:
+		if len(r.groups) == 1 && r.groups[0].relaxed {
+			fmt.Fprintf(&b, "No entry has every +term of %q: these are the best matches of all its words.\n", r.Query)
+		}
 		if r.Weak {
 			fmt.Fprintf(&b, "No strong match for %q: the best result shares few of its words where it counts (name, title, description). Try other words, or select:<name> if you know the name.\n", r.Query)
 		}
@@ -546,8 +689,10 @@ func (r *SearchResult) header() string {
 }
 
 // renderItem returns the text of result i, rendered once: an item's text
-// is kept until its detail changes. It starts with the entry's name, or
-// "## " and its rank; countResult relies on that.
+// is kept until its detail changes, or until the item before it goes. It
+// starts with the entry's name, "## " and its rank, or, first of its query
+// in a search of several, "# " and the query's heading; countResult relies
+// on that.
 func (r *SearchResult) renderItem(i int) string {
 	it := &r.Results[i]
 	if it.text != "" {
@@ -558,9 +703,30 @@ func (r *SearchResult) renderItem(i int) string {
 		return it.text
 	}
 	var b strings.Builder
-	writeItem(&b, i+1, it)
+	rank := i + 1
+	if len(r.groups) > 1 {
+		if i == 0 || r.Results[i-1].need != it.need {
+			writeGroupHeading(&b, r.groups[it.need])
+		}
+		rank = it.rank
+	}
+	writeItem(&b, rank, it)
 	it.text = b.String()
 	return it.text
+}
+
+// writeGroupHeading heads the results of one query of a search of several.
+func writeGroupHeading(b *strings.Builder, g group) {
+	fmt.Fprintf(b, "# %q: %d matched", g.Query, g.Total)
+	switch {
+	case g.browse:
+		b.WriteString("; nothing matches it, so these are entries to start from: try other keywords")
+	case g.relaxed:
+		b.WriteString("; no entry has every +term, so these match its other words")
+	case g.Weak:
+		b.WriteString("; no strong match: try other words, or select:<name>")
+	}
+	b.WriteString(itemSep)
 }
 
 func writeItem(b *strings.Builder, rank int, it *ResultItem) {

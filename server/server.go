@@ -336,7 +336,7 @@ func (s *Server) unknownToolMessage(name string) string {
 	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindSkill {
 		return fmt.Sprintf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}.", name, e.Name)
 	}
-	return fmt.Sprintf("unknown tool %q. This server's tools are %s; find other tools with tool_search.", name, strings.Join(ReservedNames, ", "))
+	return fmt.Sprintf("unknown tool %s. This server's tools are %s; find other tools with tool_search.", quoteName(name), strings.Join(ReservedNames, ", "))
 }
 
 // errorResult is a tool result the model reads as a failure.

@@ -61,6 +61,9 @@ func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if len(args.Path) > maxPath {
+		return "", fmt.Errorf("path %s is longer than any path in a skill folder: give a path relative to the skill folder, such as references/guide.md", quoteName(args.Path))
+	}
 	rel, err := loader.CleanRelPath(args.Path)
 	if err != nil {
 		return "", err
@@ -70,7 +73,7 @@ func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
 	}
 	f, ok := sk.File(rel)
 	if !ok {
-		return "", fmt.Errorf("skill %s has no file %q; its files are: %s", sk.Name, rel, fileList(sk))
+		return "", fmt.Errorf("skill %s has no file %s; its files are: %s", sk.Name, quoteName(rel), fileList(sk))
 	}
 	if f.Binary() {
 		return "", fmt.Errorf("%s is a binary file (%d bytes) and cannot be read as text; if it is a script, run it with run_skill_script", rel, f.Size)
@@ -100,7 +103,7 @@ func (s *Server) skill(name string) (*loader.Skill, error) {
 	}
 	e, ok := s.Snapshot().Lookup(name)
 	if !ok || e.Kind != loader.KindSkill {
-		return nil, fmt.Errorf("no skill named %q; find skills with tool_search {\"query\": \"...\", \"kind\": \"skill\"}", name)
+		return nil, fmt.Errorf("no skill named %s; find skills with tool_search {\"query\": \"...\", \"kind\": \"skill\"}", quoteName(name))
 	}
 	return e.Skill, nil
 }

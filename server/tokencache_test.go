@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -38,6 +39,7 @@ func TestCountResultExact(t *testing.T) {
 		for _, args := range []SearchArgs{
 			{Query: "frobnicate widgets"}, {Query: "select:big__huge,big__odd,srv__echo"}, {Query: "leading slash"},
 			{Query: "echo", Detail: DetailCompact}, {Query: ""}, {Query: "", Limit: 2}, {Query: "nothing matches this"},
+			{Queries: []string{"frobnicate widgets", "echo", "leading slash"}}, {Queries: []string{"echo", "nothing matches this"}},
 		} {
 			res, err := s.Search(args)
 			if err != nil {
@@ -71,12 +73,19 @@ func TestLargeDescriptionCountedOnce(t *testing.T) {
 		}
 	}
 	search() // counts it once
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	search()
-	runtime.ReadMemStats(&after)
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16*size {
-		t.Errorf("a search returning a %d-byte description allocated %d bytes; counted again?", size, alloc)
+	// TotalAlloc counts the whole process, whatever else runs meanwhile: the
+	// least of a few searches is this search's own. Counting again would
+	// allocate over 100 times the size on every one of them.
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		search()
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
+	}
+	if least > 16*size {
+		t.Errorf("a search returning a %d-byte description allocated %d bytes; counted again?", size, least)
 	}
 }
 

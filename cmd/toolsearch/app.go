@@ -83,6 +83,9 @@ func openApp(f *sourceFlags) (*app, error) {
 	a.approvals = openApprovals(log)
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
+		if cfg.SkillsMaxBytes != nil {
+			a.skills.MaxTotalBytes = *cfg.SkillsMaxBytes
+		}
 		a.skills.Approved = a.skillApproved
 		a.skills.Load()
 	}

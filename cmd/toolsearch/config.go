@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -47,6 +48,10 @@ type Config struct {
 	Profiles      map[string]*ProfileConfig `yaml:"profiles"`
 	// Profile is the profile one-shot commands and stdio serve (--profile).
 	Profile string `yaml:"-"`
+
+	// SkillsMaxBytes bounds the files of all skills together, held in
+	// memory (default loader.DefaultMaxTotalSkillBytes, 256 MiB).
+	SkillsMaxBytes *int64 `yaml:"skillsMaxBytes"`
 
 	// path is the file the settings came from, "" when none was read.
 	path string
@@ -184,6 +189,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 				return nil, fmt.Errorf("%s: servers.%s.alwaysLoad: bad glob %q: %v", path, name, glob, err)
 			}
 		}
+	}
+	if cfg.SkillsMaxBytes != nil && *cfg.SkillsMaxBytes <= 0 {
+		return nil, fmt.Errorf("%s: skillsMaxBytes must be a positive number of bytes (leave it out for the default, %d: 256 MiB), got %d", path, loader.DefaultMaxTotalSkillBytes, *cfg.SkillsMaxBytes)
 	}
 	if cfg.HTTP.MaxSessions < 0 {
 		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)

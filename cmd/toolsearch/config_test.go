@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolsearch/toolsearch/loader"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -27,6 +29,10 @@ func TestParseConfig(t *testing.T) {
 		{"oauth unknown key", "servers:\n  gh:\n    oauth:\n      clientID: id\n", "line 4: unknown key clientID"},
 		{"oauth problems", "servers:\n  gh:\n    oauth:\n      clientSecret: s\n      clientMetadataUrl: http://x/c.json\n      callbackPort: -1\n", "servers.gh.oauth.clientSecret: set without clientId; a secret belongs to a pre-registered client; servers.gh.oauth.clientMetadataUrl"},
 		{"negative session cap", "http:\n  maxSessions: -1\n", "http.maxSessions must be positive"},
+		{"skills cap", "skillsMaxBytes: 1048576\n", ""},
+		{"zero skills cap", "skillsMaxBytes: 0\n", "skillsMaxBytes must be a positive number of bytes (leave it out for the default, 268435456: 256 MiB), got 0"},
+		{"negative skills cap", "skillsMaxBytes: -5\n", "skillsMaxBytes must be a positive number of bytes"},
+		{"skills cap not a number", "skillsMaxBytes: 256MiB\n", "line 1: cannot unmarshal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,4 +194,53 @@ func TestOAuthUnsetVariable(t *testing.T) {
 	if len(cfg.warnings) != 1 || !strings.Contains(cfg.warnings[0], "servers.gh.oauth.clientSecret: ${TS_TEST_UNSET_SECRET} is not set") {
 		t.Errorf("warnings %q", cfg.warnings)
 	}
+}
+
+// TestSkillsMaxBytes: skillsMaxBytes sets the total the skills' files may
+// take together; a skill beyond it is withheld, with a problem that names
+// the key to raise.
+func TestSkillsMaxBytes(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "skills")
+	for _, name := range []string{"alpha", "beta"} {
+		body := "---\nname: " + name + "\ndescription: A skill of about two kilobytes.\n---\n" + strings.Repeat("Step. ", 330) + "\n"
+		os.MkdirAll(filepath.Join(root, name), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name, "SKILL.md"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "ts.yaml")
+	os.WriteFile(path, []byte("skills: ["+root+"]\nskillsMaxBytes: 3000\n"), 0o644)
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	sf := addSourceFlags(fs, flagsAll, "error")
+	if err := fs.Parse([]string{"--config", path, "--no-scripts", "--mcp-config", writeEmptyMCPConfig(t)}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close(t.Context())
+	snap := a.catalog.Snapshot()
+	_, alpha := snap.Lookup("alpha")
+	_, beta := snap.Lookup("beta")
+	var problems []string
+	if src, ok := snap.Source(loader.SkillsSourceName); ok {
+		for _, p := range src.Problems {
+			problems = append(problems, p.String())
+		}
+	}
+	all := strings.Join(problems, "\n")
+	if !alpha || beta || !strings.Contains(all, "beta is withheld") || !strings.Contains(all, "skillsMaxBytes") {
+		t.Errorf("alpha loaded %v, beta loaded %v; problems:\n%s", alpha, beta, all)
+	}
+}
+
+func writeEmptyMCPConfig(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -148,7 +148,8 @@ func TestServeSearch(t *testing.T) {
 		{"select", map[string]any{"query": "select:git-bisect"}, []string{"## 1. git-bisect", "Run git bisect start."}, false},
 		{"select unknown", map[string]any{"query": "select:git-bisect,nope"}, []string{"Unknown names: nope"}, false},
 		{"names detail", map[string]any{"query": "bisect", "detail": "names"}, []string{"git-bisect (skill from skills)\nFind the commit that introduced a bug with git bisect."}, false},
-		{"no match", map[string]any{"query": "kubernetes helm chart"}, []string{"Nothing in the catalog matches"}, false},
+		{"no match", map[string]any{"query": "kubernetes helm chart"}, []string{`Nothing matches "kubernetes helm chart" among`, "to start from"}, false},
+		{"several needs", map[string]any{"queries": []string{"bisect", "weather"}}, []string{"for 2 queries", `# "bisect":`, `# "weather":`}, false},
 		{"bad limit", map[string]any{"query": "x", "limit": 50}, []string{"limit must be between 1 and 20"}, true},
 		{"unknown argument", map[string]any{"query": "x", "max_results": 3}, []string{`unknown argument "max_results"`}, true},
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/search"
@@ -14,48 +16,141 @@ import (
 
 func runEval(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("eval", os.Stderr)
-	var catalogs stringList
+	var catalogs, queries stringList
 	fs.Var(&catalogs, "catalog", "tool catalog `FILE` (JSON array of tools or a tools/list result), repeatable")
-	queries := fs.String("queries", "", "queries `FILE` (JSONL with query and expected tool names)")
+	fs.Var(&queries, "queries", "queries `FILE` (JSONL with query and expected tool names), repeatable; with --folds the weights are fitted on the first")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byCategory := fs.Bool("by-category", false, "break the figures down by query category")
 	misses := fs.Int("misses", 0, "list the `N` worst queries")
+	folds := fs.Int("folds", 0, "also cross-validate in `K` folds grouped by tool, refitting the ranking's weights for each")
+	fit := fs.Bool("fit", false, "fit the ranking's weights on the first queries file and print them (the shipped weights are fitted so on the dev split)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if len(catalogs) == 0 || *queries == "" {
+	if len(catalogs) == 0 || len(queries) == 0 {
 		fs.Usage()
 		return errUsage
 	}
-	ix := search.NewIndex()
-	for _, spec := range catalogs {
-		src, err := loader.LoadToolsFile(spec)
-		if err != nil {
-			return fmt.Errorf("--catalog %s: %w", spec, err)
-		}
-		for _, p := range src.Problems {
-			fmt.Fprintln(os.Stderr, p)
-		}
-		docs := make([]search.Document, 0, len(src.Entries))
-		for _, e := range src.Entries {
-			docs = append(docs, server.Document(e))
-		}
-		ix.Add(docs...)
-	}
-	f, err := os.Open(*queries)
+	docs, err := evalDocuments(catalogs, os.Stderr)
 	if err != nil {
 		return err
+	}
+	ix := search.NewIndex()
+	ix.Add(docs...)
+	sets := make([][]search.EvalQuery, len(queries))
+	for i, file := range queries {
+		if sets[i], err = readEvalQueries(file); err != nil {
+			return err
+		}
+	}
+	opts := search.EvalOptions{Misses: *misses}
+	if *fit {
+		w := search.FitWeights(ix, sets[0], "")
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			fmt.Fprintf(out, "%s\t%.4g\n", k, w[k])
+		}
+		fmt.Fprintln(out)
+		return search.Evaluate(ix, sets[0], opts).WriteText(out, *byCategory)
+	}
+	type setReport struct {
+		File    string            `json:"file"`
+		Shipped search.EvalReport `json:"shipped"`
+		CV      *search.CVSet     `json:"cv,omitempty"`
+	}
+	reports := make([]setReport, len(sets))
+	for i, qs := range sets {
+		reports[i] = setReport{File: queries[i], Shipped: search.Evaluate(ix, qs, opts)}
+	}
+	if *folds > 0 {
+		cv, err := search.CrossValidate(ix, sets[0], *folds, opts, sets[1:]...)
+		if err != nil {
+			return fmt.Errorf("--folds %d: %w", *folds, err)
+		}
+		reports[0].CV = &cv.CVSet
+		for i := range cv.Also {
+			reports[i+1].CV = &cv.Also[i]
+		}
+	}
+	if *asJSON {
+		if len(reports) == 1 && reports[0].CV == nil {
+			return writeJSON(out, reports[0].Shipped) // the shape before --folds
+		}
+		return writeJSON(out, reports)
+	}
+	for i, r := range reports {
+		if len(reports) > 1 || r.CV != nil {
+			if i > 0 {
+				fmt.Fprintln(out)
+			}
+			fmt.Fprintf(out, "%s, shipped weights:\n", r.File)
+		}
+		if r.CV != nil {
+			r.Shipped.Misses = nil // the pooled cross-validation lists them
+		}
+		if err := r.Shipped.WriteText(out, *byCategory); err != nil {
+			return err
+		}
+		if r.CV == nil {
+			continue
+		}
+		fit := "fitted on the other folds"
+		if i > 0 {
+			fit = "fitted on the other folds of " + queries[0]
+		}
+		fmt.Fprintf(out, "\n%s, cross-validation in %d folds grouped by tool, weights %s:\n", r.File, *folds, fit)
+		if err := r.CV.WriteText(out, *byCategory); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "\nshipped -> cross-validation mean: R@1 %+.3f, R@5 %+.3f, R@10 %+.3f, MRR %+.3f\n",
+			r.CV.Mean.RecallAt1-r.Shipped.RecallAt1, r.CV.Mean.RecallAt5-r.Shipped.RecallAt5,
+			r.CV.Mean.RecallAt10-r.Shipped.RecallAt10, r.CV.Mean.MRR-r.Shipped.MRR)
+	}
+	return nil
+}
+
+func readEvalQueries(file string) ([]search.EvalQuery, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	qs, err := search.ReadEvalQueries(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *queries, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	rep := search.Evaluate(ix, qs, search.EvalOptions{Misses: *misses})
-	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+	return qs, nil
+}
+
+func writeJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// evalDocuments builds the search documents of the tools files as serve
+// would: through a catalog, which refuses names that collide (ignoring case)
+// or are toolsearch's own, and through server.Document. Problems and refusals
+// are written to warn.
+func evalDocuments(files []string, warn io.Writer) ([]search.Document, error) {
+	c := loader.NewCatalog(server.ReservedNames...)
+	for _, spec := range files {
+		src, err := loader.LoadToolsFile(spec)
+		if err != nil {
+			return nil, fmt.Errorf("--catalog %s: %w", spec, err)
+		}
+		for _, p := range src.Problems {
+			fmt.Fprintln(warn, p)
+		}
+		c.Put(src)
 	}
-	return rep.WriteText(out, *byCategory)
+	snap := c.Snapshot()
+	for _, r := range snap.Refused {
+		fmt.Fprintf(warn, "%s: not indexed, as serve refuses it: %s\n", r.Entry.Name, r.Reason)
+	}
+	listed := snap.Listed()
+	docs := make([]search.Document, len(listed))
+	for i, e := range listed {
+		docs[i] = server.Document(e)
+	}
+	return docs, nil
 }

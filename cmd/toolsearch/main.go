@@ -35,7 +35,7 @@ func init() {
 		{"init", "[DIR] [--from HOST]", "write a starting toolsearch.yaml, .mcp.json (empty, or imported from a host's config) and skills/ folder; never overwrites", runInit},
 		{"client-config", "HOST", "print the snippet that registers toolsearch with an MCP host, with absolute paths", runClientConfig},
 		{"serve", "[flags]", "serve the catalog over MCP (stdio, or Streamable HTTP with --http)", runServe},
-		{"search", "QUERY [flags]", "print what the model receives from tool_search for QUERY", runSearch},
+		{"search", "QUERY [--query QUERY]... [flags]", "print what the model receives from tool_search for QUERY (and one group per --query)", runSearch},
 		{"skills", "validate [DIR...]", "check skills strictly by the Agent Skills rules (exit 1 on any problem)", runSkills},
 		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},
 		{"call", "NAME --args JSON [flags]", "call a catalog tool the way the model would, through call_tool", runCall},

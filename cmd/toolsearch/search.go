@@ -18,6 +18,8 @@ func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	kind := fs.String("kind", "any", "tool, skill, prompt, resource or any")
 	detail := fs.String("detail", server.DetailFull, "full, compact or names")
 	asJSON := fs.Bool("json", false, "print the structured result as JSON instead of the text")
+	var queries stringList
+	fs.Var(&queries, "query", "one more `QUERY`, searched on its own, for a request of several needs (repeatable, up to 5 in all)")
 	uf := addUpstreamFlags(fs, true)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -29,7 +31,7 @@ func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
-	res, err := a.server.Search(server.SearchArgs{Query: strings.Join(rest, " "), Limit: *limit, Kind: *kind, Detail: *detail})
+	res, err := a.server.Search(server.SearchArgs{Query: strings.Join(rest, " "), Queries: queries, Limit: *limit, Kind: *kind, Detail: *detail})
 	if err != nil {
 		return err
 	}

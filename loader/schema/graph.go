@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -21,6 +20,9 @@ type graph struct {
 	// they lead to.
 	refs  map[*jsonschema.Schema]refTargets
 	paths map[*jsonschema.Schema]string // JSON Pointers, for messages
+	// kids holds each subschema's children, listed once: resolution, the
+	// in-place edges and the cycle search all walk them.
+	kids map[*jsonschema.Schema][]child
 	// in maps each subschema to those applied to the same instance.
 	in map[*jsonschema.Schema][]*jsonschema.Schema
 	// local is what applying a subschema costs besides its subschemas.
@@ -39,27 +41,50 @@ const (
 
 // analyze decodes raw, resolves its references and refuses in-place cycles.
 func analyze(raw []byte) (*graph, error) {
-	if len(raw) > MaxSchemaBytes {
-		return nil, fmt.Errorf("%w: the schema is %d bytes, over %d", ErrUnchecked, len(raw), MaxSchemaBytes)
-	}
-	if d := nesting(raw); d > MaxNesting {
-		return nil, fmt.Errorf("%w: the schema nests %d levels deep, over %d", ErrUnchecked, d, MaxNesting)
+	if err := bounded(raw); err != nil {
+		return nil, err
 	}
 	var root jsonschema.Schema
 	if err := json.Unmarshal(raw, &root); err != nil {
 		return nil, fmt.Errorf("decoding the schema: %w", err)
 	}
+	g, err := newGraph(&root, 0)
+	if err != nil {
+		return nil, err
+	}
+	for s := range g.paths {
+		g.local[s] = costOf(s)
+	}
+	return g, nil
+}
+
+// bounded refuses a schema too large or too deeply nested to be decoded.
+func bounded(raw []byte) error {
+	if len(raw) > MaxSchemaBytes {
+		return fmt.Errorf("%w: the schema is %d bytes, over %d", ErrUnchecked, len(raw), MaxSchemaBytes)
+	}
+	if d := nesting(raw); d > MaxNesting {
+		return fmt.Errorf("%w: the schema nests %d levels deep, over %d", ErrUnchecked, d, MaxNesting)
+	}
+	return nil
+}
+
+// newGraph resolves the references of a decoded schema and refuses
+// in-place cycles; it reads only what lightDecode decodes. nodes, the
+// number of subschemas if known, sizes the graph's maps.
+func newGraph(root *jsonschema.Schema, nodes int) (*graph, error) {
 	switch root.Schema {
 	case "", draft7, draft7TLS, draft202012:
 	default:
 		return nil, fmt.Errorf("%w: JSON Schema version %q is not supported", ErrUnchecked, root.Schema)
 	}
 	g := &graph{
-		root:   &root,
+		root:   root,
 		draft7: root.Schema == draft7 || root.Schema == draft7TLS,
 		refs:   map[*jsonschema.Schema]refTargets{},
-		paths:  map[*jsonschema.Schema]string{},
-		in:     map[*jsonschema.Schema][]*jsonschema.Schema{},
+		paths:  make(map[*jsonschema.Schema]string, nodes),
+		kids:   make(map[*jsonschema.Schema][]child, nodes),
+		in:     make(map[*jsonschema.Schema][]*jsonschema.Schema, nodes),
 		local:  map[*jsonschema.Schema]localCost{},
 	}
 	if err := g.resolve(); err != nil {
@@ -67,11 +92,11 @@ func analyze(raw []byte) (*graph, error) {
 	}
 	for s := range g.paths {
 		g.in[s] = g.inPlace(s)
-		g.local[s] = costOf(s)
 	}
 	if err := g.findCycle(); err != nil {
 		return nil, err
 	}
+	g.kids = nil // validation needs only the edges
 	return g, nil
 }
 
@@ -133,7 +158,15 @@ func children(s *jsonschema.Schema) []child {
 		}
 	}
 	keyed := func(kw string, m map[string]*jsonschema.Schema, inPlace, applied bool) {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		if len(m) == 0 {
+			return
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			if c := m[k]; c != nil {
 				out = append(out, child{c, kw, k, inPlace, applied})
 			}
@@ -198,7 +231,8 @@ func (g *graph) resolve() error {
 				return fmt.Errorf("%w: the subschema at #%s has an $id of its own", ErrUnchecked, path)
 			}
 		}
-		var names []string
+		var buf [2]string
+		names := buf[:0]
 		if g.draft7 && strings.HasPrefix(s.ID, "#") && s.Ref == "" {
 			names = append(names, strings.TrimPrefix(s.ID, "#")) // draft-07's anchors
 		}
@@ -219,10 +253,11 @@ func (g *graph) resolve() error {
 		if s.Ref != "" || s.DynamicRef != "" {
 			withRefs = append(withRefs, s)
 		}
-		for _, c := range children(s) {
-			p := path + "/" + escape(c.keyword)
+		g.kids[s] = children(s)
+		for _, c := range g.kids[s] {
+			p := path + "/" + c.keyword // no keyword needs escaping
 			if c.key != "" {
-				p += "/" + escape(c.key)
+				p = path + "/" + c.keyword + "/" + escape(c.key) // one string, not two
 			}
 			if err := walk(c.s, p); err != nil {
 				return err
@@ -397,7 +432,12 @@ var (
 	unescaper = strings.NewReplacer("~1", "/", "~0", "~")
 )
 
-func escape(s string) string   { return escaper.Replace(s) }
+func escape(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s // most keys: the replacer would copy them all the same
+	}
+	return escaper.Replace(s)
+}
 func unescape(s string) string { return unescaper.Replace(s) }
 
 // inPlace returns the subschemas the validator applies to the same instance
@@ -415,7 +455,7 @@ func (g *graph) inPlace(s *jsonschema.Schema) []*jsonschema.Schema {
 	if t.dynamic != nil {
 		out = append(out, t.dynamic)
 	}
-	for _, c := range children(s) {
+	for _, c := range g.kids[s] {
 		if c.inPlace {
 			out = append(out, c.s)
 		}
@@ -432,22 +472,24 @@ func (g *graph) findCycle() error {
 		onPath
 		done
 	)
-	color := map[*jsonschema.Schema]int{}
+	color := make(map[*jsonschema.Schema]int, len(g.paths))
 	// Reachable subschemas, through references and every applied keyword.
-	reach := []*jsonschema.Schema{g.root}
-	reached := map[*jsonschema.Schema]bool{g.root: true}
+	reach := make([]*jsonschema.Schema, 1, len(g.paths))
+	reach[0] = g.root
+	reached := make(map[*jsonschema.Schema]bool, len(g.paths))
+	reached[g.root] = true
 	for i := 0; i < len(reach); i++ {
 		s := reach[i]
-		next := slices.Clone(g.in[s])
-		for _, c := range children(s) {
-			if c.applied && !c.inPlace {
-				next = append(next, c.s)
-			}
-		}
-		for _, n := range next {
+		for _, n := range g.in[s] {
 			if !reached[n] {
 				reached[n] = true
 				reach = append(reach, n)
+			}
+		}
+		for _, c := range g.kids[s] {
+			if c.applied && !c.inPlace && !reached[c.s] {
+				reached[c.s] = true
+				reach = append(reach, c.s)
 			}
 		}
 	}

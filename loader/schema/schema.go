@@ -150,10 +150,13 @@ func Resolve(s any) (*Resolved, error) {
 
 // Check reports a schema that Resolve would refuse with a *CycleError, and
 // nothing else. It is cheap for the schemas of a whole catalog: a schema
-// without any reference cannot cycle and is not decoded at all.
+// without any reference cannot cycle and is only scanned; one with
+// references is read for the few keywords the analysis needs (see
+// lightDecode), and decoded in full only to confirm a cycle found, or when
+// the light decode cannot be sure of it.
 func Check(s any) error {
 	raw, err := rawJSON(s)
-	if err != nil || !mayRefer(raw) {
+	if err != nil || !mayRefer(raw) || bounded(raw) != nil || !lightCycle(raw) {
 		return nil
 	}
 	_, err = analyze(raw)
@@ -174,9 +177,11 @@ func MayCycle(s any) bool {
 }
 
 // mayRefer reports whether raw may hold a $ref or $dynamicRef keyword:
-// written out, or spelled with escapes of the letters they are made of
-// ("\u0024ref"). Escapes of other characters (Go's encoder writes "<" as
-// "\u003c") do not count.
+// written out in any case (encoding/json matches keys to fields
+// case-insensitively, so "$REF" is a $ref too), or spelled with escapes of
+// the letters they are made of ("\u0024ref"). Escapes of other characters
+// (Go's encoder writes "<" as "\u003c") do not count. No letter beyond ASCII
+// folds onto theirs (TestMayReferFolds).
 func mayRefer(raw []byte) bool {
 	// Two scans for bytes that most schemas lack, rather than searches for
 	// strings: this runs for every tool of a catalog.
@@ -186,7 +191,7 @@ func mayRefer(raw []byte) bool {
 			break
 		}
 		rest = rest[i+1:]
-		if bytes.HasPrefix(rest, []byte(`ref"`)) || bytes.HasPrefix(rest, []byte(`dynamicRef"`)) {
+		if hasPrefixFold(rest, `ref"`) || hasPrefixFold(rest, `dynamicref"`) {
 			return true
 		}
 	}
@@ -200,12 +205,34 @@ func mayRefer(raw []byte) bool {
 			continue
 		}
 		if bytes.HasPrefix(rest[i+1:], []byte("u00")) {
-			if c, err := strconv.ParseUint(string(rest[i+4:i+6]), 16, 8); err == nil && strings.IndexByte("$refdynamicR", byte(c)) >= 0 {
+			if c, err := strconv.ParseUint(string(rest[i+4:i+6]), 16, 8); err == nil && strings.IndexByte(referLetters, byte(c)) >= 0 {
 				return true
 			}
 		}
 		rest = rest[i+1:]
 	}
+}
+
+// referLetters are the characters of "$ref" and "$dynamicRef", in either
+// case.
+const referLetters = "$refdynamicREFDYNAMIC"
+
+// hasPrefixFold reports whether b begins with prefix, a lower-case ASCII
+// string, whatever the case of b's letters.
+func hasPrefixFold(b []byte, prefix string) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	for i := range len(prefix) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Validate checks an instance, decoded from JSON into plain Go values (maps,

@@ -37,6 +37,12 @@ func TestResolveRefusesCycles(t *testing.T) {
 		{"escaped pointer", `{"$defs":{"a/b c":{"$ref":"#/$defs/a~1b%20c"}},"$ref":"#/$defs/a~1b%20c"}`, "#/$defs/a~1b c → #/$defs/a~1b c"},
 		{"escaped key", `{"\u0024ref":"#"}`, "# → #"},
 		{"root $id", `{"$id":"https://example.com/s.json","allOf":[{"$ref":"https://example.com/s.json"}]}`, "# → #/allOf/0 → #"},
+		// encoding/json matches keys to fields whatever their case, and
+		// merges a keyword given twice: so does jsonschema-go.
+		{"capitals", `{"$REF":"#"}`, "# → #"},
+		{"an escaped capital", `{"$r\u0045f":"#"}`, "# → #"},
+		{"a keyword in capitals", `{"ALLOF":[{"$Ref":"#"}]}`, "# → #/allOf/0 → #"},
+		{"a keyword twice", `{"allOf":[{"$ref":"#"}],"allOf":[{}]}`, "# → #/allOf/0 → #"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -372,6 +378,10 @@ func TestMayRefer(t *testing.T) {
 		`{"\u0024ref":"#"}`:      true,
 		`{"$re\u0066":"#"}`:      true,
 		`{"$dynamic\u0052ef":1}`: true,
+		`{"$REF":"#"}`:           true,
+		`{"$r\u0045f":"#"}`:      true,
+		`{"$DynamicRef":"#a"}`:   true,
+		`{"$refs":"#"}`:          false,
 		`{"a":"\u00`:             false,
 	} {
 		if got := mayRefer([]byte(raw)); got != want {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -79,7 +81,7 @@ func (c *conn) check(raw json.RawMessage) (jsonrpc.Message, *problem) {
 	if isResponse && hasID && kindOf(id) == "a number" && !plainInt(id) {
 		// toolsearch numbers its requests with integers: a response with
 		// any other number answers none of them.
-		problems = append(problems, "the id "+string(id)+" is not one toolsearch sent")
+		problems = append(problems, "the id "+shownID(id)+" is not one toolsearch sent")
 	}
 	var answerID json.RawMessage
 	if hasID && idOK && kindOf(id) != "null" {
@@ -114,7 +116,7 @@ func (c *conn) mapID(req *jsonrpc.Request, sent json.RawMessage) *problem {
 	defer c.mu.Unlock()
 	if _, dup := c.inFlight[key]; dup {
 		// Null, as the SDK does, so as not to answer the first request.
-		return &problem{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: the id " + string(sent) + " is in use by a request still in flight; give each request an id of its own", answer: true}
+		return &problem{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: the id " + shownID(sent) + " is in use by a request still in flight; give each request an id of its own", answer: true}
 	}
 	c.next++
 	given, _ := jsonrpc.MakeID(float64(c.next))
@@ -145,6 +147,23 @@ func (c *conn) mapCancelled(req *jsonrpc.Request) {
 	if data, err := json.Marshal(params); err == nil {
 		req.Params = data
 	}
+}
+
+// maxShownID bounds the part of an id a message repeats: an id may be a
+// string of megabytes, and the message is answered and logged.
+const maxShownID = 64
+
+// shownID is an id as a message names it: whole when short, else its
+// start, cut between characters, and its length.
+func shownID(id json.RawMessage) string {
+	if len(id) <= maxShownID {
+		return string(id)
+	}
+	n := maxShownID
+	for n > 0 && !utf8.RuneStart(id[n]) {
+		n--
+	}
+	return string(id[:n]) + "… (" + strconv.Itoa(len(id)) + " bytes, cut short here)"
 }
 
 // isString reports whether v is the JSON string want.

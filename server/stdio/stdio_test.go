@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,6 +32,12 @@ type wire struct {
 
 func newWire(t *testing.T, maxLine int) *wire {
 	t.Helper()
+	return newLoggedWire(t, maxLine, nil)
+}
+
+// newLoggedWire is newWire with the transport's log going to log.
+func newLoggedWire(t *testing.T, maxLine int, log *slog.Logger) *wire {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	w := &wire{t: t, in: inW, lines: make(chan string, 16), release: make(chan struct{}), cancelled: make(chan struct{}, 4)}
@@ -45,7 +53,7 @@ func newWire(t *testing.T, maxLine int) *wire {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
-	go func() { ran <- srv.Run(ctx, &Transport{In: inR, Out: outW, MaxLineLength: maxLine}) }()
+	go func() { ran <- srv.Run(ctx, &Transport{In: inR, Out: outW, MaxLineLength: maxLine, Logger: log}) }()
 	w.ran = ran
 	go func() {
 		defer close(w.lines)
@@ -316,5 +324,45 @@ func ExampleTransport() {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "example", Version: "1"}, nil)
 	if err := srv.Run(context.Background(), &Transport{}); err != nil {
 		fmt.Println(err)
+	}
+}
+
+// lockedLog is a log the transport writes while the test reads it.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestLongIDsCutShort: an id may be a string or a number of any length;
+// the messages that name one, answered or logged, name only its start.
+func TestLongIDsCutShort(t *testing.T) {
+	var log lockedLog
+	w := newLoggedWire(t, 0, slog.New(slog.NewTextHandler(&log, nil)))
+	w.initialize("2025-11-25")
+	long := `"` + strings.Repeat("i", 100<<10) + `"`
+	w.send(`{"jsonrpc":"2.0","id":` + long + `,"method":"tools/call","params":{"name":"block"}}`)
+	w.send(`{"jsonrpc":"2.0","id":` + long + `,"method":"ping"}`)
+	if id, code, msg := errorOf(t, w.recv()); id != "null" || code != -32600 || len(msg) > 1<<10 || !strings.Contains(msg, "cut short") {
+		t.Errorf("reused id: %s %d, a message of %d bytes: %.200s", id, code, len(msg), msg)
+	}
+	// A response with an id toolsearch never sent is dropped, and logged.
+	w.send(`{"jsonrpc":"2.0","id":1.` + strings.Repeat("5", 100<<10) + `,"result":{}}`)
+	w.alive()
+	close(w.release)
+	w.recv() // the call's answer
+	if out := log.String(); len(out) > 4<<10 || strings.Count(out, "cut short") != 2 {
+		t.Errorf("a log of %d bytes: %.600s", len(out), out)
 	}
 }

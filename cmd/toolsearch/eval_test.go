@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestEvalIndexesWhatServeIndexes: eval once indexed names that differ only in
+// case, and toolsearch's own tool names, which serve refuses.
+func TestEvalIndexesWhatServeIndexes(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tools.json")
+	tools := `[
+		{"name": "calculate_BMI", "description": "Body mass index.", "inputSchema": {"type": "object"}},
+		{"name": "calculate_bmi", "description": "Body mass index, again.", "inputSchema": {"type": "object"}},
+		{"name": "tool_search", "description": "Searches something.", "inputSchema": {"type": "object"}},
+		{"name": "get_weather", "description": "Weather.", "inputSchema": {"type": "object"}}
+	]`
+	if err := os.WriteFile(file, []byte(tools), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var warn strings.Builder
+	docs, err := evalDocuments([]string{file}, &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range docs {
+		ids = append(ids, d.ID)
+	}
+	slices.Sort(ids)
+	if want := []string{"calculate_BMI", "get_weather"}; !slices.Equal(ids, want) {
+		t.Errorf("indexed %v, want %v", ids, want)
+	}
+	for _, name := range []string{"calculate_bmi", "tool_search"} {
+		if !strings.Contains(warn.String(), name+": not indexed") {
+			t.Errorf("warnings do not say that %s is not indexed:\n%s", name, warn.String())
+		}
+	}
+}
+
+// TestSearchSeveralQueries: toolsearch search takes one query per need with --query, and
+// prints the result grouped per query, as tool_search gives it.
+func TestSearchSeveralQueries(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tools.json")
+	tools := `[
+		{"name": "book_hotel", "description": "Book a hotel room.", "inputSchema": {"type": "object"}},
+		{"name": "reserve_hotel", "description": "Reserve a hotel room.", "inputSchema": {"type": "object"}},
+		{"name": "rent_car", "description": "Rent a car.", "inputSchema": {"type": "object"}}
+	]`
+	if err := os.WriteFile(file, []byte(tools), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // no ./skills, toolsearch.yaml or .mcp.json
+	var out, errs strings.Builder
+	code := run(t.Context(), []string{"search", "--tools", file, "--detail", "names", "hotel", "room", "--query", "rent a car"}, &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	for _, want := range []string{"for 2 queries", `# "hotel room": 2 matched`, `# "rent a car": `, "## 1. rent_car"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
