@@ -47,6 +47,7 @@ func TestSearchFindsPromptsAndResources(t *testing.T) {
 		{args: SearchArgs{Query: "select:docs__review_release_notes"}, wantNames: []string{"docs__review_release_notes"}},
 		{args: SearchArgs{Query: "release secrets"}, not: []string{"leak_release_secrets"}},
 		{args: SearchArgs{Query: "", Kind: "prompt"}, wantNames: []string{"docs__review_release_notes"}, not: []string{"srv__echo"}},
+		{args: SearchArgs{Queries: []string{"review release notes", "echo a message"}}, want: []string{"docs__review_release_notes", "srv__echo"}},
 	}
 	for _, tt := range tests {
 		res, err := s.Search(tt.args)
