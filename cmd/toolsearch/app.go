@@ -380,7 +380,7 @@ func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...s
 		settled := true
 		for _, st := range a.upstreams.Status() {
 			if (only == nil || slices.Contains(only, st.Server)) &&
-				(st.State == loader.StateConnecting || st.State == loader.StateValidating) {
+				(st.State == loader.StateConnecting || st.State == loader.StateValidating || st.Relisting) {
 				settled = false
 			}
 		}

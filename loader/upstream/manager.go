@@ -481,6 +481,9 @@ type Status struct {
 	// PID is a stdio server's process while connected; on Linux, that of
 	// the supervisor that runs it (see internal/supervise).
 	PID int
+	// Relisting is set while a change of tools the server announced is not
+	// listed yet: its catalog is about to change.
+	Relisting bool
 }
 
 // Status returns the status of every server, by name.

@@ -121,3 +121,24 @@ func TestASubscriptionSurvivesARestart(t *testing.T) {
 		}
 	})
 }
+
+func TestStatusSaysWhileAnAnnouncedChangeIsNotListed(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("changing", nil)
+	f.addEcho("echo", "Echo.")
+	m := e.start()
+	waitSource(t, e.catalog, "changing", "active", inState(loader.StateActive))
+	relisting := func() bool { return m.Status()[0].Relisting }
+	if relisting() {
+		t.Fatal("relisting before any change was announced")
+	}
+	gate := make(chan struct{})
+	f.gateList(gate)
+	f.addEcho("more", "More.") // announces the change
+	waitFor(t, "the announcement", relisting)
+	close(gate)
+	waitSource(t, e.catalog, "changing", "the new tool", func(s *loader.Source) bool {
+		return slices.Contains(entryNames(s), "changing__more")
+	})
+	waitFor(t, "the change listed", func() bool { return !relisting() })
+}

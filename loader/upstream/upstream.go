@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,6 +57,9 @@ type upstream struct {
 	retired bool
 	// setMu guards set and withheld, which Reconfigure changes.
 	setMu sync.RWMutex
+	// relisting is set while a change of tools the server announced is
+	// not listed yet.
+	relisting atomic.Bool
 
 	mu           sync.Mutex
 	state        loader.State
@@ -128,6 +132,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		KeepAlive:                 max(m.opts.KeepAlive, 0),
 		KeepAliveFailureThreshold: 2,
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			u.relisting.Store(true)
 			signal(u.toolsChanged)
 		},
 	}
@@ -428,6 +433,9 @@ func (u *upstream) list(s *session, explicit bool) error {
 		u.q.listing = true
 		u.rebuild()
 	})
+	if len(u.toolsChanged) == 0 { // no announcement waits for another listing
+		u.relisting.Store(false)
+	}
 	u.log.Info("tools listed", "tools", len(tools))
 	u.settle()
 	u.save()
@@ -588,6 +596,7 @@ func (u *upstream) status() Status {
 		LastListed: u.listed,
 		LastError:  u.lastErr,
 		Tools:      len(u.tools),
+		Relisting:  u.relisting.Load(),
 	}
 	if u.sess != nil && u.sess.cmd != nil && u.sess.cmd.Process != nil {
 		st.PID = u.sess.cmd.Process.Pid
