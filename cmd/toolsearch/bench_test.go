@@ -15,8 +15,16 @@ import (
 )
 
 // devSplit is the development split of the tool-retrieval benchmark, when
-// this checkout sits beside it.
-const devSplit = "../../../shared/eval/dev"
+// this checkout sits beside it (../shared/eval/dev from the repository's
+// root) or a worktree of it one level further down.
+var devSplit = func() string {
+	for _, dir := range []string{"../../../shared/eval/dev", "../../../../shared/eval/dev"} {
+		if _, err := os.Stat(filepath.Join(dir, "catalog.json")); err == nil {
+			return dir
+		}
+	}
+	return ""
+}()
 
 // replicatedCatalog writes a catalog of n tools: the dev split's tools
 // replicated under new names, or synthetic tools when the split is absent.
@@ -25,7 +33,7 @@ func replicatedCatalog(b *testing.B, n int) (string, []string) {
 	b.Helper()
 	var base []map[string]any
 	var queries []string
-	if data, err := os.ReadFile(filepath.Join(devSplit, "catalog.json")); err == nil {
+	if data, err := os.ReadFile(filepath.Join(devSplit, "catalog.json")); devSplit != "" && err == nil {
 		if err := json.Unmarshal(data, &base); err != nil {
 			b.Fatal(err)
 		}

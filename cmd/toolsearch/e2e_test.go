@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,18 @@ var update = flag.Bool("update", false, "rewrite golden files")
 var binary string
 
 func TestMain(m *testing.M) {
+	if file := os.Getenv(fakeUpstreamEnv); file != "" {
+		// Started by a benchmark as an upstream server.
+		if err := serveFakeUpstream(file); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	flag.Parse()
+	if binary = os.Getenv("TOOLSEARCH_BINARY"); binary != "" {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "toolsearch-e2e")
 	if err != nil {
 		panic(err)
