@@ -1,9 +1,6 @@
 package loader
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -101,20 +98,6 @@ func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
 		e.Upstream = t.Name
 	}
 	return e
-}
-
-// ToolDigest is the sha256 of a tool's canonical definition: its JSON with
-// object keys sorted (encoding/json sorts map keys), under its own name.
-func ToolDigest(t *mcp.Tool) string {
-	data, err := json.Marshal(t)
-	if err == nil {
-		var v any
-		if json.Unmarshal(data, &v) == nil {
-			data, _ = json.Marshal(v)
-		}
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
 }
 
 var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
