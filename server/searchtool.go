@@ -166,13 +166,12 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	if err := checkSearchArgs(&args); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	snap, ix := s.snap, s.index
-	s.mu.RUnlock()
-
 	if strings.TrimSpace(args.Query) == "" {
-		return s.listPage(snap, args)
+		return s.listPage(s.Snapshot(), args)
 	}
+	snap, done := s.indexedSnapshot()
+	defer done()
+	ix := s.index
 	sr := ix.Search(search.Query{Text: args.Query, Limit: args.Limit, Kind: args.Kind})
 	res := &SearchResult{Query: args.Query, Total: sr.Total, Unknown: sr.Unknown, Ambiguous: sr.Ambiguous, catalogSize: ix.Len()}
 	var pick detailPicker

@@ -49,14 +49,19 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		return err
 	}
 	defer a.close()
-	// Loading a large catalog leaves garbage behind (file bytes, decoded
-	// JSON); hand it back now rather than whenever the scavenger gets to it.
-	debug.FreeOSMemory()
-	tuneGC(a.log)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
 	a.startUpstreams(ctx)
+	go func() {
+		// Loading and indexing a large catalog leave garbage behind (file
+		// bytes, decoded JSON, analysis); hand it back once the index is
+		// built rather than whenever the scavenger gets to it.
+		if a.server.WaitIndexed(ctx) == nil {
+			debug.FreeOSMemory()
+			tuneGC(a.log)
+		}
+	}()
 
 	snap := a.server.Snapshot()
 	if a.cfg.HTTP.Addr == "" {
