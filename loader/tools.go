@@ -118,14 +118,26 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 // the memory of their JSON; the catalog holds a schema for every tool, and
 // serves and measures them as JSON anyway.
 func PackSchemas(tools []*mcp.Tool) {
-	var p schemaPacker
+	var p SchemaPacker
 	for _, t := range tools {
-		if t == nil {
-			continue
-		}
-		t.InputSchema = p.pack(t.InputSchema)
-		t.OutputSchema = p.pack(t.OutputSchema)
+		p.Pack(t)
 	}
+}
+
+// A SchemaPacker packs the schemas of tools that come one at a time, as
+// PackSchemas does for a slice of them. A listing read page by page can
+// then drop each decoded schema at once, rather than hold all of them,
+// at several times the size of their JSON, until the last page is in.
+type SchemaPacker struct{ p schemaPacker }
+
+// Pack replaces t's schemas with their compact JSON, packed; a nil tool is
+// left alone.
+func (p *SchemaPacker) Pack(t *mcp.Tool) {
+	if t == nil {
+		return
+	}
+	t.InputSchema = p.p.pack(t.InputSchema)
+	t.OutputSchema = p.p.pack(t.OutputSchema)
 }
 
 // schemaPacker stores compacted schemas side by side in large chunks. A

@@ -575,3 +575,39 @@ func TestCloseEndsCallsInFlight(t *testing.T) {
 		t.Errorf("call after Close returned %v", err)
 	}
 }
+
+// A re-listing keeps the entries of the tools it lists as they were, and
+// never changes an entry it has published.
+func TestRelistKeepsUnchangedEntries(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	f.addEcho("one", "First.")
+	f.addEcho("two", "Second.")
+	m := e.start()
+	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	one, two := src.Entries[0], src.Entries[1]
+
+	f.RemoveTools("two")
+	f.addEcho("two", "Second, revised.")
+	src = waitSource(t, e.catalog, "fake", "the new definition", func(s *loader.Source) bool {
+		return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[1].Description == "Second, revised."
+	})
+	if src.Entries[0] != one {
+		t.Error("the unchanged tool got a new entry")
+	}
+	revised := src.Entries[1]
+	if revised == two || !revised.Changed || two.Changed || two.Description != "Second." {
+		t.Errorf("changed tool: new entry %+v, old entry %+v", revised, two)
+	}
+
+	if err := m.ResetChanged("fake"); err != nil {
+		t.Fatal(err)
+	}
+	src, _ = e.catalog.Snapshot().Source("fake")
+	if src.Entries[1].Changed || !revised.Changed {
+		t.Errorf("after ResetChanged: current entry changed=%v, published entry changed=%v (want false, true)", src.Entries[1].Changed, revised.Changed)
+	}
+	if src.Entries[0] != one || src.Entries[1].Digest != revised.Digest {
+		t.Errorf("after ResetChanged: entries %+v", src.Entries)
+	}
+}

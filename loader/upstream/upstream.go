@@ -48,6 +48,7 @@ type upstream struct {
 	instructions string
 	entries      []*loader.Entry
 	refused      []loader.Refusal
+	known        map[string]knownTool // by tool name, as of the last rebuild
 }
 
 // A session is one connection to the server.
@@ -297,7 +298,14 @@ func subscribes(cs *mcp.ClientSession) bool {
 func (u *upstream) list(s *session, explicit bool) error {
 	ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
 	defer cancel()
-	var tools []*mcp.Tool
+	u.mu.Lock()
+	known := u.known
+	u.mu.Unlock()
+	var (
+		tools   []*mcp.Tool
+		digests []string // of tools
+		pack    loader.SchemaPacker
+	)
 	for t, err := range s.cs.Tools(ctx, nil) {
 		if err != nil {
 			if ctx.Err() == context.DeadlineExceeded {
@@ -305,9 +313,17 @@ func (u *upstream) list(s *session, explicit bool) error {
 			}
 			return fmt.Errorf("listing tools: %w", err)
 		}
-		tools = append(tools, t)
+		// The client decoded the schemas into maps, several times the size
+		// of their JSON: pack each tool as it comes. A tool listed as it was
+		// keeps the definition already known (and so its catalog entry),
+		// and its new copy goes at once.
+		pack.Pack(t)
+		d := loader.ToolDigest(t)
+		if k, ok := known[t.Name]; ok && k.entry.Digest == d {
+			t = k.tool
+		}
+		tools, digests = append(tools, t), append(digests, d)
 	}
-	loader.PackSchemas(tools)
 	var instructions string
 	if res := s.cs.InitializeResult(); res != nil {
 		instructions = res.Instructions
@@ -324,9 +340,9 @@ func (u *upstream) list(s *session, explicit bool) error {
 			return
 		}
 		u.tools, u.listed = tools, time.Now()
-		for _, t := range tools {
+		for i, t := range tools {
 			if _, ok := u.firstSeen[t.Name]; !ok {
-				u.firstSeen[t.Name] = loader.ToolDigest(t)
+				u.firstSeen[t.Name] = digests[i]
 			}
 		}
 		u.rebuild()
@@ -412,13 +428,25 @@ func (u *upstream) update(change func()) {
 	u.m.opts.Catalog.Put(src)
 }
 
-// rebuild makes the catalog entries of the last known tools. Callers hold
-// u.mu.
+// rebuild makes the catalog entries of the last known tools. A tool whose
+// definition is the one of the last rebuild keeps its entry, as long as
+// nothing else about it changed. Callers hold u.mu.
 func (u *upstream) rebuild() {
+	prev := u.known
 	u.entries, u.refused = nil, nil
+	u.known = make(map[string]knownTool, len(u.tools))
 	seen := map[string]bool{}
 	for _, t := range u.tools {
-		e := loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
+		var e *loader.Entry
+		reused := false
+		if k, ok := prev[t.Name]; ok && k.tool == t {
+			e, reused = k.entry, true
+		} else {
+			e = loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
+		}
+		if _, ok := u.known[t.Name]; !ok {
+			u.known[t.Name] = knownTool{t, e}
+		}
 		switch err := loader.CheckToolName(e.Name); {
 		case seen[t.Name]:
 			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: fmt.Sprintf("the server lists %q more than once; the first definition is used", t.Name)})
@@ -428,12 +456,24 @@ func (u *upstream) rebuild() {
 			continue
 		}
 		seen[t.Name] = true
-		e.Policy = u.set.policy(t.Name)
-		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
 		first, ok := u.firstSeen[t.Name]
-		e.Changed = ok && first != e.Digest
+		policy, alwaysLoad, changed := u.set.policy(t.Name), u.set.alwaysLoad(t.Name), ok && first != e.Digest
+		if e.Policy != policy || e.AlwaysLoad != alwaysLoad || e.Changed != changed {
+			if reused { // published entries never change: this one is copied
+				c := *e
+				e = &c
+			}
+			e.Policy, e.AlwaysLoad, e.Changed = policy, alwaysLoad, changed
+		}
 		u.entries = append(u.entries, e)
 	}
+}
+
+// knownTool is a tool of the last rebuild with the entry made for it (or
+// refused).
+type knownTool struct {
+	tool  *mcp.Tool
+	entry *loader.Entry
 }
 
 func (u *upstream) status() Status {
