@@ -1,10 +1,13 @@
 package upstream
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -114,15 +117,66 @@ func loadCache(file, server string) (*persisted, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p persisted
-	if err := json.Unmarshal(data, &p); err != nil {
+	var raw struct {
+		persisted
+		Tools cachedTools `json:"tools"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, err
 	}
+	p := raw.persisted
 	if p.Version != cacheVersion || p.Server != server {
 		return nil, nil
 	}
-	loader.PackSchemas(p.Tools)
+	p.Tools = raw.Tools
 	return &p, nil
+}
+
+// cachedTools reads the tools of a cache file with their schemas kept as
+// JSON, packed. Read as mcp.Tool reads them, into maps, they would take
+// several times the file's size before being packed.
+type cachedTools []*mcp.Tool
+
+func (ts *cachedTools) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	switch tok, err := dec.Token(); {
+	case err != nil:
+		return err
+	case tok == nil: // null
+		return nil
+	case tok != json.Delim('['):
+		return errors.New(`"tools" is not an array`)
+	}
+	var pack loader.SchemaPacker
+	for dec.More() {
+		var t *struct {
+			mcp.Tool
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		if err := dec.Decode(&t); err != nil {
+			return err
+		}
+		if t == nil {
+			*ts = append(*ts, nil)
+			continue
+		}
+		tool := t.Tool
+		tool.InputSchema, tool.OutputSchema = rawSchema(t.InputSchema), rawSchema(t.OutputSchema)
+		pack.Pack(&tool)
+		*ts = append(*ts, &tool)
+	}
+	_, err := dec.Token() // the closing bracket
+	return err
+}
+
+// rawSchema is a schema read as JSON, nil when absent or null (as an any
+// field would read it).
+func rawSchema(raw json.RawMessage) any {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	return raw
 }
 
 // saveCache writes a persisted catalog atomically: readers, including a
@@ -132,10 +186,6 @@ func saveCache(file string, p *persisted) error {
 		return nil
 	}
 	p.Version = cacheVersion
-	data, err := json.Marshal(p)
-	if err != nil {
-		return err
-	}
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -145,7 +195,7 @@ func saveCache(file string, p *persisted) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
+	if err := writeCache(tmp, p); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -153,4 +203,37 @@ func saveCache(file string, p *persisted) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), file)
+}
+
+// writeCache writes p as json.Marshal would, but a tool at a time: the
+// encoding of a large catalog whole, and the buffer it grew through, would
+// take several times the file's size at once. The tools are spliced in
+// where the encoding of p without them says "tools":null; the fields before
+// it are scalars, in which that text cannot occur unescaped.
+func writeCache(w io.Writer, p *persisted) error {
+	rest := *p
+	rest.Tools = nil
+	data, err := json.Marshal(&rest)
+	if err != nil {
+		return err
+	}
+	before, after, ok := bytes.Cut(data, []byte(`"tools":null`))
+	if !ok {
+		return errors.New("cache: no place for the tools in the encoding")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(before)
+	bw.WriteString(`"tools":[`)
+	enc := json.NewEncoder(bw)
+	for i, t := range p.Tools {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if err := enc.Encode(t); err != nil {
+			return err
+		}
+	}
+	bw.WriteByte(']')
+	bw.Write(after)
+	return bw.Flush()
 }
