@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,13 +46,15 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		}
 		cfg.TraceArgs = cfg.TraceArgs || *traceArgs
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pacer := paceGC(ctx)
 	a, err := openApp(sf)
 	if err != nil {
 		return err
 	}
 	defer a.close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	pacer.log.Store(a.log)
 	a.watchSkills(ctx)
 	a.startUpstreams(ctx)
 	go func() {
@@ -59,7 +63,6 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		// built rather than whenever the scavenger gets to it.
 		if a.server.WaitIndexed(ctx) == nil {
 			debug.FreeOSMemory()
-			tuneGC(a.log)
 		}
 	}()
 
@@ -105,7 +108,8 @@ func serveHTTP(ctx context.Context, a *app) error {
 // once its catalog is large. Go's default (GOGC=100) lets the heap double
 // before collecting; the live heap is mostly the catalog, while a search
 // leaves some 100 KB of garbage, so with 100,000 tools the default would
-// hold about 150 MB for garbage alone.
+// hold about 150 MB for garbage alone, and loading them (which allocates
+// several times what it keeps) would peak far above what stays.
 const gcHeadroom = 64 << 20
 
 // gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom:
@@ -118,22 +122,56 @@ func gcPercent(live uint64) int {
 	return max(25, int(100*gcHeadroom/live))
 }
 
-// tuneGC sets the collector's pace for the catalog just loaded, unless the
-// operator chose one with GOGC or GOMEMLIMIT. It reads the live heap of the
-// last collection, so it belongs right after one.
-func tuneGC(log *slog.Logger) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+// paceGC sets the collector's pace after every collection from the live
+// heap it found (gcPercent), unless the operator chose one with GOGC or
+// GOMEMLIMIT: from the start, so that loading a large catalog peaks at
+// little more than what it keeps, and for as long as the server runs, so
+// that a catalog that grows later (an upstream listing many tools) is paced
+// too. It stops when ctx ends. The first change is logged once a logger is
+// set.
+func paceGC(ctx context.Context) *gcPacer {
+	p := &gcPacer{ctx: ctx, percent: 100}
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		p.arm()
+	}
+	return p
+}
+
+// A gcPacer learns of each collection through the cleanup of an object
+// that nothing references, which the next collection frees.
+type gcPacer struct {
+	ctx     context.Context
+	log     atomic.Pointer[slog.Logger]
+	percent int  // only collected uses it
+	logged  bool // likewise
+}
+
+// gcSentinel is what a gcPacer watches; it is big enough not to share a
+// tiny allocation block with anything else.
+type gcSentinel [32]byte
+
+func (p *gcPacer) arm() {
+	runtime.AddCleanup(new(gcSentinel), (*gcPacer).collected, p)
+}
+
+// collected runs once a collection is over.
+func (p *gcPacer) collected() {
+	if p.ctx.Err() != nil {
 		return
 	}
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
-	if live[0].Value.Kind() != metrics.KindUint64 {
-		return
+	if live[0].Value.Kind() == metrics.KindUint64 {
+		if percent := gcPercent(live[0].Value.Uint64()); percent != p.percent {
+			debug.SetGCPercent(percent)
+			p.percent = percent
+		}
+		if log := p.log.Load(); log != nil && !p.logged && p.percent != 100 {
+			p.logged = true
+			log.Info("large catalog: collecting garbage sooner", "live_heap_mb", live[0].Value.Uint64()>>20, "gogc", p.percent)
+		}
 	}
-	if p := gcPercent(live[0].Value.Uint64()); p != 100 {
-		debug.SetGCPercent(p)
-		log.Info("large catalog: collecting garbage sooner", "live_heap_mb", live[0].Value.Uint64()>>20, "gogc", p)
-	}
+	p.arm()
 }
 
 // defaultHTTPAddr lets --http stand alone: with no address after it, it
