@@ -55,6 +55,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	}
 	defer a.close()
 	pacer.log.Store(a.log)
+	pacer.headroom.Store(indexHeadroom)
 	a.watchSkills(ctx)
 	a.startUpstreams(ctx)
 	go func() {
@@ -62,6 +63,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		// bytes, decoded JSON, analysis); hand it back once the index is
 		// built rather than whenever the scavenger gets to it.
 		if a.server.WaitIndexed(ctx) == nil {
+			pacer.headroom.Store(gcHeadroom)
 			debug.FreeOSMemory()
 		}
 	}()
@@ -112,14 +114,23 @@ func serveHTTP(ctx context.Context, a *app) error {
 // several times what it keeps) would peak far above what stays.
 const gcHeadroom = 64 << 20
 
-// gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom:
-// Go's default for a heap under gcHeadroom, and never below 25, so that a
+// indexHeadroom is the headroom while the catalog loaded at start is
+// indexed: the index is built at the top of the heap that stays, from
+// documents that are garbage a moment later, and with the usual headroom
+// the start would peak some 30 MB higher, for a few collections more.
+const indexHeadroom = 32 << 20
+
+// gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom.
+func gcPercent(live uint64) int { return gcPercentFor(live, gcHeadroom) }
+
+// gcPercentFor is the GOGC that lets a heap of live bytes grow by headroom:
+// Go's default for a heap under headroom, and never below 25, so that a
 // very large catalog still gets collections in proportion to its size.
-func gcPercent(live uint64) int {
-	if live <= gcHeadroom {
+func gcPercentFor(live, headroom uint64) int {
+	if live <= headroom {
 		return 100
 	}
-	return max(25, int(100*gcHeadroom/live))
+	return max(25, int(100*headroom/live))
 }
 
 // paceGC sets the collector's pace after every collection from the live
@@ -131,6 +142,7 @@ func gcPercent(live uint64) int {
 // set.
 func paceGC(ctx context.Context) *gcPacer {
 	p := &gcPacer{ctx: ctx, percent: 100}
+	p.headroom.Store(gcHeadroom)
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		p.arm()
 	}
@@ -140,10 +152,11 @@ func paceGC(ctx context.Context) *gcPacer {
 // A gcPacer learns of each collection through the cleanup of an object
 // that nothing references, which the next collection frees.
 type gcPacer struct {
-	ctx     context.Context
-	log     atomic.Pointer[slog.Logger]
-	percent int  // only collected uses it
-	logged  bool // likewise
+	ctx      context.Context
+	log      atomic.Pointer[slog.Logger]
+	headroom atomic.Uint64 // gcHeadroom unless set otherwise
+	percent  int           // only collected uses it
+	logged   bool          // likewise
 }
 
 // gcSentinel is what a gcPacer watches; it is big enough not to share a
@@ -162,7 +175,7 @@ func (p *gcPacer) collected() {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
 	if live[0].Value.Kind() == metrics.KindUint64 {
-		if percent := gcPercent(live[0].Value.Uint64()); percent != p.percent {
+		if percent := gcPercentFor(live[0].Value.Uint64(), p.headroom.Load()); percent != p.percent {
 			debug.SetGCPercent(percent)
 			p.percent = percent
 		}
