@@ -23,20 +23,23 @@ import (
 // Upstream caches keep these digests across restarts (the first definition
 // seen of each tool), so the bytes hashed must never change. They were first
 // made by the round trip json.Marshal, json.Unmarshal into an any,
-// json.Marshal; canonicalJSON writes the same bytes without building the
-// maps, which made digests a third of a large catalog's start. A tool that
-// does not survive the round trip (a number beyond float64) is hashed as
-// first encoded, as it always was.
+// json.Marshal; a canonicalizer writes the same bytes without building the
+// maps, which made digests a third of a large catalog's start, and for a
+// plain tool (a name, a title, a description and schemas kept as JSON)
+// without encoding it first. A tool that does not survive the round trip
+// (a number beyond float64) is hashed as first encoded, as it always was.
 func ToolDigest(t *mcp.Tool) string {
-	data, err := json.Marshal(t)
-	if err != nil {
-		data = nil
-	}
 	c := canonPool.Get().(*canonicalizer)
 	defer canonPool.Put(c)
-	out, ok := c.canonical(data)
+	out, ok := c.plainTool(t)
 	if !ok {
-		out = roundTrip(data)
+		data, err := json.Marshal(t)
+		if err != nil {
+			data = nil
+		}
+		if out, ok = c.canonical(data); !ok {
+			out = roundTrip(data)
+		}
 	}
 	sum := sha256.Sum256(out)
 	return hex.EncodeToString(sum[:])
@@ -67,6 +70,7 @@ type canonicalizer struct {
 	members []member // the members of the objects being written, innermost last
 	keys    []byte   // unescaped keys that differ from their JSON text
 	scratch []byte
+	depth   int
 }
 
 // member is one "key":value of an object, written at out[start:end]. Its
@@ -79,21 +83,108 @@ type member struct {
 }
 
 // canonical returns the canonical form of data, or false for input it does
-// not take: not JSON, or a number that does not fit a float64 (which makes
-// json.Unmarshal fail). The result is valid until the next call.
+// not take: not JSON, nested deeper than maxCanonicalDepth, or a number
+// that does not fit a float64 (which makes json.Unmarshal fail). The result
+// is valid until the next call.
 func (c *canonicalizer) canonical(data []byte) ([]byte, bool) {
-	c.in, c.out, c.members, c.keys = data, c.out[:0], c.members[:0], c.keys[:0]
-	defer func() { c.in = nil }()
-	i, ok := c.value(c.skipSpace(0))
-	if !ok || c.skipSpace(i) != len(data) {
+	c.reset()
+	if !c.json(data) {
 		return nil, false
 	}
+	return c.result(), true
+}
+
+// maxCanonicalDepth bounds the nesting a canonicalizer follows; deeper JSON
+// goes the original way, which has its own bound.
+const maxCanonicalDepth = 1000
+
+func (c *canonicalizer) reset() {
+	c.out, c.members, c.keys, c.depth = c.out[:0], c.members[:0], c.keys[:0], 0
+}
+
+// json writes the canonical form of the JSON text data, which it checks as
+// strictly as encoding/json does.
+func (c *canonicalizer) json(data []byte) bool {
+	c.in = data
+	defer func() { c.in = nil }()
+	i, ok := c.value(c.skipSpace(0))
+	return ok && c.skipSpace(i) == len(data)
+}
+
+func (c *canonicalizer) result() []byte {
 	if cap(c.out) > 1<<20 { // do not keep a huge buffer in the pool
 		out := c.out
 		c.out = nil
-		return out, true
+		return out
 	}
-	return c.out, true
+	return c.out
+}
+
+// plainTool writes the canonical form of t directly when t has nothing but
+// a name, a title, a description and schemas kept as JSON (or none), which
+// is all that tools/list results and tool files usually hold. The keys are
+// written in order; the strings as json.Marshal writes them once decoded
+// (each byte of invalid UTF-8 a U+FFFD). It reports false for any other
+// tool, and for a schema that is not JSON, which json.Marshal refuses.
+func (c *canonicalizer) plainTool(t *mcp.Tool) ([]byte, bool) {
+	if len(t.Meta) > 0 || t.Annotations != nil || len(t.Icons) > 0 {
+		return nil, false
+	}
+	c.reset()
+	c.out = append(c.out, '{')
+	if t.Description != "" {
+		c.out = append(c.out, `"description":`...)
+		c.goString(t.Description)
+		c.out = append(c.out, ',')
+	}
+	c.out = append(c.out, `"inputSchema":`...)
+	if !c.schema(t.InputSchema) {
+		return nil, false
+	}
+	c.out = append(c.out, `,"name":`...)
+	c.goString(t.Name)
+	if t.OutputSchema != nil {
+		c.out = append(c.out, `,"outputSchema":`...)
+		if !c.schema(t.OutputSchema) {
+			return nil, false
+		}
+	}
+	if t.Title != "" {
+		c.out = append(c.out, `,"title":`...)
+		c.goString(t.Title)
+	}
+	c.out = append(c.out, '}')
+	return c.result(), true
+}
+
+// schema writes a schema kept as JSON; nil is null, as json.Marshal writes
+// it.
+func (c *canonicalizer) schema(s any) bool {
+	switch s := s.(type) {
+	case nil:
+		c.out = append(c.out, "null"...)
+		return true
+	case json.RawMessage:
+		if s == nil {
+			c.out = append(c.out, "null"...)
+			return true
+		}
+		return c.json(s)
+	}
+	return false
+}
+
+// goString writes a Go string as the round trip leaves it.
+func (c *canonicalizer) goString(s string) {
+	if utf8.ValidString(s) {
+		c.out = appendString(c.out, s)
+		return
+	}
+	c.scratch = c.scratch[:0]
+	for _, r := range s { // each byte of invalid UTF-8 is utf8.RuneError
+		c.scratch = utf8.AppendRune(c.scratch, r)
+	}
+	c.out = appendString(c.out, c.scratch)
 }
 
 func (c *canonicalizer) skipSpace(i int) int {
@@ -138,6 +229,10 @@ func (c *canonicalizer) value(i int) (int, bool) {
 }
 
 func (c *canonicalizer) array(i int) (int, bool) {
+	if c.depth++; c.depth > maxCanonicalDepth {
+		return i, false
+	}
+	defer func() { c.depth-- }()
 	c.out = append(c.out, '[')
 	i = c.skipSpace(i + 1)
 	if i < len(c.in) && c.in[i] == ']' {
@@ -169,6 +264,10 @@ func (c *canonicalizer) array(i int) (int, bool) {
 // object writes the members as they come, then puts them in key order if
 // they were not, keeping the last of equal keys as json.Unmarshal does.
 func (c *canonicalizer) object(i int) (int, bool) {
+	if c.depth++; c.depth > maxCanonicalDepth {
+		return i, false
+	}
+	defer func() { c.depth-- }()
 	c.out = append(c.out, '{')
 	body := len(c.out)
 	base := len(c.members)
@@ -270,7 +369,20 @@ func (c *canonicalizer) scanString(i int) (end int, simple, ok bool) {
 				return j + 1, simple, true
 			case b == '\\':
 				simple = false
-				j += 2
+				if j+1 >= len(c.in) {
+					return len(c.in), false, false
+				}
+				switch c.in[j+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					j += 2
+				case 'u':
+					if getu4(c.in[j:]) < 0 {
+						return j, false, false
+					}
+					j += 6
+				default:
+					return j, false, false
+				}
 				continue
 			case b < ' ':
 				return j, false, false
@@ -289,27 +401,48 @@ func (c *canonicalizer) scanString(i int) (end int, simple, ok bool) {
 	return len(c.in), false, false
 }
 
-// number writes the number starting at in[i] as the float64 it decodes to.
+// number writes the number starting at in[i], read by JSON's grammar, as
+// the float64 it decodes to.
 func (c *canonicalizer) number(i int) (int, bool) {
-	j, digits, plain := i, 0, true
-	if j < len(c.in) && c.in[j] == '-' {
+	j := i
+	digits := func() int {
+		k := j
+		for j < len(c.in) && '0' <= c.in[j] && c.in[j] <= '9' {
+			j++
+		}
+		return j - k
+	}
+	if c.in[j] == '-' {
 		j++
 	}
-	for ; j < len(c.in); j++ {
-		b := c.in[j]
-		if '0' <= b && b <= '9' {
-			digits++
-			continue
+	switch {
+	case j < len(c.in) && c.in[j] == '0':
+		j++
+	case digits() == 0:
+		return i, false
+	}
+	plain := true
+	if j < len(c.in) && c.in[j] == '.' {
+		j++
+		if digits() == 0 {
+			return i, false
 		}
-		if b != '.' && b != 'e' && b != 'E' && b != '+' && b != '-' {
-			break
+		plain = false
+	}
+	if j < len(c.in) && (c.in[j] == 'e' || c.in[j] == 'E') {
+		j++
+		if j < len(c.in) && (c.in[j] == '+' || c.in[j] == '-') {
+			j++
+		}
+		if digits() == 0 {
+			return i, false
 		}
 		plain = false
 	}
 	lit := c.in[i:j]
-	if plain && digits > 0 && digits <= 15 && (digits == 1 || lit[len(lit)-digits] != '0') {
-		// An integer float64 holds exactly, which json.Marshal writes
-		// back digit for digit.
+	if n := len(lit); plain && (n <= 15 || n == 16 && lit[0] == '-') {
+		// An integer of 15 digits or fewer: a float64 holds it exactly, and
+		// json.Marshal writes it back digit for digit.
 		c.out = append(c.out, lit...)
 		return j, true
 	}
@@ -421,7 +554,7 @@ const hexDigits = "0123456789abcdef"
 
 // appendString writes s as a JSON string the way json.Marshal does, with
 // HTML escaping.
-func appendString(dst, s []byte) []byte {
+func appendString[S string | []byte](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -451,7 +584,7 @@ func appendString(dst, s []byte) []byte {
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRune(s[i:])
+		r, size := utf8.DecodeRune([]byte(s[i:min(i+utf8.UTFMax, len(s))]))
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)

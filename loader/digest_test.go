@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -89,6 +90,16 @@ func TestToolDigestMatchesTheRoundTrip(t *testing.T) {
 		},
 		{Name: "huge number", InputSchema: json.RawMessage(`{"type":"object","maximum":1e400}`)},
 		{Name: "unencodable", InputSchema: map[string]any{"x": func() {}}},
+		{Name: "null output", InputSchema: json.RawMessage(nil), OutputSchema: json.RawMessage(nil)},
+		{Name: "empty schema", InputSchema: json.RawMessage{}},
+		{Name: "spaced", Title: "T\xffitle", InputSchema: json.RawMessage(" {\n \"b\" : [ 1 , 2.50 ] ,\"a\":\"\u2028<\"}\t")},
+		{Name: "not JSON", InputSchema: json.RawMessage(`{"a":01}`)},
+		{Name: "bad escape", InputSchema: json.RawMessage(`{"a":"\x"}`)},
+		{Name: "bad unicode escape", InputSchema: json.RawMessage(`{"a":"\u12g4"}`)},
+		{Name: "trailing", InputSchema: json.RawMessage(`{} {}`)},
+		{Name: "number forms", InputSchema: json.RawMessage(`[0,-0,1.0,-1.5e+3,1E-7,123456789012345,-123456789012345,1234567890123456,-1234567890123456,0.1e1]`)},
+		{Name: "deep", InputSchema: json.RawMessage(strings.Repeat("[", 1500) + strings.Repeat("]", 1500))},
+		{Name: "deeper than json allows", InputSchema: json.RawMessage(strings.Repeat("[", 10001) + strings.Repeat("]", 10001))},
 	}
 	for _, tool := range tools {
 		if got, want := ToolDigest(tool), referenceDigest(tool); got != want {
@@ -164,17 +175,31 @@ func FuzzCanonicalJSON(f *testing.F) {
 }
 
 func FuzzToolDigest(f *testing.F) {
-	f.Add("get_weather", "Current weather. <b>Bold</b> & more", `{"type":"object","properties":{"city":{"type":"string"}}}`)
-	f.Add("x\xff", "\u2028", `{"b":1e21,"a":"\ud83d"}`)
-	f.Fuzz(func(t *testing.T, name, desc, schema string) {
-		tool := &mcp.Tool{Name: name, Description: desc, Title: strings.ToUpper(name)}
-		if json.Valid([]byte(schema)) {
-			tool.InputSchema = json.RawMessage(schema)
+	f.Add("get_weather", "Current weather. <b>Bold</b> & more", `{"type":"object","properties":{"city":{"type":"string"}}}`, false)
+	f.Add("x\xff", "\u2028", `{"b":1e21,"a":"\ud83d"}`, true)
+	f.Add("n", "", `[01, 1.]`, true)
+	f.Fuzz(func(t *testing.T, name, desc, schema string, output bool) {
+		// Any schema, JSON or not: json.Marshal refuses what is not.
+		tool := &mcp.Tool{Name: name, Description: desc, Title: strings.ToUpper(name), InputSchema: json.RawMessage(schema)}
+		if output {
+			tool.OutputSchema = tool.InputSchema
 		}
 		if got, want := ToolDigest(tool), referenceDigest(tool); got != want {
 			t.Errorf("ToolDigest = %s, want %s", got, want)
 		}
 	})
+}
+
+// plainTool writes mcp.Tool's fields itself: a field added to mcp.Tool must
+// be added there too (or make the tool not plain).
+func TestPlainToolKnowsEveryField(t *testing.T) {
+	var names []string
+	for f := range reflect.TypeFor[mcp.Tool]().Fields() {
+		names = append(names, f.Name)
+	}
+	if got, want := strings.Join(names, " "), "Meta Annotations Description InputSchema Name OutputSchema Title Icons"; got != want {
+		t.Errorf("mcp.Tool's fields are %s; plainTool knows %s", got, want)
+	}
 }
 
 // BenchmarkToolDigest digests every tool of the dev split (synthetic tools
