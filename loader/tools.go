@@ -81,6 +81,62 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 	if err := openToolsArray(dec); err != nil {
 		return nil, err
 	}
+	tools, err := decodeToolArray(dec, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
+		def := t.Tool
+		if len(t.InputSchema) > 0 {
+			def.InputSchema = pack.compactDecoded(t.InputSchema)
+		} else {
+			def.InputSchema = json.RawMessage(`{"type":"object"}`)
+		}
+		if len(t.OutputSchema) > 0 {
+			def.OutputSchema = pack.compactDecoded(t.OutputSchema)
+		}
+		return &def
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range tools {
+		if t == nil { // a tool without a name, which LoadToolsFile reports
+			tools[i] = &mcp.Tool{InputSchema: json.RawMessage(`{"type":"object"}`)}
+		}
+	}
+	if tools == nil {
+		tools = []*mcp.Tool{}
+	}
+	return tools, nil
+}
+
+// ReadListedTools reads the JSON array of tools at dec's position (or
+// null) as a server listed them: schemas are kept as the JSON written, white
+// space aside, packed as PackSchemas packs them, and never decoded into
+// maps; a missing or null schema is nil, and so is a null tool.
+func ReadListedTools(dec *json.Decoder) ([]*mcp.Tool, error) {
+	switch tok, err := dec.Token(); {
+	case err != nil:
+		return nil, err
+	case tok == nil:
+		return nil, nil
+	case tok != json.Delim('['):
+		return nil, errors.New("want a JSON array of tools")
+	}
+	schema := func(raw json.RawMessage, pack *schemaPacker) any {
+		if len(raw) == 0 || string(raw) == "null" {
+			return nil
+		}
+		return pack.compactDecoded(raw)
+	}
+	return decodeToolArray(dec, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
+		def := t.Tool
+		def.InputSchema, def.OutputSchema = schema(t.InputSchema, pack), schema(t.OutputSchema, pack)
+		return &def
+	})
+}
+
+// decodeToolArray decodes the tools of an array whose opening bracket dec
+// has read, one at a time, up to and including its closing bracket; make
+// turns each into the tool kept. A null element is a nil tool.
+func decodeToolArray(dec *json.Decoder, make func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
 	var (
 		tools []*mcp.Tool
 		t     toolJSON
@@ -90,25 +146,18 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 		// The raw schemas' buffers are reused from tool to tool: only the
 		// packed copies outlive the loop.
 		t = toolJSON{InputSchema: t.InputSchema[:0], OutputSchema: t.OutputSchema[:0]}
-		if err := dec.Decode(&t); err != nil {
+		tp := &t // null sets it to nil
+		if err := dec.Decode(&tp); err != nil {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
-		def := t.Tool
-		if len(t.InputSchema) > 0 {
-			def.InputSchema = pack.compact(t.InputSchema)
-		} else {
-			def.InputSchema = json.RawMessage(`{"type":"object"}`)
+		if tp == nil {
+			tools = append(tools, nil)
+			continue
 		}
-		if len(t.OutputSchema) > 0 {
-			def.OutputSchema = pack.compact(t.OutputSchema)
-		}
-		tools = append(tools, &def)
+		tools = append(tools, make(&t, &pack))
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
 		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array", len(tools))
-	}
-	if tools == nil {
-		tools = []*mcp.Tool{}
 	}
 	return tools, nil
 }
@@ -188,6 +237,47 @@ func (p *schemaPacker) compact(raw json.RawMessage) json.RawMessage {
 	n := b.Len()
 	p.chunk = p.chunk[:len(p.chunk)+n]
 	return json.RawMessage(free[:n:n])
+}
+
+// compactDecoded is compact for JSON that a decoder has read, and so
+// checked: when it has no white space outside its strings, as schemas
+// written by programs have none, it is copied as it is, without a second
+// check.
+func (p *schemaPacker) compactDecoded(raw json.RawMessage) json.RawMessage {
+	if hasSpace(raw) {
+		return p.compact(raw)
+	}
+	if cap(p.chunk)-len(p.chunk) < len(raw) {
+		p.chunk = make([]byte, 0, max(len(raw), min(maxChunk, 2*cap(p.chunk)), minChunk))
+	}
+	n := len(p.chunk)
+	p.chunk = append(p.chunk, raw...)
+	return json.RawMessage(p.chunk[n:len(p.chunk):len(p.chunk)])
+}
+
+// hasSpace reports whether the JSON text raw has white space outside its
+// strings.
+func hasSpace(raw []byte) bool {
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case ' ', '\t', '\n', '\r':
+			return true
+		}
+	}
+	return false
 }
 
 // toolJSON decodes one tool with its schemas as raw JSON: these fields

@@ -25,6 +25,9 @@ func TestDecodeTools(t *testing.T) {
 		{name: "tools/list result", in: `{"nextCursor":"x","tools":[{"name":"a","inputSchema":{"type":"object"}}]}`,
 			want: []string{`a {"type":"object"}`}},
 		{name: "empty array", in: ` [ ] `, want: []string{}},
+		{name: "a null tool", in: `[null,{"name":"b"}]`, want: []string{` {"type":"object"}`, `b {"type":"object"}`}},
+		{name: "compact already", in: `[{"name":"a","inputSchema":{"description":"a \"quoted\" word\\","enum":[" x ","y"]}}]`,
+			want: []string{`a {"description":"a \"quoted\" word\\","enum":[" x ","y"]}`}},
 		{name: "object without tools", in: `{"x":1}`, err: `"tools" array`},
 		{name: "tools not an array", in: `{"tools":{}}`, err: `"tools" is not an array`},
 		{name: "not JSON", in: `tools`, err: "want a JSON array"},
@@ -124,6 +127,42 @@ func TestPackSchemas(t *testing.T) {
 	for i, tl := range tools {
 		if got := show(tl.InputSchema) + " " + show(tl.OutputSchema); got != want[i] {
 			t.Errorf("%s: got %s, want %s", tl.Name, got, want[i])
+		}
+	}
+}
+
+func TestReadListedTools(t *testing.T) {
+	in := `[null,{"name":"a","inputSchema":null},{"name":"b"},{"name":"c","inputSchema":{"type":"object"},"outputSchema":{ "type" : "object" }}]`
+	tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	show := func(tl *mcp.Tool) string {
+		if tl == nil {
+			return "nil"
+		}
+		schema := func(v any) string {
+			if raw, ok := v.(json.RawMessage); ok {
+				return string(raw)
+			}
+			return fmt.Sprint(v)
+		}
+		return tl.Name + " " + schema(tl.InputSchema) + " " + schema(tl.OutputSchema)
+	}
+	var got []string
+	for _, tl := range tools {
+		got = append(got, show(tl))
+	}
+	want := `nil|a <nil> <nil>|b <nil> <nil>|c {"type":"object"} {"type":"object"}`
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	if tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(`null`))); err != nil || tools != nil {
+		t.Errorf("null: %v %v", tools, err)
+	}
+	for _, bad := range []string{`{}`, `[1]`, `[{"name":"a"}`} {
+		if _, err := ReadListedTools(json.NewDecoder(strings.NewReader(bad))); err == nil {
+			t.Errorf("%s: no error", bad)
 		}
 	}
 }

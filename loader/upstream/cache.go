@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -110,73 +111,69 @@ func loadCache(file, server string) (*persisted, error) {
 	if file == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var raw struct {
-		persisted
-		Tools cachedTools `json:"tools"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
+	defer f.Close()
+	p, err := decodeCache(bufio.NewReaderSize(f, 256<<10))
+	if err != nil {
 		return nil, err
 	}
-	p := raw.persisted
 	if p.Version != cacheVersion || p.Server != server {
 		return nil, nil
 	}
-	p.Tools = raw.Tools
-	return &p, nil
+	return p, nil
 }
 
-// cachedTools reads the tools of a cache file with their schemas kept as
-// JSON, packed. Read as mcp.Tool reads them, into maps, they would take
-// several times the file's size before being packed.
-type cachedTools []*mcp.Tool
-
-func (ts *cachedTools) UnmarshalJSON(data []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	switch tok, err := dec.Token(); {
-	case err != nil:
-		return err
-	case tok == nil: // null
-		return nil
-	case tok != json.Delim('['):
-		return errors.New(`"tools" is not an array`)
+// decodeCache reads a cache file as it comes, never whole: its tools
+// through loader.ReadListedTools, with their schemas as JSON (decoded into
+// maps, as mcp.Tool decodes them, they would take several times the file's
+// size before being packed), the other fields as persisted says.
+func decodeCache(r io.Reader) (*persisted, error) {
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("want a JSON object: %v", err)
 	}
-	var pack loader.SchemaPacker
+	var tools []*mcp.Tool
+	rest := map[string]json.RawMessage{}
 	for dec.More() {
-		var t *struct {
-			mcp.Tool
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
 		}
-		if err := dec.Decode(&t); err != nil {
-			return err
-		}
-		if t == nil {
-			*ts = append(*ts, nil)
+		key, _ := tok.(string)
+		if key == "tools" {
+			if tools, err = loader.ReadListedTools(dec); err != nil {
+				return nil, fmt.Errorf("tools: %w", err)
+			}
 			continue
 		}
-		tool := t.Tool
-		tool.InputSchema, tool.OutputSchema = rawSchema(t.InputSchema), rawSchema(t.OutputSchema)
-		pack.Pack(&tool)
-		*ts = append(*ts, &tool)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		rest[key] = raw
 	}
-	_, err := dec.Token() // the closing bracket
-	return err
-}
-
-// rawSchema is a schema read as JSON, nil when absent or null (as an any
-// field would read it).
-func rawSchema(raw json.RawMessage) any {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
 	}
-	return raw
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	data, err := json.Marshal(rest)
+	if err != nil {
+		return nil, err
+	}
+	var p persisted
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, err
+	}
+	p.Tools = tools
+	return &p, nil
 }
 
 // saveCache writes a persisted catalog atomically: readers, including a
