@@ -58,11 +58,31 @@ func (r *schemaReader) space() {
 	}
 }
 
-// Fields of schemaNode, as their bits in a set of those seen.
-var schemaFields = map[string]uint8{
-	"description": 1 << 0, "title": 1 << 1, "enum": 1 << 2, "properties": 1 << 3,
-	"items": 1 << 4, "anyOf": 1 << 5, "oneOf": 1 << 6, "allOf": 1 << 7,
+// schemaField is the bit of a field of schemaNode named key, in a set of
+// those seen, or 0 for a key that names none exactly.
+func schemaField(key []byte) uint8 {
+	switch string(key) {
+	case "description":
+		return 1 << 0
+	case "title":
+		return 1 << 1
+	case "enum":
+		return 1 << 2
+	case "properties":
+		return 1 << 3
+	case "items":
+		return 1 << 4
+	case "anyOf":
+		return 1 << 5
+	case "oneOf":
+		return 1 << 6
+	case "allOf":
+		return 1 << 7
+	}
+	return 0
 }
+
+var schemaFieldNames = []string{"description", "title", "enum", "properties", "items", "anyOf", "oneOf", "allOf"}
 
 // node reads the object at r.i into n.
 func (r *schemaReader) node(n *schemaNode, depth int) bool {
@@ -72,8 +92,8 @@ func (r *schemaReader) node(n *schemaNode, depth int) bool {
 	var seen uint8
 	return r.object(func(tok []byte, simple bool) bool {
 		key := tok[1 : len(tok)-1]
-		field, ok := schemaFields[string(key)]
-		if !ok {
+		field := schemaField(key)
+		if field == 0 {
 			if !simple || foldsToField(key) {
 				return false
 			}
@@ -112,7 +132,7 @@ func (r *schemaReader) node(n *schemaNode, depth int) bool {
 // of schemaNode that it does not spell exactly (it matches names without
 // regard to case).
 func foldsToField(key []byte) bool {
-	for name := range schemaFields {
+	for _, name := range schemaFieldNames {
 		if bytes.EqualFold(key, []byte(name)) {
 			return true
 		}
