@@ -120,7 +120,10 @@ const SummaryLen = 120
 // Summarize makes the one-line summary of a description: its first
 // sentence, whitespace collapsed, at most SummaryLen characters.
 func Summarize(desc string) string {
-	s := strings.Join(strings.Fields(desc), " ")
+	s := desc
+	if !singleSpaced(desc) {
+		s = strings.Join(strings.Fields(desc), " ")
+	}
 	s = firstSentence(s)
 	if utf8.RuneCountInString(s) <= SummaryLen {
 		// Catalogs hold a summary for every tool. Usually it is the start of the
@@ -136,6 +139,21 @@ func Summarize(desc string) string {
 		r = r[:i]
 	}
 	return strings.TrimRightFunc(string(r), func(c rune) bool { return unicode.IsPunct(c) || unicode.IsSpace(c) }) + "…"
+}
+
+// singleSpaced reports whether s is ASCII with words parted by single
+// spaces, which joining its fields would leave as it is. Most descriptions
+// are, and a catalog summarizes every one.
+func singleSpaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 var abbreviations = map[string]bool{"e.g.": true, "i.e.": true, "etc.": true, "vs.": true, "approx.": true, "incl.": true, "no.": true}

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -165,4 +166,24 @@ func TestReadListedTools(t *testing.T) {
 			t.Errorf("%s: no error", bad)
 		}
 	}
+}
+
+// For JSON that a decoder has read, dropping the white space outside
+// strings is all that json.Compact does.
+func FuzzAppendWithoutSpace(f *testing.F) {
+	for _, s := range []string{`{ "a" : [ 1 , "x y" ] }`, "{\"a\\\"\\\\ b\":\t\"\\u0020 \"\r\n}", `"  "`, ` [ ] `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, data); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendWithoutSpace(nil, data); string(got) != want.String() {
+			t.Errorf("%q: got %q, want %q", data, got, want.String())
+		}
+	})
 }
