@@ -1,10 +1,12 @@
 package loader
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,11 +33,14 @@ func ParseToolsSpec(spec string) (namespace, file string) {
 // load.
 func LoadToolsFile(spec string) (*Source, error) {
 	ns, file := ParseToolsSpec(spec)
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	tools, err := DecodeTools(data)
+	defer f.Close()
+	// Read as it streams: a large file held whole while its tools are decoded
+	// would raise the start's peak by its own size.
+	tools, err := ReadTools(bufio.NewReaderSize(f, 256<<10))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -77,7 +82,12 @@ func LoadToolsFile(spec string) (*Source, error) {
 // what the file says. Tools are decoded one at a time, so that a large
 // catalog is never held twice over.
 func DecodeTools(data []byte) ([]*mcp.Tool, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	return ReadTools(bytes.NewReader(data))
+}
+
+// ReadTools is DecodeTools for JSON read from r as it comes.
+func ReadTools(r io.Reader) ([]*mcp.Tool, error) {
+	dec := json.NewDecoder(r)
 	if err := openToolsArray(dec); err != nil {
 		return nil, err
 	}
