@@ -73,8 +73,8 @@ type Options struct {
 	// transports). The transport must be connected within ctx, which ends
 	// when the connection is given up.
 	Dial func(ctx context.Context, cfg ServerConfig) (mcp.Transport, error)
-	// ConnectTimeout bounds connecting to a server and each listing of its
-	// tools; zero means DefaultConnectTimeout.
+	// ConnectTimeout bounds connecting to a server and each page of a
+	// listing of its tools; zero means DefaultConnectTimeout.
 	ConnectTimeout time.Duration
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.

@@ -611,3 +611,59 @@ func TestRelistKeepsUnchangedEntries(t *testing.T) {
 		t.Errorf("after ResetChanged: entries %+v", src.Entries)
 	}
 }
+
+// ConnectTimeout bounds each page of a listing, not the listing as a whole:
+// a hundred thousand tools take longer than that to list on a busy machine.
+func TestSlowListingOfManyPages(t *testing.T) {
+	e := newEnv(t)
+	e.opts.ConnectTimeout = time.Second
+	f := e.add("big", &mcp.ServerOptions{PageSize: 10})
+	for i := range 50 { // five pages of 300 ms: more than ConnectTimeout in all
+		f.addEcho(fmt.Sprintf("tool_%02d", i), "A tool.")
+	}
+	f.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				time.Sleep(300 * time.Millisecond)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	e.start()
+	src := waitSource(t, e.catalog, "big", "active or failed", func(s *loader.Source) bool {
+		return s.State == loader.StateActive || s.State == loader.StateFailed
+	})
+	if src.State != loader.StateActive || len(src.Entries) != 50 {
+		t.Errorf("state %s, %d entries, error %q", src.State, len(src.Entries), src.LastError)
+	}
+}
+
+// A server that pages on without end is cut off, with the reason.
+func TestEndlessListing(t *testing.T) {
+	defer func(n int) { maxListedTools = n }(maxListedTools)
+	maxListedTools = 100
+	e := newEnv(t)
+	f := e.add("endless", &mcp.ServerOptions{PageSize: 7})
+	for i := range 10 {
+		f.addEcho(fmt.Sprintf("tool_%02d", i), "A tool.")
+	}
+	f.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/list" {
+				return next(ctx, method, req)
+			}
+			// Always the first page, always another to come.
+			req.GetParams().(*mcp.ListToolsParams).Cursor = ""
+			res, err := next(ctx, method, req)
+			if err == nil {
+				res.(*mcp.ListToolsResult).NextCursor = "more"
+			}
+			return res, err
+		}
+	})
+	e.start()
+	src := waitSource(t, e.catalog, "endless", "failed", inState(loader.StateFailed))
+	if !strings.Contains(src.LastError, "listed more than 100 tools") {
+		t.Errorf("LastError = %q", src.LastError)
+	}
+}

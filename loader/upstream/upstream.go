@@ -294,10 +294,14 @@ func subscribes(cs *mcp.ClientSession) bool {
 		res.Capabilities != nil && res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
 }
 
-// list reads the server's tools, page by page, and makes them current.
+// maxListedTools bounds the tools one server may list: a server that pages
+// on without end is cut off there rather than fill memory.
+var maxListedTools = 1_000_000 // tests make it smaller
+
+// list reads the server's tools, page by page, and makes them current. Each
+// page must come within ConnectTimeout: a server with a hundred thousand
+// tools takes longer than that to list them all on a busy machine.
 func (u *upstream) list(s *session, explicit bool) error {
-	ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
-	defer cancel()
 	u.mu.Lock()
 	known := u.known
 	u.mu.Unlock()
@@ -305,24 +309,37 @@ func (u *upstream) list(s *session, explicit bool) error {
 		tools   []*mcp.Tool
 		digests []string // of tools
 		pack    loader.SchemaPacker
+		params  = &mcp.ListToolsParams{}
 	)
-	for t, err := range s.cs.Tools(ctx, nil) {
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
+		res, err := s.cs.ListTools(ctx, params)
+		cancel()
 		if err != nil {
 			if ctx.Err() == context.DeadlineExceeded {
 				return fmt.Errorf("no tools/list answer within %v", u.m.opts.ConnectTimeout)
 			}
 			return fmt.Errorf("listing tools: %w", err)
 		}
-		// The client decoded the schemas into maps, several times the size
-		// of their JSON: pack each tool as it comes. A tool listed as it was
-		// keeps the definition already known (and so its catalog entry),
-		// and its new copy goes at once.
-		pack.Pack(t)
-		d := loader.ToolDigest(t)
-		if k, ok := known[t.Name]; ok && k.entry.Digest == d {
-			t = k.tool
+		for _, t := range res.Tools {
+			// The client decoded the schemas into maps, several times the
+			// size of their JSON: pack each page as it comes. A tool listed
+			// as it was keeps the definition already known (and so its
+			// catalog entry), and its new copy goes at once.
+			pack.Pack(t)
+			d := loader.ToolDigest(t)
+			if k, ok := known[t.Name]; ok && k.entry.Digest == d {
+				t = k.tool
+			}
+			tools, digests = append(tools, t), append(digests, d)
 		}
-		tools, digests = append(tools, t), append(digests, d)
+		if len(tools) > maxListedTools {
+			return fmt.Errorf("the server listed more than %d tools; toolsearch takes at most that many from one server", maxListedTools)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		params.Cursor = res.NextCursor
 	}
 	var instructions string
 	if res := s.cs.InitializeResult(); res != nil {
