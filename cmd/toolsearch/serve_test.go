@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -43,7 +44,7 @@ func TestPaceGC(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := paceGC(ctx)
-	var buf bytes.Buffer
+	var buf lockedBuffer
 	p.log.Store(slog.New(slog.NewTextHandler(&buf, nil)))
 	current := func() int {
 		percent := debug.SetGCPercent(100)
@@ -71,4 +72,23 @@ func TestPaceGC(t *testing.T) {
 	if !strings.Contains(buf.String(), "large catalog: collecting garbage sooner") {
 		t.Errorf("log: %s", buf.String())
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that a logger on another goroutine may
+// write while a test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
