@@ -106,7 +106,9 @@ func (s *Server) indexer() {
 			continue
 		}
 		s.indexMu.Lock()
+		s.indexing.Store(true)
 		syncIndex(s.index, from, to)
+		s.indexing.Store(false)
 		s.mu.Lock()
 		s.indexed = to
 		close(s.indexedC)
@@ -162,6 +164,10 @@ func (s *Server) waitIndexed(ctx context.Context) error {
 	s.mu.RUnlock()
 	return nil
 }
+
+// Indexing reports whether the index is being brought up to a new catalog
+// snapshot: for a large catalog, a burst of garbage from analysis.
+func (s *Server) Indexing() bool { return s.indexing.Load() }
 
 // WaitIndexed waits until every entry of the catalog as it is now can be
 // found by a search, or until ctx ends.

@@ -86,6 +86,7 @@ type Server struct {
 	indexedC  chan struct{}    // closed when indexed moves on; guarded by mu
 	indexKick chan struct{}    // tells the indexer that snap moved on
 	indexGate func()           // testIndexGate as New found it
+	indexing  atomic.Bool      // the indexer is at work
 
 	unsubscribe func()
 	inflight    atomic.Int64 // requests being handled, for graceful shutdown

@@ -55,7 +55,8 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	}
 	defer a.close()
 	pacer.log.Store(a.log)
-	pacer.headroom.Store(indexHeadroom)
+	indexing := a.server.Indexing
+	pacer.indexing.Store(&indexing)
 	a.watchSkills(ctx)
 	a.startUpstreams(ctx)
 	go func() {
@@ -63,7 +64,6 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		// bytes, decoded JSON, analysis); hand it back once the index is
 		// built rather than whenever the scavenger gets to it.
 		if a.server.WaitIndexed(ctx) == nil {
-			pacer.headroom.Store(gcHeadroom)
 			debug.FreeOSMemory()
 		}
 	}()
@@ -114,10 +114,11 @@ func serveHTTP(ctx context.Context, a *app) error {
 // several times what it keeps) would peak far above what stays.
 const gcHeadroom = 64 << 20
 
-// indexHeadroom is the headroom while the catalog loaded at start is
-// indexed: the index is built at the top of the heap that stays, from
-// documents that are garbage a moment later, and with the usual headroom
-// the start would peak some 30 MB higher, for a few collections more.
+// indexHeadroom is the headroom while the index is brought up to a new
+// catalog: a large catalog's index is built on top of the heap that stays,
+// from documents that are garbage a moment later, and with the usual
+// headroom a start would peak some 30 MB higher, for a few collections
+// more.
 const indexHeadroom = 32 << 20
 
 // gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom.
@@ -142,7 +143,6 @@ func gcPercentFor(live, headroom uint64) int {
 // set.
 func paceGC(ctx context.Context) *gcPacer {
 	p := &gcPacer{ctx: ctx, percent: 100}
-	p.headroom.Store(gcHeadroom)
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		p.arm()
 	}
@@ -152,11 +152,13 @@ func paceGC(ctx context.Context) *gcPacer {
 // A gcPacer learns of each collection through the cleanup of an object
 // that nothing references, which the next collection frees.
 type gcPacer struct {
-	ctx      context.Context
-	log      atomic.Pointer[slog.Logger]
-	headroom atomic.Uint64 // gcHeadroom unless set otherwise
-	percent  int           // only collected uses it
-	logged   bool          // likewise
+	ctx context.Context
+	log atomic.Pointer[slog.Logger]
+	// indexing, when set, reports whether the index is being built, which
+	// calls for indexHeadroom.
+	indexing atomic.Pointer[func() bool]
+	percent  int  // only collected uses it
+	logged   bool // likewise
 }
 
 // gcSentinel is what a gcPacer watches; it is big enough not to share a
@@ -175,7 +177,11 @@ func (p *gcPacer) collected() {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
 	if live[0].Value.Kind() == metrics.KindUint64 {
-		if percent := gcPercentFor(live[0].Value.Uint64(), p.headroom.Load()); percent != p.percent {
+		headroom := uint64(gcHeadroom)
+		if indexing := p.indexing.Load(); indexing != nil && (*indexing)() {
+			headroom = indexHeadroom
+		}
+		if percent := gcPercentFor(live[0].Value.Uint64(), headroom); percent != p.percent {
 			debug.SetGCPercent(percent)
 			p.percent = percent
 		}

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -66,6 +67,13 @@ func TestPaceGC(t *testing.T) {
 		catalog[i] = make([]byte, 1<<20)
 	}
 	waitPercent("38 to 40", func(p int) bool { return 38 <= p && p <= 40 })
+	var indexing atomic.Bool // while an index is built: half the headroom
+	isIndexing := indexing.Load
+	p.indexing.Store(&isIndexing)
+	indexing.Store(true)
+	waitPercent("the floor, 25", func(p int) bool { return p == 25 })
+	indexing.Store(false)
+	waitPercent("38 to 40 again", func(p int) bool { return 38 <= p && p <= 40 })
 	runtime.KeepAlive(catalog)
 	catalog = nil
 	waitPercent("100", func(p int) bool { return p == 100 })
