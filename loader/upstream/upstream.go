@@ -59,6 +59,9 @@ type session struct {
 	cancel context.CancelCauseFunc
 	cmd    *exec.Cmd // for stdio
 	stderr *stderrTail
+	// listing reads tools/list pages before the client does (see
+	// listingTransport).
+	listing *listingTransport
 }
 
 var (
@@ -207,7 +210,8 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	s.cmd = cmd
 	var cs *mcp.ClientSession
 	if err == nil {
-		cs, err = u.client.Connect(s.ctx, t, nil)
+		s.listing = &listingTransport{Transport: t}
+		cs, err = u.client.Connect(s.ctx, s.listing, nil)
 	}
 	if !timer.Stop() {
 		if cs != nil {
@@ -311,6 +315,9 @@ func (u *upstream) list(s *session, explicit bool) error {
 		pack    loader.SchemaPacker
 		params  = &mcp.ListToolsParams{}
 	)
+	res := s.cs.InitializeResult()
+	s.listing.enable(res != nil && res.ProtocolVersion < "2026-07-28")
+	defer s.listing.enable(false)
 	for {
 		ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
 		res, err := s.cs.ListTools(ctx, params)
@@ -321,12 +328,21 @@ func (u *upstream) list(s *session, explicit bool) error {
 			}
 			return fmt.Errorf("listing tools: %w", err)
 		}
-		for _, t := range res.Tools {
-			// The client decoded the schemas into maps, several times the
-			// size of their JSON: pack each page as it comes. A tool listed
-			// as it was keeps the definition already known (and so its
-			// catalog entry), and its new copy goes at once.
-			pack.Pack(t)
+		page, packed := s.listing.take()
+		if !packed {
+			page = res.Tools
+		}
+		for _, t := range page {
+			if t == nil {
+				continue // the client leaves out null tools too
+			}
+			if !packed {
+				// The client decoded the schemas into maps, several times
+				// the size of their JSON: pack each page as it comes.
+				pack.Pack(t)
+			}
+			// A tool listed as it was keeps the definition already known
+			// (and so its catalog entry), and its new copy goes at once.
 			d := loader.ToolDigest(t)
 			if k, ok := known[t.Name]; ok && k.entry.Digest == d {
 				t = k.tool
