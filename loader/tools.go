@@ -91,7 +91,7 @@ func ReadTools(r io.Reader) ([]*mcp.Tool, error) {
 	if err := openToolsArray(dec); err != nil {
 		return nil, err
 	}
-	tools, err := decodeToolArray(dec, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
+	tools, err := decodeToolArray(dec, new(schemaPacker), func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
 		def := t.Tool
 		if len(t.InputSchema) > 0 {
 			def.InputSchema = pack.compactDecoded(t.InputSchema)
@@ -119,9 +119,10 @@ func ReadTools(r io.Reader) ([]*mcp.Tool, error) {
 
 // ReadListedTools reads the JSON array of tools at dec's position (or
 // null) as a server listed them: schemas are kept as the JSON written, white
-// space aside, packed as PackSchemas packs them, and never decoded into
-// maps; a missing or null schema is nil, and so is a null tool.
-func ReadListedTools(dec *json.Decoder) ([]*mcp.Tool, error) {
+// space aside, packed by p as PackSchemas packs them (by a packer of its own
+// when p is nil; a listing read a page at a time shares one), and never
+// decoded into maps; a missing or null schema is nil, and so is a null tool.
+func ReadListedTools(dec *json.Decoder, p *SchemaPacker) ([]*mcp.Tool, error) {
 	switch tok, err := dec.Token(); {
 	case err != nil:
 		return nil, err
@@ -136,7 +137,10 @@ func ReadListedTools(dec *json.Decoder) ([]*mcp.Tool, error) {
 		}
 		return pack.compactDecoded(raw)
 	}
-	return decodeToolArray(dec, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
+	if p == nil {
+		p = new(SchemaPacker)
+	}
+	return decodeToolArray(dec, &p.p, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
 		def := t.Tool
 		def.InputSchema, def.OutputSchema = schema(t.InputSchema, pack), schema(t.OutputSchema, pack)
 		return &def
@@ -145,12 +149,12 @@ func ReadListedTools(dec *json.Decoder) ([]*mcp.Tool, error) {
 
 // decodeToolArray decodes the tools of an array whose opening bracket dec
 // has read, one at a time, up to and including its closing bracket; make
-// turns each into the tool kept. A null element is a nil tool.
-func decodeToolArray(dec *json.Decoder, make func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
+// turns each into the tool kept, packing its schemas with pack. A null
+// element is a nil tool.
+func decodeToolArray(dec *json.Decoder, pack *schemaPacker, make func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
 	var (
 		tools []*mcp.Tool
 		t     toolJSON
-		pack  schemaPacker
 	)
 	for i := 0; dec.More(); i++ {
 		// The raw schemas' buffers are reused from tool to tool: only the
@@ -164,7 +168,7 @@ func decodeToolArray(dec *json.Decoder, make func(*toolJSON, *schemaPacker) *mcp
 			tools = append(tools, nil)
 			continue
 		}
-		tools = append(tools, make(&t, &pack))
+		tools = append(tools, make(&t, pack))
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
 		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array", len(tools))

@@ -134,7 +134,7 @@ func TestPackSchemas(t *testing.T) {
 
 func TestReadListedTools(t *testing.T) {
 	in := `[null,{"name":"a","inputSchema":null},{"name":"b"},{"name":"c","inputSchema":{"type":"object"},"outputSchema":{ "type" : "object" }}]`
-	tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(in)))
+	tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(in)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,11 +158,11 @@ func TestReadListedTools(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
 	}
-	if tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(`null`))); err != nil || tools != nil {
+	if tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(`null`)), nil); err != nil || tools != nil {
 		t.Errorf("null: %v %v", tools, err)
 	}
 	for _, bad := range []string{`{}`, `[1]`, `[{"name":"a"}`} {
-		if _, err := ReadListedTools(json.NewDecoder(strings.NewReader(bad))); err == nil {
+		if _, err := ReadListedTools(json.NewDecoder(strings.NewReader(bad)), nil); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

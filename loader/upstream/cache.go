@@ -147,7 +147,7 @@ func decodeCache(r io.Reader) (*persisted, error) {
 		}
 		key, _ := tok.(string)
 		if key == "tools" {
-			if tools, err = loader.ReadListedTools(dec); err != nil {
+			if tools, err = loader.ReadListedTools(dec, nil); err != nil {
 				return nil, fmt.Errorf("tools: %w", err)
 			}
 			continue

@@ -34,6 +34,8 @@ type listingTransport struct {
 	pending map[jsonrpc.ID]bool // tools/list requests sent
 	page    []*mcp.Tool         // the tools of the last page read here
 	read    bool                // page holds a page not yet taken
+	// pack packs the schemas of one listing's pages side by side.
+	pack *loader.SchemaPacker
 }
 
 func (t *listingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -44,11 +46,16 @@ func (t *listingTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	return &listingConn{Connection: conn, t: t}, nil
 }
 
-// enable turns the reading on or off for the requests that follow.
+// enable turns the reading on or off for the requests that follow; each
+// time it is turned on, a new listing begins.
 func (t *listingTransport) enable(on bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.enabled = on
+	t.pack = nil
+	if on {
+		t.pack = new(loader.SchemaPacker)
+	}
 }
 
 // take returns the tools of the page last read here, once.
@@ -86,13 +93,13 @@ func (c *listingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return msg, err
 	}
 	c.t.mu.Lock()
-	pending := c.t.pending[resp.ID]
+	pending, pack := c.t.pending[resp.ID], c.t.pack
 	delete(c.t.pending, resp.ID)
 	c.t.mu.Unlock()
-	if !pending {
+	if !pending || pack == nil {
 		return msg, err
 	}
-	if tools, rest, ok := splitPage(resp.Result); ok {
+	if tools, rest, ok := splitPage(resp.Result, pack); ok {
 		c.t.mu.Lock()
 		c.t.page, c.t.read = tools, true
 		c.t.mu.Unlock()
@@ -101,10 +108,10 @@ func (c *listingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
-// splitPage reads the tools of a tools/list result and returns them with
-// the result without them ("tools": []), or false to leave the result as
-// it is.
-func splitPage(result json.RawMessage) (tools []*mcp.Tool, rest json.RawMessage, ok bool) {
+// splitPage reads the tools of a tools/list result, packing their schemas
+// with pack, and returns them with the result without them ("tools": []),
+// or false to leave the result as it is.
+func splitPage(result json.RawMessage, pack *loader.SchemaPacker) (tools []*mcp.Tool, rest json.RawMessage, ok bool) {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(result, &fields) != nil {
 		return nil, nil, false
@@ -113,7 +120,7 @@ func splitPage(result json.RawMessage) (tools []*mcp.Tool, rest json.RawMessage,
 	if !found || bytes.Contains(raw, []byte("x-mcp-header")) {
 		return nil, nil, false
 	}
-	tools, err := loader.ReadListedTools(json.NewDecoder(bytes.NewReader(raw)))
+	tools, err := loader.ReadListedTools(json.NewDecoder(bytes.NewReader(raw)), pack)
 	if err != nil {
 		return nil, nil, false
 	}

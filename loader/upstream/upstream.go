@@ -310,10 +310,9 @@ func (u *upstream) list(s *session, explicit bool) error {
 	known := u.known
 	u.mu.Unlock()
 	var (
-		tools   []*mcp.Tool
-		digests []string // of tools
-		pack    loader.SchemaPacker
-		params  = &mcp.ListToolsParams{}
+		tools  []*mcp.Tool
+		pack   loader.SchemaPacker
+		params = &mcp.ListToolsParams{}
 	)
 	res := s.cs.InitializeResult()
 	s.listing.enable(res != nil && res.ProtocolVersion < "2026-07-28")
@@ -343,11 +342,10 @@ func (u *upstream) list(s *session, explicit bool) error {
 			}
 			// A tool listed as it was keeps the definition already known
 			// (and so its catalog entry), and its new copy goes at once.
-			d := loader.ToolDigest(t)
-			if k, ok := known[t.Name]; ok && k.entry.Digest == d {
+			if k, ok := known[t.Name]; ok && k.entry.Digest == loader.ToolDigest(t) {
 				t = k.tool
 			}
-			tools, digests = append(tools, t), append(digests, d)
+			tools = append(tools, t)
 		}
 		if len(tools) > maxListedTools {
 			return fmt.Errorf("the server listed more than %d tools; toolsearch takes at most that many from one server", maxListedTools)
@@ -373,12 +371,14 @@ func (u *upstream) list(s *session, explicit bool) error {
 			return
 		}
 		u.tools, u.listed = tools, time.Now()
-		for i, t := range tools {
-			if _, ok := u.firstSeen[t.Name]; !ok {
-				u.firstSeen[t.Name] = digests[i]
+		u.rebuild()
+		// Tools seen for the first time: their entries' digests (a new
+		// entry is never marked changed, so rebuild need not see these).
+		for name, k := range u.known {
+			if _, ok := u.firstSeen[name]; !ok {
+				u.firstSeen[name] = k.entry.Digest
 			}
 		}
-		u.rebuild()
 	})
 	u.log.Info("tools listed", "tools", len(tools))
 	u.save()
