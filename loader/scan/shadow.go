@@ -1,7 +1,7 @@
 package scan
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -44,12 +44,8 @@ func (n *Names) Add(server, own, exposed string) {
 			continue
 		}
 		key := strings.ToLower(name)
-		list := n.owners[key]
-		if i := sort.SearchStrings(list, server); i == len(list) || list[i] != server {
-			list = append(list, "")
-			copy(list[i+1:], list[i:])
-			list[i] = server
-			n.owners[key] = list
+		if i, found := slices.BinarySearch(n.owners[key], server); !found {
+			n.owners[key] = slices.Insert(n.owners[key], i, server)
 		}
 	}
 }
@@ -201,7 +197,7 @@ func (n *Names) other(word, self string, own map[string]bool) string {
 		if !ok || own[c] || !distinctive(c) {
 			continue
 		}
-		if i := sort.SearchStrings(servers, self); i < len(servers) && servers[i] == self {
+		if _, mine := slices.BinarySearch(servers, self); mine {
 			continue
 		}
 		return servers[0]
