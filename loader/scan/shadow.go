@@ -133,6 +133,9 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 	var out []Finding
 	perField := map[string]int{}
 	for _, ref := range r.list {
+		if len(out) >= maxPerText {
+			break
+		}
 		other := names.other(ref.word, server, r.own)
 		if other == "" {
 			continue
@@ -141,7 +144,7 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 		if field == "" {
 			field = jsonField(ref.p.root, toolJSON(r.tool)[ref.p.root], ref.p.ordinal)
 		}
-		if perField[field] >= maxPerField || len(out) >= maxPerText {
+		if perField[field] >= maxPerField {
 			continue
 		}
 		perField[field]++
