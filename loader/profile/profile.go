@@ -18,6 +18,7 @@ package profile
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -58,7 +59,8 @@ func (p *Profile) Check() []error {
 			}
 		}
 	}
-	for g, pol := range p.Policy {
+	for _, g := range slices.Sorted(maps.Keys(p.Policy)) {
+		pol := p.Policy[g]
 		if _, err := path.Match(g, ""); err != nil {
 			errs = append(errs, fmt.Errorf("profiles.%s.policy: bad glob %q: %v", p.Name, g, err))
 		}
