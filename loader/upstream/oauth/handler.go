@@ -224,12 +224,9 @@ func (h *Handler) grant(c *oauth2.Config, tok *oauth2.Token, meta *oauthex.AuthS
 		ClientID:     c.ClientID,
 		ClientSecret: c.ClientSecret,
 		AuthStyle:    c.Endpoint.AuthStyle,
-		Scopes:       c.Scopes,
+		Scopes:       grantedScopes(tok, c.Scopes),
 		Token:        tok,
 		Obtained:     h.tokens.now(),
-	}
-	if scope, ok := tok.Extra("scope").(string); ok && scope != "" {
-		g.Scopes = splitScopes(scope)
 	}
 	if meta != nil {
 		g.Issuer, g.RevocationURL = meta.Issuer, meta.RevocationEndpoint
