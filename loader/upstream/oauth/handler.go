@@ -292,7 +292,9 @@ func bearer(req *http.Request) string {
 	return token
 }
 
-// discard closes a response Authorize will not read; Authorize owns it.
+// discard closes a response no one reads (Authorize owns the ones it is
+// given), after draining a bounded part of it so that its connection can
+// be reused.
 func discard(resp *http.Response) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
