@@ -113,6 +113,8 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		}
 	}
 	if p == nil {
+		// Only a step-up gets here with no one to ask: the scopes are
+		// kept for the next login, and this request fails.
 		discard(resp)
 		scopes := strings.Fields(challengeParam(challenges, "scope"))
 		h.tokens.want(scopes)
