@@ -34,9 +34,9 @@ type Result struct {
 // that cannot be parsed is an error naming it; an entry that cannot be
 // used is left out with a note.
 func Import(name string, o Options) (*Result, error) {
-	h, ok := Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("unknown host %q: want one of %s", name, strings.Join(Names(), ", "))
+	h, err := find(name)
+	if err != nil {
+		return nil, err
 	}
 	o = o.withDefaults()
 	locs := h.locations(o)
