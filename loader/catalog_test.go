@@ -451,3 +451,15 @@ func TestWatchFilesSeesReplacementsAndNewFiles(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// A description with single spaces only is its own joined fields.
+func FuzzSingleSpaced(f *testing.F) {
+	for _, s := range []string{"Get the weather.", " lead", "trail ", "two  spaces", "tab\there", "nbsp\u00a0here", "", "a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if singleSpaced(s) && strings.Join(strings.Fields(s), " ") != s {
+			t.Errorf("%q is not single spaced", s)
+		}
+	})
+}

@@ -1,9 +1,6 @@
 package loader
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -157,20 +154,6 @@ func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
 	return e
 }
 
-// ToolDigest is the sha256 of a tool's canonical definition: its JSON with
-// object keys sorted (encoding/json sorts map keys), under its own name.
-func ToolDigest(t *mcp.Tool) string {
-	data, err := json.Marshal(t)
-	if err == nil {
-		var v any
-		if json.Unmarshal(data, &v) == nil {
-			data, _ = json.Marshal(v)
-		}
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
 var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // CheckToolName reports why a name cannot be exposed: the Anthropic and
@@ -191,7 +174,10 @@ const SummaryLen = 120
 // Summarize makes the one-line summary of a description: its first
 // sentence, whitespace collapsed, at most SummaryLen characters.
 func Summarize(desc string) string {
-	s := strings.Join(strings.Fields(desc), " ")
+	s := desc
+	if !singleSpaced(desc) {
+		s = strings.Join(strings.Fields(desc), " ")
+	}
 	s = firstSentence(s)
 	if utf8.RuneCountInString(s) <= SummaryLen {
 		// Catalogs hold a summary for every tool. Usually it is the start of the
@@ -207,6 +193,21 @@ func Summarize(desc string) string {
 		r = r[:i]
 	}
 	return strings.TrimRightFunc(string(r), func(c rune) bool { return unicode.IsPunct(c) || unicode.IsSpace(c) }) + "…"
+}
+
+// singleSpaced reports whether s is ASCII with words parted by single
+// spaces, which joining its fields would leave as it is. Most descriptions
+// are, and a catalog summarizes every one.
+func singleSpaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 var abbreviations = map[string]bool{"e.g.": true, "i.e.": true, "etc.": true, "vs.": true, "approx.": true, "incl.": true, "no.": true}

@@ -1,10 +1,12 @@
 package loader
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,11 +35,14 @@ func ParseToolsSpec(spec string) (namespace, file string) {
 // load.
 func LoadToolsFile(spec string) (*Source, error) {
 	ns, file := ParseToolsSpec(spec)
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	tools, err := DecodeTools(data)
+	defer f.Close()
+	// Read as it streams: a large file held whole while its tools are decoded
+	// would raise the start's peak by its own size.
+	tools, err := ReadTools(bufio.NewReaderSize(f, 256<<10))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -79,38 +84,96 @@ func LoadToolsFile(spec string) (*Source, error) {
 // what the file says. Tools are decoded one at a time, so that a large
 // catalog is never held twice over.
 func DecodeTools(data []byte) ([]*mcp.Tool, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	return ReadTools(bytes.NewReader(data))
+}
+
+// ReadTools is DecodeTools for JSON read from r as it comes.
+func ReadTools(r io.Reader) ([]*mcp.Tool, error) {
+	dec := json.NewDecoder(r)
 	if err := openToolsArray(dec); err != nil {
 		return nil, err
 	}
+	tools, err := decodeToolArray(dec, new(schemaPacker), func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
+		def := t.Tool
+		if schema.Missing(t.InputSchema) {
+			def.InputSchema = schema.Default()
+		} else {
+			def.InputSchema = pack.compactDecoded(t.InputSchema)
+		}
+		if len(t.OutputSchema) > 0 {
+			def.OutputSchema = pack.compactDecoded(t.OutputSchema)
+		}
+		return &def
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range tools {
+		if t == nil { // a tool without a name, which LoadToolsFile reports
+			tools[i] = &mcp.Tool{InputSchema: schema.Default()}
+		}
+	}
+	if tools == nil {
+		tools = []*mcp.Tool{}
+	}
+	return tools, nil
+}
+
+// ReadListedTools reads the JSON array of tools at dec's position (or
+// null) as a server listed them: schemas are kept as the JSON written, white
+// space aside, packed by p as PackSchemas packs them (by a packer of its own
+// when p is nil; a listing read a page at a time shares one), and never
+// decoded into maps; a missing or null schema is nil, and so is a null tool.
+func ReadListedTools(dec *json.Decoder, p *SchemaPacker) ([]*mcp.Tool, error) {
+	switch tok, err := dec.Token(); {
+	case err != nil:
+		return nil, err
+	case tok == nil:
+		return nil, nil
+	case tok != json.Delim('['):
+		return nil, errors.New("want a JSON array of tools")
+	}
+	packed := func(raw json.RawMessage, pack *schemaPacker) any {
+		if len(raw) == 0 || string(raw) == "null" {
+			return nil
+		}
+		return pack.compactDecoded(raw)
+	}
+	if p == nil {
+		p = new(SchemaPacker)
+	}
+	return decodeToolArray(dec, &p.p, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
+		def := t.Tool
+		def.InputSchema, def.OutputSchema = packed(t.InputSchema, pack), packed(t.OutputSchema, pack)
+		return &def
+	})
+}
+
+// decodeToolArray decodes the tools of an array whose opening bracket dec
+// has read, one at a time, up to and including its closing bracket; make
+// turns each into the tool kept, packing its schemas with pack. A null
+// element is a nil tool.
+func decodeToolArray(dec *json.Decoder, pack *schemaPacker, make func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
 	var (
 		tools []*mcp.Tool
 		t     toolJSON
-		pack  schemaPacker
 	)
 	for i := 0; dec.More(); i++ {
 		// The raw schemas' buffers are reused from tool to tool: only the
 		// packed copies outlive the loop.
 		t = toolJSON{InputSchema: t.InputSchema[:0], OutputSchema: t.OutputSchema[:0]}
-		if err := dec.Decode(&t); err != nil {
+		tp := &t // null sets it to nil
+		if err := dec.Decode(&tp); err != nil {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
-		def := t.Tool
-		if schema.Missing(t.InputSchema) {
-			def.InputSchema = schema.Default()
-		} else {
-			def.InputSchema = pack.compact(t.InputSchema)
+		if tp == nil {
+			tools = append(tools, nil)
+			continue
 		}
-		if len(t.OutputSchema) > 0 {
-			def.OutputSchema = pack.compact(t.OutputSchema)
-		}
-		tools = append(tools, &def)
+		tools = append(tools, make(&t, pack))
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
 		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array", len(tools))
-	}
-	if tools == nil {
-		tools = []*mcp.Tool{}
 	}
 	return tools, nil
 }
@@ -121,18 +184,30 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 // serves and measures them as JSON anyway. A missing or null input schema
 // becomes {"type":"object"}, as the protocol intends.
 func PackSchemas(tools []*mcp.Tool) {
-	var p schemaPacker
+	var p SchemaPacker
 	for _, t := range tools {
-		if t == nil {
-			continue
-		}
-		if schema.Missing(t.InputSchema) {
-			t.InputSchema = schema.Default()
-			continue
-		}
-		t.InputSchema = p.pack(t.InputSchema)
-		t.OutputSchema = p.pack(t.OutputSchema)
+		p.Pack(t)
 	}
+}
+
+// A SchemaPacker packs the schemas of tools that come one at a time, as
+// PackSchemas does for a slice of them. A listing read page by page can
+// then drop each decoded schema at once, rather than hold all of them,
+// at several times the size of their JSON, until the last page is in.
+type SchemaPacker struct{ p schemaPacker }
+
+// Pack replaces t's schemas with their compact JSON, packed, and a missing
+// or null input schema with {"type":"object"}; a nil tool is left alone.
+func (p *SchemaPacker) Pack(t *mcp.Tool) {
+	if t == nil {
+		return
+	}
+	if schema.Missing(t.InputSchema) {
+		t.InputSchema = schema.Default()
+	} else {
+		t.InputSchema = p.p.pack(t.InputSchema)
+	}
+	t.OutputSchema = p.p.pack(t.OutputSchema)
 }
 
 // schemaPacker stores compacted schemas side by side in large chunks. A
@@ -183,6 +258,44 @@ func (p *schemaPacker) compact(raw json.RawMessage) json.RawMessage {
 	n := b.Len()
 	p.chunk = p.chunk[:len(p.chunk)+n]
 	return json.RawMessage(free[:n:n])
+}
+
+// compactDecoded is compact for JSON that a decoder has read, and so
+// checked: it drops the white space outside strings, which is all that
+// json.Compact changes in valid JSON, without checking it again.
+func (p *schemaPacker) compactDecoded(raw json.RawMessage) json.RawMessage {
+	if cap(p.chunk)-len(p.chunk) < len(raw) {
+		p.chunk = make([]byte, 0, max(len(raw), min(maxChunk, 2*cap(p.chunk)), minChunk))
+	}
+	n := len(p.chunk)
+	p.chunk = appendWithoutSpace(p.chunk, raw)
+	return json.RawMessage(p.chunk[n:len(p.chunk):len(p.chunk)])
+}
+
+// appendWithoutSpace appends the JSON text raw without the white space
+// outside its strings.
+func appendWithoutSpace(dst, raw []byte) []byte {
+	start, inString := 0, false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case ' ', '\t', '\n', '\r':
+			dst = append(dst, raw[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, raw[start:]...)
 }
 
 // toolJSON decodes one tool with its schemas as raw JSON: these fields

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -27,6 +28,9 @@ func TestDecodeTools(t *testing.T) {
 		{name: "tools/list result", in: `{"nextCursor":"x","tools":[{"name":"a","inputSchema":{"type":"object"}}]}`,
 			want: []string{`a {"type":"object"}`}},
 		{name: "empty array", in: ` [ ] `, want: []string{}},
+		{name: "a null tool", in: `[null,{"name":"b"}]`, want: []string{` {"type":"object"}`, `b {"type":"object"}`}},
+		{name: "compact already", in: `[{"name":"a","inputSchema":{"description":"a \"quoted\" word\\","enum":[" x ","y"]}}]`,
+			want: []string{`a {"description":"a \"quoted\" word\\","enum":[" x ","y"]}`}},
 		{name: "object without tools", in: `{"x":1}`, err: `"tools" array`},
 		{name: "tools not an array", in: `{"tools":{}}`, err: `"tools" is not an array`},
 		{name: "not JSON", in: `tools`, err: "want a JSON array"},
@@ -147,4 +151,60 @@ func TestToolEntryWithoutSchema(t *testing.T) {
 			t.Error("digest is not that of the defaulted tool")
 		}
 	}
+}
+
+func TestReadListedTools(t *testing.T) {
+	in := `[null,{"name":"a","inputSchema":null},{"name":"b"},{"name":"c","inputSchema":{"type":"object"},"outputSchema":{ "type" : "object" }}]`
+	tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(in)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	show := func(tl *mcp.Tool) string {
+		if tl == nil {
+			return "nil"
+		}
+		schema := func(v any) string {
+			if raw, ok := v.(json.RawMessage); ok {
+				return string(raw)
+			}
+			return fmt.Sprint(v)
+		}
+		return tl.Name + " " + schema(tl.InputSchema) + " " + schema(tl.OutputSchema)
+	}
+	var got []string
+	for _, tl := range tools {
+		got = append(got, show(tl))
+	}
+	want := `nil|a <nil> <nil>|b <nil> <nil>|c {"type":"object"} {"type":"object"}`
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	if tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(`null`)), nil); err != nil || tools != nil {
+		t.Errorf("null: %v %v", tools, err)
+	}
+	for _, bad := range []string{`{}`, `[1]`, `[{"name":"a"}`} {
+		if _, err := ReadListedTools(json.NewDecoder(strings.NewReader(bad)), nil); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// For JSON that a decoder has read, dropping the white space outside
+// strings is all that json.Compact does.
+func FuzzAppendWithoutSpace(f *testing.F) {
+	for _, s := range []string{`{ "a" : [ 1 , "x y" ] }`, "{\"a\\\"\\\\ b\":\t\"\\u0020 \"\r\n}", `"  "`, ` [ ] `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, data); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendWithoutSpace(nil, data); string(got) != want.String() {
+			t.Errorf("%q: got %q, want %q", data, got, want.String())
+		}
+	})
 }

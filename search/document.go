@@ -79,13 +79,26 @@ func ToolDocument(id, name, description string, inputSchema []byte) Document {
 	if len(bytes.TrimSpace(inputSchema)) == 0 {
 		return d
 	}
-	// A field of an unexpected type (a numeric "description", a tuple "items") only loses
-	// that field: json keeps decoding the rest and reports the first such error.
-	var typeErr *json.UnmarshalTypeError
-	if err := json.Unmarshal(inputSchema, &root); err == nil || errors.As(err, &typeErr) {
-		// An exact-size copy: catalogs are big and append's spare capacity adds up.
-		d.Params = slices.Clip(slices.Clone(root.params(nil, "", 0)))
+	r := readers.Get().(*schemaReader)
+	defer readers.Put(r)
+	if !r.readSchema(inputSchema, &root) {
+		// What schemaReader does not take, json.Unmarshal reads. A field of an
+		// unexpected type (a numeric "description", a tuple "items") only loses
+		// that field: json keeps decoding the rest and reports the first such error.
+		root = schemaNode{}
+		var typeErr *json.UnmarshalTypeError
+		if err := json.Unmarshal(inputSchema, &root); err != nil && !errors.As(err, &typeErr) {
+			return d
+		}
 	}
+	// Flattened in scratch, then an exact-size copy: catalogs are big and
+	// append's spare capacity adds up.
+	params := root.params(r.params[:0], "", 0)
+	if len(params) > 0 {
+		d.Params = slices.Clip(slices.Clone(params))
+	}
+	clear(params)
+	r.params = params[:0]
 	return d
 }
 
@@ -137,7 +150,8 @@ func (n *schemaNode) params(dst []Param, prefix string, depth int) []Param {
 	if depth >= maxSchemaDepth {
 		return dst
 	}
-	for _, p := range n.Properties {
+	for i := range n.Properties {
+		p := &n.Properties[i] // not a copy, which would go to the heap
 		if len(dst) >= maxSchemaParams {
 			break
 		}
@@ -150,13 +164,17 @@ func (n *schemaNode) params(dst []Param, prefix string, depth int) []Param {
 
 // children adds the nested properties of n, looking through arrays and combinators.
 func (n *schemaNode) children(dst []Param, name string, depth int) []Param {
-	dst = n.params(dst, name+".", depth)
+	if len(n.Properties) == 0 && n.Items == nil && len(n.AnyOf)+len(n.OneOf)+len(n.AllOf) == 0 {
+		return dst // most parameters: no prefix to make
+	}
+	prefix := name + "."
+	dst = n.params(dst, prefix, depth)
 	if n.Items != nil {
 		dst = n.Items.params(dst, name+"[].", depth)
 	}
-	for _, alts := range [][]schemaNode{n.AnyOf, n.OneOf, n.AllOf} {
+	for _, alts := range [3][]schemaNode{n.AnyOf, n.OneOf, n.AllOf} {
 		for i := range alts {
-			dst = alts[i].params(dst, name+".", depth)
+			dst = alts[i].params(dst, prefix, depth)
 		}
 	}
 	return dst

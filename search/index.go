@@ -164,32 +164,35 @@ func (ix *Index) Add(docs ...Document) {
 	}
 }
 
-// Trim packs every postings list into one allocation and drops the room that
-// lists and slot tables keep for growth. Built by appending, a large index
-// holds up to twice the postings it uses, scattered over the heap among the
-// garbage of analysis. Trim costs time in proportion to the whole index, so
-// it belongs after a bulk load, not after each change; later additions grow
-// lists as before.
+// Trim packs the postings lists side by side, dropping the room that
+// appending leaves them. Built by appending, a large index holds up to
+// twice the postings it uses, scattered over the heap among the garbage of
+// analysis. The lists are packed into chunks of about a megabyte rather
+// than one allocation, so that the collector can free the old lists while
+// Trim runs: a bulk load peaks here. The slot tables keep their room (a
+// quarter at most, for tables this large). Trim costs time in proportion to
+// the whole index, so it belongs after a bulk load, not after each change;
+// later additions grow lists as before.
 func (ix *Index) Trim() {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	n := 0
-	for i := range ix.terms {
-		n += len(ix.terms[i].postings)
-	}
-	all := make([]posting, 0, n)
+	var chunk []posting
 	for i := range ix.terms {
 		ts := &ix.terms[i]
-		lo := len(all)
-		all = append(all, ts.postings...)
+		if cap(chunk)-len(chunk) < len(ts.postings) {
+			chunk = make([]posting, 0, max(len(ts.postings), trimChunk))
+		}
+		lo := len(chunk)
+		chunk = append(chunk, ts.postings...)
 		// Capped, so that a list that grows again moves out rather than
 		// over its neighbour.
-		ts.postings = all[lo:len(all):len(all)]
+		ts.postings = chunk[lo:len(chunk):len(chunk)]
 	}
-	ix.terms = slices.Clone(ix.terms)
-	ix.slots = slices.Clone(ix.slots)
-	ix.stats = slices.Clone(ix.stats)
 }
+
+// trimChunk is how many postings Trim packs together: a megabyte. (Tests
+// make it smaller.)
+var trimChunk = 128 << 10
 
 // Remove deletes the documents with the given IDs; unknown IDs are ignored.
 func (ix *Index) Remove(ids ...string) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -151,3 +152,94 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 // indexBatch is how many documents syncIndex builds and adds at a time: enough
 // for Add to spread the analysis over every CPU.
 const indexBatch = 4096
+
+// indexer brings the index up to the latest snapshot whenever the catalog
+// changes, until Close. It runs apart from update so that a catalog is
+// listed as soon as it is loaded: indexing 100,000 tools takes a second or
+// two that the first tools/list need not wait for. Changes that come while
+// it works are taken together in the next pass.
+func (s *Server) indexer() {
+	for {
+		select {
+		case <-s.indexKick:
+		case <-s.done:
+			return
+		}
+		if s.indexGate != nil {
+			s.indexGate()
+		}
+		s.mu.RLock()
+		from, to := s.indexed, s.snap
+		s.mu.RUnlock()
+		if from == to {
+			continue
+		}
+		s.indexMu.Lock()
+		s.indexing.Store(true)
+		syncIndex(s.index, from, to)
+		s.indexing.Store(false)
+		s.mu.Lock()
+		s.indexed = to
+		close(s.indexedC)
+		s.indexedC = make(chan struct{})
+		s.mu.Unlock()
+		s.indexMu.Unlock()
+	}
+}
+
+// testIndexGate, when set, runs before each pass of the indexers of the
+// servers made from then on: tests hold it back to search while indexing is
+// still to come.
+var testIndexGate func()
+
+// indexedSnapshot waits until the index reflects the snapshot served when
+// it was called (or a later one), and returns the snapshot the index
+// reflects. The index stays as it is until done is called, so that hits
+// and entries agree. A search during indexing thus waits rather than
+// missing what is not indexed yet.
+func (s *Server) indexedSnapshot() (snap *loader.Snapshot, done func()) {
+	s.waitIndexed(nil)
+	s.indexMu.RLock()
+	s.mu.RLock()
+	snap = s.indexed
+	s.mu.RUnlock()
+	if snap == nil { // closed before anything was indexed
+		snap = &loader.Snapshot{}
+	}
+	return snap, s.indexMu.RUnlock
+}
+
+// waitIndexed waits until the index reflects the snapshot served when it
+// was called, the server is closed, or ctx (when not nil) ends.
+func (s *Server) waitIndexed(ctx context.Context) error {
+	var ctxDone <-chan struct{}
+	if ctx != nil {
+		ctxDone = ctx.Done()
+	}
+	s.mu.RLock()
+	want := s.snap.Version
+	for s.indexed == nil || s.indexed.Version < want {
+		ch := s.indexedC
+		s.mu.RUnlock()
+		select {
+		case <-ch:
+		case <-s.done:
+			return nil
+		case <-ctxDone:
+			return ctx.Err()
+		}
+		s.mu.RLock()
+	}
+	s.mu.RUnlock()
+	return nil
+}
+
+// Indexing reports whether the index is being brought up to a new catalog
+// snapshot: for a large catalog, a burst of garbage from analysis.
+func (s *Server) Indexing() bool { return s.indexing.Load() }
+
+// WaitIndexed waits until every entry of the catalog as it is now can be
+// found by a search, or until ctx ends.
+func (s *Server) WaitIndexed(ctx context.Context) error {
+	return s.waitIndexed(ctx)
+}

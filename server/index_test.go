@@ -1,9 +1,13 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -52,5 +56,103 @@ func TestSyncIndexAcrossBatches(t *testing.T) {
 	}
 	if res := ix.Search(search.Query{Text: "select:" + last}); len(res.Hits) != 0 {
 		t.Errorf("removed tool still found: %+v", res.Hits)
+	}
+}
+
+// holdIndexer keeps the indexer from starting a pass until the returned
+// function is called.
+func holdIndexer(t *testing.T) (release func()) {
+	gate := make(chan struct{})
+	testIndexGate = func() { <-gate }
+	var once sync.Once
+	release = func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(func() {
+		release()
+		testIndexGate = nil
+	})
+	return release
+}
+
+// A catalog is listed before it is indexed, and a search made meanwhile
+// waits for the index instead of missing what is not in it yet.
+func TestSearchDuringIndexingWaits(t *testing.T) {
+	release := holdIndexer(t)
+	s, err := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if d := s.Description(); !strings.Contains(d, "srv__echo") {
+		t.Errorf("the listing waits for the index:\n%s", d)
+	}
+	if res, err := s.Search(SearchArgs{Query: ""}); err != nil || len(res.Results) != 4 {
+		t.Errorf("the empty query waits for the index: %v %+v", err, res)
+	}
+
+	type answer struct {
+		res *SearchResult
+		err error
+	}
+	answers := make(chan answer, 2)
+	for _, q := range []string{"echo a message", "select:static_tool"} {
+		go func() {
+			res, err := s.Search(SearchArgs{Query: q})
+			answers <- answer{res, err}
+		}()
+	}
+	time.Sleep(20 * time.Millisecond) // let the searches start; nothing depends on it
+	select {
+	case a := <-answers:
+		t.Fatalf("a search was answered before the catalog was indexed: %+v", a.res)
+	default:
+	}
+	release()
+	got := map[string]bool{}
+	for range 2 {
+		a := <-answers
+		if a.err != nil || len(a.res.Results) == 0 {
+			t.Fatalf("search %q: %v %+v", a.res.Query, a.err, a.res)
+		}
+		got[a.res.Results[0].Name] = true
+	}
+	if !got["srv__echo"] || !got["static_tool"] {
+		t.Errorf("first results = %v, want srv__echo and static_tool", got)
+	}
+}
+
+// Catalog changes that come during indexing are indexed in the next pass,
+// and searches wait for the catalog as it was when they came.
+func TestCatalogChangesDuringIndexing(t *testing.T) {
+	release := holdIndexer(t)
+	c := testCatalog(t)
+	s, err := New(c, Options{ListingBudget: DefaultListingBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	add := func(name, desc string) {
+		tl := &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)}
+		c.Put(&loader.Source{Name: "dump", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("dump", name, tl)}})
+	}
+	add("frobnicate", "Frobnicates a widget.") // replaces static_tool
+	add("defrobnicate", "Undoes a frobnication.")
+	done := make(chan *SearchResult)
+	go func() {
+		res, _ := s.Search(SearchArgs{Query: "frobnication"})
+		done <- res
+	}()
+	release()
+	res := <-done
+	if len(res.Results) == 0 || res.Results[0].Name != "defrobnicate" {
+		t.Errorf("search after the changes: %+v", res.Results)
+	}
+	if res, _ := s.Search(SearchArgs{Query: "select:static_tool,frobnicate"}); len(res.Results) != 0 || len(res.Unknown) != 2 {
+		t.Errorf("replaced entries are still found: %+v unknown %v", res.Results, res.Unknown)
+	}
+	if err := s.WaitIndexed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s.index.Len() != 4 { // srv's three listed tools and defrobnicate
+		t.Errorf("index holds %d entries, want 4", s.index.Len())
 	}
 }

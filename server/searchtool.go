@@ -221,14 +221,13 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	if err := checkSearchArgs(&args); err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	snap, ix := s.snap, s.index
-	s.mu.RUnlock()
-
 	needs := args.needs()
 	if len(needs) == 0 {
-		return s.listPage(snap, args)
+		return s.listPage(s.Snapshot(), args)
 	}
+	snap, done := s.indexedSnapshot()
+	defer done()
+	ix := s.index
 	res := &SearchResult{Query: strings.Join(needs, "; "), Results: []ResultItem{}, catalogSize: ix.Len()}
 	if len(needs) == 1 {
 		res.Query = needs[0]

@@ -72,10 +72,19 @@ type Server struct {
 	log     *slog.Logger
 
 	mu      sync.RWMutex
-	snap    *loader.Snapshot // what index and listing reflect
-	index   *search.Index
+	snap    *loader.Snapshot      // the catalog as listed
 	listing string                // tool_search's description
 	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
+
+	// The index follows snap in the background (see index.go), so that a
+	// large catalog is listed before it is indexed; searches wait for it.
+	index     *search.Index
+	indexMu   sync.RWMutex     // held by the indexer while it changes the index, by searches while they read it
+	indexed   *loader.Snapshot // what the index reflects; guarded by mu
+	indexedC  chan struct{}    // closed when indexed moves on; guarded by mu
+	indexKick chan struct{}    // tells the indexer that snap moved on
+	indexGate func()           // testIndexGate as New found it
+	indexing  atomic.Bool      // the indexer is at work
 
 	unsubscribe func()
 
@@ -129,18 +138,22 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:    opts,
-		catalog: catalog,
-		tok:     tok,
-		log:     opts.Logger,
-		index:   search.NewIndex(),
-		conns:   map[*mcp.Server]*conn{},
-		jobs:    make(chan func(), 1024),
-		done:    make(chan struct{}),
-		notify:  make(chan func(), 1024),
-		relay:   relay.New(),
+		opts:      opts,
+		catalog:   catalog,
+		tok:       tok,
+		log:       opts.Logger,
+		index:     search.NewIndex(),
+		indexedC:  make(chan struct{}),
+		indexKick: make(chan struct{}, 1),
+		indexGate: testIndexGate,
+		conns:     map[*mcp.Server]*conn{},
+		jobs:      make(chan func(), 1024),
+		done:      make(chan struct{}),
+		notify:    make(chan func(), 1024),
+		relay:     relay.New(),
 	}
 	go s.countWorker()
+	go s.indexer()
 	go s.notifyWorker()
 	if p := s.passthrough(); p != nil {
 		s.stopLogs = p.WatchLogs(s.broadcastLog)
@@ -168,21 +181,21 @@ func (s *Server) Catalog() *loader.Catalog { return s.catalog }
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
 
-// Snapshot returns the catalog snapshot the index currently reflects.
+// Snapshot returns the catalog snapshot the server lists and serves.
 func (s *Server) Snapshot() *loader.Snapshot {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.snap
 }
 
-// update follows a catalog change: index, listing, then every connection.
+// update follows a catalog change: listing, index (in the background),
+// then every connection.
 func (s *Server) update(old, new *loader.Snapshot) {
 	s.mu.Lock()
 	if s.snap != nil && new.Version <= s.snap.Version {
 		s.mu.Unlock()
 		return
 	}
-	syncIndex(s.index, s.snap, new)
 	s.snap = new
 	s.signatures.Clear()
 	listing := s.renderDescription(new)
@@ -190,6 +203,10 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	s.listing = listing
 	conns := maps.Clone(s.conns)
 	s.mu.Unlock()
+	select {
+	case s.indexKick <- struct{}{}:
+	default: // the indexer has yet to see the last kick, and will see this snapshot
+	}
 	for ms, c := range conns {
 		if changed {
 			// Re-adding the tool sends notifications/tools/list_changed.

@@ -26,7 +26,7 @@ func replicatedCatalog(b *testing.B, n int) (string, []string) {
 	b.Helper()
 	var base []map[string]any
 	var queries []string
-	if data, err := os.ReadFile(filepath.Join(devSplit, "catalog.json")); err == nil {
+	if data, err := os.ReadFile(filepath.Join(devSplit, "catalog.json")); devSplit != "" && err == nil {
 		if err := json.Unmarshal(data, &base); err != nil {
 			b.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,14 @@ func TestMain(m *testing.M) {
 	// Before anything: the supervisor of a script or server that the
 	// toolsearch under test starts is this binary too (see main).
 	supervise.Init()
+	if file := os.Getenv(fakeUpstreamEnv); file != "" {
+		// Started by a benchmark as an upstream server.
+		if err := serveFakeUpstream(file); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if os.Getenv(runAsToolsearch) == "1" {
 		os.Unsetenv(runAsToolsearch) // not for the processes toolsearch starts
 		main()                       // exits

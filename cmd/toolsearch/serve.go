@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -42,15 +44,19 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		cfg.TraceArgs = cfg.TraceArgs || *traceArgs
 	}
 	sf.follow = true
+	// The collector is paced from the start: loading a large catalog
+	// allocates several times what it keeps.
+	gcCtx, stopGC := context.WithCancel(context.Background())
+	defer stopGC()
+	pacer := paceGC(gcCtx)
 	a, err := openApp(sf)
 	if err != nil {
 		return err
 	}
 	defer a.close(ctx)
-	// Loading a large catalog leaves garbage behind (file bytes, decoded
-	// JSON); hand it back now rather than whenever the scavenger gets to it.
-	debug.FreeOSMemory()
-	tuneGC(a.log)
+	pacer.log.Store(a.log)
+	indexing := a.server.Indexing
+	pacer.indexing.Store(&indexing)
 	// Once asked to stop, scripts and upstream calls in flight get the
 	// grace, then are stopped, so that the sessions waiting for them end.
 	work, cancelWork := afterGrace(ctx)
@@ -61,6 +67,14 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	a.watchSkills(ctx)
 	a.watchApprovals(ctx)
 	a.startUpstreams()
+	go func() {
+		// Loading and indexing a large catalog leave garbage behind (file
+		// bytes, decoded JSON, analysis); hand it back once the index is
+		// built rather than whenever the scavenger gets to it.
+		if a.server.WaitIndexed(ctx) == nil {
+			debug.FreeOSMemory()
+		}
+	}()
 	a.followConfig(ctx, sf)
 
 	snap := a.server.Snapshot()
@@ -127,35 +141,87 @@ func serveHTTP(ctx context.Context, a *app) error {
 // once its catalog is large. Go's default (GOGC=100) lets the heap double
 // before collecting; the live heap is mostly the catalog, while a search
 // leaves some 100 KB of garbage, so with 100,000 tools the default would
-// hold about 150 MB for garbage alone.
+// hold about 150 MB for garbage alone, and loading them (which allocates
+// several times what it keeps) would peak far above what stays.
 const gcHeadroom = 64 << 20
 
-// gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom:
-// Go's default for a heap under gcHeadroom, and never below 25, so that a
+// indexHeadroom is the headroom while the index is brought up to a new
+// catalog: a large catalog's index is built on top of the heap that stays,
+// from documents that are garbage a moment later, and with the usual
+// headroom a start would peak some 30 MB higher, for a few collections
+// more.
+const indexHeadroom = 32 << 20
+
+// gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom.
+func gcPercent(live uint64) int { return gcPercentFor(live, gcHeadroom) }
+
+// gcPercentFor is the GOGC that lets a heap of live bytes grow by headroom:
+// Go's default for a heap under headroom, and never below 25, so that a
 // very large catalog still gets collections in proportion to its size.
-func gcPercent(live uint64) int {
-	if live <= gcHeadroom {
+func gcPercentFor(live, headroom uint64) int {
+	if live <= headroom {
 		return 100
 	}
-	return max(25, int(100*gcHeadroom/live))
+	return max(25, int(100*headroom/live))
 }
 
-// tuneGC sets the collector's pace for the catalog just loaded, unless the
-// operator chose one with GOGC or GOMEMLIMIT. It reads the live heap of the
-// last collection, so it belongs right after one.
-func tuneGC(log *slog.Logger) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+// paceGC sets the collector's pace after every collection from the live
+// heap it found (gcPercent), unless the operator chose one with GOGC or
+// GOMEMLIMIT: from the start, so that loading a large catalog peaks at
+// little more than what it keeps, and for as long as the server runs, so
+// that a catalog that grows later (an upstream listing many tools) is paced
+// too. It stops when ctx ends. The first change is logged once a logger is
+// set.
+func paceGC(ctx context.Context) *gcPacer {
+	p := &gcPacer{ctx: ctx, percent: 100}
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		p.arm()
+	}
+	return p
+}
+
+// A gcPacer learns of each collection through the cleanup of an object
+// that nothing references, which the next collection frees.
+type gcPacer struct {
+	ctx context.Context
+	log atomic.Pointer[slog.Logger]
+	// indexing, when set, reports whether the index is being built, which
+	// calls for indexHeadroom.
+	indexing atomic.Pointer[func() bool]
+	percent  int  // only collected uses it
+	logged   bool // likewise
+}
+
+// gcSentinel is what a gcPacer watches; it is big enough not to share a
+// tiny allocation block with anything else.
+type gcSentinel [32]byte
+
+func (p *gcPacer) arm() {
+	runtime.AddCleanup(new(gcSentinel), (*gcPacer).collected, p)
+}
+
+// collected runs once a collection is over.
+func (p *gcPacer) collected() {
+	if p.ctx.Err() != nil {
 		return
 	}
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
-	if live[0].Value.Kind() != metrics.KindUint64 {
-		return
+	if live[0].Value.Kind() == metrics.KindUint64 {
+		headroom := uint64(gcHeadroom)
+		if indexing := p.indexing.Load(); indexing != nil && (*indexing)() {
+			headroom = indexHeadroom
+		}
+		if percent := gcPercentFor(live[0].Value.Uint64(), headroom); percent != p.percent {
+			debug.SetGCPercent(percent)
+			p.percent = percent
+		}
+		if log := p.log.Load(); log != nil && !p.logged && p.percent != 100 {
+			p.logged = true
+			log.Info("large catalog: collecting garbage sooner", "live_heap_mb", live[0].Value.Uint64()>>20, "gogc", p.percent)
+		}
 	}
-	if p := gcPercent(live[0].Value.Uint64()); p != 100 {
-		debug.SetGCPercent(p)
-		log.Info("large catalog: collecting garbage sooner", "live_heap_mb", live[0].Value.Uint64()>>20, "gogc", p)
-	}
+	p.arm()
 }
 
 // defaultHTTPAddr lets --http stand alone: with no address after it, it

@@ -1,6 +1,19 @@
 package main
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
 
 func TestGCPercent(t *testing.T) {
 	const mb = 1 << 20
@@ -21,4 +34,81 @@ func TestGCPercent(t *testing.T) {
 			t.Errorf("gcPercent(%d MB) = %d, want %d", tt.live/mb, got, tt.want)
 		}
 	}
+}
+
+// The pacer follows the live heap from collection to collection: up when a
+// large catalog comes, and back to Go's default when it goes.
+func TestPaceGC(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("the operator's GOGC or GOMEMLIMIT turns the pacer off")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := paceGC(ctx)
+	var buf lockedBuffer
+	p.log.Store(slog.New(slog.NewTextHandler(&buf, nil)))
+	current := func() int {
+		percent := debug.SetGCPercent(100)
+		debug.SetGCPercent(percent)
+		return percent
+	}
+	// What the pacer should set follows from the live heap, which holds
+	// whatever else this test process keeps besides the catalog below.
+	want := func(headroom uint64) int {
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(live)
+		return gcPercentFor(live[0].Value.Uint64(), headroom)
+	}
+	waitPercent := func(what string, headroom uint64) {
+		t.Helper()
+		var got, w int
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			runtime.GC()
+			if got, w = current(), want(headroom); got-w <= 1 && w-got <= 1 {
+				return
+			}
+		}
+		t.Fatalf("GOGC = %d, want %d (%s)", got, w, what)
+	}
+	catalog := make([][]byte, 160) // 160 MB live and a little more: about 40 at most, as gcPercent says
+	for i := range catalog {
+		catalog[i] = make([]byte, 1<<20)
+	}
+	waitPercent("a large catalog", gcHeadroom)
+	if p := current(); p > 40 {
+		t.Fatalf("GOGC = %d with a catalog of 160 MB; want 40 or less", p)
+	}
+	var indexing atomic.Bool // while an index is built: half the headroom
+	isIndexing := indexing.Load
+	p.indexing.Store(&isIndexing)
+	indexing.Store(true)
+	waitPercent("while indexing", indexHeadroom)
+	indexing.Store(false)
+	waitPercent("after indexing", gcHeadroom)
+	runtime.KeepAlive(catalog)
+	catalog = nil
+	waitPercent("once the catalog is gone", gcHeadroom)
+	if !strings.Contains(buf.String(), "large catalog: collecting garbage sooner") {
+		t.Errorf("log: %s", buf.String())
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that a logger on another goroutine may
+// write while a test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

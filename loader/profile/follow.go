@@ -74,7 +74,7 @@ func (f *follower) narrow(src *loader.Source) *loader.Source {
 	out := *src
 	out.Entries = nil
 	for _, e := range src.Entries {
-		if n := f.p.Apply(src.Kind, e); n != nil {
+		if n := f.p.Apply(e); n != nil {
 			out.Entries = append(out.Entries, n)
 		}
 	}
@@ -83,7 +83,7 @@ func (f *follower) narrow(src *loader.Source) *loader.Source {
 	}
 	out.Refused = nil
 	for _, r := range src.Refused {
-		if f.p.Admits(src.Kind, r.Entry) {
+		if f.p.Admits(r.Entry) {
 			out.Refused = append(out.Refused, r)
 		}
 	}

@@ -18,7 +18,9 @@ package profile
 
 import (
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolsearch/toolsearch/loader"
@@ -57,7 +59,8 @@ func (p *Profile) Check() []error {
 			}
 		}
 	}
-	for g, pol := range p.Policy {
+	for _, g := range slices.Sorted(maps.Keys(p.Policy)) {
+		pol := p.Policy[g]
 		if _, err := path.Match(g, ""); err != nil {
 			errs = append(errs, fmt.Errorf("profiles.%s.policy: bad glob %q: %v", p.Name, g, err))
 		}
@@ -68,13 +71,13 @@ func (p *Profile) Check() []error {
 	return errs
 }
 
-// Admits reports whether an entry of the given source kind belongs to the
-// profile, before its policy.
-func (p *Profile) Admits(kind loader.SourceKind, e *loader.Entry) bool {
+// Admits reports whether an entry belongs to the profile, before its
+// policy.
+func (p *Profile) Admits(e *loader.Entry) bool {
 	if e.Kind == loader.KindSkill {
 		return p.Skills == nil || e.Skill != nil && p.admitsSkill(e.Skill.Path)
 	}
-	if p.Servers != nil && !contains(p.Servers, e.Source) {
+	if p.Servers != nil && !slices.Contains(p.Servers, e.Source) {
 		return false
 	}
 	return p.Tools == nil || matchAny(p.Tools, e.Name)
@@ -86,7 +89,7 @@ func (p *Profile) admitsSource(src *loader.Source) bool {
 	if src.Kind == loader.SourceSkills {
 		return p.Skills == nil || len(p.Skills) > 0
 	}
-	return p.Servers == nil || contains(p.Servers, src.Name)
+	return p.Servers == nil || slices.Contains(p.Servers, src.Name)
 }
 
 func (p *Profile) admitsSkill(skillPath string) bool {
@@ -131,8 +134,8 @@ var strictness = map[loader.Policy]int{loader.PolicyCallable: 0, loader.PolicyVi
 // Apply returns the entry as the profile shows it, or nil when the
 // profile leaves it out or hides it. An entry whose policy the profile
 // makes stricter is a copy; others are the entry itself.
-func (p *Profile) Apply(kind loader.SourceKind, e *loader.Entry) *loader.Entry {
-	if !p.Admits(kind, e) {
+func (p *Profile) Apply(e *loader.Entry) *loader.Entry {
+	if !p.Admits(e) {
 		return nil
 	}
 	pol, ok := p.policy(e.Name)
@@ -148,15 +151,6 @@ func (p *Profile) Apply(kind loader.SourceKind, e *loader.Entry) *loader.Entry {
 	c := *e
 	c.Policy = pol
 	return &c
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func matchAny(globs []string, name string) bool {

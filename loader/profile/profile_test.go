@@ -104,3 +104,16 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("want 3 problems, got %v", errs)
 	}
 }
+
+// TestCheckOrder: the policy's problems come in the order of its globs,
+// the same at every run, so that a fixed configuration reads the same.
+func TestCheckOrder(t *testing.T) {
+	p := &Profile{Name: "x", Policy: map[string]loader.Policy{"a": "never", "b": "never", "c": "never", "d": "never", "e": "never", "f": "never"}}
+	var got []string
+	for _, err := range p.Check() {
+		got = append(got, err.Error())
+	}
+	if !slices.IsSorted(got) || len(got) != 6 {
+		t.Errorf("problems out of order:\n%s", strings.Join(got, "\n"))
+	}
+}

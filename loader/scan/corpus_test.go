@@ -68,12 +68,7 @@ func TestPoisonedCorpus(t *testing.T) {
 	caught := 0
 	for _, p := range corpus {
 		fs := scanPoisoned(p)
-		var got []Rule
-		for _, f := range fs {
-			if !slices.Contains(got, f.Rule) {
-				got = append(got, f.Rule)
-			}
-		}
+		got := rules(fs)
 		ok := len(fs) > 0
 		for _, r := range p.Want {
 			if !slices.Contains(got, r) {

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -51,19 +52,9 @@ func Skill(file string, raw []byte) []Finding {
 	d.add(file, text)
 	out := d.scan(nil, false)
 	for i := range out {
-		out[i].Line = 1 + countLines(text[:out[i].Start])
+		out[i].Line = 1 + strings.Count(text[:out[i].Start], "\n")
 	}
 	return out
-}
-
-func countLines(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			n++
-		}
-	}
-	return n
 }
 
 // toolDoc lays out the texts of a tool definition.

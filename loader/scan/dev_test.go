@@ -60,21 +60,27 @@ func devServer(name string) (server, own string) {
 	return "#" + name, name
 }
 
-// TestDevCatalogFalsePositives scans the 2,102 real tool definitions of the
-// dev split and the shipped skills, which hold no poison: every finding is
-// a false positive, and at most 0.5 % of definitions may have one.
-func TestDevCatalogFalsePositives(t *testing.T) {
-	tools := loadDevCatalog(t)
+// devNames records the dev catalog's tools by server, for Shadowing.
+func devNames(tools []*mcp.Tool) *Names {
 	var names Names
 	for _, tool := range tools {
 		server, own := devServer(tool.Name)
 		names.Add(server, own, tool.Name)
 	}
+	return &names
+}
+
+// TestDevCatalogFalsePositives scans the 2,102 real tool definitions of the
+// dev split and the shipped skills, which hold no poison: every finding is
+// a false positive, and at most 0.5 % of definitions may have one.
+func TestDevCatalogFalsePositives(t *testing.T) {
+	tools := loadDevCatalog(t)
+	names := devNames(tools)
 	flagged, total := 0, 0
 	for _, tool := range tools {
 		total++
 		server, _ := devServer(tool.Name)
-		fs := append(Tool(tool), Shadowing(server, tool, &names)...)
+		fs := append(Tool(tool), Shadowing(server, tool, names)...)
 		if len(fs) > 0 {
 			flagged++
 			for _, f := range fs {
@@ -107,11 +113,7 @@ func TestDevCatalogFalsePositives(t *testing.T) {
 // op is a pass over all of them.
 func BenchmarkDevCatalog(b *testing.B) {
 	tools := loadDevCatalog(b)
-	var names Names
-	for _, tool := range tools {
-		server, own := devServer(tool.Name)
-		names.Add(server, own, tool.Name)
-	}
+	names := devNames(tools)
 	b.Run("Tool", func(b *testing.B) {
 		for b.Loop() {
 			for _, tool := range tools {
@@ -126,7 +128,7 @@ func BenchmarkDevCatalog(b *testing.B) {
 			for _, tool := range tools {
 				server, _ := devServer(tool.Name)
 				_, refs := ToolReferences(tool)
-				refs.Shadowing(server, &names)
+				refs.Shadowing(server, names)
 			}
 		}
 	})
@@ -134,7 +136,7 @@ func BenchmarkDevCatalog(b *testing.B) {
 		for b.Loop() {
 			for _, tool := range tools {
 				server, _ := devServer(tool.Name)
-				Shadowing(server, tool, &names)
+				Shadowing(server, tool, names)
 			}
 		}
 	})

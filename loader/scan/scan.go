@@ -3,7 +3,6 @@ package scan
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -111,30 +110,26 @@ func escapeRune(r rune) string {
 	return fmt.Sprintf(`\u%04X`, r)
 }
 
-func isGraphic(r rune) bool { return unicode.IsGraphic(r) }
-
 // Reveal returns s with every character a reader would not see (controls
 // other than tab and line breaks, format characters, the tag block) written
 // as a \u or \U escape, so that text from a definition can be shown on a
 // terminal or a page without hiding anything or moving the cursor.
 func Reveal(s string) string {
-	clean := true
-	for _, r := range s {
-		if r != '\n' && r != '\t' && (invisibleRune(r) || r == utf8.RuneError) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if strings.IndexFunc(s, unseen) < 0 {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if r != '\n' && r != '\t' && (invisibleRune(r) || r == utf8.RuneError) {
+		if unseen(r) {
 			b.WriteString(escapeRune(r))
 			continue
 		}
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// unseen reports the characters Reveal escapes.
+func unseen(r rune) bool {
+	return r != '\n' && r != '\t' && (invisibleRune(r) || r == utf8.RuneError)
 }

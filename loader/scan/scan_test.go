@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -211,6 +212,35 @@ func TestUnescapeJSON(t *testing.T) {
 		ok := unescapeJSON(&b, []byte(body))
 		if ok == wantErr || ok && b.String() != want {
 			t.Errorf("%s: got %q (%v), want %q (valid %v)", body, b.String(), ok, want, !wantErr)
+		}
+	}
+}
+
+// TestShadowingCaps: a tool naming other servers' tools everywhere reports
+// a bounded number of them, per field and in all.
+func TestShadowingCaps(t *testing.T) {
+	var names Names
+	var mentions []string
+	for i := range 10 {
+		tool := fmt.Sprintf("send_email_%d", i)
+		names.Add("mail", tool, "mail__"+tool)
+		mentions = append(mentions, tool)
+	}
+	text := strings.Join(mentions, " ")
+	props := map[string]any{}
+	for i := range 20 {
+		props[fmt.Sprintf("p%d", i)] = map[string]any{"type": "string", "description": text}
+	}
+	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+	tool := &mcp.Tool{Name: "helper", Description: text, InputSchema: json.RawMessage(schema)}
+	fs := Shadowing("evil", tool, &names)
+	if len(fs) != maxPerText {
+		t.Errorf("%d findings, want the cap of %d", len(fs), maxPerText)
+	}
+	perField := map[string]int{}
+	for _, f := range fs {
+		if perField[f.Field]++; perField[f.Field] > maxPerField {
+			t.Errorf("more than %d findings on %s", maxPerField, f.Field)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 package scan
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -44,12 +44,8 @@ func (n *Names) Add(server, own, exposed string) {
 			continue
 		}
 		key := strings.ToLower(name)
-		list := n.owners[key]
-		if i := sort.SearchStrings(list, server); i == len(list) || list[i] != server {
-			list = append(list, "")
-			copy(list[i+1:], list[i:])
-			list[i] = server
-			n.owners[key] = list
+		if i, found := slices.BinarySearch(n.owners[key], server); !found {
+			n.owners[key] = slices.Insert(n.owners[key], i, server)
 		}
 	}
 }
@@ -137,6 +133,9 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 	var out []Finding
 	perField := map[string]int{}
 	for _, ref := range r.list {
+		if len(out) >= maxPerText {
+			break
+		}
 		other := names.other(ref.word, server, r.own)
 		if other == "" {
 			continue
@@ -145,7 +144,7 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 		if field == "" {
 			field = jsonField(ref.p.root, toolJSON(r.tool)[ref.p.root], ref.p.ordinal)
 		}
-		if perField[field] >= maxPerField || len(out) >= maxPerText {
+		if perField[field] >= maxPerField {
 			continue
 		}
 		perField[field]++
@@ -201,7 +200,7 @@ func (n *Names) other(word, self string, own map[string]bool) string {
 		if !ok || own[c] || !distinctive(c) {
 			continue
 		}
-		if i := sort.SearchStrings(servers, self); i < len(servers) && servers[i] == self {
+		if _, mine := slices.BinarySearch(servers, self); mine {
 			continue
 		}
 		return servers[0]

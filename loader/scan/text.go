@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -335,7 +336,7 @@ func quoteSpan(s string) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r == utf8.RuneError, invisibleRune(r), !isGraphic(r):
+		case r == utf8.RuneError, invisibleRune(r), !unicode.IsGraphic(r):
 			b.WriteString(escapeRune(r))
 		default:
 			b.WriteRune(r)

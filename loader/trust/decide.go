@@ -29,7 +29,7 @@ type Verdict struct {
 // a new rule).
 func (s *Store) Decide(mode Mode, key, entry, digest string, flagged bool) Verdict {
 	if flagged {
-		if s.approvedBy(key, entry, digest, func(by string) bool { return by != ByFirstListing && by != ByNewTool }) {
+		if s.anyApproval(key, entry, func(a Approval) bool { return a.Digest == digest && byPerson(a) }) {
 			return Verdict{}
 		}
 		return Verdict{Held: true, Reason: ReasonFlagged}
@@ -43,7 +43,8 @@ func (s *Store) Decide(mode Mode, key, entry, digest string, flagged bool) Verdi
 	if s.Err() != nil {
 		return Verdict{Held: true, Reason: ReasonUnreadable}
 	}
-	known, approvedBefore := s.Known(key), s.hasApprovals(key, entry)
+	known := s.Known(key)
+	approvedBefore := s.anyApproval(key, entry, func(Approval) bool { return true })
 	switch {
 	case approvedBefore:
 		return Verdict{Held: true, Reason: ReasonChanged}

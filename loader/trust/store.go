@@ -198,48 +198,21 @@ func (s *Store) Known(key string) bool {
 
 // Approved reports whether the entry's digest is approved.
 func (s *Store) Approved(key, entry, digest string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.approvedLocked(key, entry, digest)
+	return s.anyApproval(key, entry, func(a Approval) bool { return a.Digest == digest })
 }
 
-func (s *Store) approvedLocked(key, entry, digest string) bool {
-	r := s.d.Sources[key]
-	if r == nil {
-		return false
-	}
-	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest })
-}
-
-// approvedBy reports whether the entry's digest was approved by someone
-// who passes the test.
-func (s *Store) approvedBy(key, entry, digest string, who func(string) bool) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.d.Sources[key]
-	if r == nil {
-		return false
-	}
-	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest && who(a.By) })
-}
+// byPerson reports an approval a person gave, as opposed to one a listing
+// recorded for what it trusted on its own (ByFirstListing, ByNewTool).
+func byPerson(a Approval) bool { return a.By != ByFirstListing && a.By != ByNewTool }
 
 // Settled reports whether the scanner's findings on a definition could not
 // change its verdict: a person approved it, or a listing trusted it after
 // this version of the scanner found it clean. A catalog loading its last
 // known tools need not scan those again before it serves them.
 func (s *Store) Settled(key, entry, digest string, scanner int) bool {
-	return s.approvedBy(key, entry, digest, func(by string) bool { return by != ByFirstListing && by != ByNewTool }) ||
-		s.approvedByScan(key, entry, digest, scanner)
-}
-
-func (s *Store) approvedByScan(key, entry, digest string, scanner int) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.d.Sources[key]
-	if r == nil {
-		return false
-	}
-	return slices.ContainsFunc(r.Entries[entry], func(a Approval) bool { return a.Digest == digest && a.Scanner == scanner })
+	return s.anyApproval(key, entry, func(a Approval) bool {
+		return a.Digest == digest && (byPerson(a) || a.Scanner == scanner)
+	})
 }
 
 // Approvals returns the approvals of an entry, oldest first.
@@ -252,12 +225,12 @@ func (s *Store) Approvals(key, entry string) []Approval {
 	return nil
 }
 
-// hasApprovals reports whether any digest of the entry was approved.
-func (s *Store) hasApprovals(key, entry string) bool {
+// anyApproval reports whether any approval of the entry passes match.
+func (s *Store) anyApproval(key, entry string, match func(Approval) bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.d.Sources[key]
-	return r != nil && len(r.Entries[entry]) > 0
+	return r != nil && slices.ContainsFunc(r.Entries[entry], match)
 }
 
 // Approve records the items under the source key (named name), and the

@@ -55,6 +55,36 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// TestSettled: a definition is settled by a person's approval whatever
+// the scanner's version, and by a listing's only under the version that
+// found it clean.
+func TestSettled(t *testing.T) {
+	s := Open("", nil)
+	if err := s.Approve(context.Background(), "srv", "srv", []Item{
+		{Entry: "t", Digest: "d1", By: ByFirstListing, Scanner: 1},
+		{Entry: "u", Digest: "d2", By: "cli"},
+		{Entry: "v", Digest: "d3", By: ByNewTool},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		entry, digest string
+		scanner       int
+		want          bool
+	}{
+		{"t", "d1", 1, true},
+		{"t", "d1", 2, false},
+		{"t", "d9", 1, false},
+		{"u", "d2", 2, true},
+		{"v", "d3", 1, false},
+		{"w", "d1", 1, false},
+	} {
+		if got := s.Settled("srv", tc.entry, tc.digest, tc.scanner); got != tc.want {
+			t.Errorf("Settled(%s, %s, scanner %d) = %v, want %v", tc.entry, tc.digest, tc.scanner, got, tc.want)
+		}
+	}
+}
+
 // TestStorePersists: approvals survive a new Store on the same file, and
 // are kept per source.
 func TestStorePersists(t *testing.T) {

@@ -1,10 +1,14 @@
 package upstream
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -137,10 +141,60 @@ func loadCache(file, server string) (*persisted, error) {
 	if file == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	p, err := decodeCache(bufio.NewReaderSize(f, 256<<10))
+	if err != nil {
+		return nil, err
+	}
+	if p.Version != cacheVersion || p.Server != server {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// decodeCache reads a cache file as it comes, never whole: its tools
+// through loader.ReadListedTools, with their schemas as JSON (decoded into
+// maps, as mcp.Tool decodes them, they would take several times the file's
+// size before being packed), the other fields as persisted says.
+func decodeCache(r io.Reader) (*persisted, error) {
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("want a JSON object: %v", err)
+	}
+	var tools []*mcp.Tool
+	rest := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if key == "tools" {
+			if tools, err = loader.ReadListedTools(dec, nil); err != nil {
+				return nil, fmt.Errorf("tools: %w", err)
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		rest[key] = raw
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	data, err := json.Marshal(rest)
 	if err != nil {
 		return nil, err
 	}
@@ -148,10 +202,8 @@ func loadCache(file, server string) (*persisted, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, err
 	}
-	if p.Version != cacheVersion || p.Server != server {
-		return nil, nil
-	}
-	loader.PackSchemas(p.Tools)
+	p.Tools = tools
+	// The definitions kept for held tools are few: decoded whole, then packed.
 	loader.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
 	return &p, nil
 }
@@ -165,10 +217,6 @@ func saveCache(file string, p *persisted) error {
 		return nil
 	}
 	p.Version = cacheVersion
-	data, err := json.Marshal(p)
-	if err != nil {
-		return err
-	}
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -178,7 +226,7 @@ func saveCache(file string, p *persisted) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
+	if err := writeCache(tmp, p); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -190,4 +238,37 @@ func saveCache(file string, p *persisted) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), file)
+}
+
+// writeCache writes p as json.Marshal would, but a tool at a time: the
+// encoding of a large catalog whole, and the buffer it grew through, would
+// take several times the file's size at once. The tools are spliced in
+// where the encoding of p without them says "tools":null; the fields before
+// it are scalars, in which that text cannot occur unescaped.
+func writeCache(w io.Writer, p *persisted) error {
+	rest := *p
+	rest.Tools = nil
+	data, err := json.Marshal(&rest)
+	if err != nil {
+		return err
+	}
+	before, after, ok := bytes.Cut(data, []byte(`"tools":null`))
+	if !ok {
+		return errors.New("cache: no place for the tools in the encoding")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(before)
+	bw.WriteString(`"tools":[`)
+	enc := json.NewEncoder(bw)
+	for i, t := range p.Tools {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if err := enc.Encode(t); err != nil {
+			return err
+		}
+	}
+	bw.WriteByte(']')
+	bw.Write(after)
+	return bw.Flush()
 }

@@ -1,7 +1,10 @@
 package upstream
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
 )
 
 // Only cache files nobody has written for staleCacheAge go, and never the
@@ -90,5 +95,83 @@ func TestStartPrunesAbandonedCatalogs(t *testing.T) {
 	}
 	if _, err := os.Stat(mine); err != nil {
 		t.Errorf("the server's own catalog: %v", err)
+	}
+}
+
+// cacheTools are tools as a listing brings them: schemas decoded into maps.
+func cacheTools() []*mcp.Tool {
+	return []*mcp.Tool{
+		{Name: "plain", Description: "A <plain> tool & more.", InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+			"n": map[string]any{"type": "number", "default": 1.5}, "a": map[string]any{"type": "string", "enum": []any{"x", "y"}}}}},
+		{Name: "typed", Title: "Typed", InputSchema: map[string]any{"type": "object"}, OutputSchema: map[string]any{"type": "object"},
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}, Meta: mcp.Meta{"k": "v"}},
+		{Name: "no schema"},
+		nil,
+	}
+}
+
+// The cache is written a tool at a time, as json.Marshal would write it
+// whole, and read back with the schemas packed as JSON, as they were read
+// before through maps (the digests on disk depend on it).
+func TestCacheRoundTrip(t *testing.T) {
+	tools := cacheTools()
+	loader.PackSchemas(tools)
+	p := &persisted{Version: cacheVersion, Server: "fake", Listed: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Instructions: `Say "tools":null and <b>hi</b>.`, Tools: tools, FirstSeen: map[string]string{"plain": "abc", "tools": "def"}}
+	var buf bytes.Buffer
+	if err := writeCache(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(p)
+	var got bytes.Buffer
+	if err := json.Compact(&got, buf.Bytes()); err != nil || got.String() != string(want) {
+		t.Fatalf("written (compacted):\n%s\nwant\n%s (%v)", got.String(), want, err)
+	}
+
+	file := filepath.Join(t.TempDir(), "c.json")
+	if err := saveCache(file, p); err != nil {
+		t.Fatal(err)
+	}
+	back, err := loadCache(file, "fake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What loading through mcp.Tool and PackSchemas gave.
+	var old persisted
+	json.Unmarshal(want, &old)
+	loader.PackSchemas(old.Tools)
+	if len(back.Tools) != len(old.Tools) || back.Instructions != p.Instructions || !maps.Equal(back.FirstSeen, p.FirstSeen) || !back.Listed.Equal(p.Listed) {
+		t.Fatalf("read back %+v", back)
+	}
+	for i, tl := range back.Tools {
+		if (tl == nil) != (old.Tools[i] == nil) {
+			t.Fatalf("tool %d: %v, want %v", i, tl, old.Tools[i])
+		}
+		if tl == nil {
+			continue
+		}
+		if got, want := loader.ToolDigest(tl), loader.ToolDigest(old.Tools[i]); got != want {
+			t.Errorf("%s: digest %s, want %s", tl.Name, got, want)
+		}
+		for _, s := range [][2]any{{tl.InputSchema, old.Tools[i].InputSchema}, {tl.OutputSchema, old.Tools[i].OutputSchema}} {
+			if s[0] == nil && s[1] == nil {
+				continue
+			}
+			raw, ok := s[0].(json.RawMessage)
+			if !ok || string(raw) != string(s[1].(json.RawMessage)) {
+				t.Errorf("%s: schema %#v, want %s", tl.Name, s[0], s[1])
+			}
+		}
+	}
+
+	for _, bad := range []string{`{"version":1,"server":"fake","tools":{}}`, `{"version":1,"server":"fake","tools":["x"]}`} {
+		os.WriteFile(file, []byte(bad), 0o644)
+		if _, err := loadCache(file, "fake"); err == nil {
+			t.Errorf("%s: read without an error", bad)
+		}
+	}
+	os.WriteFile(file, []byte(`{"version":1,"server":"fake","tools":null}`), 0o644)
+	if p, err := loadCache(file, "fake"); err != nil || p.Tools != nil {
+		t.Errorf("null tools: %v %v", p, err)
 	}
 }

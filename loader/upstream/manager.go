@@ -121,8 +121,8 @@ type Options struct {
 	// it is refused as not active; a server's Settings.ConnectWait wins.
 	// Zero means DefaultConnectWait.
 	ConnectWait time.Duration
-	// ConnectTimeout bounds connecting to a server and each listing of its
-	// tools; zero means DefaultConnectTimeout.
+	// ConnectTimeout bounds connecting to a server and each page of a
+	// listing of its tools; zero means DefaultConnectTimeout.
 	ConnectTimeout time.Duration
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.

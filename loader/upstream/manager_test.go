@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
 func TestConnectListCall(t *testing.T) {
@@ -662,5 +663,98 @@ func TestShutdownEndsCallsAfterGrace(t *testing.T) {
 	var ce *CallError
 	if err := recv(t, done, "the call to end"); !errors.As(err, &ce) {
 		t.Errorf("the call cut short returned %v", err)
+	}
+}
+
+// A re-listing keeps the entries of the tools it lists as they were, and
+// never changes an entry it has published.
+func TestRelistKeepsUnchangedEntries(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	e.opts.Settings["fake"] = Settings{Quarantine: trust.ModeOff} // the changed tool is served, not held
+	f.addEcho("one", "First.")
+	f.addEcho("two", "Second.")
+	m := e.start()
+	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	one, two := src.Entries[0], src.Entries[1]
+
+	f.RemoveTools("two")
+	f.addEcho("two", "Second, revised.")
+	src = waitSource(t, e.catalog, "fake", "the new definition", func(s *loader.Source) bool {
+		return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[1].Description == "Second, revised."
+	})
+	if src.Entries[0] != one {
+		t.Error("the unchanged tool got a new entry")
+	}
+	revised := src.Entries[1]
+	if revised == two || !revised.Changed || two.Changed || two.Description != "Second." {
+		t.Errorf("changed tool: new entry %+v, old entry %+v", revised, two)
+	}
+
+	if err := m.ResetChanged("fake"); err != nil {
+		t.Fatal(err)
+	}
+	src, _ = e.catalog.Snapshot().Source("fake")
+	if src.Entries[1].Changed || !revised.Changed {
+		t.Errorf("after ResetChanged: current entry changed=%v, published entry changed=%v (want false, true)", src.Entries[1].Changed, revised.Changed)
+	}
+	if src.Entries[0] != one || src.Entries[1].Digest != revised.Digest {
+		t.Errorf("after ResetChanged: entries %+v", src.Entries)
+	}
+}
+
+// ConnectTimeout bounds each page of a listing, not the listing as a whole:
+// a hundred thousand tools take longer than that to list on a busy machine.
+func TestSlowListingOfManyPages(t *testing.T) {
+	e := newEnv(t)
+	e.opts.ConnectTimeout = time.Second
+	f := e.add("big", &mcp.ServerOptions{PageSize: 10})
+	for i := range 50 { // five pages of 300 ms: more than ConnectTimeout in all
+		f.addEcho(fmt.Sprintf("tool_%02d", i), "A tool.")
+	}
+	f.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				time.Sleep(300 * time.Millisecond)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	e.start()
+	src := waitSource(t, e.catalog, "big", "active or failed", func(s *loader.Source) bool {
+		return s.State == loader.StateActive || s.State == loader.StateFailed
+	})
+	if src.State != loader.StateActive || len(src.Entries) != 50 {
+		t.Errorf("state %s, %d entries, error %q", src.State, len(src.Entries), src.LastError)
+	}
+}
+
+// A server that pages on without end is cut off, with the reason.
+func TestEndlessListing(t *testing.T) {
+	defer func(n int) { maxListedTools = n }(maxListedTools)
+	maxListedTools = 100
+	e := newEnv(t)
+	f := e.add("endless", &mcp.ServerOptions{PageSize: 7})
+	for i := range 10 {
+		f.addEcho(fmt.Sprintf("tool_%02d", i), "A tool.")
+	}
+	f.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/list" {
+				return next(ctx, method, req)
+			}
+			// Always the first page, always another to come.
+			req.GetParams().(*mcp.ListToolsParams).Cursor = ""
+			res, err := next(ctx, method, req)
+			if err == nil {
+				res.(*mcp.ListToolsResult).NextCursor = "more"
+			}
+			return res, err
+		}
+	})
+	e.start()
+	src := waitSource(t, e.catalog, "endless", "failed", inState(loader.StateFailed))
+	if !strings.Contains(src.LastError, "listed more than 100 tools") {
+		t.Errorf("LastError = %q", src.LastError)
 	}
 }

@@ -92,7 +92,10 @@ func TestQuarantineChanged(t *testing.T) {
 	if err != nil || len(approved) != 1 {
 		t.Fatalf("approve: %v, %v", approved, err)
 	}
-	waitSource(t, e.catalog, "calc", "released", held("calc__add", false))
+	src = waitSource(t, e.catalog, "calc", "released", held("calc__add", false))
+	if got := entry(src, "calc__add").Description; !strings.Contains(got, "<IMPORTANT>") {
+		t.Errorf("the released entry shows %q, not the definition approved", got)
+	}
 	if _, err := m.Call(context.Background(), "calc", "add", nil); err != nil {
 		t.Errorf("call after approval: %v", err)
 	}

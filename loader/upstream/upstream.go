@@ -86,6 +86,7 @@ type upstream struct {
 	// took decoding to check cannot be served ("" when they can), so that
 	// a re-listing checks only what changed.
 	schemaVerdicts map[string]string
+	known          map[string]knownTool // by tool name, as of the last rebuild
 }
 
 // A session is one connection to the server.
@@ -96,6 +97,9 @@ type session struct {
 	cancel context.CancelCauseFunc
 	cmd    *exec.Cmd // for stdio
 	stderr *stderrTail
+	// listing reads tools/list pages before the client does (see
+	// listingTransport).
+	listing *listingTransport
 }
 
 var (
@@ -268,7 +272,8 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	s.cmd = cmd
 	var cs *mcp.ClientSession
 	if err == nil {
-		cs, err = u.client.Connect(s.ctx, t, nil)
+		s.listing = &listingTransport{Transport: t}
+		cs, err = u.client.Connect(s.ctx, s.listing, nil)
 	}
 	if !timer.Stop() {
 		if cs != nil {
@@ -391,21 +396,63 @@ func subscribes(cs *mcp.ClientSession) bool {
 		res.Capabilities != nil && res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
 }
 
-// list reads the server's tools, page by page, and makes them current.
+// maxListedTools bounds the tools one server may list: a server that pages
+// on without end is cut off there rather than fill memory.
+var maxListedTools = 1_000_000 // tests make it smaller
+
+// list reads the server's tools, page by page, and makes them current. Each
+// page must come within ConnectTimeout: a server with a hundred thousand
+// tools takes longer than that to list them all on a busy machine.
 func (u *upstream) list(s *session, explicit bool) error {
-	ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
-	defer cancel()
-	var tools []*mcp.Tool
-	for t, err := range s.cs.Tools(ctx, nil) {
+	u.mu.Lock()
+	known := u.known
+	u.mu.Unlock()
+	var (
+		tools  []*mcp.Tool
+		pack   loader.SchemaPacker
+		params = &mcp.ListToolsParams{}
+	)
+	res := s.cs.InitializeResult()
+	s.listing.enable(res != nil && res.ProtocolVersion < "2026-07-28")
+	defer s.listing.enable(false)
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
+		res, err := s.cs.ListTools(ctx, params)
+		cancel()
 		if err != nil {
 			if ctx.Err() == context.DeadlineExceeded {
 				return fmt.Errorf("no tools/list answer within %v", u.m.opts.ConnectTimeout)
 			}
 			return fmt.Errorf("listing tools: %w", err)
 		}
-		tools = append(tools, t)
+		page, packed := s.listing.take()
+		if !packed {
+			page = res.Tools
+		}
+		for _, t := range page {
+			if t == nil {
+				continue // the client leaves out null tools too
+			}
+			if !packed {
+				// The client decoded the schemas into maps, several times
+				// the size of their JSON: pack each page as it comes.
+				pack.Pack(t)
+			}
+			// A tool listed as it was keeps the definition already known
+			// (and so its catalog entry), and its new copy goes at once.
+			if k, ok := known[t.Name]; ok && k.entry.Digest == loader.ToolDigest(t) {
+				t = k.tool
+			}
+			tools = append(tools, t)
+		}
+		if len(tools) > maxListedTools {
+			return fmt.Errorf("the server listed more than %d tools; toolsearch takes at most that many from one server", maxListedTools)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		params.Cursor = res.NextCursor
 	}
-	loader.PackSchemas(tools)
 	var instructions string
 	if res := s.cs.InitializeResult(); res != nil {
 		instructions = res.Instructions
@@ -425,13 +472,16 @@ func (u *upstream) list(s *session, explicit bool) error {
 			return
 		}
 		u.tools, u.listed, u.cached = tools, time.Now(), false
+		u.q.listing = true
+		u.rebuild()
+		// The digests are the entries' (a new entry is never marked
+		// changed, so rebuild need not see the tools seen for the first
+		// time).
 		names := make([]string, len(tools))
 		for i, t := range tools {
 			names[i] = t.Name
 		}
-		u.seen.listed(names, func(i int) string { return loader.ToolDigest(tools[i]) }, u.listed)
-		u.q.listing = true
-		u.rebuild()
+		u.seen.listed(names, func(i int) string { return u.known[tools[i].Name].entry.Digest }, u.listed)
 	})
 	if len(u.toolsChanged) == 0 { // no announcement waits for another listing
 		u.relisting.Store(false)
@@ -538,11 +588,14 @@ func (u *upstream) update(change func()) {
 	close(changed)
 }
 
-// rebuild makes the catalog entries of the last known tools. Callers hold
-// u.mu.
+// rebuild makes the catalog entries of the last known tools. A tool whose
+// definition is the one of the last rebuild keeps its entry, as long as
+// nothing else about it changed. Callers hold u.mu.
 func (u *upstream) rebuild() {
+	prev := u.known
 	u.entries, u.refused = nil, nil
 	u.q.startRebuild()
+	u.known = make(map[string]knownTool, len(u.tools))
 	seen := map[string]bool{}
 	verdicts := map[string]string{}
 	verdict := func(e *loader.Entry) string {
@@ -560,7 +613,20 @@ func (u *upstream) rebuild() {
 	}
 	defer func() { u.schemaVerdicts = verdicts }()
 	for _, t := range u.tools {
-		e := loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
+		// A tool listed as it was keeps its entry, unless the entry was
+		// held (its text is then not the tool's). Published entries never
+		// change: the work is done on a copy.
+		var e *loader.Entry
+		k, reused := prev[t.Name]
+		if reused = reused && k.tool == t && k.entry.Quarantine == nil; reused {
+			c := *k.entry
+			e = &c
+		} else {
+			e = loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
+		}
+		if _, ok := u.known[t.Name]; !ok {
+			u.known[t.Name] = knownTool{t, e}
+		}
 		switch err := loader.CheckToolName(e.Name); {
 		case seen[t.Name]:
 			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: fmt.Sprintf("the server lists %q more than once; the first definition is used", t.Name)})
@@ -580,10 +646,22 @@ func (u *upstream) rebuild() {
 		r, ok := u.seen[t.Name]
 		e.Changed = ok && r.first != e.Digest
 		u.hold(e, t)
+		if reused && *e == *prev[t.Name].entry {
+			// Nothing about it changed: the published entry stays.
+			e = prev[t.Name].entry
+			u.known[t.Name] = knownTool{t, e}
+		}
 		u.entries = append(u.entries, e)
 	}
 	u.q.endRebuild(u.tools)
 	u.rebuildFeatures()
+}
+
+// knownTool is a tool of the last rebuild with the entry made for it (or
+// refused).
+type knownTool struct {
+	tool  *mcp.Tool
+	entry *loader.Entry
 }
 
 func (u *upstream) status() Status {

@@ -177,7 +177,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	var meta oauthex.ClientRegistrationMetadata
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&meta); err != nil {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&meta); err != nil {
 		oauthError(w, http.StatusBadRequest, "invalid_client_metadata", "the body is not client metadata JSON")
 		return
 	}
@@ -278,9 +278,7 @@ func (c *client) allows(redirect string) bool {
 }
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_request", "the body is not a form")
+	if !parseForm(w, r) {
 		return
 	}
 	id, ok := s.authenticate(r)
@@ -370,9 +368,7 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 }
 
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_request", "the body is not a form")
+	if !parseForm(w, r) {
 		return
 	}
 	id, ok := s.authenticate(r)
@@ -415,9 +411,7 @@ type Introspection struct {
 }
 
 func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_request", "the body is not a form")
+	if !parseForm(w, r) {
 		return
 	}
 	writeJSON(w, http.StatusOK, s.Introspect(r.PostForm.Get("token")))
@@ -441,6 +435,21 @@ func pkceMatches(verifier, challenge string) bool {
 	}
 	sum := sha256.Sum256([]byte(verifier))
 	return subtle.ConstantTimeCompare([]byte(base64.RawURLEncoding.EncodeToString(sum[:])), []byte(challenge)) == 1
+}
+
+// maxBody bounds what is read of a body: a request's, or an introspection
+// answer's.
+const maxBody = 64 << 10
+
+// parseForm reads a request's form body, within maxBody, and answers
+// invalid_request when it cannot.
+func parseForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := r.ParseForm(); err != nil {
+		oauthError(w, http.StatusBadRequest, "invalid_request", "the body is not a form")
+		return false
+	}
+	return true
 }
 
 func oauthError(w http.ResponseWriter, status int, code, desc string) {

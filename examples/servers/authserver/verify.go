@@ -47,7 +47,7 @@ func IntrospectionVerifier(introspectURL, resource string, client *http.Client) 
 			return nil, fmt.Errorf("introspection: the authorization server answered %s", resp.Status)
 		}
 		var in Introspection
-		if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&in); err != nil {
+		if err := json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&in); err != nil {
 			return nil, fmt.Errorf("introspection: %w", err)
 		}
 		return tokenInfo(in, resource)

@@ -98,11 +98,10 @@ func sanitize(err error, secrets ...string) error {
 		return nil
 	}
 	msg := err.Error()
-	if re, ok := refused(err); ok || re != nil {
-		// A RetrieveError without an error code prints the whole body.
-		if re.ErrorCode == "" {
-			msg = strings.Replace(msg, re.Error(), "the token endpoint refused: "+refusal(re), 1)
-		}
+	// A RetrieveError without an error code prints the whole body.
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.ErrorCode == "" {
+		msg = strings.Replace(msg, re.Error(), "the token endpoint refused: "+refusal(re), 1)
 	}
 	return &safeError{msg: redact(msg, secrets...), err: err}
 }

@@ -113,6 +113,8 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		}
 	}
 	if p == nil {
+		// Only a step-up gets here with no one to ask: the scopes are
+		// kept for the next login, and this request fails.
 		discard(resp)
 		scopes := strings.Fields(challengeParam(challenges, "scope"))
 		h.tokens.want(scopes)
@@ -224,12 +226,9 @@ func (h *Handler) grant(c *oauth2.Config, tok *oauth2.Token, meta *oauthex.AuthS
 		ClientID:     c.ClientID,
 		ClientSecret: c.ClientSecret,
 		AuthStyle:    c.Endpoint.AuthStyle,
-		Scopes:       c.Scopes,
+		Scopes:       grantedScopes(tok, c.Scopes),
 		Token:        tok,
 		Obtained:     h.tokens.now(),
-	}
-	if scope, ok := tok.Extra("scope").(string); ok && scope != "" {
-		g.Scopes = splitScopes(scope)
 	}
 	if meta != nil {
 		g.Issuer, g.RevocationURL = meta.Issuer, meta.RevocationEndpoint
@@ -295,7 +294,9 @@ func bearer(req *http.Request) string {
 	return token
 }
 
-// discard closes a response Authorize will not read; Authorize owns it.
+// discard closes a response no one reads (Authorize owns the ones it is
+// given), after draining a bounded part of it so that its connection can
+// be reused.
 func discard(resp *http.Response) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()

@@ -3,7 +3,6 @@ package oauth
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -59,8 +58,7 @@ func revoke(ctx context.Context, client *http.Client, g *Grant, token, hint stri
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	discard(resp)
 	// RFC 7009 §2.2: 200 whether or not the token was valid.
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("the authorization server answered %s", resp.Status)

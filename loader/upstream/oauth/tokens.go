@@ -193,9 +193,7 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 	}
 	next := *g
 	next.Token, next.Obtained, next.Refused = tok, t.now(), ""
-	if scope, ok := tok.Extra("scope").(string); ok && scope != "" {
-		next.Scopes = splitScopes(scope)
-	}
+	next.Scopes = grantedScopes(tok, g.Scopes)
 	if err := t.save(&next); err != nil {
 		// The new tokens work in this process; the request goes on.
 		t.log.Warn("could not store the refreshed OAuth token; other toolsearch processes will not see it", "server", t.server, "err", err)
@@ -298,8 +296,15 @@ func union(a, b []string) []string {
 	return out
 }
 
-// splitScopes reads a space-separated scope parameter.
-func splitScopes(s string) []string { return strings.Fields(s) }
+// grantedScopes are the scopes a token response granted: its scope
+// parameter, else those requested, which it may leave out when they are
+// what was granted (RFC 6749 §5.1).
+func grantedScopes(tok *oauth2.Token, requested []string) []string {
+	if scope, ok := tok.Extra("scope").(string); ok && scope != "" {
+		return strings.Fields(scope)
+	}
+	return requested
+}
 
 // has reports whether a grant is stored, usable or not.
 func (t *Tokens) has() bool {

@@ -145,5 +145,3 @@ func shellJoin(words []string) string {
 	}
 	return strings.Join(quoted, " ")
 }
-
-func joinNames() string { return strings.Join(Names(), ", ") }

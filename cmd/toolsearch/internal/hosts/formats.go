@@ -1,7 +1,6 @@
 package hosts
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 )
@@ -202,9 +201,9 @@ func mcpServersJSON(command string, args []string) string {
 // Snippet returns the text that registers toolsearch (command and args)
 // with the host, and where it goes.
 func Snippet(name, command string, args []string) (text string, err error) {
-	h, ok := Lookup(name)
-	if !ok {
-		return "", fmt.Errorf("unknown host %q: want one of %s", name, joinNames())
+	h, err := find(name)
+	if err != nil {
+		return "", err
 	}
 	return h.snippet(command, args), nil
 }

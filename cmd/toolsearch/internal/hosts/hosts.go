@@ -15,6 +15,7 @@
 package hosts
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -147,6 +148,15 @@ func Lookup(name string) (*Host, bool) {
 		return nil, false
 	}
 	return all[i], true
+}
+
+// find is Lookup for a name given by the person: an unknown one is an
+// error that lists the hosts there are.
+func find(name string) (*Host, error) {
+	if h, ok := Lookup(name); ok {
+		return h, nil
+	}
+	return nil, fmt.Errorf("unknown host %q: want one of %s", name, strings.Join(Names(), ", "))
 }
 
 // Locations lists the files the host reads its servers from, those that

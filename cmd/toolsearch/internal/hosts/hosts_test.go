@@ -18,8 +18,8 @@ var update = flag.Bool("update", false, "rewrite the want.json golden files")
 
 // sampleTree copies testdata/HOST (home/ and project/, laid out as the host
 // documents) into a fresh folder, with {{HOME}} and {{PROJECT}} filled in,
-// and returns the home and project folders. The init command's tests use
-// lay out the same trees.
+// and returns the home and project folders. The init command's tests lay
+// out the same trees (hostSample in cmd/toolsearch).
 func sampleTree(t testing.TB, testdata, host string) (home, project string) {
 	t.Helper()
 	root := t.TempDir()

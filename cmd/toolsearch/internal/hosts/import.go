@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"net/url"
@@ -33,9 +34,9 @@ type Result struct {
 // that cannot be parsed is an error naming it; an entry that cannot be
 // used is left out with a note.
 func Import(name string, o Options) (*Result, error) {
-	h, ok := Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("unknown host %q: want one of %s", name, strings.Join(Names(), ", "))
+	h, err := find(name)
+	if err != nil {
+		return nil, err
 	}
 	o = o.withDefaults()
 	locs := h.locations(o)
@@ -78,6 +79,9 @@ func Import(name string, o Options) (*Result, error) {
 	return res, nil
 }
 
+// readLimited reads a configuration file of at most MaxConfigSize bytes.
+// The bound holds for what is read, not for the size the file claims: a
+// pipe or a device has none, and a file may grow once it is opened.
 func readLimited(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -91,10 +95,14 @@ func readLimited(path string) ([]byte, error) {
 	if info.IsDir() {
 		return nil, fmt.Errorf("%s is a folder, not a configuration file", path)
 	}
-	if info.Size() > MaxConfigSize {
-		return nil, fmt.Errorf("%s is %d bytes, over the %d read for import", path, info.Size(), MaxConfigSize)
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, err
 	}
-	return os.ReadFile(path)
+	if len(data) > MaxConfigSize {
+		return nil, fmt.Errorf("%s is over the %d bytes read for import", path, MaxConfigSize)
+	}
+	return data, nil
 }
 
 // jsonEntry holds every key a JSON host writes for a server; each host

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkStartup100k starts the real binary as a client starts it (over
+// stdio, with the go-sdk client) with 100,000 tools, the dev split's
+// replicated under new names, and reports per start:
+//
+//   - first-list-ms: from starting the process until its first tools/list
+//     answer (initialize included);
+//   - ready-ms: until a search finds the catalog's tools with the index
+//     complete and, for an upstream, its listing absorbed and saved;
+//   - peak-MB: the server's peak resident set (VmHWM) at that point.
+//
+// Each iteration is a new process; run with -benchtime 1x -count N to get
+// one figure per run. The sub-benchmarks are the two ways a catalog comes in:
+//
+//   - tools-file: a static --tools file;
+//   - upstream-cold: one upstream server over stdio listing the same tools
+//     in pages of 1,000, with no last known catalog on disk;
+//   - upstream-warm: the same with the catalog saved by a previous run,
+//     which is served at once while the server lists its tools again.
+//
+// TOOLSEARCH_BINARY, when set, is measured instead of a fresh build, to
+// compare builds with the same harness.
+func BenchmarkStartup100k(b *testing.B) {
+	file, _ := replicatedCatalog(b, 100_000)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var tools []struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(data, &tools); err != nil {
+		b.Fatal(err)
+	}
+	// The last tool: a search finds it only once the whole catalog is in
+	// the index.
+	probe := tools[len(tools)-1].Name
+	empty := b.TempDir()
+
+	b.Run("tools-file", func(b *testing.B) {
+		for b.Loop() {
+			benchStart(b, []string{"--tools", file, "--skills", empty}, "", probe)
+		}
+	})
+	upstream := func(b *testing.B) (cfg, cache string) {
+		self, err := os.Executable()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg = filepath.Join(b.TempDir(), "mcp.json")
+		data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+			"up": map[string]any{"command": self, "env": map[string]string{fakeUpstreamEnv: file}},
+		}})
+		if err := os.WriteFile(cfg, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		return cfg, b.TempDir()
+	}
+	b.Run("upstream-cold", func(b *testing.B) {
+		cfg, _ := upstream(b)
+		for b.Loop() {
+			benchStart(b, []string{"--mcp-config", cfg, "--skills", empty}, b.TempDir(), "up__"+probe)
+		}
+	})
+	b.Run("upstream-warm", func(b *testing.B) {
+		cfg, cache := upstream(b)
+		benchStart(b, []string{"--mcp-config", cfg, "--skills", empty}, cache, "up__"+probe) // saves the catalog
+		for b.Loop() {
+			benchStart(b, []string{"--mcp-config", cfg, "--skills", empty}, cache, "up__"+probe)
+		}
+	})
+}
+
+// startupCommand runs toolsearch with args: this test binary acting as it,
+// or, to measure another build with the same harness, the binary that
+// TOOLSEARCH_BINARY names.
+func startupCommand(ctx context.Context, args ...string) *exec.Cmd {
+	if bin := os.Getenv("TOOLSEARCH_BINARY"); bin != "" {
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = os.Environ()
+		return cmd
+	}
+	return toolsearch(ctx, args...)
+}
+
+// benchStart runs one start of the server with args and reports its
+// figures. cache, when set, is the upstream cache's home: the start is
+// ready once the upstream's catalog was saved there after the start.
+func benchStart(b *testing.B, args []string, cache, probe string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := startupCommand(ctx, append([]string{"serve", "--log-level", "error"}, args...)...)
+	if cache != "" {
+		cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+cache)
+	}
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	start := time.Now()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		// Killed, not closed: a session's end prices the whole catalog
+		// for its summary, which is no part of starting.
+		cmd.Process.Kill()
+		cs.Close()
+	}()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	firstList := time.Since(start)
+
+	saved := func() bool {
+		if cache == "" {
+			return true
+		}
+		files, _ := filepath.Glob(filepath.Join(cache, "toolsearch", "upstreams", "up-*.json"))
+		for _, f := range files {
+			if info, err := os.Stat(f); err == nil && info.ModTime().After(start) {
+				return true
+			}
+		}
+		return false
+	}
+	for {
+		if saved() {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "select:" + probe}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !res.IsError && strings.Contains(res.Content[0].(*mcp.TextContent).Text, "## 1. "+probe) {
+				break
+			}
+		}
+		if ctx.Err() != nil {
+			b.Fatalf("%s never became searchable", probe)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ready := time.Since(start)
+	b.ReportMetric(float64(firstList.Milliseconds()), "first-list-ms")
+	b.ReportMetric(float64(ready.Milliseconds()), "ready-ms")
+	if kb := statusKB(cmd.Process.Pid, "VmHWM"); kb > 0 {
+		b.ReportMetric(float64(kb)/1024, "peak-MB")
+	}
+}
+
+// statusKB reads a figure in kB from /proc/PID/status (Linux only; 0
+// elsewhere).
+func statusKB(pid int, field string) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// fakeUpstreamEnv names the tools file the test binary serves when it runs
+// as an upstream server (see TestMain).
+const fakeUpstreamEnv = "TOOLSEARCH_FAKE_UPSTREAM"
+
+// serveFakeUpstream answers MCP over stdio with the tools of file, in pages
+// of 1,000, until stdin ends. It is a bare JSON-RPC loop rather than an SDK
+// server: pages are rendered once, so that what a start-up benchmark
+// measures is toolsearch, not its upstream.
+func serveFakeUpstream(file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(data, &tools); err != nil {
+		return err
+	}
+	var pages [][]byte
+	for i, chunk := 0, slices.Collect(slices.Chunk(tools, 1000)); i < len(chunk); i++ {
+		page := map[string]any{"tools": chunk[i]}
+		if i+1 < len(chunk) {
+			page["nextCursor"] = strconv.Itoa(i + 1)
+		}
+		data, _ := json.Marshal(page)
+		pages = append(pages, data)
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 16<<20)
+	out := bufio.NewWriter(os.Stdout)
+	for in.Scan() {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Cursor string `json:"cursor"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil {
+			continue // notifications need no answer
+		}
+		var result []byte
+		switch req.Method {
+		case "initialize":
+			result = []byte(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"1"}}`)
+		case "tools/list":
+			n, _ := strconv.Atoi(req.Params.Cursor)
+			if n < 0 || n >= len(pages) {
+				n = 0
+			}
+			result = pages[n]
+		default:
+			result = []byte(`{}`)
+		}
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, result)
+		out.Flush()
+	}
+	return in.Err()
+}

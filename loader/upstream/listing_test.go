@@ -1,0 +1,97 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// rawServer answers MCP over an in-memory transport from canned pages, as a
+// server of protocol 2025-06-18 does, so that its listings take the way of
+// listingTransport (the SDK's own servers speak 2026-07-28).
+func rawServer(t *testing.T, pages []string) func(context.Context, ServerConfig) (mcp.Transport, error) {
+	return func(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
+		serverT, clientT := mcp.NewInMemoryTransports()
+		conn, err := serverT.Connect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		go func() {
+			defer conn.Close()
+			for {
+				msg, err := conn.Read(context.Background())
+				if err != nil {
+					return
+				}
+				req, ok := msg.(*jsonrpc.Request)
+				if !ok || !req.ID.IsValid() {
+					continue
+				}
+				result := `{}`
+				switch req.Method {
+				case "initialize":
+					result = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}`
+				case "tools/list":
+					var p struct{ Cursor string }
+					json.Unmarshal(req.Params, &p)
+					n, _ := strconv.Atoi(p.Cursor)
+					result = pages[n]
+				}
+				if conn.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(result)}) != nil {
+					return
+				}
+			}
+		}()
+		return clientT, nil
+	}
+}
+
+// Pages read before the client keep their schemas as the server wrote them
+// (the client would decode them into maps and sort their keys), and come
+// out otherwise as the client gives them: null tools left out, tools with a
+// bad x-mcp-header annotation refused.
+func TestListingReadAsWritten(t *testing.T) {
+	pages := []string{
+		`{"tools":[{"name":"b_first","description":"Keys as written.","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"number","default":1.50}}}},null],"nextCursor":"1"}`,
+		`{"tools":[{"name":"headers","inputSchema":{"type":"object","properties":{"x":{"type":"object","x-mcp-header":"X-Bad"}}}},{"name":"fine","inputSchema":{"type":"object"}}],"nextCursor":"2"}`,
+		`{"tools":[{"name":"last","inputSchema":{ "type" : "object" },"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}`,
+	}
+	e := newEnv(t)
+	e.add("raw", nil)
+	e.opts.Dial = rawServer(t, pages)
+	e.start()
+	src := waitSource(t, e.catalog, "raw", "active", inState(loader.StateActive))
+	if got := entryNames(src); !slices.Equal(got, []string{"raw__b_first", "raw__fine", "raw__last"}) {
+		t.Fatalf("entries = %v, want the null tool and the bad header left out", got)
+	}
+	schemas := map[string]string{}
+	for _, en := range src.Entries {
+		raw, ok := en.Tool.InputSchema.(json.RawMessage)
+		if !ok {
+			t.Fatalf("%s: schema is %T, want JSON", en.Name, en.Tool.InputSchema)
+		}
+		schemas[en.Name] = string(raw)
+	}
+	want := map[string]string{
+		"raw__b_first": `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"number","default":1.50}}}`,
+		"raw__fine":    `{"type":"object"}`,
+		"raw__last":    `{"type":"object"}`,
+	}
+	for name, w := range want {
+		if schemas[name] != w {
+			t.Errorf("%s: schema %s, want %s", name, schemas[name], w)
+		}
+	}
+	last := src.Entries[2]
+	if last.Tool.Annotations == nil || !last.Tool.Annotations.ReadOnlyHint || fmt.Sprint(last.Tool.OutputSchema) == "<nil>" {
+		t.Errorf("last tool lost fields: %+v", last.Tool)
+	}
+}
