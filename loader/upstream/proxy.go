@@ -8,11 +8,17 @@ import (
 )
 
 // proxy runs one request to the server u on its live session, with the
-// rules of Call: bounded by the server's timeout (whose clock stops while
+// rules of Call: admitted only before Shutdown, bounded by the server's timeout (whose clock stops while
 // the caller is asked for input), waiting for a failed server to
 // reconnect, and ended with the connection. what names the request in
 // errors.
 func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(ctx context.Context, s *session, clock *callClock) error) error {
+	// Like calls, requests begun before Shutdown get its grace, and none
+	// begins after.
+	if !m.admit() {
+		return ErrClosed
+	}
+	defer m.calls.Done()
 	if m.ctx.Err() != nil {
 		return ErrClosed
 	}
