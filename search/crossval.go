@@ -64,14 +64,14 @@ func (ix *Index) setWeights(w weights) {
 func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
 	w := start
 	ix.setWeights(w)
-	best := objective(Evaluate(ix, qs, EvalOptions{Kind: kind}).Metrics)
+	best := objective(ix.metrics(qs, kind))
 	// A step must gain what two more queries found first would: on a plateau, smaller
 	// gains are noise of the queries at hand, and chasing them makes fits of overlapping
 	// query sets wander apart.
 	minGain := 2 / float64(max(len(qs), 1))
 	try := func(v weights) {
 		ix.setWeights(v)
-		if o := objective(Evaluate(ix, qs, EvalOptions{Kind: kind}).Metrics); o > best+minGain {
+		if o := objective(ix.metrics(qs, kind)); o > best+minGain {
 			best, w = o, v
 		}
 	}
@@ -102,6 +102,12 @@ func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
 	}
 	ix.setWeights(w)
 	return w
+}
+
+// metrics scores the queries' rankings: all that fitting looks at, without the rest
+// of Evaluate's report (a search per need, the misses).
+func (ix *Index) metrics(qs []EvalQuery, kind string) Metrics {
+	return scoreRankings(qs, ix.rankAll(qs, kind), EvalOptions{}).Metrics
 }
 
 // FitWeights fits the ranking's weights to labelled queries, from the neutral start, and
