@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -338,9 +337,7 @@ func (r CVSet) WriteText(w io.Writer, byCategory bool) error {
 	if !byCategory && len(r.Pooled.Misses) == 0 {
 		return nil
 	}
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "\npooled (each query scored with the weights fitted without its fold):")
-	if err := bw.Flush(); err != nil {
+	if _, err := fmt.Fprintln(w, "\npooled (each query scored with the weights fitted without its fold):"); err != nil {
 		return err
 	}
 	return r.Pooled.WriteText(w, byCategory)
