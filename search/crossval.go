@@ -289,14 +289,13 @@ func toolFolds(qs []EvalQuery, k int) (fold []int, groups int) {
 			}
 		}
 	}
+	group := make([]string, len(qs)) // each query's, by its first tool
 	count := map[string]int{}
 	for i := range qs {
-		count[find(key(qs[i].groups()[0][0]))]++
+		group[i] = find(key(qs[i].groups()[0][0]))
+		count[group[i]]++
 	}
-	roots := make([]string, 0, len(count))
-	for r := range count {
-		roots = append(roots, r)
-	}
+	roots := slices.Collect(maps.Keys(count))
 	slices.SortFunc(roots, func(a, b string) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
 	size := make([]int, k)
 	foldOf := map[string]int{}
@@ -312,7 +311,7 @@ func toolFolds(qs []EvalQuery, k int) (fold []int, groups int) {
 	}
 	fold = make([]int, len(qs))
 	for i := range qs {
-		fold[i] = foldOf[find(key(qs[i].groups()[0][0]))]
+		fold[i] = foldOf[group[i]]
 	}
 	return fold, len(roots)
 }
