@@ -370,54 +370,26 @@ type under struct {
 	none   bool
 }
 
+// childrenUnder returns what the keyword kw of s holds, by the field
+// lightDecode fills for it.
 func childrenUnder(s *jsonschema.Schema, kw string) under {
-	switch kw {
-	case "allOf":
-		return under{list: s.AllOf, isList: true}
-	case "anyOf":
-		return under{list: s.AnyOf, isList: true}
-	case "oneOf":
-		return under{list: s.OneOf, isList: true}
-	case "prefixItems":
-		return under{list: s.PrefixItems, isList: true}
-	case "items":
-		return under{list: s.ItemsArray, isList: true}
-	case "not":
-		return single(s.Not)
-	case "if":
-		return single(s.If)
-	case "then":
-		return single(s.Then)
-	case "else":
-		return single(s.Else)
-	case "additionalItems":
-		return single(s.AdditionalItems)
-	case "contains":
-		return single(s.Contains)
-	case "unevaluatedItems":
-		return single(s.UnevaluatedItems)
-	case "additionalProperties":
-		return single(s.AdditionalProperties)
-	case "propertyNames":
-		return single(s.PropertyNames)
-	case "unevaluatedProperties":
-		return single(s.UnevaluatedProperties)
-	case "contentSchema":
-		return single(s.ContentSchema)
-	case "dependentSchemas":
-		return under{keyed: s.DependentSchemas}
-	case "dependencies":
-		return under{keyed: s.DependencySchemas}
-	case "properties":
-		return under{keyed: s.Properties}
-	case "patternProperties":
-		return under{keyed: s.PatternProperties}
-	case "$defs":
-		return under{keyed: s.Defs}
-	case "definitions":
-		return under{keyed: s.Definitions}
+	i, ok := lightIndex[kw]
+	if !ok {
+		return under{none: true}
 	}
-	return under{none: true}
+	switch lightKeywords[i].kind {
+	case kindSingle:
+		return single(*singleField(s, kw))
+	case kindList:
+		return under{list: *listField(s, kw), isList: true}
+	case kindItems: // its array form: pointer takes the single schema first
+		return under{list: s.ItemsArray, isList: true}
+	case kindMap:
+		return under{keyed: *mapField(s, kw)}
+	case kindDependencies:
+		return under{keyed: s.DependencySchemas}
+	}
+	return under{none: true} // $ref, $id and the like hold no subschema
 }
 
 func single(s *jsonschema.Schema) under {
