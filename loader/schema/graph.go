@@ -205,18 +205,9 @@ func children(s *jsonschema.Schema) []child {
 // document: a reference to another document, or a subschema with an $id of
 // its own (a document within the document), is not checked.
 func (g *graph) resolve() error {
-	base := &url.URL{}
-	if id := g.root.ID; id != "" && !(g.draft7 && g.root.Ref != "") {
-		u, err := url.Parse(id)
-		if err != nil {
-			return fmt.Errorf("$id: %w", err)
-		}
-		if u.Fragment == "" {
-			if !u.IsAbs() {
-				return fmt.Errorf("%w: $id %q is not an absolute URI", ErrUnchecked, id)
-			}
-			base = u
-		}
+	base, err := g.base()
+	if err != nil {
+		return err
 	}
 	anchors := map[string]*jsonschema.Schema{}
 	var withRefs []*jsonschema.Schema
@@ -270,7 +261,6 @@ func (g *graph) resolve() error {
 	}
 	for _, s := range withRefs {
 		var t refTargets
-		var err error
 		if s.Ref != "" {
 			if t.ref, err = g.target(base, anchors, s.Ref); err != nil {
 				return fmt.Errorf("$ref at #%s: %w", g.paths[s], err)
@@ -287,6 +277,27 @@ func (g *graph) resolve() error {
 		g.refs[s] = t
 	}
 	return nil
+}
+
+// base returns the URI references resolve against: the root's $id, if it
+// has one that is not a fragment (in draft-07, $ref hides it), else the
+// empty URI.
+func (g *graph) base() (*url.URL, error) {
+	id := g.root.ID
+	if id == "" || g.draft7 && g.root.Ref != "" {
+		return &url.URL{}, nil
+	}
+	u, err := url.Parse(id)
+	if err != nil {
+		return nil, fmt.Errorf("$id: %w", err)
+	}
+	if u.Fragment != "" {
+		return &url.URL{}, nil
+	}
+	if !u.IsAbs() {
+		return nil, fmt.Errorf("%w: $id %q is not an absolute URI", ErrUnchecked, id)
+	}
+	return u, nil
 }
 
 // target finds the subschema a reference leads to.
