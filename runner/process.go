@@ -1,13 +1,12 @@
 package runner
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
 // stopGroup ends the process group pgid: SIGTERM to every member, then
@@ -47,47 +46,22 @@ func awaitGroup(pgid int, d time.Duration) bool {
 }
 
 // groupAlive reports whether any process of the group pgid is still
-// running. kill(-pgid, 0) alone is not enough: it also counts zombies,
-// and where PID 1 does not reap orphans (some containers) a grandchild
-// that has died stays a zombie for good.
+// running. kill(-pgid, 0) alone is not enough: it also counts zombies (see
+// procfs.Stat.Live).
 func groupAlive(pgid int) bool {
 	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
-	entries, err := os.ReadDir("/proc")
+	pids, err := procfs.PIDs()
 	if err != nil {
 		return true // no /proc: trust kill
 	}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if state, pg, ok := procStat(pid); ok && pg == pgid && state != 'Z' && state != 'X' {
+	for _, pid := range pids {
+		if st, err := procfs.ReadStat(pid); err == nil && st.PGRP == pgid && st.Live() {
 			return true
 		}
 	}
 	return false
-}
-
-// procStat returns the state and process group of pid from /proc/pid/stat.
-func procStat(pid int) (state byte, pgid int, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, 0, false
-	}
-	// The command name, in parentheses, may itself hold spaces and ")":
-	// the fields that follow start after the last ")".
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, 0, false
-	}
-	f := bytes.Fields(b[i+1:]) // state, ppid, pgrp, ...
-	if len(f) < 3 || len(f[0]) != 1 {
-		return 0, 0, false
-	}
-	pgid, err = strconv.Atoi(string(f[2]))
-	return f[0][0], pgid, err == nil
 }
 
 var signalNames = map[syscall.Signal]string{

@@ -318,11 +318,11 @@ func (r *Runner) env() []string {
 // it starts the script with its pipes, waits for it to end (or stops it),
 // drains what it wrote, then reads its exit status.
 func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, sup *supervise.Supervisor, stdin string, timeout time.Duration) (*Result, error) {
-	p, err := r.start(cmd, sup, stdin)
-	if err != nil {
+	p := &process{cmd: cmd, sup: sup}
+	defer p.closePipes()
+	if err := r.start(p, stdin); err != nil {
 		return nil, err
 	}
-	defer p.closePipes()
 	res := &Result{Timeout: timeout}
 	if err := p.wait(ctx, res); err != nil {
 		return nil, err
@@ -352,33 +352,31 @@ type process struct {
 	copying sync.WaitGroup
 }
 
-// start opens the pipes, starts cmd, and starts reading its output and
-// writing its input.
-func (r *Runner) start(cmd *exec.Cmd, sup *supervise.Supervisor, stdin string) (*process, error) {
-	p := &process{cmd: cmd, sup: sup}
+// start opens p's pipes, starts its command, and starts reading its output
+// and writing its input. The caller closes the pipes, whether start fails
+// or not.
+func (r *Runner) start(p *process, stdin string) error {
+	cmd := p.cmd
 	outR, outW, err := p.pipe()
 	if err != nil {
-		p.closePipes()
-		return nil, err
+		return err
 	}
 	errR, errW, err := p.pipe()
 	if err != nil {
-		p.closePipes()
-		return nil, err
+		return err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	var inR, inW *os.File
 	if stdin != "" {
 		if inR, inW, err = p.pipe(); err != nil {
-			p.closePipes()
-			return nil, err
+			return err
 		}
 		cmd.Stdin = inR
 	}
 
 	p.started = time.Now()
 	err = cmd.Start()
-	sup.Started()
+	p.sup.Started()
 	// The child has its own copies of its ends; ours must go, or the
 	// readers would never see EOF.
 	outW.Close()
@@ -387,8 +385,7 @@ func (r *Runner) start(cmd *exec.Cmd, sup *supervise.Supervisor, stdin string) (
 		inR.Close()
 	}
 	if err != nil {
-		p.closePipes()
-		return nil, fmt.Errorf("cannot start it: %w", err)
+		return fmt.Errorf("cannot start it: %w", err)
 	}
 
 	p.stdout = &headBuffer{limit: r.opts.OutputLimit}
@@ -403,7 +400,7 @@ func (r *Runner) start(cmd *exec.Cmd, sup *supervise.Supervisor, stdin string) (
 			inW.Close()
 		})
 	}
-	return p, nil
+	return nil
 }
 
 // pipe makes a pipe whose ends closePipes will close.

@@ -23,6 +23,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolsearch/toolsearch/internal/procfs"
 	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
@@ -72,18 +73,17 @@ func assertGroupGone(t *testing.T, pgid int) {
 	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
 		return
 	}
-	entries, err := os.ReadDir("/proc")
+	pids, err := procfs.PIDs()
 	if err != nil {
 		t.Skipf("cannot check for zombies without /proc: %v", err)
 	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+	for _, pid := range pids {
+		st, err := procfs.ReadStat(pid)
 		if err != nil {
 			continue
 		}
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
-			t.Errorf("process %s of group %d still alive (state %s)", e.Name(), pgid, f[0])
+		if st.PGRP == pgid && st.State != 'Z' {
+			t.Errorf("process %d of group %d still alive (state %c)", pid, pgid, st.State)
 		}
 	}
 }
@@ -332,12 +332,11 @@ func alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	st, err := procfs.ReadStat(pid)
 	if err != nil {
 		return !os.IsNotExist(err)
 	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	return len(f) > 0 && f[0] != "Z"
+	return st.State != 'Z'
 }
 
 func TestCancel(t *testing.T) {

@@ -149,6 +149,12 @@ func BenchmarkSearchShort(b *testing.B) {
 	benchSearch(b, []string{"weather", "gh_create_isue", "GorillaFileSystem__ls", "github", "slack send", "+stock order", "select:get_weather,calculate_area"}, false)
 }
 
+// BenchmarkSearchNoMatch measures queries that match nothing (a script the catalog is not
+// written in, punctuation, stop words), which answer with entries to start from.
+func BenchmarkSearchNoMatch(b *testing.B) {
+	benchSearch(b, []string{"สภาพอากาศ", "!!! ???", "the of and"}, false)
+}
+
 // benchSearch times each of b.N searches, cycling through queries, at every bench size.
 func benchSearch(b *testing.B, queries []string, allocs bool) {
 	for _, n := range benchSizes {

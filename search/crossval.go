@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -64,14 +63,14 @@ func (ix *Index) setWeights(w weights) {
 func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
 	w := start
 	ix.setWeights(w)
-	best := objective(Evaluate(ix, qs, EvalOptions{Kind: kind}).Metrics)
+	best := objective(ix.metrics(qs, kind))
 	// A step must gain what two more queries found first would: on a plateau, smaller
 	// gains are noise of the queries at hand, and chasing them makes fits of overlapping
 	// query sets wander apart.
 	minGain := 2 / float64(max(len(qs), 1))
 	try := func(v weights) {
 		ix.setWeights(v)
-		if o := objective(Evaluate(ix, qs, EvalOptions{Kind: kind}).Metrics); o > best+minGain {
+		if o := objective(ix.metrics(qs, kind)); o > best+minGain {
 			best, w = o, v
 		}
 	}
@@ -102,6 +101,12 @@ func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
 	}
 	ix.setWeights(w)
 	return w
+}
+
+// metrics scores the queries' rankings: all that fitting looks at, without the rest
+// of Evaluate's report (a search per need, the misses).
+func (ix *Index) metrics(qs []EvalQuery, kind string) Metrics {
+	return scoreRankings(qs, ix.rankAll(qs, kind), EvalOptions{}).Metrics
 }
 
 // FitWeights fits the ranking's weights to labelled queries, from the neutral start, and
@@ -284,14 +289,13 @@ func toolFolds(qs []EvalQuery, k int) (fold []int, groups int) {
 			}
 		}
 	}
+	group := make([]string, len(qs)) // each query's, by its first tool
 	count := map[string]int{}
 	for i := range qs {
-		count[find(key(qs[i].groups()[0][0]))]++
+		group[i] = find(key(qs[i].groups()[0][0]))
+		count[group[i]]++
 	}
-	roots := make([]string, 0, len(count))
-	for r := range count {
-		roots = append(roots, r)
-	}
+	roots := slices.Collect(maps.Keys(count))
 	slices.SortFunc(roots, func(a, b string) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
 	size := make([]int, k)
 	foldOf := map[string]int{}
@@ -307,7 +311,7 @@ func toolFolds(qs []EvalQuery, k int) (fold []int, groups int) {
 	}
 	fold = make([]int, len(qs))
 	for i := range qs {
-		fold[i] = foldOf[find(key(qs[i].groups()[0][0]))]
+		fold[i] = foldOf[group[i]]
 	}
 	return fold, len(roots)
 }
@@ -332,9 +336,7 @@ func (r CVSet) WriteText(w io.Writer, byCategory bool) error {
 	if !byCategory && len(r.Pooled.Misses) == 0 {
 		return nil
 	}
-	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "\npooled (each query scored with the weights fitted without its fold):")
-	if err := bw.Flush(); err != nil {
+	if _, err := fmt.Fprintln(w, "\npooled (each query scored with the weights fitted without its fold):"); err != nil {
 		return err
 	}
 	return r.Pooled.WriteText(w, byCategory)

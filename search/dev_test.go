@@ -33,16 +33,22 @@ func loadDev(tb testing.TB) ([]catalogTool, []EvalQuery) {
 	if err := json.Unmarshal(b, &tools); err != nil {
 		tb.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(devDir, "queries.jsonl"))
+	return tools, readQueries(tb, filepath.Join(devDir, "queries.jsonl"))
+}
+
+// readQueries reads a JSON Lines file of EvalQuery, failing tb if it cannot.
+func readQueries(tb testing.TB, path string) []EvalQuery {
+	tb.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer f.Close()
 	qs, err := ReadEvalQueries(f)
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("%s: %v", path, err)
 	}
-	return tools, qs
+	return qs
 }
 
 func toolDocs(tools []catalogTool, suffix string) []Document {
@@ -75,15 +81,7 @@ func TestDevSplit(t *testing.T) {
 // written from the request alone (and a search per need where it holds several).
 func TestDevKeywords(t *testing.T) {
 	tools, _ := loadDev(t)
-	f, err := os.Open("testdata/dev-keywords.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	qs, err := ReadEvalQueries(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs := readQueries(t, "testdata/dev-keywords.jsonl")
 	ix := NewIndex()
 	ix.Add(toolDocs(tools, "")...)
 	rep := Evaluate(ix, qs, EvalOptions{})

@@ -106,7 +106,8 @@ type Index struct {
 	weights weights
 
 	// rerankHook, when set, sees every query's candidates before the
-	// second stage: the tuning test fits the rerank weights on them.
+	// second stage, for tests that look at the features or at how many
+	// searches run at once.
 	rerankHook func(rr *reranker, cands []candidate)
 }
 

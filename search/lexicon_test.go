@@ -24,15 +24,7 @@ func TestLexiconAblation(t *testing.T) {
 		t.Skip("set SEARCH_TUNE=1 and SEARCH_ABLATION_OUT=FILE to take the lexicon apart")
 	}
 	tools, qs := loadDev(t)
-	f, err := os.Open("testdata/dev-keywords.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kws, err := ReadEvalQueries(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	kws := readQueries(t, "testdata/dev-keywords.jsonl")
 	fold, _ := toolFolds(qs, 5)
 	docs := toolDocs(tools, "")
 	run := func() (dev, kw []Metrics, devTop [][]string) {

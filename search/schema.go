@@ -58,26 +58,38 @@ func (r *schemaReader) space() {
 	}
 }
 
-// schemaField is the bit of a field of schemaNode named key, in a set of
-// those seen, or 0 for a key that names none exactly.
+// The fields of schemaNode that schemaReader reads, each a bit in a set of
+// those seen.
+const (
+	readDescription uint8 = 1 << iota
+	readTitle
+	readEnum
+	readProperties
+	readItems
+	readAnyOf
+	readOneOf
+	readAllOf
+)
+
+// schemaField is the field of schemaNode named key exactly, or 0 for none.
 func schemaField(key []byte) uint8 {
 	switch string(key) {
 	case "description":
-		return 1 << 0
+		return readDescription
 	case "title":
-		return 1 << 1
+		return readTitle
 	case "enum":
-		return 1 << 2
+		return readEnum
 	case "properties":
-		return 1 << 3
+		return readProperties
 	case "items":
-		return 1 << 4
+		return readItems
 	case "anyOf":
-		return 1 << 5
+		return readAnyOf
 	case "oneOf":
-		return 1 << 6
+		return readOneOf
 	case "allOf":
-		return 1 << 7
+		return readAllOf
 	}
 	return 0
 }
@@ -103,26 +115,26 @@ func (r *schemaReader) node(n *schemaNode, depth int) bool {
 			return false
 		}
 		seen |= field
-		switch string(key) {
-		case "description":
+		switch field {
+		case readDescription:
 			return r.text(&n.Description)
-		case "title":
+		case readTitle:
 			return r.text(&n.Title)
-		case "enum":
+		case readEnum:
 			return r.enum(&n.Enum)
-		case "properties":
+		case readProperties:
 			return r.properties(&n.Properties, depth+1)
-		case "items":
+		case readItems:
 			if r.peek() != '{' {
 				return false
 			}
 			n.Items = new(schemaNode)
 			return r.node(n.Items, depth+1)
-		case "anyOf":
+		case readAnyOf:
 			return r.nodes(&n.AnyOf, depth+1)
-		case "oneOf":
+		case readOneOf:
 			return r.nodes(&n.OneOf, depth+1)
-		default: // allOf
+		default: // readAllOf
 			return r.nodes(&n.AllOf, depth+1)
 		}
 	})

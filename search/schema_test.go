@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -82,22 +80,7 @@ func TestReadSchemaAsUnmarshal(t *testing.T) {
 // TestReadSchemaDevCatalog compares every tool document of the dev split
 // with the reference: same parameters, so the same postings.
 func TestReadSchemaDevCatalog(t *testing.T) {
-	var data []byte
-	for _, dir := range []string{devDir, filepath.Join("..", devDir)} {
-		if d, err := os.ReadFile(filepath.Join(dir, "catalog.json")); err == nil {
-			data = d
-			break
-		}
-	}
-	if data == nil {
-		t.Skip("the dev split is not beside this checkout")
-	}
-	var tools []struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	if err := json.Unmarshal(data, &tools); err != nil {
-		t.Fatal(err)
-	}
+	tools, _ := loadDev(t)
 	handed := 0
 	for _, tool := range tools {
 		if !checkParams(t, tool.InputSchema) {

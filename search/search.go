@@ -1,7 +1,6 @@
 package search
 
 import (
-	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -230,8 +229,9 @@ func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
 // browse returns limit documents of the kind for a query that matched nothing: the first of
 // each server (by ID) before a second of any, so that they show the catalog's breadth.
 func (ix *Index) browse(kind, limit int) []Hit {
-	first := map[int32]int32{} // group -> its document with the smallest ID
-	var alone, rest []int32    // documents without a group; the other documents of groups
+	first := make([]int32, len(ix.groupSize)) // per group, 1 + its document with the smallest ID so far
+	lead := leastIDs{ix: ix, n: limit}        // documents without a group, and the first of each group
+	rest := leastIDs{ix: ix, n: limit}        // the other documents of groups
 	for i := range ix.slots {
 		s := int32(i)
 		if !ix.kindOK(s, kind) {
@@ -239,32 +239,61 @@ func (ix *Index) browse(kind, limit int) []Hit {
 		}
 		g := ix.stats[s].group
 		if g == noGroup {
-			alone = append(alone, s)
+			lead.add(s)
 			continue
 		}
-		if f, ok := first[g]; !ok || ix.slots[s].id < ix.slots[f].id {
-			if ok {
-				rest = append(rest, f)
-			}
-			first[g] = s
-		} else {
-			rest = append(rest, s)
+		switch f := first[g] - 1; {
+		case f < 0:
+			first[g] = s + 1
+		case ix.slots[s].id < ix.slots[f].id:
+			rest.add(f)
+			first[g] = s + 1
+		default:
+			rest.add(s)
 		}
 	}
-	byID := func(a, b int32) int { return strings.Compare(ix.slots[a].id, ix.slots[b].id) }
-	lead := append(alone, slices.Collect(maps.Values(first))...)
-	slices.SortFunc(lead, byID)
-	hits := make([]Hit, 0, limit)
-	for _, s := range lead[:min(limit, len(lead))] {
+	for _, f := range first {
+		if f > 0 {
+			lead.add(f - 1)
+		}
+	}
+	ids := append(lead.least(), rest.least()...)
+	hits := make([]Hit, 0, min(limit, len(ids)))
+	for _, s := range ids[:min(limit, len(ids))] {
 		hits = append(hits, Hit{ID: ix.slots[s].id, Match: MatchBrowse})
 	}
-	if len(hits) < limit {
-		slices.SortFunc(rest, byID)
-		for _, s := range rest[:min(limit-len(hits), len(rest))] {
-			hits = append(hits, Hit{ID: ix.slots[s].id, Match: MatchBrowse})
-		}
-	}
 	return hits
+}
+
+// leastIDs keeps the n documents with the smallest IDs of those added. It sorts what it
+// holds only when that is twice what it keeps, and then refuses what comes after the n-th:
+// sorting a whole catalog of 100,000 to show five took 25 ms.
+type leastIDs struct {
+	ix    *Index
+	n     int
+	kept  []int32
+	bound string // once kept has been cut to n, the largest ID kept
+	full  bool
+}
+
+func (l *leastIDs) add(s int32) {
+	if l.full && l.ix.slots[s].id > l.bound {
+		return
+	}
+	l.kept = append(l.kept, s)
+	if len(l.kept) >= 2*l.n+16 {
+		l.least()
+	}
+}
+
+// least returns the documents kept, at most n, by ID.
+func (l *leastIDs) least() []int32 {
+	slices.SortFunc(l.kept, func(a, b int32) int { return strings.Compare(l.ix.slots[a].id, l.ix.slots[b].id) })
+	l.kept = l.kept[:min(l.n, len(l.kept))]
+	if l.n > 0 && len(l.kept) == l.n {
+		l.full, l.bound = true, l.ix.slots[l.kept[l.n-1]].id
+	}
+	return l.kept
 }
 
 // firstStage keeps the documents that pass every "+term" (of nRequired) and returns the

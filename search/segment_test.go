@@ -1,6 +1,9 @@
 package search
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -105,6 +108,62 @@ func TestNeverEmpty(t *testing.T) {
 	}
 	if r := ix.Search(Query{Text: " \t "}); len(r.Hits) != 0 {
 		t.Errorf("blank query: %+v, want no hits", r.Hits)
+	}
+}
+
+// TestBrowseMany checks what a query that matches nothing shows in a catalog much larger
+// than the hits asked for, added in no order and partly removed: the first of each server
+// by ID, and the documents of no server, before a second of any server, each set by ID.
+func TestBrowseMany(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ix := NewIndex()
+	var docs []Document
+	for i := range 600 {
+		name := fmt.Sprintf("tool_%03d", rng.IntN(1000)) + fmt.Sprint("_", i)
+		if i%4 > 0 {
+			name = fmt.Sprintf("server%d__%s", rng.IntN(40), name)
+		}
+		kind := KindTool
+		if i%5 == 0 {
+			kind = KindSkill
+		}
+		docs = append(docs, Document{ID: name, Name: name, Kind: kind, Description: "Does a thing."})
+	}
+	ix.Add(docs...)
+	live := map[string]Document{}
+	for _, d := range docs {
+		if rng.IntN(6) == 0 {
+			ix.Remove(d.ID)
+		} else {
+			live[d.ID] = d
+		}
+	}
+	for _, kind := range []string{"", KindTool, KindSkill} {
+		// The answer by its definition: sort them all.
+		firstOf := map[string]string{}
+		var lead, rest []string
+		for _, id := range slices.Sorted(maps.Keys(live)) {
+			if kind != "" && live[id].Kind != kind {
+				continue
+			}
+			server := groupKey(id)
+			switch {
+			case server == "":
+				lead = append(lead, id)
+			case firstOf[server] == "":
+				firstOf[server] = id
+				lead = append(lead, id)
+			default:
+				rest = append(rest, id)
+			}
+		}
+		all := append(lead, rest...)
+		for _, limit := range []int{1, 5, 20, 100} {
+			got := hitIDs(ix.Search(Query{Text: "the of and", Kind: kind, Limit: limit}))
+			if want := all[:min(limit, len(all))]; !slices.Equal(got, want) {
+				t.Errorf("kind %q, limit %d: %v, want %v", kind, limit, got, want)
+			}
+		}
 	}
 }
 

@@ -17,11 +17,12 @@ import (
 // Lucene's CJK analyzer does: "天气预报" gives 天气, 气预, 预报, so a query shares a
 // word's pair with any text that has the word, wherever the word boundaries are. A Han,
 // Kana or Hangul character is also a word of its own (many are one-character words); a
-// Thai character only when it stands alone. When a run is split at humps, joined (if not nil) also receives each
-// two neighbouring pieces as one word ("FileSystem" -> "filesystem"), so a user who writes
-// the compound as one word still matches; so do two pieces on either side of one "_" or "-"
-// ("file_system", "e-mail"), since names are written in both conventions, unless one has a
-// digit (a version or a variant: "get_weather_v2").
+// Thai character only when it stands alone. When a run is split at humps, joined (if not
+// nil) also receives each two neighbouring pieces as one word ("FileSystem" ->
+// "filesystem"), so a user who writes the compound as one word still matches; so do two
+// pieces on either side of one "_" or "-" ("file_system", "e-mail"), since names are
+// written in both conventions, unless one has a digit (a version or a variant:
+// "get_weather_v2").
 //
 // The byte slices passed to emit and joined are only valid during the call.
 func splitWords(s string, emit, joined func([]byte)) {

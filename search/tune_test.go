@@ -26,7 +26,8 @@ func hashHalf(s string) bool {
 }
 
 // TestDevHalves reports the metrics of the current ranking on each half of the development
-// split, for the halves TestFitRerank uses:
+// split, halved by a hash of the query id, by a hash of the expected tools (so that no tool
+// is a target in both halves) and by category:
 //
 //	go test -run TestDevHalves -v ./search/
 func TestDevHalves(t *testing.T) {

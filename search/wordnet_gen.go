@@ -20,6 +20,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -43,21 +44,45 @@ type synset struct {
 	deriv map[int][]string // word number (1-based) -> derivationally related words
 }
 
-func readData(pos string) map[string]*synset {
+// A derivation is a "+" pointer of a synset's word to a word of a synset
+// that may be in another file, resolved once all are read.
+type derivation struct {
+	from        *synset
+	offset, pos string // the target synset
+	src, dst    int    // word numbers (1-based) in from and in the target
+}
+
+// files are the parts of speech kept.
+var files = []string{"noun", "verb", "adj"}
+
+func main() {
+	all := map[string]map[string]*synset{"adv": {}} // part of speech -> offset -> synset
+	var derivs []derivation
+	for _, pos := range files {
+		synsets, d := readData(pos)
+		all[pos] = synsets
+		derivs = append(derivs, d...)
+	}
+	for _, d := range derivs {
+		target := all[posFile(d.pos)][d.offset]
+		if target == nil || d.dst < 1 || d.dst > len(target.words) {
+			continue
+		}
+		d.from.deriv[d.src] = append(d.from.deriv[d.src], target.words[d.dst-1])
+	}
+	write("wordnet.txt.gz", derived(all), senses(all))
+}
+
+// readData reads the synsets of data.POS by their offsets, and the
+// derivations they point to.
+func readData(pos string) (map[string]*synset, []derivation) {
 	f, err := os.Open(dir + "data." + pos)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer f.Close()
 	out := map[string]*synset{}
-	type ptr struct {
-		offset, pos string
-		src, dst    int
-	}
-	var pending []struct {
-		ss *synset
-		p  ptr
-	}
+	var derivs []derivation
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -87,30 +112,15 @@ func readData(pos string) map[string]*synset {
 			}
 			src, _ := strconv.ParseInt(st[:2], 16, 32)
 			dst, _ := strconv.ParseInt(st[2:], 16, 32)
-			pending = append(pending, struct {
-				ss *synset
-				p  ptr
-			}{ss, ptr{off, p, int(src), int(dst)}})
+			derivs = append(derivs, derivation{ss, off, p, int(src), int(dst)})
 		}
 		out[fields[0]] = ss
 	}
 	if err := sc.Err(); err != nil {
 		log.Fatal(err)
 	}
-	// Pointers name synsets of other files; they are resolved once all are read.
-	for _, pd := range pending {
-		resolve = append(resolve, func(all map[string]map[string]*synset) {
-			target := all[posFile(pd.p.pos)][pd.p.offset]
-			if target == nil || pd.p.dst < 1 || pd.p.dst > len(target.words) {
-				return
-			}
-			pd.ss.deriv[pd.p.src] = append(pd.ss.deriv[pd.p.src], target.words[pd.p.dst-1])
-		})
-	}
-	return out
+	return out, derivs
 }
-
-var resolve []func(map[string]map[string]*synset)
 
 func posFile(p string) string {
 	switch p {
@@ -124,15 +134,8 @@ func posFile(p string) string {
 	return "adv"
 }
 
-func main() {
-	files := []string{"noun", "verb", "adj"}
-	all := map[string]map[string]*synset{"adv": {}}
-	for _, pos := range files {
-		all[pos] = readData(pos)
-	}
-	for _, r := range resolve {
-		r(all)
-	}
+// derived maps each plain word to its derivationally related plain words.
+func derived(all map[string]map[string]*synset) map[string][]string {
 	deriv := map[string][]string{}
 	for _, pos := range files {
 		for _, ss := range all[pos] {
@@ -149,6 +152,12 @@ func main() {
 			}
 		}
 	}
+	return deriv
+}
+
+// senses maps each plain word seen in the tagged corpus to the other plain
+// words of its most frequent sense, as index.POS lists it first.
+func senses(all map[string]map[string]*synset) map[string][]string {
 	syn := map[string][]string{}
 	for _, pos := range files {
 		f, err := os.Open(dir + "index." + pos)
@@ -183,30 +192,23 @@ func main() {
 		}
 		f.Close()
 	}
-	out, err := os.Create("wordnet.txt.gz")
+	return syn
+}
+
+// write writes the relations, one a line, words sorted.
+func write(name string, deriv, syn map[string][]string) {
+	out, err := os.Create(name)
 	if err != nil {
 		log.Fatal(err)
 	}
 	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
 	bw := bufio.NewWriter(zw)
-	for _, w := range slices.Sorted(func(yield func(string) bool) {
-		for w := range deriv {
-			if !yield(w) {
-				return
-			}
-		}
-	}) {
+	for _, w := range slices.Sorted(maps.Keys(deriv)) {
 		rel := deriv[w]
 		slices.Sort(rel)
 		fmt.Fprintf(bw, "d %s %s\n", w, strings.Join(rel, " "))
 	}
-	for _, w := range slices.Sorted(func(yield func(string) bool) {
-		for w := range syn {
-			if !yield(w) {
-				return
-			}
-		}
-	}) {
+	for _, w := range slices.Sorted(maps.Keys(syn)) {
 		fmt.Fprintf(bw, "s %s %s\n", w, strings.Join(syn[w], " "))
 	}
 	if err := bw.Flush(); err != nil {

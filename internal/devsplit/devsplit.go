@@ -9,7 +9,6 @@ package devsplit
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // EnvVar names the environment variable that overrides the location.
@@ -39,15 +38,4 @@ func Dir() string {
 // Missing says where the split was looked for, for a skip or a log line.
 func Missing() string {
 	return "the development split is not at " + Dir() + " (shared/eval/dev beside the repository; set " + EnvVar + " to its folder)"
-}
-
-// Require returns the split's folder, skipping tb with Missing when the
-// split is absent.
-func Require(tb testing.TB) string {
-	tb.Helper()
-	dir := Dir()
-	if _, err := os.Stat(filepath.Join(dir, "catalog.json")); err != nil {
-		tb.Skip(Missing())
-	}
-	return dir
 }

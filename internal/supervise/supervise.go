@@ -38,7 +38,6 @@
 package supervise
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -123,7 +122,6 @@ func report(fd int, format string, a ...any) {
 	if fd < 0 {
 		return
 	}
-	w := bufio.NewWriter(os.NewFile(uintptr(fd), "report"))
-	fmt.Fprintf(w, format+"\n", a...)
-	w.Flush()
+	// One write: Fprintf formats the whole line before it writes.
+	fmt.Fprintf(os.NewFile(uintptr(fd), "report"), format+"\n", a...)
 }

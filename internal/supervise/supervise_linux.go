@@ -1,17 +1,17 @@
 package supervise
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
 // self is how the supervisor is started: the running binary, even if its
@@ -208,18 +208,14 @@ func signalDescendants(pid int, sig syscall.Signal) {
 
 // descendants lists the processes below pid, read from /proc.
 func descendants(pid int) []int {
-	entries, err := os.ReadDir("/proc")
+	pids, err := procfs.PIDs()
 	if err != nil {
 		return nil
 	}
 	parent := map[int]int{}
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if pp, ok := parentOf(p); ok {
-			parent[p] = pp
+	for _, p := range pids {
+		if st, err := procfs.ReadStat(p); err == nil {
+			parent[p] = st.PPID
 		}
 	}
 	below := map[int]bool{pid: true}
@@ -240,24 +236,4 @@ func descendants(pid int) []int {
 		}
 	}
 	return out
-}
-
-// parentOf reads a process's parent from /proc/pid/stat.
-func parentOf(pid int) (int, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	// The command name, in parentheses, may itself hold spaces and ")":
-	// the fields that follow start after the last ")".
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := bytes.Fields(b[i+1:]) // state, ppid, ...
-	if len(f) < 2 {
-		return 0, false
-	}
-	pp, err := strconv.Atoi(string(f[1]))
-	return pp, err == nil
 }

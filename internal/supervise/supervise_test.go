@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
 // ended bounds how long a process that must end may take. It is generous on
@@ -45,12 +47,8 @@ func parent() {
 
 // alive reports whether pid is a live process (not a zombie).
 func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:])
-	return len(f) > 0 && f[0][0] != 'Z'
+	st, err := procfs.ReadStat(pid)
+	return err == nil && st.State != 'Z'
 }
 
 // awaitGone fails the test unless pid is gone within ended.

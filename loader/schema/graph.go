@@ -205,18 +205,9 @@ func children(s *jsonschema.Schema) []child {
 // document: a reference to another document, or a subschema with an $id of
 // its own (a document within the document), is not checked.
 func (g *graph) resolve() error {
-	base := &url.URL{}
-	if id := g.root.ID; id != "" && !(g.draft7 && g.root.Ref != "") {
-		u, err := url.Parse(id)
-		if err != nil {
-			return fmt.Errorf("$id: %w", err)
-		}
-		if u.Fragment == "" {
-			if !u.IsAbs() {
-				return fmt.Errorf("%w: $id %q is not an absolute URI", ErrUnchecked, id)
-			}
-			base = u
-		}
+	base, err := g.base()
+	if err != nil {
+		return err
 	}
 	anchors := map[string]*jsonschema.Schema{}
 	var withRefs []*jsonschema.Schema
@@ -270,7 +261,6 @@ func (g *graph) resolve() error {
 	}
 	for _, s := range withRefs {
 		var t refTargets
-		var err error
 		if s.Ref != "" {
 			if t.ref, err = g.target(base, anchors, s.Ref); err != nil {
 				return fmt.Errorf("$ref at #%s: %w", g.paths[s], err)
@@ -287,6 +277,27 @@ func (g *graph) resolve() error {
 		g.refs[s] = t
 	}
 	return nil
+}
+
+// base returns the URI references resolve against: the root's $id, if it
+// has one that is not a fragment (in draft-07, $ref hides it), else the
+// empty URI.
+func (g *graph) base() (*url.URL, error) {
+	id := g.root.ID
+	if id == "" || g.draft7 && g.root.Ref != "" {
+		return &url.URL{}, nil
+	}
+	u, err := url.Parse(id)
+	if err != nil {
+		return nil, fmt.Errorf("$id: %w", err)
+	}
+	if u.Fragment != "" {
+		return &url.URL{}, nil
+	}
+	if !u.IsAbs() {
+		return nil, fmt.Errorf("%w: $id %q is not an absolute URI", ErrUnchecked, id)
+	}
+	return u, nil
 }
 
 // target finds the subschema a reference leads to.
@@ -370,54 +381,26 @@ type under struct {
 	none   bool
 }
 
+// childrenUnder returns what the keyword kw of s holds, by the field
+// lightDecode fills for it.
 func childrenUnder(s *jsonschema.Schema, kw string) under {
-	switch kw {
-	case "allOf":
-		return under{list: s.AllOf, isList: true}
-	case "anyOf":
-		return under{list: s.AnyOf, isList: true}
-	case "oneOf":
-		return under{list: s.OneOf, isList: true}
-	case "prefixItems":
-		return under{list: s.PrefixItems, isList: true}
-	case "items":
-		return under{list: s.ItemsArray, isList: true}
-	case "not":
-		return single(s.Not)
-	case "if":
-		return single(s.If)
-	case "then":
-		return single(s.Then)
-	case "else":
-		return single(s.Else)
-	case "additionalItems":
-		return single(s.AdditionalItems)
-	case "contains":
-		return single(s.Contains)
-	case "unevaluatedItems":
-		return single(s.UnevaluatedItems)
-	case "additionalProperties":
-		return single(s.AdditionalProperties)
-	case "propertyNames":
-		return single(s.PropertyNames)
-	case "unevaluatedProperties":
-		return single(s.UnevaluatedProperties)
-	case "contentSchema":
-		return single(s.ContentSchema)
-	case "dependentSchemas":
-		return under{keyed: s.DependentSchemas}
-	case "dependencies":
-		return under{keyed: s.DependencySchemas}
-	case "properties":
-		return under{keyed: s.Properties}
-	case "patternProperties":
-		return under{keyed: s.PatternProperties}
-	case "$defs":
-		return under{keyed: s.Defs}
-	case "definitions":
-		return under{keyed: s.Definitions}
+	i, ok := lightIndex[kw]
+	if !ok {
+		return under{none: true}
 	}
-	return under{none: true}
+	switch lightKeywords[i].kind {
+	case kindSingle:
+		return single(*singleField(s, kw))
+	case kindList:
+		return under{list: *listField(s, kw), isList: true}
+	case kindItems: // its array form: pointer takes the single schema first
+		return under{list: s.ItemsArray, isList: true}
+	case kindMap:
+		return under{keyed: *mapField(s, kw)}
+	case kindDependencies:
+		return under{keyed: s.DependencySchemas}
+	}
+	return under{none: true} // $ref, $id and the like hold no subschema
 }
 
 func single(s *jsonschema.Schema) under {
