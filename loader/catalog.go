@@ -16,6 +16,9 @@ const (
 	SourceSkills SourceKind = "skills" // SKILL.md folders
 	SourceServer SourceKind = "server" // an upstream MCP server
 	SourceTools  SourceKind = "tools"  // a static file of tool definitions
+	// SourceConfig holds the problems of toolsearch's own configuration
+	// files (a broken edit of .mcp.json, say); it has no entries.
+	SourceConfig SourceKind = "config"
 )
 
 // State is the condition of an upstream server.
@@ -88,13 +91,16 @@ type Snapshot struct {
 	Entries []*Entry
 	Refused []Refusal
 
-	byName   map[string]*Entry
+	byName   map[string]*Entry // tools and skills, which share one name space
 	byFold   map[string]*Entry
 	bySource map[string]*Source
+	// Prompts and resources have name spaces of their own.
+	byPrompt, byPromptFold map[string]*Entry
+	byURI, byTemplate      map[string]*Entry
 }
 
-// Lookup finds an entry by its exact name, falling back to a
-// case-insensitive match.
+// Lookup finds a tool or skill by its exact name, falling back to a
+// case-insensitive match. Prompts and resources have lookups of their own.
 func (s *Snapshot) Lookup(name string) (*Entry, bool) {
 	if e, ok := s.byName[name]; ok {
 		return e, true
@@ -210,37 +216,80 @@ func (c *Catalog) update(change func()) {
 
 // build merges the sources into a snapshot. Names are unique: the first
 // source in priority order keeps a contested name and later claimants are
-// refused, never silently renamed.
+// refused, never silently renamed. Tools and skills share a name space;
+// prompts have their own, and resources are keyed by URI, which no two
+// sources may claim (see contestedURIs).
 func (c *Catalog) build(version uint64) *Snapshot {
 	s := &Snapshot{
-		Version:  version,
-		byName:   map[string]*Entry{},
-		byFold:   map[string]*Entry{},
-		bySource: map[string]*Source{},
+		Version:      version,
+		byName:       map[string]*Entry{},
+		byFold:       map[string]*Entry{},
+		bySource:     map[string]*Source{},
+		byPrompt:     map[string]*Entry{},
+		byPromptFold: map[string]*Entry{},
+		byURI:        map[string]*Entry{},
+		byTemplate:   map[string]*Entry{},
 	}
+	contested := contestedURIs(c.order, c.sources)
 	for _, name := range c.order {
 		src := c.sources[name]
 		s.Sources = append(s.Sources, src)
 		s.bySource[name] = src
 		s.Refused = append(s.Refused, src.Refused...)
 		entries := slices.Clone(src.Entries)
-		slices.SortStableFunc(entries, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
+		slices.SortStableFunc(entries, func(a, b *Entry) int {
+			if d := kindOrder(a.Kind) - kindOrder(b.Kind); d != 0 {
+				return d
+			}
+			return strings.Compare(a.Name, b.Name)
+		})
 		for _, e := range entries {
-			fold := strings.ToLower(e.Name)
-			if r, ok := c.reserved[fold]; ok {
-				s.Refused = append(s.Refused, Refusal{e, fmt.Sprintf("%q is reserved for toolsearch's own %s tool", e.Name, r)})
+			if reason := c.claim(s, e, contested); reason != "" {
+				s.Refused = append(s.Refused, Refusal{e, reason})
 				continue
 			}
-			if prev, ok := s.byFold[fold]; ok {
-				s.Refused = append(s.Refused, Refusal{e, fmt.Sprintf("name collides with %s from %s", prev.Name, prev.Source)})
-				continue
-			}
-			s.byName[e.Name] = e
-			s.byFold[fold] = e
 			s.Entries = append(s.Entries, e)
 		}
 	}
 	return s
+}
+
+// claim records e under its name in s, or says why it cannot have it.
+func (c *Catalog) claim(s *Snapshot, e *Entry, contested map[string][]string) string {
+	fold := strings.ToLower(e.Name)
+	switch e.Kind {
+	case KindPrompt:
+		if prev, ok := s.byPromptFold[fold]; ok {
+			return fmt.Sprintf("name collides with the prompt %s from %s", prev.Name, prev.Source)
+		}
+		s.byPrompt[e.Name], s.byPromptFold[fold] = e, e
+		return ""
+	case KindResource:
+		if !e.Listed() {
+			return "" // a hidden resource claims nothing: hiding settles a contest
+		}
+		if claimants, ok := contested[uriKey(e)]; ok {
+			return contestedReason(e, claimants)
+		}
+		byURI := s.byURI
+		if e.Template != nil {
+			byURI = s.byTemplate
+		}
+		if prev, ok := byURI[e.Name]; ok {
+			return fmt.Sprintf("%s is listed more than once by %s; the first is used", e.Name, prev.Source)
+		}
+		byURI[e.Name] = e
+		return ""
+	}
+	if r, ok := c.reserved[fold]; ok {
+		return fmt.Sprintf("%q is reserved for toolsearch's own %s tool", e.Name, r)
+	}
+	if prev, ok := s.byFold[fold]; ok {
+		return fmt.Sprintf("name collides with %s from %s", prev.Name, prev.Source)
+	}
+	s.byName[e.Name] = e
+	s.byFold[fold] = e
+	return ""
 }
 
 // LastLines returns the last n non-blank lines of text (a stderr tail), for

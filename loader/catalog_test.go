@@ -289,6 +289,169 @@ func TestSkillDirs(t *testing.T) {
 	}
 }
 
+func TestCatalogPromptsAndResourcesHaveTheirOwnNameSpaces(t *testing.T) {
+	c := NewCatalog("tool_search")
+	c.Put(&Source{Name: "a", Kind: SourceServer, Entries: []*Entry{
+		NewToolEntry("a", "a__review", tool("review")),
+		NewPromptEntry("a", "a__review", &mcp.Prompt{Name: "review", Description: "Review code."}),
+		NewPromptEntry("a", "tool_search", &mcp.Prompt{Name: "tool_search"}), // reserved only among tools
+		NewResourceEntry("a", &mcp.Resource{URI: "file:///README.md", Name: "readme"}),
+		NewTemplateEntry("a", &mcp.ResourceTemplate{URITemplate: "file:///{path}", Name: "file"}),
+	}})
+	snap := c.Snapshot()
+	if len(snap.Refused) != 0 {
+		t.Fatalf("refused: %+v", snap.Refused)
+	}
+	if e, ok := snap.Lookup("a__review"); !ok || e.Kind != KindTool {
+		t.Errorf("Lookup(a__review) = %+v, want the tool", e)
+	}
+	if e, ok := snap.Prompt("A__Review"); !ok || e.Kind != KindPrompt || e.Upstream != "review" || e.Prompt.Name != "a__review" {
+		t.Errorf("Prompt(A__Review) = %+v", e)
+	}
+	if _, ok := snap.Lookup("file:///README.md"); ok {
+		t.Error("Lookup found a resource: it is for tools and skills")
+	}
+	if e, ok := snap.Resource("file:///README.md"); !ok || e.Summary != "readme" {
+		t.Errorf("Resource = %+v", e)
+	}
+	if _, ok := snap.Resource("file:///readme.md"); ok {
+		t.Error("URIs are case-sensitive")
+	}
+	if e, ok := snap.ResourceTemplate("file:///{path}"); !ok || e.Template == nil {
+		t.Errorf("ResourceTemplate = %+v", e)
+	}
+	var kinds []Kind
+	for _, e := range snap.Entries {
+		kinds = append(kinds, e.Kind)
+	}
+	if want := []Kind{KindTool, KindPrompt, KindPrompt, KindResource, KindResource}; !slices.Equal(kinds, want) {
+		t.Errorf("entries by kind = %v, want %v", kinds, want)
+	}
+}
+
+func TestCatalogRefusesAURIThatTwoServersClaim(t *testing.T) {
+	res := func(src, uri string) *Entry { return NewResourceEntry(src, &mcp.Resource{URI: uri, Name: uri}) }
+	tmpl := func(src, uri string) *Entry {
+		return NewTemplateEntry(src, &mcp.ResourceTemplate{URITemplate: uri, Name: uri})
+	}
+	tests := []struct {
+		name       string
+		a, b       []*Entry
+		served     []string // source:uri
+		refused    []string // source:uri
+		reasonPart string
+	}{
+		{
+			name:       "both claims are refused",
+			a:          []*Entry{res("a", "file:///x"), res("a", "file:///a-only")},
+			b:          []*Entry{res("b", "file:///x")},
+			served:     []string{"a:file:///a-only"},
+			refused:    []string{"a:file:///x", "b:file:///x"},
+			reasonPart: "is also claimed by",
+		},
+		{
+			name:       "templates too",
+			a:          []*Entry{tmpl("a", "db://{table}")},
+			b:          []*Entry{tmpl("b", "db://{table}")},
+			refused:    []string{"a:db://{table}", "b:db://{table}"},
+			reasonPart: "so no server gets it",
+		},
+		{
+			name:   "a resource and a template of the same text do not clash",
+			a:      []*Entry{res("a", "db://{table}")},
+			b:      []*Entry{tmpl("b", "db://{table}")},
+			served: []string{"a:db://{table}", "b:db://{table}"},
+		},
+		{
+			name:   "hiding one claim settles it",
+			a:      []*Entry{res("a", "file:///x")},
+			b:      []*Entry{func() *Entry { e := res("b", "file:///x"); e.Policy = PolicyHidden; return e }()},
+			served: []string{"a:file:///x"},
+		},
+		{
+			name:       "a server listing a URI twice keeps the first",
+			a:          []*Entry{res("a", "file:///x"), func() *Entry { e := res("a", "file:///x"); e.Summary = "second"; return e }()},
+			served:     []string{"a:file:///x"},
+			refused:    []string{"a:file:///x"},
+			reasonPart: "listed more than once by a",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewCatalog()
+			c.Put(&Source{Name: "a", Kind: SourceServer, Entries: tt.a})
+			c.Put(&Source{Name: "b", Kind: SourceServer, Entries: tt.b})
+			snap := c.Snapshot()
+			var served, refused []string
+			for _, e := range snap.Listed() {
+				served = append(served, e.Source+":"+e.Name)
+				byURI := snap.Resource
+				if e.Template != nil {
+					byURI = snap.ResourceTemplate
+				}
+				if got, ok := byURI(e.Name); !ok || got != e {
+					t.Errorf("%s is listed but its lookup gives %+v", e.Name, got)
+				}
+			}
+			for _, r := range snap.Refused {
+				refused = append(refused, r.Entry.Source+":"+r.Entry.Name)
+				if !strings.Contains(r.Reason, tt.reasonPart) {
+					t.Errorf("reason %q does not say %q", r.Reason, tt.reasonPart)
+				}
+			}
+			if !slices.Equal(served, tt.served) || !slices.Equal(refused, tt.refused) {
+				t.Errorf("served %v refused %v, want %v and %v", served, refused, tt.served, tt.refused)
+			}
+		})
+	}
+}
+
+func TestWatchFilesSeesReplacementsAndNewFiles(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "toolsearch.yaml")
+	other := filepath.Join(dir, "unrelated.txt")
+	if err := os.WriteFile(cfg, []byte("a: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changed := make(chan struct{}, 8)
+	later := filepath.Join(dir, ".mcp.json") // does not exist yet
+	go WatchFiles(ctx, 20*time.Millisecond, func() []string { return []string{cfg, later} }, func() { changed <- struct{}{} }, nil)
+
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no change seen after %s", what)
+		}
+	}
+	// An editor's save: write a temporary file, rename it over the old one.
+	// Until the watch is in place, saves go unseen: save until one is seen.
+	for seen := false; !seen; {
+		tmp := filepath.Join(dir, ".toolsearch.yaml.swp")
+		os.WriteFile(tmp, []byte("a: 2\n"), 0o644)
+		os.Rename(tmp, cfg)
+		select {
+		case <-changed:
+			seen = true
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	for len(changed) > 0 {
+		<-changed
+	}
+	os.WriteFile(later, []byte("{}"), 0o644)
+	wait("a new file")
+	os.WriteFile(other, []byte("x"), 0o644)
+	select {
+	case <-changed:
+		t.Error("a change to another file in the folder was reported")
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
 // A description with single spaces only is its own joined fields.
 func FuzzSingleSpaced(f *testing.F) {
 	for _, s := range []string{"Get the weather.", " lead", "trail ", "two  spaces", "tab\there", "nbsp\u00a0here", "", "a"} {

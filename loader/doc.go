@@ -32,13 +32,18 @@
 // listed, its last error and the [Problems] found loading it. An [Entry] is
 // one thing the model can find, a tool or a skill, under a name unique in
 // the catalog (an upstream tool is SERVER__TOOL), with its one-line summary,
-// its policy and a digest of everything a client could see of it.
+// its policy and a digest of everything a client could see of it. An
+// upstream's prompts (SERVER__PROMPT) and resources (by URI) are entries
+// too, in name spaces of their own, for people to pick rather than the
+// model ([Entry.ForModel] tells them apart); a URI that two sources claim
+// goes to neither.
 //
 // [Catalog.Put] replaces a source whole; the catalog merges every source
 // into an immutable [Snapshot] with a new version, refusing entries whose
 // name is reserved, malformed or taken (a [Refusal] says why; nothing is
 // renamed), and calls its subscribers in order. A reader holds on to one
-// snapshot for as long as it needs consistent answers.
+// snapshot for as long as it needs consistent answers. [WatchFiles] follows
+// configuration files as [SkillSource.Watch] follows skill roots.
 //
 // # Skills
 //

@@ -13,7 +13,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
-// Kind tells tools from skills.
+// Kind tells tools, skills, prompts and resources apart.
 type Kind string
 
 const (
@@ -64,6 +64,13 @@ type Entry struct {
 	Quarantine *Quarantine
 
 	Skill *Skill
+
+	// Prompt is an upstream prompt under its exposed Name (KindPrompt).
+	Prompt *mcp.Prompt
+	// Resource or Template is an upstream resource or resource template
+	// (KindResource); Name is its URI or URI template.
+	Resource *mcp.Resource
+	Template *mcp.ResourceTemplate
 
 	// Digest identifies the entry's content; equal digests mean nothing a
 	// client could see has changed.

@@ -82,3 +82,14 @@ func (ps Problems) Err(min Severity) error {
 	}
 	return fmt.Errorf("%s", strings.Join(lines, "\n"))
 }
+
+// Errors returns the problems of severity error.
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Severity >= SeverityError {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/schema"
+	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/server/relay"
 )
 
 // Upstreams forwards calls to the upstream MCP servers; *upstream.Manager
@@ -48,7 +50,24 @@ func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (
 	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	return s.Call(s.withLoginPrompter(ctx, req.Session), args), nil
+	return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult {
+		return s.Call(s.withLoginPrompter(ctx, req.Session), args)
+	})
+}
+
+// relayCall runs call for a client's tools/call with the client attached
+// as the caller of the upstream request, so that what the upstream asks and
+// reports while it works reaches the client (see package relay). A retry of
+// a 2026-07-28 client resumes the call its requestState names instead.
+func (s *Server) relayCall(ctx context.Context, req *mcp.CallToolRequest, call func(context.Context) *mcp.CallToolResult) (*mcp.CallToolResult, error) {
+	s.followLogLevel(req.Params.Meta)
+	return relay.Run(s.relay, ctx, runRequest(req.Session, req.Params.Meta, req.Params.InputResponses, req.Params.RequestState),
+		func(ctx context.Context, c relay.Caller) (*mcp.CallToolResult, error) {
+			return call(upstream.WithCaller(ctx, c)), nil
+		},
+		func(m mcp.InputRequestMap, state string) *mcp.CallToolResult {
+			return &mcp.CallToolResult{InputRequests: m, RequestState: state}
+		})
 }
 
 // Call runs call_tool: it finds the tool, enforces its policy, checks the
@@ -126,6 +145,9 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 	case 1:
 		return candidates[0], nil
 	case 0:
+		if e, ok := featureNamed(snap, name); ok {
+			return nil, fmt.Errorf("%s is a %s of server %s, not a tool: the user picks it from the host's %s menu; it cannot be called", e.Name, e.Kind, e.Source, e.Kind)
+		}
 		return nil, fmt.Errorf("no tool named %s: find tools with tool_search and call them by the name it gives", quoteName(name))
 	}
 	names := make([]string, len(candidates))

@@ -95,7 +95,9 @@ func (s *Server) addDirectTool(ms *mcp.Server, e *loader.Entry) {
 		if !ok || cur.Kind != loader.KindTool || !cur.Listed() {
 			return errorResult(fmt.Sprintf("%s is no longer in the catalog; search again with tool_search", name)), nil
 		}
-		return s.forward(ctx, snap, cur, req.Params.Arguments), nil
+		return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult {
+			return s.forward(ctx, snap, cur, req.Params.Arguments)
+		})
 	}
 	// AddTool panics on a schema that is not an object; an upstream's bad
 	// schema must not take the server down.

@@ -40,6 +40,15 @@
 // by package server/skillsext, and each session can read its own token
 // accounting as the resource [StatsURI].
 //
+// The upstream servers' prompts and resources, which cost no model context
+// until a person picks them, are listed directly beside the skills' (see
+// [Passthrough]): prompts/get, resources/read, subscriptions and
+// completion go to the server that owns them. What an upstream asks or
+// reports while it serves a client's request (elicitation, sampling,
+// roots, progress, logs) reaches that client through package server/relay,
+// on both protocol eras. Which prompts and resources a session sees is
+// decided in one place, sees, for per-client profiles to narrow.
+//
 // # Following the catalog
 //
 // On every catalog change the server updates its search index (package

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,10 +15,13 @@ import (
 // Document turns a catalog entry into what the index ranks. The eval command
 // and the server share it, so that what is measured is what is served.
 func Document(e *loader.Entry) search.Document {
-	if e.Kind == loader.KindSkill {
+	switch e.Kind {
+	case loader.KindSkill:
 		d := search.SkillDocument(e.Name, e.Description, e.Skill.Body)
 		d.Source = e.Source
 		return d
+	case loader.KindPrompt, loader.KindResource:
+		return featureDocument(e)
 	}
 	tool := e.Tool
 	if e.Quarantine != nil { // a held definition's text stays out of the index
@@ -42,6 +46,62 @@ func Document(e *loader.Entry) search.Document {
 	return d
 }
 
+// featureDocument makes the document of a prompt (its arguments are its
+// parameters) or a resource (its name is its URI, and the resource's own
+// name counts as a name too).
+func featureDocument(e *loader.Entry) search.Document {
+	d := search.Document{ID: indexID(e), Name: e.Name, Kind: string(e.Kind), Source: e.Source, Description: e.Description}
+	switch {
+	case e.Prompt != nil:
+		d.Title = e.Prompt.Title
+		for _, a := range e.Prompt.Arguments {
+			if a != nil {
+				d.Params = append(d.Params, search.Param{Name: a.Name, Description: a.Description})
+			}
+		}
+		if e.Upstream != "" {
+			d.AltNames = append(d.AltNames, e.Upstream)
+		}
+	case e.Resource != nil:
+		d.Title = e.Resource.Title
+		d.AltNames = append(d.AltNames, e.Resource.Name)
+	case e.Template != nil:
+		d.Title = e.Template.Title
+		d.AltNames = append(d.AltNames, e.Template.Name)
+	}
+	return d
+}
+
+// indexID is an entry's key in the index. Tools and skills are keyed by
+// name, as Document has always keyed them; prompts and resources, whose
+// names live in name spaces of their own, by kind and name. Neither a tool
+// nor a skill name holds a colon.
+func indexID(e *loader.Entry) string {
+	switch {
+	case e.Kind == loader.KindPrompt:
+		return "prompt:" + e.Name
+	case e.Template != nil:
+		return "template:" + e.Name
+	case e.Kind == loader.KindResource:
+		return "resource:" + e.Name
+	}
+	return e.Name
+}
+
+// entryByIndexID finds the entry an index hit names.
+func entryByIndexID(snap *loader.Snapshot, id string) (*loader.Entry, bool) {
+	if name, ok := strings.CutPrefix(id, "prompt:"); ok {
+		return snap.Prompt(name)
+	}
+	if uri, ok := strings.CutPrefix(id, "resource:"); ok {
+		return snap.Resource(uri)
+	}
+	if tmpl, ok := strings.CutPrefix(id, "template:"); ok {
+		return snap.ResourceTemplate(tmpl)
+	}
+	return snap.Lookup(id)
+}
+
 // syncIndex brings the index from the old snapshot's entries to the new
 // one's, touching only entries that were added, removed or changed, so a
 // one-skill edit never re-indexes the catalog.
@@ -50,7 +110,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 	if old != nil {
 		for _, e := range old.Entries {
 			if e.Listed() {
-				before[e.Name] = e
+				before[indexID(e)] = e
 			}
 		}
 	}
@@ -59,8 +119,8 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 		if !e.Listed() {
 			continue
 		}
-		prev, ok := before[e.Name]
-		delete(before, e.Name)
+		prev, ok := before[indexID(e)]
+		delete(before, indexID(e))
 		if ok && prev.Digest == e.Digest && prev.Source == e.Source && prev.Quarantine == e.Quarantine {
 			continue
 		}

@@ -58,8 +58,8 @@ func groupBySource(snap *loader.Snapshot) []sourceGroup {
 	var groups []sourceGroup
 	index := map[string]int{}
 	for _, e := range snap.Entries {
-		if !e.Listed() {
-			continue
+		if !e.Listed() || !e.ForModel() {
+			continue // prompts and resources are for people, and listed directly
 		}
 		i, ok := index[e.Source]
 		if !ok {

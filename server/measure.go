@@ -246,6 +246,9 @@ type entryCost struct {
 func eagerCosts(snap *loader.Snapshot, count countFunc) []entryCost {
 	var costs []entryCost
 	for _, e := range snap.Listed() {
+		if !e.ForModel() {
+			continue // prompts and resources never enter the model's context unasked
+		}
 		var text string
 		if e.Kind == loader.KindSkill {
 			text = e.Skill.Body
@@ -377,6 +380,9 @@ func detailLevels() []string {
 func OneLinerQueries(snap *loader.Snapshot) []string {
 	var qs []string
 	for _, e := range snap.Listed() {
+		if !e.ForModel() {
+			continue
+		}
 		q := e.Summary
 		if q == "" {
 			q = strings.NewReplacer("_", " ", "-", " ").Replace(e.Name)

@@ -12,7 +12,7 @@ import (
 // The help an invalid call gets is read off each tool's schema.
 func TestAcceptedArgs(t *testing.T) {
 	tests := map[string]struct{ got, want string }{
-		ToolSearch:    {searchArgsAccepted, `query (string, at most 4096 characters), queries (array of strings, at most 5), limit (integer, 1-20), kind ("tool", "skill" or "any"), detail ("full", "compact" or "names"), cursor (string)`},
+		ToolSearch:    {searchArgsAccepted, `query (string, at most 4096 characters), queries (array of strings, at most 5), limit (integer, 1-20), kind ("tool", "skill", "prompt", "resource" or "any"), detail ("full", "compact" or "names"), cursor (string)`},
 		CallTool:      {callArgsAccepted, `name (string, required), arguments (object)`},
 		ReadSkillFile: {readArgsAccepted, `skill (string, required), path (string, required), offset (integer, at least 0)`},
 		RunScript:     {scriptArgsAccepted, `skill (string, required), script (string, required), args (array of strings), stdin (string), timeout_s (number, more than 0)`},

@@ -39,7 +39,7 @@ type SearchArgs struct {
 	Query   string   `json:"query,omitempty" jsonschema:"A few keywords for one need, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty (and no queries) lists the catalog page by page."`
 	Queries []string `json:"queries,omitempty" jsonschema:"Several needs at once: a few keywords each, searched separately, results grouped per query."`
 	Limit   int      `json:"limit,omitempty" jsonschema:"Most results to return (for each query)."`
-	Kind    string   `json:"kind,omitempty" jsonschema:"Search only tools or only skills."`
+	Kind    string   `json:"kind,omitempty" jsonschema:"Search one kind only."`
 	Detail  string   `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
 	Cursor  string   `json:"cursor,omitempty" jsonschema:"Continue an empty-query listing from where the last page ended."`
 }
@@ -55,13 +55,13 @@ func (a *SearchArgs) needs() []string {
 	return out
 }
 
-// anyKind is the kind that searches tools and skills alike, the default.
+// anyKind is the kind that searches every kind alike, the default.
 const anyKind = "any"
 
 // searchKinds and searchDetails are the values kind and detail take; the
 // default detail comes first.
 var (
-	searchKinds   = []string{string(loader.KindTool), string(loader.KindSkill), anyKind}
+	searchKinds   = []string{string(loader.KindTool), string(loader.KindSkill), string(loader.KindPrompt), string(loader.KindResource), anyKind}
 	searchDetails = []string{DetailFull, DetailCompact, DetailNames}
 )
 
@@ -153,27 +153,30 @@ type NeedResult struct {
 
 // ResultItem is one entry in a search result.
 type ResultItem struct {
-	Kind        string        `json:"kind"`
-	Name        string        `json:"name"`
-	Source      string        `json:"source"`
-	Score       float64       `json:"score"`
-	Description string        `json:"description"`
-	Detail      string        `json:"detail"`
-	Signature   string        `json:"signature,omitempty"`
-	InputSchema any           `json:"inputSchema,omitempty"`
-	Annotations any           `json:"annotations,omitempty"`
-	Body        string        `json:"body,omitempty"`
-	Files       []FileInfo    `json:"files,omitempty"`
-	State       string        `json:"state,omitempty"`
-	Callable    *bool         `json:"callable,omitempty"`
-	Changed     bool          `json:"changed,omitempty"`
-	Quarantined *HeldInfo     `json:"quarantined,omitempty"`
-	Query       string        `json:"query,omitempty"` // the query it answers, in a search of several
-	entry       *loader.Entry // what the item was made from
-	need, rank  int           // its query's index in Needs, and its rank among that query's results (from 1)
-	stateReason string        // why a server is not active
-	bodyCut     int           // bytes of body left out, when cut to fit
-	text        string        // as Text renders it, kept while fitBudget works; "" when not rendered
+	Kind        string     `json:"kind"`
+	Name        string     `json:"name"`
+	Source      string     `json:"source"`
+	Score       float64    `json:"score"`
+	Description string     `json:"description"`
+	Detail      string     `json:"detail"`
+	Signature   string     `json:"signature,omitempty"`
+	InputSchema any        `json:"inputSchema,omitempty"`
+	Annotations any        `json:"annotations,omitempty"`
+	Body        string     `json:"body,omitempty"`
+	Files       []FileInfo `json:"files,omitempty"`
+	State       string     `json:"state,omitempty"`
+	Callable    *bool      `json:"callable,omitempty"`
+	Changed     bool       `json:"changed,omitempty"`
+	Quarantined *HeldInfo  `json:"quarantined,omitempty"`
+	Query       string     `json:"query,omitempty"` // the query it answers, in a search of several
+	// Arguments are a prompt's; MIMEType is a resource's.
+	Arguments   []*mcp.PromptArgument `json:"arguments,omitempty"`
+	MIMEType    string                `json:"mimeType,omitempty"`
+	entry       *loader.Entry         // what the item was made from
+	need, rank  int                   // its query's index in Needs, and its rank among that query's results (from 1)
+	stateReason string                // why a server is not active
+	bodyCut     int                   // bytes of body left out, when cut to fit
+	text        string                // as Text renders it, kept while fitBudget works; "" when not rendered
 }
 
 // FileInfo names a skill file without its content.
@@ -239,7 +242,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 		}
 		var items []ResultItem
 		for _, h := range sr.Hits {
-			e, ok := snap.Lookup(h.ID)
+			e, ok := entryByIndexID(snap, h.ID)
 			if !ok || !e.Listed() {
 				continue
 			}
@@ -380,6 +383,9 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 			it.Callable = ptr(false)
 		}
 	}
+	if !e.ForModel() {
+		it.Callable = ptr(false) // a person picks it; call_tool cannot
+	}
 	s.setDetail(&it, detail)
 	return it
 }
@@ -389,7 +395,12 @@ func (s *Server) setDetail(it *ResultItem, detail string) {
 	e := it.entry
 	it.Detail, it.text = detail, ""
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
+	it.Arguments, it.MIMEType = nil, ""
 	it.Description = e.Summary
+	if !e.ForModel() {
+		setFeatureDetail(it, detail)
+		return
+	}
 	if e.Held() { // only what was approved before; the held definition stays out
 		if detail == DetailFull {
 			it.Description = e.Description
@@ -628,7 +639,7 @@ func (r *SearchResult) header() string {
 		}
 		b.WriteString(". Use select:<name> to load one.")
 	case len(r.Results) == 0:
-		fmt.Fprintf(&b, "No tool or skill matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
+		fmt.Fprintf(&b, "Nothing in the catalog matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
 	case len(r.groups) > 1:
 		fmt.Fprintf(&b, "%s for %d queries (%d matched among %d entries), grouped by query.", plural(len(r.Results), "result"), len(r.groups), r.Total, r.catalogSize)
 		for _, it := range r.Results {
@@ -651,6 +662,12 @@ func (r *SearchResult) header() string {
 		for _, it := range r.Results {
 			if it.Kind == string(loader.KindTool) {
 				b.WriteString(` Call tools with call_tool {"name": "<name>", "arguments": {...}}.`)
+				break
+			}
+		}
+		for _, it := range r.Results {
+			if !it.entry.ForModel() {
+				b.WriteString(" Prompts and resources are not called: the user picks them from the host's prompt and resource menus, so mention them when they fit.")
 				break
 			}
 		}
@@ -735,7 +752,7 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 	}
 	if it.Quarantined != nil {
 		b.WriteString(heldNote(it.Quarantined))
-	} else if it.Callable != nil && !*it.Callable {
+	} else if it.Callable != nil && !*it.Callable && it.entry.ForModel() {
 		if it.entry.Policy == loader.PolicyVisibleOnly {
 			b.WriteString(" [listed only: calls are refused by policy]")
 		} else {
@@ -750,6 +767,12 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 	}
 	if it.InputSchema != nil {
 		b.WriteString("\ninputSchema: " + compactJSON(it.InputSchema))
+	}
+	if len(it.Arguments) > 0 {
+		b.WriteString("\narguments: " + promptArguments(it.Arguments))
+	}
+	if it.MIMEType != "" {
+		b.WriteString("\nmimeType: " + it.MIMEType)
 	}
 	if it.Annotations != nil {
 		if a := compactJSON(it.Annotations); a != "{}" {

@@ -13,6 +13,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/relay"
 	"github.com/toolsearch/toolsearch/server/skillsext"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
@@ -93,6 +94,16 @@ type Server struct {
 
 	jobs chan func()   // token counting off the request path; see later
 	done chan struct{} // closed by Close
+	// notify sends what upstreams announce outside requests (resource
+	// updates, log messages) off their connections' goroutines.
+	notify   chan func()
+	stopLogs func()
+	// relay holds the calls of 2026-07-28 clients waiting for input.
+	relay *relay.Relay
+	// served caches the upstream prompts and resources of the last
+	// snapshot synced, which every connection shares.
+	featMu sync.Mutex
+	served *servedFeatures
 
 	// schemas holds resolved input schemas by entry digest (or the error
 	// resolving gave), since resolving costs more than validating.
@@ -138,9 +149,15 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 		conns:     map[*mcp.Server]*conn{},
 		jobs:      make(chan func(), 1024),
 		done:      make(chan struct{}),
+		notify:    make(chan func(), 1024),
+		relay:     relay.New(),
 	}
 	go s.countWorker()
 	go s.indexer()
+	go s.notifyWorker()
+	if p := s.passthrough(); p != nil {
+		s.stopLogs = p.WatchLogs(s.broadcastLog)
+	}
 	s.unsubscribe = catalog.Subscribe(s.update)
 	s.update(nil, catalog.Snapshot())
 	return s, nil
@@ -149,6 +166,9 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 // Close stops following the catalog.
 func (s *Server) Close() {
 	s.unsubscribe()
+	if s.stopLogs != nil {
+		s.stopLogs()
+	}
 	close(s.done)
 }
 
@@ -194,6 +214,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 		}
 		s.syncDirectTools(ms, new)
 		c.skills.Sync(ms, new, s.log)
+		s.syncFeatures(ms, new)
 	}
 }
 
@@ -221,17 +242,28 @@ const Instructions = `This server gives access to many tools and skills without 
 // NewMCPServer returns an MCP server wired to the shared catalog. Each
 // stdio process needs one; HTTP may share one or make one per session.
 func (s *Server) NewMCPServer() *mcp.Server {
-	ms := mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Title: "toolsearch", Version: s.opts.Version}, &mcp.ServerOptions{
-		Instructions: Instructions,
-		Logger:       s.log,
-		Capabilities: skillsext.Declare(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}),
-	})
 	c := &conn{
 		tools:  map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true},
 		direct: map[string]string{},
 		skills: skillsext.NewConn(),
 		stats:  newStatsBook(s),
+		subs:   &subscriptions{},
 	}
+	var ms *mcp.Server
+	caps := skillsext.Declare(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}})
+	caps.Resources.Subscribe = true
+	ms = mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Title: "toolsearch", Version: s.opts.Version}, &mcp.ServerOptions{
+		Instructions: Instructions,
+		Logger:       s.log,
+		Capabilities: caps,
+		// The upstreams' prompts and resources are served beside the
+		// skills' (see syncFeatures).
+		CompletionHandler: s.complete,
+		SubscribeHandler: func(ctx context.Context, req *mcp.SubscribeRequest) error {
+			return s.subscribe(ms, c.subs, ctx, req)
+		},
+		UnsubscribeHandler: c.subs.unsubscribe,
+	})
 	s.mu.Lock()
 	s.conns[ms] = c
 	snap := s.snap
@@ -242,6 +274,8 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms.AddTool(callToolTool(), s.handleCallTool)
 	ms.AddTool(runScriptTool(), s.handleRunScript)
 	s.syncDirectTools(ms, snap)
+	s.syncFeatures(ms, snap)
+	ms.AddReceivingMiddleware(s.listFilter, s.logLevelMiddleware)
 	// Middleware added later wraps what was added before: unknown tools are
 	// answered inside the accounting, which sits inside the activity record.
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
@@ -260,6 +294,10 @@ type conn struct {
 	promoted map[string]bool
 	skills   *skillsext.Conn // what it serves through the Skills extension
 	stats    *statsBook      // its sessions' accounting
+	// features are the upstreams' prompts and resources it lists; subs its
+	// sessions' resource subscriptions.
+	features featureSet
+	subs     *subscriptions
 }
 
 // connHas reports whether the connection lists the named tool.
@@ -278,6 +316,7 @@ func (s *Server) Release(ms *mcp.Server) {
 	s.mu.Unlock()
 	if c != nil {
 		c.stats.endAll()
+		c.subs.endAll()
 	}
 }
 

@@ -37,6 +37,9 @@ type app struct {
 	upstreams *upstream.Manager
 	servers   []upstream.ServerConfig
 	upOpts    upstream.Options
+	// follow says that the command follows edits of its configuration
+	// (serve): it gets a Manager even without servers.
+	follow bool
 	// approvals holds the approved definitions of tools and skills.
 	approvals *trust.Store
 	// serverOpts are the options every server of the app shares; profiles
@@ -149,7 +152,7 @@ func openApp(f *sourceFlags) (*app, error) {
 // server with an empty catalog answers every search with nothing, and the
 // reason is usually a working directory other than the one meant.
 func (a *app) warnIfEmpty(configFile string) {
-	if len(a.catalog.Snapshot().Entries) > 0 || a.upstreams != nil {
+	if len(a.catalog.Snapshot().Entries) > 0 || len(a.servers) > 0 {
 		return
 	}
 	wd, _ := os.Getwd()
@@ -181,45 +184,29 @@ func newApp(f *sourceFlags) (*app, error) {
 	for _, w := range cfg.warnings {
 		log.Warn("toolsearch.yaml", "file", cfg.path, "problem", w)
 	}
-	return &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...)}, nil
+	return &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), follow: f.follow}, nil
 }
 
 // loadUpstreamConfig reads .mcp.json and prepares (but does not start) the
-// upstream servers. A broken file or entry is logged; the rest still runs.
+// upstream servers. A broken file or entry is logged and shown in the
+// catalog; the rest still runs. A command that follows its configuration
+// gets a Manager even without servers, for those added later.
 func (a *app) loadUpstreamConfig() error {
 	path := a.cfg.MCPConfig
-	if path == "" {
-		return nil
-	}
-	servers, probs, err := upstream.LoadConfig(path)
+	servers, probs, err := readServers(path)
 	if err != nil {
 		a.log.Error("upstream servers not loaded", "config", path, "err", err)
-		return nil
+		probs = append(probs, loader.Problem{File: path, Severity: loader.SeverityError, Message: err.Error()})
 	}
 	for _, p := range probs {
 		a.log.Warn("upstream configuration", "problem", p.String())
 	}
-	known := map[string]bool{}
-	for _, sc := range servers {
-		known[sc.Name] = true
+	a.reportConfig(probs.Errors())
+	settings, err := upstreamSettings(a.cfg, servers, a.log)
+	if err != nil {
+		return err
 	}
-	settings := map[string]upstream.Settings{}
-	for name, sc := range a.cfg.Servers {
-		if !known[name] {
-			a.log.Warn("toolsearch.yaml configures a server that "+path+" does not define", "server", name)
-			continue
-		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
-		for glob, p := range sc.Policy {
-			pol, err := loader.ParsePolicy(p)
-			if err != nil {
-				return fmt.Errorf("servers.%s.policy.%s: %w", name, glob, err)
-			}
-			set.Policy[glob] = pol
-		}
-		settings[name] = set
-	}
-	if len(servers) == 0 {
+	if len(servers) == 0 && !a.follow {
 		return nil
 	}
 	a.servers = servers
@@ -235,6 +222,40 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
+}
+
+// readServers reads the upstream servers of an MCP config file; no file
+// means no servers.
+func readServers(path string) ([]upstream.ServerConfig, loader.Problems, error) {
+	if path == "" {
+		return nil, nil, nil
+	}
+	return upstream.LoadConfig(path)
+}
+
+// upstreamSettings makes each server's settings from toolsearch.yaml.
+func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Logger) (map[string]upstream.Settings, error) {
+	known := map[string]bool{}
+	for _, sc := range servers {
+		known[sc.Name] = true
+	}
+	settings := map[string]upstream.Settings{}
+	for name, sc := range cfg.Servers {
+		if !known[name] {
+			log.Warn("toolsearch.yaml configures a server that "+cfg.MCPConfig+" does not define", "server", name)
+			continue
+		}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
+		for glob, p := range sc.Policy {
+			pol, err := loader.ParsePolicy(p)
+			if err != nil {
+				return nil, fmt.Errorf("servers.%s.policy.%s: %w", name, glob, err)
+			}
+			set.Policy[glob] = pol
+		}
+		settings[name] = set
+	}
+	return settings, nil
 }
 
 // loginCommand is the command that logs in to a server with the settings
@@ -359,7 +380,7 @@ func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...s
 		settled := true
 		for _, st := range a.upstreams.Status() {
 			if (only == nil || slices.Contains(only, st.Server)) &&
-				(st.State == loader.StateConnecting || st.State == loader.StateValidating) {
+				(st.State == loader.StateConnecting || st.State == loader.StateValidating || st.Relisting) {
 				settled = false
 			}
 		}

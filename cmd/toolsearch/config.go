@@ -273,6 +273,8 @@ type sourceFlags struct {
 	more func(*Config)
 	// configUsed is the config file settings read, if any.
 	configUsed string
+	// follow makes the command follow edits of its configuration files.
+	follow bool
 }
 
 // sourceFlag names the source flags a command offers besides --config and

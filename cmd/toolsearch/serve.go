@@ -43,6 +43,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		}
 		cfg.TraceArgs = cfg.TraceArgs || *traceArgs
 	}
+	sf.follow = true
 	// The collector is paced from the start: loading a large catalog
 	// allocates several times what it keeps.
 	gcCtx, stopGC := context.WithCancel(context.Background())
@@ -74,6 +75,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 			debug.FreeOSMemory()
 		}
 	}()
+	a.followConfig(ctx, sf)
 
 	snap := a.server.Snapshot()
 	if a.cfg.HTTP.Addr == "" {

@@ -59,7 +59,7 @@ func (m *Manager) newAuth(u *upstream) *oauth.Handler {
 		}
 	}
 	t := oauth.NewTokens(m.opts.TokenStore, u.cfg.Name, u.cfg.URL, m.opts.OAuthClient, u.log)
-	return oauth.NewHandler(t, u.set.OAuth, m.opts.OAuthClient)
+	return oauth.NewHandler(t, u.settings().OAuth, m.opts.OAuthClient)
 }
 
 // loginCommand is the command that logs in to a server.
@@ -339,4 +339,8 @@ func (m *Manager) Config(server string) (ServerConfig, error) {
 }
 
 // Names returns the configured servers, sorted.
-func (m *Manager) Names() []string { return slices.Clone(m.names) }
+func (m *Manager) Names() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return slices.Clone(m.names)
+}

@@ -41,6 +41,10 @@ type persisted struct {
 	// LastSeen maps each tool remembered to when it was last listed, in
 	// Unix seconds. Files written before it existed lack it.
 	LastSeen map[string]int64 `json:"lastSeen,omitempty"`
+	// The server's prompts, resources and resource templates, as listed.
+	Prompts   []*mcp.Prompt           `json:"prompts,omitempty"`
+	Resources []*mcp.Resource         `json:"resources,omitempty"`
+	Templates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
 }
 
 // cacheFile names a server's file in dir. The key hashes what identifies

@@ -75,7 +75,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	if p := u.set.policy(tool); p != loader.PolicyCallable {
+	if p := u.settings().policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
 	if !m.admit() {
@@ -88,8 +88,8 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if m.ctx.Err() != nil {
 		return nil, ErrClosed
 	}
-	timeout := u.set.timeout()
-	tctx, cancel := context.WithTimeoutCause(ctx, timeout, errCallTimeout)
+	timeout := u.settings().timeout()
+	tctx, clock, cancel := withCallClock(ctx, timeout, errCallTimeout)
 	defer cancel()
 	s, err := u.await(tctx, timeout)
 	if err != nil {
@@ -110,7 +110,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if len(args) > 0 {
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
-	res, err := s.cs.CallTool(callCtx, params)
+	res, err := u.callTool(callCtx, s, clock, params)
 	if lr, ok := loginRequired(err); ok && u.auth != nil {
 		if !lr.StepUp() {
 			u.authLost(lr)
@@ -194,8 +194,8 @@ func (u *upstream) notReady(state loader.State, lastErr string, kicked bool, wai
 
 // connectWait is how long a call waits for the server to become active.
 func (u *upstream) connectWait() time.Duration {
-	if u.set.ConnectWait > 0 {
-		return u.set.ConnectWait
+	if u.settings().ConnectWait > 0 {
+		return u.settings().ConnectWait
 	}
 	return u.m.opts.ConnectWait
 }

@@ -45,6 +45,26 @@
 // every variable that only other servers' entries name with ${VAR}, which
 // are their credentials. The variables its own entry names, and its env,
 // it gets.
+//
+// # Prompts, resources and what servers send back
+//
+// A server's prompts (SERVER__PROMPT), resources and resource templates
+// (under their own URIs) are entries of its source too, listed with its
+// tools and kept like them; GetPrompt, ReadResource, Complete and
+// Subscribe reach them with the rules of Call.
+//
+// Every request is made for the client whose Caller its context carries
+// (WithCaller). What the server sends while it serves the request goes to
+// that caller: its elicitation, sampling and roots requests (or the input
+// a 2026-07-28 server asks for in its results), its progress under the
+// caller's own token, its log messages. The Manager declares sampling,
+// elicitation and roots to every server; the caller decides, and one that
+// lacks a capability answers with the protocol's error at once.
+//
+// # Reconfiguring
+//
+// Reconfigure moves a running Manager to a new configuration, restarting
+// only the servers whose entries changed.
 package upstream
 
 import (
@@ -58,6 +78,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -139,8 +160,10 @@ var ErrClosed = errors.New("upstream manager closed")
 // A Manager runs the connections to the upstream servers. It is safe for
 // concurrent use.
 type Manager struct {
-	opts    Options
-	log     *slog.Logger
+	opts Options
+	log  *slog.Logger
+	// mu guards names and servers, which Reconfigure changes.
+	mu      sync.RWMutex
 	names   []string // sorted
 	servers map[string]*upstream
 
@@ -156,6 +179,18 @@ type Manager struct {
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
+	// runs are the servers' connection loops, by server, guarded by
+	// runsMu; reconfMu serializes Reconfigure.
+	runsMu   sync.Mutex
+	runs     map[*upstream]*runHandle
+	reconfMu sync.Mutex
+	// tokens numbers the progress tokens sent upstream.
+	tokens atomic.Uint64
+	// watchers get the log messages no request in flight claims.
+	watchers logWatchers
+	// logLevel is the most verbose level a client asked for.
+	logMu    sync.Mutex
+	logLevel mcp.LoggingLevel
 
 	approvals *trust.Store
 	shadow    shadowing
@@ -257,7 +292,7 @@ func (m *Manager) settings(name string) Settings {
 // servers in the background: it never waits for an upstream. The servers
 // run until Close or until ctx ends. Only the first Start does anything.
 func (m *Manager) Start(ctx context.Context) {
-	m.StartServers(ctx, m.names...)
+	m.StartServers(ctx, m.Names()...)
 }
 
 // StartServers is Start for the named servers only, for a command that
@@ -268,14 +303,16 @@ func (m *Manager) StartServers(ctx context.Context, names ...string) {
 	m.start.Do(func() {
 		context.AfterFunc(ctx, m.cancel)
 		m.followApprovals(m.ctx)
+		m.mu.RLock()
+		defer m.mu.RUnlock()
 		m.publishPersisted()
 		m.pruneCache()
 		for _, name := range names {
 			u := m.servers[name]
-			if u == nil || u.set.Disabled {
+			if u == nil || u.settings().Disabled {
 				continue
 			}
-			m.wg.Go(func() { u.run(m.ctx) })
+			m.startRun(u)
 		}
 	})
 }
@@ -365,7 +402,7 @@ func (m *Manager) Refresh(ctx context.Context, server string) error {
 	if err != nil {
 		return err
 	}
-	if u.set.Disabled {
+	if u.settings().Disabled {
 		return u.notActive(loader.StateDisabled, "")
 	}
 	reply := make(chan error, 1)
@@ -444,19 +481,36 @@ type Status struct {
 	// PID is a stdio server's process while connected; on Linux, that of
 	// the supervisor that runs it (see internal/supervise).
 	PID int
+	// Relisting is set while a change of tools the server announced is not
+	// listed yet: its catalog is about to change.
+	Relisting bool
 }
 
 // Status returns the status of every server, by name.
 func (m *Manager) Status() []Status {
-	out := make([]Status, 0, len(m.names))
-	for _, name := range m.names {
-		out = append(out, m.servers[name].status())
+	ups := m.upstreams()
+	out := make([]Status, 0, len(ups))
+	for _, u := range ups {
+		out = append(out, u.status())
+	}
+	return out
+}
+
+// upstreams returns the servers, by name.
+func (m *Manager) upstreams() []*upstream {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]*upstream, len(m.names))
+	for i, name := range m.names {
+		out[i] = m.servers[name]
 	}
 	return out
 }
 
 func (m *Manager) server(name string) (*upstream, error) {
+	m.mu.RLock()
 	u, ok := m.servers[name]
+	m.mu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownServer, name)
 	}

@@ -87,7 +87,7 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	sc := u.scan(e.Digest, t)
 	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
-	v := u.m.approvals.Decide(u.set.quarantine(), u.qkey, t.Name, e.Digest, len(findings) > 0)
+	v := u.m.approvals.Decide(u.settings().quarantine(), u.qkey, t.Name, e.Digest, len(findings) > 0)
 	if u.q.held == nil {
 		u.q.held = map[string]bool{}
 	}
@@ -261,9 +261,9 @@ func (m *Manager) namesChanged(server string, names []string) {
 	}
 	m.shadow.names = n
 	m.shadow.mu.Unlock()
-	for _, name := range m.names {
-		if name != server {
-			m.servers[name].redecide()
+	for _, u := range m.upstreams() {
+		if u.cfg.Name != server {
+			u.redecide()
 		}
 	}
 }
@@ -293,11 +293,11 @@ func approvalsFile(cacheDir string) string {
 func (m *Manager) followApprovals(ctx context.Context) {
 	m.wg.Go(func() { m.approvals.Watch(ctx) })
 	cancel := m.approvals.Subscribe(func() {
-		for _, name := range m.names {
+		for _, u := range m.upstreams() {
 			if ctx.Err() != nil { // closed: nothing may be written any more
 				return
 			}
-			m.servers[name].redecide()
+			u.redecide()
 		}
 	})
 	context.AfterFunc(ctx, cancel)
@@ -331,8 +331,8 @@ type Pending struct {
 // Pending returns the tools held for approval, by server and name.
 func (m *Manager) Pending() []Pending {
 	var out []Pending
-	for _, name := range m.names {
-		u := m.servers[name]
+	for _, u := range m.upstreams() {
+		name := u.cfg.Name
 		u.mu.Lock()
 		for i, e := range u.entries {
 			if e.Held() && i < len(u.q.defs) {
@@ -393,7 +393,11 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 		byServer[p.Server] = append(byServer[p.Server], trust.Item{Entry: p.Tool, Digest: p.Entry.Digest, By: by})
 	}
 	for _, name := range slices.Sorted(maps.Keys(byServer)) {
-		if err := m.approvals.Approve(ctx, m.servers[name].qkey, name, byServer[name]); err != nil {
+		u, err := m.server(name)
+		if err != nil {
+			return nil, err
+		}
+		if err := m.approvals.Approve(ctx, u.qkey, name, byServer[name]); err != nil {
 			return nil, err
 		}
 	}

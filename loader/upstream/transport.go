@@ -35,7 +35,9 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 	case TypeStdio:
 		cmd := exec.Command(cfg.Command, cfg.Args...)
 		cmd.Dir = cfg.Cwd
+		u.setMu.RLock()
 		cmd.Env = inheritedEnv(os.Environ(), u.withheld)
+		u.setMu.RUnlock()
 		for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
 			cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,6 +48,19 @@ type upstream struct {
 	pubMu  sync.Mutex // held across change and publish, so the catalog sees changes in order
 	saveMu sync.Mutex // serializes writes of the cache file
 
+	// rel routes the server's requests and notifications to the callers of
+	// the requests in flight; feat follows its prompts and resources.
+	rel  relay
+	feat featureState
+	// retired is set, under pubMu, once the server is removed from the
+	// configuration or replaced by a restart.
+	retired bool
+	// setMu guards set and withheld, which Reconfigure changes.
+	setMu sync.RWMutex
+	// relisting is set while a change of tools the server announced is
+	// not listed yet.
+	relisting atomic.Bool
+
 	mu           sync.Mutex
 	state        loader.State
 	since        time.Time
@@ -63,6 +77,8 @@ type upstream struct {
 	entries      []*loader.Entry
 	refused      []loader.Refusal
 	q            quarantine
+	// features are the last known prompts, resources and templates.
+	features features
 	// authVersion is the version of the tokens when the server entered
 	// needs_auth: a new version may be a login.
 	authVersion uint64
@@ -115,14 +131,19 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		u.state = loader.StateDisabled
 	}
 	u.auth = m.newAuth(u)
-	u.client = mcp.NewClient(m.opts.ClientInfo, &mcp.ClientOptions{
+	opts := &mcp.ClientOptions{
 		Logger:                    u.log,
 		KeepAlive:                 max(m.opts.KeepAlive, 0),
 		KeepAliveFailureThreshold: 2,
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			u.relisting.Store(true)
 			signal(u.toolsChanged)
 		},
-	})
+	}
+	u.relayOptions(opts)
+	u.featureOptions(opts)
+	u.client = mcp.NewClient(m.opts.ClientInfo, opts)
+	u.client.AddReceivingMiddleware(u.rootsMiddleware)
 	u.client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "notifications/subscriptions/acknowledged" {
@@ -286,6 +307,7 @@ func (s *session) close() {
 func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error, answer func(error)) error {
 	ended := make(chan error, 1)
 	go func() { ended <- s.cs.Wait() }()
+	u.m.wg.Go(func() { u.followFeatures(s) }) // ends with the session
 	explicit := len(*waiting) > 0
 	if subscribes(s.cs) {
 		// Under protocol 2026-07-28, list_changed needs a subscription,
@@ -435,7 +457,10 @@ func (u *upstream) list(s *session, explicit bool) error {
 	if res := s.cs.InitializeResult(); res != nil {
 		instructions = res.Instructions
 	}
+	features, listed := u.listingFeatures(s, explicit)
+	defer listed()
 	u.update(func() {
+		features()
 		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
@@ -458,6 +483,9 @@ func (u *upstream) list(s *session, explicit bool) error {
 		}
 		u.seen.listed(names, func(i int) string { return u.known[tools[i].Name].entry.Digest }, u.listed)
 	})
+	if len(u.toolsChanged) == 0 { // no announcement waits for another listing
+		u.relisting.Store(false)
+	}
 	u.log.Info("tools listed", "tools", len(tools))
 	u.settle()
 	u.save()
@@ -493,6 +521,7 @@ func (u *upstream) loadPersisted() {
 			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
 			u.listed, u.instructions = p.Listed, p.Instructions
+			u.features = features{prompts: p.Prompts, resources: p.Resources, templates: p.Templates}
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
 			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 			u.q.trusted = p.Trusted
@@ -512,6 +541,9 @@ func (u *upstream) save() {
 		Listed:       u.listed,
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
+		Prompts:      u.features.prompts,
+		Resources:    u.features.resources,
+		Templates:    u.features.templates,
 		Trusted:      u.heldPrevious(),
 	}
 	p.FirstSeen, p.LastSeen = u.seen.persist()
@@ -541,7 +573,7 @@ func (u *upstream) update(change func()) {
 		Kind:         loader.SourceServer,
 		Entries:      u.entries,
 		Refused:      u.refused,
-		Problems:     u.cfg.Problems,
+		Problems:     append(slices.Clip(u.cfg.Problems), u.features.problems...),
 		State:        u.state,
 		LastListed:   u.listed,
 		LastError:    u.lastErr,
@@ -550,7 +582,9 @@ func (u *upstream) update(change func()) {
 		Instructions: u.instructions,
 	}
 	u.mu.Unlock()
-	u.m.opts.Catalog.Put(src)
+	if !u.retired { // a server removed or replaced publishes nothing more
+		u.m.opts.Catalog.Put(src)
+	}
 	close(changed)
 }
 
@@ -606,8 +640,9 @@ func (u *upstream) rebuild() {
 			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
 			continue
 		}
-		e.Policy = u.set.policy(t.Name)
-		e.AlwaysLoad = u.set.alwaysLoad(t.Name)
+		set := u.settings()
+		e.Policy = set.policy(t.Name)
+		e.AlwaysLoad = set.alwaysLoad(t.Name)
 		r, ok := u.seen[t.Name]
 		e.Changed = ok && r.first != e.Digest
 		u.hold(e, t)
@@ -619,6 +654,7 @@ func (u *upstream) rebuild() {
 		u.entries = append(u.entries, e)
 	}
 	u.q.endRebuild(u.tools)
+	u.rebuildFeatures()
 }
 
 // knownTool is a tool of the last rebuild with the entry made for it (or
@@ -638,6 +674,7 @@ func (u *upstream) status() Status {
 		LastListed: u.listed,
 		LastError:  u.lastErr,
 		Tools:      len(u.tools),
+		Relisting:  u.relisting.Load(),
 	}
 	if u.sess != nil && u.sess.cmd != nil && u.sess.cmd.Process != nil {
 		st.PID = u.sess.cmd.Process.Pid
@@ -649,7 +686,7 @@ func (u *upstream) status() Status {
 func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError {
 	reason := lastErr
 	switch {
-	case state == loader.StateDisabled:
+	case state == loader.StateDisabled && reason == "":
 		reason = "disabled in toolsearch's settings"
 	case state == loader.StateValidating:
 		reason = "re-listing its tools"

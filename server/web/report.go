@@ -57,7 +57,7 @@ func BuildCatalogReport(snap *loader.Snapshot) CatalogReport {
 	}
 	entry := func(e *loader.Entry) EntryReport {
 		er := EntryReport{Name: e.Name, Kind: string(e.Kind), Source: e.Source, State: states[e.Source], Summary: e.Summary}
-		if e.Kind == loader.KindTool {
+		if e.Kind != loader.KindSkill {
 			er.Policy = string(e.Policy)
 		}
 		if e.Held() {

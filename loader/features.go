@@ -1,0 +1,182 @@
+package loader
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Kinds of the upstream features a person picks rather than the model:
+// prompts and resources cost no model context until then, so they are
+// listed directly and only found by tool_search, never listed up front.
+const (
+	KindPrompt   Kind = "prompt"
+	KindResource Kind = "resource" // a resource or a resource template
+)
+
+// ForModel reports whether the entry is one the model uses itself, a tool
+// or a skill: the entries listed up front and priced as eager loading.
+func (e *Entry) ForModel() bool { return e.Kind == KindTool || e.Kind == KindSkill }
+
+// NewPromptEntry makes the catalog entry for an upstream prompt exposed as
+// name. The prompt is copied, so the caller's definition is never altered.
+func NewPromptEntry(source, name string, p *mcp.Prompt) *Entry {
+	def := *p
+	def.Name = name
+	desc := p.Description
+	if desc == "" {
+		desc = p.Title
+	}
+	e := &Entry{
+		Kind:        KindPrompt,
+		Name:        name,
+		Source:      source,
+		Summary:     Summarize(desc),
+		Description: desc,
+		Prompt:      &def,
+		Policy:      PolicyCallable,
+		Digest:      jsonDigest(p),
+	}
+	if p.Name != name {
+		e.Upstream = p.Name
+	}
+	return e
+}
+
+// NewResourceEntry makes the catalog entry for an upstream resource. Its
+// name is its URI, exactly as the server gives it: URIs are not namespaced,
+// since clients and other resources refer to them.
+func NewResourceEntry(source string, r *mcp.Resource) *Entry {
+	def := *r
+	return &Entry{
+		Kind:        KindResource,
+		Name:        r.URI,
+		Source:      source,
+		Summary:     Summarize(featureDescription(r.Description, r.Title, r.Name)),
+		Description: featureDescription(r.Description, r.Title, r.Name),
+		Resource:    &def,
+		Policy:      PolicyCallable,
+		Digest:      jsonDigest(r),
+	}
+}
+
+// NewTemplateEntry makes the catalog entry for an upstream resource
+// template. Its name is its URI template.
+func NewTemplateEntry(source string, t *mcp.ResourceTemplate) *Entry {
+	def := *t
+	return &Entry{
+		Kind:        KindResource,
+		Name:        t.URITemplate,
+		Source:      source,
+		Summary:     Summarize(featureDescription(t.Description, t.Title, t.Name)),
+		Description: featureDescription(t.Description, t.Title, t.Name),
+		Template:    &def,
+		Policy:      PolicyCallable,
+		Digest:      jsonDigest(t),
+	}
+}
+
+func featureDescription(desc, title, name string) string {
+	for _, s := range []string{desc, title, name} {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// jsonDigest is the sha256 of v's canonical JSON, as ToolDigest.
+func jsonDigest(v any) string {
+	data, err := json.Marshal(v)
+	if err == nil {
+		var canon any
+		if json.Unmarshal(data, &canon) == nil {
+			data, _ = json.Marshal(canon)
+		}
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Prompt finds an upstream prompt by its exposed name, falling back to a
+// case-insensitive match.
+func (s *Snapshot) Prompt(name string) (*Entry, bool) {
+	if e, ok := s.byPrompt[name]; ok {
+		return e, true
+	}
+	e, ok := s.byPromptFold[strings.ToLower(name)]
+	return e, ok
+}
+
+// Resource finds an upstream resource by its exact URI.
+func (s *Snapshot) Resource(uri string) (*Entry, bool) {
+	e, ok := s.byURI[uri]
+	return e, ok
+}
+
+// ResourceTemplate finds an upstream resource template by its exact URI
+// template.
+func (s *Snapshot) ResourceTemplate(uriTemplate string) (*Entry, bool) {
+	e, ok := s.byTemplate[uriTemplate]
+	return e, ok
+}
+
+// kindOrder sorts a source's entries: what the model uses first, then
+// prompts, then resources.
+func kindOrder(k Kind) int {
+	switch k {
+	case KindPrompt:
+		return 1
+	case KindResource:
+		return 2
+	}
+	return 0
+}
+
+// uriKey tells resources from templates in the map of URI claims.
+func uriKey(e *Entry) string {
+	if e.Template != nil {
+		return "template " + e.Name
+	}
+	return "resource " + e.Name
+}
+
+// contestedURIs finds the URIs (and URI templates) that listed resources of
+// more than one source claim, with the sources claiming each. Reading such a
+// URI could go to either server, so no source gets it: every claim is
+// refused, and hiding the resource on all but one server settles it.
+func contestedURIs(order []string, sources map[string]*Source) map[string][]string {
+	claims := map[string][]string{}
+	for _, name := range order {
+		claimed := map[string]bool{}
+		for _, e := range sources[name].Entries {
+			if e.Kind != KindResource || !e.Listed() || claimed[uriKey(e)] {
+				continue
+			}
+			claimed[uriKey(e)] = true
+			claims[uriKey(e)] = append(claims[uriKey(e)], name)
+		}
+	}
+	for k, srcs := range claims {
+		if len(srcs) < 2 {
+			delete(claims, k)
+		}
+	}
+	return claims
+}
+
+// contestedReason says why a resource was refused.
+func contestedReason(e *Entry, claimants []string) string {
+	var others []string
+	for _, s := range claimants {
+		if s != e.Source {
+			others = append(others, s)
+		}
+	}
+	return fmt.Sprintf("%s is also claimed by %s, so no server gets it; hide it on all but one with a policy glob (servers.NAME.policy in toolsearch.yaml)",
+		e.Name, strings.Join(others, ", "))
+}

@@ -1,0 +1,450 @@
+package upstream
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/scan"
+)
+
+// A server's prompts, resources and resource templates are listed beside
+// its tools and published as catalog entries of kinds loader.KindPrompt and
+// loader.KindResource: prompts as SERVER__PROMPT, resources under their own
+// URIs. A hostile server could list without end, so each list is bounded.
+const (
+	maxPrompts   = 1_000
+	maxResources = 10_000
+	maxTemplates = 1_000
+	// maxPromptName bounds a prompt's own name, in bytes.
+	maxPromptName = 256
+	// maxURI bounds a resource's URI or URI template, in bytes.
+	maxURI = 2048
+)
+
+// reservedSchemes are the URI schemes of toolsearch's own resources; no
+// upstream resource may take them.
+var reservedSchemes = []string{"skill", "toolsearch"}
+
+// features are what a server lists besides its tools, under its own names.
+type features struct {
+	prompts   []*mcp.Prompt
+	resources []*mcp.Resource
+	templates []*mcp.ResourceTemplate
+	// problems are the lists cut short and the listings that failed.
+	problems loader.Problems
+}
+
+// featureState is an upstream's side of its features.
+type featureState struct {
+	// mu serializes listing and publishing, so that an older listing
+	// never replaces a newer one.
+	mu      sync.Mutex
+	changed chan struct{} // the server said its prompts or resources changed
+	// listedOn is the session whose features were last listed.
+	listedOn *session
+	subs     subscriptions
+	// scans holds what the scanner found in each definition, by digest,
+	// for the definitions of the last rebuild (guarded by upstream.mu).
+	scans map[string][]scan.Finding
+}
+
+// featureOptions sets the client options that follow a server's prompts
+// and resources.
+func (u *upstream) featureOptions(o *mcp.ClientOptions) {
+	u.feat.changed = make(chan struct{}, 1)
+	o.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) { signal(u.feat.changed) }
+	o.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { signal(u.feat.changed) }
+	o.ResourceUpdatedHandler = func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		u.feat.subs.updated(req.Params)
+	}
+}
+
+// followFeatures keeps the features of the session's server current until
+// the session ends: it lists them again when the server says they changed
+// (at most once per minRelist), and renews the session's subscriptions and
+// log level.
+func (u *upstream) followFeatures(s *session) {
+	u.feat.subs.renew(s, u)
+	u.applyLogLevel(s)
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-u.feat.changed:
+		}
+		start := time.Now()
+		u.listFeatures(s)
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-time.After(time.Until(start.Add(u.m.minRelist))):
+		}
+	}
+}
+
+// listFeatures lists the server's features on s and publishes them.
+func (u *upstream) listFeatures(s *session) {
+	u.feat.mu.Lock()
+	defer u.feat.mu.Unlock()
+	u.feat.listedOn = s
+	f := u.fetchFeatures(s)
+	u.update(func() {
+		u.features = f
+		u.rebuild()
+	})
+	u.pubMu.Lock()
+	retired := u.retired
+	u.pubMu.Unlock()
+	if !retired { // a server that took its place keeps the file now
+		u.save()
+	}
+}
+
+// listingFeatures lists the server's features for a listing of its tools
+// on s, so that both are published at once: the first listing on s, or an
+// explicit one. set puts them in place (call it in the tools' update);
+// done ends the listing, which no other may overtake.
+func (u *upstream) listingFeatures(s *session, explicit bool) (set, done func()) {
+	u.feat.mu.Lock()
+	if u.feat.listedOn == s && !explicit {
+		return func() {}, u.feat.mu.Unlock
+	}
+	u.feat.listedOn = s
+	f := u.fetchFeatures(s)
+	return func() { u.features = f }, u.feat.mu.Unlock
+}
+
+// fetchFeatures reads what the server declares of its prompts, resources
+// and templates. A list that cannot be read keeps its last known version,
+// with a problem saying why.
+func (u *upstream) fetchFeatures(s *session) features {
+	ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
+	defer cancel()
+	u.mu.Lock()
+	f := features{prompts: u.features.prompts, resources: u.features.resources, templates: u.features.templates}
+	u.mu.Unlock()
+	caps := &mcp.ServerCapabilities{}
+	if res := s.cs.InitializeResult(); res != nil && res.Capabilities != nil {
+		caps = res.Capabilities
+	}
+	problem := func(msg string) {
+		f.problems = append(f.problems, loader.Problem{File: u.cfg.Name, Severity: loader.SeverityWarning, Message: u.redact.String(msg)})
+	}
+	if caps.Prompts == nil {
+		f.prompts = nil
+	} else if ps, err := collect(s.cs.Prompts(ctx, nil), maxPrompts, "prompts", problem); err == nil {
+		f.prompts = ps
+	} else {
+		problem("listing prompts: " + err.Error())
+	}
+	if caps.Resources == nil {
+		f.resources, f.templates = nil, nil
+	} else {
+		if rs, err := collect(s.cs.Resources(ctx, nil), maxResources, "resources", problem); err == nil {
+			f.resources = rs
+		} else {
+			problem("listing resources: " + err.Error())
+		}
+		if ts, err := collect(s.cs.ResourceTemplates(ctx, nil), maxTemplates, "resource templates", problem); err == nil {
+			f.templates = ts
+		} else {
+			problem("listing resource templates: " + err.Error())
+		}
+	}
+	u.log.Info("prompts and resources listed", "prompts", len(f.prompts), "resources", len(f.resources), "templates", len(f.templates))
+	return f
+}
+
+// collect reads a paginated list, at most limit items of it.
+func collect[T any](seq func(func(T, error) bool), limit int, what string, problem func(string)) ([]T, error) {
+	var out []T
+	for item, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == limit {
+			problem(fmt.Sprintf("the server lists more than %d %s; only the first %d are served", limit, what, limit))
+			break
+		}
+		out = append(out, item)
+	}
+	return out, nil
+}
+
+// rebuildFeatures makes the catalog entries of the last known features,
+// refusing those that cannot be served. Callers hold u.mu.
+func (u *upstream) rebuildFeatures() {
+	refuse := func(e *loader.Entry, reason string) {
+		u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
+	}
+	scans := map[string][]scan.Finding{}
+	defer func() { u.feat.scans = scans }()
+	// flagged scans a definition's text once per digest: what a prompt or
+	// resource says reaches the model (in search results, and when a
+	// person picks it), so hidden instructions in it keep it out.
+	flagged := func(e *loader.Entry, find func() []scan.Finding) string {
+		findings, ok := u.feat.scans[e.Digest]
+		if !ok {
+			findings = find()
+		}
+		scans[e.Digest] = findings
+		if len(findings) == 0 {
+			return ""
+		}
+		msgs := make([]string, len(findings))
+		for i, f := range findings {
+			msgs[i] = f.String()
+		}
+		return "withheld: the scanner flags it (" + strings.Join(msgs, "; ") + "); toolsearch scan lists every finding"
+	}
+	seen := map[string]bool{}
+	for _, p := range u.features.prompts {
+		if p == nil {
+			continue
+		}
+		e := loader.NewPromptEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+p.Name, p)
+		switch {
+		case seen[p.Name]:
+			refuse(e, fmt.Sprintf("the server lists the prompt %q more than once; the first is used", p.Name))
+			continue
+		case checkPromptName(p.Name) != "":
+			refuse(e, checkPromptName(p.Name))
+			continue
+		}
+		seen[p.Name] = true
+		if reason := flagged(e, func() []scan.Finding { return scan.Prompt(p) }); reason != "" {
+			refuse(e, reason)
+			continue
+		}
+		e.Policy = u.settings().policy(p.Name)
+		u.entries = append(u.entries, e)
+	}
+	for _, r := range u.features.resources {
+		if r == nil {
+			continue
+		}
+		e := loader.NewResourceEntry(u.cfg.Name, r)
+		if reason := checkURI(r.URI, false); reason != "" {
+			refuse(e, reason)
+			continue
+		}
+		if reason := flagged(e, func() []scan.Finding {
+			return scanTexts("name", r.Name, "title", r.Title, "description", r.Description)
+		}); reason != "" {
+			refuse(e, reason)
+			continue
+		}
+		e.Policy = u.settings().featurePolicy(r.URI, r.Name)
+		u.entries = append(u.entries, e)
+	}
+	for _, t := range u.features.templates {
+		if t == nil {
+			continue
+		}
+		e := loader.NewTemplateEntry(u.cfg.Name, t)
+		if reason := checkURI(t.URITemplate, true); reason != "" {
+			refuse(e, reason)
+			continue
+		}
+		if reason := flagged(e, func() []scan.Finding {
+			return scanTexts("name", t.Name, "title", t.Title, "description", t.Description)
+		}); reason != "" {
+			refuse(e, reason)
+			continue
+		}
+		e.Policy = u.settings().featurePolicy(t.URITemplate, t.Name)
+		u.entries = append(u.entries, e)
+	}
+}
+
+// scanTexts scans field, text pairs.
+func scanTexts(pairs ...string) []scan.Finding {
+	var out []scan.Finding
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, scan.Text(pairs[i], pairs[i+1])...)
+	}
+	return out
+}
+
+// checkPromptName says why a prompt's own name cannot be served, or "".
+func checkPromptName(name string) string {
+	switch {
+	case name == "":
+		return "the prompt has no name"
+	case len(name) > maxPromptName:
+		return fmt.Sprintf("the prompt's name is %d bytes, over the %d served", len(name), maxPromptName)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return fmt.Sprintf("the prompt's name %q holds control characters", name)
+	}
+	return ""
+}
+
+// checkURI says why a resource's URI (or a template's URI template) cannot
+// be served, or "".
+func checkURI(uri string, template bool) string {
+	if uri == "" {
+		return "the resource has no URI"
+	}
+	if len(uri) > maxURI {
+		return fmt.Sprintf("the URI is %d bytes, over the %d served", len(uri), maxURI)
+	}
+	scheme, _, ok := strings.Cut(uri, ":")
+	if template {
+		if _, err := uritemplate.New(uri); err != nil {
+			return fmt.Sprintf("%q is not a valid URI template: %v", uri, err)
+		}
+	} else if u, err := url.Parse(uri); err != nil || u.Scheme == "" {
+		return fmt.Sprintf("%q is not an absolute URI", uri)
+	}
+	for _, r := range reservedSchemes {
+		if ok && strings.EqualFold(scheme, r) {
+			return fmt.Sprintf("the %s: scheme is toolsearch's own", r)
+		}
+	}
+	return ""
+}
+
+// featurePolicy is the policy of a resource or template: the stricter of
+// what its URI and its name match, so that a glob on either hides it.
+func (s *Settings) featurePolicy(uri, name string) loader.Policy {
+	byURI, byName := s.policy(uri), s.policy(name)
+	if strictness(byName) > strictness(byURI) {
+		return byName
+	}
+	return byURI
+}
+
+// resourcePolicy is the policy of a URI read or subscribed to: what its
+// globs say, and what a listed resource of that URI has, so that a resource
+// hidden by its name stays hidden when its URI is read through a template.
+func (u *upstream) resourcePolicy(uri string) loader.Policy {
+	set := u.settings()
+	pol := set.policy(uri)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, r := range u.features.resources {
+		if r != nil && r.URI == uri {
+			if byName := set.featurePolicy(r.URI, r.Name); strictness(byName) > strictness(pol) {
+				pol = byName
+			}
+		}
+	}
+	return pol
+}
+
+func strictness(p loader.Policy) int {
+	switch p {
+	case loader.PolicyHidden:
+		return 2
+	case loader.PolicyVisibleOnly:
+		return 1
+	}
+	return 0
+}
+
+// PolicyError refuses a prompt or resource its policy keeps from clients.
+type PolicyError struct {
+	Server, What string
+	Policy       loader.Policy
+}
+
+func (e *PolicyError) Error() string {
+	return fmt.Sprintf("upstream %s: %s is not available: its policy is %s", e.Server, e.What, e.Policy)
+}
+
+// GetPrompt gets a prompt by its own name at the server, for the caller of
+// ctx (see WithCaller), with the same rules as Call: the server's timeout,
+// its state, and the prompt's policy.
+func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	u, err := m.server(server)
+	if err != nil {
+		return nil, err
+	}
+	what := "prompt " + p.Name
+	if pol := u.settings().policy(p.Name); pol != loader.PolicyCallable {
+		return nil, &PolicyError{Server: server, What: what, Policy: pol}
+	}
+	var res *mcp.GetPromptResult
+	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
+		in, end := u.begin(ctx, clock)
+		defer end()
+		defer in.settle()
+		params := *p
+		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
+		withToken(&params, in)
+		res, err = roundTrips(ctx, u, in, &params, s.cs.GetPrompt,
+			func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string, bool) {
+				return r.InputRequests, r.RequestState, r.NeedsInput()
+			},
+			func(p *mcp.GetPromptParams, resp mcp.InputResponseMap, state string) *mcp.GetPromptParams {
+				cp := *p
+				cp.InputResponses, cp.RequestState = resp, state
+				return &cp
+			})
+		return err
+	})
+	return res, err
+}
+
+// ReadResource reads a resource of the server, for the caller of ctx, with
+// the same rules as Call.
+func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+	u, err := m.server(server)
+	if err != nil {
+		return nil, err
+	}
+	what := "resource " + p.URI
+	if pol := u.resourcePolicy(p.URI); pol != loader.PolicyCallable {
+		return nil, &PolicyError{Server: server, What: what, Policy: pol}
+	}
+	var res *mcp.ReadResourceResult
+	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
+		in, end := u.begin(ctx, clock)
+		defer end()
+		defer in.settle()
+		params := *p
+		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
+		withToken(&params, in)
+		res, err = roundTrips(ctx, u, in, &params, s.cs.ReadResource,
+			func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string, bool) {
+				return r.InputRequests, r.RequestState, r.NeedsInput()
+			},
+			func(p *mcp.ReadResourceParams, resp mcp.InputResponseMap, state string) *mcp.ReadResourceParams {
+				cp := *p
+				cp.InputResponses, cp.RequestState = resp, state
+				return &cp
+			})
+		return err
+	})
+	return res, err
+}
+
+// Complete asks the server to complete an argument of one of its prompts
+// (by its own name) or resource templates, with the same rules as Call.
+func (m *Manager) Complete(ctx context.Context, server string, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	u, err := m.server(server)
+	if err != nil {
+		return nil, err
+	}
+	what := "completion of " + p.Ref.Name + p.Ref.URI
+	var res *mcp.CompleteResult
+	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, _ *callClock) error {
+		if init := s.cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Completions == nil {
+			res = &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+			return nil // the server completes nothing: nothing to offer
+		}
+		res, err = s.cs.Complete(ctx, p)
+		return err
+	})
+	return res, err
+}

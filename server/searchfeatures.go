@@ -1,0 +1,84 @@
+package server
+
+import (
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// setFeatureDetail fills the detail of a prompt or resource item: in full
+// its description and its arguments or MIME type, compact a signature
+// (a prompt's arguments, a resource's MIME type), names only the one-liner.
+func setFeatureDetail(it *ResultItem, detail string) {
+	e := it.entry
+	switch detail {
+	case DetailFull:
+		it.Description = e.Description
+		switch {
+		case e.Prompt != nil:
+			it.Arguments = e.Prompt.Arguments
+		case e.Resource != nil:
+			it.MIMEType = e.Resource.MIMEType
+		case e.Template != nil:
+			it.MIMEType = e.Template.MIMEType
+		}
+	case DetailCompact:
+		it.Signature = featureSignature(e)
+	}
+}
+
+// featureSignature is a prompt's name with its arguments, optional ones
+// marked, or a resource's URI with its MIME type.
+func featureSignature(e *loader.Entry) string {
+	switch {
+	case e.Prompt != nil:
+		var args []string
+		for _, a := range e.Prompt.Arguments {
+			if a == nil {
+				continue
+			}
+			if a.Required {
+				args = append(args, a.Name)
+			} else {
+				args = append(args, a.Name+"?")
+			}
+		}
+		return e.Name + "(" + strings.Join(args, ", ") + ")"
+	case e.Resource != nil && e.Resource.MIMEType != "":
+		return e.Name + " [" + e.Resource.MIMEType + "]"
+	case e.Template != nil && e.Template.MIMEType != "":
+		return e.Name + " [" + e.Template.MIMEType + "]"
+	}
+	return e.Name
+}
+
+// promptArguments renders a prompt's arguments on one line.
+func promptArguments(args []*mcp.PromptArgument) string {
+	parts := make([]string, 0, len(args))
+	for _, a := range args {
+		if a == nil {
+			continue
+		}
+		p := a.Name
+		if a.Required {
+			p += " (required)"
+		}
+		if d := firstLine(a.Description); d != "" {
+			p += ": " + d
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// featureNamed finds the listed prompt, resource or resource template a name
+// names.
+func featureNamed(snap *loader.Snapshot, name string) (*loader.Entry, bool) {
+	for _, find := range []func(string) (*loader.Entry, bool){snap.Prompt, snap.Resource, snap.ResourceTemplate} {
+		if e, ok := find(name); ok && e.Listed() {
+			return e, true
+		}
+	}
+	return nil, false
+}

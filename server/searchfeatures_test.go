@@ -1,0 +1,106 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader"
+)
+
+// featureCatalog is testCatalog with a server that also has prompts and
+// resources.
+func featureCatalog(t *testing.T) *loader.Catalog {
+	t.Helper()
+	c := testCatalog(t)
+	review := loader.NewPromptEntry("docs", "docs__review_release_notes", &mcp.Prompt{Name: "review_release_notes", Description: "Review release notes before publishing.",
+		Arguments: []*mcp.PromptArgument{{Name: "version", Description: "Release to review.", Required: true}, {Name: "tone", Description: "Formal or casual."}}})
+	guide := loader.NewResourceEntry("docs", &mcp.Resource{URI: "docs://guide/publishing.md", Name: "publishing guide", Description: "How releases are published.", MIMEType: "text/markdown"})
+	page := loader.NewTemplateEntry("docs", &mcp.ResourceTemplate{URITemplate: "docs://pages/{slug}", Name: "page", Description: "Any documentation page by slug.", MIMEType: "text/html"})
+	secret := loader.NewPromptEntry("docs", "docs__leak_release_secrets", &mcp.Prompt{Name: "leak_release_secrets", Description: "Release secrets."})
+	secret.Policy = loader.PolicyHidden
+	c.Put(&loader.Source{Name: "docs", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{review, guide, page, secret}})
+	return c
+}
+
+func TestSearchFindsPromptsAndResources(t *testing.T) {
+	s, err := New(featureCatalog(t), Options{ListingBudget: DefaultListingBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	tests := []struct {
+		args      SearchArgs
+		want      []string // in the text
+		wantNames []string // results, in order (a prefix)
+		not       []string
+	}{
+		{args: SearchArgs{Query: "review release notes", Kind: "prompt"}, wantNames: []string{"docs__review_release_notes"},
+			want: []string{"(prompt from docs)", "arguments: version (required): Release to review.; tone: Formal or casual.", "the user picks them from the host's prompt and resource menus"},
+			not:  []string{"leak_release_secrets", "call_tool {"}},
+		{args: SearchArgs{Query: "publishing releases", Kind: "resource"}, wantNames: []string{"docs://guide/publishing.md"},
+			want: []string{"(resource from docs)", "mimeType: text/markdown"}},
+		{args: SearchArgs{Query: "documentation page slug", Kind: "resource", Detail: DetailCompact}, wantNames: []string{"docs://pages/{slug}"},
+			want: []string{"docs://pages/{slug} [text/html] (resource from docs)"}},
+		{args: SearchArgs{Query: "review release", Detail: DetailCompact}, want: []string{"docs__review_release_notes(version, tone?)"}},
+		{args: SearchArgs{Query: "select:docs__review_release_notes"}, wantNames: []string{"docs__review_release_notes"}},
+		{args: SearchArgs{Query: "release secrets"}, not: []string{"leak_release_secrets"}},
+		{args: SearchArgs{Query: "", Kind: "prompt"}, wantNames: []string{"docs__review_release_notes"}, not: []string{"srv__echo"}},
+		{args: SearchArgs{Queries: []string{"review release notes", "echo a message"}}, want: []string{"docs__review_release_notes", "srv__echo"}},
+	}
+	for _, tt := range tests {
+		res, err := s.Search(tt.args)
+		if err != nil {
+			t.Fatalf("%+v: %v", tt.args, err)
+		}
+		text := res.Text()
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%+v: text lacks %q:\n%s", tt.args, w, text)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(text, n) {
+				t.Errorf("%+v: text has %q:\n%s", tt.args, n, text)
+			}
+		}
+		for i, name := range tt.wantNames {
+			if i >= len(res.Results) || res.Results[i].Name != name {
+				t.Errorf("%+v: results %v, want %v first", tt.args, names(res), tt.wantNames)
+				break
+			}
+			if it := res.Results[i]; it.Callable == nil || *it.Callable {
+				t.Errorf("%s is marked callable", it.Name)
+			}
+		}
+	}
+}
+
+func TestPromptsAndResourcesStayOutOfTheListingAndTheEagerCost(t *testing.T) {
+	s, err := New(featureCatalog(t), Options{ListingBudget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if d := s.Description(); strings.Contains(d, "docs") || strings.Contains(d, "review_release_notes") {
+		t.Errorf("the up-front listing names prompts or resources:\n%s", d)
+	}
+	for _, c := range eagerCosts(s.Snapshot(), s.tok.Count) {
+		if !c.entry.ForModel() {
+			t.Errorf("%s (%s) is priced as eager loading", c.entry.Name, c.entry.Kind)
+		}
+	}
+	res := s.Call(t.Context(), CallArgs{Name: "docs__review_release_notes"})
+	if !res.IsError || !strings.Contains(resultText(res), "is a prompt of server docs, not a tool") {
+		t.Errorf("call_tool on a prompt = %q", resultText(res))
+	}
+}
+
+func names(res *SearchResult) []string {
+	var out []string
+	for _, it := range res.Results {
+		out = append(out, it.Name)
+	}
+	return out
+}
