@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -93,5 +97,72 @@ func TestListingReadAsWritten(t *testing.T) {
 	last := src.Entries[2]
 	if last.Tool.Annotations == nil || !last.Tool.Annotations.ReadOnlyHint || fmt.Sprint(last.Tool.OutputSchema) == "<nil>" {
 		t.Errorf("last tool lost fields: %+v", last.Tool)
+	}
+}
+
+// A streamable HTTP server of a protocol before 2026-07-28 gets, after
+// initialization, the protocol version on every request and a GET that
+// opens the stream its own requests and notifications travel on. A
+// connection wrapped to read listings hid both from the SDK.
+func TestStreamableSessionReachesTheClient(t *testing.T) {
+	var (
+		mu       sync.Mutex
+		versions = map[string]string{} // method: MCP-Protocol-Version sent with it
+		opened   = make(chan struct{})
+		once     sync.Once
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			once.Do(func() { close(opened) })
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		case http.MethodDelete:
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		versions[req.Method] = r.Header.Get("Mcp-Protocol-Version")
+		mu.Unlock()
+		w.Header().Set("Mcp-Session-Id", "s1")
+		if req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result := `{}`
+		switch req.Method {
+		case "initialize":
+			result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}`
+		case "tools/list":
+			result = `{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
+	}))
+	defer srv.Close()
+
+	m := New([]ServerConfig{{Name: "old", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: loader.NewCatalog(), CacheDir: t.TempDir(), Logger: testLogger(t)})
+	m.Start(context.Background())
+	defer m.Close()
+	waitSource(t, m.opts.Catalog, "old", "active", inState(loader.StateActive))
+	select {
+	case <-opened:
+	case <-time.After(10 * time.Second):
+		t.Error("the client never opened the stream for the server's own messages (GET)")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if v := versions["tools/list"]; v != "2025-11-25" {
+		t.Errorf("tools/list sent MCP-Protocol-Version %q, want the negotiated 2025-11-25", v)
 	}
 }

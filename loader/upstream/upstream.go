@@ -98,7 +98,7 @@ type session struct {
 	cmd    *exec.Cmd // for stdio
 	stderr *stderrTail
 	// listing reads tools/list pages before the client does (see
-	// listingTransport).
+	// listingTransport); nil for streamable HTTP, see connect.
 	listing *listingTransport
 }
 
@@ -272,8 +272,17 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	s.cmd = cmd
 	var cs *mcp.ClientSession
 	if err == nil {
-		s.listing = &listingTransport{Transport: t}
-		cs, err = u.client.Connect(s.ctx, s.listing, nil)
+		// The streamable HTTP client's connection must reach the client
+		// as it is: the session tells it, through a method only the SDK
+		// can call, the protocol version to send with every request and
+		// when to open the stream on which the server sends its own
+		// requests and notifications. A wrapped connection hears neither.
+		// Its listings are decoded by the client.
+		if _, streamable := t.(*mcp.StreamableClientTransport); !streamable {
+			s.listing = &listingTransport{Transport: t}
+			t = s.listing
+		}
+		cs, err = u.client.Connect(s.ctx, t, nil)
 	}
 	if !timer.Stop() {
 		if cs != nil {
