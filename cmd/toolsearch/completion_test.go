@@ -54,7 +54,7 @@ COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _toolsearch; echo "${COMPREPLY[*]}"`
 		want  string
 	}{
 		{[]string{"toolsearch", "cli"}, "client-config"},
-		{[]string{"toolsearch", "call", "--"}, "--args --config --json --log-level --mcp-config --wait"},
+		{[]string{"toolsearch", "call", "--"}, "--args --config --elicit --json --log-level --mcp-config --wait"},
 		{[]string{"toolsearch", "search", "--kind", ""}, "tool skill any"},
 		{[]string{"toolsearch", "client-config", "c"}, "claude-code claude-desktop cursor codex"},
 		{[]string{"toolsearch", "init", "--from", "v"}, "vscode"},
