@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/server"
 )
 
 // completionShells are the shells `toolsearch completion` writes for.
@@ -46,8 +48,9 @@ type commandSpec struct {
 
 // flagChoices are the values of flags that take one of a few words.
 var flagChoices = map[string][]string{
-	"kind":      {"tool", "skill", "any"},
-	"detail":    {"full", "compact", "names"},
+	"kind":      server.SearchKinds(),
+	"detail":    server.SearchDetails(),
+	"elicit":    elicitModes,
 	"tokenizer": {"o200k_base", "cl100k_base"},
 	"log-level": {"debug", "info", "warn", "error"},
 	"from":      hostNames(),

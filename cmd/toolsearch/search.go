@@ -15,7 +15,7 @@ func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("search", os.Stderr)
 	sf := addSourceFlags(fs, flagsCatalog|flagResultBudget|flagTokenizer, "warn")
 	limit := fs.Int("limit", server.DefaultLimit, "most results (1-20)")
-	kind := fs.String("kind", "any", "tool, skill, prompt, resource or any")
+	kind := fs.String("kind", "any", strings.Join(server.SearchKinds(), ", "))
 	detail := fs.String("detail", server.DetailFull, "full, compact or names")
 	asJSON := fs.Bool("json", false, "print the structured result as JSON instead of the text")
 	var queries stringList
