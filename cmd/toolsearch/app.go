@@ -72,6 +72,20 @@ func newLogger(level, fallback string) (*slog.Logger, error) {
 	return log, nil
 }
 
+// parseAndOpen parses a command's flags and opens its app; it returns the
+// arguments besides the flags. The caller closes the app.
+func parseAndOpen(fs *flag.FlagSet, sf *sourceFlags, args []string) (*app, []string, error) {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, rest, nil
+}
+
 // openApp loads every configured source into a catalog and builds the
 // server over it. Problems with single sources are logged, never fatal.
 func openApp(f *sourceFlags) (*app, error) {
@@ -261,7 +275,14 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 // loginCommand is the command that logs in to a server with the settings
 // this process uses, whatever directory it is run from.
 func (a *app) loginCommand(server string) string {
-	args := []string{"toolsearch", "auth", "login", server}
+	return a.commandLine("auth", "login", server)
+}
+
+// commandLine is a toolsearch command line, quoted for a shell, that names
+// the configuration files this process uses by their absolute paths, so
+// that it acts on the same configuration from any directory.
+func (a *app) commandLine(args ...string) string {
+	args = append([]string{"toolsearch"}, args...)
 	if a.cfg.path != "" {
 		args = append(args, "--config", absPath(a.cfg.path))
 	}

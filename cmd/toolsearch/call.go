@@ -21,13 +21,9 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON `object`")
 	asJSON := fs.Bool("json", false, "print the whole result as JSON (content, structuredContent, isError) instead of its text")
 	uf := addUpstreamFlags(fs, false)
-	rest, err := parseFlags(fs, args)
+	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
-	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return errUsage
 	}
 	if !json.Valid([]byte(*argsJSON)) {
 		return fmt.Errorf("--args is not valid JSON: %s", *argsJSON)
