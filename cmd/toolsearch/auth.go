@@ -75,11 +75,7 @@ func newAuthFlagSet(name string) (*flag.FlagSet, *sourceFlags) {
 			}
 		}
 	}
-	sf := &sourceFlags{fs: fs}
-	fs.StringVar(&sf.config, "config", "", "config file (default ./"+DefaultConfigFile+" when present)")
-	fs.StringVar(&sf.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
-	fs.StringVar(&sf.logLevel, "log-level", "", "log level: debug, info, warn or error (default info; logs go to stderr)")
-	return fs, sf
+	return fs, addSourceFlags(fs, flagMCPConfig, "info")
 }
 
 // openAuth reads the settings and prepares (without starting) the upstream
