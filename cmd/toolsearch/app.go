@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
@@ -289,10 +290,7 @@ func (a *app) commandLine(args ...string) string {
 	if a.cfg.MCPConfig != "" {
 		args = append(args, "--mcp-config", absPath(a.cfg.MCPConfig))
 	}
-	for i, arg := range args {
-		args[i] = shellQuote(arg)
-	}
-	return strings.Join(args, " ")
+	return hosts.ShellJoin(args...)
 }
 
 func absPath(p string) string {
@@ -300,16 +298,6 @@ func absPath(p string) string {
 		return abs
 	}
 	return p
-}
-
-// shellQuote quotes s for a POSIX shell when it needs quoting.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // startUpstreams connects to the upstream servers in the background; their

@@ -12,8 +12,6 @@ import (
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 )
 
-func hostNames() []string { return hosts.Names() }
-
 func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("client-config", os.Stderr)
 	dir := fs.String("dir", ".", "the folder holding toolsearch's configuration (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it")
@@ -21,9 +19,9 @@ func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	h, ok := hosts.Lookup(rest[0])
-	if !ok {
-		return fmt.Errorf("unknown host %q: want one of %s", rest[0], strings.Join(hosts.Names(), ", "))
+	h, err := hosts.Find(rest[0])
+	if err != nil {
+		return err
 	}
 	serveArgs, notes, err := serveArgsFor(*dir)
 	if err != nil {

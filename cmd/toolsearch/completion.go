@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 )
 
 // completionShells are the shells `toolsearch completion` writes for.
@@ -50,14 +52,14 @@ var flagChoices = map[string][]string{
 	"detail":    {"full", "compact", "names"},
 	"tokenizer": {"o200k_base", "cl100k_base"},
 	"log-level": {"debug", "info", "warn", "error"},
-	"from":      hostNames(),
+	"from":      hosts.Names(),
 }
 
 // positionalWords are the words a command's arguments are made of, where
 // they are not files.
 var positionalWords = map[string][]string{
 	"completion":    completionShells,
-	"client-config": hostNames(),
+	"client-config": hosts.Names(),
 	"skills":        {"validate"},
 }
 

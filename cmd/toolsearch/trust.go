@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
@@ -38,7 +39,7 @@ func openApprovals(log *slog.Logger) *trust.Store {
 func (a *app) approveCommand(name string) string {
 	cmd := a.commandLine("approve", name)
 	if wd, err := os.Getwd(); err == nil {
-		cmd = "cd " + shellQuote(wd) + " && " + cmd
+		cmd = hosts.ShellJoin("cd", wd) + " && " + cmd
 	}
 	return cmd
 }
