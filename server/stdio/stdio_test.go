@@ -298,6 +298,22 @@ func TestBatchOn20250326(t *testing.T) {
 	w.alive()
 }
 
+// TestRefusedInitializeKeepsVersion: a second initialize, which the SDK
+// refuses, left the session with no protocol version, and so without
+// batches.
+func TestRefusedInitializeKeepsVersion(t *testing.T) {
+	w := newWire(t, 0)
+	w.initialize("2025-03-26")
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if _, _, msg := errorOf(t, w.recv()); !strings.Contains(msg, "initialize") {
+		t.Errorf("a second initialize: %q", msg)
+	}
+	w.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	if got := w.recv(); got != `[{"jsonrpc":"2.0","id":2,"result":{}}]` {
+		t.Errorf("a batch after a refused initialize: %s", got)
+	}
+}
+
 func TestBatchBeforeInitialize(t *testing.T) {
 	w := newWire(t, 0)
 	w.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
