@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -338,12 +337,6 @@ func (a *app) loginServers() []string {
 		}
 	}
 	return names
-}
-
-// isLoopback reports whether a listening host is a loopback address.
-func isLoopback(host string) bool {
-	ip := net.ParseIP(host)
-	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // upstreamFlags choose how a one-shot command sees the upstream servers.

@@ -125,10 +125,11 @@ func serveHTTP(ctx context.Context, a *app) error {
 		// Logins come back to this server: from the status page's
 		// buttons, and from sessions whose clients open the login page.
 		o.Login, o.Callbacks, o.Logins = a.upstreams.Login, oauth.NewCallbacks(), a.loginServers
-		if host, _, _ := net.SplitHostPort(ln.Addr().String()); isLoopback(host) {
-			a.server.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+			redirect := "http://" + ln.Addr().String() + web.CallbackPath
+			a.server.SetLoginCallback(redirect, o.Callbacks)
 			for _, ps := range profiles {
-				ps.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+				ps.SetLoginCallback(redirect, o.Callbacks)
 			}
 		}
 	}
