@@ -253,6 +253,12 @@ func httpToken(file string) (string, error) {
 	if file == "" {
 		return strings.TrimSpace(os.Getenv("TOOLSEARCH_TOKEN")), nil
 	}
+	return readTokenFile(file)
+}
+
+// readTokenFile reads a bearer token from a file: what it holds but the
+// white space around it, which must be something.
+func readTokenFile(file string) (string, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return "", fmt.Errorf("token file: %w", err)
