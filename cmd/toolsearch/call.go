@@ -23,13 +23,9 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the whole result as JSON (content, structuredContent, isError) instead of its text")
 	elicit := fs.String("elicit", defaultElicitMode(), "how to answer a server that asks a question during the call: `mode` ask (at the terminal; the default when stdin is one), defaults (accept the values the server proposes) or decline (the default otherwise)")
 	uf := addUpstreamFlags(fs, false)
-	rest, err := parseFlags(fs, args)
+	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
-	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return errUsage
 	}
 	if !json.Valid([]byte(*argsJSON)) {
 		return fmt.Errorf("--args is not valid JSON: %s", *argsJSON)

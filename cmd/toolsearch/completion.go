@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -53,14 +54,14 @@ var flagChoices = map[string][]string{
 	"elicit":    elicitModes,
 	"tokenizer": {"o200k_base", "cl100k_base"},
 	"log-level": {"debug", "info", "warn", "error"},
-	"from":      hostNames(),
+	"from":      hosts.Names(),
 }
 
 // positionalWords are the words a command's arguments are made of, where
 // they are not files.
 var positionalWords = map[string][]string{
 	"completion":    completionShells,
-	"client-config": hostNames(),
+	"client-config": hosts.Names(),
 	"skills":        {"validate"},
 }
 

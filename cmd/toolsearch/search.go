@@ -21,11 +21,7 @@ func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	var queries stringList
 	fs.Var(&queries, "query", "one more `QUERY`, searched on its own, for a request of several needs (repeatable, up to 5 in all)")
 	uf := addUpstreamFlags(fs, true)
-	rest, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	a, err := openApp(sf)
+	a, rest, err := parseAndOpen(fs, sf, args)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -60,4 +61,28 @@ func TestStatusMeasuresOneAtATime(t *testing.T) {
 			t.Errorf("%d measurements ran to the end, want only the latest", n)
 		}
 	})
+}
+
+func TestFilterEntries(t *testing.T) {
+	entries := []EntryReport{
+		{Name: "srv__echo", Source: "srv", Summary: "Echo a message back."},
+		{Name: "static_tool", Source: "Dump", Summary: "A static tool."},
+		{Name: "pdf", Source: "skills", Summary: "Fill PDF forms."},
+	}
+	tests := []struct{ q, want string }{
+		{"ECHO", "srv__echo"},          // name, any case
+		{"dump", "static_tool"},        // source
+		{"pdf FORMS", "pdf"},           // summary
+		{"a", "srv__echo static_tool"}, // several
+		{"nothing", ""},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, e := range filterEntries(entries, tt.q) {
+			got = append(got, e.Name)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("filter %q: %q, want %s", tt.q, got, tt.want)
+		}
+	}
 }
