@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 )
 
 // FileName is the store's file in the state directory.
@@ -307,30 +308,13 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 	return nil
 }
 
-// writeFile replaces file with d atomically: a temporary file in the same
-// folder, synced, then renamed over it.
+// writeFile replaces file with d atomically (atomicfile).
 func writeFile(file string, d *data) error {
 	buf, err := json.MarshalIndent(d, "", " ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".approvals-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if _, err := tmp.Write(append(buf, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.WriteFile(file, append(buf, '\n'))
 }
 
 // Subscribe calls fn after every change of the approvals, whether made in

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"golang.org/x/oauth2"
 )
 
@@ -163,23 +164,7 @@ func (s *Store) Save(g *Grant) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, ".tmp-*") // os.CreateTemp makes it mode 0600
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.Path(g.Server, g.Resource))
+	return atomicfile.WriteFile(s.Path(g.Server, g.Resource), data)
 }
 
 // Delete forgets a server's grant; none stored is no error.
