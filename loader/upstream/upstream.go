@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/redact"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/schema"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -34,7 +35,7 @@ type upstream struct {
 	auth *oauth.Handler
 	// redact takes the server's secrets (URL keys, header values) out of
 	// everything shown: LastError, errors, and log records through log.
-	redact *redactor
+	redact *redact.Redactor
 	// withheld names the variables of toolsearch's environment the server
 	// must not inherit.
 	withheld map[string]bool
@@ -108,13 +109,13 @@ var (
 )
 
 func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
-	redact := newRedactor(cfg)
+	redactor := newRedactor(cfg)
 	u := &upstream{
 		m:            m,
 		cfg:          cfg,
 		set:          set,
-		redact:       redact,
-		log:          slog.New(redact.handler(m.log.Handler())).With("server", cfg.Name),
+		redact:       redactor,
+		log:          slog.New(redactor.Handler(m.log.Handler())).With("server", cfg.Name),
 		file:         cacheFile(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),

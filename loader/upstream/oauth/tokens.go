@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolsearch/toolsearch/internal/redact"
 	"golang.org/x/oauth2"
 )
 
@@ -187,7 +188,7 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 			tok := *t.grant.Token
 			return &tok, nil
 		}
-		why := "the authorization server refused to refresh its token: " + redact(refusal(re), g.secrets()...)
+		why := "the authorization server refused to refresh its token: " + redact.New(g.secrets()).String(refusal(re))
 		t.refuse(why)
 		return nil, &LoginRequiredError{Server: t.server, Reason: why}
 	}
