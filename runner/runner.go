@@ -15,9 +15,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/internal/supervise"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 )
 
 // Defaults for the zero values of Options.
@@ -207,10 +207,7 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return utf8cut.Prefix(s, n) + "…"
 }
 
 func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
