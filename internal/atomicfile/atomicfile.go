@@ -2,7 +2,8 @@
 // included, see the old content or the new, never a part of either. The new
 // content goes to a temporary file in the same folder, reaches the disk, and
 // is renamed over the old: a crash of the machine cannot leave an empty or
-// half-written file under the real name.
+// half-written file under the real name. A Version tells a reader whether
+// the file was replaced since it read it.
 package atomicfile
 
 import (
@@ -46,4 +47,34 @@ func WriteFile(file string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// A Version identifies one version of a file that Write replaces, so that
+// a reader tells with one stat whether the file changed since it read it.
+// Every write renames a new file into place, so a new version is a new file
+// (os.SameFile) even when its size and modification time are the old's,
+// as two writes within the file system's time granularity may leave them.
+// The zero Version stands for no file.
+type Version struct{ info os.FileInfo }
+
+// VersionOf returns the version info describes, from a Stat of the file or
+// of the file opened.
+func VersionOf(info os.FileInfo) Version { return Version{info} }
+
+// Stat returns the file's current version, the zero Version when it cannot
+// be read.
+func Stat(file string) Version {
+	info, err := os.Stat(file)
+	if err != nil {
+		return Version{}
+	}
+	return Version{info}
+}
+
+// Same reports whether a and b are one version of the file.
+func (a Version) Same(b Version) bool {
+	if a.info == nil || b.info == nil {
+		return a.info == nil && b.info == nil
+	}
+	return os.SameFile(a.info, b.info) && a.info.ModTime().Equal(b.info.ModTime()) && a.info.Size() == b.info.Size()
 }

@@ -84,3 +84,38 @@ func assertOnly(t *testing.T, dir, name string) {
 		t.Errorf("folder holds %v, want only %s", names, name)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.json")
+	if !Stat(file).Same(Version{}) {
+		t.Error("a missing file is not the zero Version")
+	}
+	if err := WriteFile(file, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	v1 := Stat(file)
+	if v1.Same(Version{}) || !v1.Same(Stat(file)) {
+		t.Error("a file is not the same version as itself, or is the zero one")
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := f.Stat()
+	f.Close()
+	if err != nil || !VersionOf(info).Same(v1) {
+		t.Errorf("the open file's Stat is another version (%v)", err)
+	}
+	// Same size, same time: a new version still, being a new file.
+	if err := WriteFile(file, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	old := v1.info.ModTime()
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if Stat(file).Same(v1) {
+		t.Error("a replaced file of the same size and time is the same version")
+	}
+}

@@ -176,25 +176,11 @@ func (s *Store) Delete(server, resource string) error {
 	return err
 }
 
-// stamp identifies a version of a grant file, so that a change made by
-// another process (a login, a refresh, a logout) is noticed with one stat.
-// Every write renames a new file into place, so a new version is a new
-// file even when its size and time look the same.
-type stamp struct{ info os.FileInfo }
-
-func (s *Store) stamp(server, resource string) stamp {
-	info, err := os.Stat(s.Path(server, resource))
-	if err != nil {
-		return stamp{}
-	}
-	return stamp{info}
-}
-
-func (a stamp) same(b stamp) bool {
-	if a.info == nil || b.info == nil {
-		return a.info == nil && b.info == nil
-	}
-	return os.SameFile(a.info, b.info) && a.info.ModTime().Equal(b.info.ModTime()) && a.info.Size() == b.info.Size()
+// version identifies the version of a server's grant file, so that a
+// change made by another process (a login, a refresh, a logout) is noticed
+// with one stat.
+func (s *Store) version(server, resource string) atomicfile.Version {
+	return atomicfile.Stat(s.Path(server, resource))
 }
 
 // safeName keeps a server name usable as part of a file name.
