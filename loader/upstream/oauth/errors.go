@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/redact"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"golang.org/x/oauth2"
 )
 
@@ -50,7 +51,7 @@ func refusal(re *oauth2.RetrieveError) string {
 	}
 	if d := re.ErrorDescription; d != "" {
 		if len(d) > 200 {
-			d = d[:200] + "…"
+			d = utf8cut.Prefix(d, 200) + "…"
 		}
 		msg += fmt.Sprintf(" (%s)", d)
 	}
