@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 )
 
 // FileName is the store's file in the state directory.
@@ -82,19 +83,11 @@ type Store struct {
 
 	mu      sync.Mutex
 	d       *data
-	err     error     // why the file could not be read: every decision fails closed
-	stamp   fileStamp // of the file d was read from
+	err     error              // why the file could not be read: every decision fails closed
+	version atomicfile.Version // of the file d was read from
 	subs    map[int]func()
 	nextSub int
 }
-
-// fileStamp tells whether a file changed since it was read.
-type fileStamp struct {
-	mod  time.Time
-	size int64
-}
-
-func stampOf(info os.FileInfo) fileStamp { return fileStamp{info.ModTime(), info.Size()} }
 
 // Open reads the store at file. A missing file is an empty store; one that
 // cannot be read or parsed makes every decision hold (Err says why) until
@@ -121,25 +114,25 @@ func (s *Store) Err() error {
 func emptyData() *data { return &data{Version: storeVersion, Sources: map[string]*record{}} }
 
 // readFile reads and parses the file.
-func readFile(file string) (*data, fileStamp, error) {
+func readFile(file string) (*data, atomicfile.Version, error) {
 	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return emptyData(), fileStamp{}, nil
+		return emptyData(), atomicfile.Version{}, nil
 	}
 	if err != nil {
-		return nil, fileStamp{}, err
+		return nil, atomicfile.Version{}, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fileStamp{}, err
+		return nil, atomicfile.Version{}, err
 	}
 	var d data
 	if err := json.NewDecoder(f).Decode(&d); err != nil {
-		return nil, fileStamp{}, fmt.Errorf("%s: %w", file, err)
+		return nil, atomicfile.Version{}, fmt.Errorf("%s: %w", file, err)
 	}
 	if d.Version != storeVersion {
-		return nil, fileStamp{}, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
+		return nil, atomicfile.Version{}, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
 	}
 	if d.Sources == nil {
 		d.Sources = map[string]*record{}
@@ -149,10 +142,10 @@ func readFile(file string) (*data, fileStamp, error) {
 			r.Entries = map[string][]Approval{}
 		}
 	}
-	return &d, stampOf(info), nil
+	return &d, atomicfile.VersionOf(info), nil
 }
 
-// reload reads the file again if its stamp changed (whatever the stamp,
+// reload reads the file again if its version changed (whatever the version,
 // when forced), and reports whether what the store holds changed.
 func (s *Store) reload(force bool) bool {
 	if s.file == "" {
@@ -160,13 +153,13 @@ func (s *Store) reload(force bool) bool {
 	}
 	if info, err := os.Stat(s.file); err == nil && !force {
 		s.mu.Lock()
-		same := s.err == nil && stampOf(info) == s.stamp
+		same := s.err == nil && atomicfile.VersionOf(info).Same(s.version)
 		s.mu.Unlock()
 		if same {
 			return false
 		}
 	}
-	d, stamp, err := readFile(s.file)
+	d, version, err := readFile(s.file)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -178,7 +171,7 @@ func (s *Store) reload(force bool) bool {
 		return false
 	}
 	changed := s.err != nil || !sameData(s.d, d)
-	s.d, s.stamp, s.err = d, stamp, nil
+	s.d, s.version, s.err = d, version, nil
 	return changed
 }
 
@@ -296,41 +289,21 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 	if err := writeFile(s.file, d); err != nil {
 		return err
 	}
-	var stamp fileStamp
-	if info, err := os.Stat(s.file); err == nil {
-		stamp = stampOf(info)
-	}
+	version := atomicfile.Stat(s.file)
 	s.mu.Lock()
-	s.d, s.stamp, s.err = d, stamp, nil
+	s.d, s.version, s.err = d, version, nil
 	s.mu.Unlock()
 	s.notify()
 	return nil
 }
 
-// writeFile replaces file with d atomically: a temporary file in the same
-// folder, synced, then renamed over it.
+// writeFile replaces file with d atomically (atomicfile).
 func writeFile(file string, d *data) error {
 	buf, err := json.MarshalIndent(d, "", " ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".approvals-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if _, err := tmp.Write(append(buf, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.WriteFile(file, append(buf, '\n'))
 }
 
 // Subscribe calls fn after every change of the approvals, whether made in

@@ -78,7 +78,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if p := u.settings().policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
-	if !m.admit() {
+	if !m.calls.Admit() {
 		return nil, ErrClosed
 	}
 	defer m.calls.Done()

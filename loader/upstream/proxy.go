@@ -15,7 +15,7 @@ import (
 func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(ctx context.Context, s *session, clock *callClock) error) error {
 	// Like calls, requests begun before Shutdown get its grace, and none
 	// begins after.
-	if !m.admit() {
+	if !m.calls.Admit() {
 		return ErrClosed
 	}
 	defer m.calls.Done()
