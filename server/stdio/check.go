@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 )
 
 // A problem is what is wrong with one message, and how to answer it.
@@ -163,11 +164,7 @@ func shownID(id json.RawMessage) string {
 	if len(id) <= maxShownID {
 		return string(id)
 	}
-	n := maxShownID
-	for n > 0 && !utf8.RuneStart(id[n]) {
-		n--
-	}
-	return string(id[:n]) + "… (" + strconv.Itoa(len(id)) + " bytes, cut short here)"
+	return string(utf8cut.Prefix(id, maxShownID)) + "… (" + strconv.Itoa(len(id)) + " bytes, cut short here)"
 }
 
 // isString reports whether v is the JSON string want.
