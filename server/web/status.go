@@ -83,6 +83,9 @@ func (v *statusView) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
+		// The page's address may carry the token (?token=): no link
+		// followed from it may send that address on.
+		w.Header().Set("Referrer-Policy", "no-referrer")
 		w.Write(statusPage)
 	})
 	mux.HandleFunc("GET /status.json", v.serveStatus)

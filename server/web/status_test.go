@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -84,5 +85,21 @@ func TestFilterEntries(t *testing.T) {
 		if strings.Join(got, " ") != tt.want {
 			t.Errorf("filter %q: %q, want %s", tt.q, got, tt.want)
 		}
+	}
+}
+
+// The status page may be opened with the token in its address: it tells
+// the browser never to pass that address on as a referrer.
+func TestStatusPageSendsNoReferrer(t *testing.T) {
+	s, _ := server.New(testCatalog(t), server.Options{ListingBudget: server.DefaultListingBudget})
+	defer s.Close()
+	url, _ := startHTTP(t, s, Options{Token: "secret"})
+	resp, err := http.Get(url + "/?token=secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("GET /: %s, Referrer-Policy %q; want 200 and no-referrer", resp.Status, resp.Header.Get("Referrer-Policy"))
 	}
 }
