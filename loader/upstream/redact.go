@@ -3,11 +3,15 @@ package upstream
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // redacted stands in for a secret.
@@ -87,25 +91,56 @@ func (r *redactor) String(s string) string {
 }
 
 // Error returns err with a message without the secrets; errors.Is and As
-// still see what it wraps.
+// still see what it wraps, but a *jsonrpc.Error in it (a server's answer,
+// which clients may be given as it is) only without the secrets too.
 func (r *redactor) Error(err error) error {
 	if err == nil {
 		return nil
 	}
-	msg := r.String(err.Error())
-	if msg == err.Error() {
+	e := &redactedError{msg: r.String(err.Error()), err: err}
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		e.rpc = r.rpcError(rpc)
+	}
+	if e.msg == err.Error() && e.rpc == rpc {
 		return err
 	}
-	return &redactedError{msg, err}
+	return e
+}
+
+// rpcError returns a server's JSON-RPC error without the secrets in its
+// message and data, or e itself when it holds none. Data that redaction
+// would leave invalid JSON is dropped.
+func (r *redactor) rpcError(e *jsonrpc.Error) *jsonrpc.Error {
+	msg, data := r.String(e.Message), r.String(string(e.Data))
+	if msg == e.Message && data == string(e.Data) {
+		return e
+	}
+	clean := &jsonrpc.Error{Code: e.Code, Message: msg}
+	if json.Valid([]byte(data)) {
+		clean.Data = json.RawMessage(data)
+	}
+	return clean
 }
 
 type redactedError struct {
 	msg string
 	err error
+	rpc *jsonrpc.Error // the redacted form of the *jsonrpc.Error in err, if any
 }
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// As gives errors.As the redacted JSON-RPC error rather than the one err
+// wraps.
+func (e *redactedError) As(target any) bool {
+	if t, ok := target.(**jsonrpc.Error); ok && e.rpc != nil {
+		*t = e.rpc
+		return true
+	}
+	return false
+}
 
 // redactURL returns a URL as it may be shown: its user information and the
 // values of its query replaced with REDACTED. Anything that does not parse
