@@ -72,6 +72,9 @@ type inflight struct {
 	caller Caller
 	token  string // the progress token sent upstream; "" when none
 	clock  *callClock
+	// ctx is the request's: the upstream's requests to the caller end
+	// with it, even when the upstream does not cancel them.
+	ctx context.Context
 
 	// The last progress passed on, and a signal at each.
 	mu              sync.Mutex
@@ -133,7 +136,7 @@ func (u *upstream) begin(ctx context.Context, clock *callClock) (*inflight, func
 	if c == nil {
 		return nil, func() {}
 	}
-	in := &inflight{caller: c, clock: clock, more: make(chan struct{}, 1)}
+	in := &inflight{caller: c, clock: clock, ctx: ctx, more: make(chan struct{}, 1)}
 	if c.ProgressToken() != nil {
 		in.token = fmt.Sprintf("toolsearch-%d", u.m.tokens.Add(1))
 	}
@@ -211,7 +214,8 @@ func (u *upstream) callerFor() (*inflight, error) {
 }
 
 // ask passes one request of the upstream to in's caller: the call's clock
-// stops meanwhile, and the wait is bounded by clientAnswerTimeout.
+// stops meanwhile, and the wait is bounded by clientAnswerTimeout and by
+// the request in is.
 func ask[R any](ctx context.Context, in *inflight, do func(context.Context, Caller) (R, error)) (R, error) {
 	if in.clock != nil {
 		in.clock.pause()
@@ -219,6 +223,7 @@ func ask[R any](ctx context.Context, in *inflight, do func(context.Context, Call
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, clientAnswerTimeout, errNoAnswer)
 	defer cancel()
+	defer context.AfterFunc(in.ctx, cancel)()
 	res, err := do(ctx, in.caller)
 	if errors.Is(context.Cause(ctx), errNoAnswer) {
 		var zero R

@@ -373,3 +373,41 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// A server that does not cancel its request to the client when its call
+// ends kept the caller asked, and the goroutine asking, for up to
+// clientAnswerTimeout (ten minutes) after the call: the request is passed
+// on only while the call it came during runs.
+func TestARequestOutlivingItsCallIsCancelled(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("asker", legacy)
+	asked := make(chan struct{})
+	mcp.AddTool(f.Server, &mcp.Tool{Name: "ask_and_go"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		go req.Session.Elicit(context.WithoutCancel(ctx), &mcp.ElicitParams{Message: "Still there?", RequestedSchema: &jsonschemaObject})
+		select {
+		case <-asked:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "gone"}}}, nil, nil
+	})
+	m := e.start()
+	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+
+	ended, quit := make(chan error, 1), make(chan struct{})
+	t.Cleanup(func() { close(quit) }) // before the Manager's Close, which would wait for it
+	caller := &fakeCaller{name: "client", elicit: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		close(asked)
+		select { // a person who never answers
+		case <-ctx.Done():
+			ended <- ctx.Err()
+		case <-quit:
+		}
+		return nil, errors.New("no answer")
+	}}
+	res, err := m.Call(WithCaller(context.Background(), caller), "asker", "ask_and_go", nil)
+	if err != nil || textOf(res) != "gone" {
+		t.Fatalf("Call = %q, %v", textOf(res), err)
+	}
+	recv(t, ended, "the request to the client to end with its call")
+}
