@@ -142,7 +142,13 @@ func (u *upstream) fetchFeatures(s *session) features {
 	}
 	if caps.Prompts == nil {
 		f.prompts = nil
-	} else if ps, err := collect(s.cs.Prompts(ctx, nil), maxPrompts, "prompts", problem); err == nil {
+	} else if ps, err := collect(ctx, func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+		res, err := s.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Prompts, res.NextCursor, nil
+	}, maxPrompts, "prompts", problem); err == nil {
 		f.prompts = ps
 	} else {
 		problem("listing prompts: " + err.Error())
@@ -150,12 +156,24 @@ func (u *upstream) fetchFeatures(s *session) features {
 	if caps.Resources == nil {
 		f.resources, f.templates = nil, nil
 	} else {
-		if rs, err := collect(s.cs.Resources(ctx, nil), maxResources, "resources", problem); err == nil {
+		if rs, err := collect(ctx, func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+			res, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return res.Resources, res.NextCursor, nil
+		}, maxResources, "resources", problem); err == nil {
 			f.resources = rs
 		} else {
 			problem("listing resources: " + err.Error())
 		}
-		if ts, err := collect(s.cs.ResourceTemplates(ctx, nil), maxTemplates, "resource templates", problem); err == nil {
+		if ts, err := collect(ctx, func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+			res, err := s.cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return res.ResourceTemplates, res.NextCursor, nil
+		}, maxTemplates, "resource templates", problem); err == nil {
 			f.templates = ts
 		} else {
 			problem("listing resource templates: " + err.Error())
@@ -165,20 +183,37 @@ func (u *upstream) fetchFeatures(s *session) features {
 	return f
 }
 
-// collect reads a paginated list, at most limit items of it.
-func collect[T any](seq func(func(T, error) bool), limit int, what string, problem func(string)) ([]T, error) {
-	var out []T
-	for item, err := range seq {
+// collect reads a paginated list page by page (list returns a page's items
+// and the next page's cursor), at most limit items of it. A page without
+// items that names a next one ends it too: a server could page so without
+// end, and every page that goes on must bring an item, so that the pages
+// read are bounded with the items.
+func collect[T any](ctx context.Context, list func(ctx context.Context, cursor string) ([]T, string, error), limit int, what string, problem func(string)) ([]T, error) {
+	var (
+		out    []T
+		cursor string
+	)
+	for {
+		items, next, err := list(ctx, cursor)
 		if err != nil {
 			return nil, err
 		}
-		if len(out) == limit {
-			problem(fmt.Sprintf("the server lists more than %d %s; only the first %d are served", limit, what, limit))
-			break
+		for _, item := range items {
+			if len(out) == limit {
+				problem(fmt.Sprintf("the server lists more than %d %s; only the first %d are served", limit, what, limit))
+				return out, nil
+			}
+			out = append(out, item)
 		}
-		out = append(out, item)
+		switch {
+		case next == "":
+			return out, nil
+		case len(items) == 0:
+			problem(fmt.Sprintf("the server listed a page of no %s that names a next page; only the %d before it are served", what, len(out)))
+			return out, nil
+		}
+		cursor = next
 	}
-	return out, nil
 }
 
 // rebuildFeatures makes the catalog entries of the last known features,

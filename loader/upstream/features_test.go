@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -236,5 +237,40 @@ func TestPromptsAndResourcesTheScannerFlagsAreWithheld(t *testing.T) {
 	}
 	if want := []string{"poisoned__sneaky", "notes://evil"}; !slices.Equal(refused, want) {
 		t.Errorf("refused = %v, want %v", refused, want)
+	}
+}
+
+// A server that answered prompts/list with empty pages, each naming a next
+// one, was paged through until ConnectTimeout ran out: its tools waited
+// that long to be served, and its prompts were not listed at all.
+func TestAListPagingOnWithoutItemsIsCutShort(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("pager", nil)
+	f.addEcho("echo", "Echo.")
+	addFeatures(f)
+	pages := 0
+	f.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "prompts/list" {
+				return next(ctx, method, req)
+			}
+			pages++
+			if pages == 1 { // the first page lists the prompts
+				res, err := next(ctx, method, req)
+				if err == nil {
+					res.(*mcp.ListPromptsResult).NextCursor = "page-1"
+				}
+				return res, err
+			}
+			return &mcp.ListPromptsResult{NextCursor: fmt.Sprintf("page-%d", pages)}, nil
+		}
+	})
+	e.start()
+	src := waitSource(t, e.catalog, "pager", "active", inState(loader.StateActive))
+	if !slices.Contains(entryNames(src), "pager__greet") {
+		t.Errorf("the prompts of the first page are not served: %v", entryNames(src))
+	}
+	if len(src.Problems) != 1 || !strings.Contains(src.Problems[0].Message, "page of no prompts") {
+		t.Errorf("problems = %v, want the empty page named", src.Problems)
 	}
 }
