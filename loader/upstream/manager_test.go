@@ -315,7 +315,10 @@ func TestCallTimeoutAndCancel(t *testing.T) {
 	recv(t, cancelled, "the timed-out call to be cancelled upstream")
 
 	// The caller's cancellation reaches the tool too.
-	m.servers["fake"].set.Timeout = time.Hour
+	u := m.servers["fake"]
+	u.setMu.Lock()
+	u.set.Timeout = time.Hour
+	u.setMu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
