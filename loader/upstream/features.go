@@ -410,7 +410,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.GetPromptResult
-	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) error {
 		in, end := u.begin(ctx, clock)
 		defer end()
 		defer in.settle()
@@ -443,7 +443,7 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.ReadResourceResult
-	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) error {
 		in, end := u.begin(ctx, clock)
 		defer end()
 		defer in.settle()
@@ -473,7 +473,7 @@ func (m *Manager) Complete(ctx context.Context, server string, p *mcp.CompletePa
 	}
 	what := "completion of " + p.Ref.Name + p.Ref.URI
 	var res *mcp.CompleteResult
-	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, _ *callClock) error {
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if init := s.cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Completions == nil {
 			res = &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 			return nil // the server completes nothing: nothing to offer
