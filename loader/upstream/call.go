@@ -92,7 +92,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	}
 	var res *mcp.CallToolResult
 	err = m.proxy(ctx, u, tool, connect, func(ctx context.Context, s *session, clock *callClock) (err error) {
-		res, err = u.callTool(ctx, s, clock, params)
+		res, err = request(ctx, u, clock, params, s.cs.CallTool)
 		return err
 	})
 	if err != nil {

@@ -410,22 +410,10 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.GetPromptResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) error {
-		in, end := u.begin(ctx, clock)
-		defer end()
-		defer in.settle()
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
-		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
-		withToken(&params, in)
-		res, err = roundTrips(ctx, u, in, &params, s.cs.GetPrompt,
-			func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string, bool) {
-				return r.InputRequests, r.RequestState, r.NeedsInput()
-			},
-			func(p *mcp.GetPromptParams, resp mcp.InputResponseMap, state string) *mcp.GetPromptParams {
-				cp := *p
-				cp.InputResponses, cp.RequestState = resp, state
-				return &cp
-			})
+		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
+		res, err = request(ctx, u, clock, &params, s.cs.GetPrompt)
 		return err
 	})
 	return res, err
@@ -443,22 +431,10 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.ReadResourceResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) error {
-		in, end := u.begin(ctx, clock)
-		defer end()
-		defer in.settle()
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
-		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
-		withToken(&params, in)
-		res, err = roundTrips(ctx, u, in, &params, s.cs.ReadResource,
-			func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string, bool) {
-				return r.InputRequests, r.RequestState, r.NeedsInput()
-			},
-			func(p *mcp.ReadResourceParams, resp mcp.InputResponseMap, state string) *mcp.ReadResourceParams {
-				cp := *p
-				cp.InputResponses, cp.RequestState = resp, state
-				return &cp
-			})
+		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
+		res, err = request(ctx, u, clock, &params, s.cs.ReadResource)
 		return err
 	})
 	return res, err

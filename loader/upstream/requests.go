@@ -245,7 +245,7 @@ func (u *upstream) relayOptions(o *mcp.ClientOptions) {
 		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
 	}
 	// Input-required results (protocol 2026-07-28) are answered by
-	// roundTrips, which knows whom each request is for.
+	// request, which knows whom each request is for.
 	o.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
 	o.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		in, err := u.callerFor()
@@ -370,20 +370,24 @@ func (u *upstream) logMessage(ctx context.Context, msg *mcp.LoggingMessageParams
 	u.m.watchers.log(u.cfg.Name, &p)
 }
 
-// roundTrips sends a request to an upstream and, while the upstream answers
-// that it needs input (protocol 2026-07-28), asks in's caller for it and
-// sends the request again with the answers.
-func roundTrips[P any, R any](ctx context.Context, u *upstream, in *inflight, params P,
-	send func(context.Context, P) (R, error),
-	needs func(R) (mcp.InputRequestMap, string, bool),
-	retry func(P, mcp.InputResponseMap, string) P,
-) (R, error) {
+// request sends params to the server on s for the caller of ctx, if any:
+// its progress token mapped, and, while the server answers that it needs
+// input (protocol 2026-07-28), the caller asked for it and the request sent
+// again with the answers. The token is set in params.
+func request[P interface {
+	*mcp.CallToolParams | *mcp.GetPromptParams | *mcp.ReadResourceParams
+	SetProgressToken(any)
+}, R mcp.Result](ctx context.Context, u *upstream, clock *callClock, params P, send func(context.Context, P) (R, error)) (R, error) {
+	in, end := u.begin(ctx, clock)
+	defer end()
+	defer in.settle()
+	withToken(params, in)
 	for round := 1; ; round++ {
 		res, err := send(ctx, params)
 		if err != nil {
 			return res, err
 		}
-		requests, state, ok := needs(res)
+		requests, state, ok := needsInput(res)
 		if !ok {
 			return res, nil
 		}
@@ -400,8 +404,42 @@ func roundTrips[P any, R any](ctx context.Context, u *upstream, in *inflight, pa
 		if err != nil {
 			return zero, err
 		}
-		params = retry(params, responses, state)
+		params = withInput(params, responses, state)
 	}
+}
+
+// needsInput reads the input requests and request state of a result that
+// says the server needs input.
+func needsInput(res mcp.Result) (mcp.InputRequestMap, string, bool) {
+	switch r := res.(type) {
+	case *mcp.CallToolResult:
+		return r.InputRequests, r.RequestState, r.NeedsInput()
+	case *mcp.GetPromptResult:
+		return r.InputRequests, r.RequestState, r.NeedsInput()
+	case *mcp.ReadResourceResult:
+		return r.InputRequests, r.RequestState, r.NeedsInput()
+	}
+	return nil, "", false
+}
+
+// withInput returns a copy of params that carries the caller's answers and
+// the request state to echo, as the SDK's own retries do.
+func withInput[P *mcp.CallToolParams | *mcp.GetPromptParams | *mcp.ReadResourceParams](params P, responses mcp.InputResponseMap, state string) P {
+	switch p := any(params).(type) {
+	case *mcp.CallToolParams:
+		cp := *p
+		cp.InputResponses, cp.RequestState = responses, state
+		return any(&cp).(P)
+	case *mcp.GetPromptParams:
+		cp := *p
+		cp.InputResponses, cp.RequestState = responses, state
+		return any(&cp).(P)
+	case *mcp.ReadResourceParams:
+		cp := *p
+		cp.InputResponses, cp.RequestState = responses, state
+		return any(&cp).(P)
+	}
+	return params
 }
 
 // fulfill asks the caller for every input an upstream needs, one at a time:
@@ -431,24 +469,6 @@ func (u *upstream) fulfill(ctx context.Context, in *inflight, requests mcp.Input
 		responses[id] = resp
 	}
 	return responses, nil
-}
-
-// callTool calls a tool for the caller of ctx, if any: its progress token
-// mapped, its input requests answered.
-func (u *upstream) callTool(ctx context.Context, s *session, clock *callClock, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	in, end := u.begin(ctx, clock)
-	defer end()
-	defer in.settle()
-	withToken(params, in)
-	return roundTrips(ctx, u, in, params, s.cs.CallTool,
-		func(r *mcp.CallToolResult) (mcp.InputRequestMap, string, bool) {
-			return r.InputRequests, r.RequestState, r.NeedsInput()
-		},
-		func(p *mcp.CallToolParams, resp mcp.InputResponseMap, state string) *mcp.CallToolParams {
-			cp := *p
-			cp.InputResponses, cp.RequestState = resp, state
-			return &cp
-		})
 }
 
 // callClock bounds the upstream's share of a request: it runs while the
