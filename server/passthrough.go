@@ -28,10 +28,7 @@ type Passthrough interface {
 	WatchLogs(fn func(server string, p *mcp.LoggingMessageParams)) (stop func())
 }
 
-var (
-	_ Passthrough     = (*upstream.Manager)(nil)
-	_ upstream.Caller = relay.Caller(nil)
-)
+var _ Passthrough = (*upstream.Manager)(nil)
 
 // passthrough returns the Upstreams' passthrough, or nil.
 func (s *Server) passthrough() Passthrough {
