@@ -25,7 +25,6 @@ package relay
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -114,14 +113,4 @@ func progressToken(meta mcp.Meta) any {
 // modern reports whether a request follows protocol 2026-07-28 or later.
 func modern(req Request) bool {
 	return protocol.IsModern(req.Session, req.Meta)
-}
-
-// sortedKeys returns the ids of input requests in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -178,7 +180,7 @@ func (c *call) unsent() mcp.InputRequestMap {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out mcp.InputRequestMap
-	for _, id := range sortedKeys(c.pending) {
+	for _, id := range slices.Sorted(maps.Keys(c.pending)) {
 		if in := c.pending[id]; !in.sent {
 			in.sent = true
 			if out == nil {
