@@ -1,9 +1,6 @@
 package loader
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -87,19 +84,6 @@ func featureDescription(desc, title, name string) string {
 		}
 	}
 	return ""
-}
-
-// jsonDigest is the sha256 of v's canonical JSON, as ToolDigest.
-func jsonDigest(v any) string {
-	data, err := json.Marshal(v)
-	if err == nil {
-		var canon any
-		if json.Unmarshal(data, &canon) == nil {
-			data, _ = json.Marshal(canon)
-		}
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
 }
 
 // Prompt finds an upstream prompt by its exposed name, falling back to a
