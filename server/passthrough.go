@@ -149,18 +149,17 @@ func (s *Server) registerFeature(ms *mcp.Server, e *loader.Entry) {
 	case e.Prompt != nil:
 		ms.AddPrompt(e.Prompt, s.getPrompt)
 	case e.Resource != nil:
-		ms.AddResource(e.Resource, s.readResource(func(snap *loader.Snapshot, _ string) (*loader.Entry, bool) {
-			return snap.Resource(e.Name)
+		uri := e.Name
+		ms.AddResource(e.Resource, s.readResource(func(snap *loader.Snapshot, _ string) *loader.Entry {
+			r, _ := snap.Resource(uri)
+			return r
 		}))
 	case e.Template != nil:
-		tmpl := e.Name
-		ms.AddResourceTemplate(e.Template, s.readResource(func(snap *loader.Snapshot, uri string) (*loader.Entry, bool) {
-			// An exact resource of another server wins over a template.
-			if r, ok := snap.Resource(uri); ok {
-				return r, true
-			}
-			return snap.ResourceTemplate(tmpl)
-		}))
+		// The SDK hands a URI to the first template that matches it, in
+		// the order of their text; resourceOf refuses a URI that templates
+		// of two servers match, which a server could otherwise take from
+		// another with a template that sorts first.
+		ms.AddResourceTemplate(e.Template, s.readResource(s.resourceOf))
 	}
 }
 
@@ -197,13 +196,13 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 }
 
 // readResource reads an upstream resource for the client; find names the
-// entry a URI belongs to.
-func (s *Server) readResource(find func(*loader.Snapshot, string) (*loader.Entry, bool)) mcp.ResourceHandler {
+// entry a URI belongs to, or nil.
+func (s *Server) readResource(find func(*loader.Snapshot, string) *loader.Entry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		p := s.passthrough()
 		uri := req.Params.URI
-		e, ok := find(s.Snapshot(), uri)
-		if !ok || !s.sees(req.Session, e) || p == nil {
+		e := find(s.Snapshot(), uri)
+		if !s.sees(req.Session, e) || p == nil {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		if e.Policy != loader.PolicyCallable {
