@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/upstream"
@@ -58,7 +59,8 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 	if s.passthrough() == nil {
 		return
 	}
-	want, add := s.featuresOf(snap)
+	served := s.featuresOf(snap)
+	want := served.set
 	s.mu.Lock()
 	c := s.conns[ms]
 	if c == nil {
@@ -68,7 +70,7 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 	have := c.features
 	c.features = want
 	s.mu.Unlock()
-	for _, e := range add {
+	for _, e := range served.entries {
 		if have.of(e)[e.Name] != e.Digest {
 			s.registerFeature(ms, e)
 		}
@@ -85,20 +87,27 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 }
 
 // servedFeatures are the upstream prompts and resources of one snapshot,
-// worked out once for every MCP server to sync with.
+// worked out once for every MCP server to sync with and every URI to find.
 type servedFeatures struct {
 	snap    *loader.Snapshot
 	set     featureSet
 	entries []*loader.Entry
+	// templates are the URI templates among the entries, parsed.
+	templates []servedTemplate
+}
+
+type servedTemplate struct {
+	entry *loader.Entry
+	tmpl  *uritemplate.Template
 }
 
 // featuresOf returns the upstream prompts, resources and templates of snap
-// that are listed. The set is shared and must not be changed.
-func (s *Server) featuresOf(snap *loader.Snapshot) (featureSet, []*loader.Entry) {
+// that are listed. They are shared and must not be changed.
+func (s *Server) featuresOf(snap *loader.Snapshot) *servedFeatures {
 	s.featMu.Lock()
 	defer s.featMu.Unlock()
 	if f := s.served; f != nil && f.snap == snap {
-		return f.set, f.entries
+		return f
 	}
 	f := &servedFeatures{snap: snap, set: featureSet{prompts: map[string]string{}, resources: map[string]string{}, templates: map[string]string{}}}
 	for _, e := range snap.Entries {
@@ -110,9 +119,14 @@ func (s *Server) featuresOf(snap *loader.Snapshot) (featureSet, []*loader.Entry)
 		}
 		f.set.of(e)[e.Name] = e.Digest
 		f.entries = append(f.entries, e)
+		if e.Template != nil {
+			if t, err := uritemplate.New(e.Name); err == nil {
+				f.templates = append(f.templates, servedTemplate{e, t})
+			}
+		}
 	}
 	s.served = f
-	return f.set, f.entries
+	return f
 }
 
 func (f featureSet) of(e *loader.Entry) map[string]string {

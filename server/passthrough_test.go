@@ -519,3 +519,25 @@ func TestAURITheTemplatesOfTwoServersMatchIsReadFromNeither(t *testing.T) {
 		t.Errorf("ReadResource(notes://day/monday) = %+v, %v", res, err)
 	}
 }
+
+// BenchmarkResourceOf finds the template a URI belongs to among the 1,000
+// templates one server may list.
+func BenchmarkResourceOf(b *testing.B) {
+	src := &loader.Source{Name: "notes", Kind: loader.SourceServer, State: loader.StateActive}
+	for i := range 1000 {
+		src.Entries = append(src.Entries, loader.NewTemplateEntry("notes", &mcp.ResourceTemplate{URITemplate: fmt.Sprintf("notes%d://day/{date}/{+rest}", i), Name: fmt.Sprint("t", i)}))
+	}
+	catalog := loader.NewCatalog(ReservedNames...)
+	catalog.Put(src)
+	s, err := New(catalog, Options{ListingBudget: DefaultListingBudget})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	snap := s.Snapshot()
+	for b.Loop() {
+		if e := s.resourceOf(snap, "notes999://day/x/y"); e == nil {
+			b.Fatal("no template found")
+		}
+	}
+}

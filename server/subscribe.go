@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
@@ -128,18 +127,14 @@ func (s *Server) resourceOf(snap *loader.Snapshot, uri string) *loader.Entry {
 		return e
 	}
 	var found *loader.Entry
-	for _, e := range snap.Entries {
-		if e.Template == nil || !e.Listed() {
+	for _, t := range s.featuresOf(snap).templates {
+		if t.tmpl.Match(uri) == nil {
 			continue
 		}
-		t, err := uritemplate.New(e.Name)
-		if err != nil || t.Match(uri) == nil {
-			continue
-		}
-		if found != nil && found.Source != e.Source {
+		if found != nil && found.Source != t.entry.Source {
 			return nil
 		}
-		found = e
+		found = t.entry
 	}
 	return found
 }
