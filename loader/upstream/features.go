@@ -242,18 +242,19 @@ func (u *upstream) rebuildFeatures() {
 		}
 		return "withheld: the scanner flags it (" + strings.Join(msgs, "; ") + "); toolsearch scan lists every finding"
 	}
+	set := u.settings()
 	seen := map[string]bool{}
 	for _, p := range u.features.prompts {
 		if p == nil {
 			continue
 		}
 		e := loader.NewPromptEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+p.Name, p)
-		switch {
-		case seen[p.Name]:
+		if seen[p.Name] {
 			refuse(e, fmt.Sprintf("the server lists the prompt %q more than once; the first is used", p.Name))
 			continue
-		case checkPromptName(p.Name) != "":
-			refuse(e, checkPromptName(p.Name))
+		}
+		if reason := checkPromptName(p.Name); reason != "" {
+			refuse(e, reason)
 			continue
 		}
 		seen[p.Name] = true
@@ -261,7 +262,7 @@ func (u *upstream) rebuildFeatures() {
 			refuse(e, reason)
 			continue
 		}
-		e.Policy = u.settings().policy(p.Name)
+		e.Policy = set.policy(p.Name)
 		u.entries = append(u.entries, e)
 	}
 	for _, r := range u.features.resources {
@@ -279,7 +280,7 @@ func (u *upstream) rebuildFeatures() {
 			refuse(e, reason)
 			continue
 		}
-		e.Policy = u.settings().featurePolicy(r.URI, r.Name)
+		e.Policy = set.featurePolicy(r.URI, r.Name)
 		u.entries = append(u.entries, e)
 	}
 	for _, t := range u.features.templates {
@@ -297,7 +298,7 @@ func (u *upstream) rebuildFeatures() {
 			refuse(e, reason)
 			continue
 		}
-		e.Policy = u.settings().featurePolicy(t.URITemplate, t.Name)
+		e.Policy = set.featurePolicy(t.URITemplate, t.Name)
 		u.entries = append(u.entries, e)
 	}
 }
