@@ -122,7 +122,8 @@ type relay struct {
 	// in order of arrival, since its completion comes after the call.
 	urlElicitations map[string]Caller
 	urlOrder        []string
-	// limit drops notifications beyond notifyRate a second.
+	// sent notifications passed in the second that began at window;
+	// allow drops those beyond notifyRate.
 	window time.Time
 	sent   int
 }
