@@ -90,6 +90,31 @@ func (r *redactor) String(s string) string {
 	return r.r.Replace(s)
 }
 
+// Value returns a JSON value as decoded into an any (a log message's data)
+// with the secrets taken out of its strings, object keys included.
+func (r *redactor) Value(v any) any {
+	if r == nil || r.r == nil {
+		return v
+	}
+	switch v := v.(type) {
+	case string:
+		return r.String(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[r.String(k)] = r.Value(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = r.Value(e)
+		}
+		return out
+	}
+	return v
+}
+
 // Error returns err with a message without the secrets; errors.Is and As
 // still see what it wraps, but a *jsonrpc.Error in it (a server's answer,
 // which clients may be given as it is) only without the secrets too.

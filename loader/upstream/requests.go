@@ -328,7 +328,8 @@ func (r *relay) takeURLElicitation(id string) Caller {
 }
 
 // progress passes a progress notification to the caller whose token it
-// carries, under the caller's own token. Unknown tokens are dropped.
+// carries, under the caller's own token and without the server's secrets.
+// Unknown tokens are dropped.
 func (u *upstream) progress(ctx context.Context, p *mcp.ProgressNotificationParams) {
 	token, ok := p.ProgressToken.(string)
 	if !ok {
@@ -342,6 +343,7 @@ func (u *upstream) progress(ctx context.Context, p *mcp.ProgressNotificationPara
 	}
 	mapped := *p
 	mapped.ProgressToken = in.caller.ProgressToken()
+	mapped.Message = u.redact.String(p.Message)
 	in.caller.Progress(ctx, &mapped)
 	in.mu.Lock()
 	in.progress, in.total = p.Progress, p.Total
@@ -352,7 +354,8 @@ func (u *upstream) progress(ctx context.Context, p *mcp.ProgressNotificationPara
 // logMessage passes a log message on: to the clients with requests in
 // flight to the server, which it most likely concerns, or else to the
 // Manager's log watchers. Its logger names the server first, since clients
-// get the messages of every server from toolsearch.
+// get the messages of every server from toolsearch, and it goes without the
+// server's secrets, as its stderr does.
 func (u *upstream) logMessage(ctx context.Context, msg *mcp.LoggingMessageParams) {
 	u.log.Debug("server log message", "level", msg.Level, "logger", msg.Logger)
 	if !u.rel.allow() {
@@ -360,8 +363,9 @@ func (u *upstream) logMessage(ctx context.Context, msg *mcp.LoggingMessageParams
 	}
 	p := *msg
 	if p.Logger = u.cfg.Name; msg.Logger != "" {
-		p.Logger += "/" + msg.Logger
+		p.Logger += "/" + u.redact.String(msg.Logger)
 	}
+	p.Data = u.redact.Value(msg.Data)
 	if rs := u.rel.recipients(); len(rs) > 0 {
 		for _, in := range rs {
 			in.caller.Log(ctx, &p)
