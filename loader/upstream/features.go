@@ -265,41 +265,31 @@ func (u *upstream) rebuildFeatures() {
 		e.Policy = set.policy(p.Name)
 		u.entries = append(u.entries, e)
 	}
-	for _, r := range u.features.resources {
-		if r == nil {
-			continue
+	// addResource serves a resource or template under uri, unless the URI
+	// cannot be served or the scanner flags what the server says of it.
+	addResource := func(e *loader.Entry, uri string, template bool, name, title, description string) {
+		reason := checkURI(uri, template)
+		if reason == "" {
+			reason = flagged(e, func() []scan.Finding {
+				return scanTexts("name", name, "title", title, "description", description)
+			})
 		}
-		e := loader.NewResourceEntry(u.cfg.Name, r)
-		if reason := checkURI(r.URI, false); reason != "" {
+		if reason != "" {
 			refuse(e, reason)
-			continue
+			return
 		}
-		if reason := flagged(e, func() []scan.Finding {
-			return scanTexts("name", r.Name, "title", r.Title, "description", r.Description)
-		}); reason != "" {
-			refuse(e, reason)
-			continue
-		}
-		e.Policy = set.featurePolicy(r.URI, r.Name)
+		e.Policy = set.featurePolicy(uri, name)
 		u.entries = append(u.entries, e)
 	}
+	for _, r := range u.features.resources {
+		if r != nil {
+			addResource(loader.NewResourceEntry(u.cfg.Name, r), r.URI, false, r.Name, r.Title, r.Description)
+		}
+	}
 	for _, t := range u.features.templates {
-		if t == nil {
-			continue
+		if t != nil {
+			addResource(loader.NewTemplateEntry(u.cfg.Name, t), t.URITemplate, true, t.Name, t.Title, t.Description)
 		}
-		e := loader.NewTemplateEntry(u.cfg.Name, t)
-		if reason := checkURI(t.URITemplate, true); reason != "" {
-			refuse(e, reason)
-			continue
-		}
-		if reason := flagged(e, func() []scan.Finding {
-			return scanTexts("name", t.Name, "title", t.Title, "description", t.Description)
-		}); reason != "" {
-			refuse(e, reason)
-			continue
-		}
-		e.Policy = set.featurePolicy(t.URITemplate, t.Name)
-		u.entries = append(u.entries, e)
 	}
 }
 
