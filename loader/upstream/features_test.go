@@ -274,3 +274,48 @@ func TestAListPagingOnWithoutItemsIsCutShort(t *testing.T) {
 		t.Errorf("problems = %v, want the empty page named", src.Problems)
 	}
 }
+
+// A second watcher of a URI was told it was subscribed as soon as it came,
+// while the first watcher's subscription upstream was still under way: when
+// that failed, the second stayed, subscribed to nothing.
+func TestAWatcherIsSubscribedOnlyOnceTheServerIs(t *testing.T) {
+	e := newEnv(t)
+	arrived, gate := make(chan struct{}, 4), make(chan struct{})
+	f := e.add("notes", &mcp.ServerOptions{
+		// Under 2025-11-25 a subscription is a request the server answers;
+		// 2026-07-28's streams are taken after Subscribe returns.
+		SupportedProtocolVersions: legacy.SupportedProtocolVersions,
+		SubscribeHandler: func(ctx context.Context, _ *mcp.SubscribeRequest) error {
+			arrived <- struct{}{}
+			select {
+			case <-gate:
+			case <-ctx.Done():
+			}
+			return errors.New("subscriptions are down")
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	addFeatures(f)
+	m := e.start()
+	waitSource(t, e.catalog, "notes", "active", inState(loader.StateActive))
+
+	ctx := context.Background()
+	first := make(chan error, 1)
+	go func() {
+		_, err := m.Subscribe(ctx, "notes", "notes://today", func(*mcp.ResourceUpdatedNotificationParams) {})
+		first <- err
+	}()
+	recv(t, arrived, "the first subscription upstream")
+	second := make(chan error, 1)
+	go func() {
+		_, err := m.Subscribe(ctx, "notes", "notes://today", func(*mcp.ResourceUpdatedNotificationParams) {})
+		second <- err
+	}()
+	close(gate)
+	if err := recv(t, first, "the first watcher's answer"); err == nil {
+		t.Error("the first watcher was subscribed")
+	}
+	if err := recv(t, second, "the second watcher's answer"); err == nil {
+		t.Error("the second watcher was subscribed though the server refused")
+	}
+}
