@@ -7,11 +7,15 @@ package redact
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // Marker stands in for a secret.
@@ -69,30 +73,87 @@ func (r *Redactor) String(s string) string {
 	return r.r.Replace(s)
 }
 
+// Value returns a JSON value as decoded into an any (a log message's data)
+// with the secrets taken out of its strings, object keys included.
+func (r *Redactor) Value(v any) any {
+	if r == nil || r.r == nil {
+		return v
+	}
+	switch v := v.(type) {
+	case string:
+		return r.String(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[r.String(k)] = r.Value(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = r.Value(e)
+		}
+		return out
+	}
+	return v
+}
+
 // Error returns err with a message without the secrets; errors.Is and As
-// still see what it wraps. An error with none is returned as it is.
+// still see what it wraps, but a *jsonrpc.Error in it (a server's answer,
+// which clients may be given as it is) only without the secrets too. An
+// error with none is returned as it is.
 func (r *Redactor) Error(err error) error {
 	if err == nil {
 		return nil
 	}
-	msg := r.String(err.Error())
-	if msg == err.Error() {
+	e := &redactedError{msg: r.String(err.Error()), err: err}
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		e.rpc = r.rpcError(rpc)
+	}
+	if e.msg == err.Error() && e.rpc == rpc {
 		return err
 	}
-	return WithMessage(err, msg)
+	return e
+}
+
+// rpcError returns a server's JSON-RPC error without the secrets in its
+// message and data, or e itself when it holds none. Data that redaction
+// would leave invalid JSON is dropped.
+func (r *Redactor) rpcError(e *jsonrpc.Error) *jsonrpc.Error {
+	msg, data := r.String(e.Message), r.String(string(e.Data))
+	if msg == e.Message && data == string(e.Data) {
+		return e
+	}
+	clean := &jsonrpc.Error{Code: e.Code, Message: msg}
+	if json.Valid([]byte(data)) {
+		clean.Data = json.RawMessage(data)
+	}
+	return clean
 }
 
 // WithMessage returns an error that says msg and wraps err, for a message
 // rewritten to leave something of err's out.
-func WithMessage(err error, msg string) error { return &redactedError{msg, err} }
+func WithMessage(err error, msg string) error { return &redactedError{msg: msg, err: err} }
 
 type redactedError struct {
 	msg string
 	err error
+	rpc *jsonrpc.Error // the redacted form of the *jsonrpc.Error in err, if any
 }
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// As gives errors.As the redacted JSON-RPC error rather than the one err
+// wraps.
+func (e *redactedError) As(target any) bool {
+	if t, ok := target.(**jsonrpc.Error); ok && e.rpc != nil {
+		*t = e.rpc
+		return true
+	}
+	return false
+}
 
 // Handler returns h with every record's message and attributes redacted.
 func (r *Redactor) Handler(h slog.Handler) slog.Handler {
