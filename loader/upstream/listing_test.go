@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -164,5 +165,59 @@ func TestStreamableSessionReachesTheClient(t *testing.T) {
 	defer mu.Unlock()
 	if v := versions["tools/list"]; v != "2025-11-25" {
 		t.Errorf("tools/list sent MCP-Protocol-Version %q, want the negotiated 2025-11-25", v)
+	}
+}
+
+// A server that pages on without listing anything, or names the page it
+// just gave, is not paged forever: it fails, saying why. A few empty pages
+// in a row, as a server that filters its pages may give, are read through.
+func TestListingEndsAtEmptyOrRepeatedPages(t *testing.T) {
+	first := `{"tools":[{"name":"first","inputSchema":{"type":"object"}}],"nextCursor":"1"}`
+	tests := []struct {
+		name    string
+		page    func(n int) string
+		wantErr string // "" for active with first and last
+	}{
+		{"empty pages without end", func(n int) string {
+			if n == 0 {
+				return first
+			}
+			return fmt.Sprintf(`{"tools":[],"nextCursor":"%d"}`, n%999+1) // 1 to 999, round and round
+		}, "pages of no tools in a row"},
+		{"the same page again", func(n int) string {
+			return `{"tools":[{"name":"first","inputSchema":{"type":"object"}}],"nextCursor":"0"}`
+		}, "named the page of tools it had just given"},
+		{"a few empty pages", func(n int) string {
+			switch {
+			case n == 0:
+				return first
+			case n < 5:
+				return fmt.Sprintf(`{"tools":[],"nextCursor":"%d"}`, n+1)
+			}
+			return `{"tools":[{"name":"last","inputSchema":{"type":"object"}}]}`
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pages := make([]string, 1000)
+			for i := range pages {
+				pages[i] = tt.page(i)
+			}
+			e := newEnv(t)
+			e.add("raw", nil)
+			e.opts.Dial = rawServer(t, pages)
+			e.start()
+			if tt.wantErr != "" {
+				src := waitSource(t, e.catalog, "raw", "failed", inState(loader.StateFailed))
+				if !strings.Contains(src.LastError, tt.wantErr) {
+					t.Errorf("LastError = %q, want it to say %q", src.LastError, tt.wantErr)
+				}
+				return
+			}
+			src := waitSource(t, e.catalog, "raw", "active", inState(loader.StateActive))
+			if got := entryNames(src); !slices.Equal(got, []string{"raw__first", "raw__last"}) {
+				t.Errorf("entries = %v, want first and last", got)
+			}
+		})
 	}
 }

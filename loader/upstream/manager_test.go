@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -738,11 +739,14 @@ func TestEndlessListing(t *testing.T) {
 			if method != "tools/list" {
 				return next(ctx, method, req)
 			}
-			// Always the first page, always another to come.
-			req.GetParams().(*mcp.ListToolsParams).Cursor = ""
+			// Always the first page, always another to come, each
+			// under a cursor of its own.
+			p := req.GetParams().(*mcp.ListToolsParams)
+			n, _ := strconv.Atoi(p.Cursor)
+			p.Cursor = ""
 			res, err := next(ctx, method, req)
 			if err == nil {
-				res.(*mcp.ListToolsResult).NextCursor = "more"
+				res.(*mcp.ListToolsResult).NextCursor = strconv.Itoa(n + 1)
 			}
 			return res, err
 		}

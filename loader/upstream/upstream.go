@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/redact"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/schema"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -469,6 +470,7 @@ func (u *upstream) readTools(s *session) ([]*mcp.Tool, error) {
 		tools  []*mcp.Tool
 		pack   loader.SchemaPacker
 		params = &mcp.ListToolsParams{}
+		empty  int // pages without tools in a row
 	)
 	for {
 		ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
@@ -503,12 +505,29 @@ func (u *upstream) readTools(s *session) ([]*mcp.Tool, error) {
 		if len(tools) > maxListedTools {
 			return nil, fmt.Errorf("the server listed more than %d tools; toolsearch takes at most that many from one server", maxListedTools)
 		}
-		if res.NextCursor == "" {
+		// A server that pages on without listing anything, or names the
+		// page it just gave, would be paged forever, a timeout for each
+		// page, and never become active. A few empty pages in a row are
+		// allowed: a server may filter what a page holds.
+		empty++
+		if len(page) > 0 {
+			empty = 0
+		}
+		switch {
+		case res.NextCursor == "":
 			return tools, nil
+		case res.NextCursor == params.Cursor:
+			return nil, fmt.Errorf("the server named the page of tools it had just given as the next one (cursor %q): its listing would never end", utf8cut.Prefix(res.NextCursor, 64))
+		case empty > maxEmptyPages:
+			return nil, fmt.Errorf("the server gave %d pages of no tools in a row, each naming another: its listing would never end", empty)
 		}
 		params.Cursor = res.NextCursor
 	}
 }
+
+// maxEmptyPages bounds the pages without tools in a row a listing goes on
+// through.
+const maxEmptyPages = 8
 
 // fail records why the connection ended, with the tail of stderr.
 func (u *upstream) fail(err error, stderr *stderrTail) {
