@@ -344,7 +344,7 @@ func checkURI(uri string, template bool) string {
 // what its URI and its name match, so that a glob on either hides it.
 func (s *Settings) featurePolicy(uri, name string) loader.Policy {
 	byURI, byName := s.policy(uri), s.policy(name)
-	if strictness(byName) > strictness(byURI) {
+	if byName.StricterThan(byURI) {
 		return byName
 	}
 	return byURI
@@ -360,22 +360,12 @@ func (u *upstream) resourcePolicy(uri string) loader.Policy {
 	defer u.mu.Unlock()
 	for _, r := range u.features.resources {
 		if r != nil && r.URI == uri {
-			if byName := set.featurePolicy(r.URI, r.Name); strictness(byName) > strictness(pol) {
+			if byName := set.featurePolicy(r.URI, r.Name); byName.StricterThan(pol) {
 				pol = byName
 			}
 		}
 	}
 	return pol
-}
-
-func strictness(p loader.Policy) int {
-	switch p {
-	case loader.PolicyHidden:
-		return 2
-	case loader.PolicyVisibleOnly:
-		return 1
-	}
-	return 0
 }
 
 // PolicyError refuses a prompt or resource its policy keeps from clients.
