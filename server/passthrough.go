@@ -260,6 +260,11 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	if e == nil || !s.sees(req.Session, e) || p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("nothing to complete for %s %s%s", ref.Type, ref.Name, ref.URI)}
 	}
+	// Arguments of a prompt or template that may not be used are not
+	// worth the server's work.
+	if e.Policy != loader.PolicyCallable {
+		return nil, policyRefusal(e)
+	}
 	params := *req.Params
 	params.Meta = nil // the client's, not toolsearch's
 	if e.Kind == loader.KindPrompt {

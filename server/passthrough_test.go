@@ -239,6 +239,9 @@ func TestUpstreamPromptsAndResourcesOnBothEras(t *testing.T) {
 			if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "up__draft_prompt"}); err == nil || !strings.Contains(err.Error(), "listed but not available") {
 				t.Errorf("GetPrompt of a visible_only prompt: %v", err)
 			}
+			if _, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "up__draft_prompt"}, Argument: mcp.CompleteParamsArgument{Name: "x", Value: "a"}}); err == nil || !strings.Contains(err.Error(), "listed but not available") {
+				t.Errorf("Complete for a visible_only prompt: %v", err)
+			}
 			if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "up__secret_prompt"}); err == nil {
 				t.Error("a hidden prompt was served")
 			}
