@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -84,18 +85,28 @@ func Shadowing(server string, t *mcp.Tool, names *Names) []Finding {
 
 // Refs are the identifiers a tool's texts mention that could name other
 // tools: what Shadowing needs of a definition, small enough to keep for
-// every tool while the names of other servers come and go.
+// every tool while the names of other servers come and go. A catalog keeps
+// one per tool (100,000 for a large server), so nothing here points into
+// the scanned text: the identifiers are copied end to end into one string,
+// and each reference is a few offsets.
 type Refs struct {
 	tool *mcp.Tool
-	own  map[string]bool // the tool's own parameter (and other key) names
-	list []ref
+	// own are the tool's own parameter (and other key) names, lowercased,
+	// each between NULs: "\x00id\x00user_id\x00"; only those a reference
+	// could be (name bytes alone), so that no NUL of a key splits it.
+	own string
+	// words are the identifiers, lowercased, end to end; idents the same
+	// as written (one string when none has an upper-case letter).
+	words, idents string
+	pieces        []piece // the pieces the references are in
+	list          []ref
 }
 
+// A ref is one identifier: words[at:at+n], in pieces[piece] at
+// [start, start+n) of its text. Texts of 2 GB and more are not referenced:
+// no upstream message is that large.
 type ref struct {
-	word       string // lowercased
-	p          piece
-	start, end int // in the piece's text
-	span       string
+	at, n, piece, start int32
 }
 
 // References collects the identifiers of a tool's texts for Shadowing.
@@ -105,23 +116,38 @@ func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
 func (d *doc) references(t *mcp.Tool) *Refs {
 	text := d.text()
 	r := &Refs{tool: t}
+	var own strings.Builder
 	for _, p := range d.pieces {
-		if p.key {
-			if r.own == nil {
-				r.own = map[string]bool{}
+		if p.key && isIdentifier(text[p.start:p.end]) {
+			if own.Len() == 0 {
+				own.WriteByte(0)
 			}
-			r.own[strings.ToLower(text[p.start:p.end])] = true
+			own.WriteString(strings.ToLower(text[p.start:p.end]))
+			own.WriteByte(0)
 		}
 	}
+	r.own = own.String()
+	if len(text) > math.MaxInt32 {
+		return r
+	}
+	var idents []byte
 	for _, p := range d.pieces {
 		if p.key {
 			continue
 		}
 		s := text[p.start:p.end]
+		pi := int32(len(r.pieces))
 		forIdentifiers(s, func(start, end int) {
-			r.list = append(r.list, ref{word: strings.ToLower(s[start:end]), p: p, start: start, end: end, span: quoteSpan(s[start:end])})
+			if len(r.pieces) == int(pi) {
+				r.pieces = append(r.pieces, p)
+			}
+			r.list = append(r.list, ref{at: int32(len(idents)), n: int32(end - start), piece: pi, start: int32(start)})
+			idents = append(idents, s[start:end]...)
 		})
 	}
+	r.idents = string(idents)
+	r.words = strings.ToLower(r.idents) // the same string when nothing is upper case
+	r.pieces, r.list = slices.Clip(r.pieces), slices.Clip(r.list)
 	return r
 }
 
@@ -136,19 +162,22 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 		if len(out) >= maxPerText {
 			break
 		}
-		other := names.other(ref.word, server, r.own)
+		at, end := int(ref.at), int(ref.at+ref.n)
+		other := names.other(r.words[at:end], server, r.own)
 		if other == "" {
 			continue
 		}
-		field := ref.p.field
+		p := &r.pieces[ref.piece]
+		field := p.field
 		if field == "" {
-			field = jsonField(ref.p.root, toolJSON(r.tool)[ref.p.root], ref.p.ordinal)
+			field = jsonField(p.root, toolJSON(r.tool)[p.root], p.ordinal)
 		}
 		if perField[field] >= maxPerField {
 			continue
 		}
 		perField[field]++
-		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: ref.start, End: ref.end, Span: ref.span, Message: "names a tool of another server (" + other + ")"})
+		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: int(ref.start), End: int(ref.start + ref.n),
+			Span: quoteSpan(r.idents[at:end]), Message: "names a tool of another server (" + other + ")"})
 	}
 	return out
 }
@@ -182,13 +211,23 @@ func forIdentifiers(s string, fn func(start, end int)) {
 	}
 }
 
+// isIdentifier reports whether s is made of name bytes only.
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func isNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }
 
 // other returns a server other than self holding the tool a word names,
 // or "" when the word names none or also one of self's.
-func (n *Names) other(word, self string, own map[string]bool) string {
+func (n *Names) other(word, self, own string) string {
 	candidates := []string{word}
 	for i := 0; i < len(word); i++ {
 		if word[i] == '_' && i+1 < len(word) && word[i+1] != '_' {
@@ -197,7 +236,7 @@ func (n *Names) other(word, self string, own map[string]bool) string {
 	}
 	for _, c := range candidates {
 		servers, ok := n.owners[c]
-		if !ok || own[c] || !distinctive(c) {
+		if !ok || isOwn(own, c) || !distinctive(c) {
 			continue
 		}
 		if _, mine := slices.BinarySearch(servers, self); mine {
@@ -206,4 +245,9 @@ func (n *Names) other(word, self string, own map[string]bool) string {
 		return servers[0]
 	}
 	return ""
+}
+
+// isOwn reports whether name is among own, names each between NULs.
+func isOwn(own, name string) bool {
+	return own != "" && strings.Contains(own, "\x00"+name+"\x00")
 }
