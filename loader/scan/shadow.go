@@ -87,26 +87,35 @@ func Shadowing(server string, t *mcp.Tool, names *Names) []Finding {
 // tools: what Shadowing needs of a definition, small enough to keep for
 // every tool while the names of other servers come and go. A catalog keeps
 // one per tool (100,000 for a large server), so nothing here points into
-// the scanned text: the identifiers are copied end to end into one string,
-// and each reference is a few offsets.
+// the scanned text, and every slice has the size it needs: the identifiers
+// are copied end to end into one string, and each reference is a few
+// offsets.
 type Refs struct {
 	tool *mcp.Tool
 	// own are the tool's own parameter (and other key) names, lowercased,
-	// each between NULs: "\x00id\x00user_id\x00"; only those a reference
-	// could be (name bytes alone), so that no NUL of a key splits it.
+	// each between NULs: "\x00user_id\x00"; only those a mention could be
+	// taken for (distinctive and of name bytes alone, so that no NUL of a
+	// key splits it).
 	own string
 	// words are the identifiers, lowercased, end to end; idents the same
 	// as written (one string when none has an upper-case letter).
 	words, idents string
-	pieces        []piece // the pieces the references are in
+	places        []place // where the references are
 	list          []ref
 }
 
-// A ref is one identifier: words[at:at+n], in pieces[piece] at
+// A place is the text of a definition a reference is in: a field, or the
+// ordinal-th string of a JSON document.
+type place struct {
+	field, root string
+	ordinal     int
+}
+
+// A ref is one identifier: words[at:at+n], in places[place] at
 // [start, start+n) of its text. Texts of 2 GB and more are not referenced:
 // no upstream message is that large.
 type ref struct {
-	at, n, piece, start int32
+	at, n, place, start int32
 }
 
 // References collects the identifiers of a tool's texts for Shadowing.
@@ -116,38 +125,44 @@ func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
 func (d *doc) references(t *mcp.Tool) *Refs {
 	text := d.text()
 	r := &Refs{tool: t}
-	var own strings.Builder
+	var own []byte
 	for _, p := range d.pieces {
-		if p.key && isIdentifier(text[p.start:p.end]) {
-			if own.Len() == 0 {
-				own.WriteByte(0)
+		if !p.key {
+			continue
+		}
+		if name := strings.ToLower(text[p.start:p.end]); isIdentifier(name) && distinctive(name) {
+			if len(own) == 0 {
+				own = append(own, 0)
 			}
-			own.WriteString(strings.ToLower(text[p.start:p.end]))
-			own.WriteByte(0)
+			own = append(append(own, name...), 0)
 		}
 	}
-	r.own = own.String()
+	r.own = string(own)
 	if len(text) > math.MaxInt32 {
 		return r
 	}
-	var idents []byte
+	var (
+		places []place
+		list   []ref
+		idents []byte
+	)
 	for _, p := range d.pieces {
 		if p.key {
 			continue
 		}
 		s := text[p.start:p.end]
-		pi := int32(len(r.pieces))
+		at := int32(len(places))
 		forIdentifiers(s, func(start, end int) {
-			if len(r.pieces) == int(pi) {
-				r.pieces = append(r.pieces, p)
+			if len(places) == int(at) {
+				places = append(places, place{field: p.field, root: p.root, ordinal: p.ordinal})
 			}
-			r.list = append(r.list, ref{at: int32(len(idents)), n: int32(end - start), piece: pi, start: int32(start)})
+			list = append(list, ref{at: int32(len(idents)), n: int32(end - start), place: at, start: int32(start)})
 			idents = append(idents, s[start:end]...)
 		})
 	}
+	r.places, r.list = slices.Clone(places), slices.Clone(list)
 	r.idents = string(idents)
 	r.words = strings.ToLower(r.idents) // the same string when nothing is upper case
-	r.pieces, r.list = slices.Clip(r.pieces), slices.Clip(r.list)
 	return r
 }
 
@@ -167,7 +182,7 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 		if other == "" {
 			continue
 		}
-		p := &r.pieces[ref.piece]
+		p := &r.places[ref.place]
 		field := p.field
 		if field == "" {
 			field = jsonField(p.root, toolJSON(r.tool)[p.root], p.ordinal)

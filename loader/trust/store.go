@@ -2,9 +2,11 @@ package trust
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"os"
@@ -82,8 +84,9 @@ type Store struct {
 
 	mu      sync.Mutex
 	d       *data
-	err     error     // why the file could not be read: every decision fails closed
-	stamp   fileStamp // of the file d was read from
+	err     error             // why the file could not be read: every decision fails closed
+	stamp   fileStamp         // of the file d was read from
+	sum     [sha256.Size]byte // of the bytes d was read from or written as
 	subs    map[int]func()
 	nextSub int
 }
@@ -120,26 +123,39 @@ func (s *Store) Err() error {
 
 func emptyData() *data { return &data{Version: storeVersion, Sources: map[string]*record{}} }
 
-// readFile reads and parses the file.
-func readFile(file string) (*data, fileStamp, error) {
+// readFile reads and parses the file. unless, when set, skips the parsing
+// when the file's bytes have that sum: the file is then the one already
+// read (or written), and d is nil.
+func readFile(file string, unless *[sha256.Size]byte) (d *data, stamp fileStamp, sum [sha256.Size]byte, err error) {
 	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return emptyData(), fileStamp{}, nil
+		return emptyData(), fileStamp{}, sum, nil
 	}
 	if err != nil {
-		return nil, fileStamp{}, err
+		return nil, fileStamp{}, sum, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fileStamp{}, err
+		return nil, fileStamp{}, sum, err
 	}
-	var d data
-	if err := json.NewDecoder(f).Decode(&d); err != nil {
-		return nil, fileStamp{}, fmt.Errorf("%s: %w", file, err)
+	// Read whole, as the decoder would buffer it anyway, and summed, so
+	// that a change event for the process's own write (a large server's
+	// first listing writes tens of MB) costs no decoding.
+	content, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fileStamp{}, sum, err
+	}
+	sum = sha256.Sum256(content)
+	if unless != nil && sum == *unless {
+		return nil, stampOf(info), sum, nil
+	}
+	d = new(data)
+	if err := json.Unmarshal(content, d); err != nil {
+		return nil, fileStamp{}, sum, fmt.Errorf("%s: %w", file, err)
 	}
 	if d.Version != storeVersion {
-		return nil, fileStamp{}, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
+		return nil, fileStamp{}, sum, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
 	}
 	if d.Sources == nil {
 		d.Sources = map[string]*record{}
@@ -149,7 +165,7 @@ func readFile(file string) (*data, fileStamp, error) {
 			r.Entries = map[string][]Approval{}
 		}
 	}
-	return &d, stampOf(info), nil
+	return d, stampOf(info), sum, nil
 }
 
 // reload reads the file again if its stamp changed (whatever the stamp,
@@ -166,7 +182,14 @@ func (s *Store) reload(force bool) bool {
 			return false
 		}
 	}
-	d, stamp, err := readFile(s.file)
+	s.mu.Lock()
+	var unless *[sha256.Size]byte
+	if s.err == nil {
+		last := s.sum
+		unless = &last
+	}
+	s.mu.Unlock()
+	d, stamp, sum, err := readFile(s.file, unless)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -177,15 +200,25 @@ func (s *Store) reload(force bool) bool {
 		}
 		return false
 	}
+	if d == nil { // the same bytes as last time
+		s.stamp = stamp
+		return false
+	}
 	changed := s.err != nil || !sameData(s.d, d)
-	s.d, s.stamp, s.err = d, stamp, nil
+	s.d, s.stamp, s.sum, s.err = d, stamp, sum, nil
 	return changed
 }
 
+// sameData reports whether two contents hold the same approvals (names
+// and all), compared as they stand rather than encoded.
 func sameData(a, b *data) bool {
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
+	return a.Version == b.Version && maps.EqualFunc(a.Sources, b.Sources, func(x, y *record) bool {
+		return x.Name == y.Name && maps.EqualFunc(x.Entries, y.Entries, func(p, q []Approval) bool {
+			return slices.EqualFunc(p, q, func(a, b Approval) bool {
+				return a.Digest == b.Digest && a.At.Equal(b.At) && a.By == b.By && a.Scanner == b.Scanner
+			})
+		})
+	})
 }
 
 // Known reports whether the source was ever listed under quarantine.
@@ -283,7 +316,7 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 		return fmt.Errorf("approvals file %s is locked by another process: %w", s.file, errors.Join(err, lctx.Err()))
 	}
 	defer lock.Unlock()
-	d, _, err := readFile(s.file)
+	d, _, _, err := readFile(s.file, nil)
 	if err != nil {
 		return fmt.Errorf("not writing approvals over a file that cannot be read (fix or remove it): %w", err)
 	}
@@ -293,7 +326,8 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 		}
 		return nil
 	}
-	if err := writeFile(s.file, d); err != nil {
+	sum, err := writeFile(s.file, d)
+	if err != nil {
 		return err
 	}
 	var stamp fileStamp
@@ -301,36 +335,39 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 		stamp = stampOf(info)
 	}
 	s.mu.Lock()
-	s.d, s.stamp, s.err = d, stamp, nil
+	s.d, s.stamp, s.sum, s.err = d, stamp, sum, nil
 	s.mu.Unlock()
 	s.notify()
 	return nil
 }
 
 // writeFile replaces file with d atomically: a temporary file in the same
-// folder, synced, then renamed over it.
-func writeFile(file string, d *data) error {
+// folder, synced, then renamed over it. It returns the sum of the bytes
+// written.
+func writeFile(file string, d *data) (sum [sha256.Size]byte, err error) {
 	buf, err := json.MarshalIndent(d, "", " ")
 	if err != nil {
-		return err
+		return sum, err
 	}
+	buf = append(buf, '\n')
+	sum = sha256.Sum256(buf)
 	tmp, err := os.CreateTemp(filepath.Dir(file), ".approvals-*")
 	if err != nil {
-		return err
+		return sum, err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if _, err := tmp.Write(append(buf, '\n')); err != nil {
+	if _, err := tmp.Write(buf); err != nil {
 		tmp.Close()
-		return err
+		return sum, err
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return err
+		return sum, err
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return sum, err
 	}
-	return os.Rename(tmp.Name(), file)
+	return sum, os.Rename(tmp.Name(), file)
 }
 
 // Subscribe calls fn after every change of the approvals, whether made in
