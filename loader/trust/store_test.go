@@ -1,7 +1,9 @@
 package trust
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -308,6 +310,39 @@ func TestSameData(t *testing.T) {
 	} {
 		if sameData(base, other) {
 			t.Errorf("%d: different contents compare equal", i)
+		}
+	}
+}
+
+// TestEncodeAsMarshalIndent: the file is written an entry at a time, byte
+// for byte as json.MarshalIndent wrote it whole.
+func TestEncodeAsMarshalIndent(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	for i, d := range []*data{
+		emptyData(),
+		{Version: 1},
+		{Version: 1, Sources: map[string]*record{"k": nil, "e": {Name: "e"}, "f": {Name: "f", Entries: map[string][]Approval{}}}},
+		{Version: 1, Sources: map[string]*record{
+			"b<&>": {Name: "srv \"q\" <x>", Entries: map[string][]Approval{
+				"t2":      {{Digest: "d1", At: at, By: ByFirstListing, Scanner: 1}, {Digest: "d2", At: at, By: "cli"}},
+				"t\u2028": {{Digest: "d3", At: at.Add(time.Hour), By: ByNewTool}},
+				"t0":      nil,
+			}},
+			"a": {Name: "a", Entries: map[string][]Approval{"x": {{Digest: "d", At: at, By: "http"}}}},
+		}},
+	} {
+		want, err := json.MarshalIndent(d, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		w := bufio.NewWriter(&b)
+		if err := encode(w, d); err != nil {
+			t.Fatal(err)
+		}
+		w.Flush()
+		if got := b.String(); got != string(want)+"\n" {
+			t.Errorf("%d: got\n%s\nwant\n%s", i, got, want)
 		}
 	}
 }
