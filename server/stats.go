@@ -94,15 +94,25 @@ func newStatsBook(s *Server) *statsBook {
 
 // endAll logs the summary of every session still open; Release calls it. A
 // stdio process exits as soon as its only session ends, before closeOnEnd
-// gets to log: this is where its summary is written.
+// gets to log: this is where its summary is written. The server is
+// stopping, so the price of eager loading is waited for summaryWait at
+// most (it is made once the catalog is indexed, see eagerBook).
 func (b *statsBook) endAll() {
 	b.mu.Lock()
 	open := slices.Collect(maps.Keys(b.sessions))
 	b.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), summaryWait)
+	defer cancel()
 	for _, ss := range open {
-		b.end(ss)
+		b.end(ctx, ss)
 	}
 }
+
+// summaryWait bounds how long the summaries written as the server stops
+// wait for the price of eager loading: a catalog of 100,000 tools takes
+// seconds to price, which a stop just after the start would otherwise
+// spend, well into the shutdown grace.
+const summaryWait = 2 * time.Second
 
 // statsBook holds the accounting of one MCP server's sessions.
 type statsBook struct {
@@ -198,11 +208,13 @@ func (b *statsBook) tally(st *SessionStats, m map[string]Tally, key string, toke
 // closeOnEnd ends the session's account once the session ends.
 func (b *statsBook) closeOnEnd(ss *mcp.ServerSession) {
 	_ = ss.Wait()
-	b.end(ss)
+	b.end(context.Background(), ss)
 }
 
-// end logs a session's summary and forgets it; the first caller logs.
-func (b *statsBook) end(ss *mcp.ServerSession) {
+// end logs a session's summary and forgets it; the first caller logs. The
+// price of eager loading is waited for until ctx ends; a summary without
+// it says so (eager_priced=false).
+func (b *statsBook) end(ctx context.Context, ss *mcp.ServerSession) {
 	b.s.flushCounts()
 	b.mu.Lock()
 	live, ok := b.sessions[ss]
@@ -215,7 +227,7 @@ func (b *statsBook) end(ss *mcp.ServerSession) {
 	if !ok {
 		return
 	}
-	eager := b.s.eagerCost()
+	eager, priced := b.s.eagerCostBy(ctx)
 	// Sessions that only looked (health checks, `toolsearch measure`) are
 	// not worth a line at the default level.
 	level := slog.LevelInfo
@@ -225,9 +237,14 @@ func (b *statsBook) end(ss *mcp.ServerSession) {
 	attrs := []any{
 		"duration", time.Since(st.Started).Round(time.Millisecond),
 		"searches", st.Searches, "calls", st.Calls,
-		"tokens", st.Tokens, "discovery_tokens", st.Discovery, "eager_tokens", eager.Tokens,
-		"tokenizer", st.Tokenizer,
+		"tokens", st.Tokens, "discovery_tokens", st.Discovery,
 	}
+	if priced {
+		attrs = append(attrs, "eager_tokens", eager.Tokens)
+	} else {
+		attrs = append(attrs, "eager_priced", false)
+	}
+	attrs = append(attrs, "tokenizer", st.Tokenizer)
 	if id := ss.ID(); id != "" {
 		attrs = append(attrs, "session", SessionTag(id))
 	}
@@ -400,23 +417,4 @@ func (r *reading) addJSON(v any) {
 	if data, err := json.Marshal(v); err == nil {
 		r.texts = append(r.texts, string(data))
 	}
-}
-
-// eagerCost prices the current snapshot for eager loading. Pricing a large
-// catalog takes a noticeable fraction of a second and snapshots change
-// rarely, so the price of the last snapshot is kept; snapshots are
-// immutable, so the pointer is the key.
-func (s *Server) eagerCost() EagerCost {
-	snap := s.Snapshot()
-	s.eager.Lock()
-	defer s.eager.Unlock()
-	if s.eager.snap != snap {
-		cost := EagerCost{CatalogVersion: snap.Version}
-		for _, c := range eagerCosts(snap, s.tok.Count) {
-			cost.Entries++
-			cost.Tokens += c.tokens
-		}
-		s.eager.snap, s.eager.cost = snap, cost
-	}
-	return s.eager.cost
 }
