@@ -288,3 +288,19 @@ func TestShadowingFindings(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestWheresCoverToolDoc: every text toolDoc lays out is one Refs can name
+// (a new one would be reported as the definition's).
+func TestWheresCoverToolDoc(t *testing.T) {
+	tool := &mcp.Tool{Name: "t", Title: "T", Description: "D", Annotations: &mcp.ToolAnnotations{Title: "A"},
+		InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object"}`)}
+	for _, p := range toolDoc(tool).pieces {
+		name := p.field
+		if name == "" {
+			name = p.root
+		}
+		if whereOf(name) == 0 {
+			t.Errorf("toolDoc lays out %q, which Refs cannot name", name)
+		}
+	}
+}

@@ -87,35 +87,49 @@ func Shadowing(server string, t *mcp.Tool, names *Names) []Finding {
 // tools: what Shadowing needs of a definition, small enough to keep for
 // every tool while the names of other servers come and go. A catalog keeps
 // one per tool (100,000 for a large server), so nothing here points into
-// the scanned text, and every slice has the size it needs: the identifiers
-// are copied end to end into one string, and each reference is a few
-// offsets.
+// the scanned text, and it takes two allocations besides itself: the
+// names end to end in one string, and the references as offsets into it.
 type Refs struct {
 	tool *mcp.Tool
-	// own are the tool's own parameter (and other key) names, lowercased,
-	// each between NULs: "\x00user_id\x00"; only those a mention could be
-	// taken for (distinctive and of name bytes alone, so that no NUL of a
-	// key splits it).
-	own string
-	// words are the identifiers, lowercased, end to end; idents the same
-	// as written (one string when none has an upper-case letter).
-	words, idents string
-	places        []place // where the references are
-	list          []ref
+	// text is, end to end: the tool's own key names, lowercased, each
+	// between NULs ("\x00user_id\x00"; only those a mention could be taken
+	// for: distinctive and of name bytes alone, so that no NUL of a key
+	// splits it); the identifiers as written; and, when any of them has an
+	// upper-case letter, the identifiers lowercased.
+	text        string
+	own, idents int32 // the lengths of the first two parts
+	list        []ref
 }
 
-// A place is the text of a definition a reference is in: a field, or the
-// ordinal-th string of a JSON document.
-type place struct {
-	field, root string
-	ordinal     int
-}
-
-// A ref is one identifier: words[at:at+n], in places[place] at
-// [start, start+n) of its text. Texts of 2 GB and more are not referenced:
-// no upstream message is that large.
+// A ref is one identifier, at [at, at+n) of the identifiers and at
+// [start, start+n) of its text: the field wheres[where], or the
+// ordinal-th string of the JSON document wheres[where] when ordinal is not
+// negative. Texts of 2 GB and more are not referenced: no upstream message
+// is that large.
 type ref struct {
-	at, n, place, start int32
+	at, n, start, ordinal int32
+	where                 uint8
+}
+
+// wheres are the texts of a tool definition (see toolDoc); a text not
+// among them is reported as the definition's.
+var wheres = []string{"definition", "title", "description", "annotations.title", "inputSchema", "outputSchema"}
+
+func whereOf(name string) uint8 {
+	if i := slices.Index(wheres, name); i > 0 {
+		return uint8(i)
+	}
+	return 0
+}
+
+// ownNames, written and words are the parts of r.text.
+func (r *Refs) ownNames() string { return r.text[:r.own] }
+func (r *Refs) written() string  { return r.text[r.own : r.own+r.idents] }
+func (r *Refs) words() string {
+	if int(r.own+r.idents) == len(r.text) {
+		return r.written()
+	}
+	return r.text[r.own+r.idents:]
 }
 
 // References collects the identifiers of a tool's texts for Shadowing.
@@ -125,44 +139,46 @@ func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
 func (d *doc) references(t *mcp.Tool) *Refs {
 	text := d.text()
 	r := &Refs{tool: t}
-	var own []byte
+	if len(text) > math.MaxInt32 {
+		return r
+	}
+	var buf []byte
 	for _, p := range d.pieces {
 		if !p.key {
 			continue
 		}
 		if name := strings.ToLower(text[p.start:p.end]); isIdentifier(name) && distinctive(name) {
-			if len(own) == 0 {
-				own = append(own, 0)
+			if len(buf) == 0 {
+				buf = append(buf, 0)
 			}
-			own = append(append(own, name...), 0)
+			buf = append(append(buf, name...), 0)
 		}
 	}
-	r.own = string(own)
-	if len(text) > math.MaxInt32 {
-		return r
-	}
-	var (
-		places []place
-		list   []ref
-		idents []byte
-	)
+	r.own = int32(len(buf))
+	var list []ref
+	upper := false
 	for _, p := range d.pieces {
 		if p.key {
 			continue
 		}
 		s := text[p.start:p.end]
-		at := int32(len(places))
+		where, ordinal := whereOf(p.field), int32(-1)
+		if p.field == "" {
+			where, ordinal = whereOf(p.root), int32(p.ordinal)
+		}
 		forIdentifiers(s, func(start, end int) {
-			if len(places) == int(at) {
-				places = append(places, place{field: p.field, root: p.root, ordinal: p.ordinal})
+			list = append(list, ref{at: int32(len(buf)) - r.own, n: int32(end - start), start: int32(start), ordinal: ordinal, where: where})
+			for _, c := range []byte(s[start:end]) {
+				upper = upper || 'A' <= c && c <= 'Z'
 			}
-			list = append(list, ref{at: int32(len(idents)), n: int32(end - start), place: at, start: int32(start)})
-			idents = append(idents, s[start:end]...)
+			buf = append(buf, s[start:end]...)
 		})
 	}
-	r.places, r.list = slices.Clone(places), slices.Clone(list)
-	r.idents = string(idents)
-	r.words = strings.ToLower(r.idents) // the same string when nothing is upper case
+	r.idents = int32(len(buf)) - r.own
+	if upper {
+		buf = append(buf, strings.ToLower(string(buf[r.own:]))...)
+	}
+	r.text, r.list = string(buf), slices.Clone(list)
 	return r
 }
 
@@ -173,26 +189,26 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 	}
 	var out []Finding
 	perField := map[string]int{}
+	words, own := r.words(), r.ownNames()
 	for _, ref := range r.list {
 		if len(out) >= maxPerText {
 			break
 		}
 		at, end := int(ref.at), int(ref.at+ref.n)
-		other := names.other(r.words[at:end], server, r.own)
+		other := names.other(words[at:end], server, own)
 		if other == "" {
 			continue
 		}
-		p := &r.places[ref.place]
-		field := p.field
-		if field == "" {
-			field = jsonField(p.root, toolJSON(r.tool)[p.root], p.ordinal)
+		field := wheres[ref.where]
+		if ref.ordinal >= 0 {
+			field = jsonField(field, toolJSON(r.tool)[field], int(ref.ordinal))
 		}
 		if perField[field] >= maxPerField {
 			continue
 		}
 		perField[field]++
 		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: int(ref.start), End: int(ref.start + ref.n),
-			Span: quoteSpan(r.idents[at:end]), Message: "names a tool of another server (" + other + ")"})
+			Span: quoteSpan(r.written()[at:end]), Message: "names a tool of another server (" + other + ")"})
 	}
 	return out
 }
