@@ -29,30 +29,57 @@ var crossToolPatterns = []pattern{
 }
 
 // Names records which server each tool belongs to, for Shadowing. The zero
-// value is empty and ready; it is not safe for concurrent writes.
+// value is empty and ready; it is not safe for concurrent writes. A name
+// has one server but rarely: it is kept as that, without a slice of its
+// own (a catalog records two names for each of its tools).
 type Names struct {
-	owners map[string][]string // lowercased name -> servers, sorted
+	owners map[string]string   // lowercased name -> its server, when one
+	shared map[string][]string // lowercased name -> servers, sorted, when several
 }
 
 // Add records that server has a tool, under its own name and the name
 // toolsearch exposes it by (SERVER__TOOL).
 func (n *Names) Add(server, own, exposed string) {
 	if n.owners == nil {
-		n.owners = map[string][]string{}
+		n.owners = map[string]string{}
 	}
 	for _, name := range []string{own, exposed} {
 		if !distinctive(name) {
 			continue
 		}
 		key := strings.ToLower(name)
-		if i, found := slices.BinarySearch(n.owners[key], server); !found {
-			n.owners[key] = slices.Insert(n.owners[key], i, server)
+		if list, ok := n.shared[key]; ok {
+			if i, found := slices.BinarySearch(list, server); !found {
+				n.shared[key] = slices.Insert(list, i, server)
+			}
+			continue
+		}
+		switch cur, ok := n.owners[key]; {
+		case !ok:
+			n.owners[key] = server
+		case cur != server:
+			if n.shared == nil {
+				n.shared = map[string][]string{}
+			}
+			n.shared[key] = []string{min(cur, server), max(cur, server)}
+			delete(n.owners, key)
 		}
 	}
 }
 
 // Len reports how many names are recorded.
-func (n *Names) Len() int { return len(n.owners) }
+func (n *Names) Len() int { return len(n.owners) + len(n.shared) }
+
+// servers returns the servers of a lowercased name, sorted.
+func (n *Names) servers(name string) ([]string, bool) {
+	if list, ok := n.shared[name]; ok {
+		return list, true
+	}
+	if server, ok := n.owners[name]; ok {
+		return []string{server}, true
+	}
+	return nil, false
+}
 
 // distinctive reports whether a tool name is specific enough that a
 // mention of it means the tool: "send_email" or "createIssue", not "search"
@@ -184,7 +211,7 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 
 // Shadowing reports the references that name another server's tools.
 func (r *Refs) Shadowing(server string, names *Names) []Finding {
-	if r == nil || names == nil || len(names.owners) == 0 {
+	if r == nil || names == nil || names.Len() == 0 {
 		return nil
 	}
 	var out []Finding
@@ -266,7 +293,7 @@ func (n *Names) other(word, self, own string) string {
 		}
 	}
 	for _, c := range candidates {
-		servers, ok := n.owners[c]
+		servers, ok := n.servers(c)
 		if !ok || isOwn(own, c) || !distinctive(c) {
 			continue
 		}
