@@ -159,7 +159,8 @@ func (r *Refs) words() string {
 	return r.text[r.own+r.idents:]
 }
 
-// References collects the identifiers of a tool's texts for Shadowing.
+// References collects the identifiers of a tool's texts for Shadowing; nil
+// (which Shadowing takes) when they have none.
 func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
 
 // references collects the identifiers of a tool's doc.
@@ -202,6 +203,9 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 		})
 	}
 	r.idents = int32(len(buf)) - r.own
+	if len(list) == 0 {
+		return nil // nothing a tool could be named by
+	}
 	if upper {
 		buf = append(buf, strings.ToLower(string(buf[r.own:]))...)
 	}
