@@ -14,11 +14,11 @@ import (
 // Pricing a catalog means encoding every tool and counting its tokens: at
 // 100,000 tools some 8 s of CPU, which a stdio session's summary, written
 // as the process exits, used to spend then, far beyond the shutdown grace.
-// So a catalog is priced once it is indexed, in the background, and entry
-// by entry: entries never change once published, and a new snapshot
-// shares most of them with the last, so only the entries it adds are
-// counted. Whoever needs the price of the current snapshot waits for the
-// pass under way rather than starting its own.
+// So a catalog is priced once it is indexed and no server is listing its
+// tools, in the background, and entry by entry: entries never change once
+// published, and a new snapshot shares most of them with the last, so only
+// the entries it adds are counted. Whoever needs the price of the current
+// snapshot waits for the pass under way rather than starting its own.
 type eagerBook struct {
 	mu     sync.Mutex
 	snap   *loader.Snapshot // the last snapshot priced
@@ -68,11 +68,18 @@ func (s *Server) eagerCostBy(ctx context.Context) (EagerCost, bool) {
 	}
 }
 
-// priceEagerLater starts pricing the current snapshot unless it is priced
-// or being priced; the indexer calls it after each pass.
+// priceEagerLater starts pricing the current snapshot, unless it is priced
+// or being priced, or a server in it is still listing its tools: pricing
+// takes a core for seconds, which a start's listing and indexing need,
+// and the listing will change the catalog anyway. The indexer calls it
+// after each pass; a change of state is a new snapshot, so the pass after
+// the last listing prices the catalog.
 func (s *Server) priceEagerLater() {
 	b := &s.eager
 	snap := s.Snapshot()
+	if listing(snap) {
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.snap == snap || b.running != nil {
@@ -80,6 +87,16 @@ func (s *Server) priceEagerLater() {
 	}
 	b.running = make(chan struct{})
 	go s.priceEager(snap, b.running)
+}
+
+// listing reports whether a server of snap is listing its tools.
+func listing(snap *loader.Snapshot) bool {
+	for _, src := range snap.Sources {
+		if src.State == loader.StateConnecting || src.State == loader.StateValidating {
+			return true
+		}
+	}
+	return false
 }
 
 // priceEager prices snap, counting only the entries not counted before,

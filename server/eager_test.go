@@ -107,3 +107,39 @@ func testSummaryAtStopBounded(t *testing.T) {
 		synctest.Wait()
 	}
 }
+
+// TestEagerWaitsForListings: while a server lists its tools the catalog is
+// not priced in the background (the start needs the CPU, and the listing
+// changes the catalog); the snapshot after the listing is.
+func TestEagerWaitsForListings(t *testing.T) { synctest.Test(t, testEagerWaitsForListings) }
+
+func testEagerWaitsForListings(t *testing.T) {
+	c := testCatalog(t)
+	tool := &mcp.Tool{Name: "slow_tool", Description: "Listed late.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	up := func(state loader.State) {
+		c.Put(&loader.Source{Name: "up", Kind: loader.SourceServer, State: state, Entries: []*loader.Entry{loader.NewToolEntry("up", "up__slow_tool", tool)}})
+	}
+	up(loader.StateConnecting)
+	s, err := New(c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	priced := func() bool {
+		synctest.Wait()
+		s.eager.mu.Lock()
+		defer s.eager.mu.Unlock()
+		return s.eager.snap == s.Snapshot()
+	}
+	if priced() {
+		t.Fatal("priced while a server was connecting")
+	}
+	up(loader.StateValidating)
+	if priced() {
+		t.Fatal("priced while a server was listing again")
+	}
+	up(loader.StateActive)
+	if !priced() {
+		t.Fatal("not priced once the listing was in")
+	}
+}
