@@ -143,3 +143,28 @@ func testEagerWaitsForListings(t *testing.T) {
 		t.Fatal("not priced once the listing was in")
 	}
 }
+
+// TestReleaseWaitsForSummaries: a session that ended just before the
+// server stops is summed up by its own goroutine; Release waits for that
+// summary rather than let the process exit without it.
+func TestReleaseWaitsForSummaries(t *testing.T) { synctest.Test(t, testReleaseWaitsForSummaries) }
+
+func testReleaseWaitsForSummaries(t *testing.T) {
+	release := make(chan struct{})
+	testEagerGate = func() { <-release }
+	defer func() { testEagerGate = nil }()
+	logs := &recordHandler{}
+	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Logger: slog.New(logs)})
+	defer s.Close()
+	ms := s.NewMCPServer()
+	cs := connectTo(t, ms, mcp.NewClient(&mcp.Implementation{Name: "test"}, nil), "")
+	callText(t, cs, ToolSearch, map[string]any{"query": "echo"})
+	cs.Close()
+	synctest.Wait() // the session's own goroutine is summing it up, waiting for the price
+	s.Release(ms)
+	if _, ok := logs.find("session summary", "searches", 1); !ok {
+		t.Error("Release returned before the summary of the session that had just ended was logged")
+	}
+	close(release)
+	synctest.Wait()
+}

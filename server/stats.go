@@ -89,23 +89,31 @@ func (s *Server) attachStats(ms *mcp.Server, b *statsBook) {
 }
 
 func newStatsBook(s *Server) *statsBook {
-	return &statsBook{s: s, sessions: map[*mcp.ServerSession]*SessionStats{}}
+	b := &statsBook{s: s, sessions: map[*mcp.ServerSession]*SessionStats{}}
+	b.stopping, b.stop = context.WithCancel(context.Background())
+	b.ended = sync.NewCond(&b.mu)
+	return b
 }
 
 // endAll logs the summary of every session still open; Release calls it. A
 // stdio process exits as soon as its only session ends, before closeOnEnd
-// gets to log: this is where its summary is written. The server is
-// stopping, so the price of eager loading is waited for summaryWait at
-// most (it is made once the catalog is indexed, see eagerBook).
+// gets to log: this is where its summary is written, and where a summary
+// closeOnEnd is writing is waited for. The server is stopping, so the
+// price of eager loading is waited for summaryWait at most (it is made
+// once the catalog is indexed, see eagerBook).
 func (b *statsBook) endAll() {
+	time.AfterFunc(summaryWait, b.stop)
 	b.mu.Lock()
 	open := slices.Collect(maps.Keys(b.sessions))
 	b.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), summaryWait)
-	defer cancel()
 	for _, ss := range open {
-		b.end(ctx, ss)
+		b.end(ss)
 	}
+	b.mu.Lock()
+	for b.ending > 0 {
+		b.ended.Wait()
+	}
+	b.mu.Unlock()
 }
 
 // summaryWait bounds how long the summaries written as the server stops
@@ -119,6 +127,14 @@ type statsBook struct {
 	s        *Server
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*SessionStats
+	// ending counts the summaries being written, for endAll, which waits
+	// on ended until there are none.
+	ending int
+	ended  *sync.Cond
+	// stopping ends summaryWait after endAll began: summaries wait for
+	// the price of eager loading until then.
+	stopping context.Context
+	stop     context.CancelFunc
 }
 
 func (b *statsBook) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -208,13 +224,13 @@ func (b *statsBook) tally(st *SessionStats, m map[string]Tally, key string, toke
 // closeOnEnd ends the session's account once the session ends.
 func (b *statsBook) closeOnEnd(ss *mcp.ServerSession) {
 	_ = ss.Wait()
-	b.end(context.Background(), ss)
+	b.end(ss)
 }
 
 // end logs a session's summary and forgets it; the first caller logs. The
-// price of eager loading is waited for until ctx ends; a summary without
-// it says so (eager_priced=false).
-func (b *statsBook) end(ctx context.Context, ss *mcp.ServerSession) {
+// price of eager loading is waited for, until the server is stopping (see
+// endAll); a summary without it says so (eager_priced=false).
+func (b *statsBook) end(ss *mcp.ServerSession) {
 	b.s.flushCounts()
 	b.mu.Lock()
 	live, ok := b.sessions[ss]
@@ -222,12 +238,19 @@ func (b *statsBook) end(ctx context.Context, ss *mcp.ServerSession) {
 	var st SessionStats
 	if ok {
 		st = *live // results still being counted may add to live
+		b.ending++
 	}
 	b.mu.Unlock()
 	if !ok {
 		return
 	}
-	eager, priced := b.s.eagerCostBy(ctx)
+	defer func() {
+		b.mu.Lock()
+		b.ending--
+		b.ended.Broadcast()
+		b.mu.Unlock()
+	}()
+	eager, priced := b.s.eagerCostBy(b.stopping)
 	// Sessions that only looked (health checks, `toolsearch measure`) are
 	// not worth a line at the default level.
 	level := slog.LevelInfo
