@@ -166,10 +166,10 @@ func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
 // references collects the identifiers of a tool's doc.
 func (d *doc) references(t *mcp.Tool) *Refs {
 	text := d.text()
-	r := &Refs{tool: t}
 	if len(text) > math.MaxInt32 {
-		return r
+		return nil
 	}
+	r := &Refs{tool: t}
 	var buf []byte
 	for _, p := range d.pieces {
 		if !p.key {
