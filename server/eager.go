@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolsearch/toolsearch/loader"
 )
@@ -30,8 +31,9 @@ type eagerBook struct {
 }
 
 // testEagerGate, when set, runs before each pricing pass: tests hold
-// pricing back to stop a server while it is still to come.
-var testEagerGate func()
+// pricing back to stop a server while it is still to come. Atomic, since
+// passes of servers a test is done with may still be starting.
+var testEagerGate atomic.Pointer[func()]
 
 // eagerCost returns the price of the current snapshot, waiting for it.
 func (s *Server) eagerCost() EagerCost {
@@ -102,8 +104,8 @@ func listing(snap *loader.Snapshot) bool {
 // priceEager prices snap, counting only the entries not counted before,
 // then closes running. A pass cut short by Close keeps what it counted.
 func (s *Server) priceEager(snap *loader.Snapshot, running chan struct{}) {
-	if testEagerGate != nil {
-		testEagerGate()
+	if gate := testEagerGate.Load(); gate != nil {
+		(*gate)()
 	}
 	b := &s.eager
 	b.mu.Lock()

@@ -73,7 +73,8 @@ func testSummaryAtStopBounded(t *testing.T) {
 	for _, held := range []bool{false, true} {
 		release := make(chan struct{})
 		if held {
-			testEagerGate = func() { <-release }
+			gate := func() { <-release }
+			testEagerGate.Store(&gate)
 		}
 		logs := &recordHandler{}
 		s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Logger: slog.New(logs)})
@@ -100,7 +101,7 @@ func testSummaryAtStopBounded(t *testing.T) {
 			t.Errorf("held %v: the summary priced %d entries again", held, s.eager.counted-counted)
 		}
 		s.eager.mu.Unlock()
-		testEagerGate = nil
+		testEagerGate.Store(nil)
 		close(release)
 		cs.Close()
 		s.Close()
@@ -151,8 +152,9 @@ func TestReleaseWaitsForSummaries(t *testing.T) { synctest.Test(t, testReleaseWa
 
 func testReleaseWaitsForSummaries(t *testing.T) {
 	release := make(chan struct{})
-	testEagerGate = func() { <-release }
-	defer func() { testEagerGate = nil }()
+	gate := func() { <-release }
+	testEagerGate.Store(&gate)
+	defer testEagerGate.Store(nil)
 	logs := &recordHandler{}
 	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Logger: slog.New(logs)})
 	defer s.Close()
