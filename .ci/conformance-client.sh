@@ -53,5 +53,9 @@ case $scenario in
 initialize) "$toolsearch" catalog --wait 20s ;;
 tools_call) "$toolsearch" call conformance__add_numbers --args '{"a": 5, "b": 3}' --wait 20s ;;
 sse-retry) "$toolsearch" call conformance__test_reconnection --args '{}' --wait 20s ;;
+# The server asks a question during the call; the person accepts the
+# values it proposes.
+elicitation-sep1034-client-defaults)
+  "$toolsearch" call conformance__test_client_elicitation_defaults --args '{}' --elicit defaults --wait 20s ;;
 *) "$toolsearch" call conformance__test-tool --args '{}' --wait 20s ;;
 esac

@@ -31,15 +31,31 @@ import (
 func ToolDigest(t *mcp.Tool) string {
 	c := canonPool.Get().(*canonicalizer)
 	defer canonPool.Put(c)
-	out, ok := c.plainTool(t)
+	if out, ok := c.plainTool(t); ok {
+		sum := sha256.Sum256(out)
+		return hex.EncodeToString(sum[:])
+	}
+	return c.digest(t)
+}
+
+// jsonDigest is the sha256 of v's canonical JSON, as ToolDigest's: the
+// digest of an upstream prompt, resource or resource template.
+func jsonDigest(v any) string {
+	c := canonPool.Get().(*canonicalizer)
+	defer canonPool.Put(c)
+	return c.digest(v)
+}
+
+// digest is the sha256 of v's canonical JSON, or of its JSON as first
+// encoded where the round trip fails.
+func (c *canonicalizer) digest(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data = nil
+	}
+	out, ok := c.canonical(data)
 	if !ok {
-		data, err := json.Marshal(t)
-		if err != nil {
-			data = nil
-		}
-		if out, ok = c.canonical(data); !ok {
-			out = roundTrip(data)
-		}
+		out = roundTrip(data)
 	}
 	sum := sha256.Sum256(out)
 	return hex.EncodeToString(sum[:])

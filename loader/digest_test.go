@@ -16,7 +16,7 @@ import (
 
 // referenceDigest is ToolDigest as it was first written: the round trip
 // through encoding/json whose bytes the digests on users' disks hash.
-func referenceDigest(t *mcp.Tool) string {
+func referenceDigest(t any) string {
 	data, err := json.Marshal(t)
 	if err == nil {
 		var v any
@@ -221,7 +221,7 @@ func BenchmarkToolDigest(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
 		digest func(*mcp.Tool) string
-	}{{"canonical", ToolDigest}, {"round-trip", referenceDigest}} {
+	}{{"canonical", ToolDigest}, {"round-trip", func(t *mcp.Tool) string { return referenceDigest(t) }}} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				for _, t := range tools {
@@ -230,5 +230,19 @@ func BenchmarkToolDigest(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(tools)), "ns/tool")
 		})
+	}
+}
+
+// The digests of upstream prompts, resources and templates are the round
+// trip's too, beyond float64 included.
+func TestFeatureDigestsMatchTheRoundTrip(t *testing.T) {
+	for _, v := range []any{
+		&mcp.Prompt{Name: "p", Description: "a \"quoted\" <word>", Arguments: []*mcp.PromptArgument{{Name: "who", Required: true}}, Meta: mcp.Meta{"z": 1, "a": []any{1.5, "\u2028"}}},
+		&mcp.Resource{URI: "notes://today", Name: "today", MIMEType: "text/plain", Size: 123456789012345678},
+		&mcp.ResourceTemplate{URITemplate: "notes://day/{date}", Name: "day", Meta: mcp.Meta{"big": json.RawMessage(`1e400`)}},
+	} {
+		if got, want := jsonDigest(v), referenceDigest(v); got != want {
+			t.Errorf("jsonDigest(%T) = %s, want %s", v, got, want)
+		}
 	}
 }

@@ -39,6 +39,21 @@ func ParsePolicy(s string) (Policy, error) {
 	return "", fmt.Errorf("unknown policy %q: want callable, visible_only or hidden", s)
 }
 
+// StricterThan reports whether p allows the model less than q: hidden is
+// stricter than visible_only, which is stricter than callable (and than
+// "", which is callable).
+func (p Policy) StricterThan(q Policy) bool { return p.strictness() > q.strictness() }
+
+func (p Policy) strictness() int {
+	switch p {
+	case PolicyHidden:
+		return 2
+	case PolicyVisibleOnly:
+		return 1
+	}
+	return 0
+}
+
 // An Entry is one thing the model can find: a tool or a skill.
 type Entry struct {
 	Kind        Kind

@@ -1,9 +1,6 @@
 package loader
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -52,54 +49,40 @@ func NewPromptEntry(source, name string, p *mcp.Prompt) *Entry {
 // since clients and other resources refer to them.
 func NewResourceEntry(source string, r *mcp.Resource) *Entry {
 	def := *r
-	return &Entry{
-		Kind:        KindResource,
-		Name:        r.URI,
-		Source:      source,
-		Summary:     Summarize(featureDescription(r.Description, r.Title, r.Name)),
-		Description: featureDescription(r.Description, r.Title, r.Name),
-		Resource:    &def,
-		Policy:      PolicyCallable,
-		Digest:      jsonDigest(r),
-	}
+	e := resourceEntry(source, r.URI, jsonDigest(r), r.Description, r.Title, r.Name)
+	e.Resource = &def
+	return e
 }
 
 // NewTemplateEntry makes the catalog entry for an upstream resource
 // template. Its name is its URI template.
 func NewTemplateEntry(source string, t *mcp.ResourceTemplate) *Entry {
 	def := *t
+	e := resourceEntry(source, t.URITemplate, jsonDigest(t), t.Description, t.Title, t.Name)
+	e.Template = &def
+	return e
+}
+
+// resourceEntry makes the entry of a resource or template named name,
+// described by the first of its description, title and name that says
+// something.
+func resourceEntry(source, name, digest string, texts ...string) *Entry {
+	var desc string
+	for _, s := range texts {
+		if strings.TrimSpace(s) != "" {
+			desc = s
+			break
+		}
+	}
 	return &Entry{
 		Kind:        KindResource,
-		Name:        t.URITemplate,
+		Name:        name,
 		Source:      source,
-		Summary:     Summarize(featureDescription(t.Description, t.Title, t.Name)),
-		Description: featureDescription(t.Description, t.Title, t.Name),
-		Template:    &def,
+		Summary:     Summarize(desc),
+		Description: desc,
 		Policy:      PolicyCallable,
-		Digest:      jsonDigest(t),
+		Digest:      digest,
 	}
-}
-
-func featureDescription(desc, title, name string) string {
-	for _, s := range []string{desc, title, name} {
-		if strings.TrimSpace(s) != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// jsonDigest is the sha256 of v's canonical JSON, as ToolDigest.
-func jsonDigest(v any) string {
-	data, err := json.Marshal(v)
-	if err == nil {
-		var canon any
-		if json.Unmarshal(data, &canon) == nil {
-			data, _ = json.Marshal(canon)
-		}
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
 }
 
 // Prompt finds an upstream prompt by its exposed name, falling back to a

@@ -504,7 +504,12 @@ func splitFrontmatter(raw []byte) (frontmatterBlock, string, error) {
 	return fm, string(body), nil
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+// yamlLineRE finds the line numbers of a YAML error, yamlLineRefRE the
+// reference to one that parts the line from its message.
+var (
+	yamlLineRE    = regexp.MustCompile(`line (\d+)`)
+	yamlLineRefRE = regexp.MustCompile(`: line \d+: `)
+)
 
 // lineError is an error at a line of the file.
 type lineError struct {
@@ -547,7 +552,7 @@ func fileLines(err error, offset int) error {
 		first = offset + 1 // yaml.v3 leaves out line 0
 	}
 	// The problem carries the line; the message need not repeat it.
-	msg = regexp.MustCompile(`: line \d+: `).ReplaceAllString(msg, ": ")
+	msg = yamlLineRefRE.ReplaceAllString(msg, ": ")
 	return &lineError{line: first, msg: msg}
 }
 

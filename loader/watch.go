@@ -91,14 +91,21 @@ func (s *SkillSource) Load() Problems {
 // refresh reloads the given folders (all when dirty is nil), then merges and
 // publishes. Callers hold s.mu.
 func (s *SkillSource) refresh(dirty map[string]bool) Problems {
-	var rootProbs Problems
+	order, rootProbs := s.reload(dirty)
+	return s.publish(order, rootProbs)
+}
+
+// reload finds the skill folders of every root and loads those that are new,
+// dirty (all when dirty is nil) or were withheld, within MaxTotalBytes. It
+// returns the folders in order, and the problems of the roots themselves.
+// Callers hold s.mu.
+func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs Problems) {
 	var total int64 // bytes of the skills kept so far
 	limit := s.MaxTotalBytes
 	if limit <= 0 {
 		limit = DefaultMaxTotalSkillBytes
 	}
 	present := map[string]bool{}
-	var order []string
 	for _, root := range s.roots {
 		dirs, probs, err := SkillDirs(root)
 		rootProbs = append(rootProbs, probs...)
@@ -115,16 +122,7 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 					s.loaded[dir] = withheld(dir, total, limit)
 					continue
 				}
-				sk, probs := LoadSkill(dir)
-				ld = &loadedDir{skill: sk, probs: probs, findings: map[*Skill][]scan.Finding{}}
-				if sk != nil {
-					sk.placeUnder(root)
-					for _, k := range append([]*Skill{sk}, sk.Nested...) {
-						if fs := k.Scan(); len(fs) > 0 {
-							ld.findings[k] = fs
-						}
-					}
-				}
+				ld = loadDir(root, dir)
 				s.loaded[dir] = ld
 			}
 			if size := ld.size(); total+size > limit {
@@ -139,7 +137,29 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 			delete(s.loaded, dir)
 		}
 	}
+	return order, rootProbs
+}
 
+// loadDir loads the skill folder dir of root, and scans the skill and its
+// nested ones.
+func loadDir(root, dir string) *loadedDir {
+	sk, probs := LoadSkill(dir)
+	ld := &loadedDir{skill: sk, probs: probs, findings: map[*Skill][]scan.Finding{}}
+	if sk != nil {
+		sk.placeUnder(root)
+		for _, k := range append([]*Skill{sk}, sk.Nested...) {
+			if fs := k.Scan(); len(fs) > 0 {
+				ld.findings[k] = fs
+			}
+		}
+	}
+	return ld
+}
+
+// publish merges the loaded folders, in order, into the skills source: the
+// first skill of a name wins, and a flagged skill not approved is withheld.
+// Callers hold s.mu.
+func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
 	src := &Source{Name: SkillsSourceName, Kind: SourceSkills, Problems: rootProbs}
 	s.flagged = nil
 	winners := map[string]*Skill{}

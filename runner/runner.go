@@ -15,9 +15,10 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
+	"github.com/toolsearch/toolsearch/internal/admission"
 	"github.com/toolsearch/toolsearch/internal/supervise"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 )
 
 // Defaults for the zero values of Options.
@@ -79,10 +80,9 @@ type Runner struct {
 	slots chan struct{} // a token per running script
 	log   *slog.Logger
 
-	mu       sync.Mutex
-	closing  bool           // Shutdown has begun: no new run is admitted
-	admitted sync.WaitGroup // runs admitted, waiting for a slot or running
-	closed   chan struct{}  // closed when Shutdown begins
+	// runs admits runs, waiting for a slot or running, until Shutdown
+	// begins.
+	runs admission.Gate
 	// stopping ends when Shutdown stops waiting: running scripts are
 	// stopped.
 	stopping context.Context
@@ -112,7 +112,7 @@ func New(opts Options) *Runner {
 	if log == nil {
 		log = slog.Default()
 	}
-	r := &Runner{opts: opts, slots: make(chan struct{}, opts.Concurrency), log: log, closed: make(chan struct{})}
+	r := &Runner{opts: opts, slots: make(chan struct{}, opts.Concurrency), log: log}
 	r.stopping, r.stopAll = context.WithCancel(context.Background())
 	return r
 }
@@ -126,37 +126,15 @@ func New(opts Options) *Runner {
 //
 // Shutdown may be called more than once; every call waits for the end.
 func (r *Runner) Shutdown(ctx context.Context) error {
-	r.mu.Lock()
-	if !r.closing {
-		r.closing = true
-		close(r.closed)
-	}
-	r.mu.Unlock()
-	done := make(chan struct{})
-	go func() {
-		r.admitted.Wait()
-		close(done)
-	}()
+	drained := r.runs.Close()
 	select {
-	case <-done:
+	case <-drained:
 		return nil
 	case <-ctx.Done():
 	}
 	r.stopAll()
-	<-done
+	<-drained
 	return ctx.Err()
-}
-
-// admit counts a new run in, unless Shutdown has begun; a run admitted
-// must call r.admitted.Done when it ends.
-func (r *Runner) admit() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closing {
-		return false
-	}
-	r.admitted.Add(1)
-	return true
 }
 
 // A Request asks for one script of one skill to be run.
@@ -207,10 +185,7 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return utf8cut.Prefix(s, n) + "…"
 }
 
 func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
@@ -231,17 +206,17 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("script %q of skill %q not started: %w", req.Script, req.Skill, err)
 	}
-	if !r.admit() {
+	if !r.runs.Admit() {
 		return nil, shuttingDown(req)
 	}
-	defer r.admitted.Done()
+	defer r.runs.Done()
 	select {
 	case r.slots <- struct{}{}:
 		defer func() { <-r.slots }()
 	case <-ctx.Done():
 		return nil, fmt.Errorf("script %q of skill %q not started: cancelled while waiting for one of the %d running scripts to finish: %w",
 			req.Script, req.Skill, cap(r.slots), ctx.Err())
-	case <-r.closed:
+	case <-r.runs.Closing():
 		return nil, shuttingDown(req)
 	}
 	// Shutdown stops the script as a cancelled ctx would.

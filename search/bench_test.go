@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/internal/devsplit"
+	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
 // Benchmarks run on the dev catalog replicated under new names ("_r7") up to the wanted
@@ -275,18 +276,8 @@ func TestResidentMemory(t *testing.T) {
 
 // residentMB reads the process's resident set size from /proc (Linux only; 0 elsewhere).
 func residentMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			var kb float64
-			fmt.Sscan(rest, &kb)
-			return kb / 1024
-		}
-	}
-	return 0
+	kb, _ := procfs.StatusKB(os.Getpid(), "VmRSS")
+	return float64(kb) / 1024
 }
 
 func heapInUse() uint64 {

@@ -226,8 +226,11 @@ func describeValue(v any) string {
 	if kind == "integer" {
 		kind = "number"
 	}
-	if len(data) > 40 || kind == "object" || kind == "array" {
+	switch {
+	case kind == "object" || kind == "array":
 		return "an " + kind
+	case len(data) > 40: // a string: no number is that long
+		return "a " + kind
 	}
 	return fmt.Sprintf("the %s %s", kind, data)
 }

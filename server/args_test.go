@@ -62,6 +62,8 @@ func TestCallArgumentProblems(t *testing.T) {
 			`missing required argument "city"`, `argument "units": must be one of "metric", "imperial", got the string "kelvin"`,
 			`argument "days": must be at least 1, got 0`, `unexpected argument "citty"`, "The tool's input schema is:"}},
 		{"wx__forecast", `{"city": 7}`, []string{`missing required argument "days"`, `argument "city": must be a string, got the number 7`}},
+		// A value too long to show is named by its kind, with its article.
+		{"wx__forecast", `{"city": "Lisbon", "days": "a string too long to be shown in the message"}`, []string{`argument "days": must be an integer, got a string`}},
 		// Extra arguments are allowed by this schema: named only when
 		// something else is wrong (a typo, usually).
 		{"wx__echo", `{"mesage": "hi"}`, []string{`missing required argument "message"`, `unexpected argument "mesage"`}},

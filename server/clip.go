@@ -2,7 +2,8 @@ package server
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 )
 
 // Bounds on what the server repeats, keeps or logs of a string the client
@@ -29,7 +30,7 @@ func clipName(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return cutAt(s, n) + "…(" + strconv.Itoa(len(s)) + " bytes)"
+	return utf8cut.Prefix(s, n) + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // quoteName quotes a name or path the client sent, for a message to it:
@@ -39,16 +40,5 @@ func quoteName(s string) string {
 	if len(s) <= maxEchoed {
 		return strconv.Quote(s)
 	}
-	return strconv.Quote(cutAt(s, maxEchoed)) + "… (" + strconv.Itoa(len(s)) + " bytes, cut short here)"
-}
-
-// cutAt returns at most n bytes of s, cut between characters.
-func cutAt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return strconv.Quote(utf8cut.Prefix(s, maxEchoed)) + "… (" + strconv.Itoa(len(s)) + " bytes, cut short here)"
 }

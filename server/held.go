@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,20 +36,11 @@ func heldReason(q *loader.Quarantine) string {
 	}
 	var rules []string
 	for _, f := range q.Findings {
-		if r := string(f.Rule); !contains(rules, r) {
+		if r := string(f.Rule); !slices.Contains(rules, r) {
 			rules = append(rules, r)
 		}
 	}
 	return fmt.Sprintf("%s (%s)", q.Reason, strings.Join(rules, ", "))
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // heldNote is the mark a held tool carries in search results.

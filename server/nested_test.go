@@ -13,7 +13,8 @@ import (
 )
 
 // nestedServer serves a skill gamma with a skill inner nested in it
-// (gamma/sub/inner), each with a script, and scripts turned off for the
+// (gamma/sub/inner), each with a script, a skill delta without scripts of
+// its own with one, epsilon, that has one, and scripts turned off for the
 // skills named in disabled.
 func nestedServer(t *testing.T, disabled ...string) *Server {
 	t.Helper()
@@ -24,6 +25,9 @@ func nestedServer(t *testing.T, disabled ...string) *Server {
 		"gamma/sub/inner/SKILL.md":         "---\nname: inner\ndescription: The nested skill.\n---\n# Inner\n",
 		"gamma/sub/inner/scripts/x.sh":     "#!/bin/sh\necho inner\n",
 		"gamma/sub/inner/references/in.md": "inner's reference\n",
+		"delta/SKILL.md":                   "---\nname: delta\ndescription: An enclosing skill without scripts.\n---\n# Delta\n",
+		"delta/tools/epsilon/SKILL.md":     "---\nname: epsilon\ndescription: A nested skill with a script.\n---\n# Epsilon\n",
+		"delta/tools/epsilon/run.py":       "print('epsilon')\n",
 	} {
 		p := filepath.Join(root, path)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -75,6 +79,19 @@ func TestDisabledEnclosingSkillLeavesNestedAlone(t *testing.T) {
 	}
 	if text, failed := runText(s, "inner", "scripts/x.sh"); failed || text != "inner\n" {
 		t.Errorf("inner's own script: %v %q", failed, text)
+	}
+}
+
+// TestMissingScriptListsOwnScripts: a call naming a script the skill does
+// not have is told the skill's scripts, which are not those of the skills
+// nested in it.
+func TestMissingScriptListsOwnScripts(t *testing.T) {
+	s := nestedServer(t)
+	if text, failed := runText(s, "delta", "scripts/nope.sh"); !failed || !strings.Contains(text, "Skill delta has no scripts") || strings.Contains(text, "epsilon") {
+		t.Errorf("delta's scripts: %v %q", failed, text)
+	}
+	if text, failed := runText(s, "gamma", "scripts/nope.sh"); !failed || !strings.Contains(text, "Skill gamma's scripts are: scripts/own.sh") || strings.Contains(text, "sub/inner") {
+		t.Errorf("gamma's scripts: %v %q", failed, text)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/upstream"
@@ -28,10 +29,7 @@ type Passthrough interface {
 	WatchLogs(fn func(server string, p *mcp.LoggingMessageParams)) (stop func())
 }
 
-var (
-	_ Passthrough     = (*upstream.Manager)(nil)
-	_ upstream.Caller = relay.Caller(nil)
-)
+var _ Passthrough = (*upstream.Manager)(nil)
 
 // passthrough returns the Upstreams' passthrough, or nil.
 func (s *Server) passthrough() Passthrough {
@@ -61,7 +59,8 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 	if s.passthrough() == nil {
 		return
 	}
-	want, add := s.featuresOf(snap)
+	served := s.featuresOf(snap)
+	want := served.set
 	s.mu.Lock()
 	c := s.conns[ms]
 	if c == nil {
@@ -71,7 +70,7 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 	have := c.features
 	c.features = want
 	s.mu.Unlock()
-	for _, e := range add {
+	for _, e := range served.entries {
 		if have.of(e)[e.Name] != e.Digest {
 			s.registerFeature(ms, e)
 		}
@@ -88,20 +87,27 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 }
 
 // servedFeatures are the upstream prompts and resources of one snapshot,
-// worked out once for every MCP server to sync with.
+// worked out once for every MCP server to sync with and every URI to find.
 type servedFeatures struct {
 	snap    *loader.Snapshot
 	set     featureSet
 	entries []*loader.Entry
+	// templates are the URI templates among the entries, parsed.
+	templates []servedTemplate
+}
+
+type servedTemplate struct {
+	entry *loader.Entry
+	tmpl  *uritemplate.Template
 }
 
 // featuresOf returns the upstream prompts, resources and templates of snap
-// that are listed. The set is shared and must not be changed.
-func (s *Server) featuresOf(snap *loader.Snapshot) (featureSet, []*loader.Entry) {
+// that are listed. They are shared and must not be changed.
+func (s *Server) featuresOf(snap *loader.Snapshot) *servedFeatures {
 	s.featMu.Lock()
 	defer s.featMu.Unlock()
 	if f := s.served; f != nil && f.snap == snap {
-		return f.set, f.entries
+		return f
 	}
 	f := &servedFeatures{snap: snap, set: featureSet{prompts: map[string]string{}, resources: map[string]string{}, templates: map[string]string{}}}
 	for _, e := range snap.Entries {
@@ -113,9 +119,14 @@ func (s *Server) featuresOf(snap *loader.Snapshot) (featureSet, []*loader.Entry)
 		}
 		f.set.of(e)[e.Name] = e.Digest
 		f.entries = append(f.entries, e)
+		if e.Template != nil {
+			if t, err := uritemplate.New(e.Name); err == nil {
+				f.templates = append(f.templates, servedTemplate{e, t})
+			}
+		}
 	}
 	s.served = f
-	return f.set, f.entries
+	return f
 }
 
 func (f featureSet) of(e *loader.Entry) map[string]string {
@@ -152,18 +163,17 @@ func (s *Server) registerFeature(ms *mcp.Server, e *loader.Entry) {
 	case e.Prompt != nil:
 		ms.AddPrompt(e.Prompt, s.getPrompt)
 	case e.Resource != nil:
-		ms.AddResource(e.Resource, s.readResource(func(snap *loader.Snapshot, _ string) (*loader.Entry, bool) {
-			return snap.Resource(e.Name)
+		uri := e.Name
+		ms.AddResource(e.Resource, s.readResource(func(snap *loader.Snapshot, _ string) *loader.Entry {
+			r, _ := snap.Resource(uri)
+			return r
 		}))
 	case e.Template != nil:
-		tmpl := e.Name
-		ms.AddResourceTemplate(e.Template, s.readResource(func(snap *loader.Snapshot, uri string) (*loader.Entry, bool) {
-			// An exact resource of another server wins over a template.
-			if r, ok := snap.Resource(uri); ok {
-				return r, true
-			}
-			return snap.ResourceTemplate(tmpl)
-		}))
+		// The SDK hands a URI to the first template that matches it, in
+		// the order of their text; resourceOf refuses a URI that templates
+		// of two servers match, which a server could otherwise take from
+		// another with a template that sorts first.
+		ms.AddResourceTemplate(e.Template, s.readResource(s.resourceOf))
 	}
 }
 
@@ -200,13 +210,13 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 }
 
 // readResource reads an upstream resource for the client; find names the
-// entry a URI belongs to.
-func (s *Server) readResource(find func(*loader.Snapshot, string) (*loader.Entry, bool)) mcp.ResourceHandler {
+// entry a URI belongs to, or nil.
+func (s *Server) readResource(find func(*loader.Snapshot, string) *loader.Entry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		p := s.passthrough()
 		uri := req.Params.URI
-		e, ok := find(s.Snapshot(), uri)
-		if !ok || !s.sees(req.Session, e) || p == nil {
+		e := find(s.Snapshot(), uri)
+		if !s.sees(req.Session, e) || p == nil {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		if e.Policy != loader.PolicyCallable {
@@ -249,6 +259,11 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	p := s.passthrough()
 	if e == nil || !s.sees(req.Session, e) || p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("nothing to complete for %s %s%s", ref.Type, ref.Name, ref.URI)}
+	}
+	// Arguments of a prompt or template that may not be used are not
+	// worth the server's work.
+	if e.Policy != loader.PolicyCallable {
+		return nil, policyRefusal(e)
 	}
 	params := *req.Params
 	params.Meta = nil // the client's, not toolsearch's

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -238,6 +239,9 @@ func TestUpstreamPromptsAndResourcesOnBothEras(t *testing.T) {
 			if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "up__draft_prompt"}); err == nil || !strings.Contains(err.Error(), "listed but not available") {
 				t.Errorf("GetPrompt of a visible_only prompt: %v", err)
 			}
+			if _, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "up__draft_prompt"}, Argument: mcp.CompleteParamsArgument{Name: "x", Value: "a"}}); err == nil || !strings.Contains(err.Error(), "listed but not available") {
+				t.Errorf("Complete for a visible_only prompt: %v", err)
+			}
 			if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "up__secret_prompt"}); err == nil {
 				t.Error("a hidden prompt was served")
 			}
@@ -455,5 +459,150 @@ func TestCancellingACallCancelsItUpstream(t *testing.T) {
 			}
 			<-errc
 		})
+	}
+}
+
+// A URI that the templates of two servers match was read from whichever
+// template sorts first in the SDK's list, so that a server could take the
+// reads of another's resources with a template made to sort before
+// theirs ("notes://day/2{+rest}" before "notes://day/{date}"), while a
+// subscription to the same URI was refused as claimed by both.
+func TestAURITheTemplatesOfTwoServersMatchIsReadFromNeither(t *testing.T) {
+	var grabbed atomic.Int32
+	templated := func(name, tmpl string) *mcp.Server {
+		up := mcp.NewServer(&mcp.Implementation{Name: name}, nil)
+		up.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+		up.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: tmpl, Name: name}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			if name == "grab" {
+				grabbed.Add(1)
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "from " + name}}}, nil
+		})
+		return up
+	}
+	s := serverOf(t, map[string]*mcp.Server{"notes": templated("notes", "notes://day/{date}"), "grab": templated("grab", "notes://day/2{+rest}")})
+	waitUntil(t, "both templates", func() bool {
+		_, a := s.Snapshot().ResourceTemplate("notes://day/{date}")
+		_, b := s.Snapshot().ResourceTemplate("notes://day/2{+rest}")
+		return a && b
+	})
+	cs := connectTo(t, s.NewMCPServer(), (&recorder{}).client(true), "2025-11-25")
+	ctx := context.Background()
+
+	if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "notes://day/2024-05-01"}); err == nil {
+		t.Errorf("a URI both servers' templates match was read: %q", res.Contents[0].Text)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "notes://day/2024-05-01"}); err == nil {
+		t.Error("a subscription to a URI both servers' templates match was taken")
+	}
+	if n := grabbed.Load(); n > 0 {
+		t.Errorf("the server whose template sorts first was asked %d times", n)
+	}
+	// A URI only one server's template matches is still read from it.
+	if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "notes://day/monday"}); err != nil || res.Contents[0].Text != "from notes" {
+		t.Errorf("ReadResource(notes://day/monday) = %+v, %v", res, err)
+	}
+}
+
+// BenchmarkResourceOf finds the template a URI belongs to among the 1,000
+// templates one server may list.
+func BenchmarkResourceOf(b *testing.B) {
+	src := &loader.Source{Name: "notes", Kind: loader.SourceServer, State: loader.StateActive}
+	for i := range 1000 {
+		src.Entries = append(src.Entries, loader.NewTemplateEntry("notes", &mcp.ResourceTemplate{URITemplate: fmt.Sprintf("notes%d://day/{date}/{+rest}", i), Name: fmt.Sprint("t", i)}))
+	}
+	catalog := loader.NewCatalog(ReservedNames...)
+	catalog.Put(src)
+	s, err := New(catalog, Options{ListingBudget: DefaultListingBudget})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	snap := s.Snapshot()
+	for b.Loop() {
+		if e := s.resourceOf(snap, "notes999://day/x/y"); e == nil {
+			b.Fatal("no template found")
+		}
+	}
+}
+
+// serverOf serves the catalog of the upstreams ups, by name.
+func serverOf(t *testing.T, ups map[string]*mcp.Server) *Server {
+	t.Helper()
+	var configs []upstream.ServerConfig
+	for name := range ups {
+		configs = append(configs, upstream.ServerConfig{Name: name, Type: upstream.TypeStdio, Command: name})
+	}
+	catalog := loader.NewCatalog(ReservedNames...)
+	m := upstream.New(configs, upstream.Options{
+		Catalog:  catalog,
+		CacheDir: t.TempDir(),
+		Dial: func(ctx context.Context, cfg upstream.ServerConfig) (mcp.Transport, error) {
+			ct, st := mcp.NewInMemoryTransports()
+			_, err := ups[cfg.Name].Connect(ctx, st, nil)
+			return ct, err
+		},
+	})
+	m.Start(context.Background())
+	t.Cleanup(func() { m.Close() })
+	s, err := New(catalog, Options{ListingBudget: DefaultListingBudget, Upstreams: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// A subscription held the lock of every subscription of its MCP server
+// while the upstream answered it: a server slow to answer held up the
+// subscriptions of every session to every other server, up to its timeout.
+func TestASlowSubscriptionHoldsUpNoOther(t *testing.T) {
+	gate, arrived := make(chan struct{}), make(chan struct{}, 1)
+	defer close(gate)
+	subscribable := func(name string, slow bool) *mcp.Server {
+		up := mcp.NewServer(&mcp.Implementation{Name: name}, &mcp.ServerOptions{
+			SupportedProtocolVersions: []string{"2025-11-25"}, // a subscription is a request it answers
+			SubscribeHandler: func(ctx context.Context, _ *mcp.SubscribeRequest) error {
+				if slow {
+					arrived <- struct{}{}
+					select {
+					case <-gate:
+					case <-ctx.Done():
+					}
+				}
+				return nil
+			},
+			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		})
+		up.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+		up.AddResource(&mcp.Resource{URI: name + "://today", Name: "today"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: name}}}, nil
+		})
+		return up
+	}
+	s := serverOf(t, map[string]*mcp.Server{"slow": subscribable("slow", true), "quick": subscribable("quick", false)})
+	waitUntil(t, "both resources", func() bool {
+		_, a := s.Snapshot().Resource("slow://today")
+		_, b := s.Snapshot().Resource("quick://today")
+		return a && b
+	})
+	ms := s.NewMCPServer()
+	csSlow := connectTo(t, ms, (&recorder{}).client(true), "2025-11-25")
+	csQuick := connectTo(t, ms, (&recorder{}).client(true), "2025-11-25")
+
+	go csSlow.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "slow://today"})
+	select { // the slow subscription is under way
+	case <-arrived:
+	case <-time.After(waitLimit):
+		t.Fatal("the slow subscription never reached its server")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := csQuick.Subscribe(ctx, &mcp.SubscribeParams{URI: "quick://today"}); err != nil {
+		t.Errorf("a subscription to another server while one is slow: %v", err)
 	}
 }

@@ -141,10 +141,11 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 var scriptExts = []string{".py", ".sh", ".bash", ".js", ".mjs", ".ts", ".rb", ".pl", ".ps1"}
 
 // skillScripts lists a skill's scripts, for a call that named one it does
-// not have: the files under scripts/, or else those that look like one.
+// not have: the files under scripts/, or else those that look like one;
+// never those of the skills nested in it, which it cannot run.
 func skillScripts(sk *loader.Skill) []string {
 	var under, others []string
-	for _, f := range sk.Files {
+	for _, f := range ownFiles(sk) {
 		switch {
 		case strings.HasPrefix(f.Path, "scripts/"):
 			under = append(under, f.Path)

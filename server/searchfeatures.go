@@ -28,23 +28,23 @@ func setFeatureDetail(it *ResultItem, detail string) {
 	}
 }
 
-// featureSignature is a prompt's name with its arguments, optional ones
-// marked, or a resource's URI with its MIME type.
+// featureSignature is a prompt's name with its arguments, bounded and
+// ordered as a tool's parameters are (required first, optional ones
+// marked), or a resource's URI with its MIME type.
 func featureSignature(e *loader.Entry) string {
 	switch {
 	case e.Prompt != nil:
-		var args []string
+		var required, optional []string
 		for _, a := range e.Prompt.Arguments {
-			if a == nil {
-				continue
-			}
-			if a.Required {
-				args = append(args, a.Name)
-			} else {
-				args = append(args, a.Name+"?")
+			switch {
+			case a == nil:
+			case a.Required:
+				required = append(required, a.Name)
+			default:
+				optional = append(optional, a.Name+"?")
 			}
 		}
-		return e.Name + "(" + strings.Join(args, ", ") + ")"
+		return joinParams(e.Name, required, optional)
 	case e.Resource != nil && e.Resource.MIMEType != "":
 		return e.Name + " [" + e.Resource.MIMEType + "]"
 	case e.Template != nil && e.Template.MIMEType != "":

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -103,4 +104,21 @@ func names(res *SearchResult) []string {
 		out = append(out, it.Name)
 	}
 	return out
+}
+
+// A prompt's compact signature listed every argument its server gives,
+// where a tool's shows its required parameters and at most
+// maxSignatureParams in all: an upstream's prompt with hundreds of
+// optional arguments filled the compact result with them.
+func TestAPromptSignatureIsBoundedAsAToolsIs(t *testing.T) {
+	args := []*mcp.PromptArgument{{Name: "topic", Required: true}}
+	for i := range 30 {
+		args = append(args, &mcp.PromptArgument{Name: fmt.Sprintf("opt%d", i)})
+	}
+	args = append(args, &mcp.PromptArgument{Name: "lang", Required: true})
+	e := loader.NewPromptEntry("docs", "docs__brief", &mcp.Prompt{Name: "brief", Arguments: args})
+	want := "docs__brief(topic, lang, opt0?, opt1?, opt2?, opt3?, opt4?, opt5?, opt6?, opt7?, …22 more optional)"
+	if got := featureSignature(e); got != want {
+		t.Errorf("featureSignature = %q, want %q", got, want)
+	}
 }

@@ -65,6 +65,11 @@ var (
 	searchDetails = []string{DetailFull, DetailCompact, DetailNames}
 )
 
+// SearchKinds and SearchDetails return the values tool_search's kind and
+// detail take, for the CLI's flags and their completion.
+func SearchKinds() []string   { return slices.Clone(searchKinds) }
+func SearchDetails() []string { return slices.Clone(searchDetails) }
+
 var searchInputSchema = inputSchema[SearchArgs](func(p map[string]*jsonschema.Schema) {
 	p["query"].MaxLength = ptr(MaxQueryLen)
 	p["queries"].MaxItems = ptr(MaxQueries)

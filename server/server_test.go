@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
 
 // fakeUpstreams records calls and answers with an echo.
@@ -68,49 +69,12 @@ func connectClient(t *testing.T, s *Server, version string) (*mcp.ClientSession,
 	return connectTo(t, ms, client, version), changed
 }
 
-// connectTo connects client to ms over in-memory transports, in the given
-// protocol version ("" for the latest); the session closes at cleanup.
-func connectTo(t *testing.T, ms *mcp.Server, client *mcp.Client, version string) *mcp.ClientSession {
-	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := ms.Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, *mcp.CallToolResult) {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String(), res
-}
-
-func toolNames(t *testing.T, cs *mcp.ClientSession) string {
-	t.Helper()
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range res.Tools {
-		names = append(names, tool.Name)
-	}
-	return strings.Join(names, ",")
-}
+// The helpers the tests of server's packages share.
+var (
+	callText  = mcptest.CallText
+	toolNames = mcptest.ToolNames
+	connectTo = mcptest.Connect
+)
 
 func TestCallTool(t *testing.T) {
 	up := &fakeUpstreams{}

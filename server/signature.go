@@ -38,6 +38,13 @@ func Signature(name string, inputSchema any) string {
 			optional = append(optional, strings.Replace(param, ":", "?:", 1))
 		}
 	}
+	return joinParams(name, required, optional)
+}
+
+// joinParams renders name(required, optional): every required parameter,
+// and optional ones while the signature holds fewer than
+// maxSignatureParams, the rest counted.
+func joinParams(name string, required, optional []string) string {
 	params := required
 	room := max(0, maxSignatureParams-len(required))
 	if len(optional) > room {

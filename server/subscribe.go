@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
@@ -21,6 +20,7 @@ type subscriptions struct {
 	mu      sync.Mutex
 	byURI   map[string]*watch
 	watched map[*mcp.ServerSession]bool // sessions whose end is watched
+	ended   bool                        // endAll ran: the server is released
 }
 
 // watch is the upstream subscription to one URI.
@@ -45,21 +45,44 @@ func (s *Server) subscribe(ms *mcp.Server, subs *subscriptions, ctx context.Cont
 		return policyRefusal(e)
 	}
 	subs.mu.Lock()
+	if w := subs.byURI[uri]; w != nil {
+		defer subs.mu.Unlock()
+		subs.join(w, req)
+		return nil
+	}
+	// The upstream is asked without the lock, which a slow server would
+	// hold for every other subscription. The Manager shares one upstream
+	// subscription among its watchers, so that two sessions subscribing at
+	// once cost one request.
+	subs.mu.Unlock()
+	cancel, err := p.Subscribe(ctx, e.Source, uri, func(params *mcp.ResourceUpdatedNotificationParams) {
+		s.notifyLater(func() { _ = ms.ResourceUpdated(context.Background(), params) })
+	})
+	if err != nil {
+		return s.protocolError(e, err)
+	}
+	subs.mu.Lock()
 	defer subs.mu.Unlock()
+	if subs.ended {
+		cancel() // nothing would end it now
+		return mcp.ResourceNotFoundError(uri)
+	}
 	if subs.byURI == nil {
 		subs.byURI, subs.watched = map[string]*watch{}, map[*mcp.ServerSession]bool{}
 	}
 	w := subs.byURI[uri]
 	if w == nil {
-		cancel, err := p.Subscribe(ctx, e.Source, uri, func(params *mcp.ResourceUpdatedNotificationParams) {
-			s.notifyLater(func() { _ = ms.ResourceUpdated(context.Background(), params) })
-		})
-		if err != nil {
-			return s.protocolError(e, err)
-		}
 		w = &watch{sessions: map[*mcp.ServerSession]bool{}, cancel: cancel}
 		subs.byURI[uri] = w
+	} else {
+		cancel() // another session's watch, taken meanwhile, serves this one too
 	}
+	subs.join(w, req)
+	return nil
+}
+
+// join adds the session of a subscription to a watch. Callers hold subs.mu.
+func (subs *subscriptions) join(w *watch, req *mcp.SubscribeRequest) {
 	w.sessions[req.Session] = true
 	// A session of 2026-07-28 unsubscribes when its listen stream ends;
 	// earlier ones may just go away.
@@ -70,7 +93,6 @@ func (s *Server) subscribe(ms *mcp.Server, subs *subscriptions, ctx context.Cont
 			subs.drop(ss)
 		}()
 	}
-	return nil
 }
 
 // unsubscribe handles resources/unsubscribe.
@@ -109,6 +131,7 @@ func (subs *subscriptions) drop(ss *mcp.ServerSession) {
 func (subs *subscriptions) endAll() {
 	subs.mu.Lock()
 	defer subs.mu.Unlock()
+	subs.ended = true
 	for uri, w := range subs.byURI {
 		delete(subs.byURI, uri)
 		w.cancel()
@@ -128,18 +151,14 @@ func (s *Server) resourceOf(snap *loader.Snapshot, uri string) *loader.Entry {
 		return e
 	}
 	var found *loader.Entry
-	for _, e := range snap.Entries {
-		if e.Template == nil || !e.Listed() {
+	for _, t := range s.featuresOf(snap).templates {
+		if t.tmpl.Match(uri) == nil {
 			continue
 		}
-		t, err := uritemplate.New(e.Name)
-		if err != nil || t.Match(uri) == nil {
-			continue
-		}
-		if found != nil && found.Source != e.Source {
+		if found != nil && found.Source != t.entry.Source {
 			return nil
 		}
-		found = e
+		found = t.entry
 	}
 	return found
 }

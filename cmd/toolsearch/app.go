@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
@@ -70,6 +70,20 @@ func newLogger(level, fallback string) (*slog.Logger, error) {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
 	slog.SetDefault(log) // for what logs before or outside an app, such as a shutdown
 	return log, nil
+}
+
+// parseAndOpen parses a command's flags and opens its app; it returns the
+// arguments besides the flags. The caller closes the app.
+func parseAndOpen(fs *flag.FlagSet, sf *sourceFlags, args []string) (*app, []string, error) {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, rest, nil
 }
 
 // openApp loads every configured source into a catalog and builds the
@@ -261,17 +275,21 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 // loginCommand is the command that logs in to a server with the settings
 // this process uses, whatever directory it is run from.
 func (a *app) loginCommand(server string) string {
-	args := []string{"toolsearch", "auth", "login", server}
+	return a.commandLine("auth", "login", server)
+}
+
+// commandLine is a toolsearch command line, quoted for a shell, that names
+// the configuration files this process uses by their absolute paths, so
+// that it acts on the same configuration from any directory.
+func (a *app) commandLine(args ...string) string {
+	args = append([]string{"toolsearch"}, args...)
 	if a.cfg.path != "" {
 		args = append(args, "--config", absPath(a.cfg.path))
 	}
 	if a.cfg.MCPConfig != "" {
 		args = append(args, "--mcp-config", absPath(a.cfg.MCPConfig))
 	}
-	for i, arg := range args {
-		args[i] = shellQuote(arg)
-	}
-	return strings.Join(args, " ")
+	return hosts.ShellJoin(args...)
 }
 
 func absPath(p string) string {
@@ -279,16 +297,6 @@ func absPath(p string) string {
 		return abs
 	}
 	return p
-}
-
-// shellQuote quotes s for a POSIX shell when it needs quoting.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // startUpstreams connects to the upstream servers in the background; their
@@ -329,12 +337,6 @@ func (a *app) loginServers() []string {
 		}
 	}
 	return names
-}
-
-// isLoopback reports whether a listening host is a loopback address.
-func isLoopback(host string) bool {
-	ip := net.ParseIP(host)
-	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // upstreamFlags choose how a one-shot command sees the upstream servers.

@@ -75,11 +75,7 @@ func newAuthFlagSet(name string) (*flag.FlagSet, *sourceFlags) {
 			}
 		}
 	}
-	sf := &sourceFlags{fs: fs}
-	fs.StringVar(&sf.config, "config", "", "config file (default ./"+DefaultConfigFile+" when present)")
-	fs.StringVar(&sf.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
-	fs.StringVar(&sf.logLevel, "log-level", "", "log level: debug, info, warn or error (default info; logs go to stderr)")
-	return fs, sf
+	return fs, addSourceFlags(fs, flagMCPConfig, "info")
 }
 
 // openAuth reads the settings and prepares (without starting) the upstream
@@ -109,6 +105,25 @@ func (a *app) httpServers() []string {
 	return names
 }
 
+// openAuthServer parses the flags and the one SERVER argument of login and
+// logout, and opens the app once the server is known to take a login. The
+// caller closes the app.
+func openAuthServer(ctx context.Context, fs *flag.FlagSet, sf *sourceFlags, args []string) (*app, string, error) {
+	rest, err := parseArgs(fs, args, 1)
+	if err != nil {
+		return nil, "", err
+	}
+	a, err := openAuth(sf)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := a.authServer(rest[0]); err != nil {
+		a.close(ctx)
+		return nil, "", err
+	}
+	return a, rest[0], nil
+}
+
 // authServer checks a SERVER argument.
 func (a *app) authServer(name string) error {
 	names := a.httpServers()
@@ -130,23 +145,11 @@ func runAuthLogin(ctx context.Context, args []string, out io.Writer) error {
 	fs, sf := newAuthFlagSet("login")
 	noBrowser := fs.Bool("no-browser", false, "print the login page's URL instead of opening a browser")
 	wait := fs.Duration("wait", oauth.DefaultWait, "how long to wait for the login to be finished in the browser")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return errUsage
-	}
-	a, err := openAuth(sf)
+	a, name, err := openAuthServer(ctx, fs, sf, args)
 	if err != nil {
 		return err
 	}
 	defer a.close(ctx)
-	name := rest[0]
-	if err := a.authServer(name); err != nil {
-		return err
-	}
 	p := &oauth.Prompter{Show: oauth.Browser(os.Stderr, *noBrowser), Wait: *wait}
 	err = a.upstreams.Login(ctx, name, p)
 	if errors.Is(err, upstream.ErrLoginNotNeeded) {
@@ -206,13 +209,8 @@ func runAuthStatus(ctx context.Context, args []string, out io.Writer) error {
 	offline := fs.Bool("offline", false, "read the stored tokens only, without connecting to the servers")
 	asJSON := fs.Bool("json", false, "print JSON")
 	timeout := fs.Duration("timeout", 15*time.Second, "how long to wait for each server")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
+	if _, err := parseArgs(fs, args, 0); err != nil {
 		return err
-	}
-	if len(rest) != 0 {
-		fs.Usage()
-		return errUsage
 	}
 	a, err := openAuth(sf)
 	if err != nil {
@@ -320,23 +318,11 @@ func (a *app) loginStatus(ctx context.Context, name string, offline bool) loginS
 
 func runAuthLogout(ctx context.Context, args []string, out io.Writer) error {
 	fs, sf := newAuthFlagSet("logout")
-	rest, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return errUsage
-	}
-	a, err := openAuth(sf)
+	a, name, err := openAuthServer(ctx, fs, sf, args)
 	if err != nil {
 		return err
 	}
 	defer a.close(ctx)
-	name := rest[0]
-	if err := a.authServer(name); err != nil {
-		return err
-	}
 	tokens, _ := a.upstreams.Tokens(name)
 	if tokens == nil || tokens.Info() == nil {
 		fmt.Fprintf(out, "No login is stored for %s.\n", name)

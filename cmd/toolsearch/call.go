@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,17 +21,17 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs, flagMCPConfig, "warn")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON `object`")
 	asJSON := fs.Bool("json", false, "print the whole result as JSON (content, structuredContent, isError) instead of its text")
+	elicit := fs.String("elicit", defaultElicitMode(), "how to answer a server that asks a question during the call: `mode` ask (at the terminal; the default when stdin is one), defaults (accept the values the server proposes) or decline (the default otherwise)")
 	uf := addUpstreamFlags(fs, false)
-	rest, err := parseFlags(fs, args)
+	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return errUsage
-	}
 	if !json.Valid([]byte(*argsJSON)) {
 		return fmt.Errorf("--args is not valid JSON: %s", *argsJSON)
+	}
+	if !slices.Contains(elicitModes, *elicit) {
+		return fmt.Errorf("--elicit: unknown mode %q: want %s", *elicit, strings.Join(elicitModes, ", "))
 	}
 	a, err := openApp(sf)
 	if err != nil {
@@ -47,6 +48,9 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 	// call (a step-up) gets them through the browser, as a login does. A
 	// server that needs a login at all says which command to run.
 	work = oauth.WithPrompter(work, &oauth.Prompter{Show: oauth.Browser(os.Stderr, false), StepUpOnly: true})
+	// What the server asks during the call (a question, the roots) is
+	// answered here, at the terminal, as --elicit says.
+	work = upstream.WithCaller(work, &terminalCaller{mode: *elicit, in: bufio.NewReader(os.Stdin), out: os.Stderr})
 	res := a.server.Call(work, server.CallArgs{Name: rest[0], Arguments: json.RawMessage(*argsJSON)})
 	if err := printResult(out, res, *asJSON); err != nil {
 		return err

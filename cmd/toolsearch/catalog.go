@@ -19,10 +19,7 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs, flagsCatalog, "warn")
 	asJSON := fs.Bool("json", false, "print JSON")
 	uf := addUpstreamFlags(fs, true)
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	a, err := openApp(sf)
+	a, _, err := parseAndOpen(fs, sf, args)
 	if err != nil {
 		return err
 	}

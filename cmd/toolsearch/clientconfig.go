@@ -12,22 +12,16 @@ import (
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 )
 
-func hostNames() []string { return hosts.Names() }
-
 func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("client-config", os.Stderr)
 	dir := fs.String("dir", ".", "the folder holding toolsearch's configuration (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it")
-	rest, err := parseFlags(fs, args)
+	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return errUsage
-	}
-	h, ok := hosts.Lookup(rest[0])
-	if !ok {
-		return fmt.Errorf("unknown host %q: want one of %s", rest[0], strings.Join(hosts.Names(), ", "))
+	h, err := hosts.Find(rest[0])
+	if err != nil {
+		return err
 	}
 	serveArgs, notes, err := serveArgsFor(*dir)
 	if err != nil {

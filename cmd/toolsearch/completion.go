@@ -9,6 +9,9 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
+	"github.com/toolsearch/toolsearch/server"
 )
 
 // completionShells are the shells `toolsearch completion` writes for.
@@ -46,18 +49,19 @@ type commandSpec struct {
 
 // flagChoices are the values of flags that take one of a few words.
 var flagChoices = map[string][]string{
-	"kind":      {"tool", "skill", "any"},
-	"detail":    {"full", "compact", "names"},
+	"kind":      server.SearchKinds(),
+	"detail":    server.SearchDetails(),
+	"elicit":    elicitModes,
 	"tokenizer": {"o200k_base", "cl100k_base"},
 	"log-level": {"debug", "info", "warn", "error"},
-	"from":      hostNames(),
+	"from":      hosts.Names(),
 }
 
 // positionalWords are the words a command's arguments are made of, where
 // they are not files.
 var positionalWords = map[string][]string{
 	"completion":    completionShells,
-	"client-config": hostNames(),
+	"client-config": hosts.Names(),
 	"skills":        {"validate"},
 }
 

@@ -54,8 +54,9 @@ COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _toolsearch; echo "${COMPREPLY[*]}"`
 		want  string
 	}{
 		{[]string{"toolsearch", "cli"}, "client-config"},
-		{[]string{"toolsearch", "call", "--"}, "--args --config --json --log-level --mcp-config --wait"},
-		{[]string{"toolsearch", "search", "--kind", ""}, "tool skill any"},
+		{[]string{"toolsearch", "call", "--"}, "--args --config --elicit --json --log-level --mcp-config --wait"},
+		{[]string{"toolsearch", "search", "--kind", ""}, "tool skill prompt resource any"},
+		{[]string{"toolsearch", "call", "--elicit", ""}, "ask defaults decline"},
 		{[]string{"toolsearch", "client-config", "c"}, "claude-code claude-desktop cursor codex"},
 		{[]string{"toolsearch", "init", "--from", "v"}, "vscode"},
 		{[]string{"toolsearch", "completion", ""}, "bash zsh fish"},

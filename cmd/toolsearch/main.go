@@ -153,6 +153,20 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseArgs is parseFlags for a command that takes exactly n arguments:
+// any other number prints the command's usage.
+func parseArgs(fs *flag.FlagSet, args []string, n int) ([]string, error) {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) != n {
+		fs.Usage()
+		return nil, errUsage
+	}
+	return rest, nil
+}
+
 func upperFirst(s string) string {
 	if s == "" {
 		return s

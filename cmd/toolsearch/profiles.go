@@ -145,12 +145,9 @@ func (a *app) httpProfiles() (map[string]*server.Server, []web.ProfileToken, err
 				return nil, nil, fmt.Errorf("http.tokens[%d]: $%s is empty or unset", i, tc.Env)
 			}
 		} else {
-			data, err := os.ReadFile(expandHome(tc.File))
-			if err != nil {
+			var err error
+			if value, err = readTokenFile(expandHome(tc.File)); err != nil {
 				return nil, nil, fmt.Errorf("http.tokens[%d]: %w", i, err)
-			}
-			if value = strings.TrimSpace(string(data)); value == "" {
-				return nil, nil, fmt.Errorf("http.tokens[%d]: token file %s is empty", i, tc.File)
 			}
 		}
 		tokens = append(tokens, web.ProfileToken{Token: value, Profile: tc.Profile})

@@ -15,17 +15,13 @@ func runSearch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("search", os.Stderr)
 	sf := addSourceFlags(fs, flagsCatalog|flagResultBudget|flagTokenizer, "warn")
 	limit := fs.Int("limit", server.DefaultLimit, "most results (1-20)")
-	kind := fs.String("kind", "any", "tool, skill, prompt, resource or any")
+	kind := fs.String("kind", "any", strings.Join(server.SearchKinds(), ", "))
 	detail := fs.String("detail", server.DetailFull, "full, compact or names")
 	asJSON := fs.Bool("json", false, "print the structured result as JSON instead of the text")
 	var queries stringList
 	fs.Var(&queries, "query", "one more `QUERY`, searched on its own, for a request of several needs (repeatable, up to 5 in all)")
 	uf := addUpstreamFlags(fs, true)
-	rest, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	a, err := openApp(sf)
+	a, rest, err := parseAndOpen(fs, sf, args)
 	if err != nil {
 		return err
 	}

@@ -125,10 +125,11 @@ func serveHTTP(ctx context.Context, a *app) error {
 		// Logins come back to this server: from the status page's
 		// buttons, and from sessions whose clients open the login page.
 		o.Login, o.Callbacks, o.Logins = a.upstreams.Login, oauth.NewCallbacks(), a.loginServers
-		if host, _, _ := net.SplitHostPort(ln.Addr().String()); isLoopback(host) {
-			a.server.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+		if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+			redirect := "http://" + ln.Addr().String() + web.CallbackPath
+			a.server.SetLoginCallback(redirect, o.Callbacks)
 			for _, ps := range profiles {
-				ps.SetLoginCallback("http://"+ln.Addr().String()+web.CallbackPath, o.Callbacks)
+				ps.SetLoginCallback(redirect, o.Callbacks)
 			}
 		}
 	}
@@ -258,6 +259,12 @@ func httpToken(file string) (string, error) {
 	if file == "" {
 		return strings.TrimSpace(os.Getenv("TOOLSEARCH_TOKEN")), nil
 	}
+	return readTokenFile(file)
+}
+
+// readTokenFile reads a bearer token from a file: what it holds but the
+// white space around it, which must be something.
+func readTokenFile(file string) (string, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return "", fmt.Errorf("token file: %w", err)

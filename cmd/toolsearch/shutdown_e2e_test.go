@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
 // stopLimit bounds how long a process that must end may take: longer than the
@@ -63,12 +65,8 @@ func readPid(t *testing.T, path string) int {
 
 // alive reports whether pid is a live process (not a zombie).
 func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:])
-	return len(f) > 0 && f[0][0] != 'Z'
+	st, err := procfs.ReadStat(pid)
+	return err == nil && st.Live()
 }
 
 // assertGone fails unless pid is gone, killing it if not.

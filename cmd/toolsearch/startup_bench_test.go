@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
 // BenchmarkStartup100k starts the real binary as a client starts it (over
@@ -159,25 +161,9 @@ func benchStart(b *testing.B, args []string, cache, probe string) {
 	ready := time.Since(start)
 	b.ReportMetric(float64(firstList.Milliseconds()), "first-list-ms")
 	b.ReportMetric(float64(ready.Milliseconds()), "ready-ms")
-	if kb := statusKB(cmd.Process.Pid, "VmHWM"); kb > 0 {
+	if kb, _ := procfs.StatusKB(cmd.Process.Pid, "VmHWM"); kb > 0 { // 0 without /proc
 		b.ReportMetric(float64(kb)/1024, "peak-MB")
 	}
-}
-
-// statusKB reads a figure in kB from /proc/PID/status (Linux only; 0
-// elsewhere).
-func statusKB(pid int, field string) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(data)) {
-		if v, ok := strings.CutPrefix(line, field+":"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
 }
 
 // fakeUpstreamEnv names the tools file the test binary serves when it runs

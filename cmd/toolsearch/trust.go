@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
@@ -36,19 +37,9 @@ func openApprovals(log *slog.Logger) *trust.Store {
 // relays it to the user: run where this toolsearch runs (a stdio server's
 // approvals belong to its working directory too), with the files it uses.
 func (a *app) approveCommand(name string) string {
-	args := []string{"toolsearch", "approve", name}
-	if a.cfg.path != "" {
-		args = append(args, "--config", absPath(a.cfg.path))
-	}
-	if a.cfg.MCPConfig != "" {
-		args = append(args, "--mcp-config", absPath(a.cfg.MCPConfig))
-	}
-	for i, arg := range args {
-		args[i] = shellQuote(arg)
-	}
-	cmd := strings.Join(args, " ")
+	cmd := a.commandLine("approve", name)
 	if wd, err := os.Getwd(); err == nil {
-		cmd = "cd " + shellQuote(wd) + " && " + cmd
+		cmd = hosts.ShellJoin("cd", wd) + " && " + cmd
 	}
 	return cmd
 }
@@ -152,11 +143,7 @@ func runReview(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
 	tf := addTrustFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
-	names, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	a, err := openApp(sf)
+	a, names, err := parseAndOpen(fs, sf, args)
 	if err != nil {
 		return err
 	}
@@ -302,10 +289,7 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
 	uf := addUpstreamFlags(fs, true)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	a, err := openApp(sf)
+	a, _, err := parseAndOpen(fs, sf, args)
 	if err != nil {
 		return err
 	}

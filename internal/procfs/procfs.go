@@ -1,7 +1,8 @@
 // Package procfs reads what toolsearch needs of Linux's /proc to stop
 // processes: which processes there are, and of each its state, parent and
-// process group. Where there is no /proc its functions return errors, and
-// callers fall back on what kill(2) tells them.
+// process group; and, for the benchmarks, a process's memory figures.
+// Where there is no /proc its functions return errors, and callers fall
+// back on what kill(2) tells them.
 package procfs
 
 import (

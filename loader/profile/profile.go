@@ -128,9 +128,6 @@ func (p *Profile) policy(name string) (loader.Policy, bool) {
 	return p.Policy[best], found
 }
 
-// strictness orders policies from the most to the least permissive.
-var strictness = map[loader.Policy]int{loader.PolicyCallable: 0, loader.PolicyVisibleOnly: 1, loader.PolicyHidden: 2}
-
 // Apply returns the entry as the profile shows it, or nil when the
 // profile leaves it out or hides it. An entry whose policy the profile
 // makes stricter is a copy; others are the entry itself.
@@ -139,7 +136,7 @@ func (p *Profile) Apply(e *loader.Entry) *loader.Entry {
 		return nil
 	}
 	pol, ok := p.policy(e.Name)
-	if !ok || strictness[pol] <= strictness[e.Policy] {
+	if !ok || !pol.StricterThan(e.Policy) {
 		if e.Policy == loader.PolicyHidden {
 			return nil
 		}

@@ -8,17 +8,12 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 )
 
 // devCatalog is the development split's catalog of real tool definitions,
-// outside the repository (beside it, as in /work/main and /work/shared);
-// TOOLSEARCH_EVAL_DEV names its folder elsewhere.
-func devCatalog() string {
-	if dir := os.Getenv("TOOLSEARCH_EVAL_DEV"); dir != "" {
-		return filepath.Join(dir, "catalog.json")
-	}
-	return "../../../shared/eval/dev/catalog.json"
-}
+// outside the repository (see devsplit).
+var devCatalog = filepath.Join(devsplit.Dir(), "catalog.json")
 
 // maxFalsePositiveRate is what the issue allows on real definitions.
 const maxFalsePositiveRate = 0.005
@@ -27,9 +22,9 @@ const maxFalsePositiveRate = 0.005
 // file is not there.
 func loadDevCatalog(tb testing.TB) []*mcp.Tool {
 	tb.Helper()
-	data, err := os.ReadFile(devCatalog())
+	data, err := os.ReadFile(devCatalog)
 	if os.IsNotExist(err) {
-		tb.Skipf("dev catalog not found at %s (set TOOLSEARCH_EVAL_DEV to its folder): the false-positive figure needs it", devCatalog())
+		tb.Skip(devsplit.Missing() + ": the false-positive figure needs it")
 	}
 	if err != nil {
 		tb.Fatal(err)

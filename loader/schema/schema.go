@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 )
 
 // Bounds on what a schema and one validation may cost.
@@ -262,15 +263,14 @@ type ValidationError struct{ msg string }
 
 func (e *ValidationError) Error() string { return e.msg }
 
+// cut bounds a message at n bytes, between characters, saying how much
+// it left out.
 func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 { // not in the middle of a UTF-8 sequence
-		i--
-	}
-	return s[:i] + fmt.Sprintf("… (%d more bytes)", len(s)-i)
+	head := utf8cut.Prefix(s, n)
+	return head + fmt.Sprintf("… (%d more bytes)", len(s)-len(head))
 }
 
 // rawJSON returns the schema's JSON.

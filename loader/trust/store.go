@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 )
 
 // FileName is the store's file in the state directory.
@@ -85,20 +86,12 @@ type Store struct {
 
 	mu      sync.Mutex
 	d       *data
-	err     error             // why the file could not be read: every decision fails closed
-	stamp   fileStamp         // of the file d was read from
-	sum     [sha256.Size]byte // of the bytes d was read from or written as
+	err     error              // why the file could not be read: every decision fails closed
+	version atomicfile.Version // of the file d was read from
+	sum     [sha256.Size]byte  // of the bytes d was read from or written as
 	subs    map[int]func()
 	nextSub int
 }
-
-// fileStamp tells whether a file changed since it was read.
-type fileStamp struct {
-	mod  time.Time
-	size int64
-}
-
-func stampOf(info os.FileInfo) fileStamp { return fileStamp{info.ModTime(), info.Size()} }
 
 // Open reads the store at file. A missing file is an empty store; one that
 // cannot be read or parsed makes every decision hold (Err says why) until
@@ -127,36 +120,36 @@ func emptyData() *data { return &data{Version: storeVersion, Sources: map[string
 // readFile reads and parses the file. unless, when set, skips the parsing
 // when the file's bytes have that sum: the file is then the one already
 // read (or written), and d is nil.
-func readFile(file string, unless *[sha256.Size]byte) (d *data, stamp fileStamp, sum [sha256.Size]byte, err error) {
+func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfile.Version, sum [sha256.Size]byte, err error) {
 	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return emptyData(), fileStamp{}, sum, nil
+		return emptyData(), atomicfile.Version{}, sum, nil
 	}
 	if err != nil {
-		return nil, fileStamp{}, sum, err
+		return nil, atomicfile.Version{}, sum, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fileStamp{}, sum, err
+		return nil, atomicfile.Version{}, sum, err
 	}
 	// Read whole, as the decoder would buffer it anyway, and summed, so
 	// that a change event for the process's own write (a large server's
 	// first listing writes tens of MB) costs no decoding.
 	content, err := io.ReadAll(f)
 	if err != nil {
-		return nil, fileStamp{}, sum, err
+		return nil, atomicfile.Version{}, sum, err
 	}
 	sum = sha256.Sum256(content)
 	if unless != nil && sum == *unless {
-		return nil, stampOf(info), sum, nil
+		return nil, atomicfile.VersionOf(info), sum, nil
 	}
 	d = new(data)
 	if err := json.Unmarshal(content, d); err != nil {
-		return nil, fileStamp{}, sum, fmt.Errorf("%s: %w", file, err)
+		return nil, atomicfile.Version{}, sum, fmt.Errorf("%s: %w", file, err)
 	}
 	if d.Version != storeVersion {
-		return nil, fileStamp{}, sum, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
+		return nil, atomicfile.Version{}, sum, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
 	}
 	if d.Sources == nil {
 		d.Sources = map[string]*record{}
@@ -166,18 +159,18 @@ func readFile(file string, unless *[sha256.Size]byte) (d *data, stamp fileStamp,
 			r.Entries = map[string][]Approval{}
 		}
 	}
-	return d, stampOf(info), sum, nil
+	return d, atomicfile.VersionOf(info), sum, nil
 }
 
-// reload reads the file again if its stamp changed (whatever the stamp,
-// when forced), and reports whether what the store holds changed.
+// reload reads the file again if its version changed (whatever the
+// version, when forced), and reports whether what the store holds changed.
 func (s *Store) reload(force bool) bool {
 	if s.file == "" {
 		return false
 	}
 	if info, err := os.Stat(s.file); err == nil && !force {
 		s.mu.Lock()
-		same := s.err == nil && stampOf(info) == s.stamp
+		same := s.err == nil && atomicfile.VersionOf(info).Same(s.version)
 		s.mu.Unlock()
 		if same {
 			return false
@@ -190,7 +183,7 @@ func (s *Store) reload(force bool) bool {
 		unless = &last
 	}
 	s.mu.Unlock()
-	d, stamp, sum, err := readFile(s.file, unless)
+	d, version, sum, err := readFile(s.file, unless)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -202,11 +195,11 @@ func (s *Store) reload(force bool) bool {
 		return false
 	}
 	if d == nil { // the same bytes as last time
-		s.stamp = stamp
+		s.version = version
 		return false
 	}
 	changed := s.err != nil || !sameData(s.d, d)
-	s.d, s.stamp, s.sum, s.err = d, stamp, sum, nil
+	s.d, s.version, s.sum, s.err = d, version, sum, nil
 	return changed
 }
 
@@ -331,45 +324,30 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 	if err != nil {
 		return err
 	}
-	var stamp fileStamp
-	if info, err := os.Stat(s.file); err == nil {
-		stamp = stampOf(info)
-	}
+	version := atomicfile.Stat(s.file)
 	s.mu.Lock()
-	s.d, s.stamp, s.sum, s.err = d, stamp, sum, nil
+	s.d, s.version, s.sum, s.err = d, version, sum, nil
 	s.mu.Unlock()
 	s.notify()
 	return nil
 }
 
-// writeFile replaces file with d atomically: a temporary file in the same
-// folder, synced, then renamed over it. It returns the sum of the bytes
-// written.
+// writeFile replaces file with d atomically (atomicfile), and returns the
+// sum of the bytes written.
 func writeFile(file string, d *data) (sum [sha256.Size]byte, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".approvals-*")
-	if err != nil {
-		return sum, err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	h := sha256.New()
-	w := bufio.NewWriter(io.MultiWriter(tmp, h))
-	if err := encode(w, d); err != nil {
-		tmp.Close()
-		return sum, err
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return sum, err
-	}
-	h.Sum(sum[:0])
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return sum, err
-	}
-	if err := tmp.Close(); err != nil {
-		return sum, err
-	}
-	return sum, os.Rename(tmp.Name(), file)
+	err = atomicfile.Write(file, func(f io.Writer) error {
+		h := sha256.New()
+		w := bufio.NewWriter(io.MultiWriter(f, h))
+		if err := encode(w, d); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		h.Sum(sum[:0])
+		return nil
+	})
+	return sum, err
 }
 
 // encode writes d as json.MarshalIndent(d, "", " ") does, and a line

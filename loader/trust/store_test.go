@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -250,6 +251,42 @@ func TestStoreInMemory(t *testing.T) {
 	}
 	if !s.Approved("k", "t", "d") {
 		t.Fatal("in-memory approval lost")
+	}
+}
+
+// Another process's write replaces the file; one of the same size within
+// the file system's time granularity (the same modification time) is a new
+// version all the same, and is read.
+func TestStoreNoticesSameSizeReplace(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, FileName)
+	s := Open(file, nil)
+	if err := s.Approve(ctx, "srv", "srv", []Item{{Entry: "t", Digest: "d1", By: "cli"}}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What another process writes: the same file but for the digest.
+	mine, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Replace(mine, []byte(`"d1"`), []byte(`"d2"`), 1)
+	replacement := filepath.Join(dir, "replacement")
+	if err := os.WriteFile(replacement, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(replacement, before.ModTime(), before.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(replacement, file); err != nil {
+		t.Fatal(err)
+	}
+	if !s.reload(false) || !s.Approved("srv", "t", "d2") {
+		t.Error("a replaced file of the same size and time was not read again")
 	}
 }
 

@@ -74,7 +74,7 @@ func (s *Store) Watch(ctx context.Context) {
 	}
 }
 
-// poll reads the file when its stamp changes.
+// poll reads the file when its version changes.
 func (s *Store) poll(ctx context.Context) {
 	t := time.NewTicker(pollInterval)
 	defer t.Stop()

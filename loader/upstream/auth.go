@@ -218,7 +218,11 @@ func withOAuth(t mcp.Transport, h *oauth.Handler) mcp.Transport {
 			base = http.DefaultTransport
 		}
 		wrapped := *c
-		wrapped.Transport = &authTransport{base: base, h: h, origin: origin(h.Tokens().Resource())}
+		home, err := url.Parse(h.Tokens().Resource())
+		if err != nil || home.Host == "" {
+			home = nil // no origin: the token goes nowhere
+		}
+		wrapped.Transport = &authTransport{base: base, h: h, home: home}
 		t.HTTPClient = &wrapped
 	}
 	return t
@@ -226,24 +230,16 @@ func withOAuth(t mcp.Transport, h *oauth.Handler) mcp.Transport {
 
 // authTransport authorizes the requests of an SSE connection. It sees
 // every hop of a redirect, so it sends the token only to the server's own
-// origin: a redirect elsewhere must not carry it.
+// origin (as headerTransport sends the configured headers): a redirect
+// elsewhere must not carry it.
 type authTransport struct {
-	base   http.RoundTripper
-	h      *oauth.Handler
-	origin string // of the server's URL
-}
-
-// origin returns scheme://host[:port] of a URL, "" when it has none.
-func origin(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return strings.ToLower(u.Scheme + "://" + u.Host)
+	base http.RoundTripper
+	h    *oauth.Handler
+	home *url.URL // the server's URL; nil sends the token nowhere
 }
 
 func (a *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if origin(req.URL.String()) != a.origin {
+	if a.home == nil || !sameOrigin(req.URL, a.home) {
 		return a.base.RoundTrip(req)
 	}
 	sent, resp, err := a.send(req)

@@ -423,3 +423,41 @@ func TestSSETokenStaysHome(t *testing.T) {
 		t.Errorf("Authorization at home %q, elsewhere %q", seen["home"], seen["elsewhere"])
 	}
 }
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The SSE transport's idea of the server's origin is headerTransport's:
+// the scheme's default port written out, or the host in other letter case,
+// is the same origin, and gets the token.
+func TestSSETokenOrigin(t *testing.T) {
+	const resource = "http://mcp.example.com/sse"
+	store, _ := oauth.NewStore(t.TempDir())
+	store.Save(&oauth.Grant{Server: "remote", Resource: resource, Token: &oauth2.Token{AccessToken: "at-origin", Expiry: time.Now().Add(time.Hour)}, Obtained: time.Now()})
+	h := oauth.NewHandler(oauth.NewTokens(store, "remote", resource, nil, nil), oauth.Settings{}, nil)
+	var got string
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = r.Header.Get("Authorization")
+		return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody, Request: r}, nil
+	})
+	tr := withOAuth(&mcp.SSEClientTransport{Endpoint: resource, HTTPClient: &http.Client{Transport: base}}, h).(*mcp.SSEClientTransport)
+	for url, want := range map[string]string{
+		"http://mcp.example.com:80/messages?id=1": "Bearer at-origin",
+		"http://MCP.example.com/messages":         "Bearer at-origin",
+		"http://mcp.example.com:8080/messages":    "",
+		"https://mcp.example.com/messages":        "",
+		"http://other.example.com/messages":       "",
+	} {
+		got = "unset"
+		resp, err := tr.HTTPClient.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got != want {
+			t.Errorf("%s: Authorization %q, want %q", url, got, want)
+		}
+	}
+}

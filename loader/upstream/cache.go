@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -72,16 +73,17 @@ func cacheFile(dir string, cfg ServerConfig) string {
 // listing.
 const staleCacheAge = 90 * 24 * time.Hour
 
-// staleTempAge is how old a temporary file of saveCache must be to be taken
-// for the leftover of a toolsearch killed while writing: a write takes
+// staleTempAge is how old a temporary file of an atomic write must be to be
+// taken for the leftover of a toolsearch killed while writing: a write takes
 // milliseconds, and another toolsearch may be writing one now.
 const staleTempAge = 10 * time.Minute
 
 // pruneCache removes the cache files in dir not written for staleCacheAge,
 // except those in keep (the current servers', whose last known catalogs
-// matter most when they have failed for long), and the temporary files
-// saveCache left behind when it was killed. Only files named as cacheFile
-// and saveCache name them are touched.
+// matter most when they have failed for long), and the temporary files that
+// writes (saveCache's, the approvals file's) left behind when they were
+// killed. Only files named as cacheFile and atomicfile name them are
+// touched.
 func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []string, err error) {
 	if dir == "" {
 		return nil, nil
@@ -116,13 +118,11 @@ func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []stri
 }
 
 // cacheFileName matches the names cacheFile makes, tempFileName those of
-// saveCache's temporary files.
+// atomicfile's temporary files.
 var (
 	cacheFileName = regexp.MustCompile(`^[A-Za-z0-9._-]+-[0-9a-f]{16}\.json$`)
-	tempFileName  = regexp.MustCompile(`^` + regexp.QuoteMeta(tempPrefix) + `[0-9]+$`)
+	tempFileName  = regexp.MustCompile(`^` + regexp.QuoteMeta(atomicfile.TempPrefix) + `[0-9]+$`)
 )
-
-const tempPrefix = ".tmp-"
 
 // safeName keeps a server name usable as part of a file name.
 func safeName(name string) string {
@@ -237,23 +237,7 @@ func saveCache(file string, p *persisted) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if err := writeCache(tmp, p); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.Write(file, func(w io.Writer) error { return writeCache(w, p) })
 }
 
 // writeCache writes p as json.Marshal would, but a tool and a name at a

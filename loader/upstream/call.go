@@ -78,56 +78,27 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if p := u.settings().policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
-	if !m.admit() {
-		return nil, ErrClosed
-	}
-	defer m.calls.Done()
-	if u.isHeld(tool) {
-		return nil, fmt.Errorf("upstream %s: %s: %w", server, tool, ErrHeld)
-	}
-	if m.ctx.Err() != nil {
-		return nil, ErrClosed
-	}
-	timeout := u.settings().timeout()
-	tctx, clock, cancel := withCallClock(ctx, timeout, errCallTimeout)
-	defer cancel()
-	s, err := u.await(tctx, timeout)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	// A held tool is refused once the call is admitted, before its server
+	// is waited for.
+	connect := func(ctx context.Context, timeout time.Duration) (*session, error) {
+		if u.isHeld(tool) {
+			return nil, fmt.Errorf("upstream %s: %s: %w", server, tool, ErrHeld)
 		}
-		return nil, err
+		return u.await(ctx, timeout)
 	}
-
-	// The call also ends when its connection is given up (a failure or
-	// Close), so that closing the session never waits for it.
-	callCtx, cancelCall := context.WithCancelCause(tctx)
-	defer cancelCall(nil)
-	stop := context.AfterFunc(s.ctx, func() { cancelCall(context.Cause(s.ctx)) })
-	defer stop()
-
 	params := &mcp.CallToolParams{Name: tool}
 	if len(args) > 0 {
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
-	res, err := u.callTool(callCtx, s, clock, params)
-	if lr, ok := loginRequired(err); ok && u.auth != nil {
-		if !lr.StepUp() {
-			u.authLost(lr)
-		}
-		return nil, u.authRequired(lr.Reason, lr.Scopes)
+	var res *mcp.CallToolResult
+	err = m.proxy(ctx, u, tool, connect, func(ctx context.Context, s *session, clock *callClock) (err error) {
+		res, err = request(ctx, u, clock, params, s.cs.CallTool)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case err == nil:
-		return res, nil
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(context.Cause(callCtx), errCallTimeout):
-		return nil, &TimeoutError{Server: server, Tool: tool, Limit: timeout}
-	case callCtx.Err() != nil:
-		return nil, &CallError{Server: server, Tool: tool, Err: errSessionClosed}
-	}
-	return nil, &CallError{Server: server, Tool: tool, Err: u.redact.Error(err)}
+	return res, nil
 }
 
 // await returns the live session once the server is active. A server

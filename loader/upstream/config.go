@@ -224,8 +224,8 @@ func (d *entryDecoder) expand(key string, raw json.RawMessage) string {
 		d.errorf(key, "want a string, got %s", jsonKind(raw))
 		return ""
 	}
-	d.vars = append(d.vars, varNames(s)...)
-	s, missing := expandVars(s)
+	s, named, missing := expandVars(s)
+	d.vars = append(d.vars, named...)
 	for _, name := range missing {
 		d.report(key, loader.SeverityWarning, fmt.Sprintf("${%s} is not set and has no default: it expands to an empty string", name))
 	}
@@ -268,17 +268,18 @@ func jsonKind(raw json.RawMessage) string {
 // settings kept elsewhere (toolsearch.yaml's OAuth client secrets). It
 // returns the names of unset variables without a default, which expand to
 // "".
-func ExpandVars(s string) (string, []string) { return expandVars(s) }
+func ExpandVars(s string) (string, []string) {
+	s, _, missing := expandVars(s)
+	return s, missing
+}
 
 // expandVars expands ${VAR} and ${VAR:-default} the way Claude Code does: a
 // variable that is set, even to "", wins over the default. It returns the
-// names of variables that are unset and have no default; they expand to "".
-// Anything else, "$VAR" or an unclosed "${" included, stays as written.
-func expandVars(s string) (string, []string) {
-	var (
-		b       strings.Builder
-		missing []string
-	)
+// names of the variables s refers to, and of those that are unset and have
+// no default; they expand to "". Anything else, "$VAR" or an unclosed "${"
+// included, stays as written.
+func expandVars(s string) (out string, named, missing []string) {
+	var b strings.Builder
 	for {
 		i := strings.Index(s, "${")
 		if i < 0 {
@@ -290,6 +291,7 @@ func expandVars(s string) (string, []string) {
 		}
 		b.WriteString(s[:i])
 		name, def, hasDef := strings.Cut(s[i+2:i+2+j], ":-")
+		named = append(named, name)
 		if v, ok := os.LookupEnv(name); ok {
 			b.WriteString(v)
 		} else if hasDef {
@@ -300,24 +302,5 @@ func expandVars(s string) (string, []string) {
 		s = s[i+2+j+1:]
 	}
 	b.WriteString(s)
-	return b.String(), missing
-}
-
-// varNames returns the names of the variables s refers to with ${VAR} or
-// ${VAR:-default}, as expandVars reads them.
-func varNames(s string) []string {
-	var names []string
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			return names
-		}
-		j := strings.IndexByte(s[i+2:], '}')
-		if j < 0 {
-			return names
-		}
-		name, _, _ := strings.Cut(s[i+2:i+2+j], ":-")
-		names = append(names, name)
-		s = s[i+2+j+1:]
-	}
+	return b.String(), named, missing
 }

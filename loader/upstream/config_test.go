@@ -162,7 +162,7 @@ func TestExpandVars(t *testing.T) {
 		{"$TS_A ${TS_A", "$TS_A ${TS_A", nil},
 	}
 	for _, tt := range tests {
-		got, missing := expandVars(tt.in)
+		got, _, missing := expandVars(tt.in)
 		if got != tt.want || !reflect.DeepEqual(missing, tt.missing) {
 			t.Errorf("expandVars(%q) = %q, %v; want %q, %v", tt.in, got, missing, tt.want, tt.missing)
 		}

@@ -142,7 +142,13 @@ func (u *upstream) fetchFeatures(s *session) features {
 	}
 	if caps.Prompts == nil {
 		f.prompts = nil
-	} else if ps, err := collect(s.cs.Prompts(ctx, nil), maxPrompts, "prompts", problem); err == nil {
+	} else if ps, err := collect(ctx, func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+		res, err := s.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Prompts, res.NextCursor, nil
+	}, maxPrompts, "prompts", problem); err == nil {
 		f.prompts = ps
 	} else {
 		problem("listing prompts: " + err.Error())
@@ -150,12 +156,24 @@ func (u *upstream) fetchFeatures(s *session) features {
 	if caps.Resources == nil {
 		f.resources, f.templates = nil, nil
 	} else {
-		if rs, err := collect(s.cs.Resources(ctx, nil), maxResources, "resources", problem); err == nil {
+		if rs, err := collect(ctx, func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+			res, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return res.Resources, res.NextCursor, nil
+		}, maxResources, "resources", problem); err == nil {
 			f.resources = rs
 		} else {
 			problem("listing resources: " + err.Error())
 		}
-		if ts, err := collect(s.cs.ResourceTemplates(ctx, nil), maxTemplates, "resource templates", problem); err == nil {
+		if ts, err := collect(ctx, func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+			res, err := s.cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return res.ResourceTemplates, res.NextCursor, nil
+		}, maxTemplates, "resource templates", problem); err == nil {
 			f.templates = ts
 		} else {
 			problem("listing resource templates: " + err.Error())
@@ -165,20 +183,37 @@ func (u *upstream) fetchFeatures(s *session) features {
 	return f
 }
 
-// collect reads a paginated list, at most limit items of it.
-func collect[T any](seq func(func(T, error) bool), limit int, what string, problem func(string)) ([]T, error) {
-	var out []T
-	for item, err := range seq {
+// collect reads a paginated list page by page (list returns a page's items
+// and the next page's cursor), at most limit items of it. A page without
+// items that names a next one ends it too: a server could page so without
+// end, and every page that goes on must bring an item, so that the pages
+// read are bounded with the items.
+func collect[T any](ctx context.Context, list func(ctx context.Context, cursor string) ([]T, string, error), limit int, what string, problem func(string)) ([]T, error) {
+	var (
+		out    []T
+		cursor string
+	)
+	for {
+		items, next, err := list(ctx, cursor)
 		if err != nil {
 			return nil, err
 		}
-		if len(out) == limit {
-			problem(fmt.Sprintf("the server lists more than %d %s; only the first %d are served", limit, what, limit))
-			break
+		for _, item := range items {
+			if len(out) == limit {
+				problem(fmt.Sprintf("the server lists more than %d %s; only the first %d are served", limit, what, limit))
+				return out, nil
+			}
+			out = append(out, item)
 		}
-		out = append(out, item)
+		switch {
+		case next == "":
+			return out, nil
+		case len(items) == 0:
+			problem(fmt.Sprintf("the server listed a page of no %s that names a next page; only the %d before it are served", what, len(out)))
+			return out, nil
+		}
+		cursor = next
 	}
-	return out, nil
 }
 
 // rebuildFeatures makes the catalog entries of the last known features,
@@ -207,18 +242,19 @@ func (u *upstream) rebuildFeatures() {
 		}
 		return "withheld: the scanner flags it (" + strings.Join(msgs, "; ") + "); toolsearch scan lists every finding"
 	}
+	set := u.settings()
 	seen := map[string]bool{}
 	for _, p := range u.features.prompts {
 		if p == nil {
 			continue
 		}
 		e := loader.NewPromptEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+p.Name, p)
-		switch {
-		case seen[p.Name]:
+		if seen[p.Name] {
 			refuse(e, fmt.Sprintf("the server lists the prompt %q more than once; the first is used", p.Name))
 			continue
-		case checkPromptName(p.Name) != "":
-			refuse(e, checkPromptName(p.Name))
+		}
+		if reason := checkPromptName(p.Name); reason != "" {
+			refuse(e, reason)
 			continue
 		}
 		seen[p.Name] = true
@@ -226,44 +262,34 @@ func (u *upstream) rebuildFeatures() {
 			refuse(e, reason)
 			continue
 		}
-		e.Policy = u.settings().policy(p.Name)
+		e.Policy = set.policy(p.Name)
+		u.entries = append(u.entries, e)
+	}
+	// addResource serves a resource or template under uri, unless the URI
+	// cannot be served or the scanner flags what the server says of it.
+	addResource := func(e *loader.Entry, uri string, template bool, name, title, description string) {
+		reason := checkURI(uri, template)
+		if reason == "" {
+			reason = flagged(e, func() []scan.Finding {
+				return scanTexts("name", name, "title", title, "description", description)
+			})
+		}
+		if reason != "" {
+			refuse(e, reason)
+			return
+		}
+		e.Policy = set.featurePolicy(uri, name)
 		u.entries = append(u.entries, e)
 	}
 	for _, r := range u.features.resources {
-		if r == nil {
-			continue
+		if r != nil {
+			addResource(loader.NewResourceEntry(u.cfg.Name, r), r.URI, false, r.Name, r.Title, r.Description)
 		}
-		e := loader.NewResourceEntry(u.cfg.Name, r)
-		if reason := checkURI(r.URI, false); reason != "" {
-			refuse(e, reason)
-			continue
-		}
-		if reason := flagged(e, func() []scan.Finding {
-			return scanTexts("name", r.Name, "title", r.Title, "description", r.Description)
-		}); reason != "" {
-			refuse(e, reason)
-			continue
-		}
-		e.Policy = u.settings().featurePolicy(r.URI, r.Name)
-		u.entries = append(u.entries, e)
 	}
 	for _, t := range u.features.templates {
-		if t == nil {
-			continue
+		if t != nil {
+			addResource(loader.NewTemplateEntry(u.cfg.Name, t), t.URITemplate, true, t.Name, t.Title, t.Description)
 		}
-		e := loader.NewTemplateEntry(u.cfg.Name, t)
-		if reason := checkURI(t.URITemplate, true); reason != "" {
-			refuse(e, reason)
-			continue
-		}
-		if reason := flagged(e, func() []scan.Finding {
-			return scanTexts("name", t.Name, "title", t.Title, "description", t.Description)
-		}); reason != "" {
-			refuse(e, reason)
-			continue
-		}
-		e.Policy = u.settings().featurePolicy(t.URITemplate, t.Name)
-		u.entries = append(u.entries, e)
 	}
 }
 
@@ -318,7 +344,7 @@ func checkURI(uri string, template bool) string {
 // what its URI and its name match, so that a glob on either hides it.
 func (s *Settings) featurePolicy(uri, name string) loader.Policy {
 	byURI, byName := s.policy(uri), s.policy(name)
-	if strictness(byName) > strictness(byURI) {
+	if byName.StricterThan(byURI) {
 		return byName
 	}
 	return byURI
@@ -334,22 +360,12 @@ func (u *upstream) resourcePolicy(uri string) loader.Policy {
 	defer u.mu.Unlock()
 	for _, r := range u.features.resources {
 		if r != nil && r.URI == uri {
-			if byName := set.featurePolicy(r.URI, r.Name); strictness(byName) > strictness(pol) {
+			if byName := set.featurePolicy(r.URI, r.Name); byName.StricterThan(pol) {
 				pol = byName
 			}
 		}
 	}
 	return pol
-}
-
-func strictness(p loader.Policy) int {
-	switch p {
-	case loader.PolicyHidden:
-		return 2
-	case loader.PolicyVisibleOnly:
-		return 1
-	}
-	return 0
 }
 
 // PolicyError refuses a prompt or resource its policy keeps from clients.
@@ -375,22 +391,10 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.GetPromptResult
-	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
-		in, end := u.begin(ctx, clock)
-		defer end()
-		defer in.settle()
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
-		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
-		withToken(&params, in)
-		res, err = roundTrips(ctx, u, in, &params, s.cs.GetPrompt,
-			func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string, bool) {
-				return r.InputRequests, r.RequestState, r.NeedsInput()
-			},
-			func(p *mcp.GetPromptParams, resp mcp.InputResponseMap, state string) *mcp.GetPromptParams {
-				cp := *p
-				cp.InputResponses, cp.RequestState = resp, state
-				return &cp
-			})
+		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
+		res, err = request(ctx, u, clock, &params, s.cs.GetPrompt)
 		return err
 	})
 	return res, err
@@ -408,22 +412,10 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.ReadResourceResult
-	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, clock *callClock) error {
-		in, end := u.begin(ctx, clock)
-		defer end()
-		defer in.settle()
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
-		params.Meta = maps.Clone(p.Meta) // the token set below is this request's own
-		withToken(&params, in)
-		res, err = roundTrips(ctx, u, in, &params, s.cs.ReadResource,
-			func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string, bool) {
-				return r.InputRequests, r.RequestState, r.NeedsInput()
-			},
-			func(p *mcp.ReadResourceParams, resp mcp.InputResponseMap, state string) *mcp.ReadResourceParams {
-				cp := *p
-				cp.InputResponses, cp.RequestState = resp, state
-				return &cp
-			})
+		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
+		res, err = request(ctx, u, clock, &params, s.cs.ReadResource)
 		return err
 	})
 	return res, err
@@ -438,7 +430,7 @@ func (m *Manager) Complete(ctx context.Context, server string, p *mcp.CompletePa
 	}
 	what := "completion of " + p.Ref.Name + p.Ref.URI
 	var res *mcp.CompleteResult
-	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, _ *callClock) error {
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if init := s.cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Completions == nil {
 			res = &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 			return nil // the server completes nothing: nothing to offer

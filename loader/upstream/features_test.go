@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -236,5 +237,85 @@ func TestPromptsAndResourcesTheScannerFlagsAreWithheld(t *testing.T) {
 	}
 	if want := []string{"poisoned__sneaky", "notes://evil"}; !slices.Equal(refused, want) {
 		t.Errorf("refused = %v, want %v", refused, want)
+	}
+}
+
+// A server that answered prompts/list with empty pages, each naming a next
+// one, was paged through until ConnectTimeout ran out: its tools waited
+// that long to be served, and its prompts were not listed at all.
+func TestAListPagingOnWithoutItemsIsCutShort(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("pager", nil)
+	f.addEcho("echo", "Echo.")
+	addFeatures(f)
+	pages := 0
+	f.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "prompts/list" {
+				return next(ctx, method, req)
+			}
+			pages++
+			if pages == 1 { // the first page lists the prompts
+				res, err := next(ctx, method, req)
+				if err == nil {
+					res.(*mcp.ListPromptsResult).NextCursor = "page-1"
+				}
+				return res, err
+			}
+			return &mcp.ListPromptsResult{NextCursor: fmt.Sprintf("page-%d", pages)}, nil
+		}
+	})
+	e.start()
+	src := waitSource(t, e.catalog, "pager", "active", inState(loader.StateActive))
+	if !slices.Contains(entryNames(src), "pager__greet") {
+		t.Errorf("the prompts of the first page are not served: %v", entryNames(src))
+	}
+	if len(src.Problems) != 1 || !strings.Contains(src.Problems[0].Message, "page of no prompts") {
+		t.Errorf("problems = %v, want the empty page named", src.Problems)
+	}
+}
+
+// A second watcher of a URI was told it was subscribed as soon as it came,
+// while the first watcher's subscription upstream was still under way: when
+// that failed, the second stayed, subscribed to nothing.
+func TestAWatcherIsSubscribedOnlyOnceTheServerIs(t *testing.T) {
+	e := newEnv(t)
+	arrived, gate := make(chan struct{}, 4), make(chan struct{})
+	f := e.add("notes", &mcp.ServerOptions{
+		// Under 2025-11-25 a subscription is a request the server answers;
+		// 2026-07-28's streams are taken after Subscribe returns.
+		SupportedProtocolVersions: legacy.SupportedProtocolVersions,
+		SubscribeHandler: func(ctx context.Context, _ *mcp.SubscribeRequest) error {
+			arrived <- struct{}{}
+			select {
+			case <-gate:
+			case <-ctx.Done():
+			}
+			return errors.New("subscriptions are down")
+		},
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	addFeatures(f)
+	m := e.start()
+	waitSource(t, e.catalog, "notes", "active", inState(loader.StateActive))
+
+	ctx := context.Background()
+	first := make(chan error, 1)
+	go func() {
+		_, err := m.Subscribe(ctx, "notes", "notes://today", func(*mcp.ResourceUpdatedNotificationParams) {})
+		first <- err
+	}()
+	recv(t, arrived, "the first subscription upstream")
+	second := make(chan error, 1)
+	go func() {
+		_, err := m.Subscribe(ctx, "notes", "notes://today", func(*mcp.ResourceUpdatedNotificationParams) {})
+		second <- err
+	}()
+	close(gate)
+	if err := recv(t, first, "the first watcher's answer"); err == nil {
+		t.Error("the first watcher was subscribed")
+	}
+	if err := recv(t, second, "the second watcher's answer"); err == nil {
+		t.Error("the second watcher was subscribed though the server refused")
 	}
 }

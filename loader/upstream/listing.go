@@ -47,8 +47,12 @@ func (t *listingTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 }
 
 // enable turns the reading on or off for the requests that follow; each
-// time it is turned on, a new listing begins.
+// time it is turned on, a new listing begins. A nil transport (a
+// connection not read here) stays off.
 func (t *listingTransport) enable(on bool) {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.enabled = on
@@ -60,6 +64,9 @@ func (t *listingTransport) enable(on bool) {
 
 // take returns the tools of the page last read here, once.
 func (t *listingTransport) take() ([]*mcp.Tool, bool) {
+	if t == nil {
+		return nil, false
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	page, ok := t.page, t.read

@@ -83,6 +83,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/admission"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -173,9 +174,9 @@ type Manager struct {
 	start  sync.Once
 	wg     sync.WaitGroup
 
-	callMu  sync.Mutex
-	closing bool           // Shutdown has begun: no new call is admitted
-	calls   sync.WaitGroup // calls admitted and not yet returned
+	// calls admits calls (and the requests proxied as calls are) until
+	// Shutdown begins.
+	calls admission.Gate
 
 	// firstBackoff is the first delay before reconnecting; tests change it.
 	firstBackoff time.Duration
@@ -362,36 +363,17 @@ func (m *Manager) Close() error {
 // have exited, with ctx's error if calls had to be cut short. It may be
 // called more than once.
 func (m *Manager) Shutdown(ctx context.Context) error {
-	m.callMu.Lock()
-	m.closing = true
-	m.callMu.Unlock()
-	done := make(chan struct{})
-	go func() {
-		m.calls.Wait()
-		close(done)
-	}()
+	drained := m.calls.Close()
 	var err error
 	select {
-	case <-done:
+	case <-drained:
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
 	m.cancel()
 	m.wg.Wait()
-	<-done
+	<-drained
 	return err
-}
-
-// admit counts a new call in, unless Shutdown has begun; a call admitted
-// must call m.calls.Done when it returns.
-func (m *Manager) admit() bool {
-	m.callMu.Lock()
-	defer m.callMu.Unlock()
-	if m.closing {
-		return false
-	}
-	m.calls.Add(1)
-	return true
 }
 
 // Refresh re-lists a server's tools now and waits for the listing. Unlike

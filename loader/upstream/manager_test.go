@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -315,7 +316,10 @@ func TestCallTimeoutAndCancel(t *testing.T) {
 	recv(t, cancelled, "the timed-out call to be cancelled upstream")
 
 	// The caller's cancellation reaches the tool too.
-	m.servers["fake"].set.Timeout = time.Hour
+	u := m.servers["fake"]
+	u.setMu.Lock() // the server's loop reads its settings meanwhile
+	u.set.Timeout = time.Hour
+	u.setMu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -555,7 +559,11 @@ func TestDisabled(t *testing.T) {
 	}
 }
 
-func TestCloseEndsCallsInFlight(t *testing.T) {
+// startForeverCall starts a manager with one server, whose tool "forever"
+// runs until it is cancelled, and a call of that tool; it returns once the
+// call runs, with where its error will arrive.
+func startForeverCall(t *testing.T) (*Manager, <-chan error) {
+	t.Helper()
 	e := newEnv(t)
 	f := e.add("fake", nil)
 	started := make(chan struct{})
@@ -574,6 +582,11 @@ func TestCloseEndsCallsInFlight(t *testing.T) {
 		done <- err
 	}()
 	recv(t, started, "the call to start")
+	return m, done
+}
+
+func TestCloseEndsCallsInFlight(t *testing.T) {
+	m, done := startForeverCall(t)
 	m.Close()
 	var ce *CallError
 	if err := recv(t, done, "the call to end"); !errors.As(err, &ce) {
@@ -637,24 +650,7 @@ func TestShutdownGivesCallsTheGrace(t *testing.T) {
 }
 
 func TestShutdownEndsCallsAfterGrace(t *testing.T) {
-	e := newEnv(t)
-	f := e.add("fake", nil)
-	started := make(chan struct{})
-	f.AddTool(&mcp.Tool{Name: "forever", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			close(started)
-			<-ctx.Done()
-			return nil, ctx.Err()
-		})
-	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
-	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
-	done := make(chan error, 1)
-	go func() {
-		_, err := m.Call(context.Background(), "fake", "forever", nil)
-		done <- err
-	}()
-	recv(t, started, "the call to start")
+	m, done := startForeverCall(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	if err := m.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
@@ -743,11 +739,14 @@ func TestEndlessListing(t *testing.T) {
 			if method != "tools/list" {
 				return next(ctx, method, req)
 			}
-			// Always the first page, always another to come.
-			req.GetParams().(*mcp.ListToolsParams).Cursor = ""
+			// Always the first page, always another to come, each
+			// under a cursor of its own.
+			p := req.GetParams().(*mcp.ListToolsParams)
+			n, _ := strconv.Atoi(p.Cursor)
+			p.Cursor = ""
 			res, err := next(ctx, method, req)
 			if err == nil {
-				res.(*mcp.ListToolsResult).NextCursor = "more"
+				res.(*mcp.ListToolsResult).NextCursor = strconv.Itoa(n + 1)
 			}
 			return res, err
 		}

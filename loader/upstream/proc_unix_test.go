@@ -3,11 +3,10 @@
 package upstream
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"os"
 	"syscall"
+
+	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
 // processExists reports whether a process is alive; a zombie, dead but not
@@ -16,10 +15,6 @@ func processExists(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
-	if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			return false
-		}
-	}
-	return true
+	st, err := procfs.ReadStat(pid)
+	return err != nil || st.Live() // without /proc, Kill is all there is to go by
 }

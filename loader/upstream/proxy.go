@@ -3,19 +3,23 @@ package upstream
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
 )
 
-// proxy runs one request to the server u on its live session, with the
-// rules of Call: admitted only before Shutdown, bounded by the server's timeout (whose clock stops while
-// the caller is asked for input), waiting for a failed server to
-// reconnect, and ended with the connection. what names the request in
-// errors.
-func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(ctx context.Context, s *session, clock *callClock) error) error {
-	// Like calls, requests begun before Shutdown get its grace, and none
-	// begins after.
-	if !m.admit() {
+// proxy runs one request to the server u, with the rules of calls:
+// admitted only before Shutdown, bounded by the server's timeout (whose
+// clock stops while the caller is asked for input), and ended with the
+// connection. connect returns the connection within the timeout: a call
+// waits for the server's tools (u.await), other requests take a live
+// connection at once (u.live). what names the request in errors.
+func (m *Manager) proxy(ctx context.Context, u *upstream, what string,
+	connect func(context.Context, time.Duration) (*session, error),
+	do func(ctx context.Context, s *session, clock *callClock) error,
+) error {
+	// Requests begun before Shutdown get its grace, and none begins after.
+	if !m.calls.Admit() {
 		return ErrClosed
 	}
 	defer m.calls.Done()
@@ -25,16 +29,15 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(c
 	timeout := u.settings().timeout()
 	tctx, clock, cancel := withCallClock(ctx, timeout, errCallTimeout)
 	defer cancel()
-	s, err := u.live()
-	if s == nil {
-		s, err = u.await(tctx, timeout)
-	}
+	s, err := connect(tctx, timeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return err
 	}
+	// The request also ends when its connection is given up (a failure or
+	// Close), so that closing the session never waits for it.
 	callCtx, cancelCall := context.WithCancelCause(tctx)
 	defer cancelCall(nil)
 	stop := context.AfterFunc(s.ctx, func() { cancelCall(context.Cause(s.ctx)) })
@@ -60,13 +63,15 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string, do func(c
 	return &CallError{Server: u.cfg.Name, Tool: what, Err: u.redact.Error(err)}
 }
 
-// live returns the server's connection if it is up, re-listing its tools
-// included: prompts and resources do not wait for tools.
-func (u *upstream) live() (*session, error) {
+// live returns the server's connection at once if it is up, re-listing its
+// tools included, and else awaits it: prompts and resources do not wait for
+// tools.
+func (u *upstream) live(ctx context.Context, timeout time.Duration) (*session, error) {
 	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.sess != nil && (u.state == loader.StateActive || u.state == loader.StateValidating) {
-		return u.sess, nil
+	s, up := u.sess, u.sess != nil && (u.state == loader.StateActive || u.state == loader.StateValidating)
+	u.mu.Unlock()
+	if up {
+		return s, nil
 	}
-	return nil, nil
+	return u.await(ctx, timeout)
 }

@@ -1,33 +1,21 @@
 package upstream
 
 import (
-	"cmp"
-	"context"
-	"fmt"
-	"log/slog"
 	"net/url"
-	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/redact"
 )
 
-// redacted stands in for a secret.
-const redacted = "REDACTED"
-
-// minSecret is the shortest value taken for a secret wherever it appears in
-// text: shorter ones ("1", "json") would blank out words of the messages,
-// and are no credentials anyway. The configured URL is redacted whole
-// whatever its values.
-const minSecret = 4
-
-// A redactor takes a server's secrets out of text: the user information
-// and query values of its URL, and its configured header values. Errors of
-// the HTTP transports and the server's own answers embed them; everything
-// the package shows (LastError, errors, log records) goes through it, so
-// that no consumer can leak them.
-type redactor struct{ r *strings.Replacer }
-
-func newRedactor(cfg ServerConfig) *redactor {
-	var secrets []string
+// newRedactor returns what takes a server's secrets out of text: the user
+// information and query values of its URL, and its configured header
+// values. Errors of the HTTP transports and the server's own answers embed
+// them; everything the package shows (LastError, errors, log records) goes
+// through it, so that no consumer can leak them. The configured URL is
+// redacted whole whatever its values (redactURL), even those shorter than
+// redact.MinLen.
+func newRedactor(cfg ServerConfig) *redact.Redactor {
+	var secrets, rewrites []string
 	if u, err := url.Parse(cfg.URL); err == nil && cfg.URL != "" {
 		if u.User != nil {
 			pass, _ := u.User.Password()
@@ -43,69 +31,17 @@ func newRedactor(cfg ServerConfig) *redactor {
 			secrets = append(secrets, f[len(f)-1])
 		}
 	}
-	var pairs []string
-	seen := map[string]bool{}
-	add := func(old, new string) {
-		if !seen[old] && old != new {
-			seen[old] = true
-			pairs = append(pairs, old, new)
-		}
-	}
-	var forms []string
-	for _, s := range secrets {
-		if len(s) >= minSecret {
-			forms = append(forms, s, url.QueryEscape(s), url.PathEscape(s))
-		}
-	}
-	// Longest first: the replacer tries its pairs in order at each
-	// position, and a secret may contain a shorter one.
-	slices.SortStableFunc(forms, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
 	if cfg.URL != "" {
-		add(cfg.URL, redactURL(cfg.URL))
+		rewrites = append(rewrites, cfg.URL, redactURL(cfg.URL))
 		// Go's client shows the URL with the password as "***".
 		if u, err := url.Parse(cfg.URL); err == nil && u.User != nil {
 			if _, ok := u.User.Password(); ok {
-				add(strings.Replace(cfg.URL, u.User.String()+"@", u.User.Username()+":***@", 1), redactURL(cfg.URL))
+				rewrites = append(rewrites, strings.Replace(cfg.URL, u.User.String()+"@", u.User.Username()+":***@", 1), redactURL(cfg.URL))
 			}
 		}
 	}
-	for _, f := range forms {
-		add(f, redacted)
-	}
-	if len(pairs) == 0 {
-		return &redactor{}
-	}
-	return &redactor{strings.NewReplacer(pairs...)}
+	return redact.New(secrets, rewrites...)
 }
-
-// String returns s without the secrets.
-func (r *redactor) String(s string) string {
-	if r == nil || r.r == nil {
-		return s
-	}
-	return r.r.Replace(s)
-}
-
-// Error returns err with a message without the secrets; errors.Is and As
-// still see what it wraps.
-func (r *redactor) Error(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := r.String(err.Error())
-	if msg == err.Error() {
-		return err
-	}
-	return &redactedError{msg, err}
-}
-
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
 
 // redactURL returns a URL as it may be shown: its user information and the
 // values of its query replaced with REDACTED. Anything that does not parse
@@ -113,77 +49,17 @@ func (e *redactedError) Unwrap() error { return e.err }
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return redacted
+		return redact.Marker
 	}
 	if u.User != nil {
-		u.User = url.User(redacted)
+		u.User = url.User(redact.Marker)
 	}
 	if u.RawQuery != "" {
 		q := u.Query()
 		for k := range q {
-			q[k] = []string{redacted}
+			q[k] = []string{redact.Marker}
 		}
 		u.RawQuery = q.Encode()
 	}
 	return u.String()
-}
-
-// handler returns h with every record's message and attributes redacted.
-func (r *redactor) handler(h slog.Handler) slog.Handler {
-	if r.r == nil {
-		return h
-	}
-	return &redactHandler{h, r}
-}
-
-type redactHandler struct {
-	h slog.Handler
-	r *redactor
-}
-
-func (h *redactHandler) Enabled(ctx context.Context, l slog.Level) bool { return h.h.Enabled(ctx, l) }
-
-func (h *redactHandler) Handle(ctx context.Context, rec slog.Record) error {
-	out := slog.NewRecord(rec.Time, rec.Level, h.r.String(rec.Message), rec.PC)
-	rec.Attrs(func(a slog.Attr) bool {
-		out.AddAttrs(h.attr(a))
-		return true
-	})
-	return h.h.Handle(ctx, out)
-}
-
-func (h *redactHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	out := make([]slog.Attr, len(as))
-	for i, a := range as {
-		out[i] = h.attr(a)
-	}
-	return &redactHandler{h.h.WithAttrs(out), h.r}
-}
-
-func (h *redactHandler) WithGroup(name string) slog.Handler {
-	return &redactHandler{h.h.WithGroup(name), h.r}
-}
-
-func (h *redactHandler) attr(a slog.Attr) slog.Attr {
-	v := a.Value.Resolve()
-	switch v.Kind() {
-	case slog.KindString:
-		return slog.String(a.Key, h.r.String(v.String()))
-	case slog.KindGroup:
-		group := v.Group()
-		out := make([]slog.Attr, len(group))
-		for i, g := range group {
-			out[i] = h.attr(g)
-		}
-		return slog.Attr{Key: a.Key, Value: slog.GroupValue(out...)}
-	case slog.KindAny:
-		s := fmt.Sprint(v.Any())
-		if err, ok := v.Any().(error); ok {
-			s = err.Error()
-		}
-		if r := h.r.String(s); r != s {
-			return slog.String(a.Key, r)
-		}
-	}
-	return slog.Attr{Key: a.Key, Value: v}
 }

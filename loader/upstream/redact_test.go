@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -125,5 +128,42 @@ func TestConfigProblemRedactsURL(t *testing.T) {
 	}
 	if msg := probs[0].String(); strings.Contains(msg, "pa55word") || strings.Contains(msg, "queryS3cret") || !strings.Contains(msg, "ftp://REDACTED@h.example/x?key=REDACTED") {
 		t.Errorf("problem: %s", msg)
+	}
+}
+
+// An upstream's JSON-RPC error that echoes a secret reached clients whole:
+// its CallError's message was redacted, but errors.As found the upstream's
+// own *jsonrpc.Error beneath, and prompts/get, resources/read and
+// completion hand that to the client as it is.
+func TestJSONRPCErrorsAreRedactedForErrorsAs(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("notes", nil)
+	echo := &jsonrpc.Error{Code: 4711, Message: "key hdrS3cret refused", Data: json.RawMessage(`{"sent":"Bearer bearerT0ken"}`)}
+	f.AddPrompt(&mcp.Prompt{Name: "greet"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return nil, echo
+	})
+	f.AddResource(&mcp.Resource{URI: "notes://today", Name: "today"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return nil, echo
+	})
+	headers := map[string]string{"X-Api-Key": "hdrS3cret", "Authorization": "Bearer bearerT0ken"}
+	m := New([]ServerConfig{{Name: "notes", Type: TypeHTTP, URL: "http://notes.example/mcp", Headers: headers}}, e.opts)
+	m.Start(context.Background())
+	defer m.Close()
+	waitSource(t, e.catalog, "notes", "features", func(s *loader.Source) bool { return len(s.Entries) == 2 })
+
+	_, errPrompt := m.GetPrompt(context.Background(), "notes", &mcp.GetPromptParams{Name: "greet"})
+	_, errRead := m.ReadResource(context.Background(), "notes", &mcp.ReadResourceParams{URI: "notes://today"})
+	for what, err := range map[string]error{"GetPrompt": errPrompt, "ReadResource": errRead} {
+		var rpc *jsonrpc.Error
+		if !errors.As(err, &rpc) {
+			t.Fatalf("%s: %v is no *jsonrpc.Error", what, err)
+		}
+		shown := err.Error() + "\n" + rpc.Message + "\n" + string(rpc.Data)
+		if strings.Contains(shown, "hdrS3cret") || strings.Contains(shown, "bearerT0ken") {
+			t.Errorf("%s shows a secret:\n%s", what, shown)
+		}
+		if rpc.Code != echo.Code || rpc.Message != "key REDACTED refused" || !json.Valid(rpc.Data) {
+			t.Errorf("%s: the upstream's error is not kept but for its secrets: %+v", what, rpc)
+		}
 	}
 }

@@ -72,6 +72,9 @@ type inflight struct {
 	caller Caller
 	token  string // the progress token sent upstream; "" when none
 	clock  *callClock
+	// ctx is the request's: the upstream's requests to the caller end
+	// with it, even when the upstream does not cancel them.
+	ctx context.Context
 
 	// The last progress passed on, and a signal at each.
 	mu              sync.Mutex
@@ -119,7 +122,8 @@ type relay struct {
 	// in order of arrival, since its completion comes after the call.
 	urlElicitations map[string]Caller
 	urlOrder        []string
-	// limit drops notifications beyond notifyRate a second.
+	// sent notifications passed in the second that began at window;
+	// allow drops those beyond notifyRate.
 	window time.Time
 	sent   int
 }
@@ -133,7 +137,7 @@ func (u *upstream) begin(ctx context.Context, clock *callClock) (*inflight, func
 	if c == nil {
 		return nil, func() {}
 	}
-	in := &inflight{caller: c, clock: clock, more: make(chan struct{}, 1)}
+	in := &inflight{caller: c, clock: clock, ctx: ctx, more: make(chan struct{}, 1)}
 	if c.ProgressToken() != nil {
 		in.token = fmt.Sprintf("toolsearch-%d", u.m.tokens.Add(1))
 	}
@@ -211,7 +215,8 @@ func (u *upstream) callerFor() (*inflight, error) {
 }
 
 // ask passes one request of the upstream to in's caller: the call's clock
-// stops meanwhile, and the wait is bounded by clientAnswerTimeout.
+// stops meanwhile, and the wait is bounded by clientAnswerTimeout and by
+// the request in is.
 func ask[R any](ctx context.Context, in *inflight, do func(context.Context, Caller) (R, error)) (R, error) {
 	if in.clock != nil {
 		in.clock.pause()
@@ -219,6 +224,7 @@ func ask[R any](ctx context.Context, in *inflight, do func(context.Context, Call
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, clientAnswerTimeout, errNoAnswer)
 	defer cancel()
+	defer context.AfterFunc(in.ctx, cancel)()
 	res, err := do(ctx, in.caller)
 	if errors.Is(context.Cause(ctx), errNoAnswer) {
 		var zero R
@@ -240,7 +246,7 @@ func (u *upstream) relayOptions(o *mcp.ClientOptions) {
 		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
 	}
 	// Input-required results (protocol 2026-07-28) are answered by
-	// roundTrips, which knows whom each request is for.
+	// request, which knows whom each request is for.
 	o.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
 	o.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		in, err := u.callerFor()
@@ -322,7 +328,8 @@ func (r *relay) takeURLElicitation(id string) Caller {
 }
 
 // progress passes a progress notification to the caller whose token it
-// carries, under the caller's own token. Unknown tokens are dropped.
+// carries, under the caller's own token and without the server's secrets.
+// Unknown tokens are dropped.
 func (u *upstream) progress(ctx context.Context, p *mcp.ProgressNotificationParams) {
 	token, ok := p.ProgressToken.(string)
 	if !ok {
@@ -336,6 +343,7 @@ func (u *upstream) progress(ctx context.Context, p *mcp.ProgressNotificationPara
 	}
 	mapped := *p
 	mapped.ProgressToken = in.caller.ProgressToken()
+	mapped.Message = u.redact.String(p.Message)
 	in.caller.Progress(ctx, &mapped)
 	in.mu.Lock()
 	in.progress, in.total = p.Progress, p.Total
@@ -346,7 +354,8 @@ func (u *upstream) progress(ctx context.Context, p *mcp.ProgressNotificationPara
 // logMessage passes a log message on: to the clients with requests in
 // flight to the server, which it most likely concerns, or else to the
 // Manager's log watchers. Its logger names the server first, since clients
-// get the messages of every server from toolsearch.
+// get the messages of every server from toolsearch, and it goes without the
+// server's secrets, as its stderr does.
 func (u *upstream) logMessage(ctx context.Context, msg *mcp.LoggingMessageParams) {
 	u.log.Debug("server log message", "level", msg.Level, "logger", msg.Logger)
 	if !u.rel.allow() {
@@ -354,8 +363,9 @@ func (u *upstream) logMessage(ctx context.Context, msg *mcp.LoggingMessageParams
 	}
 	p := *msg
 	if p.Logger = u.cfg.Name; msg.Logger != "" {
-		p.Logger += "/" + msg.Logger
+		p.Logger += "/" + u.redact.String(msg.Logger)
 	}
+	p.Data = u.redact.Value(msg.Data)
 	if rs := u.rel.recipients(); len(rs) > 0 {
 		for _, in := range rs {
 			in.caller.Log(ctx, &p)
@@ -365,20 +375,24 @@ func (u *upstream) logMessage(ctx context.Context, msg *mcp.LoggingMessageParams
 	u.m.watchers.log(u.cfg.Name, &p)
 }
 
-// roundTrips sends a request to an upstream and, while the upstream answers
-// that it needs input (protocol 2026-07-28), asks in's caller for it and
-// sends the request again with the answers.
-func roundTrips[P any, R any](ctx context.Context, u *upstream, in *inflight, params P,
-	send func(context.Context, P) (R, error),
-	needs func(R) (mcp.InputRequestMap, string, bool),
-	retry func(P, mcp.InputResponseMap, string) P,
-) (R, error) {
+// request sends params to the server on s for the caller of ctx, if any:
+// its progress token mapped, and, while the server answers that it needs
+// input (protocol 2026-07-28), the caller asked for it and the request sent
+// again with the answers. The token is set in params.
+func request[P interface {
+	*mcp.CallToolParams | *mcp.GetPromptParams | *mcp.ReadResourceParams
+	SetProgressToken(any)
+}, R mcp.Result](ctx context.Context, u *upstream, clock *callClock, params P, send func(context.Context, P) (R, error)) (R, error) {
+	in, end := u.begin(ctx, clock)
+	defer end()
+	defer in.settle()
+	withToken(params, in)
 	for round := 1; ; round++ {
 		res, err := send(ctx, params)
 		if err != nil {
 			return res, err
 		}
-		requests, state, ok := needs(res)
+		requests, state, ok := needsInput(res)
 		if !ok {
 			return res, nil
 		}
@@ -395,8 +409,42 @@ func roundTrips[P any, R any](ctx context.Context, u *upstream, in *inflight, pa
 		if err != nil {
 			return zero, err
 		}
-		params = retry(params, responses, state)
+		params = withInput(params, responses, state)
 	}
+}
+
+// needsInput reads the input requests and request state of a result that
+// says the server needs input.
+func needsInput(res mcp.Result) (mcp.InputRequestMap, string, bool) {
+	switch r := res.(type) {
+	case *mcp.CallToolResult:
+		return r.InputRequests, r.RequestState, r.NeedsInput()
+	case *mcp.GetPromptResult:
+		return r.InputRequests, r.RequestState, r.NeedsInput()
+	case *mcp.ReadResourceResult:
+		return r.InputRequests, r.RequestState, r.NeedsInput()
+	}
+	return nil, "", false
+}
+
+// withInput returns a copy of params that carries the caller's answers and
+// the request state to echo, as the SDK's own retries do.
+func withInput[P *mcp.CallToolParams | *mcp.GetPromptParams | *mcp.ReadResourceParams](params P, responses mcp.InputResponseMap, state string) P {
+	switch p := any(params).(type) {
+	case *mcp.CallToolParams:
+		cp := *p
+		cp.InputResponses, cp.RequestState = responses, state
+		return any(&cp).(P)
+	case *mcp.GetPromptParams:
+		cp := *p
+		cp.InputResponses, cp.RequestState = responses, state
+		return any(&cp).(P)
+	case *mcp.ReadResourceParams:
+		cp := *p
+		cp.InputResponses, cp.RequestState = responses, state
+		return any(&cp).(P)
+	}
+	return params
 }
 
 // fulfill asks the caller for every input an upstream needs, one at a time:
@@ -426,24 +474,6 @@ func (u *upstream) fulfill(ctx context.Context, in *inflight, requests mcp.Input
 		responses[id] = resp
 	}
 	return responses, nil
-}
-
-// callTool calls a tool for the caller of ctx, if any: its progress token
-// mapped, its input requests answered.
-func (u *upstream) callTool(ctx context.Context, s *session, clock *callClock, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	in, end := u.begin(ctx, clock)
-	defer end()
-	defer in.settle()
-	withToken(params, in)
-	return roundTrips(ctx, u, in, params, s.cs.CallTool,
-		func(r *mcp.CallToolResult) (mcp.InputRequestMap, string, bool) {
-			return r.InputRequests, r.RequestState, r.NeedsInput()
-		},
-		func(p *mcp.CallToolParams, resp mcp.InputResponseMap, state string) *mcp.CallToolParams {
-			cp := *p
-			cp.InputResponses, cp.RequestState = resp, state
-			return &cp
-		})
 }
 
 // callClock bounds the upstream's share of a request: it runs while the

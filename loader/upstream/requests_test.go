@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -372,4 +373,92 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// A server that does not cancel its request to the client when its call
+// ends kept the caller asked, and the goroutine asking, for up to
+// clientAnswerTimeout (ten minutes) after the call: the request is passed
+// on only while the call it came during runs.
+func TestARequestOutlivingItsCallIsCancelled(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("asker", legacy)
+	asked := make(chan struct{})
+	mcp.AddTool(f.Server, &mcp.Tool{Name: "ask_and_go"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		go req.Session.Elicit(context.WithoutCancel(ctx), &mcp.ElicitParams{Message: "Still there?", RequestedSchema: &jsonschemaObject})
+		select {
+		case <-asked:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "gone"}}}, nil, nil
+	})
+	m := e.start()
+	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+
+	ended, quit := make(chan error, 1), make(chan struct{})
+	t.Cleanup(func() { close(quit) }) // before the Manager's Close, which would wait for it
+	caller := &fakeCaller{name: "client", elicit: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		close(asked)
+		select { // a person who never answers
+		case <-ctx.Done():
+			ended <- ctx.Err()
+		case <-quit:
+		}
+		return nil, errors.New("no answer")
+	}}
+	res, err := m.Call(WithCaller(context.Background(), caller), "asker", "ask_and_go", nil)
+	if err != nil || textOf(res) != "gone" {
+		t.Fatalf("Call = %q, %v", textOf(res), err)
+	}
+	recv(t, ended, "the request to the client to end with its call")
+}
+
+// A server's log messages and progress messages reached clients with the
+// server's secrets in them (a header value it echoes), where everything
+// else the package shows, its stderr included, is redacted.
+func TestLogAndProgressMessagesAreRedacted(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("logger", legacy)
+	release := make(chan struct{})
+	gatedProgressTool(f, release)
+	headers := map[string]string{"X-Api-Key": "hdrS3cret", "Authorization": "Bearer bearerT0ken"}
+	m := New([]ServerConfig{{Name: "logger", Type: TypeHTTP, URL: "http://logger.example/mcp", Headers: headers}}, e.opts)
+	m.Start(context.Background())
+	defer m.Close()
+	waitSource(t, e.catalog, "logger", "active", inState(loader.StateActive))
+
+	// Progress first: the log probes below may use up the second's
+	// allowance of notifications (notifyRate).
+	caller := &fakeCaller{name: "c", token: "mine"}
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(WithCaller(context.Background(), caller), "logger", "work", []byte(`{"who":"sent hdrS3cret"}`))
+		done <- err
+	}()
+	waitFor(t, "the progress", func() bool { p, _ := caller.got(); return len(p) > 0 })
+	close(release)
+	if err := recv(t, done, "the call"); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := caller.got(); p[0] != "mine:1:sent REDACTED" {
+		t.Errorf("progress passed on as %q", p[0])
+	}
+	watched := make(chan *mcp.LoggingMessageParams, 64)
+	defer m.WatchLogs(func(_ string, p *mcp.LoggingMessageParams) { watched <- p })()
+	m.SetLogLevel("debug")
+	waitFor(t, "the level to reach the server", func() bool {
+		for ss := range f.Sessions() {
+			_ = ss.Log(context.Background(), &mcp.LoggingMessageParams{Level: "info", Logger: "hdrS3cret", Data: map[string]any{"auth": "Bearer bearerT0ken", "n": 1}})
+		}
+		select {
+		case p := <-watched:
+			shown, _ := json.Marshal(p)
+			if strings.Contains(string(shown), "hdrS3cret") || strings.Contains(string(shown), "bearerT0ken") || !strings.Contains(string(shown), `"auth":"REDACTED"`) {
+				t.Errorf("log message passed on as %s", shown)
+			}
+			return true
+		default:
+			return false
+		}
+	})
 }

@@ -23,13 +23,17 @@ type subscriptions struct {
 	mu    sync.Mutex
 	byURI map[string]map[int]func(*mcp.ResourceUpdatedNotificationParams)
 	next  int
+	// pending are the URIs whose first watcher is subscribing upstream;
+	// their channels close when it is done, in place or failed.
+	pending map[string]chan struct{}
 }
 
 // Subscribe watches a resource of the server: fn is called (on the
 // connection's goroutine, so it must not block) each time the server says
 // the resource was updated, until cancel. The first watcher of a URI
-// subscribes upstream, with the rules of Call; the last one's cancel
-// unsubscribes.
+// subscribes upstream, with the rules of Call, and others that come
+// meanwhile wait for it to be in place (or try themselves if it failed);
+// the last one's cancel unsubscribes.
 func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mcp.ResourceUpdatedNotificationParams)) (cancel func(), err error) {
 	u, err := m.server(server)
 	if err != nil {
@@ -40,9 +44,26 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	subs := &u.feat.subs
-	id, first, err := subs.add(uri, fn)
-	if err != nil {
-		return nil, err
+	var (
+		id    int
+		first bool
+	)
+	for {
+		var pending <-chan struct{}
+		id, first, pending, err = subs.add(uri, fn)
+		if err != nil {
+			return nil, err
+		}
+		if pending == nil {
+			break
+		}
+		// Another watcher is subscribing: join it once it is in place, or
+		// try again once it failed.
+		select {
+		case <-pending:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	cancel = func() {
 		// A restart hands the watchers to the server's new instance.
@@ -53,7 +74,7 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 	if !first {
 		return cancel, nil
 	}
-	err = m.proxy(ctx, u, what, func(ctx context.Context, s *session, _ *callClock) error {
+	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if !supportsSubscribe(s) {
 			return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("server %s does not support resource subscriptions", server)}
 		}
@@ -61,6 +82,9 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 	})
 	if err != nil {
 		subs.remove(uri, id)
+	}
+	subs.settle(uri)
+	if err != nil {
 		return nil, err
 	}
 	return cancel, nil
@@ -71,24 +95,44 @@ func supportsSubscribe(s *session) bool {
 	return res != nil && res.Capabilities != nil && res.Capabilities.Resources != nil && res.Capabilities.Resources.Subscribe
 }
 
-// add records a watcher; first reports whether it is the URI's first.
-func (s *subscriptions) add(uri string, fn func(*mcp.ResourceUpdatedNotificationParams)) (id int, first bool, err error) {
+// add records a watcher; first reports whether it is the URI's first,
+// which subscribes upstream and then calls settle. While a first watcher
+// subscribes, add records nobody and returns its pending channel.
+func (s *subscriptions) add(uri string, fn func(*mcp.ResourceUpdatedNotificationParams)) (id int, first bool, pending <-chan struct{}, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if p := s.pending[uri]; p != nil {
+		return 0, false, p, nil
+	}
 	if s.byURI == nil {
 		s.byURI = map[string]map[int]func(*mcp.ResourceUpdatedNotificationParams){}
+	}
+	if s.pending == nil { // takeOver moves byURI, not what is pending
+		s.pending = map[string]chan struct{}{}
 	}
 	fns := s.byURI[uri]
 	if fns == nil {
 		if len(s.byURI) >= maxSubscriptions {
-			return 0, false, fmt.Errorf("%d resources of this server are subscribed to already, the most toolsearch keeps", maxSubscriptions)
+			return 0, false, nil, fmt.Errorf("%d resources of this server are subscribed to already, the most toolsearch keeps", maxSubscriptions)
 		}
 		fns = map[int]func(*mcp.ResourceUpdatedNotificationParams){}
 		s.byURI[uri] = fns
+		s.pending[uri] = make(chan struct{})
 	}
 	s.next++
 	fns[s.next] = fn
-	return s.next, len(fns) == 1, nil
+	return s.next, len(fns) == 1, nil, nil
+}
+
+// settle ends the first watcher's subscribing to uri, in place or failed,
+// and lets the watchers waiting for it go on.
+func (s *subscriptions) settle(uri string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.pending[uri]; p != nil {
+		close(p)
+		delete(s.pending, uri)
+	}
 }
 
 // remove drops a watcher and reports whether it was the URI's last.

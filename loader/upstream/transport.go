@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/url"
@@ -64,13 +65,61 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 }
 
 // httpClient returns the client for a server at endpoint: one that adds the
-// configured headers to its requests to the endpoint's origin.
+// configured headers to its requests to the endpoint's origin, and reads
+// at most maxMessageBytes of a response that is not an event stream.
 func httpClient(endpoint string, headers map[string]string) *http.Client {
-	if len(headers) == 0 {
-		return nil // http.DefaultClient
+	var rt http.RoundTripper = cappedTransport{http.DefaultTransport}
+	if len(headers) > 0 {
+		origin, _ := url.Parse(endpoint) // LoadConfig checked it
+		rt = &headerTransport{base: rt, origin: origin, headers: headers}
 	}
-	origin, _ := url.Parse(endpoint) // LoadConfig checked it
-	return &http.Client{Transport: &headerTransport{base: http.DefaultTransport, origin: origin, headers: headers}}
+	return &http.Client{Transport: rt}
+}
+
+// maxMessageBytes bounds one message of an HTTP server: the bound the SDK
+// puts on a line of a stdio server and on a server-sent event.
+const maxMessageBytes = mcp.DefaultMaxLineLength
+
+// cappedTransport bounds the body of every response but an event stream
+// (whose events the SDK bounds one by one): the SDK reads a JSON answer,
+// or an error's body, whole, and a server could send gigabytes.
+type cappedTransport struct{ base http.RoundTripper }
+
+func (t cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	if ct, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), "text/event-stream") {
+		resp.Body = &cappedBody{ReadCloser: resp.Body, left: maxMessageBytes}
+	}
+	return resp, nil
+}
+
+// errMessageTooLarge ends the reading of a response over maxMessageBytes.
+var errMessageTooLarge = fmt.Errorf("the server's answer is larger than %d MiB, the most toolsearch reads of one message", maxMessageBytes>>20)
+
+type cappedBody struct {
+	io.ReadCloser
+	left int64 // bytes that may still be read
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, errMessageTooLarge
+	}
+	// Read one byte past the bound, to tell a body of exactly the bound
+	// from a longer one.
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	if int64(n) > b.left {
+		n, b.left = int(b.left), -1
+		return n, errMessageTooLarge
+	}
+	b.left -= int64(n)
+	return n, err
 }
 
 // headerTransport adds the configured headers (an Authorization token,

@@ -1,8 +1,12 @@
 package upstream
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -298,5 +302,80 @@ func TestSameOrigin(t *testing.T) {
 		if got := sameOrigin(a, b); got != tt.want {
 			t.Errorf("sameOrigin(%s, %s) = %v", tt.a, tt.b, got)
 		}
+	}
+}
+
+// An HTTP server's answer is read up to maxMessageBytes, the bound a stdio
+// line and a server-sent event have: a larger JSON body (or error body)
+// ends with an error rather than in memory; an event stream is bounded by
+// the SDK event by event, not as a whole.
+func TestHTTPAnswersAreBounded(t *testing.T) {
+	tests := []struct {
+		contentType string
+		size        int
+		wantErr     bool
+	}{
+		{"application/json", maxMessageBytes, false},
+		{"application/json", maxMessageBytes + 1, true},
+		{"text/plain; charset=utf-8", 4 * maxMessageBytes, true},
+		{"text/event-stream", maxMessageBytes + 1, false},
+	}
+	for _, tt := range tests {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", tt.contentType)
+			chunk := bytes.Repeat([]byte("x"), 1<<20)
+			for left := tt.size; left > 0; left -= len(chunk) {
+				w.Write(chunk[:min(left, len(chunk))])
+			}
+		}))
+		resp, err := httpClient(srv.URL, nil).Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if tt.wantErr {
+			if !errors.Is(err, errMessageTooLarge) || n != maxMessageBytes {
+				t.Errorf("%s of %d bytes: read %d, %v; want %d and errMessageTooLarge", tt.contentType, tt.size, n, err, maxMessageBytes)
+			}
+		} else if err != nil || n != int64(tt.size) {
+			t.Errorf("%s of %d bytes: read %d, %v; want all of it", tt.contentType, tt.size, n, err)
+		}
+	}
+}
+
+// A server whose answer to tools/list exceeds the bound fails, saying so.
+func TestHTTPServerWithATooLargeAnswerFails(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		if req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if req.Method == "initialize" {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"big","version":"1"}}}`, req.ID)
+			return
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"big","description":"`, req.ID)
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		for range 20 {
+			w.Write(chunk)
+		}
+		w.Write([]byte(`","inputSchema":{"type":"object"}}]}}`))
+	}))
+	defer srv.Close()
+	catalog := loader.NewCatalog()
+	m := New([]ServerConfig{{Name: "big", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: catalog, CacheDir: t.TempDir(), Logger: testLogger(t)})
+	m.Start(context.Background())
+	defer m.Close()
+	src := waitSource(t, catalog, "big", "failed", inState(loader.StateFailed))
+	if !strings.Contains(src.LastError, "larger than 16 MiB") {
+		t.Errorf("LastError = %q, want it to say the answer was too large", src.LastError)
 	}
 }

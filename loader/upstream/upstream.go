@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/redact"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/schema"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -34,7 +36,7 @@ type upstream struct {
 	auth *oauth.Handler
 	// redact takes the server's secrets (URL keys, header values) out of
 	// everything shown: LastError, errors, and log records through log.
-	redact *redactor
+	redact *redact.Redactor
 	// withheld names the variables of toolsearch's environment the server
 	// must not inherit.
 	withheld map[string]bool
@@ -98,7 +100,7 @@ type session struct {
 	cmd    *exec.Cmd // for stdio
 	stderr *stderrTail
 	// listing reads tools/list pages before the client does (see
-	// listingTransport).
+	// listingTransport); nil for streamable HTTP, see connect.
 	listing *listingTransport
 }
 
@@ -108,13 +110,13 @@ var (
 )
 
 func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
-	redact := newRedactor(cfg)
+	redactor := newRedactor(cfg)
 	u := &upstream{
 		m:            m,
 		cfg:          cfg,
 		set:          set,
-		redact:       redact,
-		log:          slog.New(redact.handler(m.log.Handler())).With("server", cfg.Name),
+		redact:       redactor,
+		log:          slog.New(redactor.Handler(m.log.Handler())).With("server", cfg.Name),
 		file:         cacheFile(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
@@ -272,8 +274,17 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	s.cmd = cmd
 	var cs *mcp.ClientSession
 	if err == nil {
-		s.listing = &listingTransport{Transport: t}
-		cs, err = u.client.Connect(s.ctx, s.listing, nil)
+		// The streamable HTTP client's connection must reach the client
+		// as it is: the session tells it, through a method only the SDK
+		// can call, the protocol version to send with every request and
+		// when to open the stream on which the server sends its own
+		// requests and notifications. A wrapped connection hears neither.
+		// Its listings are decoded by the client.
+		if _, streamable := t.(*mcp.StreamableClientTransport); !streamable {
+			s.listing = &listingTransport{Transport: t}
+			t = s.listing
+		}
+		cs, err = u.client.Connect(s.ctx, t, nil)
 	}
 	if !timer.Stop() {
 		if cs != nil {
@@ -400,62 +411,18 @@ func subscribes(cs *mcp.ClientSession) bool {
 // on without end is cut off there rather than fill memory.
 var maxListedTools = 1_000_000 // tests make it smaller
 
-// list reads the server's tools, page by page, and makes them current. Each
-// page must come within ConnectTimeout: a server with a hundred thousand
-// tools takes longer than that to list them all on a busy machine.
+// list reads the server's tools and makes them current.
 func (u *upstream) list(s *session, explicit bool) error {
-	u.mu.Lock()
-	known := u.known
-	u.mu.Unlock()
-	var (
-		tools  []*mcp.Tool
-		pack   loader.SchemaPacker
-		params = &mcp.ListToolsParams{}
-	)
-	res := s.cs.InitializeResult()
-	s.listing.enable(res != nil && res.ProtocolVersion < "2026-07-28")
+	ir := s.cs.InitializeResult()
+	s.listing.enable(ir != nil && ir.ProtocolVersion < "2026-07-28")
 	defer s.listing.enable(false)
-	for {
-		ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
-		res, err := s.cs.ListTools(ctx, params)
-		cancel()
-		if err != nil {
-			if ctx.Err() == context.DeadlineExceeded {
-				return fmt.Errorf("no tools/list answer within %v", u.m.opts.ConnectTimeout)
-			}
-			return fmt.Errorf("listing tools: %w", err)
-		}
-		page, packed := s.listing.take()
-		if !packed {
-			page = res.Tools
-		}
-		for _, t := range page {
-			if t == nil {
-				continue // the client leaves out null tools too
-			}
-			if !packed {
-				// The client decoded the schemas into maps, several times
-				// the size of their JSON: pack each page as it comes.
-				pack.Pack(t)
-			}
-			// A tool listed as it was keeps the definition already known
-			// (and so its catalog entry), and its new copy goes at once.
-			if k, ok := known[t.Name]; ok && k.entry.Digest == loader.ToolDigest(t) {
-				t = k.tool
-			}
-			tools = append(tools, t)
-		}
-		if len(tools) > maxListedTools {
-			return fmt.Errorf("the server listed more than %d tools; toolsearch takes at most that many from one server", maxListedTools)
-		}
-		if res.NextCursor == "" {
-			break
-		}
-		params.Cursor = res.NextCursor
+	tools, err := u.readTools(s)
+	if err != nil {
+		return err
 	}
 	var instructions string
-	if res := s.cs.InitializeResult(); res != nil {
-		instructions = res.Instructions
+	if ir != nil {
+		instructions = ir.Instructions
 	}
 	features, listed := u.listingFeatures(s, explicit)
 	defer listed()
@@ -491,6 +458,76 @@ func (u *upstream) list(s *session, explicit bool) error {
 	u.save()
 	return nil
 }
+
+// readTools reads the server's tools, page by page. Each page must come
+// within ConnectTimeout: a server with a hundred thousand tools takes
+// longer than that to list them all on a busy machine.
+func (u *upstream) readTools(s *session) ([]*mcp.Tool, error) {
+	u.mu.Lock()
+	known := u.known
+	u.mu.Unlock()
+	var (
+		tools  []*mcp.Tool
+		pack   loader.SchemaPacker
+		params = &mcp.ListToolsParams{}
+		empty  int // pages without tools in a row
+	)
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, u.m.opts.ConnectTimeout)
+		res, err := s.cs.ListTools(ctx, params)
+		cancel()
+		if err != nil {
+			if ctx.Err() == context.DeadlineExceeded {
+				return nil, fmt.Errorf("no tools/list answer within %v", u.m.opts.ConnectTimeout)
+			}
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		page, packed := s.listing.take()
+		if !packed {
+			page = res.Tools
+		}
+		for _, t := range page {
+			if t == nil {
+				continue // the client leaves out null tools too
+			}
+			if !packed {
+				// The client decoded the schemas into maps, several times
+				// the size of their JSON: pack each page as it comes.
+				pack.Pack(t)
+			}
+			// A tool listed as it was keeps the definition already known
+			// (and so its catalog entry), and its new copy goes at once.
+			if k, ok := known[t.Name]; ok && k.entry.Digest == loader.ToolDigest(t) {
+				t = k.tool
+			}
+			tools = append(tools, t)
+		}
+		if len(tools) > maxListedTools {
+			return nil, fmt.Errorf("the server listed more than %d tools; toolsearch takes at most that many from one server", maxListedTools)
+		}
+		// A server that pages on without listing anything, or names the
+		// page it just gave, would be paged forever, a timeout for each
+		// page, and never become active. A few empty pages in a row are
+		// allowed: a server may filter what a page holds.
+		empty++
+		if len(page) > 0 {
+			empty = 0
+		}
+		switch {
+		case res.NextCursor == "":
+			return tools, nil
+		case res.NextCursor == params.Cursor:
+			return nil, fmt.Errorf("the server named the page of tools it had just given as the next one (cursor %q): its listing would never end", utf8cut.Prefix(res.NextCursor, 64))
+		case empty > maxEmptyPages:
+			return nil, fmt.Errorf("the server gave %d pages of no tools in a row, each naming another: its listing would never end", empty)
+		}
+		params.Cursor = res.NextCursor
+	}
+}
+
+// maxEmptyPages bounds the pages without tools in a row a listing goes on
+// through.
+const maxEmptyPages = 8
 
 // fail records why the connection ended, with the tail of stderr.
 func (u *upstream) fail(err error, stderr *stderrTail) {

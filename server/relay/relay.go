@@ -24,13 +24,12 @@
 package relay
 
 import (
-	"context"
 	"fmt"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
 
@@ -46,17 +45,8 @@ type Request struct {
 }
 
 // A Caller passes an upstream's requests and messages to the client of one
-// request. It implements upstream.Caller.
-type Caller interface {
-	Elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
-	CreateMessage(ctx context.Context, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error)
-	ListRoots(ctx context.Context, p *mcp.ListRootsParams) (*mcp.ListRootsResult, error)
-	Progress(ctx context.Context, p *mcp.ProgressNotificationParams)
-	Log(ctx context.Context, p *mcp.LoggingMessageParams)
-	ElicitationComplete(ctx context.Context, p *mcp.ElicitationCompleteParams)
-	ProgressToken() any
-	Recipient() any
-}
+// request; [Run] hands one to the function that forwards the request.
+type Caller = upstream.Caller
 
 // capabilities returns what the client of a request supports.
 func capabilities(ss *mcp.ServerSession) *mcp.ClientCapabilities {
@@ -123,14 +113,4 @@ func progressToken(meta mcp.Meta) any {
 // modern reports whether a request follows protocol 2026-07-28 or later.
 func modern(req Request) bool {
 	return protocol.IsModern(req.Session, req.Meta)
-}
-
-// sortedKeys returns the ids of input requests in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -182,7 +182,7 @@ func modernRequest() Request {
 func TestParkedCallsAreBounded(t *testing.T) {
 	r := New()
 	r.maxParked = 1
-	r.parkTimout = time.Hour
+	r.parkTimeout = time.Hour
 	ctx := context.Background()
 	upstreamErr := make(chan error, 2)
 	asking := func(ctx context.Context, c Caller) (string, error) {
@@ -232,7 +232,7 @@ func TestParkedCallsAreBounded(t *testing.T) {
 
 func TestAParkedCallExpires(t *testing.T) {
 	r := New()
-	r.parkTimout = 10 * time.Millisecond
+	r.parkTimeout = 10 * time.Millisecond
 	upstreamErr := make(chan error, 1)
 	ended := make(chan struct{})
 	asking := func(ctx context.Context, c Caller) (string, error) {

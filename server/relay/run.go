@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,15 +28,15 @@ const (
 // request state. One serves a whole server: a client's retry may come on
 // any connection. It is safe for concurrent use.
 type Relay struct {
-	mu         sync.Mutex
-	parked     map[string]*call
-	maxParked  int
-	parkTimout time.Duration
+	mu          sync.Mutex
+	parked      map[string]*call
+	maxParked   int
+	parkTimeout time.Duration
 }
 
 // New returns a Relay with the default bounds.
 func New() *Relay {
-	return &Relay{parked: map[string]*call{}, maxParked: MaxParked, parkTimout: ParkTimeout}
+	return &Relay{parked: map[string]*call{}, maxParked: MaxParked, parkTimeout: ParkTimeout}
 }
 
 // Run runs do, which forwards the client request req upstream, with a Caller
@@ -178,7 +180,7 @@ func (c *call) unsent() mcp.InputRequestMap {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out mcp.InputRequestMap
-	for _, id := range sortedKeys(c.pending) {
+	for _, id := range slices.Sorted(maps.Keys(c.pending)) {
 		if in := c.pending[id]; !in.sent {
 			in.sent = true
 			if out == nil {
@@ -213,7 +215,7 @@ func (r *Relay) park(c *call) error {
 	r.parked[state] = c
 	c.mu.Lock()
 	c.state = state
-	c.timer = time.AfterFunc(r.parkTimout, func() {
+	c.timer = time.AfterFunc(r.parkTimeout, func() {
 		r.mu.Lock()
 		expired := r.parked[state] == c
 		if expired {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
 
 // memSkill makes a valid skill held in memory, with a SKILL.md and the
@@ -94,16 +95,7 @@ func skillsClient(t *testing.T, catalog *loader.Catalog, version string) *mcp.Cl
 	); err != nil {
 		t.Fatal(err)
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := ms.Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcptest.Connect(t, ms, client, version)
 }
 
 func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 )
 
 // A problem is what is wrong with one message, and how to answer it.
@@ -98,12 +99,15 @@ func (c *conn) check(raw json.RawMessage) (jsonrpc.Message, *problem) {
 	if !ok {
 		return msg, nil
 	}
+	// The SDK acts on a cancellation even when it carries an id (and then
+	// answers it with an error): both kinds are mapped.
+	if req.Method == "notifications/cancelled" {
+		c.mapCancelled(req)
+	}
 	if req.ID.IsValid() {
 		if p := c.mapID(req, answerID); p != nil {
 			return nil, p
 		}
-	} else if req.Method == "notifications/cancelled" {
-		c.mapCancelled(req)
 	}
 	return req, nil
 }
@@ -130,8 +134,9 @@ func (c *conn) mapID(req *jsonrpc.Request, sent json.RawMessage) *problem {
 }
 
 // mapCancelled points a cancellation at the id given to the request it
-// names. One that names no request in flight goes on unchanged, and the
-// SDK ignores it.
+// names. One that names no request in flight is pointed at none (a null
+// requestId), which the SDK ignores: as sent, its id could be one the
+// transport gave another request, which the SDK would cancel.
 func (c *conn) mapCancelled(req *jsonrpc.Request) {
 	var params map[string]json.RawMessage
 	if json.Unmarshal(req.Params, &params) != nil {
@@ -140,10 +145,10 @@ func (c *conn) mapCancelled(req *jsonrpc.Request) {
 	c.mu.Lock()
 	given, ok := c.inFlight[idKey(params["requestId"])]
 	c.mu.Unlock()
-	if !ok {
-		return
+	params["requestId"] = json.RawMessage("null")
+	if ok {
+		params["requestId"], _ = json.Marshal(given.Raw())
 	}
-	params["requestId"], _ = json.Marshal(given.Raw())
 	if data, err := json.Marshal(params); err == nil {
 		req.Params = data
 	}
@@ -159,11 +164,7 @@ func shownID(id json.RawMessage) string {
 	if len(id) <= maxShownID {
 		return string(id)
 	}
-	n := maxShownID
-	for n > 0 && !utf8.RuneStart(id[n]) {
-		n--
-	}
-	return string(id[:n]) + "… (" + strconv.Itoa(len(id)) + " bytes, cut short here)"
+	return string(utf8cut.Prefix(id, maxShownID)) + "… (" + strconv.Itoa(len(id)) + " bytes, cut short here)"
 }
 
 // isString reports whether v is the JSON string want.

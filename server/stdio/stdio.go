@@ -154,7 +154,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	c.mu.Lock()
 	if c.initID.IsValid() && resp.ID == c.initID {
 		c.initID = jsonrpc.ID{}
-		c.version = negotiated(resp)
+		if v := negotiated(resp); v != "" { // not a refused second initialize
+			c.version = v
+		}
 	}
 	if sent, ok := c.ids[resp.ID]; ok {
 		delete(c.ids, resp.ID)

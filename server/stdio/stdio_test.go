@@ -215,6 +215,28 @@ func TestCancellationFindsMappedID(t *testing.T) {
 	w.alive()
 }
 
+// TestCancellationOfUnknownIDCancelsNothing: the SDK knows requests by
+// the ids the transport gave them, small integers, so a cancellation
+// naming an id no request of the client's holds (with an id of its own
+// or not) cancelled the request given that number.
+func TestCancellationOfUnknownIDCancelsNothing(t *testing.T) {
+	w := newWire(t, 0)
+	w.initialize("2025-11-25")
+	// The initialize request was given 1, this call is given 2.
+	w.send(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"block"}}`)
+	w.alive()
+	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	w.send(`{"jsonrpc":"2.0","id":"x","method":"notifications/cancelled","params":{"requestId":2.5}}`)
+	if _, code, msg := errorOf(t, w.recv()); code != -32600 || !strings.Contains(msg, "unexpected id") {
+		t.Errorf("a cancellation with an id: %d %q", code, msg)
+	}
+	w.alive() // the cancellations have been taken
+	close(w.release)
+	if got := w.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"a","result":`) || !strings.Contains(got, "released") {
+		t.Errorf("the call no cancellation named: %s", got)
+	}
+}
+
 func TestLongLineSkipped(t *testing.T) {
 	w := newWire(t, 1024)
 	w.initialize("2025-11-25")
@@ -274,6 +296,22 @@ func TestBatchOn20250326(t *testing.T) {
 		t.Errorf("empty batch: %d %q", code, msg)
 	}
 	w.alive()
+}
+
+// TestRefusedInitializeKeepsVersion: a second initialize, which the SDK
+// refuses, left the session with no protocol version, and so without
+// batches.
+func TestRefusedInitializeKeepsVersion(t *testing.T) {
+	w := newWire(t, 0)
+	w.initialize("2025-03-26")
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if _, _, msg := errorOf(t, w.recv()); !strings.Contains(msg, "initialize") {
+		t.Errorf("a second initialize: %q", msg)
+	}
+	w.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	if got := w.recv(); got != `[{"jsonrpc":"2.0","id":2,"result":{}}]` {
+		t.Errorf("a batch after a refused initialize: %s", got)
+	}
 }
 
 func TestBatchBeforeInitialize(t *testing.T) {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/server"
 )
@@ -78,15 +75,7 @@ func TestBodyTimeoutSparesLongRequests(t *testing.T) {
 	// On protocol 2026-07-28 a call runs in its HTTP request: a request cut
 	// short cancels the call.
 	cs := httpClient(t, url, "secret", "2026-07-28")
-	result := make(chan string, 1)
-	go func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: server.CallTool, Arguments: map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "x"}}})
-		if err != nil {
-			result <- "error: " + err.Error()
-			return
-		}
-		result <- res.Content[0].(*mcp.TextContent).Text
-	}()
+	result := callEchoInBackground(cs)
 	<-up.started
 	time.Sleep(5 * bodyTimeout)
 	close(up.release)

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
 
 // fakeUpstreams records calls and answers with an echo.
@@ -38,30 +38,8 @@ func testCatalog(t *testing.T) *loader.Catalog {
 	return c
 }
 
-func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, *mcp.CallToolResult) {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String(), res
-}
-
-func toolNames(t *testing.T, cs *mcp.ClientSession) string {
-	t.Helper()
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range res.Tools {
-		names = append(names, tool.Name)
-	}
-	return strings.Join(names, ",")
-}
+// The helpers the tests of server's packages share.
+var (
+	callText  = mcptest.CallText
+	toolNames = mcptest.ToolNames
+)

@@ -193,6 +193,21 @@ func TestHTTPManyClients(t *testing.T) {
 	}
 }
 
+// callEchoInBackground calls srv__echo through call_tool without waiting:
+// the channel gets the result's text, or "error: " and why the call failed.
+func callEchoInBackground(cs *mcp.ClientSession) <-chan string {
+	result := make(chan string, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: server.CallTool, Arguments: map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "x"}}})
+		if err != nil {
+			result <- "error: " + err.Error()
+			return
+		}
+		result <- res.Content[0].(*mcp.TextContent).Text
+	}()
+	return result
+}
+
 // blockingUpstreams holds every call until released or cancelled.
 type blockingUpstreams struct {
 	started chan struct{}
@@ -215,15 +230,7 @@ func TestHTTPShutdownWithCallInFlight(t *testing.T) {
 	defer s.Close()
 	url, stop := startHTTP(t, s, Options{})
 	cs := httpClient(t, url, "", "2025-11-25")
-	result := make(chan string, 1)
-	go func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: server.CallTool, Arguments: map[string]any{"name": "srv__echo", "arguments": map[string]any{"message": "x"}}})
-		if err != nil {
-			result <- "error: " + err.Error()
-			return
-		}
-		result <- res.Content[0].(*mcp.TextContent).Text
-	}()
+	result := callEchoInBackground(cs)
 	<-up.started
 	stopped := make(chan struct{})
 	go func() { stop(); close(stopped) }()

@@ -19,7 +19,10 @@ func Serve(ctx context.Context, ln net.Listener, h *Handler, grace time.Duration
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return base },
+		// A connection kept open between requests holds a descriptor:
+		// close one left idle, as clients reconnect at once.
+		IdleTimeout: 2 * time.Minute,
+		BaseContext: func(net.Listener) context.Context { return base },
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -83,6 +83,9 @@ func (v *statusView) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:")
+		// The page's address may carry the token (?token=): no link
+		// followed from it may send that address on.
+		w.Header().Set("Referrer-Policy", "no-referrer")
 		w.Write(statusPage)
 	})
 	mux.HandleFunc("GET /status.json", v.serveStatus)
@@ -250,10 +253,15 @@ func (v *statusView) serveSearch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"text": text, "tokens": v.s.Tokens().Count(text), "result": res})
 }
 
+// filterEntries keeps the entries whose name, source or summary holds q,
+// whatever the case. q is lowered once: it comes from the page, as long as
+// a URL may be, and the catalog may hold 100,000 entries.
 func filterEntries(entries []EntryReport, q string) []EntryReport {
+	q = strings.ToLower(q)
+	holds := func(s string) bool { return strings.Contains(strings.ToLower(s), q) }
 	var out []EntryReport
 	for _, e := range entries {
-		if containsFold(e.Name, q) || containsFold(e.Source, q) || containsFold(e.Summary, q) {
+		if holds(e.Name) || holds(e.Source) || holds(e.Summary) {
 			out = append(out, e)
 		}
 	}
@@ -266,8 +274,4 @@ func writeJSON(w http.ResponseWriter, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
-}
-
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }

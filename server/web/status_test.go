@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -60,4 +62,44 @@ func TestStatusMeasuresOneAtATime(t *testing.T) {
 			t.Errorf("%d measurements ran to the end, want only the latest", n)
 		}
 	})
+}
+
+func TestFilterEntries(t *testing.T) {
+	entries := []EntryReport{
+		{Name: "srv__echo", Source: "srv", Summary: "Echo a message back."},
+		{Name: "static_tool", Source: "Dump", Summary: "A static tool."},
+		{Name: "pdf", Source: "skills", Summary: "Fill PDF forms."},
+	}
+	tests := []struct{ q, want string }{
+		{"ECHO", "srv__echo"},          // name, any case
+		{"dump", "static_tool"},        // source
+		{"pdf FORMS", "pdf"},           // summary
+		{"a", "srv__echo static_tool"}, // several
+		{"nothing", ""},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, e := range filterEntries(entries, tt.q) {
+			got = append(got, e.Name)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("filter %q: %q, want %s", tt.q, got, tt.want)
+		}
+	}
+}
+
+// The status page may be opened with the token in its address: it tells
+// the browser never to pass that address on as a referrer.
+func TestStatusPageSendsNoReferrer(t *testing.T) {
+	s, _ := server.New(testCatalog(t), server.Options{ListingBudget: server.DefaultListingBudget})
+	defer s.Close()
+	url, _ := startHTTP(t, s, Options{Token: "secret"})
+	resp, err := http.Get(url + "/?token=secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("GET /: %s, Referrer-Policy %q; want 200 and no-referrer", resp.Status, resp.Header.Get("Referrer-Policy"))
+	}
 }

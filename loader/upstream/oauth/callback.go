@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 )
 
 // Callbacks receives the authorization server's redirects back to
@@ -88,7 +89,7 @@ func (c *Callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			msg += ": " + d
 		}
 		if len(msg) > 300 {
-			msg = msg[:300] + "…"
+			msg = utf8cut.Prefix(msg, 300) + "…"
 		}
 		p.done <- callbackResult{err: fmt.Errorf("the authorization server refused the login: %s", msg)}
 		page(w, http.StatusOK, "Login to "+p.server+" failed",

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/redact"
+	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"golang.org/x/oauth2"
 )
 
@@ -49,7 +51,7 @@ func refusal(re *oauth2.RetrieveError) string {
 	}
 	if d := re.ErrorDescription; d != "" {
 		if len(d) > 200 {
-			d = d[:200] + "…"
+			d = utf8cut.Prefix(d, 200) + "…"
 		}
 		msg += fmt.Sprintf(" (%s)", d)
 	}
@@ -70,29 +72,9 @@ func refused(err error) (*oauth2.RetrieveError, bool) {
 	return re, true
 }
 
-// redact removes secrets from a message: errors of the libraries below may
-// quote what was sent or received.
-func redact(msg string, secrets ...string) string {
-	for _, s := range secrets {
-		if len(s) >= 4 {
-			msg = strings.ReplaceAll(msg, s, "[redacted]")
-		}
-	}
-	return msg
-}
-
-// safeError is an error whose message has been redacted; it keeps the
-// original for errors.Is and errors.As.
-type safeError struct {
-	msg string
-	err error
-}
-
-func (e *safeError) Error() string { return e.msg }
-func (e *safeError) Unwrap() error { return e.err }
-
-// sanitize returns err with any of the secrets cut out of its message, and
-// a RetrieveError's body left out.
+// sanitize returns err with any of the secrets cut out of its message
+// (errors of the libraries below may quote what was sent or received), and
+// a RetrieveError's body left out. errors.Is and errors.As still see err.
 func sanitize(err error, secrets ...string) error {
 	if err == nil {
 		return nil
@@ -103,5 +85,5 @@ func sanitize(err error, secrets ...string) error {
 	if errors.As(err, &re) && re.ErrorCode == "" {
 		msg = strings.Replace(msg, re.Error(), "the token endpoint refused: "+refusal(re), 1)
 	}
-	return &safeError{msg: redact(msg, secrets...), err: err}
+	return redact.WithMessage(err, redact.New(secrets).String(msg))
 }

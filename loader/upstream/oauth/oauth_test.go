@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/oauth2"
 )
@@ -287,6 +288,14 @@ func TestCallbacks(t *testing.T) {
 	if r := <-done2; r.err == nil || !strings.Contains(r.err.Error(), "the user said no") {
 		t.Errorf("refusal delivered as %v", r.err)
 	}
+
+	// A long description is cut short, between characters.
+	done3, stop3 := cb.expect("state-3", "remote")
+	defer stop3()
+	get("error=access_denied&error_description=" + strings.Repeat("a", 284) + strings.Repeat("%C3%A9", 20) + "&state=state-3")
+	if r := <-done3; r.err == nil || !utf8.ValidString(r.err.Error()) || !strings.HasSuffix(r.err.Error(), "a…") {
+		t.Errorf("long refusal delivered as %v", r.err)
+	}
 }
 
 func TestLoopbackRefusesOtherHosts(t *testing.T) {
@@ -487,5 +496,18 @@ func TestRejected(t *testing.T) {
 	}
 	if tokens.NeedsLogin() == "" {
 		t.Error("a refused current token did not mark the login refused")
+	}
+}
+
+// The authorization server's error description is cut to 200 bytes for
+// the messages; the cut must not split a character.
+func TestRefusalCutsBetweenCharacters(t *testing.T) {
+	desc := strings.Repeat("a", 199) + "ééé"
+	msg := refusal(&oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: desc})
+	if !utf8.ValidString(msg) {
+		t.Errorf("refusal %q is not valid UTF-8", msg)
+	}
+	if want := "it answered invalid_grant (" + strings.Repeat("a", 199) + "…)"; msg != want {
+		t.Errorf("refusal = %q, want %q", msg, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/redact"
 	"golang.org/x/oauth2"
 )
 
@@ -30,7 +31,7 @@ func Revoke(ctx context.Context, client *http.Client, g *Grant) (bool, error) {
 			continue
 		}
 		if err := revoke(ctx, client, g, t.token, t.hint); err != nil {
-			return true, fmt.Errorf("revoking the %s of %s at %s: %s", strings.ReplaceAll(t.hint, "_", " "), g.Server, g.RevocationURL, redact(err.Error(), g.secrets()...))
+			return true, fmt.Errorf("revoking the %s of %s at %s: %s", strings.ReplaceAll(t.hint, "_", " "), g.Server, g.RevocationURL, redact.New(g.secrets()).String(err.Error()))
 		}
 	}
 	return true, nil

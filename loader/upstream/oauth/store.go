@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"golang.org/x/oauth2"
 )
 
@@ -163,23 +164,7 @@ func (s *Store) Save(g *Grant) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, ".tmp-*") // os.CreateTemp makes it mode 0600
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.Path(g.Server, g.Resource))
+	return atomicfile.WriteFile(s.Path(g.Server, g.Resource), data)
 }
 
 // Delete forgets a server's grant; none stored is no error.
@@ -191,25 +176,11 @@ func (s *Store) Delete(server, resource string) error {
 	return err
 }
 
-// stamp identifies a version of a grant file, so that a change made by
-// another process (a login, a refresh, a logout) is noticed with one stat.
-// Every write renames a new file into place, so a new version is a new
-// file even when its size and time look the same.
-type stamp struct{ info os.FileInfo }
-
-func (s *Store) stamp(server, resource string) stamp {
-	info, err := os.Stat(s.Path(server, resource))
-	if err != nil {
-		return stamp{}
-	}
-	return stamp{info}
-}
-
-func (a stamp) same(b stamp) bool {
-	if a.info == nil || b.info == nil {
-		return a.info == nil && b.info == nil
-	}
-	return os.SameFile(a.info, b.info) && a.info.ModTime().Equal(b.info.ModTime()) && a.info.Size() == b.info.Size()
+// version identifies the version of a server's grant file, so that a
+// change made by another process (a login, a refresh, a logout) is noticed
+// with one stat.
+func (s *Store) version(server, resource string) atomicfile.Version {
+	return atomicfile.Stat(s.Path(server, resource))
 }
 
 // safeName keeps a server name usable as part of a file name.

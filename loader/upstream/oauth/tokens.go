@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
+	"github.com/toolsearch/toolsearch/internal/redact"
 	"golang.org/x/oauth2"
 )
 
@@ -39,8 +41,8 @@ type Tokens struct {
 
 	mu     sync.Mutex
 	grant  *Grant
-	seen   stamp // the file version grant came from
-	loaded bool  // seen was read
+	seen   atomicfile.Version // the file version grant came from
+	loaded bool               // seen was read
 	// version counts changes of the grant, in this process or on disk.
 	version uint64
 }
@@ -66,8 +68,8 @@ func (t *Tokens) Resource() string { return t.resource }
 // reload reads the grant file again if it changed since it was read.
 // Callers hold t.mu. It reports whether the grant changed.
 func (t *Tokens) reload() bool {
-	st := t.store.stamp(t.server, t.resource)
-	if t.loaded && st.same(t.seen) {
+	v := t.store.version(t.server, t.resource)
+	if t.loaded && v.Same(t.seen) {
 		return false
 	}
 	g, err := t.store.Load(t.server, t.resource)
@@ -77,7 +79,7 @@ func (t *Tokens) reload() bool {
 		t.log.Warn("ignoring the OAuth token file", "server", t.server, "err", err)
 		g = nil
 	}
-	t.grant, t.seen, t.loaded = g, st, true
+	t.grant, t.seen, t.loaded = g, v, true
 	t.version++
 	return true
 }
@@ -187,7 +189,7 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 			tok := *t.grant.Token
 			return &tok, nil
 		}
-		why := "the authorization server refused to refresh its token: " + redact(refusal(re), g.secrets()...)
+		why := "the authorization server refused to refresh its token: " + redact.New(g.secrets()).String(refusal(re))
 		t.refuse(why)
 		return nil, &LoginRequiredError{Server: t.server, Reason: why}
 	}
@@ -206,7 +208,7 @@ func (t *Tokens) save(g *Grant) error {
 	t.grant = g
 	t.version++
 	err := t.store.Save(g)
-	t.seen, t.loaded = t.store.stamp(t.server, t.resource), true
+	t.seen, t.loaded = t.store.version(t.server, t.resource), true
 	return err
 }
 
@@ -233,7 +235,7 @@ func (t *Tokens) Forget() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	err := t.store.Delete(t.server, t.resource)
-	t.grant, t.seen, t.loaded = nil, stamp{}, true
+	t.grant, t.seen, t.loaded = nil, atomicfile.Version{}, true
 	t.version++
 	return err
 }

@@ -133,8 +133,9 @@ func jsonSnippet(v any) string {
 	return string(data) + "\n"
 }
 
-// shellJoin quotes words for a POSIX shell where they need it.
-func shellJoin(words []string) string {
+// ShellJoin joins words into a POSIX shell command line, quoting those
+// that need it.
+func ShellJoin(words ...string) string {
 	quoted := make([]string, len(words))
 	for i, w := range words {
 		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@+,%") == "" {

@@ -28,7 +28,7 @@ var claudeCode = &Host{
 		return readJSONServers(data, path, loc.Path, claudeEntry)
 	},
 	snippet: func(command string, args []string) string {
-		return "claude mcp add toolsearch -- " + shellJoin(append([]string{command}, args...)) + "\n"
+		return "claude mcp add toolsearch -- " + ShellJoin(append([]string{command}, args...)...) + "\n"
 	},
 }
 
@@ -199,9 +199,9 @@ func mcpServersJSON(command string, args []string) string {
 }
 
 // Snippet returns the text that registers toolsearch (command and args)
-// with the host, and where it goes.
+// with the host.
 func Snippet(name, command string, args []string) (text string, err error) {
-	h, err := find(name)
+	h, err := Find(name)
 	if err != nil {
 		return "", err
 	}

@@ -11,7 +11,7 @@
 //
 //	res, err := hosts.Import("vscode", hosts.Options{Project: dir})
 //	for _, s := range res.Servers { ... s.Entry (for .mcp.json), s.Settings (for toolsearch.yaml) }
-//	text, where := hosts.Snippet("codex", "/usr/local/bin/toolsearch", []string{"serve"})
+//	text, err := hosts.Snippet("codex", "/usr/local/bin/toolsearch", []string{"serve"})
 package hosts
 
 import (
@@ -150,9 +150,9 @@ func Lookup(name string) (*Host, bool) {
 	return all[i], true
 }
 
-// find is Lookup for a name given by the person: an unknown one is an
-// error that lists the hosts there are.
-func find(name string) (*Host, error) {
+// Find is Lookup for a name a person gave: an unknown one is an error that
+// lists the hosts there are.
+func Find(name string) (*Host, error) {
 	if h, ok := Lookup(name); ok {
 		return h, nil
 	}

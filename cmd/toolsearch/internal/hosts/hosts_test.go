@@ -228,3 +228,22 @@ func TestSnippets(t *testing.T) {
 		}
 	}
 }
+
+func TestShellJoin(t *testing.T) {
+	tests := []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"toolsearch", "auth", "login", "srv"}, "toolsearch auth login srv"},
+		{[]string{"--config", "/a/b-c_d.e/x=y:z@h%2+1,2"}, "--config /a/b-c_d.e/x=y:z@h%2+1,2"},
+		{[]string{"cd", "/tmp/my project"}, "cd '/tmp/my project'"},
+		{[]string{"it's"}, `'it'\''s'`},
+		{[]string{""}, "''"},
+		{[]string{"$HOME", "a;b", "`x`", "ü"}, `'$HOME' 'a;b' '` + "`x`" + `' 'ü'`},
+	}
+	for _, tt := range tests {
+		if got := ShellJoin(tt.words...); got != tt.want {
+			t.Errorf("ShellJoin(%q) = %s, want %s", tt.words, got, tt.want)
+		}
+	}
+}

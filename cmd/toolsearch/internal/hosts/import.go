@@ -34,7 +34,7 @@ type Result struct {
 // that cannot be parsed is an error naming it; an entry that cannot be
 // used is left out with a note.
 func Import(name string, o Options) (*Result, error) {
-	h, err := find(name)
+	h, err := Find(name)
 	if err != nil {
 		return nil, err
 	}
