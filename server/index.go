@@ -184,6 +184,8 @@ func (s *Server) indexer() {
 		s.indexedC = make(chan struct{})
 		s.mu.Unlock()
 		s.indexMu.Unlock()
+		// Priced now, so that no summary waits for it (see eagerBook).
+		s.priceEagerLater()
 	}
 }
 

@@ -249,13 +249,7 @@ func eagerCosts(snap *loader.Snapshot, count countFunc) []entryCost {
 		if !e.ForModel() {
 			continue // prompts and resources never enter the model's context unasked
 		}
-		var text string
-		if e.Kind == loader.KindSkill {
-			text = e.Skill.Body
-		} else if data, err := json.Marshal(e.Tool); err == nil {
-			text = string(data)
-		}
-		costs = append(costs, entryCost{e, count(text)})
+		costs = append(costs, entryCost{e, count(eagerText(e))})
 	}
 	return costs
 }

@@ -113,12 +113,8 @@ type Server struct {
 	// Emptied when the catalog changes, so it never outgrows one snapshot.
 	signatures sync.Map
 
-	// eager is the eager-loading cost of the last snapshot priced.
-	eager struct {
-		sync.Mutex
-		snap *loader.Snapshot
-		cost EagerCost
-	}
+	// eager prices the catalog for eager loading (see eagerBook).
+	eager eagerBook
 }
 
 // New builds a server over the catalog and follows its changes until Close.

@@ -89,26 +89,52 @@ func (s *Server) attachStats(ms *mcp.Server, b *statsBook) {
 }
 
 func newStatsBook(s *Server) *statsBook {
-	return &statsBook{s: s, sessions: map[*mcp.ServerSession]*SessionStats{}}
+	b := &statsBook{s: s, sessions: map[*mcp.ServerSession]*SessionStats{}}
+	b.stopping, b.stop = context.WithCancel(context.Background())
+	b.ended = sync.NewCond(&b.mu)
+	return b
 }
 
 // endAll logs the summary of every session still open; Release calls it. A
 // stdio process exits as soon as its only session ends, before closeOnEnd
-// gets to log: this is where its summary is written.
+// gets to log: this is where its summary is written, and where a summary
+// closeOnEnd is writing is waited for. The server is stopping, so the
+// price of eager loading is waited for summaryWait at most (it is made
+// once the catalog is indexed, see eagerBook).
 func (b *statsBook) endAll() {
+	time.AfterFunc(summaryWait, b.stop)
 	b.mu.Lock()
 	open := slices.Collect(maps.Keys(b.sessions))
 	b.mu.Unlock()
 	for _, ss := range open {
 		b.end(ss)
 	}
+	b.mu.Lock()
+	for b.ending > 0 {
+		b.ended.Wait()
+	}
+	b.mu.Unlock()
 }
+
+// summaryWait bounds how long the summaries written as the server stops
+// wait for the price of eager loading: a catalog of 100,000 tools takes
+// seconds to price, which a stop just after the start would otherwise
+// spend, well into the shutdown grace.
+const summaryWait = 2 * time.Second
 
 // statsBook holds the accounting of one MCP server's sessions.
 type statsBook struct {
 	s        *Server
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*SessionStats
+	// ending counts the summaries being written, for endAll, which waits
+	// on ended until there are none.
+	ending int
+	ended  *sync.Cond
+	// stopping ends summaryWait after endAll began: summaries wait for
+	// the price of eager loading until then.
+	stopping context.Context
+	stop     context.CancelFunc
 }
 
 func (b *statsBook) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -201,7 +227,9 @@ func (b *statsBook) closeOnEnd(ss *mcp.ServerSession) {
 	b.end(ss)
 }
 
-// end logs a session's summary and forgets it; the first caller logs.
+// end logs a session's summary and forgets it; the first caller logs. The
+// price of eager loading is waited for, until the server is stopping (see
+// endAll); a summary without it says so (eager_priced=false).
 func (b *statsBook) end(ss *mcp.ServerSession) {
 	b.s.flushCounts()
 	b.mu.Lock()
@@ -210,12 +238,19 @@ func (b *statsBook) end(ss *mcp.ServerSession) {
 	var st SessionStats
 	if ok {
 		st = *live // results still being counted may add to live
+		b.ending++
 	}
 	b.mu.Unlock()
 	if !ok {
 		return
 	}
-	eager := b.s.eagerCost()
+	defer func() {
+		b.mu.Lock()
+		b.ending--
+		b.ended.Broadcast()
+		b.mu.Unlock()
+	}()
+	eager, priced := b.s.eagerCostBy(b.stopping)
 	// Sessions that only looked (health checks, `toolsearch measure`) are
 	// not worth a line at the default level.
 	level := slog.LevelInfo
@@ -225,9 +260,14 @@ func (b *statsBook) end(ss *mcp.ServerSession) {
 	attrs := []any{
 		"duration", time.Since(st.Started).Round(time.Millisecond),
 		"searches", st.Searches, "calls", st.Calls,
-		"tokens", st.Tokens, "discovery_tokens", st.Discovery, "eager_tokens", eager.Tokens,
-		"tokenizer", st.Tokenizer,
+		"tokens", st.Tokens, "discovery_tokens", st.Discovery,
 	}
+	if priced {
+		attrs = append(attrs, "eager_tokens", eager.Tokens)
+	} else {
+		attrs = append(attrs, "eager_priced", false)
+	}
+	attrs = append(attrs, "tokenizer", st.Tokenizer)
 	if id := ss.ID(); id != "" {
 		attrs = append(attrs, "session", SessionTag(id))
 	}
@@ -400,23 +440,4 @@ func (r *reading) addJSON(v any) {
 	if data, err := json.Marshal(v); err == nil {
 		r.texts = append(r.texts, string(data))
 	}
-}
-
-// eagerCost prices the current snapshot for eager loading. Pricing a large
-// catalog takes a noticeable fraction of a second and snapshots change
-// rarely, so the price of the last snapshot is kept; snapshots are
-// immutable, so the pointer is the key.
-func (s *Server) eagerCost() EagerCost {
-	snap := s.Snapshot()
-	s.eager.Lock()
-	defer s.eager.Unlock()
-	if s.eager.snap != snap {
-		cost := EagerCost{CatalogVersion: snap.Version}
-		for _, c := range eagerCosts(snap, s.tok.Count) {
-			cost.Entries++
-			cost.Tokens += c.tokens
-		}
-		s.eager.snap, s.eager.cost = snap, cost
-	}
-	return s.eager.cost
 }

@@ -150,20 +150,26 @@ const gcHeadroom = 64 << 20
 // catalog: a large catalog's index is built on top of the heap that stays,
 // from documents that are garbage a moment later, and with the usual
 // headroom a start would peak some 30 MB higher, for a few collections
-// more.
-const indexHeadroom = 32 << 20
+// more. It holds down to a GOGC of indexFloor rather than 25: an
+// upstream's 100,000 tools keep some 270 MB live, which at 25 would peak
+// 70 MB higher, and the collections it costs (a few seconds of one core at
+// most) come when the catalog is served already and the index is not.
+const (
+	indexHeadroom = 32 << 20
+	indexFloor    = 10
+)
 
 // gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom.
-func gcPercent(live uint64) int { return gcPercentFor(live, gcHeadroom) }
+func gcPercent(live uint64) int { return gcPercentFor(live, gcHeadroom, 25) }
 
 // gcPercentFor is the GOGC that lets a heap of live bytes grow by headroom:
-// Go's default for a heap under headroom, and never below 25, so that a
+// Go's default for a heap under headroom, and never below floor, so that a
 // very large catalog still gets collections in proportion to its size.
-func gcPercentFor(live, headroom uint64) int {
+func gcPercentFor(live, headroom uint64, floor int) int {
 	if live <= headroom {
 		return 100
 	}
-	return max(25, int(100*headroom/live))
+	return max(floor, int(100*headroom/live))
 }
 
 // paceGC sets the collector's pace after every collection from the live
@@ -209,11 +215,11 @@ func (p *gcPacer) collected() {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
 	if live[0].Value.Kind() == metrics.KindUint64 {
-		headroom := uint64(gcHeadroom)
+		headroom, floor := uint64(gcHeadroom), 25
 		if indexing := p.indexing.Load(); indexing != nil && (*indexing)() {
-			headroom = indexHeadroom
+			headroom, floor = indexHeadroom, indexFloor
 		}
-		if percent := gcPercentFor(live[0].Value.Uint64(), headroom); percent != p.percent {
+		if percent := gcPercentFor(live[0].Value.Uint64(), headroom, floor); percent != p.percent {
 			debug.SetGCPercent(percent)
 			p.percent = percent
 		}

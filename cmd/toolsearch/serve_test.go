@@ -34,6 +34,15 @@ func TestGCPercent(t *testing.T) {
 			t.Errorf("gcPercent(%d MB) = %d, want %d", tt.live/mb, got, tt.want)
 		}
 	}
+	// While indexing: the smaller headroom, down to the lower floor.
+	for _, tt := range []struct {
+		live uint64
+		want int
+	}{{32 * mb, 100}, {160 * mb, 20}, {270 * mb, 11}, {1024 * mb, indexFloor}} {
+		if got := gcPercentFor(tt.live, indexHeadroom, indexFloor); got != tt.want {
+			t.Errorf("while indexing, gcPercentFor(%d MB) = %d, want %d", tt.live/mb, got, tt.want)
+		}
+	}
 }
 
 // The pacer follows the live heap from collection to collection: up when a
@@ -58,7 +67,11 @@ func TestPaceGC(t *testing.T) {
 	want := func(headroom uint64) int {
 		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		metrics.Read(live)
-		return gcPercentFor(live[0].Value.Uint64(), headroom)
+		floor := 25
+		if headroom == indexHeadroom {
+			floor = indexFloor
+		}
+		return gcPercentFor(live[0].Value.Uint64(), headroom, floor)
 	}
 	waitPercent := func(what string, headroom uint64) {
 		t.Helper()

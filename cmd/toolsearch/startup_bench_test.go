@@ -224,3 +224,78 @@ func serveFakeUpstream(file string) error {
 	}
 	return in.Err()
 }
+
+// BenchmarkShutdown100k starts the real binary over stdio with the
+// 100,000 tools of BenchmarkStartup100k as a --tools file, makes one search
+// once the index is complete, then closes stdin as a client ends a session,
+// and reports how long the process takes to exit (shutdown-ms): the
+// session's summary is logged on the way out. A client waits a few seconds
+// before it signals the server (the go-sdk client 5 s), so the exit must
+// come well before that. The sub-benchmarks stop the server:
+//
+//   - idle: 20 s after the search, time enough to price the catalog for
+//     eager loading in the background: the usual case;
+//   - at-ready: at once, while the catalog is still being priced.
+func BenchmarkShutdown100k(b *testing.B) {
+	file, _ := replicatedCatalog(b, 100_000)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var tools []struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(data, &tools); err != nil {
+		b.Fatal(err)
+	}
+	probe := tools[len(tools)-1].Name
+	empty := b.TempDir()
+	for _, idle := range []time.Duration{20 * time.Second, 0} {
+		name := "at-ready"
+		if idle > 0 {
+			name = "idle"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				benchShutdown(b, []string{"--tools", file, "--skills", empty}, probe, idle)
+			}
+		})
+	}
+}
+
+// benchShutdown runs one start of the server with args, searches for probe
+// until the index has it, waits idle, and reports how long the server
+// takes to exit once stdin is closed.
+func benchShutdown(b *testing.B, args []string, probe string, idle time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := startupCommand(ctx, append([]string{"serve", "--log-level", "error"}, args...)...)
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	// Closing waits this long for the exit before signalling: long enough
+	// to see how long the exit takes.
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Minute}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	for {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "select:" + probe}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !res.IsError && strings.Contains(res.Content[0].(*mcp.TextContent).Text, "## 1. "+probe) {
+			break
+		}
+		if ctx.Err() != nil {
+			b.Fatalf("%s never became searchable", probe)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(idle)
+	start := time.Now()
+	if err := cs.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(time.Since(start).Milliseconds()), "shutdown-ms")
+}

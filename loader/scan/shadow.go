@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -28,30 +29,57 @@ var crossToolPatterns = []pattern{
 }
 
 // Names records which server each tool belongs to, for Shadowing. The zero
-// value is empty and ready; it is not safe for concurrent writes.
+// value is empty and ready; it is not safe for concurrent writes. A name
+// has one server but rarely: it is kept as that, without a slice of its
+// own (a catalog records two names for each of its tools).
 type Names struct {
-	owners map[string][]string // lowercased name -> servers, sorted
+	owners map[string]string   // lowercased name -> its server, when one
+	shared map[string][]string // lowercased name -> servers, sorted, when several
 }
 
 // Add records that server has a tool, under its own name and the name
 // toolsearch exposes it by (SERVER__TOOL).
 func (n *Names) Add(server, own, exposed string) {
 	if n.owners == nil {
-		n.owners = map[string][]string{}
+		n.owners = map[string]string{}
 	}
 	for _, name := range []string{own, exposed} {
 		if !distinctive(name) {
 			continue
 		}
 		key := strings.ToLower(name)
-		if i, found := slices.BinarySearch(n.owners[key], server); !found {
-			n.owners[key] = slices.Insert(n.owners[key], i, server)
+		if list, ok := n.shared[key]; ok {
+			if i, found := slices.BinarySearch(list, server); !found {
+				n.shared[key] = slices.Insert(list, i, server)
+			}
+			continue
+		}
+		switch cur, ok := n.owners[key]; {
+		case !ok:
+			n.owners[key] = server
+		case cur != server:
+			if n.shared == nil {
+				n.shared = map[string][]string{}
+			}
+			n.shared[key] = []string{min(cur, server), max(cur, server)}
+			delete(n.owners, key)
 		}
 	}
 }
 
 // Len reports how many names are recorded.
-func (n *Names) Len() int { return len(n.owners) }
+func (n *Names) Len() int { return len(n.owners) + len(n.shared) }
+
+// servers returns the servers of a lowercased name, sorted.
+func (n *Names) servers(name string) ([]string, bool) {
+	if list, ok := n.shared[name]; ok {
+		return list, true
+	}
+	if server, ok := n.owners[name]; ok {
+		return []string{server}, true
+	}
+	return nil, false
+}
 
 // distinctive reports whether a tool name is specific enough that a
 // mention of it means the tool: "send_email" or "createIssue", not "search"
@@ -84,71 +112,134 @@ func Shadowing(server string, t *mcp.Tool, names *Names) []Finding {
 
 // Refs are the identifiers a tool's texts mention that could name other
 // tools: what Shadowing needs of a definition, small enough to keep for
-// every tool while the names of other servers come and go.
+// every tool while the names of other servers come and go. A catalog keeps
+// one per tool (100,000 for a large server), so nothing here points into
+// the scanned text, and it takes two allocations besides itself: the
+// names end to end in one string, and the references as offsets into it.
 type Refs struct {
 	tool *mcp.Tool
-	own  map[string]bool // the tool's own parameter (and other key) names
-	list []ref
+	// text is, end to end: the tool's own key names, lowercased, each
+	// between NULs ("\x00user_id\x00"; only those a mention could be taken
+	// for: distinctive and of name bytes alone, so that no NUL of a key
+	// splits it); the identifiers as written; and, when any of them has an
+	// upper-case letter, the identifiers lowercased.
+	text        string
+	own, idents int32 // the lengths of the first two parts
+	list        []ref
 }
 
+// A ref is one identifier, at [at, at+n) of the identifiers and at
+// [start, start+n) of its text: the field wheres[where], or the
+// ordinal-th string of the JSON document wheres[where] when ordinal is not
+// negative. Texts of 2 GB and more are not referenced: no upstream message
+// is that large.
 type ref struct {
-	word       string // lowercased
-	p          piece
-	start, end int // in the piece's text
-	span       string
+	at, n, start, ordinal int32
+	where                 uint8
 }
 
-// References collects the identifiers of a tool's texts for Shadowing.
+// wheres are the texts of a tool definition (see toolDoc); a text not
+// among them is reported as the definition's.
+var wheres = []string{"definition", "title", "description", "annotations.title", "inputSchema", "outputSchema"}
+
+func whereOf(name string) uint8 {
+	if i := slices.Index(wheres, name); i > 0 {
+		return uint8(i)
+	}
+	return 0
+}
+
+// ownNames, written and words are the parts of r.text.
+func (r *Refs) ownNames() string { return r.text[:r.own] }
+func (r *Refs) written() string  { return r.text[r.own : r.own+r.idents] }
+func (r *Refs) words() string {
+	if int(r.own+r.idents) == len(r.text) {
+		return r.written()
+	}
+	return r.text[r.own+r.idents:]
+}
+
+// References collects the identifiers of a tool's texts for Shadowing; nil
+// (which Shadowing takes) when they have none.
 func References(t *mcp.Tool) *Refs { return toolDoc(t).references(t) }
 
 // references collects the identifiers of a tool's doc.
 func (d *doc) references(t *mcp.Tool) *Refs {
 	text := d.text()
+	if len(text) > math.MaxInt32 {
+		return nil
+	}
 	r := &Refs{tool: t}
+	var buf []byte
 	for _, p := range d.pieces {
-		if p.key {
-			if r.own == nil {
-				r.own = map[string]bool{}
+		if !p.key {
+			continue
+		}
+		if name := strings.ToLower(text[p.start:p.end]); isIdentifier(name) && distinctive(name) {
+			if len(buf) == 0 {
+				buf = append(buf, 0)
 			}
-			r.own[strings.ToLower(text[p.start:p.end])] = true
+			buf = append(append(buf, name...), 0)
 		}
 	}
+	r.own = int32(len(buf))
+	var list []ref
+	upper := false
 	for _, p := range d.pieces {
 		if p.key {
 			continue
 		}
 		s := text[p.start:p.end]
+		where, ordinal := whereOf(p.field), int32(-1)
+		if p.field == "" {
+			where, ordinal = whereOf(p.root), int32(p.ordinal)
+		}
 		forIdentifiers(s, func(start, end int) {
-			r.list = append(r.list, ref{word: strings.ToLower(s[start:end]), p: p, start: start, end: end, span: quoteSpan(s[start:end])})
+			list = append(list, ref{at: int32(len(buf)) - r.own, n: int32(end - start), start: int32(start), ordinal: ordinal, where: where})
+			for _, c := range []byte(s[start:end]) {
+				upper = upper || 'A' <= c && c <= 'Z'
+			}
+			buf = append(buf, s[start:end]...)
 		})
 	}
+	r.idents = int32(len(buf)) - r.own
+	if len(list) == 0 {
+		return nil // nothing a tool could be named by
+	}
+	if upper {
+		buf = append(buf, strings.ToLower(string(buf[r.own:]))...)
+	}
+	r.text, r.list = string(buf), slices.Clone(list)
 	return r
 }
 
 // Shadowing reports the references that name another server's tools.
 func (r *Refs) Shadowing(server string, names *Names) []Finding {
-	if r == nil || names == nil || len(names.owners) == 0 {
+	if r == nil || names == nil || names.Len() == 0 {
 		return nil
 	}
 	var out []Finding
 	perField := map[string]int{}
+	words, own := r.words(), r.ownNames()
 	for _, ref := range r.list {
 		if len(out) >= maxPerText {
 			break
 		}
-		other := names.other(ref.word, server, r.own)
+		at, end := int(ref.at), int(ref.at+ref.n)
+		other := names.other(words[at:end], server, own)
 		if other == "" {
 			continue
 		}
-		field := ref.p.field
-		if field == "" {
-			field = jsonField(ref.p.root, toolJSON(r.tool)[ref.p.root], ref.p.ordinal)
+		field := wheres[ref.where]
+		if ref.ordinal >= 0 {
+			field = jsonField(field, toolJSON(r.tool)[field], int(ref.ordinal))
 		}
 		if perField[field] >= maxPerField {
 			continue
 		}
 		perField[field]++
-		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: ref.start, End: ref.end, Span: ref.span, Message: "names a tool of another server (" + other + ")"})
+		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: int(ref.start), End: int(ref.start + ref.n),
+			Span: quoteSpan(r.written()[at:end]), Message: "names a tool of another server (" + other + ")"})
 	}
 	return out
 }
@@ -182,13 +273,23 @@ func forIdentifiers(s string, fn func(start, end int)) {
 	}
 }
 
+// isIdentifier reports whether s is made of name bytes only.
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func isNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }
 
 // other returns a server other than self holding the tool a word names,
 // or "" when the word names none or also one of self's.
-func (n *Names) other(word, self string, own map[string]bool) string {
+func (n *Names) other(word, self, own string) string {
 	candidates := []string{word}
 	for i := 0; i < len(word); i++ {
 		if word[i] == '_' && i+1 < len(word) && word[i+1] != '_' {
@@ -196,8 +297,8 @@ func (n *Names) other(word, self string, own map[string]bool) string {
 		}
 	}
 	for _, c := range candidates {
-		servers, ok := n.owners[c]
-		if !ok || own[c] || !distinctive(c) {
+		servers, ok := n.servers(c)
+		if !ok || isOwn(own, c) || !distinctive(c) {
 			continue
 		}
 		if _, mine := slices.BinarySearch(servers, self); mine {
@@ -206,4 +307,9 @@ func (n *Names) other(word, self string, own map[string]bool) string {
 		return servers[0]
 	}
 	return ""
+}
+
+// isOwn reports whether name is among own, names each between NULs.
+func isOwn(own, name string) bool {
+	return own != "" && strings.Contains(own, "\x00"+name+"\x00")
 }

@@ -1,10 +1,13 @@
 package trust
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"os"
@@ -85,6 +88,7 @@ type Store struct {
 	d       *data
 	err     error              // why the file could not be read: every decision fails closed
 	version atomicfile.Version // of the file d was read from
+	sum     [sha256.Size]byte  // of the bytes d was read from or written as
 	subs    map[int]func()
 	nextSub int
 }
@@ -113,26 +117,39 @@ func (s *Store) Err() error {
 
 func emptyData() *data { return &data{Version: storeVersion, Sources: map[string]*record{}} }
 
-// readFile reads and parses the file.
-func readFile(file string) (*data, atomicfile.Version, error) {
+// readFile reads and parses the file. unless, when set, skips the parsing
+// when the file's bytes have that sum: the file is then the one already
+// read (or written), and d is nil.
+func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfile.Version, sum [sha256.Size]byte, err error) {
 	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
-		return emptyData(), atomicfile.Version{}, nil
+		return emptyData(), atomicfile.Version{}, sum, nil
 	}
 	if err != nil {
-		return nil, atomicfile.Version{}, err
+		return nil, atomicfile.Version{}, sum, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, atomicfile.Version{}, err
+		return nil, atomicfile.Version{}, sum, err
 	}
-	var d data
-	if err := json.NewDecoder(f).Decode(&d); err != nil {
-		return nil, atomicfile.Version{}, fmt.Errorf("%s: %w", file, err)
+	// Read whole, as the decoder would buffer it anyway, and summed, so
+	// that a change event for the process's own write (a large server's
+	// first listing writes tens of MB) costs no decoding.
+	content, err := io.ReadAll(f)
+	if err != nil {
+		return nil, atomicfile.Version{}, sum, err
+	}
+	sum = sha256.Sum256(content)
+	if unless != nil && sum == *unless {
+		return nil, atomicfile.VersionOf(info), sum, nil
+	}
+	d = new(data)
+	if err := json.Unmarshal(content, d); err != nil {
+		return nil, atomicfile.Version{}, sum, fmt.Errorf("%s: %w", file, err)
 	}
 	if d.Version != storeVersion {
-		return nil, atomicfile.Version{}, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
+		return nil, atomicfile.Version{}, sum, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
 	}
 	if d.Sources == nil {
 		d.Sources = map[string]*record{}
@@ -142,11 +159,11 @@ func readFile(file string) (*data, atomicfile.Version, error) {
 			r.Entries = map[string][]Approval{}
 		}
 	}
-	return &d, atomicfile.VersionOf(info), nil
+	return d, atomicfile.VersionOf(info), sum, nil
 }
 
-// reload reads the file again if its version changed (whatever the version,
-// when forced), and reports whether what the store holds changed.
+// reload reads the file again if its version changed (whatever the
+// version, when forced), and reports whether what the store holds changed.
 func (s *Store) reload(force bool) bool {
 	if s.file == "" {
 		return false
@@ -159,7 +176,14 @@ func (s *Store) reload(force bool) bool {
 			return false
 		}
 	}
-	d, version, err := readFile(s.file)
+	s.mu.Lock()
+	var unless *[sha256.Size]byte
+	if s.err == nil {
+		last := s.sum
+		unless = &last
+	}
+	s.mu.Unlock()
+	d, version, sum, err := readFile(s.file, unless)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -170,15 +194,25 @@ func (s *Store) reload(force bool) bool {
 		}
 		return false
 	}
+	if d == nil { // the same bytes as last time
+		s.version = version
+		return false
+	}
 	changed := s.err != nil || !sameData(s.d, d)
-	s.d, s.version, s.err = d, version, nil
+	s.d, s.version, s.sum, s.err = d, version, sum, nil
 	return changed
 }
 
+// sameData reports whether two contents hold the same approvals (names
+// and all), compared as they stand rather than encoded.
 func sameData(a, b *data) bool {
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
+	return a.Version == b.Version && maps.EqualFunc(a.Sources, b.Sources, func(x, y *record) bool {
+		return x.Name == y.Name && maps.EqualFunc(x.Entries, y.Entries, func(p, q []Approval) bool {
+			return slices.EqualFunc(p, q, func(a, b Approval) bool {
+				return a.Digest == b.Digest && a.At.Equal(b.At) && a.By == b.By && a.Scanner == b.Scanner
+			})
+		})
+	})
 }
 
 // Known reports whether the source was ever listed under quarantine.
@@ -276,7 +310,7 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 		return fmt.Errorf("approvals file %s is locked by another process: %w", s.file, errors.Join(err, lctx.Err()))
 	}
 	defer lock.Unlock()
-	d, _, err := readFile(s.file)
+	d, _, _, err := readFile(s.file, nil)
 	if err != nil {
 		return fmt.Errorf("not writing approvals over a file that cannot be read (fix or remove it): %w", err)
 	}
@@ -286,24 +320,109 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 		}
 		return nil
 	}
-	if err := writeFile(s.file, d); err != nil {
+	sum, err := writeFile(s.file, d)
+	if err != nil {
 		return err
 	}
 	version := atomicfile.Stat(s.file)
 	s.mu.Lock()
-	s.d, s.version, s.err = d, version, nil
+	s.d, s.version, s.sum, s.err = d, version, sum, nil
 	s.mu.Unlock()
 	s.notify()
 	return nil
 }
 
-// writeFile replaces file with d atomically (atomicfile).
-func writeFile(file string, d *data) error {
-	buf, err := json.MarshalIndent(d, "", " ")
-	if err != nil {
+// writeFile replaces file with d atomically (atomicfile), and returns the
+// sum of the bytes written.
+func writeFile(file string, d *data) (sum [sha256.Size]byte, err error) {
+	err = atomicfile.Write(file, func(f io.Writer) error {
+		h := sha256.New()
+		w := bufio.NewWriter(io.MultiWriter(f, h))
+		if err := encode(w, d); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		h.Sum(sum[:0])
+		return nil
+	})
+	return sum, err
+}
+
+// encode writes d as json.MarshalIndent(d, "", " ") does, and a line
+// break, an entry at a time: the store of a server with 100,000 tools is
+// some 25 MB of JSON, which encoding whole, then indenting, took four
+// times over.
+func encode(w *bufio.Writer, d *data) error {
+	key := func(k string) error {
+		b, err := json.Marshal(k)
+		w.Write(b)
 		return err
 	}
-	return atomicfile.WriteFile(file, append(buf, '\n'))
+	fmt.Fprintf(w, "{\n \"version\": %d,\n \"sources\": ", d.Version)
+	if d.Sources == nil {
+		w.WriteString("null")
+	} else if len(d.Sources) == 0 {
+		w.WriteString("{}")
+	} else {
+		w.WriteString("{\n")
+		for i, k := range slices.Sorted(maps.Keys(d.Sources)) {
+			if i > 0 {
+				w.WriteString(",\n")
+			}
+			w.WriteString("  ")
+			if err := key(k); err != nil {
+				return err
+			}
+			r := d.Sources[k]
+			if r == nil {
+				w.WriteString(": null")
+				continue
+			}
+			w.WriteString(": {\n   \"name\": ")
+			if err := key(r.Name); err != nil {
+				return err
+			}
+			w.WriteString(",\n   \"entries\": ")
+			if err := encodeEntries(w, r.Entries, key); err != nil {
+				return err
+			}
+			w.WriteString("\n  }")
+		}
+		w.WriteString("\n }")
+	}
+	_, err := w.WriteString("\n}\n")
+	return err
+}
+
+func encodeEntries(w *bufio.Writer, entries map[string][]Approval, key func(string) error) error {
+	switch {
+	case entries == nil:
+		w.WriteString("null")
+		return nil
+	case len(entries) == 0:
+		w.WriteString("{}")
+		return nil
+	}
+	w.WriteString("{\n")
+	for i, k := range slices.Sorted(maps.Keys(entries)) {
+		if i > 0 {
+			w.WriteString(",\n")
+		}
+		w.WriteString("    ")
+		if err := key(k); err != nil {
+			return err
+		}
+		w.WriteString(": ")
+		b, err := json.MarshalIndent(entries[k], "    ", " ")
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+	}
+	_, err := w.WriteString("\n   }")
+	return err
 }
 
 // Subscribe calls fn after every change of the approvals, whether made in

@@ -1,13 +1,16 @@
 package trust
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -284,5 +287,99 @@ func TestStoreNoticesSameSizeReplace(t *testing.T) {
 	}
 	if !s.reload(false) || !s.Approved("srv", "t", "d2") {
 		t.Error("a replaced file of the same size and time was not read again")
+	}
+}
+
+// TestStoreReloadOwnWrite: reading the file back after the store's own
+// write (which Watch does on the change event) decodes nothing, while a
+// file another process rewrote to the same size and time is read again.
+// A large server's first listing writes tens of MB of approvals, and
+// decoding them back, then comparing both copies encoded, made the peak
+// of a start.
+func TestStoreReloadOwnWrite(t *testing.T) {
+	file := filepath.Join(t.TempDir(), FileName)
+	s := Open(file, nil)
+	if err := s.Approve(context.Background(), "k", "k", []Item{{Entry: "t1", Digest: "d1", By: "cli"}}); err != nil {
+		t.Fatal(err)
+	}
+	held := s.d
+	if s.reload(true) || s.d != held {
+		t.Fatal("the store's own write was read back as a change")
+	}
+	info, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, _ := os.ReadFile(file)
+	other := []byte(strings.Replace(string(content), `"d1"`, `"d2"`, 1))
+	if err := os.WriteFile(file, other, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(file, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if !s.reload(true) || !s.Approved("k", "t1", "d2") || s.Approved("k", "t1", "d1") {
+		t.Fatal("a rewrite of the same size and time was not read")
+	}
+}
+
+// TestSameData compares contents by what they hold.
+func TestSameData(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	mk := func(mod func(*Approval), name string) *data {
+		a := Approval{Digest: "d", At: at, By: "cli", Scanner: 1}
+		if mod != nil {
+			mod(&a)
+		}
+		return &data{Version: storeVersion, Sources: map[string]*record{"k": {Name: name, Entries: map[string][]Approval{"t": {a}}}}}
+	}
+	base := mk(nil, "n")
+	if !sameData(base, mk(nil, "n")) {
+		t.Error("equal contents compare different")
+	}
+	for i, other := range []*data{
+		mk(nil, "m"),
+		mk(func(a *Approval) { a.Digest = "e" }, "n"),
+		mk(func(a *Approval) { a.At = at.Add(time.Second) }, "n"),
+		mk(func(a *Approval) { a.By = "http" }, "n"),
+		mk(func(a *Approval) { a.Scanner = 2 }, "n"),
+		emptyData(),
+	} {
+		if sameData(base, other) {
+			t.Errorf("%d: different contents compare equal", i)
+		}
+	}
+}
+
+// TestEncodeAsMarshalIndent: the file is written an entry at a time, byte
+// for byte as json.MarshalIndent wrote it whole.
+func TestEncodeAsMarshalIndent(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	for i, d := range []*data{
+		emptyData(),
+		{Version: 1},
+		{Version: 1, Sources: map[string]*record{"k": nil, "e": {Name: "e"}, "f": {Name: "f", Entries: map[string][]Approval{}}}},
+		{Version: 1, Sources: map[string]*record{
+			"b<&>": {Name: "srv \"q\" <x>", Entries: map[string][]Approval{
+				"t2":      {{Digest: "d1", At: at, By: ByFirstListing, Scanner: 1}, {Digest: "d2", At: at, By: "cli"}},
+				"t\u2028": {{Digest: "d3", At: at.Add(time.Hour), By: ByNewTool}},
+				"t0":      nil,
+			}},
+			"a": {Name: "a", Entries: map[string][]Approval{"x": {{Digest: "d", At: at, By: "http"}}}},
+		}},
+	} {
+		want, err := json.MarshalIndent(d, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		w := bufio.NewWriter(&b)
+		if err := encode(w, d); err != nil {
+			t.Fatal(err)
+		}
+		w.Flush()
+		if got := b.String(); got != string(want)+"\n" {
+			t.Errorf("%d: got\n%s\nwant\n%s", i, got, want)
+		}
 	}
 }

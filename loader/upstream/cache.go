@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -168,7 +168,10 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, fmt.Errorf("want a JSON object: %v", err)
 	}
-	var tools []*mcp.Tool
+	var (
+		p     persisted
+		tools []*mcp.Tool
+	)
 	rest := map[string]json.RawMessage{}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -176,9 +179,23 @@ func decodeCache(r io.Reader) (*persisted, error) {
 			return nil, err
 		}
 		key, _ := tok.(string)
-		if key == "tools" {
+		switch key {
+		case "tools":
 			if tools, err = loader.ReadListedTools(dec, nil); err != nil {
 				return nil, fmt.Errorf("tools: %w", err)
+			}
+			continue
+		case "firstSeen", "lastSeen":
+			// A name per tool: decoded at once rather than kept as
+			// JSON and encoded again with the rest.
+			var err error
+			if key == "firstSeen" {
+				err = dec.Decode(&p.FirstSeen)
+			} else {
+				err = dec.Decode(&p.LastSeen)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", key, err)
 			}
 			continue
 		}
@@ -198,7 +215,6 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p persisted
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, err
 	}
@@ -224,35 +240,101 @@ func saveCache(file string, p *persisted) error {
 	return atomicfile.Write(file, func(w io.Writer) error { return writeCache(w, p) })
 }
 
-// writeCache writes p as json.Marshal would, but a tool at a time: the
-// encoding of a large catalog whole, and the buffer it grew through, would
-// take several times the file's size at once. The tools are spliced in
-// where the encoding of p without them says "tools":null; the fields before
-// it are scalars, in which that text cannot occur unescaped.
+// writeCache writes p as json.Marshal would, but a tool and a name at a
+// time: the encoding of a large catalog whole, and the buffer it grew
+// through, would take several times the file's size at once (and the maps
+// of names, 100,000 of each for a large server, tens of MB). The fields in
+// between are encoded as usual, by structs with persisted's tags, in its
+// order.
 func writeCache(w io.Writer, p *persisted) error {
-	rest := *p
-	rest.Tools = nil
-	data, err := json.Marshal(&rest)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head, err := json.Marshal(struct {
+		Version      int       `json:"version"`
+		Server       string    `json:"server"`
+		Listed       time.Time `json:"listed"`
+		Instructions string    `json:"instructions,omitempty"`
+	}{p.Version, p.Server, p.Listed, p.Instructions})
 	if err != nil {
 		return err
 	}
-	before, after, ok := bytes.Cut(data, []byte(`"tools":null`))
-	if !ok {
-		return errors.New("cache: no place for the tools in the encoding")
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(before)
-	bw.WriteString(`"tools":[`)
-	enc := json.NewEncoder(bw)
-	for i, t := range p.Tools {
-		if i > 0 {
-			bw.WriteByte(',')
+	bw.Write(head[:len(head)-1])
+	bw.WriteString(`,"tools":`)
+	if p.Tools == nil {
+		bw.WriteString("null")
+	} else {
+		bw.WriteByte('[')
+		enc := json.NewEncoder(bw)
+		for i, t := range p.Tools {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			if err := enc.Encode(t); err != nil {
+				return err
+			}
 		}
-		if err := enc.Encode(t); err != nil {
+		bw.WriteByte(']')
+	}
+	bw.WriteString(`,"firstSeen":`)
+	if err := writeMap(bw, p.FirstSeen, func(v string) ([]byte, error) { return json.Marshal(v) }); err != nil {
+		return err
+	}
+	if err := writeFields(bw, struct {
+		Trusted map[string]*mcp.Tool `json:"trusted,omitempty"`
+	}{p.Trusted}); err != nil {
+		return err
+	}
+	if len(p.LastSeen) > 0 {
+		bw.WriteString(`,"lastSeen":`)
+		writeMap(bw, p.LastSeen, func(v int64) ([]byte, error) { return strconv.AppendInt(nil, v, 10), nil })
+	}
+	if err := writeFields(bw, struct {
+		Prompts   []*mcp.Prompt           `json:"prompts,omitempty"`
+		Resources []*mcp.Resource         `json:"resources,omitempty"`
+		Templates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
+	}{p.Prompts, p.Resources, p.Templates}); err != nil {
+		return err
+	}
+	bw.WriteByte('}')
+	return bw.Flush()
+}
+
+// writeMap writes m as json.Marshal does (keys sorted, null when nil), a
+// pair at a time.
+func writeMap[V any](w *bufio.Writer, m map[string]V, value func(V) ([]byte, error)) error {
+	if m == nil {
+		w.WriteString("null")
+		return nil
+	}
+	w.WriteByte('{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		key, err := json.Marshal(k)
+		if err != nil {
 			return err
 		}
+		v, err := value(m[k])
+		if err != nil {
+			return err
+		}
+		w.Write(key)
+		w.WriteByte(':')
+		w.Write(v)
 	}
-	bw.WriteByte(']')
-	bw.Write(after)
-	return bw.Flush()
+	return w.WriteByte('}')
+}
+
+// writeFields writes the fields of the struct v encodes to, each after a
+// comma, or nothing when all are left out.
+func writeFields(w *bufio.Writer, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if inner := data[1 : len(data)-1]; len(inner) > 0 {
+		w.WriteByte(',')
+		w.Write(inner)
+	}
+	return nil
 }

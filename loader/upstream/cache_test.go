@@ -127,6 +127,24 @@ func TestCacheRoundTrip(t *testing.T) {
 	if err := json.Compact(&got, buf.Bytes()); err != nil || got.String() != string(want) {
 		t.Fatalf("written (compacted):\n%s\nwant\n%s (%v)", got.String(), want, err)
 	}
+	// Every field, the maps written a name at a time among them.
+	for _, full := range []*persisted{
+		{Version: cacheVersion, Server: "fake", Tools: tools[:1], FirstSeen: map[string]string{"b<>": "x", "a": "y\"z"},
+			Trusted: map[string]*mcp.Tool{"t": {Name: "t", Description: "was"}}, LastSeen: map[string]int64{"b<>": 1, "a": -2},
+			Prompts: []*mcp.Prompt{{Name: "p"}}, Resources: []*mcp.Resource{{Name: "r", URI: "file:///r"}},
+			Templates: []*mcp.ResourceTemplate{{Name: "t", URITemplate: "file:///{x}"}}},
+		{Version: cacheVersion, Server: "empty", FirstSeen: map[string]string{}, LastSeen: map[string]int64{}},
+		{},
+	} {
+		var buf, got bytes.Buffer
+		if err := writeCache(&buf, full); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(full)
+		if err := json.Compact(&got, buf.Bytes()); err != nil || got.String() != string(want) {
+			t.Errorf("written (compacted):\n%s\nwant\n%s (%v)", got.String(), want, err)
+		}
+	}
 
 	file := filepath.Join(t.TempDir(), "c.json")
 	if err := saveCache(file, p); err != nil {

@@ -91,7 +91,11 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	if u.q.held == nil {
 		u.q.held = map[string]bool{}
 	}
-	u.q.held[t.Name] = v.Held
+	if v.Held { // only the held: a large server's tools are mostly not
+		u.q.held[t.Name] = true
+	} else {
+		delete(u.q.held, t.Name)
+	}
 	if !v.Held {
 		u.q.trusted[t.Name] = t
 		if v.Trust != "" && u.q.listing {
