@@ -50,8 +50,9 @@ type terminalCaller struct {
 	out  io.Writer // stderr: stdout carries the result
 }
 
-// maxAnswerBytes bounds one line a person types; maxQuestionRunes what of
-// a server's text (a message, a title) is shown.
+// maxAnswerBytes bounds one line a person types, maxQuestionRunes what of
+// a server's text (a message, a title) is shown, and maxAttempts the
+// answers a field is asked for before the form is cancelled.
 const (
 	maxAnswerBytes   = 64 << 10
 	maxQuestionRunes = 2000
