@@ -377,12 +377,18 @@ func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...s
 	} else {
 		a.upstreams.StartServers(context.Background(), only...) // they run until the app closes
 	}
+	starting := func(s loader.State) bool { return s == loader.StateConnecting || s == loader.StateValidating }
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		settled := true
+		// A server's state changes before the catalog has it: what is
+		// printed next comes from the catalog, so it must have settled too.
+		snap := a.catalog.Snapshot()
 		for _, st := range a.upstreams.Status() {
-			if (only == nil || slices.Contains(only, st.Server)) &&
-				(st.State == loader.StateConnecting || st.State == loader.StateValidating || st.Relisting) {
+			if only != nil && !slices.Contains(only, st.Server) {
+				continue
+			}
+			if src, ok := snap.Source(st.Server); starting(st.State) || st.Relisting || (ok && starting(src.State)) {
 				settled = false
 			}
 		}

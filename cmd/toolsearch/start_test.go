@@ -259,10 +259,10 @@ func TestOfflineCatalogIsCached(t *testing.T) {
 		}
 		return ""
 	}
-	if got := entryState(catalog()); got != "active" {
-		t.Errorf("live: up__tool_search is %q, want active", got)
+	if out := catalog(); entryState(out) != "active" {
+		t.Errorf("live: up__tool_search is %q, want active:\n%s", entryState(out), out)
 	}
-	if got := entryState(catalog("--offline")); got != "cached" {
-		t.Errorf("offline: up__tool_search is %q, want cached", got)
+	if out := catalog("--offline"); entryState(out) != "cached" {
+		t.Errorf("offline: up__tool_search is %q, want cached:\n%s", entryState(out), out)
 	}
 }
