@@ -42,19 +42,7 @@ import (
 // compare builds with the same harness.
 func BenchmarkStartup100k(b *testing.B) {
 	file, _ := replicatedCatalog(b, 100_000)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var tools []struct {
-		Name string `json:"name"`
-	}
-	if err := json.Unmarshal(data, &tools); err != nil {
-		b.Fatal(err)
-	}
-	// The last tool: a search finds it only once the whole catalog is in
-	// the index.
-	probe := tools[len(tools)-1].Name
+	probe := lastToolName(b, file)
 	empty := b.TempDir()
 
 	b.Run("tools-file", func(b *testing.B) {
@@ -238,17 +226,7 @@ func serveFakeUpstream(file string) error {
 //   - at-ready: at once, while the catalog is still being priced.
 func BenchmarkShutdown100k(b *testing.B) {
 	file, _ := replicatedCatalog(b, 100_000)
-	data, err := os.ReadFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var tools []struct {
-		Name string `json:"name"`
-	}
-	if err := json.Unmarshal(data, &tools); err != nil {
-		b.Fatal(err)
-	}
-	probe := tools[len(tools)-1].Name
+	probe := lastToolName(b, file)
 	empty := b.TempDir()
 	for _, idle := range []time.Duration{20 * time.Second, 0} {
 		name := "at-ready"
@@ -298,4 +276,20 @@ func benchShutdown(b *testing.B, args []string, probe string, idle time.Duration
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(time.Since(start).Milliseconds()), "shutdown-ms")
+}
+
+// lastToolName returns the name of the last tool of a tools file: a search
+// finds it only once the whole catalog is in the index.
+func lastToolName(b *testing.B, file string) string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var tools []struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(data, &tools); err != nil || len(tools) == 0 {
+		b.Fatalf("%s: %v (%d tools)", file, err, len(tools))
+	}
+	return tools[len(tools)-1].Name
 }
