@@ -122,14 +122,7 @@ func TestStdioHangsAtStart(t *testing.T) {
 	if !strings.Contains(src.LastError, "no answer to initialization within 100ms") {
 		t.Errorf("last error = %q", src.LastError)
 	}
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid := readPID(t, pidFile)
 	// Killing is asynchronous: poll for the end of the grandchild.
 	for deadline := time.Now().Add(waitLimit); processExists(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -154,14 +147,7 @@ func TestStdioDaemonStopped(t *testing.T) {
 		Env:  map[string]string{"PIDFILE": pidFile},
 	})
 	waitSource(t, c, "daemon", "failed", inState(loader.StateFailed))
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid := readPID(t, pidFile)
 	for deadline := time.Now().Add(waitLimit); processExists(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			if p, err := os.FindProcess(pid); err == nil {
@@ -378,4 +364,18 @@ func TestHTTPServerWithATooLargeAnswerFails(t *testing.T) {
 	if !strings.Contains(src.LastError, "larger than 16 MiB") {
 		t.Errorf("LastError = %q, want it to say the answer was too large", src.LastError)
 	}
+}
+
+// readPID reads the process id a test's server wrote to file.
+func readPID(t *testing.T, file string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
 }
