@@ -132,14 +132,8 @@ func benchStart(b *testing.B, args []string, cache, probe string) {
 		return false
 	}
 	for {
-		if saved() {
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "select:" + probe}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !res.IsError && strings.Contains(res.Content[0].(*mcp.TextContent).Text, "## 1. "+probe) {
-				break
-			}
+		if saved() && selects(ctx, b, cs, probe) {
+			break
 		}
 		if ctx.Err() != nil {
 			b.Fatalf("%s never became searchable", probe)
@@ -258,11 +252,7 @@ func benchShutdown(b *testing.B, args []string, probe string, idle time.Duration
 	}
 	defer cmd.Process.Kill()
 	for {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "select:" + probe}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !res.IsError && strings.Contains(res.Content[0].(*mcp.TextContent).Text, "## 1. "+probe) {
+		if selects(ctx, b, cs, probe) {
 			break
 		}
 		if ctx.Err() != nil {
@@ -292,4 +282,14 @@ func lastToolName(b *testing.B, file string) string {
 		b.Fatalf("%s: %v (%d tools)", file, err, len(tools))
 	}
 	return tools[len(tools)-1].Name
+}
+
+// selects reports whether a select: search finds the tool named probe,
+// which it does once the index holds the whole catalog.
+func selects(ctx context.Context, b *testing.B, cs *mcp.ClientSession, probe string) bool {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "select:" + probe}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return !res.IsError && strings.Contains(res.Content[0].(*mcp.TextContent).Text, "## 1. "+probe)
 }
