@@ -14,12 +14,12 @@ import (
 
 const module = "github.com/toolsearch/toolsearch/"
 
-// TestLayout holds the code to the package graph in the README's Layout
-// section: every package of the module is listed there, with exactly the
+// TestLayout holds the code to the package graph in the Layout section of
+// docs/contributing.md: every package of the module is listed there, with exactly the
 // packages of the module its code (tests aside) imports.
 func TestLayout(t *testing.T) {
 	root := filepath.Join("..", "..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(root, "docs", "contributing.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +29,14 @@ func TestLayout(t *testing.T) {
 		want, ok := documented[pkg]
 		switch {
 		case !ok:
-			t.Errorf("package %s is missing from the README's Layout table", pkg)
+			t.Errorf("package %s is missing from the Layout table of docs/contributing.md", pkg)
 		case !slices.Equal(imports, want):
-			t.Errorf("%s imports %v; the README's Layout table says %v", pkg, imports, want)
+			t.Errorf("%s imports %v; the Layout table of docs/contributing.md says %v", pkg, imports, want)
 		}
 	}
 	for pkg := range documented {
 		if _, ok := actual[pkg]; !ok {
-			t.Errorf("the README's Layout table lists %s, which does not exist", pkg)
+			t.Errorf("the Layout table of docs/contributing.md lists %s, which does not exist", pkg)
 		}
 	}
 }
@@ -48,7 +48,7 @@ func layoutTable(t *testing.T, readme string) map[string][]string {
 	t.Helper()
 	_, section, ok := strings.Cut(readme, "\n## Layout\n")
 	if !ok {
-		t.Fatal("README.md has no Layout section")
+		t.Fatal("docs/contributing.md has no Layout section")
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
 	table := map[string][]string{}
@@ -67,7 +67,7 @@ func layoutTable(t *testing.T, readme string) map[string][]string {
 		}
 	}
 	if len(table) == 0 {
-		t.Fatal("README.md's Layout section has no table of packages")
+		t.Fatal("the Layout section of docs/contributing.md has no table of packages")
 	}
 	return table
 }
