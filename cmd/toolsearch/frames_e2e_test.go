@@ -44,12 +44,18 @@ func TestServeMalformedFrames(t *testing.T) {
 		})
 	}
 
+	// MCP ids are strings or integers: a fractional one, which the SDK
+	// would read as another, is refused with the id as sent; as a string
+	// it is served.
 	t.Run("fractional id", func(t *testing.T) {
 		r.t = t
 		io.WriteString(r.stdin, `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"tool_search","arguments":{"query":"bisect"}}}`+"\n")
-		m := r.next(30 * time.Second)
-		if m == nil || string(m.ID) != "1.5" || !strings.Contains(string(m.Result), "git-bisect") {
-			t.Errorf("got %+v; want the result with id 1.5", m)
+		if m := r.next(30 * time.Second); m == nil || string(m.ID) != "1.5" || m.Error == nil || !strings.Contains(m.Error.Message, "send it as a string") {
+			t.Errorf("got %+v; want an error with id 1.5", m)
+		}
+		io.WriteString(r.stdin, `{"jsonrpc":"2.0","id":"1.5","method":"tools/call","params":{"name":"tool_search","arguments":{"query":"bisect"}}}`+"\n")
+		if m := r.next(30 * time.Second); m == nil || string(m.ID) != `"1.5"` || !strings.Contains(string(m.Result), "git-bisect") {
+			t.Errorf("got %+v; want the result with id \"1.5\"", m)
 		}
 	})
 }

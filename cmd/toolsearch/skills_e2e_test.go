@@ -39,6 +39,7 @@ type rawSession struct {
 }
 
 type rawMessage struct {
+	Line   string          `json:"-"` // the message as written
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
@@ -78,6 +79,7 @@ func startServe(t *testing.T, root string) *rawSession {
 			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 				panic(fmt.Sprintf("server wrote %q: %v", sc.Text(), err))
 			}
+			m.Line = sc.Text()
 			r.msgs <- m
 		}
 	}()

@@ -50,8 +50,8 @@ func (c *conn) reject(p *problem) {
 	c.refuse(p.id, p.code, p.reason)
 }
 
-// check validates one message, collecting every problem, and decodes it
-// with its id mapped (see mapID).
+// check validates one message, collecting every problem, decodes it and
+// holds a request's id as in flight (see hold).
 func (c *conn) check(raw json.RawMessage) (jsonrpc.Message, *problem) {
 	var f map[string]json.RawMessage
 	if raw[0] != '{' || json.Unmarshal(raw, &f) != nil {
@@ -79,10 +79,13 @@ func (c *conn) check(raw json.RawMessage) (jsonrpc.Message, *problem) {
 	if !hasMethod && !isResponse {
 		problems = append(problems, `a message needs a "method" (a request or a notification), or a "result" or an "error" (a response)`)
 	}
-	if isResponse && hasID && kindOf(id) == "a number" && !plainInt(id) {
+	if isResponse && hasID && kindOf(id) == "a number" && !exactInt(id) {
 		// toolsearch numbers its requests with integers: a response with
 		// any other number answers none of them.
 		problems = append(problems, "the id "+shownID(id)+" is not one toolsearch sent")
+	}
+	if hasMethod && hasID && kindOf(id) == "a number" && !exactInt(id) {
+		problems = append(problems, "the id "+shownID(id)+" is not an id MCP allows: request ids are strings or integers, and toolsearch takes integers within ±9007199254740991 (2^53−1), as most JSON parsers read them exactly; send it as a string")
 	}
 	var answerID json.RawMessage
 	if hasID && idOK && kindOf(id) != "null" {
@@ -100,55 +103,48 @@ func (c *conn) check(raw json.RawMessage) (jsonrpc.Message, *problem) {
 		return msg, nil
 	}
 	// The SDK acts on a cancellation even when it carries an id (and then
-	// answers it with an error): both kinds are mapped.
+	// answers it with an error): both kinds are aimed.
 	if req.Method == "notifications/cancelled" {
-		c.mapCancelled(req)
+		aimCancelled(req)
 	}
 	if req.ID.IsValid() {
-		if p := c.mapID(req, answerID); p != nil {
+		if p := c.hold(req, answerID); p != nil {
 			return nil, p
 		}
 	}
 	return req, nil
 }
 
-// mapID gives a request an id of the transport's own in place of sent,
-// the client's, unless sent is in use by a request still in flight.
-func (c *conn) mapID(req *jsonrpc.Request, sent json.RawMessage) *problem {
-	key := idKey(sent)
+// hold records a request as in flight under its id, sent as the client
+// spelled it, unless a request still in flight has that id.
+func (c *conn) hold(req *jsonrpc.Request, sent json.RawMessage) *problem {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, dup := c.inFlight[key]; dup {
+	if _, dup := c.inFlight[req.ID]; dup {
 		// Null, as the SDK does, so as not to answer the first request.
 		return &problem{code: jsonrpc.CodeInvalidRequest, reason: "invalid request: the id " + shownID(sent) + " is in use by a request still in flight; give each request an id of its own", answer: true}
 	}
-	c.next++
-	given, _ := jsonrpc.MakeID(float64(c.next))
-	c.ids[given] = bytes.Clone(sent)
-	c.inFlight[key] = given
-	req.ID = given
+	c.inFlight[req.ID] = bytes.Clone(sent)
 	if req.Method == "initialize" {
-		c.initID = given
+		c.initID = req.ID
 	}
 	return nil
 }
 
-// mapCancelled points a cancellation at the id given to the request it
-// names. One that names no request in flight is pointed at none (a null
-// requestId), which the SDK ignores: as sent, its id could be one the
-// transport gave another request, which the SDK would cancel.
-func (c *conn) mapCancelled(req *jsonrpc.Request) {
+// aimCancelled points a cancellation naming a number the SDK would read
+// as another (1.5 as 1) at no request (a null requestId, which the SDK
+// ignores): no request can have such an id, and the SDK would cancel the
+// one whose id it reads it as.
+func aimCancelled(req *jsonrpc.Request) {
 	var params map[string]json.RawMessage
 	if json.Unmarshal(req.Params, &params) != nil {
 		return
 	}
-	c.mu.Lock()
-	given, ok := c.inFlight[idKey(params["requestId"])]
-	c.mu.Unlock()
-	params["requestId"] = json.RawMessage("null")
-	if ok {
-		params["requestId"], _ = json.Marshal(given.Raw())
+	id, ok := params["requestId"]
+	if !ok || kindOf(id) != "a number" || exactInt(id) {
+		return
 	}
+	params["requestId"] = json.RawMessage("null")
 	if data, err := json.Marshal(params); err == nil {
 		req.Params = data
 	}
@@ -173,28 +169,39 @@ func isString(v json.RawMessage, want string) bool {
 	return json.Unmarshal(v, &s) == nil && s == want
 }
 
-// idKey identifies a client's id however its string is escaped.
-func idKey(id json.RawMessage) string {
-	var s string
-	if json.Unmarshal(id, &s) == nil {
-		return "s" + s
-	}
-	return "n" + string(bytes.TrimSpace(id))
-}
+// maxExactInt is the largest integer a float64, and so the SDK, holds
+// exactly along with every integer below it: 2^53−1.
+const maxExactInt = 1<<53 - 1
 
-// plainInt reports whether a JSON number is an integer the SDK reads back
-// exactly: no fraction or exponent, no "-0", within ±(2^53-1).
-func plainInt(num json.RawMessage) bool {
-	s := strings.TrimPrefix(string(num), "-")
-	if s == "" || len(s) > 15 || (s[0] == '0' && (len(s) > 1 || num[0] == '-')) {
-		return false
+// exactInt reports whether a JSON number is an integer within
+// ±maxExactInt, however it is spelled (7, -0, 1e3, 1.0, 700e-2 is not):
+// the numbers the SDK reads back as themselves. It works on the digits,
+// in time bounded by the number's length whatever its exponent.
+func exactInt(num json.RawMessage) bool {
+	s := strings.TrimPrefix(string(bytes.TrimSpace(num)), "-")
+	mantissa, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return true // a zero, whatever its exponent
 	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
+	scale := -len(frac)
+	if hasExp {
+		e, err := strconv.Atoi(strings.TrimPrefix(exp, "+"))
+		if err != nil || e > len(s)+16 || e < -len(s) {
+			// Beyond ±2^53 with its nonzero digits, or a fraction.
 			return false
 		}
+		scale += e
 	}
-	return true
+	for scale < 0 && strings.HasSuffix(digits, "0") {
+		digits, scale = digits[:len(digits)-1], scale+1
+	}
+	if scale < 0 || len(digits)+scale > 16 {
+		return false
+	}
+	n, err := strconv.ParseInt(digits+strings.Repeat("0", scale), 10, 64)
+	return err == nil && n <= maxExactInt
 }
 
 // kindOf names the kind of a JSON value, for messages.

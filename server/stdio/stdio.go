@@ -10,12 +10,19 @@
 // error, -32600 invalid request), with the request's id when it can be
 // read and null otherwise; then the next line is read.
 //
-// Every request id is replaced with one of the transport's own before the
-// SDK sees it, and put back in the response, so that a response carries
-// the id exactly as the client sent it (the SDK reads numeric ids as 64-bit
-// integers, and would answer a request with id 1.5 as if its id were 1),
-// and so that a client reusing an id still in flight is told so. Batches
-// rely on it too: their requests are told apart whatever their ids.
+// Request ids reach the SDK as the client sent them: the transport invents
+// none. The SDK writes a request's id into more than its response (the
+// 2026-07-28 subscriptions/listen stamps it into the _meta of its
+// acknowledgement, of its result and of every notification it carries),
+// so an id of the transport's own would reach the client in places no
+// transport can know of. Instead the transport takes only the ids the SDK
+// holds exactly, which are the ids MCP allows: strings, and integers within
+// ±(2^53−1), the range a JSON parser of almost any language reads back
+// exactly (the SDK reads numbers as float64, and would answer a request
+// with id 1.5 as if its id were 1). Any other number is refused with an
+// error that carries the id as sent. A response gets back the id's exact
+// spelling (1e3, "\u0041"), and a client reusing an id still in flight is
+// told so, which keeps a batch's requests apart.
 //
 // A line longer than MaxLineLength (16 MiB by default, the SDK's own cap)
 // is skipped without being held in memory, and answered with an error.
@@ -35,7 +42,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -78,8 +84,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		incoming: make(chan []jsonrpc.Message),
 		failed:   make(chan error, 1),
 		closed:   make(chan struct{}),
-		ids:      map[jsonrpc.ID]json.RawMessage{},
-		inFlight: map[string]jsonrpc.ID{},
+		inFlight: map[jsonrpc.ID]json.RawMessage{},
 		batches:  map[jsonrpc.ID]*batch{},
 	}
 	if closer, ok := in.(io.Closer); ok {
@@ -104,14 +109,10 @@ type conn struct {
 	closeIn  func() error
 
 	mu sync.Mutex
-	// ids maps the ids given to requests in flight (see mapID) to the
-	// client's ids as sent.
-	ids map[jsonrpc.ID]json.RawMessage
-	// inFlight maps the client's ids of the requests in flight (by idKey)
-	// to the ids given to them, to refuse an id already in use and to
-	// find the request a cancellation names.
-	inFlight map[string]jsonrpc.ID
-	next     int64
+	// inFlight holds the ids of the client's requests not yet answered,
+	// as the SDK reads them, with each id as sent: to refuse an id already
+	// in use, and to answer with the id's own spelling.
+	inFlight map[jsonrpc.ID]json.RawMessage
 	batches  map[jsonrpc.ID]*batch // by the ids of the requests they wait for
 	version  string                // the protocol version negotiated
 	initID   jsonrpc.ID            // the initialize request's, until answered
@@ -137,8 +138,8 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, nil
 }
 
-// Write implements mcp.Connection. A response gets back the request id the
-// client sent, and joins the rest of its batch if it answers one.
+// Write implements mcp.Connection. A response gets back the request id as
+// the client spelled it, and joins the rest of its batch if it answers one.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -158,9 +159,8 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			c.version = v
 		}
 	}
-	if sent, ok := c.ids[resp.ID]; ok {
-		delete(c.ids, resp.ID)
-		delete(c.inFlight, idKey(sent))
+	if sent, ok := c.inFlight[resp.ID]; ok {
+		delete(c.inFlight, resp.ID)
 		data = withID(data, resp.ID, sent)
 	}
 	b := c.batches[resp.ID]
@@ -268,13 +268,17 @@ func (c *conn) batchesAllowed() bool {
 	return c.version != "" && c.version < "2025-06-18"
 }
 
-// withID puts the client's id sent in place of the id given, in an encoded
-// response. The SDK writes "jsonrpc" first and "id" second; should that
-// change, the message is decoded and encoded again.
-func withID(data []byte, given jsonrpc.ID, sent json.RawMessage) []byte {
-	n, _ := given.Raw().(int64)
-	head := `{"jsonrpc":"2.0","id":` + strconv.FormatInt(n, 10)
-	if rest, ok := bytes.CutPrefix(data, []byte(head)); ok && len(rest) > 0 && (rest[0] == ',' || rest[0] == '}') {
+// withID puts the id as the client spelled it, sent, in place of the SDK's
+// spelling of the same id, in an encoded response. The SDK writes
+// "jsonrpc" first and "id" second; should that change, the message is
+// decoded and encoded again.
+func withID(data []byte, id jsonrpc.ID, sent json.RawMessage) []byte {
+	spelled, err := json.Marshal(id.Raw())
+	if err != nil || bytes.Equal(spelled, sent) {
+		return data
+	}
+	head := append([]byte(`{"jsonrpc":"2.0","id":`), spelled...)
+	if rest, ok := bytes.CutPrefix(data, head); ok && len(rest) > 0 && (rest[0] == ',' || rest[0] == '}') {
 		out := make([]byte, 0, len(data)+len(sent))
 		out = append(out, `{"jsonrpc":"2.0","id":`...)
 		out = append(out, sent...)

@@ -28,6 +28,7 @@ type wire struct {
 	// one is cancelled.
 	release, cancelled chan struct{}
 	ran                chan error // what Run returned
+	srv                *mcp.Server
 }
 
 func newWire(t *testing.T, maxLine int) *wire {
@@ -41,7 +42,12 @@ func newLoggedWire(t *testing.T, maxLine int, log *slog.Logger) *wire {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	w := &wire{t: t, in: inW, lines: make(chan string, 16), release: make(chan struct{}), cancelled: make(chan struct{}, 4)}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	w.srv = srv
+	addEchoTools(srv)
 	mcp.AddTool(srv, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		select {
 		case <-w.release:
@@ -169,70 +175,85 @@ func TestMalformedLinesAnswered(t *testing.T) {
 func TestIDsEchoedAsSent(t *testing.T) {
 	w := newWire(t, 0)
 	w.initialize("2025-11-25")
-	for _, id := range []string{`1.5`, `-0`, `1e3`, `1.0`, `9007199254740993`, `-12`, `"x"`, `"\u0041"`, `0`} {
+	for _, id := range []string{`-0`, `1e3`, `1.0`, `9007199254740991`, `-12`, `"x"`, `"\u0041"`, `"1.5"`, `0`} {
 		w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
 		if got, want := w.recv(), `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`; got != want {
 			t.Errorf("got %s, want %s", got, want)
 		}
 	}
-	// The SDK reads 1.5 and 1.7 both as 1; they stay apart.
-	w.send(`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"block"}}`)
-	w.send(`{"jsonrpc":"2.0","id":1.7,"method":"ping"}`)
-	if got := w.recv(); got != `{"jsonrpc":"2.0","id":1.7,"result":{}}` {
-		t.Errorf("ping while 1.5 is in flight: %s", got)
-	}
-	// An id in flight cannot be used again.
-	w.send(`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`)
-	if id, code, msg := errorOf(t, w.recv()); id != "null" || code != -32600 || !strings.Contains(msg, "the id 1.5 is in use") {
-		t.Errorf("reused id: %s %d %q", id, code, msg)
+	// An id in flight cannot be used again, in any spelling.
+	w.send(`{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"block"}}`)
+	for _, id := range []string{`15`, `1.5e1`, `15.0`} {
+		w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if got, code, msg := errorOf(t, w.recv()); got != "null" || code != -32600 || !strings.Contains(msg, "the id "+id+" is in use") {
+			t.Errorf("reused id %s: %s %d %q", id, got, code, msg)
+		}
 	}
 	close(w.release)
-	if got := w.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":1.5,"result":`) || !strings.Contains(got, "released") {
+	if got := w.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":15,"result":`) || !strings.Contains(got, "released") {
 		t.Errorf("the call: %s", got)
 	}
 	// Answered, the id is free again.
-	w.send(`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`)
-	if got := w.recv(); got != `{"jsonrpc":"2.0","id":1.5,"result":{}}` {
+	w.send(`{"jsonrpc":"2.0","id":15,"method":"ping"}`)
+	if got := w.recv(); got != `{"jsonrpc":"2.0","id":15,"result":{}}` {
 		t.Errorf("id reused after its answer: %s", got)
 	}
 }
 
-func TestCancellationFindsMappedID(t *testing.T) {
+// TestInexactIDsRefused: the SDK reads 1.5 and 1.7 both as 1, and
+// 2^53+1 as 2^53; a request with such an id is refused, with its id as
+// sent, rather than given an id of the transport's own, which the SDK
+// would write where the client sees it.
+func TestInexactIDsRefused(t *testing.T) {
 	w := newWire(t, 0)
 	w.initialize("2025-11-25")
-	w.send(`{"jsonrpc":"2.0","id":2.5,"method":"tools/call","params":{"name":"block"}}`)
-	w.send(`{"jsonrpc":"2.0","id":"started","method":"ping"}`) // the call is in flight once this is answered
-	w.recv()
-	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2.5,"reason":"test"}}`)
-	select {
-	case <-w.cancelled:
-	case <-time.After(waitLimit):
-		t.Fatal("the call was not cancelled")
-	}
-	if got := w.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":2.5,`) {
-		t.Errorf("the cancelled call's answer: %s", got)
+	for _, id := range []string{`1.5`, `9007199254740992`, `-9007199254740993`, `1e16`, `0.55e1`, `1e-400`} {
+		w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if got, code, msg := errorOf(t, w.recv()); got != id || code != -32600 || !strings.Contains(msg, "the id "+id+" is not an id MCP allows") {
+			t.Errorf("id %s: got %s %d %q", id, got, code, msg)
+		}
 	}
 	w.alive()
 }
 
-// TestCancellationOfUnknownIDCancelsNothing: the SDK knows requests by
-// the ids the transport gave them, small integers, so a cancellation
-// naming an id no request of the client's holds (with an id of its own
-// or not) cancelled the request given that number.
+func TestCancellationByClientID(t *testing.T) {
+	for _, id := range []string{`"listen:0"`, `7`, `7.0`} {
+		t.Run(id, func(t *testing.T) {
+			w := newWire(t, 0)
+			w.initialize("2025-11-25")
+			w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"block"}}`)
+			w.alive() // the call is in flight once this is answered
+			w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":"test"}}`)
+			select {
+			case <-w.cancelled:
+			case <-time.After(waitLimit):
+				t.Fatal("the call was not cancelled")
+			}
+			if got := w.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":`+id+`,`) {
+				t.Errorf("the cancelled call's answer: %s", got)
+			}
+			w.alive()
+		})
+	}
+}
+
+// TestCancellationOfUnknownIDCancelsNothing: a cancellation naming a
+// number the SDK reads as another (1.5 as 1) cancelled the request the
+// SDK read it as; one naming an id no request holds cancels nothing.
 func TestCancellationOfUnknownIDCancelsNothing(t *testing.T) {
 	w := newWire(t, 0)
 	w.initialize("2025-11-25")
-	// The initialize request was given 1, this call is given 2.
-	w.send(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"block"}}`)
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`)
 	w.alive()
+	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`)
 	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
-	w.send(`{"jsonrpc":"2.0","id":"x","method":"notifications/cancelled","params":{"requestId":2.5}}`)
+	w.send(`{"jsonrpc":"2.0","id":"x","method":"notifications/cancelled","params":{"requestId":1.9}}`)
 	if _, code, msg := errorOf(t, w.recv()); code != -32600 || !strings.Contains(msg, "unexpected id") {
 		t.Errorf("a cancellation with an id: %d %q", code, msg)
 	}
 	w.alive() // the cancellations have been taken
 	close(w.release)
-	if got := w.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"a","result":`) || !strings.Contains(got, "released") {
+	if got := w.recv(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":1,"result":`) || !strings.Contains(got, "released") {
 		t.Errorf("the call no cancellation named: %s", got)
 	}
 }
@@ -278,10 +299,10 @@ func TestMalformedResponseDropped(t *testing.T) {
 func TestBatchOn20250326(t *testing.T) {
 	w := newWire(t, 0)
 	w.initialize("2025-03-26")
-	w.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":{},"method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"x","progress":1}},{"jsonrpc":"2.0","id":1.5,"method":"ping"},7]`)
+	w.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":{},"method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"x","progress":1}},{"jsonrpc":"2.0","id":"1","method":"ping"},7]`)
 	got := w.recv()
 	want := `[{"jsonrpc":"2.0","id":1,"result":{}},` + string(errorResponse(nil, -32600, `invalid request: "id" must be a string or a number, not an object`)) +
-		`,{"jsonrpc":"2.0","id":1.5,"result":{}},` + string(errorResponse(nil, -32600, "invalid request: a message must be a JSON object, not a number")) + `]`
+		`,{"jsonrpc":"2.0","id":"1","result":{}},` + string(errorResponse(nil, -32600, "invalid request: a message must be a JSON object, not a number")) + `]`
 	if got != want {
 		t.Errorf("batch response:\n got %s\nwant %s", got, want)
 	}
@@ -347,13 +368,15 @@ func TestReadLine(t *testing.T) {
 	}
 }
 
-func TestPlainInt(t *testing.T) {
+func TestExactInt(t *testing.T) {
 	for num, want := range map[string]bool{
-		"0": true, "7": true, "-7": true, "999999999999999": true, "-999999999999999": true,
-		"-0": false, "1.5": false, "1e3": false, "1.0": false, "1000000000000000": false, "007": false,
+		"0": true, "7": true, "-7": true, "-0": true, "1e3": true, "1E+3": true, "1.0": true, "700e-2": true,
+		"9007199254740991": true, "-9007199254740991": true, "0.0e99999999999999999999": true, "0.00000000000000000000000000001e40": true,
+		"1.5": false, "9007199254740992": false, "1e16": false, "7e-1": false, "1e-400": false, "1e99999999999999999999": false,
+		"1.0000000000000001": false,
 	} {
-		if got := plainInt(json.RawMessage(num)); got != want {
-			t.Errorf("plainInt(%s) = %v", num, got)
+		if got := exactInt(json.RawMessage(num)); got != want {
+			t.Errorf("exactInt(%s) = %v", num, got)
 		}
 	}
 }
