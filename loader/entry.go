@@ -171,8 +171,10 @@ func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
 
 var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
-// CheckToolName reports why a name cannot be exposed: the Anthropic and
-// OpenAI APIs accept only 1-64 characters of [A-Za-z0-9_-].
+// CheckToolName reports why a name cannot be listed to a host as a tool of
+// its own (always-loaded, promoted): the Anthropic and OpenAI APIs accept
+// only 1-64 characters of [A-Za-z0-9_-]. A tool reached through the call
+// proxy has no such limit; see CheckProxiedName.
 func CheckToolName(name string) error {
 	if toolNameRE.MatchString(name) {
 		return nil
@@ -181,6 +183,31 @@ func CheckToolName(name string) error {
 		return fmt.Errorf("name %q is %d characters, over the 64 that model APIs accept", name, len(name))
 	}
 	return fmt.Errorf("name %q has characters outside [A-Za-z0-9_-], which model APIs refuse", name)
+}
+
+// MaxProxiedNameLen is the longest tool name MCP allows (the 2025-11-25
+// specification, SEP-986), and so the longest name of an upstream's tool
+// the catalog keeps.
+const MaxProxiedNameLen = 128
+
+var proxiedNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// CheckProxiedName reports why a tool cannot be reached through the call
+// proxy under the name exposed, the namespace's (an upstream server, a
+// tools file) joined to own, the tool's name there. The model passes that
+// name as an argument, so no model API's limit on tool names applies, only
+// MCP's: 1 to MaxProxiedNameLen characters of [A-Za-z0-9_.-] for own, and
+// those characters for the whole.
+func CheckProxiedName(exposed, own string) error {
+	switch {
+	case len(own) > MaxProxiedNameLen:
+		return fmt.Errorf("the tool's name %.64q… is %d characters, over the %d that MCP allows; the server must give it a shorter one", own, len(own), MaxProxiedNameLen)
+	case !proxiedNameRE.MatchString(own):
+		return fmt.Errorf("the tool's name %q has characters outside [A-Za-z0-9_.-], which MCP does not allow in tool names; the server must rename it", own)
+	case !proxiedNameRE.MatchString(exposed):
+		return fmt.Errorf("name %q has characters outside [A-Za-z0-9_.-], which tool names cannot carry; a server name of those characters in the MCP config is the fix", exposed)
+	}
+	return nil
 }
 
 // SummaryLen bounds one-line summaries.

@@ -68,7 +68,7 @@ func LoadToolsFile(spec string) (*Source, error) {
 			problem(fmt.Sprintf("tool %q appears twice; the first definition is used", exposed))
 			continue
 		}
-		if err := CheckToolName(exposed); err != nil {
+		if err := CheckProxiedName(exposed, t.Name); err != nil {
 			problem(err.Error())
 			continue
 		}

@@ -23,7 +23,7 @@ func legacySession(req *mcp.CallToolRequest) bool {
 func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	want := map[string]*loader.Entry{}
 	for _, e := range snap.Entries {
-		if e.AlwaysLoad && e.Listed() && e.Kind == loader.KindTool && !e.Held() {
+		if e.AlwaysLoad && e.Listed() && e.Kind == loader.KindTool && !e.Held() && listableName(e) {
 			want[e.Name] = e
 		}
 	}
@@ -56,11 +56,18 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	}
 }
 
+// listableName reports whether a tool's name may be listed to a host as a
+// tool of its own: the catalog keeps names model APIs refuse (over 64
+// characters, with dots), which only the call proxy reaches.
+func listableName(e *loader.Entry) bool {
+	return loader.CheckToolName(e.Name) == nil
+}
+
 // promote adds the callable tools of a search result to ms's tools/list.
 func (s *Server) promote(ms *mcp.Server, res *SearchResult) {
 	for _, it := range res.Results {
 		e := it.entry
-		if e.Kind != loader.KindTool || e.Held() || (it.Callable != nil && !*it.Callable) {
+		if e.Kind != loader.KindTool || e.Held() || (it.Callable != nil && !*it.Callable) || !listableName(e) {
 			continue
 		}
 		s.mu.Lock()

@@ -373,13 +373,20 @@ func TestManyToolsAcrossPages(t *testing.T) {
 	}
 }
 
+// TestNamesRefused: the catalog keeps the names MCP allows, however long
+// once prefixed with the server's name (the call proxy reaches them; only
+// a tool listed to the host directly must fit model APIs), and refuses
+// the others with what to do.
 func TestNamesRefused(t *testing.T) {
 	e := newEnv(t)
 	long := "a_server_name_that_is_rather_long"
+	own64 := strings.Repeat("n", 64)
 	f := e.add(long, nil)
 	f.addEcho("short", "Fits.")
-	f.addEcho("a_tool_name_that_pushes_it_over", "Too long once prefixed.")
-	f.addEcho("dotted.name", "Dots are fine in MCP, not in model APIs.")
+	f.addEcho(own64, "64 characters of its own, 99 once prefixed.")
+	f.addEcho("dotted.name", "Dots are fine in MCP.")
+	f.addEcho(strings.Repeat("m", 129), "Longer than MCP allows.")
+	f.addEcho("spaced name", "A space MCP does not allow.")
 	// a__b exposes c as a__b__c, as a exposes b__c: the catalog keeps
 	// the first source's.
 	e.add("a", nil).addEcho("b__c", "From a.")
@@ -389,17 +396,17 @@ func TestNamesRefused(t *testing.T) {
 	defer m.Close()
 
 	src := waitSource(t, e.catalog, long, "active", inState(loader.StateActive))
-	if got := entryNames(src); !slices.Equal(got, []string{long + "__short"}) {
-		t.Errorf("entries = %v", got)
+	if got, want := entryNames(src), []string{long + "__dotted.name", long + "__" + own64, long + "__short"}; !slices.Equal(got, want) {
+		t.Errorf("entries = %v, want %v", got, want)
 	}
 	reasons := map[string]string{}
 	for _, r := range src.Refused {
 		reasons[r.Entry.Upstream] = r.Reason
 	}
-	if r := reasons["a_tool_name_that_pushes_it_over"]; !strings.Contains(r, "over the 64") || !strings.Contains(r, "does not rename") {
+	if r := reasons[strings.Repeat("m", 129)]; !strings.Contains(r, "over the 128 that MCP allows") || !strings.Contains(r, "the server must give it a shorter one") {
 		t.Errorf("too long: reason %q", r)
 	}
-	if r := reasons["dotted.name"]; !strings.Contains(r, "characters outside") {
+	if r := reasons["spaced name"]; !strings.Contains(r, "characters outside") {
 		t.Errorf("bad characters: reason %q", r)
 	}
 

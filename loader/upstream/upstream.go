@@ -664,12 +664,12 @@ func (u *upstream) rebuild() {
 		if _, ok := u.known[t.Name]; !ok {
 			u.known[t.Name] = knownTool{t, e}
 		}
-		switch err := loader.CheckToolName(e.Name); {
+		switch err := loader.CheckProxiedName(e.Name, t.Name); {
 		case seen[t.Name]:
 			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: fmt.Sprintf("the server lists %q more than once; the first definition is used", t.Name)})
 			continue
 		case err != nil:
-			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: err.Error() + "; toolsearch does not rename tools, so a shorter server name in the MCP config is the fix"})
+			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: err.Error()})
 			continue
 		}
 		seen[t.Name] = true
