@@ -22,11 +22,12 @@ func runInit(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("init", os.Stderr)
 	from := fs.String("from", "", "import the MCP servers of `HOST` ("+strings.Join(hosts.Names(), ", ")+"): its project configuration in DIR and the user's")
 	fromFile := fs.String("from-file", "", "with --from, read this `FILE` in the host's format instead of its usual locations")
+	project := fs.String("project", "", "with --from, import the project configuration of `FOLDER` (Claude Code's local scope, .cursor/mcp.json, ...) instead of DIR's")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) > 1 || *fromFile != "" && *from == "" {
+	if len(rest) > 1 || (*fromFile != "" || *project != "") && *from == "" {
 		fs.Usage()
 		return errUsage
 	}
@@ -34,9 +35,12 @@ func runInit(_ context.Context, args []string, out io.Writer) error {
 	if len(rest) == 1 {
 		dir = rest[0]
 	}
+	if *project == "" {
+		*project = dir
+	}
 	var imported *hosts.Result
 	if *from != "" {
-		imported, err = hosts.Import(*from, hosts.Options{Project: dir, File: *fromFile})
+		imported, err = hosts.Import(*from, hosts.Options{Project: *project, File: *fromFile})
 		if err != nil {
 			return err
 		}
@@ -45,6 +49,7 @@ func runInit(_ context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	plan.project = *project
 	return plan.write(out)
 }
 
@@ -52,6 +57,7 @@ func runInit(_ context.Context, args []string, out io.Writer) error {
 // that a refusal leaves the folder as it was.
 type initPlan struct {
 	dir      string
+	project  string // whose project configuration was imported
 	host     string
 	imported *hosts.Result
 	files    []initFile
@@ -162,13 +168,16 @@ func (p *initPlan) report(out io.Writer) {
 	var notes []string
 	if p.imported != nil {
 		notes = append(notes, p.imported.Notes...)
-		if len(p.imported.Read) == 0 {
-			h, _ := hosts.Lookup(p.host)
+		h, _ := hosts.Lookup(p.host)
+		switch {
+		case len(p.imported.Read) == 0:
 			var where []string
-			for _, l := range h.Locations(hosts.Options{Project: p.dir}) {
+			for _, l := range h.Locations(hosts.Options{Project: p.project}) {
 				where = append(where, l.Path)
 			}
 			notes = append(notes, fmt.Sprintf("no %s configuration found (looked in %s): .mcp.json has no servers", h.Title, strings.Join(slices.Compact(where), ", ")))
+		case len(p.imported.Servers) == 0:
+			notes = append(notes, fmt.Sprintf("no %s servers found in %s for the project %s: .mcp.json has no servers", h.Title, strings.Join(p.imported.Read, ", "), absPath(p.project)))
 		}
 	}
 	if slices.ContainsFunc(p.files, func(f initFile) bool { return f.path == ".mcp.json" }) {

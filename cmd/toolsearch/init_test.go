@@ -171,3 +171,41 @@ func TestClientConfigSnippets(t *testing.T) {
 		}
 	}
 }
+
+// TestInitFromClaudeLocalScope: Claude Code's default scope is local,
+// filed in ~/.claude.json under the project's root. init in a folder of
+// its own inside the project imported 0 servers and said nothing; in a
+// folder with none it now says where it looked, and --project imports
+// another folder's.
+func TestInitFromClaudeLocalScope(t *testing.T) {
+	home, project := hostSample(t, "claude-code")
+	// The sample's user scope aside: only the local scope is of interest.
+	data, _ := os.ReadFile(filepath.Join(home, ".claude.json"))
+	var doc map[string]any
+	json.Unmarshal(data, &doc)
+	delete(doc, "mcpServers")
+	data, _ = json.Marshal(doc)
+	os.WriteFile(filepath.Join(home, ".claude.json"), data, 0o600)
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+
+	out, err := toolsearchAt(t, project, home, "init", "toolsearch", "--from", "claude-code")
+	if err != nil || !strings.Contains(out, "wrote  toolsearch/.mcp.json (2 servers from Claude Code") {
+		t.Errorf("init in a folder of the project: %v\n%s", err, out)
+	}
+
+	elsewhere := t.TempDir()
+	out, err = toolsearchAt(t, elsewhere, home, "init", "--from", "claude-code")
+	for _, want := range []string{
+		"no local-scope servers for " + elsewhere, `projects["`, "it has some for /somewhere/else (elsewhere); " + project + " (db, notes): give that folder with --project",
+		"no Claude Code servers found in " + filepath.Join(home, ".claude.json") + " for the project " + elsewhere,
+	} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("init with no servers: %v, want %q in:\n%s", err, want, out)
+		}
+	}
+	other := t.TempDir()
+	out, err = toolsearchAt(t, other, home, "init", "--from", "claude-code", "--project", project)
+	if err != nil || !strings.Contains(out, "wrote  .mcp.json (2 servers from Claude Code") {
+		t.Errorf("init --project: %v\n%s", err, out)
+	}
+}

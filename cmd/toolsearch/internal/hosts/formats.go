@@ -7,7 +7,8 @@ import (
 
 // Claude Code keeps user-scoped servers in ~/.claude.json under
 // mcpServers, local-scoped ones (this project, this user) under
-// projects[<project folder>].mcpServers, and project-scoped ones in the
+// projects[<project root>].mcpServers (see claudeProjectKeys), and
+// project-scoped ones in the
 // project's .mcp.json, which is toolsearch's own format: toolsearch reads it
 // as it is. Local wins over user. Entries are Claude-style, as toolsearch's.
 var claudeCode = &Host{
@@ -18,14 +19,13 @@ var claudeCode = &Host{
 		return []Location{{file, "local"}, {file, "user"}}
 	},
 	read: func(data []byte, loc Location, o Options) ([]Server, []string, error) {
-		path := []string{"mcpServers"}
 		if loc.Scope == "local" {
 			if o.Project == "" {
 				return nil, nil, nil
 			}
-			path = []string{"projects", o.Project, "mcpServers"}
+			return readClaudeLocal(data, loc, o)
 		}
-		return readJSONServers(data, path, loc.Path, claudeEntry)
+		return readJSONServers(data, []string{"mcpServers"}, loc.Path, claudeEntry)
 	},
 	snippet: func(command string, args []string) string {
 		return "claude mcp add toolsearch -- " + ShellJoin(append([]string{command}, args...)...) + "\n"
