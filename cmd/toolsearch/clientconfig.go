@@ -13,7 +13,13 @@ import (
 )
 
 func runClientConfig(_ context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("client-config", os.Stderr)
+	return clientConfig(args, out, os.Stderr)
+}
+
+// clientConfig writes the snippet alone to out, so that it can be piped,
+// and where it goes and anything to watch to errOut.
+func clientConfig(args []string, out, errOut io.Writer) error {
+	fs := newFlagSet("client-config", errOut)
 	dir := fs.String("dir", ".", "the folder holding toolsearch's configuration (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it")
 	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
@@ -35,11 +41,9 @@ func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The snippet alone goes to stdout, so that it can be piped; where it
-	// goes, and anything to watch, to stderr.
-	fmt.Fprintln(os.Stderr, whereSnippetGoes(h))
-	for _, n := range notes {
-		fmt.Fprintln(os.Stderr, "note: "+n)
+	fmt.Fprintln(errOut, whereSnippetGoes(h))
+	for _, n := range append(h.Caveats(exe, serveArgs), notes...) {
+		fmt.Fprintln(errOut, "note: "+n)
 	}
 	_, err = io.WriteString(out, text)
 	return err
@@ -48,7 +52,7 @@ func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 // whereSnippetGoes tells where to put a host's snippet.
 func whereSnippetGoes(h *hosts.Host) string {
 	if h.Name == "claude-code" {
-		return "Run this in your project (add --scope user to have toolsearch in every project):"
+		return "Run this in your project's folder:"
 	}
 	var files []string
 	for _, l := range h.Locations(hosts.Options{Project: "."}) {
@@ -110,6 +114,11 @@ func serveArgsFor(dir string) (args, notes []string, err error) {
 	}
 	if len(args) == 1 {
 		notes = append(notes, fmt.Sprintf("%s holds no toolsearch configuration: run toolsearch init there first, or give --dir", abs))
+	}
+	if cfg.LogLevel == "" {
+		// Hosts log what a server writes to stderr as errors, and toolsearch
+		// relays its upstreams' stderr at info.
+		args = append(args, "--log-level", "warn")
 	}
 	return args, notes, nil
 }

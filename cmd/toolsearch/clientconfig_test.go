@@ -2,8 +2,13 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 )
@@ -19,5 +24,142 @@ func TestClientConfigUnknownHost(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("client-config zed: %v; want it to name %s", err, want)
 		}
+	}
+}
+
+// shellWords splits a command line as ShellJoin quotes it: words parted by
+// spaces, single-quoted where they need it, '\” for a quote.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var w strings.Builder
+	inWord, quoted := false, false
+	for _, r := range line {
+		switch {
+		case quoted && r == '\'':
+			quoted = false
+		case quoted:
+			w.WriteRune(r)
+		case r == '\'':
+			quoted, inWord = true, true
+		case r == ' ':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unterminated quote in %s", line)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// TestClientConfigSnippetsByHost checks what client-config prints for the hosts
+// with caveats, taking each command and file apart as the host would: the
+// "add --scope user" hint, followed, gave claude a --scope after "--",
+// which went to toolsearch; serve runs with --log-level warn (hosts show
+// stderr as errors); Codex approves the read proxy, for codex exec.
+func TestClientConfigSnippetsByHost(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := toolsearchAt(t, dir, t.TempDir(), "init"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	run := func(host string) (snippet, notes string) {
+		t.Helper()
+		var out, errOut strings.Builder
+		if err := clientConfig([]string{"--dir", dir, host}, &out, &errOut); err != nil {
+			t.Fatalf("client-config %s: %v", host, err)
+		}
+		return out.String(), errOut.String()
+	}
+	exe, _ := toolsearchPath()
+	serveArgs, _, err := serveArgsFor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(serveArgs[len(serveArgs)-2:], []string{"--log-level", "warn"}) {
+		t.Errorf("serve arguments %q lack --log-level warn", serveArgs)
+	}
+
+	t.Run("claude-code", func(t *testing.T) {
+		snippet, notes := run("claude-code")
+		want := append([]string{"claude", "mcp", "add", "toolsearch", "--", exe}, serveArgs...)
+		if got := shellWords(t, strings.TrimSpace(snippet)); !slices.Equal(got, want) {
+			t.Errorf("command %q, want %q", got, want)
+		}
+		_, userCmd, ok := strings.Cut(notes, "run instead:\n  ")
+		if !ok {
+			t.Fatalf("no user-scope command in:\n%s", notes)
+		}
+		got := shellWords(t, strings.TrimSpace(strings.SplitN(userCmd, "\n", 2)[0]))
+		// claude's options come before the name; after "--", the server's
+		// own command line.
+		if want := append([]string{"claude", "mcp", "add", "--scope", "user", "toolsearch", "--", exe}, serveArgs...); !slices.Equal(got, want) {
+			t.Errorf("user-scope command %q, want %q", got, want)
+		}
+	})
+
+	t.Run("codex", func(t *testing.T) {
+		snippet, notes := run("codex")
+		var doc struct {
+			Servers map[string]struct {
+				Command string
+				Args    []string
+				Tools   map[string]struct {
+					ApprovalMode string `toml:"approval_mode"`
+				}
+			} `toml:"mcp_servers"`
+		}
+		md, err := toml.Decode(snippet, &doc)
+		if err != nil {
+			t.Fatalf("not TOML: %v\n%s", err, snippet)
+		}
+		ts := doc.Servers["toolsearch"]
+		if ts.Command != exe || !slices.Equal(ts.Args, serveArgs) || len(md.Undecoded()) > 0 {
+			t.Errorf("server %+v, undecoded %v:\n%s", ts, md.Undecoded(), snippet)
+		}
+		if len(ts.Tools) != 1 || ts.Tools["call_tool_read"].ApprovalMode != "approve" {
+			t.Errorf("tool approvals %+v, want call_tool_read approved only:\n%s", ts.Tools, snippet)
+		}
+		// The commented table, uncommented, approves the write proxy.
+		uncommented := strings.ReplaceAll(snippet, "# [mcp_servers", "[mcp_servers")
+		uncommented = strings.ReplaceAll(uncommented, "# approval_mode", "approval_mode")
+		doc.Servers = nil
+		if _, err := toml.Decode(uncommented, &doc); err != nil || doc.Servers["toolsearch"].Tools["call_tool_write"].ApprovalMode != "approve" {
+			t.Errorf("uncommented: %v %+v\n%s", err, doc.Servers["toolsearch"].Tools, uncommented)
+		}
+		if !strings.Contains(notes, "codex exec") || !strings.Contains(notes, "approval policy is never") {
+			t.Errorf("notes:\n%s", notes)
+		}
+	})
+
+	t.Run("gemini", func(t *testing.T) {
+		if _, notes := run("gemini"); !strings.Contains(notes, "trustedFolders.json") || !strings.Contains(notes, "folderTrust") {
+			t.Errorf("notes:\n%s", notes)
+		}
+	})
+
+	// serve takes the arguments printed.
+	if out, err := toolsearchAt(t, dir, t.TempDir(), serveArgs...); err != nil {
+		t.Errorf("serve %q: %v\n%s", serveArgs, err, out)
+	}
+}
+
+// TestClientConfigKeepsLogLevel: a logLevel in toolsearch.yaml is the
+// user's, and the snippet does not override it.
+func TestClientConfigKeepsLogLevel(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, DefaultConfigFile), []byte("logLevel: debug\n"), 0o644)
+	args, _, err := serveArgsFor(dir)
+	if err != nil || slices.Contains(args, "--log-level") {
+		t.Errorf("serve arguments %q, %v", args, err)
 	}
 }

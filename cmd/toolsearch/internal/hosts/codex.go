@@ -31,7 +31,19 @@ var codex = &Host{
 	},
 	read:    readCodex,
 	snippet: codexSnippet,
+	caveats: func(string, []string) []string {
+		return []string{"Codex asks before it calls a tool that is not annotated read-only, and codex exec, which cannot ask, refuses the call (\"requires approval, but approval policy is never\"). " +
+			"The snippet approves " + codexReadProxy + ", which reaches only upstream tools annotated read-only (tool_search is read-only itself); " +
+			"uncomment the " + codexWriteProxy + " table to let calls that write but destroy nothing run unasked too; " + codexAnyProxy + " (destructive or unannotated tools) is left to Codex's approval mode"}
+	},
 }
+
+// toolsearch's call proxies, by what the upstream tools they reach may do.
+const (
+	codexReadProxy  = "call_tool_read"  // annotated readOnlyHint; itself read-only
+	codexWriteProxy = "call_tool_write" // writes that destroy nothing
+	codexAnyProxy   = "call_tool"       // any tool, destructive or unannotated
+)
 
 // codexServer is one [mcp_servers.NAME] table.
 type codexServer struct {
@@ -124,6 +136,18 @@ func codexSnippet(command string, args []string) string {
 		Command string   `toml:"command"`
 		Args    []string `toml:"args"`
 	}{command, args})
+	// Per-tool approval ([mcp_servers.NAME.tools.TOOL] approval_mode, one
+	// of auto, prompt, approve), as Codex 0.171 reads it: "approve" runs the
+	// tool without asking, in codex exec too.
+	fmt.Fprintf(&b, `
+# Calls of read-only upstream tools run without asking, in codex exec too.
+[mcp_servers.toolsearch.tools.%s]
+approval_mode = "approve"
+
+# Uncomment to let calls that write but destroy nothing run unasked too.
+# [mcp_servers.toolsearch.tools.%s]
+# approval_mode = "approve"
+`, codexReadProxy, codexWriteProxy)
 	return b.String()
 }
 

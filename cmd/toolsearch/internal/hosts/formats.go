@@ -27,9 +27,24 @@ var claudeCode = &Host{
 		}
 		return readJSONServers(data, []string{"mcpServers"}, loc.Path, claudeEntry)
 	},
-	snippet: func(command string, args []string) string {
-		return "claude mcp add toolsearch -- " + ShellJoin(append([]string{command}, args...)...) + "\n"
+	snippet: func(command string, args []string) string { return ClaudeMCPAdd("", command, args) + "\n" },
+	caveats: func(command string, args []string) []string {
+		return []string{"that registers toolsearch for you in this project (Claude Code's local scope); to have it in every project, run instead:\n  " + ClaudeMCPAdd("user", command, args)}
 	},
+}
+
+// ClaudeMCPAdd is the `claude mcp add` command that registers command and
+// args as the server toolsearch, in scope ("" for Claude Code's default,
+// local). Options go before the server's name: everything after "--" is
+// the server's command line, so a --scope added at the end would be
+// passed to toolsearch, not read by claude.
+func ClaudeMCPAdd(scope, command string, args []string) string {
+	words := []string{"claude", "mcp", "add"}
+	if scope != "" {
+		words = append(words, "--scope", scope)
+	}
+	words = append(words, "toolsearch", "--")
+	return ShellJoin(append(append(words, command), args...)...)
 }
 
 // Claude Desktop keeps its servers in claude_desktop_config.json, in the
@@ -172,6 +187,9 @@ var gemini = &Host{
 		})
 	},
 	snippet: func(command string, args []string) string { return mcpServersJSON(command, args) },
+	caveats: func(string, []string) []string {
+		return []string{"with folder trust on (security.folderTrust.enabled in settings.json), Gemini CLI starts no MCP server, toolsearch included, in a folder it does not trust, and ignores that folder's .gemini/settings.json: trust the folder when Gemini CLI asks, or list it in ~/.gemini/trustedFolders.json; gemini mcp list shows the servers of an untrusted folder as Disabled"}
+	},
 }
 
 // bareVarRE matches $NAME, which Gemini CLI expands and toolsearch writes

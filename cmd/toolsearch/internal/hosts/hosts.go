@@ -35,6 +35,18 @@ type Host struct {
 	read func(data []byte, loc Location, o Options) ([]Server, []string, error)
 	// snippet registers toolsearch with it.
 	snippet func(command string, args []string) string
+	// caveats say what keeps the host from starting or using toolsearch
+	// as registered, and what to do; nil when nothing does.
+	caveats func(command string, args []string) []string
+}
+
+// Caveats says what keeps the host from starting or using toolsearch
+// registered with command and args, and what to do about it.
+func (h *Host) Caveats(command string, args []string) []string {
+	if h.caveats == nil {
+		return nil
+	}
+	return h.caveats(command, args)
 }
 
 // A Location is a configuration file of a host.
