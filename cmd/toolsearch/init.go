@@ -20,23 +20,23 @@ import (
 
 func runInit(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("init", os.Stderr)
-	from := fs.String("from", "", "import the MCP servers of `HOST` ("+strings.Join(hosts.Names(), ", ")+"): its project configuration in DIR and the user's")
+	from := fs.String("from", "", "import the MCP servers of `HOST` ("+strings.Join(hosts.Names(), ", ")+"): the user's and the project's (see --project)")
 	fromFile := fs.String("from-file", "", "with --from, read this `FILE` in the host's format instead of its usual locations")
-	project := fs.String("project", "", "with --from, import the project configuration of `FOLDER` (Claude Code's local scope, .cursor/mcp.json, ...) instead of DIR's")
+	// The project is where the user stands, not DIR: DIR is often a folder
+	// of toolsearch's own (~/.config/toolsearch), which no host has servers
+	// for.
+	project := fs.String("project", ".", "with --from, the project `FOLDER` whose servers are imported with the user's (Claude Code's local scope, .cursor/mcp.json, ...)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) > 1 || (*fromFile != "" || *project != "") && *from == "" {
+	if len(rest) > 1 || *fromFile != "" && *from == "" {
 		fs.Usage()
 		return errUsage
 	}
 	dir := "."
 	if len(rest) == 1 {
 		dir = rest[0]
-	}
-	if *project == "" {
-		*project = dir
 	}
 	var imported *hosts.Result
 	if *from != "" {

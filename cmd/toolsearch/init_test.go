@@ -173,10 +173,11 @@ func TestClientConfigSnippets(t *testing.T) {
 }
 
 // TestInitFromClaudeLocalScope: Claude Code's default scope is local,
-// filed in ~/.claude.json under the project's root. init in a folder of
-// its own inside the project imported 0 servers and said nothing; in a
-// folder with none it now says where it looked, and --project imports
-// another folder's.
+// filed in ~/.claude.json under the project's root. init of a folder of
+// toolsearch's own, inside the project or elsewhere, imported 0 servers
+// and said nothing: the project is where init runs, found as Claude Code
+// files it; in a folder with none, init says where it looked, and
+// --project imports another folder's.
 func TestInitFromClaudeLocalScope(t *testing.T) {
 	home, project := hostSample(t, "claude-code")
 	// The sample's user scope aside: only the local scope is of interest.
@@ -187,10 +188,17 @@ func TestInitFromClaudeLocalScope(t *testing.T) {
 	data, _ = json.Marshal(doc)
 	os.WriteFile(filepath.Join(home, ".claude.json"), data, 0o600)
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(project, "sub"), 0o755)
 
 	out, err := toolsearchAt(t, project, home, "init", "toolsearch", "--from", "claude-code")
 	if err != nil || !strings.Contains(out, "wrote  toolsearch/.mcp.json (2 servers from Claude Code") {
 		t.Errorf("init in a folder of the project: %v\n%s", err, out)
+	}
+	// As the README has it: a folder of toolsearch's own, from the project.
+	own := filepath.Join(t.TempDir(), "toolsearch")
+	out, err = toolsearchAt(t, filepath.Join(project, "sub"), home, "init", own, "--from", "claude-code")
+	if err != nil || !strings.Contains(out, "(2 servers from Claude Code") {
+		t.Errorf("init of a folder elsewhere, from the project: %v\n%s", err, out)
 	}
 
 	elsewhere := t.TempDir()
