@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
@@ -122,7 +123,7 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 // loadConfig reads the config file. An explicit path must exist; the
 // default one is optional.
 func loadConfig(path string, explicit bool) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path, atomicfile.MaxConfig)
 	if err != nil {
 		if !explicit && errors.Is(err, os.ErrNotExist) {
 			return &Config{}, nil

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server/stdio"
 	"github.com/toolsearch/toolsearch/server/web"
@@ -265,7 +266,7 @@ func httpToken(file string) (string, error) {
 // readTokenFile reads a bearer token from a file: what it holds but the
 // white space around it, which must be something.
 func readTokenFile(file string) (string, error) {
-	data, err := os.ReadFile(file)
+	data, err := atomicfile.ReadFile(file, atomicfile.MaxConfig)
 	if err != nil {
 		return "", fmt.Errorf("token file: %w", err)
 	}

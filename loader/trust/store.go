@@ -121,7 +121,7 @@ func emptyData() *data { return &data{Version: storeVersion, Sources: map[string
 // when the file's bytes have that sum: the file is then the one already
 // read (or written), and d is nil.
 func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfile.Version, sum [sha256.Size]byte, err error) {
-	f, err := os.Open(file)
+	f, info, err := atomicfile.Open(file) // a regular file, or an error
 	if errors.Is(err, os.ErrNotExist) {
 		return emptyData(), atomicfile.Version{}, sum, nil
 	}
@@ -129,14 +129,10 @@ func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfi
 		return nil, atomicfile.Version{}, sum, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, atomicfile.Version{}, sum, err
-	}
 	// Read whole, as the decoder would buffer it anyway, and summed, so
 	// that a change event for the process's own write (a large server's
 	// first listing writes tens of MB) costs no decoding.
-	content, err := io.ReadAll(f)
+	content, err := atomicfile.ReadLimited(f, file, atomicfile.MaxState)
 	if err != nil {
 		return nil, atomicfile.Version{}, sum, err
 	}

@@ -141,7 +141,7 @@ func loadCache(file, server string) (*persisted, error) {
 	if file == "" {
 		return nil, nil
 	}
-	f, err := os.Open(file)
+	f, _, err := atomicfile.Open(file) // a regular file, or an error
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -149,7 +149,7 @@ func loadCache(file, server string) (*persisted, error) {
 		return nil, err
 	}
 	defer f.Close()
-	p, err := decodeCache(bufio.NewReaderSize(f, 256<<10))
+	p, err := decodeCache(bufio.NewReaderSize(atomicfile.LimitReader(f, file, atomicfile.MaxState), 256<<10))
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -65,7 +66,7 @@ type ServerConfig struct {
 // problems; the others load. The servers come sorted by name. Only a file
 // that cannot be read or is not a JSON object of servers is an error.
 func LoadConfig(path string) ([]ServerConfig, loader.Problems, error) {
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path, atomicfile.MaxConfig)
 	if err != nil {
 		return nil, nil, err
 	}

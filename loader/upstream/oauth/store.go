@@ -127,7 +127,7 @@ func (s *Store) Path(server, resource string) string {
 
 // Load reads a server's grant; none stored is (nil, nil).
 func (s *Store) Load(server, resource string) (*Grant, error) {
-	data, err := os.ReadFile(s.Path(server, resource))
+	data, err := atomicfile.ReadFile(s.Path(server, resource), atomicfile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
