@@ -244,7 +244,9 @@ func readServers(path string) ([]upstream.ServerConfig, loader.Problems, error) 
 	if path == "" {
 		return nil, nil, nil
 	}
-	return upstream.LoadConfig(path)
+	servers, probs, err := upstream.LoadConfig(path)
+	servers, selfProbs := withoutSelf(path, servers)
+	return servers, append(probs, selfProbs...), err
 }
 
 // upstreamSettings makes each server's settings from toolsearch.yaml.
