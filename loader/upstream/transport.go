@@ -65,15 +65,51 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 }
 
 // httpClient returns the client for a server at endpoint: one that adds the
-// configured headers to its requests to the endpoint's origin, and reads
-// at most maxMessageBytes of a response that is not an event stream.
+// configured headers to its requests to the endpoint's origin, follows no
+// redirect away from that origin, and reads at most maxMessageBytes of a
+// response that is not an event stream.
 func httpClient(endpoint string, headers map[string]string) *http.Client {
+	origin, _ := url.Parse(endpoint) // LoadConfig checked it
 	var rt http.RoundTripper = cappedTransport{http.DefaultTransport}
 	if len(headers) > 0 {
-		origin, _ := url.Parse(endpoint) // LoadConfig checked it
 		rt = &headerTransport{base: rt, origin: origin, headers: headers}
 	}
-	return &http.Client{Transport: rt}
+	return &http.Client{Transport: rt, CheckRedirect: stayHome(origin)}
+}
+
+// maxRedirects is how many redirects within its origin a request follows,
+// as many as Go's client does.
+const maxRedirects = 10
+
+// stayHome is the redirect policy of a server's connection: a redirect to
+// another origin (scheme, host or port) ends the request. Go's client
+// copies Authorization and Cookie to a redirect whose host is the same
+// whatever its port, and the SDK sets the OAuth token on the request
+// itself, so a 307 to another port received the token, with the bodies:
+// following no redirect away keeps every credential (a token, a configured
+// header, a cookie) and every message at the configured server, and keeps
+// a login from starting for an origin nobody configured.
+func stayHome(origin *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		if origin == nil || !sameOrigin(req.URL, origin) {
+			return &RedirectError{To: req.URL.Scheme + "://" + req.URL.Host}
+		}
+		return nil
+	}
+}
+
+// RedirectError is the error of a request that a server redirected to
+// another origin.
+type RedirectError struct {
+	To string // the origin redirected to
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("the server redirected to %s, another origin than the configured one: toolsearch sends a server's requests, "+
+		"and the credentials they carry, to the configured origin only; if the server now lives there, put its URL in the configuration", e.To)
 }
 
 // maxMessageBytes bounds one message of an HTTP server: the bound the SDK
