@@ -43,12 +43,9 @@ var _ auth.OAuthHandler = (*Handler)(nil)
 
 // NewHandler returns the handler of the server whose tokens t holds.
 // Discovery, registration and token requests go through client (nil means
-// http.DefaultClient).
+// http.DefaultClient), guarded (see Guard).
 func NewHandler(t *Tokens, s Settings, client *http.Client) *Handler {
-	if client == nil {
-		client = http.DefaultClient
-	}
-	return &Handler{tokens: t, settings: s, client: client}
+	return &Handler{tokens: t, settings: s, client: Guard(client, t.resource)}
 }
 
 // ForLogin returns a handler for an explicit login through p: it sends no

@@ -48,11 +48,10 @@ type Tokens struct {
 }
 
 // NewTokens returns the tokens of the server at resource (its URL), as
-// stored; refreshes go through client (nil means http.DefaultClient).
+// stored; refreshes and revocations go through client (nil means
+// http.DefaultClient), guarded (see Guard).
 func NewTokens(store *Store, server, resource string, client *http.Client, log *slog.Logger) *Tokens {
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client = Guard(client, resource)
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

@@ -1,0 +1,193 @@
+package oauth
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Guard returns the client through which every request that an
+// authorization or resource server can direct is made, for the MCP server
+// at resource: metadata, registration, token, refresh and revocation. The
+// SDK guards its metadata requests (oauthex refuses non-public addresses
+// when it dials), but only through a plain *http.Transport: the recorder
+// a login wraps the transport in made it skip the check, and the SDK
+// never checks registration or token requests. So the guard is here, with
+// the SDK's rules, for every request:
+//
+//   - only https, or http to a loopback host;
+//   - no connection to a non-public address (private, link-local — the
+//     cloud metadata address among them —, carrier-grade NAT, multicast,
+//     unspecified), checked on the address dialled, after resolution;
+//   - loopback only when the MCP server itself is on loopback: a remote
+//     server must not make toolsearch talk to the user's own machine;
+//   - redirects: none from https to http, and none to another origin for
+//     a request with a body (a token request carries the client secret,
+//     the code and the PKCE verifier).
+//
+// A client whose transport is not a plain *http.Transport, or dials by
+// itself, has taken over dialing, as in the SDK: only the URL checks
+// apply to it.
+func Guard(client *http.Client, resource string) *http.Client {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	loopback := false
+	if u, err := url.Parse(resource); err == nil {
+		loopback = isLoopbackHost(u.Hostname())
+	}
+	base := client.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if t, ok := base.(*http.Transport); ok && t.DialContext == nil && t.DialTLSContext == nil && !proxied(t) {
+		t = t.Clone()
+		t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: dialGuard(loopback)}).DialContext
+		base = t
+	}
+	g := *client
+	g.Transport = &guardTransport{base: base, loopback: loopback}
+	g.CheckRedirect = guardRedirect(client.CheckRedirect)
+	return &g
+}
+
+// guardTransport checks each request's URL, every hop of a redirect
+// included.
+type guardTransport struct {
+	base     http.RoundTripper
+	loopback bool // loopback addresses may be reached
+}
+
+func (g *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := checkURL(req.URL, g.loopback); err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	return g.base.RoundTrip(req)
+}
+
+// checkURL refuses a URL that is not https or loopback http, or that names
+// an address the guard refuses.
+func checkURL(u *url.URL, loopback bool) error {
+	host := u.Hostname()
+	switch {
+	case u.Scheme == "https":
+	case u.Scheme == "http" && isLoopbackHost(host):
+	default:
+		return fmt.Errorf("%s://%s: toolsearch talks to authorization servers over https only (http only on loopback)", u.Scheme, u.Host)
+	}
+	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return checkAddr(ip, loopback)
+	}
+	if host == "localhost" && !loopback {
+		return errLoopback
+	}
+	return nil
+}
+
+var errLoopback = errors.New("a server that is not on this machine named an address on this machine (loopback); toolsearch does not follow it")
+
+// checkAddr refuses the addresses the SDK's guard refuses (see
+// oauthex.newDiscoveryTransport and internal/util.IsPrivateOrReserved in
+// the go-sdk), and loopback unless allowed.
+func checkAddr(ip netip.Addr, loopback bool) error {
+	ip = ip.Unmap()
+	if ip.IsLoopback() {
+		if loopback {
+			return nil
+		}
+		return errLoopback
+	}
+	if !ip.IsValid() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified() || cgnat.Contains(ip) {
+		return fmt.Errorf("%s is not a public address; toolsearch does not send OAuth requests to private, link-local or reserved addresses", ip)
+	}
+	return nil
+}
+
+// cgnat is the carrier-grade NAT range (RFC 6598), which netip does not
+// count as private.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+// dialGuard checks the address a connection is about to be made to, after
+// name resolution: a name that resolves to a private address is caught
+// here.
+func dialGuard(loopback bool) func(network, address string, _ syscall.RawConn) error {
+	return func(_, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			host = address
+		}
+		ip, err := netip.ParseAddr(host)
+		if err != nil {
+			return fmt.Errorf("not an IP address: %q", host)
+		}
+		return checkAddr(ip, loopback)
+	}
+}
+
+// guardRedirect is the redirect policy of OAuth requests, before the
+// caller's own.
+func guardRedirect(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		prev := via[len(via)-1]
+		switch {
+		case len(via) >= 10:
+			return errors.New("stopped after 10 redirects")
+		case prev.URL.Scheme == "https" && req.URL.Scheme != "https":
+			return fmt.Errorf("a redirect from https to %s is a downgrade; toolsearch does not follow it", req.URL.Scheme)
+		case prev.Method != http.MethodGet && prev.Method != http.MethodHead && !sameOrigin(prev.URL, req.URL):
+			return fmt.Errorf("the authorization server redirected a %s request, which carries credentials, to another origin (%s://%s); toolsearch does not follow it", prev.Method, req.URL.Scheme, req.URL.Host)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+}
+
+// sameOrigin reports whether two URLs have the same scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+func isLoopbackHost(host string) bool {
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// proxied reports whether t sends requests through a proxy, whose address,
+// not the server's, a dial check would see (the SDK then checks nothing at
+// dial time either).
+func proxied(t *http.Transport) bool {
+	if t.Proxy == nil {
+		return false
+	}
+	req, err := http.NewRequest(http.MethodGet, "https://proxy-check.invalid", nil)
+	if err != nil {
+		return false
+	}
+	u, err := t.Proxy(req)
+	return err == nil && u != nil
+}
