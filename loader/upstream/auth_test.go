@@ -40,12 +40,21 @@ type oauthEnv struct {
 	adminScope atomic.Value
 	// shows counts the authorization pages shown.
 	shows atomic.Int32
+	// asHook, when it holds a non-nil http.HandlerFunc, answers the
+	// authorization server's requests instead of it.
+	asHook atomic.Value
 }
 
 func newOAuthEnv(t *testing.T, sse bool) *oauthEnv {
 	e := &oauthEnv{t: t, catalog: loader.NewCatalog()}
 	e.as = authserver.New(authserver.Options{Scopes: []string{"tasks", "admin"}})
-	asSrv := httptest.NewServer(e.as)
+	asSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hook, _ := e.asHook.Load().(http.HandlerFunc); hook != nil {
+			hook(w, r)
+			return
+		}
+		e.as.ServeHTTP(w, r)
+	}))
 	t.Cleanup(asSrv.Close)
 	e.as.SetIssuer(asSrv.URL)
 

@@ -37,6 +37,11 @@ type Handler struct {
 	prompter *Prompter
 	mu       sync.Mutex
 	loggedIn bool
+	// failed is why the login failed: the SDK connects with
+	// server/discover and, when that fails, with initialize, and each
+	// 401 came here, so a failed login opened a second page. A login
+	// runs once; later 401s get its error.
+	failed error
 }
 
 var _ auth.OAuthHandler = (*Handler)(nil)
@@ -91,8 +96,12 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	p := h.prompter
 	if p != nil {
 		h.mu.Lock()
-		again := h.loggedIn && !stepUp
+		again, failed := h.loggedIn && !stepUp, h.failed
 		h.mu.Unlock()
+		if failed != nil && !stepUp {
+			discard(resp)
+			return failed
+		}
 		if again {
 			discard(resp)
 			return &LoginRequiredError{Server: h.tokens.server, Reason: "the server refused the token the login just obtained"}
@@ -118,6 +127,11 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		return &LoginRequiredError{Server: h.tokens.server, Reason: "the server asked for scopes its token lacks", MoreScopes: true, Scopes: scopes}
 	}
 	if err := h.authorize(ctx, p, req, resp, stepUp); err != nil {
+		if h.prompter != nil {
+			h.mu.Lock()
+			h.failed = err
+			h.mu.Unlock()
+		}
 		return err
 	}
 	h.mu.Lock()
@@ -139,7 +153,8 @@ func (h *Handler) authorize(ctx context.Context, p *Prompter, req *http.Request,
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	rec := &metadataRecorder{base: base}
+	flow := &flowSecrets{base: base}
+	rec := &metadataRecorder{base: flow}
 	rec.resource, _ = url.Parse(h.tokens.resource)
 	client := &http.Client{Transport: rec, Timeout: h.client.Timeout, CheckRedirect: h.client.CheckRedirect}
 	prev := h.tokens.Grant()
@@ -164,7 +179,7 @@ func (h *Handler) authorize(ctx context.Context, p *Prompter, req *http.Request,
 		return fmt.Errorf("logging in to %s: %w", server, err)
 	}
 	if err := ach.Authorize(ctx, req, resp); err != nil {
-		return fmt.Errorf("logging in to %s: %w", server, sanitize(err, h.settings.ClientSecret))
+		return fmt.Errorf("logging in to %s: %w", server, sanitize(err, append(flow.list(), h.settings.ClientSecret)...))
 	}
 	return nil
 }

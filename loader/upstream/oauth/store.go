@@ -2,10 +2,12 @@ package oauth
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,6 +81,12 @@ func (g *Grant) secrets() []string {
 		return nil
 	}
 	s := []string{g.ClientSecret}
+	if g.ClientSecret != "" {
+		// The Basic header golang.org/x/oauth2 sends, which a token
+		// endpoint may echo.
+		basic := url.QueryEscape(g.ClientID) + ":" + url.QueryEscape(g.ClientSecret)
+		s = append(s, base64.StdEncoding.EncodeToString([]byte(basic)), url.QueryEscape(g.ClientSecret))
+	}
 	if g.Token != nil {
 		s = append(s, g.Token.AccessToken, g.Token.RefreshToken)
 	}
