@@ -11,7 +11,8 @@ import (
 )
 
 // withoutSelf leaves out the entries of the .mcp.json at path that start
-// toolsearch's own server reading that same file, each with a problem that
+// toolsearch's own server reading that same file (named by --mcp-config,
+// or the .mcp.json of the working directory), each with a problem that
 // says why: such an entry (what `claude mcp add --scope project` writes,
 // in the project folder whose .mcp.json toolsearch reads) made toolsearch
 // start a copy of itself, which started another, some 20 a second.
@@ -80,8 +81,14 @@ func startsSelf(s upstream.ServerConfig, self, path string) string {
 	if len(args) == 0 || args[0] != "serve" {
 		return "" // a one-shot command, which starts no server of its own
 	}
-	if other := mcpConfigFlag(args[1:]); other != "" && !sameFile(resolve(other, s.Cwd), path) {
-		return "" // another configuration: no loop
+	// The copy reads the file its --mcp-config names, else the .mcp.json
+	// of its working directory: another file is no loop.
+	reads := mcpConfigFlag(args[1:])
+	if reads == "" {
+		reads = ".mcp.json"
+	}
+	if !sameFile(resolve(reads, s.Cwd), path) {
+		return ""
 	}
 	return how
 }

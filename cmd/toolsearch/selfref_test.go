@@ -26,9 +26,13 @@ func TestWithoutSelf(t *testing.T) {
 	if err := os.Symlink(self, link); err != nil {
 		t.Fatal(err)
 	}
+	// The copies start in dir, whose .mcp.json is path, as a host starts
+	// toolsearch in the project folder.
 	stdio := func(command string, args ...string) upstream.ServerConfig {
-		return upstream.ServerConfig{Type: upstream.TypeStdio, Command: command, Args: args}
+		return upstream.ServerConfig{Type: upstream.TypeStdio, Command: command, Args: args, Cwd: dir}
 	}
+	elsewhere := stdio(self, "serve")
+	elsewhere.Cwd = t.TempDir()
 	cases := []struct {
 		name    string
 		cfg     upstream.ServerConfig
@@ -45,6 +49,8 @@ func TestWithoutSelf(t *testing.T) {
 		{"the same file named explicitly", stdio(self, "serve", "--mcp-config", path), true},
 		{"the same file named with =", stdio(self, "serve", "--mcp-config="+path), true},
 		{"another configuration", stdio(self, "serve", "--mcp-config", other), false},
+		{"a relative --mcp-config to the same file", stdio(self, "serve", "--mcp-config", ".mcp.json"), true},
+		{"another working directory", elsewhere, false},
 		{"a one-shot command", stdio(self, "catalog"), false},
 		{"another server", stdio("npx", "-y", "@modelcontextprotocol/server-github"), false},
 		{"go run of another program", stdio("go", "run", "./examples/servers/tasks", "serve"), false},
