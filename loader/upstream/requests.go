@@ -75,6 +75,9 @@ type inflight struct {
 	// ctx is the request's: the upstream's requests to the caller end
 	// with it, even when the upstream does not cancel them.
 	ctx context.Context
+	// asking counts the upstream's requests to the caller outstanding
+	// (guarded by the relay's mu; see admit).
+	asking int
 
 	// The last progress passed on, and a signal at each.
 	mu              sync.Mutex
@@ -126,6 +129,11 @@ type relay struct {
 	// allow drops those beyond notifyRate.
 	window time.Time
 	sent   int
+	// asking counts the upstream's requests to callers outstanding;
+	// asked those sent in the second that began at askWindow (see admit).
+	asking    int
+	askWindow time.Time
+	asked     int
 }
 
 // begin registers a request for the caller of ctx, if any, and returns its
@@ -260,8 +268,8 @@ func (u *upstream) relayOptions(o *mcp.ClientOptions) {
 		if err != nil {
 			return nil, err
 		}
-		return ask(ctx, in, func(ctx context.Context, c Caller) (*mcp.CreateMessageWithToolsResult, error) {
-			return c.CreateMessage(ctx, req.Params)
+		return askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.CreateMessageWithToolsResult, error) {
+			return c.CreateMessage(ctx, u.relayedSampling(req.Params))
 		})
 	}
 	o.ProgressNotificationHandler = func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
@@ -289,14 +297,18 @@ func (u *upstream) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return nil, err
 		}
 		p, _ := req.GetParams().(*mcp.ListRootsParams)
-		return ask(ctx, in, func(ctx context.Context, c Caller) (*mcp.ListRootsResult, error) { return c.ListRoots(ctx, p) })
+		return askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.ListRootsResult, error) {
+			return c.ListRoots(ctx, u.relayedRoots(p))
+		})
 	}
 }
 
 // elicit passes an elicitation on, remembering whom a URL elicitation went
 // to for its completion.
 func (u *upstream) elicit(ctx context.Context, in *inflight, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	res, err := ask(ctx, in, func(ctx context.Context, c Caller) (*mcp.ElicitResult, error) { return c.Elicit(ctx, p) })
+	res, err := askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.ElicitResult, error) {
+		return c.Elicit(ctx, u.relayedElicit(p))
+	})
 	if err == nil && p != nil && p.Mode == "url" && p.ElicitationID != "" {
 		u.rel.rememberURLElicitation(p.ElicitationID, in.caller)
 	}
@@ -460,11 +472,13 @@ func (u *upstream) fulfill(ctx context.Context, in *inflight, requests mcp.Input
 		case *mcp.ElicitParams:
 			resp, err = u.elicit(ctx, in, p)
 		case *mcp.CreateMessageWithToolsParams:
-			resp, err = ask(ctx, in, func(ctx context.Context, c Caller) (*mcp.CreateMessageWithToolsResult, error) {
-				return c.CreateMessage(ctx, p)
+			resp, err = askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.CreateMessageWithToolsResult, error) {
+				return c.CreateMessage(ctx, u.relayedSampling(p))
 			})
 		case *mcp.ListRootsParams:
-			resp, err = ask(ctx, in, func(ctx context.Context, c Caller) (*mcp.ListRootsResult, error) { return c.ListRoots(ctx, p) })
+			resp, err = askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.ListRootsResult, error) {
+				return c.ListRoots(ctx, u.relayedRoots(p))
+			})
 		default:
 			err = fmt.Errorf("unsupported input request %T", ir)
 		}

@@ -204,7 +204,7 @@ func TestRequestsDuringACallGoToItsCaller(t *testing.T) {
 		},
 	}
 	tests := []struct{ ask, want string }{
-		{"elicit", "accept Ada (Your name?)"},
+		{"elicit", `accept Ada (Server "asker" (through toolsearch) asks: Your name?)`},
 		{"sample", "sampled"},
 		{"roots", "file:///project"},
 	}
