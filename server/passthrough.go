@@ -216,7 +216,9 @@ func (s *Server) readResource(find func(*loader.Snapshot, string) *loader.Entry)
 		p := s.passthrough()
 		uri := req.Params.URI
 		e := find(s.Snapshot(), uri)
-		if !s.sees(req.Session, e) || p == nil {
+		// A URI of toolsearch's own schemes is never an upstream's,
+		// whatever template matches it.
+		if upstream.ReservedScheme(uri) != "" || !s.sees(req.Session, e) || p == nil {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		if e.Policy != loader.PolicyCallable {
@@ -250,6 +252,9 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 			return none, nil
 		}
 	case "ref/resource":
+		if upstream.ReservedScheme(ref.URI) != "" {
+			break // toolsearch's own, never an upstream's
+		}
 		if t, ok := snap.ResourceTemplate(ref.URI); ok {
 			e = t
 		} else if r, ok := snap.Resource(ref.URI); ok {

@@ -606,3 +606,57 @@ func TestASlowSubscriptionHoldsUpNoOther(t *testing.T) {
 		t.Errorf("a subscription to another server while one is slow: %v", err)
 	}
 }
+
+// TestReservedSchemesNeverReachAnUpstream: a catch-all template
+// ({+anything}) captured skill:// and toolsearch:// URIs, and reads of
+// missing or other-profile skill files were answered by the upstream under
+// toolsearch's names. Templates that can expand to a reserved scheme are
+// refused, and no read, subscription or completion of such a URI reaches
+// an upstream.
+func TestReservedSchemesNeverReachAnUpstream(t *testing.T) {
+	var asked atomic.Int32
+	up := mcp.NewServer(&mcp.Implementation{Name: "grab"}, &mcp.ServerOptions{
+		CompletionHandler: func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			asked.Add(1)
+			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{"x"}}}, nil
+		},
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { asked.Add(1); return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	up.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		asked.Add(1)
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "from the upstream"}}}, nil
+	}
+	for _, tmpl := range []string{"{+anything}", "{scheme}://{+rest}", "sk{x}://{+rest}", "SKILL://{+rest}", "notes://{+rest}"} {
+		up.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: tmpl, Name: tmpl}, read)
+	}
+	s := serverOf(t, map[string]*mcp.Server{"grab": up})
+	waitUntil(t, "the upstream's templates", func() bool {
+		_, ok := s.Snapshot().ResourceTemplate("notes://{+rest}")
+		return ok
+	})
+	for _, tmpl := range []string{"{+anything}", "{scheme}://{+rest}", "sk{x}://{+rest}", "SKILL://{+rest}"} {
+		if _, ok := s.Snapshot().ResourceTemplate(tmpl); ok {
+			t.Errorf("the template %q is served", tmpl)
+		}
+	}
+	cs := connectTo(t, s.NewMCPServer(), (&recorder{}).client(true), "2025-11-25")
+	ctx := context.Background()
+	for _, uri := range []string{"skill://missing/SKILL.md", "Skill://other-profile/notes.md", "toolsearch://stats/more"} {
+		if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil {
+			t.Errorf("%s was read: %q", uri, res.Contents[0].Text)
+		}
+		_ = cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+		_, _ = cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: uri}, Argument: mcp.CompleteParamsArgument{Name: "rest", Value: ""}})
+	}
+	if n := asked.Load(); n > 0 {
+		t.Errorf("the upstream was asked %d times for URIs of toolsearch's own schemes", n)
+	}
+	// Its own scheme is still served.
+	if res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "notes://today"}); err != nil || res.Contents[0].Text != "from the upstream" {
+		t.Errorf("ReadResource(notes://today) = %+v, %v", res, err)
+	}
+}

@@ -32,8 +32,42 @@ const (
 )
 
 // reservedSchemes are the URI schemes of toolsearch's own resources; no
-// upstream resource may take them.
+// upstream resource may take them, and no URI of theirs reaches an
+// upstream.
 var reservedSchemes = []string{"skill", "toolsearch"}
+
+// ReservedScheme returns the scheme of uri when it is one of toolsearch's
+// own (skill:, toolsearch:), else "".
+func ReservedScheme(uri string) string {
+	scheme, _, ok := strings.Cut(uri, ":")
+	if !ok {
+		return ""
+	}
+	for _, r := range reservedSchemes {
+		if strings.EqualFold(scheme, r) {
+			return r
+		}
+	}
+	return ""
+}
+
+// ReservedError refuses a read, subscription or completion of a URI of
+// toolsearch's own schemes for an upstream: a catch-all template
+// ({+anything}) answered reads of missing skill files under toolsearch's
+// names.
+type ReservedError struct{ URI, Scheme string }
+
+func (e *ReservedError) Error() string {
+	return fmt.Sprintf("%s: the %s: scheme is toolsearch's own, and no upstream server is asked for it", e.URI, e.Scheme)
+}
+
+// checkReserved returns a *ReservedError for a URI of a reserved scheme.
+func checkReserved(uri string) error {
+	if r := ReservedScheme(uri); r != "" {
+		return &ReservedError{URI: uri, Scheme: r}
+	}
+	return nil
+}
 
 // features are what a server lists besides its tools, under its own names.
 type features struct {
@@ -324,18 +358,20 @@ func checkURI(uri string, template bool) string {
 	if len(uri) > maxURI {
 		return fmt.Sprintf("the URI is %d bytes, over the %d served", len(uri), maxURI)
 	}
-	scheme, _, ok := strings.Cut(uri, ":")
 	if template {
 		if _, err := uritemplate.New(uri); err != nil {
 			return fmt.Sprintf("%q is not a valid URI template: %v", uri, err)
 		}
+		// A scheme that is not fixed text ({+anything}, {s}://, sk{x}:)
+		// may expand to one of toolsearch's own.
+		if scheme, _, _ := strings.Cut(uri, ":"); strings.Contains(scheme, "{") {
+			return fmt.Sprintf("the template %q does not begin with a fixed scheme, so it could expand to URIs of toolsearch's own schemes (%s:)", uri, strings.Join(reservedSchemes, ":, "))
+		}
 	} else if u, err := url.Parse(uri); err != nil || u.Scheme == "" {
 		return fmt.Sprintf("%q is not an absolute URI", uri)
 	}
-	for _, r := range reservedSchemes {
-		if ok && strings.EqualFold(scheme, r) {
-			return fmt.Sprintf("the %s: scheme is toolsearch's own", r)
-		}
+	if r := ReservedScheme(uri); r != "" {
+		return fmt.Sprintf("the %s: scheme is toolsearch's own", r)
 	}
 	return ""
 }
@@ -408,6 +444,9 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		return nil, err
 	}
 	what := "resource " + p.URI
+	if err := checkReserved(p.URI); err != nil {
+		return nil, err
+	}
 	if pol := u.resourcePolicy(p.URI); pol != loader.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
@@ -429,6 +468,9 @@ func (m *Manager) Complete(ctx context.Context, server string, p *mcp.CompletePa
 		return nil, err
 	}
 	what := "completion of " + p.Ref.Name + p.Ref.URI
+	if err := checkReserved(p.Ref.URI); err != nil {
+		return nil, err
+	}
 	var res *mcp.CompleteResult
 	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if init := s.cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Completions == nil {

@@ -319,3 +319,43 @@ func TestAWatcherIsSubscribedOnlyOnceTheServerIs(t *testing.T) {
 		t.Error("the second watcher was subscribed though the server refused")
 	}
 }
+
+// TestReservedURIsAreRefusedBeforeTheServer: whatever a caller asks, a URI
+// of toolsearch's own schemes is not sent to an upstream.
+func TestReservedURIsAreRefusedBeforeTheServer(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("notes", nil)
+	f.addEcho("echo", "Echo.")
+	addFeatures(f)
+	m := e.start()
+	waitSource(t, e.catalog, "notes", "active", inState(loader.StateActive))
+	ctx := context.Background()
+	for _, uri := range []string{"skill://a/SKILL.md", "TOOLSEARCH://stats"} {
+		var re *ReservedError
+		if _, err := m.ReadResource(ctx, "notes", &mcp.ReadResourceParams{URI: uri}); !errors.As(err, &re) {
+			t.Errorf("ReadResource(%s): %v, want a *ReservedError", uri, err)
+		}
+		if _, err := m.Subscribe(ctx, "notes", uri, func(*mcp.ResourceUpdatedNotificationParams) {}); !errors.As(err, &re) {
+			t.Errorf("Subscribe(%s): %v, want a *ReservedError", uri, err)
+		}
+		if _, err := m.Complete(ctx, "notes", &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: uri}}); !errors.As(err, &re) {
+			t.Errorf("Complete(%s): %v, want a *ReservedError", uri, err)
+		}
+	}
+}
+
+func TestCheckURITemplates(t *testing.T) {
+	for tmpl, ok := range map[string]bool{
+		"notes://day/{date}": true,
+		"file:///{+path}":    true,
+		"{+anything}":        false,
+		"{scheme}://{+rest}": false,
+		"sk{x}://{+rest}":    false,
+		"skill://{+rest}":    false,
+		"Toolsearch://{x}":   false,
+	} {
+		if reason := checkURI(tmpl, true); (reason == "") != ok {
+			t.Errorf("checkURI(%q) = %q, want ok %v", tmpl, reason, ok)
+		}
+	}
+}

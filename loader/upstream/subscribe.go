@@ -40,6 +40,9 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 		return nil, err
 	}
 	what := "resource " + uri
+	if err := checkReserved(uri); err != nil {
+		return nil, err
+	}
 	if pol := u.resourcePolicy(uri); pol != loader.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
