@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/redact"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
@@ -114,7 +115,7 @@ func (m *Manager) Login(ctx context.Context, server string, p *oauth.Prompter) e
 		_, err = cs.ListTools(ctx, nil)
 		cs.Close()
 	}
-	err = u.redact.Error(err)
+	err = u.redactErr(err)
 	if !h.LoggedIn() {
 		if err != nil {
 			return fmt.Errorf("logging in to %s: %w", server, err)
@@ -318,10 +319,21 @@ func (m *Manager) Check(ctx context.Context, server string) error {
 	}
 	cs, err := mcp.NewClient(m.opts.ClientInfo, nil).Connect(ctx, t, nil)
 	if err != nil {
-		return err
+		return u.redactErr(err)
 	}
 	defer cs.Close()
 	_, err = cs.ListTools(ctx, nil)
+	return u.redactErr(err)
+}
+
+// redactErr returns err without the server's configured secrets and
+// without its OAuth client secret and tokens, which a server's error
+// answer may quote back.
+func (u *upstream) redactErr(err error) error {
+	err = u.redact.Error(err)
+	if u.auth != nil && err != nil {
+		err = redact.New(u.auth.Tokens().Secrets()).Error(err)
+	}
 	return err
 }
 

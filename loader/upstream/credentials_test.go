@@ -2,6 +2,8 @@ package upstream
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -109,5 +111,35 @@ func TestCredentialsStayWithTheirOrigin(t *testing.T) {
 				t.Errorf("LastError %q does not say the server redirected to another origin", src.LastError)
 			}
 		})
+	}
+}
+
+// TestCallErrorsHoldNoToken: a server whose error answers quote the
+// Authorization header it got does not get the OAuth token shown.
+func TestCallErrorsHoldNoToken(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "echoing", Version: "v1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, fmt.Errorf("your credentials %q are not good enough", req.Extra.Header.Get("Authorization"))
+		})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	t.Cleanup(srv.Close)
+	store, err := oauth.NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const token = "at-never-shown-1234"
+	if err := store.Save(&oauth.Grant{Server: "echoing", Resource: srv.URL, Obtained: time.Now(),
+		Token: &oauth2.Token{AccessToken: token, TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)}}); err != nil {
+		t.Fatal(err)
+	}
+	m, c := realEnv(t, Options{TokenStore: store}, ServerConfig{Name: "echoing", Type: TypeHTTP, URL: srv.URL})
+	waitSource(t, c, "echoing", "active", inState(loader.StateActive))
+	_, err = m.Call(context.Background(), "echoing", "echo", nil)
+	if err == nil || strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), "not good enough") {
+		t.Errorf("Call: %v; want the server's error without the token", err)
+	}
+	if err := m.Check(context.Background(), "echoing"); err != nil && strings.Contains(err.Error(), token) {
+		t.Errorf("Check: %v holds the token", err)
 	}
 }

@@ -60,7 +60,7 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string,
 	case callCtx.Err() != nil:
 		return &CallError{Server: u.cfg.Name, Tool: what, Err: errSessionClosed}
 	}
-	return &CallError{Server: u.cfg.Name, Tool: what, Err: u.redact.Error(err)}
+	return &CallError{Server: u.cfg.Name, Tool: what, Err: u.redactErr(err)}
 }
 
 // live returns the server's connection at once if it is up, re-listing its

@@ -328,6 +328,13 @@ type Info struct {
 	Obtained time.Time
 }
 
+// Secrets returns what of the current grant must never be shown: the
+// client secret, its Basic form, the tokens. An error a server answers may
+// quote them.
+func (t *Tokens) Secrets() []string {
+	return t.Grant().secrets()
+}
+
 // Info describes the current login, nil when there is none.
 func (t *Tokens) Info() *Info {
 	t.mu.Lock()
