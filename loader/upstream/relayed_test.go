@@ -165,36 +165,43 @@ func TestRelayedRequestsAreBounded(t *testing.T) {
 
 // TestAdmitBounds: per call, per upstream, per second.
 func TestAdmitBounds(t *testing.T) {
-	u := &upstream{log: slog.New(slog.DiscardHandler)}
-	var calls [3]inflight
-	var release []func()
-	for i := range maxAsksPerServer {
-		done, err := u.admit(&calls[i%2])
-		if err != nil {
-			t.Fatalf("request %d refused: %v", i, err)
+	newUpstream := func() *upstream { return &upstream{log: slog.New(slog.DiscardHandler)} }
+	fill := func(u *upstream, in func(i int) *inflight, n int) []func() {
+		t.Helper()
+		var release []func()
+		for i := range n {
+			done, err := u.admit(in(i))
+			if err != nil {
+				t.Fatalf("request %d refused: %v", i, err)
+			}
+			release = append(release, done)
 		}
-		release = append(release, done)
+		return release
 	}
-	if _, err := u.admit(&calls[2]); err == nil || !strings.Contains(err.Error(), "of this server") {
-		t.Errorf("a request beyond the server's bound: %v", err)
-	}
-	for _, done := range release {
-		done()
-	}
-	var nCall int
-	for range maxAsksPerCall + 1 {
-		if done, err := u.admit(&calls[0]); err == nil {
-			nCall++
-			defer done()
-		} else if !strings.Contains(err.Error(), "of this call") && !strings.Contains(err.Error(), "within a second") {
-			t.Errorf("unexpected refusal: %v", err)
+	refused := func(u *upstream, in *inflight, why string) {
+		t.Helper()
+		if _, err := u.admit(in); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("admit: %v, want a refusal saying %q", err, why)
 		}
 	}
-	if nCall > maxAsksPerCall {
-		t.Errorf("%d requests of one call admitted at once, want at most %d", nCall, maxAsksPerCall)
+
+	// One call.
+	u, call := newUpstream(), &inflight{}
+	release := fill(u, func(int) *inflight { return call }, maxAsksPerCall)
+	refused(u, call, "of this call")
+	release[0]()
+	fill(u, func(int) *inflight { return call }, 1) // a place came free
+
+	// One server, over several calls.
+	u = newUpstream()
+	var calls [maxAsksPerServer + 1]inflight
+	fill(u, func(i int) *inflight { return &calls[i] }, maxAsksPerServer)
+	refused(u, &calls[maxAsksPerServer], "of this server")
+
+	// One second.
+	u = newUpstream()
+	for range askRate {
+		fill(u, func(int) *inflight { return &calls[0] }, 1)[0]() // answered at once
 	}
-	// 8 + 4 sent already within this second: the rate holds.
-	if _, err := u.admit(&calls[1]); err == nil || !strings.Contains(err.Error(), "within a second") {
-		t.Errorf("a request beyond the rate: %v", err)
-	}
+	refused(u, &calls[1], "within a second")
 }
