@@ -428,6 +428,12 @@ func (u *upstream) list(s *session, explicit bool) error {
 	defer listed()
 	u.update(func() {
 		features()
+		if len(u.toolsChanged) == 0 {
+			// No announcement waits for another listing. Cleared
+			// before the change is published, so that a call woken by
+			// it (awaitListed) sees the listing as current.
+			u.relisting.Store(false)
+		}
 		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
@@ -450,9 +456,6 @@ func (u *upstream) list(s *session, explicit bool) error {
 		}
 		u.seen.listed(names, func(i int) string { return u.known[tools[i].Name].entry.Digest }, u.listed)
 	})
-	if len(u.toolsChanged) == 0 { // no announcement waits for another listing
-		u.relisting.Store(false)
-	}
 	u.log.Info("tools listed", "tools", len(tools))
 	u.settle()
 	u.save()
