@@ -58,16 +58,6 @@ type scanned struct {
 // renaming its tools endlessly must not grow them without end.
 const maxScans = 1 << 16
 
-// quarantineKey names a server in the approvals store: as its cache file
-// does, so that approvals and first listings belong to one configuration
-// of the server, not to every server of that name.
-func quarantineKey(file string, cfg ServerConfig) string {
-	if file == "" {
-		return cfg.Name
-	}
-	return strings.TrimSuffix(filepath.Base(file), ".json")
-}
-
 // startRebuild readies the state for a rebuild of the entries.
 func (q *quarantine) startRebuild() {
 	if q.trusted == nil {
@@ -87,7 +77,7 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	sc := u.scan(e.Digest, t)
 	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
-	v := u.m.approvals.Decide(u.settings().quarantine(), u.qkey, t.Name, e.Digest, len(findings) > 0)
+	v := u.m.approvals.Decide(u.settings().quarantine(), u.id.trust, t.Name, e.Digest, len(findings) > 0)
 	if u.q.held == nil {
 		u.q.held = map[string]bool{}
 	}
@@ -125,7 +115,7 @@ func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
 		u.q.scans = map[string]*scanned{}
 	}
-	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.qkey, t.Name, digest, scan.Version)}
+	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.id.trust, t.Name, digest, scan.Version)}
 	if !sc.settled {
 		sc.findings, sc.refs = scan.ToolReferences(t)
 	}
@@ -217,14 +207,14 @@ func (u *upstream) settle() {
 	u.mu.Lock()
 	items := u.q.toTrust
 	u.q.toTrust = nil
-	firstListing := u.q.listed && !u.m.approvals.Known(u.qkey)
+	firstListing := u.q.listed && !u.m.approvals.Known(u.id.trust)
 	u.q.listed = false
 	names := u.q.names
 	moved := !slices.Equal(names, u.q.published)
 	u.q.published = names
 	u.mu.Unlock()
 	if len(items) > 0 || firstListing {
-		if err := u.m.approvals.Approve(u.m.ctx, u.qkey, u.cfg.Name, items); err != nil {
+		if err := u.m.approvals.Approve(u.m.ctx, u.id.trust, u.cfg.Name, items); err != nil {
 			u.log.Warn("could not record the definitions this listing trusts; they stay trusted for now", "err", err)
 		}
 	}
@@ -401,7 +391,7 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 		if err != nil {
 			return nil, err
 		}
-		if err := m.approvals.Approve(ctx, u.qkey, name, byServer[name]); err != nil {
+		if err := m.approvals.Approve(ctx, u.id.trust, name, byServer[name]); err != nil {
 			return nil, err
 		}
 	}

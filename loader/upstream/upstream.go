@@ -28,8 +28,7 @@ type upstream struct {
 	cfg    ServerConfig
 	set    Settings
 	log    *slog.Logger
-	file   string // last known catalog
-	qkey   string // the server's key in the approvals store
+	id     identity // its approvals key and last known catalog
 	client *mcp.Client
 	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
 	// servers that do not use it.
@@ -117,7 +116,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		set:          set,
 		redact:       redactor,
 		log:          slog.New(redactor.Handler(m.log.Handler())).With("server", cfg.Name),
-		file:         cacheFile(m.opts.CacheDir, cfg),
+		id:           identify(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
 		subscribed:   make(chan struct{}, 1),
@@ -128,7 +127,6 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		changed:      make(chan struct{}),
 		seen:         seenTools{},
 	}
-	u.qkey = quarantineKey(u.file, cfg)
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
@@ -552,9 +550,13 @@ func (u *upstream) fail(err error, stderr *stderrTail) {
 
 // loadPersisted publishes the last known catalog.
 func (u *upstream) loadPersisted() {
-	p, err := loadCache(u.file, u.cfg.Name)
+	u.adoptApprovals()
+	p, err := loadCache(u.id.file, u.cfg.Name)
+	if p == nil && err == nil && u.id.legacy != u.id.file {
+		p, err = loadCache(u.id.legacy, u.cfg.Name) // written by a toolsearch before identities
+	}
 	if err != nil {
-		u.log.Warn("ignoring the last known catalog", "file", u.file, "err", err)
+		u.log.Warn("ignoring the last known catalog", "file", u.id.file, "err", err)
 	}
 	u.update(func() {
 		if p != nil {
@@ -588,8 +590,8 @@ func (u *upstream) save() {
 	}
 	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
-	if err := saveCache(u.file, p); err != nil {
-		u.log.Warn("could not save the last known catalog", "file", u.file, "err", err)
+	if err := saveCache(u.id.file, p); err != nil {
+		u.log.Warn("could not save the last known catalog", "file", u.id.file, "err", err)
 	}
 }
 
