@@ -34,8 +34,9 @@ func openApprovals(log *slog.Logger) *trust.Store {
 }
 
 // approveCommand is the command that approves a held tool, as the model
-// relays it to the user: run where this toolsearch runs (a stdio server's
-// approvals belong to its working directory too), with the files it uses.
+// relays it to the user: run where this toolsearch runs, with the files it
+// uses (the configuration found there, and the last known catalog of a
+// server whose entry names something relative to the folder).
 func (a *app) approveCommand(name string) string {
 	cmd := a.commandLine("approve", name)
 	if wd, err := os.Getwd(); err == nil {
@@ -431,4 +432,47 @@ func (x appApprovals) Approve(ctx context.Context, name, digest string) error {
 		return err
 	}
 	return web.ErrNotPending
+}
+
+// runTrust runs the trust subcommands; reset is the only one.
+func runTrust(ctx context.Context, args []string, out io.Writer) error {
+	if len(args) == 0 || args[0] != "reset" {
+		fmt.Fprintln(os.Stderr, "Usage: toolsearch trust reset SERVER... [flags]\n\nForget every approval of the servers, so that the next listing of each counts as its first.\nApprovals follow a server's name in .mcp.json: editing its command, arguments or URL, or\nstarting toolsearch in another folder, keeps them; this is the only fresh start.")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			return nil
+		}
+		return errUsage
+	}
+	fs := newFlagSet("trust reset", os.Stderr)
+	sf := addSourceFlags(fs, flagMCPConfig, "warn")
+	names, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("name the servers whose trust to reset (their names in .mcp.json)")
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	m := a.upstreams
+	if m == nil {
+		// Servers no longer configured keep their approvals too.
+		m = upstream.New(nil, upstream.Options{Approvals: a.approvals, Logger: a.log})
+	}
+	var problems []error
+	for _, name := range names {
+		forgot, err := m.ResetTrust(ctx, name)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("%s: %w", name, err))
+		case forgot:
+			fmt.Fprintf(out, "forgot the approvals of %s: its next listing counts as its first\n", name)
+		default:
+			fmt.Fprintf(out, "%s has no approvals to forget\n", name)
+		}
+	}
+	return errors.Join(problems...)
 }

@@ -173,3 +173,25 @@ func blockedDial(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
+
+// TestResetTrust: forgetting a server's approvals is the one fresh start:
+// its next listing counts as its first again.
+func TestResetTrust(t *testing.T) {
+	e := newEnv(t)
+	cfg := ServerConfig{Name: "calc", Type: TypeStdio, Command: "fake-calc"}
+	f := e.add("calc", nil)
+	f.setTool("add", "Adds two numbers.", "a", "b")
+	m := e.startWith(cfg)
+	waitSource(t, e.catalog, "calc", "trusted first listing", held("calc__add", false))
+	f.setTool("add", "Adds two numbers, and keeps a copy of them for later.", "a", "b", "keep")
+	waitSource(t, e.catalog, "calc", "held after the change", held("calc__add", true))
+	if forgot, err := m.ResetTrust(context.Background(), "calc"); !forgot || err != nil {
+		t.Fatalf("reset: %v, %v", forgot, err)
+	}
+	m.Close()
+	m = e.startWith(cfg)
+	waitSource(t, e.catalog, "calc", "a first listing again", held("calc__add", false))
+	if forgot, err := m.ResetTrust(context.Background(), "nothing"); forgot || err != nil {
+		t.Errorf("reset of a server without approvals: %v, %v", forgot, err)
+	}
+}

@@ -420,3 +420,16 @@ func (m *Manager) approveCommand(name string) string {
 	}
 	return "toolsearch approve " + name
 }
+
+// ResetTrust forgets every approval of the server of that name, configured
+// or not, and that it was ever listed: its next listing counts as its
+// first, as under a new name (what a first listing gets depends on the
+// server's mode; see trust). It is the operator's fresh start; no edit of
+// the configuration is one. Managers running elsewhere hear of it through
+// the approvals file. It reports whether there was anything to forget.
+func (m *Manager) ResetTrust(ctx context.Context, server string) (bool, error) {
+	if u, err := m.server(server); err == nil {
+		u.adoptApprovals() // what an older toolsearch kept goes too
+	}
+	return m.approvals.Forget(ctx, trustKey(server))
+}
