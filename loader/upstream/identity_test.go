@@ -195,3 +195,40 @@ func TestResetTrust(t *testing.T) {
 		t.Errorf("reset of a server without approvals: %v, %v", forgot, err)
 	}
 }
+
+// TestRemoteFirstListingWaits: the first listing of a remote server waits
+// for a person, unless its settings choose another mode; a stdio server's
+// is trusted (see trust.DefaultRemoteMode).
+func TestRemoteFirstListingWaits(t *testing.T) {
+	defer func(m trust.Mode) { remoteMode = m }(remoteMode)
+	remoteMode = trust.DefaultRemoteMode
+	for _, tc := range []struct {
+		typ  string
+		mode trust.Mode
+		held bool
+	}{
+		{TypeHTTP, "", true},
+		{TypeSSE, "", true},
+		{TypeHTTP, trust.ModeChanged, false},
+		{TypeStdio, "", false},
+	} {
+		t.Run(tc.typ+"/"+string(tc.mode), func(t *testing.T) {
+			e := newEnv(t)
+			e.opts.Settings["calc"] = Settings{Quarantine: tc.mode}
+			f := e.add("calc", nil)
+			f.setTool("add", "Adds two numbers.", "a", "b")
+			m := e.startWith(ServerConfig{Name: "calc", Type: tc.typ, URL: "https://calc.example/mcp", Command: "calc"})
+			src := waitSource(t, e.catalog, "calc", "listed", held("calc__add", tc.held))
+			if tc.held && entry(src, "calc__add").Quarantine.Reason != trust.ReasonUnapproved {
+				t.Errorf("reason %q", entry(src, "calc__add").Quarantine.Reason)
+			}
+			if !tc.held {
+				return
+			}
+			if _, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc"}); err != nil {
+				t.Fatal(err)
+			}
+			waitSource(t, e.catalog, "calc", "approved", held("calc__add", false))
+		})
+	}
+}

@@ -77,7 +77,7 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	sc := u.scan(e.Digest, t)
 	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
-	v := u.m.approvals.Decide(u.settings().quarantine(), u.id.trust, t.Name, e.Digest, len(findings) > 0)
+	v := u.m.approvals.Decide(u.mode(), u.id.trust, t.Name, e.Digest, len(findings) > 0)
 	if u.q.held == nil {
 		u.q.held = map[string]bool{}
 	}
@@ -297,13 +297,22 @@ func (m *Manager) followApprovals(ctx context.Context) {
 	context.AfterFunc(ctx, cancel)
 }
 
-// quarantine returns the server's mode.
-func (s *Settings) quarantine() trust.Mode {
-	if s.Quarantine == "" {
-		return trust.DefaultMode
+// mode returns the server's quarantine mode: its settings', else the
+// default for its transport (trust.DefaultMode for a stdio server,
+// trust.DefaultRemoteMode for an HTTP or SSE one).
+func (u *upstream) mode() trust.Mode {
+	switch {
+	case u.settings().Quarantine != "":
+		return u.settings().Quarantine
+	case u.cfg.Type == TypeHTTP || u.cfg.Type == TypeSSE:
+		return remoteMode
 	}
-	return s.Quarantine
+	return trust.DefaultMode
 }
+
+// remoteMode is the default mode of remote servers; the package's tests of
+// transports and logins call remote tools without approving them first.
+var remoteMode = trust.DefaultRemoteMode
 
 // ErrHeld is returned for a call to a tool held for approval.
 var ErrHeld = errors.New("the tool is held for review until a person approves its definition")
