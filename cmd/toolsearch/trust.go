@@ -110,8 +110,9 @@ func (a *app) pendingDiff(p pending) string {
 	return trust.Diff(p.entry.Quarantine.Previous, &def)
 }
 
-// shortDigest is how much of a digest the CLI shows and accepts.
-const shortDigest = 12
+// shortDigest is how much of a digest the CLI shows: the least it
+// accepts (trust.MinDigestPrefix).
+const shortDigest = trust.MinDigestPrefix
 
 // approveCommand is what approves exactly the definition reviewed.
 func (p pending) approveCommand() string {
@@ -192,7 +193,7 @@ func runReview(ctx context.Context, args []string, out io.Writer) error {
 // SERVER__TOOL or skills/PATH, with an optional @DIGEST) names p.
 func matchesPending(arg string, p pending) bool {
 	name, digest, _ := strings.Cut(arg, "@")
-	if digest != "" && !strings.HasPrefix(p.Digest, digest) {
+	if ok, err := trust.MatchDigest(p.Digest, digest); digest != "" && (!ok || err != nil) {
 		return false
 	}
 	return name == p.Name || p.Kind == "tool" && name == p.server
@@ -220,6 +221,12 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 	var chosen []pending
 	var problems []error
 	for _, n := range names {
+		if _, digest, ok := strings.Cut(n, "@"); ok {
+			if _, err := trust.MatchDigest(strings.Repeat("0", 64), digest); err != nil {
+				problems = append(problems, fmt.Errorf("%s: %w", n, err))
+				continue
+			}
+		}
 		before := len(chosen)
 		for _, p := range list {
 			if matchesPending(n, p) {
@@ -425,7 +432,8 @@ func (x appApprovals) Approve(ctx context.Context, name, digest string) error {
 		if p.Name != name {
 			continue
 		}
-		if !strings.HasPrefix(p.Digest, digest) {
+		if p.Digest != digest { // the whole digest shown: see web.Approvals
+
 			return web.ErrChanged
 		}
 		_, err := x.a.approve(ctx, []pending{p}, "http")

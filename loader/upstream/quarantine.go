@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -349,8 +348,9 @@ func (m *Manager) Pending() []Pending {
 
 // An ApproveRequest names held tools to approve: one tool of a server, or
 // every held tool of it when Tool is "". Digest, when set, is the
-// definition the person saw, which must still be the one held: a tool that
-// changed meanwhile is not approved unseen.
+// definition the person saw (its whole digest, or at least
+// trust.MinDigestPrefix digits of it), which must still be the one held: a
+// tool that changed meanwhile is not approved unseen.
 type ApproveRequest struct {
 	Server, Tool, Digest string
 }
@@ -377,8 +377,15 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 				continue
 			}
 			found = true
-			if r.Digest != "" && !strings.HasPrefix(p.Entry.Digest, r.Digest) {
-				problems = append(problems, fmt.Errorf("%s changed again since it was shown (now %.12s): review it again", p.Entry.Name, p.Entry.Digest))
+			if r.Digest == "" {
+				approved = append(approved, p)
+				continue
+			}
+			if ok, err := trust.MatchDigest(p.Entry.Digest, r.Digest); err != nil {
+				problems = append(problems, fmt.Errorf("%s: %w", p.Entry.Name, err))
+				continue
+			} else if !ok {
+				problems = append(problems, fmt.Errorf("%s changed again since it was shown (now %.16s): review it again", p.Entry.Name, p.Entry.Digest))
 				continue
 			}
 			approved = append(approved, p)

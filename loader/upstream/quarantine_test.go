@@ -105,8 +105,15 @@ func TestQuarantineChanged(t *testing.T) {
 	if q := entry(src, "calc__add").Quarantine; q.Reason != trust.ReasonChanged || q.Summary != "description changed; parameters added: log" {
 		t.Errorf("second change: %+v", q)
 	}
-	if _, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: "0000"}); err == nil {
+	if _, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: "0000000000000000"}); err == nil {
 		t.Error("an approval of a definition not shown must fail")
+	}
+	digest := entry(src, "calc__add").Digest
+	if got, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: digest[:12]}); err == nil || len(got) > 0 {
+		t.Errorf("an approval by 48 bits of the digest: %v, %v", got, err)
+	}
+	if got, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: digest[:16]}); err != nil || len(got) != 1 {
+		t.Errorf("an approval by 64 bits of the digest: %v, %v", got, err)
 	}
 }
 
