@@ -1,9 +1,12 @@
 package upstream
 
 import (
+	"time"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"maps"
 	"os"
 	"path/filepath"
@@ -127,4 +130,43 @@ func (u *upstream) adoptApprovals() {
 	if err := u.m.approvals.Adopt(u.m.ctx, u.id.trust, u.cfg.Name, legacy.MatchString); err != nil {
 		u.log.Warn("could not move the server's approvals to its name; its tools are decided without them", "err", err)
 	}
+}
+
+// inheritTrusted returns the definitions of the server's most recent last
+// known catalog under any configuration (another than its own, which does
+// not exist yet), as they were trusted: listed, or for the held ones, the
+// definition trusted before. Nil when there is none.
+func (u *upstream) inheritTrusted() map[string]*mcp.Tool {
+	dir := u.m.opts.CacheDir
+	if dir == "" {
+		return nil
+	}
+	// safeName leaves no character that a pattern reads as special.
+	files, _ := filepath.Glob(filepath.Join(dir, safeName(u.cfg.Name)+"-*.json"))
+	mine := regexp.MustCompile(`^` + regexp.QuoteMeta(safeName(u.cfg.Name)) + `-[0-9a-f]{16}\.json$`)
+	var newest string
+	var at time.Time
+	for _, f := range files {
+		if f == u.id.file || !mine.MatchString(filepath.Base(f)) {
+			continue
+		}
+		if info, err := os.Stat(f); err == nil && info.Mode().IsRegular() && info.ModTime().After(at) {
+			newest, at = f, info.ModTime()
+		}
+	}
+	if newest == "" {
+		return nil
+	}
+	p, err := loadCache(newest, u.cfg.Name)
+	if p == nil || err != nil {
+		return nil
+	}
+	out := make(map[string]*mcp.Tool, len(p.Tools))
+	for _, t := range p.Tools {
+		if t != nil {
+			out[t.Name] = t
+		}
+	}
+	maps.Copy(out, p.Trusted)
+	return out
 }

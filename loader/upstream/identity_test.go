@@ -65,6 +65,8 @@ func TestTrustFollowsTheName(t *testing.T) {
 			src := waitSource(t, e.catalog, "calc", "listed", inState(loader.StateActive))
 			if ent := entry(src, "calc__add"); !ent.Held() || ent.Quarantine.Reason != trust.ReasonChanged {
 				t.Errorf("the changed tool after %s: held %v (%+v)", tc.name, ent.Held(), ent.Quarantine)
+			} else if q := ent.Quarantine; q.Previous == nil || q.Summary != "description changed; parameters added: keep" || ent.Description != "Adds two numbers." {
+				t.Errorf("after %s, the change is not shown as one: %q, previous %v, description %q", tc.name, q.Summary, q.Previous, ent.Description)
 			}
 			if entry(src, "calc__sub").Held() {
 				t.Errorf("the unchanged tool is held after %s", tc.name)

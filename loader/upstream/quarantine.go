@@ -23,6 +23,12 @@ type quarantine struct {
 	// trusted is the last definition of each tool that was not held: what
 	// a held definition is compared with. Persisted for the held ones.
 	trusted map[string]*mcp.Tool
+	// inherited stands in for trusted, until the server's first listing
+	// under a configuration that has no last known catalog yet: the
+	// definitions of the catalog of its previous configuration (see
+	// identity), so that a change held across an edit is still shown as
+	// one.
+	inherited map[string]*mcp.Tool
 	// scans are the scanner's results by definition digest, so that a
 	// re-listing scans only what changed.
 	scans map[string]*scanned
@@ -93,6 +99,9 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 		return
 	}
 	prev := u.q.trusted[t.Name]
+	if prev == nil {
+		prev = u.q.inherited[t.Name]
+	}
 	e.Hold(&loader.Quarantine{
 		Reason:   v.Reason,
 		Findings: findings,
@@ -141,6 +150,9 @@ func (q *quarantine) endRebuild(tools []*mcp.Tool) {
 		live[d] = true
 	}
 	maps.DeleteFunc(q.scans, func(d string, _ *scanned) bool { return !live[d] })
+	if q.listing {
+		q.inherited = nil
+	}
 	q.listed = q.listed || q.listing
 	q.listing = false
 }

@@ -558,7 +558,12 @@ func (u *upstream) loadPersisted() {
 	if err != nil {
 		u.log.Warn("ignoring the last known catalog", "file", u.id.file, "err", err)
 	}
+	var inherited map[string]*mcp.Tool
+	if p == nil {
+		inherited = u.inheritTrusted() // a new configuration of the server
+	}
 	u.update(func() {
+		u.q.inherited = inherited
 		if p != nil {
 			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
