@@ -55,6 +55,7 @@ func TestTrustFollowsTheName(t *testing.T) {
 			f.setTool("sub", "Subtracts two numbers.", "a", "b")
 			m := e.startWith(tc.before)
 			waitSource(t, e.catalog, "calc", "trusted first listing", held("calc__add", false))
+			waitKnown(t, m, "calc") // recorded just after the listing is published
 			m.Close()
 
 			if tc.otherFolder {
@@ -232,5 +233,18 @@ func TestRemoteFirstListingWaits(t *testing.T) {
 			}
 			waitSource(t, e.catalog, "calc", "approved", held("calc__add", false))
 		})
+	}
+}
+
+// waitKnown waits until the approvals store has recorded the server's first
+// listing.
+func waitKnown(t *testing.T, m *Manager, server string) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !m.approvals.Known(trustKey(server)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the first listing was never recorded", server)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

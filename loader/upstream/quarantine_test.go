@@ -258,6 +258,7 @@ func TestQuarantineCallRightAfterStart(t *testing.T) {
 	f.setTool("add", "Adds two numbers.", "a", "b")
 	m := e.start()
 	waitSource(t, e.catalog, "calc", "trusted first listing", held("calc__add", false))
+	waitKnown(t, m, "calc")
 	m.Close()
 
 	f.setTool("add", "Adds two numbers, and keeps a copy of them for later.", "a", "b", "keep")
