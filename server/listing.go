@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -29,7 +30,7 @@ func renderListing(snap *loader.Snapshot, budget int, count countFunc) string {
 		return ""
 	}
 	groups := groupBySource(snap)
-	head := listingHeadline(groups)
+	head := listingHeadline(groups, waitingServers(snap))
 	if count(head) > budget {
 		return ""
 	}
@@ -73,7 +74,11 @@ func groupBySource(snap *loader.Snapshot) []sourceGroup {
 	return groups
 }
 
-func listingHeadline(groups []sourceGroup) string {
+// listingHeadline counts what the listing holds. It says "tool_search
+// reaches all of them" only when it is so: servers that have never listed
+// (on a very first start, or one that cannot start) are named instead,
+// since a host may keep this listing for the whole session.
+func listingHeadline(groups []sourceGroup, waiting serversWaiting) string {
 	var tools, skills int
 	for _, g := range groups {
 		for _, e := range g.entries {
@@ -91,13 +96,65 @@ func listingHeadline(groups []sourceGroup) string {
 	if tools > 0 || skills == 0 {
 		what = append(what, plural(tools, "tool"))
 	}
-	return fmt.Sprintf("Catalog: %s from %s; tool_search reaches all of them.", strings.Join(what, " and "), plural(len(groups), "source"))
+	head := fmt.Sprintf("Catalog: %s from %s", strings.Join(what, " and "), plural(len(groups), "source"))
+	if waiting.empty() {
+		return head + "; tool_search reaches all of them."
+	}
+	var notes []string
+	if n := len(waiting.starting); n > 0 {
+		notes = append(notes, fmt.Sprintf("%s still starting (%s), whose tools tool_search finds once listed", plural(n, "server"), strings.Join(waiting.starting, ", ")))
+	}
+	if n := len(waiting.unavailable); n > 0 {
+		notes = append(notes, fmt.Sprintf("%s unavailable (%s)", plural(n, "server"), strings.Join(waiting.unavailable, ", ")))
+	}
+	return head + " so far; " + strings.Join(notes, "; ") + "."
 }
 
-// groupHeader names a source and, when it is not serving normally, its state.
+// serversWaiting are the upstream servers that have no tools in the
+// listing because they never listed any: not with a last known catalog
+// (which is listed whatever the server's state), and not empty by choice.
+type serversWaiting struct {
+	starting    []string // connecting for the first time
+	unavailable []string // "NAME: why" for those that failed or need a login
+}
+
+func (w serversWaiting) empty() bool { return len(w.starting)+len(w.unavailable) == 0 }
+
+// waitingServers finds the servers the listing lacks, by name. A server
+// that listed once, even nothing, is not waited for.
+func waitingServers(snap *loader.Snapshot) serversWaiting {
+	var w serversWaiting
+	for _, src := range snap.Sources {
+		if src.Kind != loader.SourceServer || !src.LastListed.IsZero() || len(src.Entries) > 0 {
+			continue
+		}
+		switch src.State {
+		case loader.StateConnecting, loader.StateValidating:
+			w.starting = append(w.starting, src.Name)
+		case loader.StateFailed:
+			w.unavailable = append(w.unavailable, src.Name+": failed to start")
+		case loader.StateNeedsAuth:
+			w.unavailable = append(w.unavailable, src.Name+": needs a login")
+		}
+	}
+	slices.Sort(w.starting)
+	slices.Sort(w.unavailable)
+	return w
+}
+
+// complete reports whether the listing of snap waits for no server to
+// start: every server has listed once, or given up for now.
+func complete(snap *loader.Snapshot) bool {
+	return len(waitingServers(snap).starting) == 0
+}
+
+// groupHeader names a source and, for a server, a state that lasts until
+// a person acts (a login). States that pass on their own within seconds
+// (connecting, re-listing, failed and retrying) are left out: hosts keep
+// the listing for the whole session, and a tag would outlive its truth.
 func groupHeader(g sourceGroup) string {
 	name := g.entries[0].Source
-	if g.src != nil && g.src.Kind == loader.SourceServer && g.src.State != "" && g.src.State != loader.StateActive {
+	if g.src != nil && g.src.Kind == loader.SourceServer && g.src.State == loader.StateNeedsAuth {
 		return fmt.Sprintf("[%s] (%s)", name, g.src.State)
 	}
 	return "[" + name + "]"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -94,5 +95,61 @@ func TestDefaultDescriptionUnder2KB(t *testing.T) {
 			t.Errorf("%d tools: description is %d bytes, want < 2048", n, len(d))
 		}
 		s.Close()
+	}
+}
+
+// TestListingSaysWhatIsStarting: on a very first start the listing names
+// the servers still starting rather than claim that tool_search reaches
+// everything, and it carries no state that passes within seconds (hosts
+// keep the listing for the whole session).
+func TestListingSaysWhatIsStarting(t *testing.T) {
+	count := tokens.MustGet(tokens.Default).Count
+	tool := func(src, name string) *loader.Entry {
+		return loader.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: "Does " + name + ".", InputSchema: map[string]any{"type": "object"}})
+	}
+	listed := time.Now()
+	for _, tc := range []struct {
+		name    string
+		sources []*loader.Source
+		want    string
+		never   []string
+	}{
+		{"a very first start", []*loader.Source{
+			{Name: "github", Kind: loader.SourceServer, State: loader.StateConnecting},
+			{Name: "slack", Kind: loader.SourceServer, State: loader.StateConnecting},
+		}, "Catalog: 0 tools from 0 sources so far; 2 servers still starting (github, slack), whose tools tool_search finds once listed.", []string{"reaches all"}},
+		{"one listed, one starting, one failed", []*loader.Source{
+			{Name: "github", Kind: loader.SourceServer, State: loader.StateActive, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
+			{Name: "slack", Kind: loader.SourceServer, State: loader.StateConnecting},
+			{Name: "jira", Kind: loader.SourceServer, State: loader.StateFailed},
+		}, "Catalog: 1 tool from 1 source so far; 1 server still starting (slack), whose tools tool_search finds once listed; 1 server unavailable (jira: failed to start).\n[github]\n", []string{"reaches all", "(active)"}},
+		{"a later start: last known catalogs", []*loader.Source{
+			{Name: "github", Kind: loader.SourceServer, State: loader.StateConnecting, Cached: true, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
+			{Name: "slack", Kind: loader.SourceServer, State: loader.StateValidating, LastListed: listed, Entries: []*loader.Entry{tool("slack", "post")}},
+			{Name: "empty", Kind: loader.SourceServer, State: loader.StateActive, LastListed: listed},
+		}, "Catalog: 2 tools from 2 sources; tool_search reaches all of them.\n[github]\n", []string{"(connecting)", "(validating)", "(cached)", "so far"}},
+		{"a failed server with a catalog", []*loader.Source{
+			{Name: "github", Kind: loader.SourceServer, State: loader.StateFailed, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
+		}, "[github]\n", []string{"(failed)", "unavailable"}},
+		{"a login to make", []*loader.Source{
+			{Name: "linear", Kind: loader.SourceServer, State: loader.StateNeedsAuth, LastListed: listed, Entries: []*loader.Entry{tool("linear", "create")}},
+			{Name: "notion", Kind: loader.SourceServer, State: loader.StateNeedsAuth},
+		}, "1 server unavailable (notion: needs a login).\n[linear] (needs_auth)\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := loader.NewCatalog(ReservedNames...)
+			for _, src := range tc.sources {
+				c.Put(src)
+			}
+			text := renderListing(c.Snapshot(), 2000, count)
+			if !strings.Contains(text, tc.want) {
+				t.Errorf("listing lacks %q:\n%s", tc.want, text)
+			}
+			for _, bad := range tc.never {
+				if strings.Contains(text, bad) {
+					t.Errorf("listing has %q:\n%s", bad, text)
+				}
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
@@ -61,6 +62,10 @@ type Options struct {
 	// tools/list, on sessions of protocol 2025-11-25 or older only. It needs
 	// one MCP server per connection.
 	Promote bool
+	// FirstListWait bounds how long after New the first tools/list answers
+	// wait for upstream servers that have no last known catalog to list
+	// (see settle.go); DefaultFirstListWait when 0, no wait when negative.
+	FirstListWait time.Duration
 }
 
 // Server holds what every MCP connection shares: the catalog, its index and
@@ -71,10 +76,12 @@ type Server struct {
 	tok     *tokens.Counter
 	log     *slog.Logger
 
-	mu      sync.RWMutex
-	snap    *loader.Snapshot      // the catalog as listed
-	listing string                // tool_search's description
-	conns   map[*mcp.Server]*conn // live MCP servers to keep up to date
+	mu   sync.RWMutex
+	snap *loader.Snapshot // the catalog as listed
+	// snapChanged is closed when snap moves on.
+	snapChanged chan struct{}
+	listing     string                // tool_search's description
+	conns       map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	// The index follows snap in the background (see index.go), so that a
 	// large catalog is listed before it is indexed; searches wait for it.
@@ -115,6 +122,11 @@ type Server struct {
 
 	// eager prices the catalog for eager loading (see eagerBook).
 	eager eagerBook
+
+	// started is when New ran, from which FirstListWait counts; announce
+	// coalesces the announcements of the listing (settle.go).
+	started  time.Time
+	announce announcer
 }
 
 // New builds a server over the catalog and follows its changes until Close.
@@ -127,6 +139,9 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.FirstListWait == 0 {
+		opts.FirstListWait = DefaultFirstListWait
 	}
 	opts.Logger = slog.New(sessionTagHandler{opts.Logger.Handler()})
 	tok, err := tokens.Get(opts.Tokenizer)
@@ -147,6 +162,10 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 		done:      make(chan struct{}),
 		notify:    make(chan func(), 1024),
 		relay:     relay.New(),
+		started:   time.Now(),
+		announce:  announcer{quiet: listQuiet, hold: listHold},
+
+		snapChanged: make(chan struct{}),
 	}
 	go s.countWorker()
 	go s.indexer()
@@ -162,6 +181,7 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 // Close stops following the catalog.
 func (s *Server) Close() {
 	s.unsubscribe()
+	s.stopAnnouncing()
 	if s.stopLogs != nil {
 		s.stopLogs()
 	}
@@ -193,21 +213,22 @@ func (s *Server) update(old, new *loader.Snapshot) {
 		return
 	}
 	s.snap = new
+	close(s.snapChanged)
+	s.snapChanged = make(chan struct{})
 	s.signatures.Clear()
 	listing := s.renderDescription(new)
 	changed := listing != s.listing
 	s.listing = listing
 	conns := maps.Clone(s.conns)
 	s.mu.Unlock()
+	// Connections get the new listing when it is announced; tools/list
+	// answers with it at once (firstList).
+	s.settleSnapshot(new, changed)
 	select {
 	case s.indexKick <- struct{}{}:
 	default: // the indexer has yet to see the last kick, and will see this snapshot
 	}
 	for ms, c := range conns {
-		if changed {
-			// Re-adding the tool sends notifications/tools/list_changed.
-			s.addSearchTool(ms)
-		}
 		s.syncDirectTools(ms, new)
 		c.skills.Sync(ms, new, s.log)
 		s.syncFeatures(ms, new)
@@ -271,7 +292,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms.AddTool(runScriptTool(), s.handleRunScript)
 	s.syncDirectTools(ms, snap)
 	s.syncFeatures(ms, snap)
-	ms.AddReceivingMiddleware(s.listFilter, s.logLevelMiddleware)
+	ms.AddReceivingMiddleware(s.listFilter, s.logLevelMiddleware, s.firstList)
 	// Middleware added later wraps what was added before: unknown tools are
 	// answered inside the accounting, which sits inside the activity record.
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))

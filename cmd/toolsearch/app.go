@@ -150,6 +150,12 @@ func openApp(f *sourceFlags) (*app, error) {
 		Logger:        log,
 		Promote:       cfg.Promote,
 	}
+	if cfg.FirstListWait != nil {
+		opts.FirstListWait = time.Duration(*cfg.FirstListWait)
+		if opts.FirstListWait == 0 {
+			opts.FirstListWait = -1 // 0 in the file: no wait, which the server spells negative
+		}
+	}
 	if a.upstreams != nil { // a nil *Manager in the interface would not be nil
 		opts.Upstreams = a.upstreams
 	}

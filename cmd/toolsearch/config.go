@@ -31,17 +31,22 @@ const DefaultConfigFile = "toolsearch.yaml"
 
 // Config is toolsearch.yaml. Every setting has a flag too; flags win.
 type Config struct {
-	Skills        []string                  `yaml:"skills"`        // skill roots
-	Tools         []string                  `yaml:"tools"`         // static tool files, FILE or NS=FILE
-	MCPConfig     string                    `yaml:"mcpConfig"`     // Claude-style .mcp.json
-	ListingBudget *int                      `yaml:"listingBudget"` // tokens
-	ResultBudget  int                       `yaml:"resultBudget"`  // tokens
-	Tokenizer     string                    `yaml:"tokenizer"`
-	Promote       bool                      `yaml:"promote"`
-	Workdir       string                    `yaml:"workdir"`
-	Scripts       ScriptsConfig             `yaml:"scripts"`
-	Servers       map[string]*ServerConfig  `yaml:"servers"`
-	ConnectWait   Duration                  `yaml:"connectWait"` // how long a call waits for a starting server
+	Skills        []string                 `yaml:"skills"`        // skill roots
+	Tools         []string                 `yaml:"tools"`         // static tool files, FILE or NS=FILE
+	MCPConfig     string                   `yaml:"mcpConfig"`     // Claude-style .mcp.json
+	ListingBudget *int                     `yaml:"listingBudget"` // tokens
+	ResultBudget  int                      `yaml:"resultBudget"`  // tokens
+	Tokenizer     string                   `yaml:"tokenizer"`
+	Promote       bool                     `yaml:"promote"`
+	Workdir       string                   `yaml:"workdir"`
+	Scripts       ScriptsConfig            `yaml:"scripts"`
+	Servers       map[string]*ServerConfig `yaml:"servers"`
+	ConnectWait   Duration                 `yaml:"connectWait"` // how long a call waits for a starting server
+	// FirstListWait bounds how long the first tools/list answers wait for
+	// upstream servers that have no last known catalog (a very first start
+	// with a configuration); 0 turns the wait off, absent is the default
+	// (server.DefaultFirstListWait).
+	FirstListWait *Duration                 `yaml:"firstListWait"`
 	HTTP          HTTPConfig                `yaml:"http"`
 	Trace         string                    `yaml:"trace"`
 	TraceArgs     bool                      `yaml:"traceArgs"`
@@ -193,6 +198,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	}
 	if cfg.SkillsMaxBytes != nil && *cfg.SkillsMaxBytes <= 0 {
 		return nil, fmt.Errorf("%s: skillsMaxBytes must be a positive number of bytes (leave it out for the default, %d: 256 MiB), got %d", path, loader.DefaultMaxTotalSkillBytes, *cfg.SkillsMaxBytes)
+	}
+	if cfg.FirstListWait != nil && *cfg.FirstListWait < 0 {
+		return nil, fmt.Errorf("%s: firstListWait must be 0 (no wait) or more (leave it out for the default, %v), got %v", path, server.DefaultFirstListWait, time.Duration(*cfg.FirstListWait))
 	}
 	if cfg.HTTP.MaxSessions < 0 {
 		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)

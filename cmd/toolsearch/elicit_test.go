@@ -123,6 +123,13 @@ func TestCallAnswersElicitation(t *testing.T) {
 	defer hs.Close()
 	cfg := mcpConfigFile(t, map[string]any{"up": map[string]any{"type": "http", "url": hs.URL}})
 	dir := t.TempDir()
+	// A remote server's first listing waits for a person.
+	approve := toolsearch(t.Context(), "approve", "up", "--connect", "--mcp-config", cfg)
+	approve.Dir = dir
+	approve.Env = append(approve.Env, "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	if out, err := approve.CombinedOutput(); err != nil {
+		t.Fatalf("approve: %v\n%s", err, out)
+	}
 	for _, tt := range []struct {
 		mode, input, want string
 	}{

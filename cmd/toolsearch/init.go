@@ -288,6 +288,10 @@ mcpConfig: ./.mcp.json
 # How long a call waits for an upstream server that is still starting.
 # connectWait: 10s
 
+# How long the host's first tools/list waits for servers toolsearch has never
+# listed (a very first start), so that their tools are in its first request.
+# firstListWait: 2s           # 0: answer at once
+
 # logLevel: info
 
 # Per upstream server, by its name in mcpConfig:

@@ -208,6 +208,10 @@ func TestOAuthEndToEnd(t *testing.T) {
 		t.Errorf("token file %s: %v, mode %v; want 0600", files[0], err, info.Mode().Perm())
 	}
 
+	// A remote server's first listing waits for a person.
+	if out, err := w.run("approve", "remote", "--connect"); err != nil || !strings.Contains(out, "approved remote__echo@") {
+		t.Fatalf("approve after login: %v\n%s", err, out)
+	}
 	// Another process, the stored tokens.
 	out, err = w.run("call", "remote__echo", "--args", `{"message": "hi"}`)
 	if err != nil || !strings.Contains(out, `echo {"message":"hi"}`) {

@@ -303,7 +303,7 @@ func TestConcurrentApprovalsCLIAndHTTP(t *testing.T) {
 	for i, p := range pending {
 		wg.Go(func() {
 			if i%2 == 0 {
-				if out, err := e.cli("approve", p.Name+"@"+p.Digest[:12]); err != nil {
+				if out, err := e.cli("approve", p.Name+"@"+p.Digest[:16]); err != nil {
 					errs <- fmt.Errorf("cli approve %s: %v\n%s", p.Name, err, out)
 				}
 				return
@@ -311,6 +311,7 @@ func TestConcurrentApprovalsCLIAndHTTP(t *testing.T) {
 			body, _ := json.Marshal(map[string]string{"name": p.Name, "digest": p.Digest})
 			req, _ := http.NewRequest(http.MethodPost, s.base+"/approve", bytes.NewReader(body))
 			req.Header.Set("Authorization", "Bearer admin-token")
+			req.Header.Set("Content-Type", "application/json")
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
 				errs <- err

@@ -34,8 +34,9 @@ func openApprovals(log *slog.Logger) *trust.Store {
 }
 
 // approveCommand is the command that approves a held tool, as the model
-// relays it to the user: run where this toolsearch runs (a stdio server's
-// approvals belong to its working directory too), with the files it uses.
+// relays it to the user: run where this toolsearch runs, with the files it
+// uses (the configuration found there, and the last known catalog of a
+// server whose entry names something relative to the folder).
 func (a *app) approveCommand(name string) string {
 	cmd := a.commandLine("approve", name)
 	if wd, err := os.Getwd(); err == nil {
@@ -109,8 +110,9 @@ func (a *app) pendingDiff(p pending) string {
 	return trust.Diff(p.entry.Quarantine.Previous, &def)
 }
 
-// shortDigest is how much of a digest the CLI shows and accepts.
-const shortDigest = 12
+// shortDigest is how much of a digest the CLI shows: the least it
+// accepts (trust.MinDigestPrefix).
+const shortDigest = trust.MinDigestPrefix
 
 // approveCommand is what approves exactly the definition reviewed.
 func (p pending) approveCommand() string {
@@ -191,7 +193,7 @@ func runReview(ctx context.Context, args []string, out io.Writer) error {
 // SERVER__TOOL or skills/PATH, with an optional @DIGEST) names p.
 func matchesPending(arg string, p pending) bool {
 	name, digest, _ := strings.Cut(arg, "@")
-	if digest != "" && !strings.HasPrefix(p.Digest, digest) {
+	if ok, err := trust.MatchDigest(p.Digest, digest); digest != "" && (!ok || err != nil) {
 		return false
 	}
 	return name == p.Name || p.Kind == "tool" && name == p.server
@@ -219,6 +221,12 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 	var chosen []pending
 	var problems []error
 	for _, n := range names {
+		if _, digest, ok := strings.Cut(n, "@"); ok {
+			if _, err := trust.MatchDigest(strings.Repeat("0", 64), digest); err != nil {
+				problems = append(problems, fmt.Errorf("%s: %w", n, err))
+				continue
+			}
+		}
 		before := len(chosen)
 		for _, p := range list {
 			if matchesPending(n, p) {
@@ -424,11 +432,55 @@ func (x appApprovals) Approve(ctx context.Context, name, digest string) error {
 		if p.Name != name {
 			continue
 		}
-		if !strings.HasPrefix(p.Digest, digest) {
+		if p.Digest != digest { // the whole digest shown: see web.Approvals
+
 			return web.ErrChanged
 		}
 		_, err := x.a.approve(ctx, []pending{p}, "http")
 		return err
 	}
 	return web.ErrNotPending
+}
+
+// runTrust runs the trust subcommands; reset is the only one.
+func runTrust(ctx context.Context, args []string, out io.Writer) error {
+	if len(args) == 0 || args[0] != "reset" {
+		fmt.Fprintln(os.Stderr, "Usage: toolsearch trust reset SERVER... [flags]\n\nForget every approval of the servers, so that the next listing of each counts as its first.\nApprovals follow a server's name in .mcp.json: editing its command, arguments or URL, or\nstarting toolsearch in another folder, keeps them; this is the only fresh start.")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			return nil
+		}
+		return errUsage
+	}
+	fs := newFlagSet("trust reset", os.Stderr)
+	sf := addSourceFlags(fs, flagMCPConfig, "warn")
+	names, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("name the servers whose trust to reset (their names in .mcp.json)")
+	}
+	a, err := openApp(sf)
+	if err != nil {
+		return err
+	}
+	defer a.close(ctx)
+	m := a.upstreams
+	if m == nil {
+		// Servers no longer configured keep their approvals too.
+		m = upstream.New(nil, upstream.Options{Approvals: a.approvals, Logger: a.log})
+	}
+	var problems []error
+	for _, name := range names {
+		forgot, err := m.ResetTrust(ctx, name)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("%s: %w", name, err))
+		case forgot:
+			fmt.Fprintf(out, "forgot the approvals of %s: its next listing counts as its first\n", name)
+		default:
+			fmt.Fprintf(out, "%s has no approvals to forget\n", name)
+		}
+	}
+	return errors.Join(problems...)
 }

@@ -21,11 +21,19 @@
 // Each upstream server has a quarantine [Mode]:
 //
 //   - off: nothing is held for being new or changed.
-//   - changed (the default): the tools of the server's first listing are
-//     trusted, and so is a tool that appears later; a tool whose
-//     definition changes after it was trusted waits.
+//   - changed (the default of stdio servers): the tools of the server's
+//     first listing are trusted, and so is a tool that appears later; a
+//     tool whose definition changes after it was trusted waits.
 //   - new: also a tool that appears after the first listing waits.
-//   - all: every definition waits, the first listing's included.
+//   - all (the default of HTTP and SSE servers, see [DefaultRemoteMode]):
+//     every definition waits, the first listing's included.
+//
+// A server's approvals are kept under its name in the configuration
+// (package loader/upstream, identity.go): editing how it is started, or
+// starting toolsearch in another folder, changes nothing of what is
+// trusted, so that a changed definition waits whatever else changed. Only
+// [Store.Forget] (`toolsearch trust reset NAME`) makes the next listing a
+// first one again.
 //
 // Whatever the mode, a definition the scanner flags waits too, until a
 // person approves its digest: a false positive costs one approval, and

@@ -257,12 +257,8 @@ func (s *Store) anyApproval(key, entry string, match func(Approval) bool) bool {
 }
 
 // Approve records the items under the source key (named name), and the
-// source as listed even when there are no items. The file is locked, read
-// again, merged and replaced, so that approvals written meanwhile by
-// another process survive; ctx bounds the wait for the lock.
+// source as listed even when there are no items (see write).
 func (s *Store) Approve(ctx context.Context, key, name string, items []Item) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
 	now := time.Now().UTC()
 	merge := func(d *data) bool {
 		r := d.Sources[key]
@@ -286,6 +282,16 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 		}
 		return changed
 	}
+	return s.write(ctx, merge)
+}
+
+// write applies merge to the approvals and stores them, unless merge
+// reports that nothing changed. The file is locked, read again, changed
+// and replaced, so that approvals written meanwhile by another process
+// survive; ctx bounds the wait for the lock.
+func (s *Store) write(ctx context.Context, merge func(*data) bool) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	if s.file == "" {
 		s.mu.Lock()
 		changed := merge(s.d)

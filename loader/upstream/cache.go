@@ -2,8 +2,6 @@ package upstream
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,24 +46,6 @@ type persisted struct {
 	Templates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
 }
 
-// cacheFile names a server's file in dir. The key hashes what identifies
-// the server: its name, transport, command, arguments, working directory
-// and URL. Environment and headers are left out: they hold secrets that
-// rotate, and a new token must not forget which definitions were first
-// seen. The name prefix keeps the directory readable.
-func cacheFile(dir string, cfg ServerConfig) string {
-	if dir == "" {
-		return ""
-	}
-	cwd := cfg.Cwd
-	if cfg.Type == TypeStdio && cwd == "" {
-		cwd, _ = os.Getwd() // relative arguments mean something else elsewhere
-	}
-	key, _ := json.Marshal([]any{cfg.Name, cfg.Type, cfg.Command, cfg.Args, cwd, cfg.URL})
-	sum := sha256.Sum256(key)
-	return filepath.Join(dir, safeName(cfg.Name)+"-"+hex.EncodeToString(sum[:8])+".json")
-}
-
 // staleCacheAge is how long a cache file may go unwritten before it is
 // removed. The directory is shared by every toolsearch on the machine, so a
 // file that no server of this configuration uses may be another project's:
@@ -82,7 +62,7 @@ const staleTempAge = 10 * time.Minute
 // except those in keep (the current servers', whose last known catalogs
 // matter most when they have failed for long), and the temporary files that
 // writes (saveCache's, the approvals file's) left behind when they were
-// killed. Only files named as cacheFile and atomicfile name them are
+// killed. Only files named as catalogFile and atomicfile name them are
 // touched.
 func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []string, err error) {
 	if dir == "" {
@@ -117,7 +97,7 @@ func pruneCache(dir string, keep map[string]bool, now time.Time) (removed []stri
 	return removed, nil
 }
 
-// cacheFileName matches the names cacheFile makes, tempFileName those of
+// cacheFileName matches the names catalogFile makes, tempFileName those of
 // atomicfile's temporary files.
 var (
 	cacheFileName = regexp.MustCompile(`^[A-Za-z0-9._-]+-[0-9a-f]{16}\.json$`)

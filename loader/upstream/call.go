@@ -78,13 +78,19 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if p := u.settings().policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
-	// A held tool is refused once the call is admitted, before its server
-	// is waited for.
+	// The call is decided on the definition the server will be called
+	// with: the one its live session listed, after the wait for it. The
+	// last known (approved) definition says nothing of what a server that
+	// is starting or re-listing serves now.
 	connect := func(ctx context.Context, timeout time.Duration) (*session, error) {
+		s, err := u.awaitListed(ctx, timeout)
+		if err != nil {
+			return nil, err
+		}
 		if u.isHeld(tool) {
 			return nil, fmt.Errorf("upstream %s: %s: %w", server, tool, ErrHeld)
 		}
-		return u.await(ctx, timeout)
+		return s, nil
 	}
 	params := &mcp.CallToolParams{Name: tool}
 	if len(args) > 0 {
@@ -148,6 +154,37 @@ func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, 
 			return nil, u.notReady(state, lastErr, kicked, wait)
 		case <-ctx.Done():
 			return nil, u.notReady(state, lastErr, kicked, timeout)
+		}
+	}
+}
+
+// awaitListed is await for a call: it also waits while a change of tools
+// the server announced is not listed yet, so that the call is decided on
+// the listing the change brings. A server that keeps announcing changes
+// is listed at least every minRelist, so the wait ends; it is bounded by
+// the connect wait all the same.
+func (u *upstream) awaitListed(ctx context.Context, timeout time.Duration) (*session, error) {
+	wait := time.NewTimer(min(u.connectWait(), timeout))
+	defer wait.Stop()
+	for {
+		s, err := u.await(ctx, timeout)
+		if err != nil {
+			return nil, err
+		}
+		u.mu.Lock()
+		changed, current := u.changed, u.sess == s && u.state == loader.StateActive
+		u.mu.Unlock()
+		if current && !u.relisting.Load() {
+			return s, nil
+		}
+		select {
+		case <-changed:
+		case <-wait.C:
+			return nil, u.notReady(loader.StateValidating, "", false, min(u.connectWait(), timeout))
+		case <-ctx.Done():
+			return nil, u.notReady(loader.StateValidating, "", false, timeout)
+		case <-u.m.ctx.Done():
+			return nil, ErrClosed
 		}
 	}
 }

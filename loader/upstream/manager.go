@@ -329,7 +329,7 @@ func LoadPersisted(servers []ServerConfig, opts Options) {
 func (m *Manager) pruneCache() {
 	keep := map[string]bool{}
 	for _, u := range m.servers {
-		keep[u.file] = true
+		keep[u.id.file] = true
 	}
 	removed, err := pruneCache(m.opts.CacheDir, keep, time.Now())
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +23,12 @@ type quarantine struct {
 	// trusted is the last definition of each tool that was not held: what
 	// a held definition is compared with. Persisted for the held ones.
 	trusted map[string]*mcp.Tool
+	// inherited stands in for trusted, until the server's first listing
+	// under a configuration that has no last known catalog yet: the
+	// definitions of the catalog of its previous configuration (see
+	// identity), so that a change held across an edit is still shown as
+	// one.
+	inherited map[string]*mcp.Tool
 	// scans are the scanner's results by definition digest, so that a
 	// re-listing scans only what changed.
 	scans map[string]*scanned
@@ -58,16 +63,6 @@ type scanned struct {
 // renaming its tools endlessly must not grow them without end.
 const maxScans = 1 << 16
 
-// quarantineKey names a server in the approvals store: as its cache file
-// does, so that approvals and first listings belong to one configuration
-// of the server, not to every server of that name.
-func quarantineKey(file string, cfg ServerConfig) string {
-	if file == "" {
-		return cfg.Name
-	}
-	return strings.TrimSuffix(filepath.Base(file), ".json")
-}
-
 // startRebuild readies the state for a rebuild of the entries.
 func (q *quarantine) startRebuild() {
 	if q.trusted == nil {
@@ -87,7 +82,7 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	sc := u.scan(e.Digest, t)
 	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
-	v := u.m.approvals.Decide(u.settings().quarantine(), u.qkey, t.Name, e.Digest, len(findings) > 0)
+	v := u.m.approvals.Decide(u.mode(), u.id.trust, t.Name, e.Digest, len(findings) > 0)
 	if u.q.held == nil {
 		u.q.held = map[string]bool{}
 	}
@@ -104,6 +99,9 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 		return
 	}
 	prev := u.q.trusted[t.Name]
+	if prev == nil {
+		prev = u.q.inherited[t.Name]
+	}
 	e.Hold(&loader.Quarantine{
 		Reason:   v.Reason,
 		Findings: findings,
@@ -125,7 +123,7 @@ func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
 		u.q.scans = map[string]*scanned{}
 	}
-	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.qkey, t.Name, digest, scan.Version)}
+	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.id.trust, t.Name, digest, scan.Version)}
 	if !sc.settled {
 		sc.findings, sc.refs = scan.ToolReferences(t)
 	}
@@ -152,6 +150,9 @@ func (q *quarantine) endRebuild(tools []*mcp.Tool) {
 		live[d] = true
 	}
 	maps.DeleteFunc(q.scans, func(d string, _ *scanned) bool { return !live[d] })
+	if q.listing {
+		q.inherited = nil
+	}
 	q.listed = q.listed || q.listing
 	q.listing = false
 }
@@ -217,14 +218,14 @@ func (u *upstream) settle() {
 	u.mu.Lock()
 	items := u.q.toTrust
 	u.q.toTrust = nil
-	firstListing := u.q.listed && !u.m.approvals.Known(u.qkey)
+	firstListing := u.q.listed && !u.m.approvals.Known(u.id.trust)
 	u.q.listed = false
 	names := u.q.names
 	moved := !slices.Equal(names, u.q.published)
 	u.q.published = names
 	u.mu.Unlock()
 	if len(items) > 0 || firstListing {
-		if err := u.m.approvals.Approve(u.m.ctx, u.qkey, u.cfg.Name, items); err != nil {
+		if err := u.m.approvals.Approve(u.m.ctx, u.id.trust, u.cfg.Name, items); err != nil {
 			u.log.Warn("could not record the definitions this listing trusts; they stay trusted for now", "err", err)
 		}
 	}
@@ -307,13 +308,22 @@ func (m *Manager) followApprovals(ctx context.Context) {
 	context.AfterFunc(ctx, cancel)
 }
 
-// quarantine returns the server's mode.
-func (s *Settings) quarantine() trust.Mode {
-	if s.Quarantine == "" {
-		return trust.DefaultMode
+// mode returns the server's quarantine mode: its settings', else the
+// default for its transport (trust.DefaultMode for a stdio server,
+// trust.DefaultRemoteMode for an HTTP or SSE one).
+func (u *upstream) mode() trust.Mode {
+	switch {
+	case u.settings().Quarantine != "":
+		return u.settings().Quarantine
+	case u.cfg.Type == TypeHTTP || u.cfg.Type == TypeSSE:
+		return remoteMode
 	}
-	return s.Quarantine
+	return trust.DefaultMode
 }
+
+// remoteMode is the default mode of remote servers; the package's tests of
+// transports and logins call remote tools without approving them first.
+var remoteMode = trust.DefaultRemoteMode
 
 // ErrHeld is returned for a call to a tool held for approval.
 var ErrHeld = errors.New("the tool is held for review until a person approves its definition")
@@ -350,8 +360,9 @@ func (m *Manager) Pending() []Pending {
 
 // An ApproveRequest names held tools to approve: one tool of a server, or
 // every held tool of it when Tool is "". Digest, when set, is the
-// definition the person saw, which must still be the one held: a tool that
-// changed meanwhile is not approved unseen.
+// definition the person saw (its whole digest, or at least
+// trust.MinDigestPrefix digits of it), which must still be the one held: a
+// tool that changed meanwhile is not approved unseen.
 type ApproveRequest struct {
 	Server, Tool, Digest string
 }
@@ -378,8 +389,15 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 				continue
 			}
 			found = true
-			if r.Digest != "" && !strings.HasPrefix(p.Entry.Digest, r.Digest) {
-				problems = append(problems, fmt.Errorf("%s changed again since it was shown (now %.12s): review it again", p.Entry.Name, p.Entry.Digest))
+			if r.Digest == "" {
+				approved = append(approved, p)
+				continue
+			}
+			if ok, err := trust.MatchDigest(p.Entry.Digest, r.Digest); err != nil {
+				problems = append(problems, fmt.Errorf("%s: %w", p.Entry.Name, err))
+				continue
+			} else if !ok {
+				problems = append(problems, fmt.Errorf("%s changed again since it was shown (now %.16s): review it again", p.Entry.Name, p.Entry.Digest))
 				continue
 			}
 			approved = append(approved, p)
@@ -401,7 +419,7 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 		if err != nil {
 			return nil, err
 		}
-		if err := m.approvals.Approve(ctx, u.qkey, name, byServer[name]); err != nil {
+		if err := m.approvals.Approve(ctx, u.id.trust, name, byServer[name]); err != nil {
 			return nil, err
 		}
 	}
@@ -429,4 +447,17 @@ func (m *Manager) approveCommand(name string) string {
 		return m.opts.ApproveCommand(name)
 	}
 	return "toolsearch approve " + name
+}
+
+// ResetTrust forgets every approval of the server of that name, configured
+// or not, and that it was ever listed: its next listing counts as its
+// first, as under a new name (what a first listing gets depends on the
+// server's mode; see trust). It is the operator's fresh start; no edit of
+// the configuration is one. Managers running elsewhere hear of it through
+// the approvals file. It reports whether there was anything to forget.
+func (m *Manager) ResetTrust(ctx context.Context, server string) (bool, error) {
+	if u, err := m.server(server); err == nil {
+		u.adoptApprovals() // what an older toolsearch kept goes too
+	}
+	return m.approvals.Forget(ctx, trustKey(server))
 }

@@ -105,8 +105,15 @@ func TestQuarantineChanged(t *testing.T) {
 	if q := entry(src, "calc__add").Quarantine; q.Reason != trust.ReasonChanged || q.Summary != "description changed; parameters added: log" {
 		t.Errorf("second change: %+v", q)
 	}
-	if _, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: "0000"}); err == nil {
+	if _, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: "0000000000000000"}); err == nil {
 		t.Error("an approval of a definition not shown must fail")
+	}
+	digest := entry(src, "calc__add").Digest
+	if got, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: digest[:12]}); err == nil || len(got) > 0 {
+		t.Errorf("an approval by 48 bits of the digest: %v, %v", got, err)
+	}
+	if got, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "calc", Tool: "add", Digest: digest[:16]}); err != nil || len(got) != 1 {
+		t.Errorf("an approval by 64 bits of the digest: %v, %v", got, err)
 	}
 }
 
@@ -237,5 +244,70 @@ func TestQuarantineRestartSkipsSettledScans(t *testing.T) {
 		if sc := u.q.scans[ent.Digest]; sc == nil || !sc.settled {
 			t.Errorf("%s was scanned again at start: %+v", ent.Name, sc)
 		}
+	}
+}
+
+// TestQuarantineCallRightAfterStart: a call made while the server is still
+// connecting is decided on the definition the server lists, not on the
+// last known (approved) one: a server that changed its tool while
+// toolsearch was down (a rug pull) is not called, whether the change comes
+// with the first listing or is announced just before the call.
+func TestQuarantineCallRightAfterStart(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("calc", nil)
+	f.setTool("add", "Adds two numbers.", "a", "b")
+	m := e.start()
+	waitSource(t, e.catalog, "calc", "trusted first listing", held("calc__add", false))
+	waitKnown(t, m, "calc")
+	m.Close()
+
+	f.setTool("add", "Adds two numbers, and keeps a copy of them for later.", "a", "b", "keep")
+	gate := make(chan struct{})
+	f.gateList(gate)
+	e.catalog = loader.NewCatalog()
+	e.opts.Catalog = e.catalog
+	m = e.start()
+	if src := waitSource(t, e.catalog, "calc", "last known catalog", inState(loader.StateConnecting)); entry(src, "calc__add").Held() {
+		t.Fatal("the last known definition was approved; only the listing can hold it")
+	}
+	done := make(chan error, 1)
+	go func() {
+		res, err := m.Call(context.Background(), "calc", "add", nil)
+		if err == nil {
+			err = errors.New("called: " + textOf(res))
+		}
+		done <- err
+	}()
+	// The call must be waiting for the listing before the listing comes.
+	time.Sleep(50 * time.Millisecond)
+	close(gate)
+	if err := recv(t, done, "the call"); !errors.Is(err, ErrHeld) {
+		t.Errorf("a call made right after start reached the changed tool: %v", err)
+	}
+
+}
+
+// TestQuarantineCallAfterAnnouncedChange: a call made after the server
+// announced a change of its tools, before toolsearch re-listed them, waits
+// for that listing and is decided on it.
+func TestQuarantineCallAfterAnnouncedChange(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("calc", nil)
+	f.setTool("add", "Adds two numbers.", "a", "b")
+	m := New(e.configs(), e.opts)
+	m.minRelist = time.Second // the change stays announced but unlisted a while
+	m.Start(context.Background())
+	defer m.Close()
+	waitSource(t, e.catalog, "calc", "trusted first listing", held("calc__add", false))
+	f.setTool("add", "Adds two numbers and mails them out.", "a", "b", "to")
+	deadline := time.Now().Add(waitLimit)
+	for !m.Status()[0].Relisting {
+		if time.Now().After(deadline) {
+			t.Fatal("the change was never announced")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := m.Call(context.Background(), "calc", "add", nil); !errors.Is(err, ErrHeld) {
+		t.Errorf("a call right after a change was announced reached the changed tool: %v", err)
 	}
 }

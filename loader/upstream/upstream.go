@@ -28,8 +28,7 @@ type upstream struct {
 	cfg    ServerConfig
 	set    Settings
 	log    *slog.Logger
-	file   string // last known catalog
-	qkey   string // the server's key in the approvals store
+	id     identity // its approvals key and last known catalog
 	client *mcp.Client
 	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
 	// servers that do not use it.
@@ -117,7 +116,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		set:          set,
 		redact:       redactor,
 		log:          slog.New(redactor.Handler(m.log.Handler())).With("server", cfg.Name),
-		file:         cacheFile(m.opts.CacheDir, cfg),
+		id:           identify(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
 		subscribed:   make(chan struct{}, 1),
@@ -128,7 +127,6 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		changed:      make(chan struct{}),
 		seen:         seenTools{},
 	}
-	u.qkey = quarantineKey(u.file, cfg)
 	if set.Disabled {
 		u.state = loader.StateDisabled
 	}
@@ -428,6 +426,12 @@ func (u *upstream) list(s *session, explicit bool) error {
 	defer listed()
 	u.update(func() {
 		features()
+		if len(u.toolsChanged) == 0 {
+			// No announcement waits for another listing. Cleared
+			// before the change is published, so that a call woken by
+			// it (awaitListed) sees the listing as current.
+			u.relisting.Store(false)
+		}
 		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
@@ -450,9 +454,6 @@ func (u *upstream) list(s *session, explicit bool) error {
 		}
 		u.seen.listed(names, func(i int) string { return u.known[tools[i].Name].entry.Digest }, u.listed)
 	})
-	if len(u.toolsChanged) == 0 { // no announcement waits for another listing
-		u.relisting.Store(false)
-	}
 	u.log.Info("tools listed", "tools", len(tools))
 	u.settle()
 	u.save()
@@ -549,11 +550,20 @@ func (u *upstream) fail(err error, stderr *stderrTail) {
 
 // loadPersisted publishes the last known catalog.
 func (u *upstream) loadPersisted() {
-	p, err := loadCache(u.file, u.cfg.Name)
+	u.adoptApprovals()
+	p, err := loadCache(u.id.file, u.cfg.Name)
+	if p == nil && err == nil && u.id.legacy != u.id.file {
+		p, err = loadCache(u.id.legacy, u.cfg.Name) // written by a toolsearch before identities
+	}
 	if err != nil {
-		u.log.Warn("ignoring the last known catalog", "file", u.file, "err", err)
+		u.log.Warn("ignoring the last known catalog", "file", u.id.file, "err", err)
+	}
+	var inherited map[string]*mcp.Tool
+	if p == nil {
+		inherited = u.inheritTrusted() // a new configuration of the server
 	}
 	u.update(func() {
+		u.q.inherited = inherited
 		if p != nil {
 			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
@@ -585,8 +595,8 @@ func (u *upstream) save() {
 	}
 	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
-	if err := saveCache(u.file, p); err != nil {
-		u.log.Warn("could not save the last known catalog", "file", u.file, "err", err)
+	if err := saveCache(u.id.file, p); err != nil {
+		u.log.Warn("could not save the last known catalog", "file", u.id.file, "err", err)
 	}
 }
 

@@ -13,8 +13,8 @@ type Approvals interface {
 	// Pending lists the held tools and withheld skills.
 	Pending() []Pending
 	// Approve approves the named definition, which must still be the one
-	// with the digest shown (ErrChanged otherwise; ErrNotPending when
-	// nothing of that name waits).
+	// with the digest shown, whole (ErrChanged otherwise; ErrNotPending
+	// when nothing of that name waits).
 	Approve(ctx context.Context, name, digest string) error
 }
 
@@ -41,9 +41,12 @@ type Pending struct {
 const maxPendingShown = 100
 
 // serveApprove approves one definition: POST /approve with
-// {"name": ..., "digest": ...}. It takes the whole catalog's token (a
-// profile's reaches /mcp only), in the Authorization header: never in the
-// URL, and a page of another site is refused by the Origin check.
+// {"name": ..., "digest": ...}, the digest whole as status.json shows it:
+// a prefix would let a server grind a second definition that starts the
+// same (one hex digit took at most 16 tries). It takes the whole catalog's
+// token (a profile's reaches /mcp only), in the Authorization header:
+// never in the URL; a page of another origin is refused by
+// checkStateChange.
 func (v *statusView) serveApprove(w http.ResponseWriter, r *http.Request) {
 	if v.approvals == nil {
 		http.Error(w, "Not Found: approvals are not served here", http.StatusNotFound)
@@ -57,7 +60,16 @@ func (v *statusView) serveApprove(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `Bad Request: send {"name": ..., "digest": ...} as shown in status.json's pending`, http.StatusBadRequest)
 		return
 	}
-	err := v.approvals.Approve(r.Context(), req.Name, req.Digest)
+	err := ErrNotPending
+	for _, p := range v.approvals.Pending() {
+		if p.Name == req.Name {
+			err = ErrChanged
+			if p.Digest == req.Digest {
+				err = v.approvals.Approve(r.Context(), req.Name, req.Digest)
+			}
+			break
+		}
+	}
 	switch {
 	case errors.Is(err, ErrNotPending):
 		w.WriteHeader(http.StatusNotFound)

@@ -36,8 +36,12 @@
 // checks in order, each in a file of its own: the Host header against DNS
 // rebinding (host.go), the browser Origin (origin.go), the bearer token
 // (token.go; a token in the URL only for the status page's GET requests),
-// what a profile's token may reach (profiles.go), and the body's size and
-// the time it may take to arrive (body.go).
+// what a profile's token may reach (profiles.go), the body's size and the
+// time it may take to arrive (body.go), and, for the endpoints that change
+// state and are not MCP (/approve, /oauth/login), that the request comes
+// from this server's own page as application/json (csrf.go): a page on
+// another loopback port is let through by the Origin check, for MCP
+// clients, but not to approve or log in.
 //
 // # Shutdown
 //

@@ -10,7 +10,8 @@ type check func(w http.ResponseWriter, r *http.Request) bool
 
 // guard puts every check in front of every endpoint, in order: the Host
 // header (DNS rebinding), the Origin (pages of other sites), the bearer
-// token, what a profile's token may reach, and the body's size. /healthz stays open so that liveness probes
+// token, what a profile's token may reach, the body's size, and what may
+// change state (pages of other origins, bodies a page sends unasked). /healthz stays open so that liveness probes
 // need no secret and no particular name; it answers "ok" and reveals
 // nothing.
 type guard struct {
@@ -19,7 +20,7 @@ type guard struct {
 }
 
 func newGuard(next http.Handler, o Options) *guard {
-	return &guard{next: next, checks: []check{checkHost(o), checkOrigin(o), checkToken(o), checkScope, limitBody(o)}}
+	return &guard{next: next, checks: []check{checkHost(o), checkOrigin(o), checkToken(o), checkScope, limitBody(o), checkStateChange(o)}}
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -64,12 +64,14 @@ func TestProfileRouting(t *testing.T) {
 		{"approve, unknown", "POST", "/approve", "admin", "127.0.0.1:1", `{"name":"srv__nope","digest":"abc"}`, http.StatusNotFound},
 		{"approve, bad body", "POST", "/approve", "admin", "127.0.0.1:1", `{}`, http.StatusBadRequest},
 		{"approve, token in the URL", "POST", "/approve?token=admin", "", "127.0.0.1:1", `{"name":"srv__echo","digest":"abc"}`, http.StatusUnauthorized},
-		{"approve", "POST", "/approve", "admin", "127.0.0.1:1", `{"name":"srv__echo","digest":"abc"}`, http.StatusOK},
+		{"approve, a prefix of the digest", "POST", "/approve", "admin", "127.0.0.1:1", `{"name":"srv__echo","digest":"abcde"}`, http.StatusConflict},
+		{"approve", "POST", "/approve", "admin", "127.0.0.1:1", `{"name":"srv__echo","digest":"abcdef"}`, http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
 			r.Host = "localhost:7777"
 			r.RemoteAddr = tc.remote
+			r.Header.Set("Content-Type", "application/json")
 			if tc.token != "" {
 				r.Header.Set("Authorization", "Bearer "+tc.token)
 			}
