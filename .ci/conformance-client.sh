@@ -38,6 +38,10 @@ CONFORMANCE_CLIENT_SECRET=$(context_field client_secret)
 {
   echo "servers:"
   echo "  conformance:"
+  # A remote server's first listing waits for a person by default
+  # (docs/trust.md); the suite tests the protocol, not that step, so the
+  # operator's documented opt-out is taken: its first listing is trusted.
+  echo "    quarantine: changed"
   echo "    oauth:"
   echo "      clientMetadataUrl: https://conformance-test.local/client-metadata.json"
   if [ -n "$CONFORMANCE_CLIENT_ID" ]; then
