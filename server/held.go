@@ -45,7 +45,7 @@ func heldReason(q *loader.Quarantine) string {
 
 // heldNote is the mark a held tool carries in search results.
 func heldNote(h *HeldInfo) string {
-	return fmt.Sprintf(" [quarantined: %s; %s. Calls are refused until a person approves it: %s]", h.Reason, h.Change, h.Approve)
+	return fmt.Sprintf("quarantined: %s; %s. Calls are refused until a person approves it: %s", h.Reason, h.Change, h.Approve)
 }
 
 // heldResult refuses a call to a held tool.

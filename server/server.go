@@ -27,7 +27,7 @@ const (
 )
 
 // ReservedNames are refused to every catalog source.
-var ReservedNames = []string{ToolSearch, ReadSkillFile, CallTool, RunScript}
+var ReservedNames = []string{ToolSearch, ReadSkillFile, CallTool, CallToolRead, CallToolWrite, RunScript}
 
 // DefaultResultBudget bounds one tool_search result, in tokens.
 const DefaultResultBudget = 8000
@@ -208,6 +208,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 			// Re-adding the tool sends notifications/tools/list_changed.
 			s.addSearchTool(ms)
 		}
+		s.syncOwnTools(ms, new)
 		s.syncDirectTools(ms, new)
 		c.skills.Sync(ms, new, s.log)
 		s.syncFeatures(ms, new)
@@ -239,7 +240,7 @@ const Instructions = `This server gives access to many tools and skills without 
 // stdio process needs one; HTTP may share one or make one per session.
 func (s *Server) NewMCPServer() *mcp.Server {
 	c := &conn{
-		tools:  map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true},
+		tools:  map[string]bool{ToolSearch: true},
 		direct: map[string]string{},
 		skills: skillsext.NewConn(),
 		stats:  newStatsBook(s),
@@ -266,9 +267,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	s.mu.Unlock()
 	// tool_search goes first so that tools.listChanged is declared.
 	s.addSearchTool(ms)
-	ms.AddTool(readSkillFileTool(), s.handleReadSkillFile)
-	ms.AddTool(callToolTool(), s.handleCallTool)
-	ms.AddTool(runScriptTool(), s.handleRunScript)
+	s.syncOwnTools(ms, snap)
 	s.syncDirectTools(ms, snap)
 	s.syncFeatures(ms, snap)
 	ms.AddReceivingMiddleware(s.listFilter, s.logLevelMiddleware)
@@ -284,6 +283,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 // conn is what the server knows of one MCP server it made. The maps are
 // guarded by Server.mu; skills and stats guard themselves.
 type conn struct {
+	ownMu  sync.Mutex        // serializes syncOwnTools
 	tools  map[string]bool   // every name in its tools/list
 	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
 	// promoted tools stay listed for the session even if no longer always-loaded.
@@ -337,19 +337,20 @@ func (s *Server) unknownToolMiddleware(ms *mcp.Server) mcp.Middleware {
 			if !ok || s.connHas(ms, params.Name) {
 				return next(ctx, method, req)
 			}
-			return errorResult(s.unknownToolMessage(params.Name)), nil
+			return errorResult(s.unknownToolMessage(ms, params.Name)), nil
 		}
 	}
 }
 
-func (s *Server) unknownToolMessage(name string) string {
+func (s *Server) unknownToolMessage(ms *mcp.Server, name string) string {
 	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindTool {
-		return fmt.Sprintf("%s is not a tool of this connection: it is in the catalog and is called through call_tool, e.g. call_tool {\"name\": %q, \"arguments\": {...}}. Use tool_search {\"query\": \"select:%s\"} first to see its input schema.", name, e.Name, e.Name)
+		p := proxyFor(e)
+		return fmt.Sprintf("%s is not a tool of this connection: it is in the catalog and is called through %s, e.g. %s {\"name\": %q, \"arguments\": {...}}. Use tool_search {\"query\": \"select:%s\"} first to see its input schema.", name, p, p, e.Name, e.Name)
 	}
 	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindSkill {
 		return fmt.Sprintf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}.", name, e.Name)
 	}
-	return fmt.Sprintf("unknown tool %s. This server's tools are %s; find other tools with tool_search.", quoteName(name), strings.Join(ReservedNames, ", "))
+	return fmt.Sprintf("unknown tool %s. This server's tools are %s; find other tools with tool_search.", quoteName(name), strings.Join(s.ownToolsListed(ms), ", "))
 }
 
 // errorResult is a tool result the model reads as a failure.
