@@ -207,7 +207,7 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 			msg += " (" + firstLine(reason) + ")"
 		}
 		res := errorResult(msg + ". Try again shortly, or use another tool.")
-		res.StructuredContent = map[string]any{"error": "service_not_active", "server": e.Source, "state": state, "reason": reason}
+		res.StructuredContent = structuredError(res, map[string]any{"error": "service_not_active", "server": e.Source, "state": state, "reason": reason})
 		return res
 	case errors.As(err, &to) && to.Timeout():
 		return errorResult(fmt.Sprintf("%s did not answer in time: %v. The call may still be running upstream; retry only if it is safe to repeat.", e.Name, err))

@@ -30,7 +30,9 @@ func ShownInstructions(src *loader.Source) string {
 	}
 	var b strings.Builder
 	space := false
-	for _, r := range src.Instructions {
+	// A server may send megabytes of spaces or hidden characters before
+	// its text: reading a bounded prefix bounds the work of every search.
+	for _, r := range utf8cut.Prefix(src.Instructions, 16*MaxShownInstructions) {
 		switch {
 		case unicode.IsSpace(r):
 			space = b.Len() > 0

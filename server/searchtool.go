@@ -529,7 +529,7 @@ func (s *Server) fitBudget(res *SearchResult) {
 	}
 	if len(res.Instructions) > 0 { // the schemas matter more to a call
 		res.Instructions = nil
-		res.Notes = append(res.Notes, "The servers' own instructions were left out to fit the result budget.")
+		res.Notes = append(res.Notes, "server instructions left out to fit the result budget")
 		if fits() {
 			return
 		}

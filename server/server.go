@@ -234,7 +234,7 @@ func (s *Server) Description() string {
 
 // Instructions tell the model, at connection time, how to work with this
 // server. Hosts show them once; they do not change with the catalog.
-const Instructions = `This server gives access to many tools and skills without loading them all. Before using any tool or skill, call tool_search with a few keywords (or "select:<name>") to get its full definition. Then call tools through call_tool {"name", "arguments"}, read a skill's files with read_skill_file, and run its scripts with run_skill_script.`
+const Instructions = `This server gives access to many tools and skills without loading them all. Before using any tool or skill, call tool_search with a few keywords (or "select:<name>") to get its full definition. Then call each tool through the proxy its result names (call_tool_read for read-only tools, call_tool_write for those that write without destroying, call_tool for any) with {"name", "arguments"}, read a skill's files with read_skill_file, and run its scripts with run_skill_script.`
 
 // NewMCPServer returns an MCP server wired to the shared catalog. Each
 // stdio process needs one; HTTP may share one or make one per session.
@@ -356,4 +356,12 @@ func (s *Server) unknownToolMessage(ms *mcp.Server, name string) string {
 // errorResult is a tool result the model reads as a failure.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+}
+
+// structuredError is the structured content of an error result: its
+// fields, and the message of its text, which says what to do next. Claude
+// Code and Codex give the model the structured content, not the text.
+func structuredError(res *mcp.CallToolResult, fields map[string]any) map[string]any {
+	fields["message"] = res.Content[0].(*mcp.TextContent).Text
+	return fields
 }
