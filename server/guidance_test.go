@@ -59,6 +59,8 @@ func TestStructuredResultCarriesGuidance(t *testing.T) {
 		{"prompts are not called", SearchArgs{Query: "summarize text"}, "Prompts and resources are not called", `Prompts and resources are not called`},
 		{"cached", SearchArgs{Query: "list files folder"}, "[cached: its last known definition", `"notes":["cached: its last known definition`},
 		{"connecting, whatever matched", SearchArgs{Query: "weather forecast"}, "Note: server slow is still starting", `"connecting":["slow"]`},
+		{"connecting, nothing matched", SearchArgs{Query: "zzqx blorpf"}, "Note: server slow is still starting: its tools are not known yet", `"connecting":["slow"]`},
+		{"connecting, the listing", SearchArgs{}, "Note: server slow is still starting", `"connecting":["slow"]`},
 		{"unknown names", SearchArgs{Query: "select:nope_tool"}, "Unknown names: nope_tool", `The names in unknown are not in the catalog`},
 		{"next page", SearchArgs{Limit: 1}, "Next page: tool_search", `"guidance":"Use select:\u003cname\u003e to load an entry in full. Next page: tool_search`},
 		{"a query of several", SearchArgs{Queries: []string{"weather forecast", "zzqx blorpf"}}, "nothing matches it, so these are entries to start from", `"guidance":"nothing matches it, so these are entries to start from`},

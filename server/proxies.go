@@ -73,12 +73,12 @@ type proxy struct {
 var proxies = [...]proxy{
 	classRead: {CallToolRead, classRead, "read-only tools (readOnlyHint: true)", func() *mcp.Tool {
 		return proxyTool(CallToolRead, "Call a read-only tool found with tool_search",
-			"Call a read-only catalog tool (tool_search names call_tool_read for it) by its name, with arguments that follow its input schema. The result is the tool's own result, unchanged. Tools that change anything are refused here with the proxy to use.",
+			"Call a read-only tool (tool_search names call_tool_read for it) by name, with arguments following its input schema. Returns the tool's own result; other tools are refused with the proxy to use.",
 			&mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)})
 	}},
 	classWrite: {CallToolWrite, classWrite, "tools that change things but destroy nothing (destructiveHint: false), and read-only ones", func() *mcp.Tool {
 		return proxyTool(CallToolWrite, "Call a non-destructive tool found with tool_search",
-			"Call a catalog tool that writes but is not destructive (tool_search names call_tool_write for it) by its name, with arguments that follow its input schema. The result is the tool's own result, unchanged. Destructive tools are refused here with the proxy to use.",
+			"Call a tool that writes but destroys nothing (tool_search names call_tool_write for it) by name, with arguments following its input schema. Returns the tool's own result; destructive tools are refused with the proxy to use.",
 			&mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)})
 	}},
 	classAny: {CallTool, classAny, "any tool", callToolTool},
