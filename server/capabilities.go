@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server/skillsext"
 )
 
 // capabilitiesMiddleware declares the resources and prompts capabilities
@@ -34,7 +35,10 @@ func (s *Server) capabilitiesMiddleware(next mcp.MethodHandler) mcp.MethodHandle
 		if caps != nil { // a copy of the server's own, made for this result
 			resources, prompts := featuresWanted(s.Snapshot())
 			if !resources {
+				// The Skills extension requires resources: with neither
+				// skills nor resources, it has nothing to serve either.
 				caps.Resources = nil
+				delete(caps.Extensions, skillsext.Name)
 			}
 			if !prompts {
 				caps.Prompts = nil

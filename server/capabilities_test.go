@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server/skillsext"
 )
 
 // The resources and prompts capabilities are declared only while there is
@@ -48,6 +49,9 @@ func TestCapabilitiesFollowWhatIsServed(t *testing.T) {
 				defer s.Close()
 				cs, _ := connectClient(t, s, version)
 				caps := cs.InitializeResult().Capabilities
+				if _, ext := caps.Extensions[skillsext.Name]; ext != tt.resources {
+					t.Errorf("the Skills extension is declared: %v, resources: %v", ext, tt.resources)
+				}
 				if (caps.Resources != nil) != tt.resources || (caps.Prompts != nil) != tt.prompts || (caps.Completions != nil) != (tt.resources || tt.prompts) {
 					t.Errorf("resources %v, prompts %v, completions %v; want %v, %v", caps.Resources, caps.Prompts, caps.Completions, tt.resources, tt.prompts)
 				}
