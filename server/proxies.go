@@ -114,11 +114,13 @@ func belowClass(p proxy, e *loader.Entry) *mcp.CallToolResult {
 	return errorResult(fmt.Sprintf("%s calls only %s, and %s is not one: call it through %s {\"name\": %q, \"arguments\": {...}}, which the user may be asked to approve.", p.name, p.what, e.Name, right.name, e.Name))
 }
 
-// proxiesWanted says which proxies have something to call in snap: a
-// callable tool of their class, or a server still starting whose tools
-// are not known yet (it may bring any class). call_tool is wanted while
-// there is any server or catalog tool at all, so that a host that lists
-// tools once, at start, can call whatever comes.
+// proxiesWanted says which proxies have something to call in snap: a tool
+// of their class that policy lets be called, or a server still starting
+// whose tools are not known yet (it may bring any class). call_tool is
+// wanted while there is any server or catalog tool at all, so that a host
+// that lists tools once, at start, can call whatever comes. A static tool
+// catalog's tools count as its servers' would: such a catalog stands in
+// for them when measure prices a deployment.
 func proxiesWanted(snap *loader.Snapshot) map[string]bool {
 	want := map[string]bool{}
 	for _, src := range snap.Sources {
@@ -135,7 +137,7 @@ func proxiesWanted(snap *loader.Snapshot) map[string]bool {
 			continue
 		}
 		want[CallTool] = true
-		if src, ok := snap.Source(e.Source); ok && src.Kind == loader.SourceServer && e.Policy != loader.PolicyVisibleOnly {
+		if e.Policy != loader.PolicyVisibleOnly {
 			want[proxyFor(e)] = true
 		}
 	}

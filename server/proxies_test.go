@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -213,5 +214,38 @@ func TestOwnToolsFollowCatalog(t *testing.T) {
 	step("no server", "tool_search", func() { c.Remove("srv") })
 	if text, res := callText(t, cs, CallToolRead, map[string]any{"name": "srv__get"}); !res.IsError || !strings.Contains(text, "This server's tools are tool_search;") {
 		t.Errorf("a proxy no longer listed: %q", text)
+	}
+}
+
+func TestProxiesWanted(t *testing.T) {
+	readOnly := func(src, name string, policy loader.Policy) *loader.Entry {
+		e := loader.NewToolEntry(src, name, &mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
+		e.Policy = policy
+		return e
+	}
+	tests := []struct {
+		name   string
+		source *loader.Source
+		want   string
+	}{
+		{"a read-only tool", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{readOnly("srv", "srv__a", loader.PolicyCallable)}}, "call_tool,call_tool_read"},
+		{"listed only: nothing to call", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{readOnly("srv", "srv__a", loader.PolicyVisibleOnly)}}, "call_tool"},
+		{"hidden", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateFailed, Entries: []*loader.Entry{readOnly("srv", "srv__a", loader.PolicyHidden)}}, "call_tool"},
+		{"a static catalog stands in for its servers", &loader.Source{Name: "dump", Kind: loader.SourceTools, Entries: []*loader.Entry{readOnly("dump", "a", loader.PolicyCallable)}}, "call_tool,call_tool_read"},
+		{"validating without tools", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateValidating}, "call_tool,call_tool_read,call_tool_write"},
+	}
+	for _, tt := range tests {
+		c := loader.NewCatalog(ReservedNames...)
+		c.Put(tt.source)
+		var got []string
+		for name, ok := range proxiesWanted(c.Snapshot()) {
+			if ok {
+				got = append(got, name)
+			}
+		}
+		slices.Sort(got)
+		if strings.Join(got, ",") != tt.want {
+			t.Errorf("%s: %v, want %s", tt.name, got, tt.want)
+		}
 	}
 }
