@@ -96,17 +96,14 @@ var searchOutputSchema = json.RawMessage(`{
       "score": {"type": "number"}, "description": {"type": "string"}, "detail": {"type": "string"},
       "signature": {"type": "string"}, "inputSchema": {"type": "object"}, "annotations": {"type": "object"},
       "body": {"type": "string"}, "files": {"type": "array"}, "state": {"type": "string"},
-      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}, "proxy": {"type": "string"},
-      "notes": {"type": "array", "items": {"type": "string"}}},
+      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}, "proxy": {"type": "string"}},
       "required": ["kind", "name", "source", "score", "description", "detail"]}},
     "unknown": {"type": "array", "items": {"type": "string"}},
     "ambiguous": {"type": "object"},
     "nextCursor": {"type": "string"},
     "weak": {"type": "boolean"},
     "guidance": {"type": "string"},
-    "notes": {"type": "array", "items": {"type": "string"}},
-    "connecting": {"type": "array", "items": {"type": "string"}},
-    "instructions": {"type": "object"}
+    "notes": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["query", "total", "results"]
 }`)
