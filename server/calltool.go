@@ -35,24 +35,9 @@ var (
 )
 
 func callToolTool() *mcp.Tool {
-	return &mcp.Tool{
-		Name:        CallTool,
-		Title:       "Call a tool found with tool_search",
-		Description: "Call a tool from the catalog by its name, with arguments that follow the input schema tool_search returned for it. The result is the tool's own result, unchanged. Invalid arguments come back with the full schema so the call can be fixed.",
-		InputSchema: callInputWire,
-		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)},
-		Meta:        alwaysLoad(),
-	}
-}
-
-func (s *Server) handleCallTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var args CallArgs
-	if err := decodeArgs(req.Params.Arguments, &args, callArgsAccepted); err != nil {
-		return errorResult(err.Error()), nil
-	}
-	return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult {
-		return s.Call(s.withLoginPrompter(ctx, req.Session), args)
-	})
+	return proxyTool(CallTool, "Call a tool found with tool_search",
+		"Call any tool from the catalog, destructive ones included, by its name, with arguments that follow the input schema tool_search returned for it. The result is the tool's own result, unchanged. Invalid arguments come back with the full schema so the call can be fixed.",
+		&mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)})
 }
 
 // relayCall runs call for a client's tools/call with the client attached
@@ -74,6 +59,12 @@ func (s *Server) relayCall(ctx context.Context, req *mcp.CallToolRequest, call f
 // arguments against its input schema, and forwards the call upstream. Every
 // failure is an error result that says what to do.
 func (s *Server) Call(ctx context.Context, args CallArgs) *mcp.CallToolResult {
+	return s.callThrough(ctx, proxies[classAny], args)
+}
+
+// callThrough is Call through the proxy p, which refuses the tools above
+// its class.
+func (s *Server) callThrough(ctx context.Context, p proxy, args CallArgs) *mcp.CallToolResult {
 	if args.Name == "" {
 		return errorResult("name is required: the name of a tool from tool_search")
 	}
@@ -88,6 +79,9 @@ func (s *Server) Call(ctx context.Context, args CallArgs) *mcp.CallToolResult {
 	}
 	if err != nil {
 		return errorResult(err.Error())
+	}
+	if refused := belowClass(p, e); refused != nil && !e.Held() { // a held tool is refused as such
+		return refused
 	}
 	return s.forward(ctx, snap, e, args.Arguments)
 }
@@ -213,7 +207,7 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 			msg += " (" + firstLine(reason) + ")"
 		}
 		res := errorResult(msg + ". Try again shortly, or use another tool.")
-		res.StructuredContent = map[string]any{"error": "service_not_active", "server": e.Source, "state": state, "reason": reason}
+		res.StructuredContent = structuredError(res, map[string]any{"error": "service_not_active", "server": e.Source, "state": state, "reason": reason})
 		return res
 	case errors.As(err, &to) && to.Timeout():
 		return errorResult(fmt.Sprintf("%s did not answer in time: %v. The call may still be running upstream; retry only if it is safe to repeat.", e.Name, err))

@@ -31,7 +31,7 @@ func TestNamesModelAPIsRefuseStayProxied(t *testing.T) {
 	defer s.Close()
 	cs, _ := connectClient(t, s, "2025-11-25")
 	callText(t, cs, ToolSearch, map[string]any{"query": "select:srv__" + own + ",srv__dotted.name"})
-	if got := toolNames(t, cs); got != "call_tool,read_skill_file,run_skill_script,srv__fits,tool_search" {
+	if got := toolNames(t, cs); got != "call_tool,srv__fits,tool_search" {
 		t.Errorf("tools/list = %s", got)
 	}
 	for _, name := range []string{"srv__" + own, "srv__dotted.name"} {

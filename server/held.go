@@ -45,7 +45,7 @@ func heldReason(q *loader.Quarantine) string {
 
 // heldNote is the mark a held tool carries in search results.
 func heldNote(h *HeldInfo) string {
-	return fmt.Sprintf(" [quarantined: %s; %s. Calls are refused until a person approves it: %s]", h.Reason, h.Change, h.Approve)
+	return fmt.Sprintf("quarantined: %s; %s. Calls are refused until a person approves it: %s", h.Reason, h.Change, h.Approve)
 }
 
 // heldResult refuses a call to a held tool.
@@ -53,7 +53,7 @@ func heldResult(e *loader.Entry) *mcp.CallToolResult {
 	h := heldInfo(e)
 	res := errorResult(fmt.Sprintf("quarantined: %s is held for review (%s; %s) and cannot be called until a person approves it. Tell the user: they can see the change with `toolsearch review %s` or on the status page, and approve it with `%s`.",
 		e.Name, h.Reason, h.Change, e.Name, h.Approve))
-	res.StructuredContent = map[string]any{"error": "quarantined", "tool": e.Name, "reason": h.Reason, "change": h.Change, "approve": h.Approve}
+	res.StructuredContent = structuredError(res, map[string]any{"error": "quarantined", "tool": e.Name, "reason": h.Reason, "change": h.Change, "approve": h.Approve})
 	return res
 }
 

@@ -15,7 +15,7 @@ const DefaultListingBudget = 300
 
 // searchToolIntro opens tool_search's description. Key words come first,
 // because some clients cut long descriptions.
-const searchToolIntro = `Search and load the tools and skills available through this server. Call it before using any tool or skill: for a tool it returns the full input schema (then call it with call_tool), for a skill its instructions (read its other files with read_skill_file). Query with a few keywords, one need per query ("queries" takes up to 5 needs at once); "select:name1,name2" once you know the names; "+term" requires a term; an empty query lists everything.`
+const searchToolIntro = `Search and load the tools and skills available through this server. Call it before using any tool or skill: for a tool it returns the full input schema (then call it through the proxy its result names), for a skill its instructions (read its other files with read_skill_file). Query with a few keywords, one need per query ("queries" takes up to 5 needs at once); "select:name1,name2" once you know the names; "+term" requires a term; an empty query lists everything.`
 
 // countFunc counts tokens.
 type countFunc func(string) int

@@ -46,6 +46,9 @@ type ScriptResult struct {
 	Cancelled   bool   `json:"cancelled,omitempty"`
 	Signal      string `json:"signal,omitempty"`
 	InvalidUTF8 bool   `json:"invalid_utf8,omitempty"`
+	// Output is the text result: stdout, then notes and stderr on failure.
+	// Claude Code and Codex give the model this, not the text.
+	Output string `json:"output"`
 }
 
 var scriptOutputSchema = json.RawMessage(`{
@@ -53,9 +56,9 @@ var scriptOutputSchema = json.RawMessage(`{
   "properties": {
     "exit_code": {"type": "integer"}, "duration_ms": {"type": "integer"}, "stdout_bytes": {"type": "integer"},
     "truncated": {"type": "boolean"}, "timed_out": {"type": "boolean"}, "cancelled": {"type": "boolean"},
-    "signal": {"type": "string"}, "invalid_utf8": {"type": "boolean"}
+    "signal": {"type": "string"}, "invalid_utf8": {"type": "boolean"}, "output": {"type": "string"}
   },
-  "required": ["exit_code", "duration_ms", "stdout_bytes", "truncated", "timed_out"]
+  "required": ["exit_code", "duration_ms", "stdout_bytes", "truncated", "timed_out", "output"]
 }`)
 
 func runScriptTool() *mcp.Tool {
@@ -121,8 +124,9 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		}
 		return errorResult(msg)
 	}
+	text := res.Text()
 	return &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: res.Text()}},
+		Content: []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: ScriptResult{
 			ExitCode:    res.ExitCode,
 			DurationMS:  res.Duration.Milliseconds(),
@@ -132,6 +136,7 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 			Cancelled:   res.Cancelled,
 			Signal:      res.Signal,
 			InvalidUTF8: res.InvalidUTF8,
+			Output:      text,
 		},
 		IsError: res.Failed(),
 	}

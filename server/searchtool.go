@@ -96,12 +96,13 @@ var searchOutputSchema = json.RawMessage(`{
       "score": {"type": "number"}, "description": {"type": "string"}, "detail": {"type": "string"},
       "signature": {"type": "string"}, "inputSchema": {"type": "object"}, "annotations": {"type": "object"},
       "body": {"type": "string"}, "files": {"type": "array"}, "state": {"type": "string"},
-      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}},
+      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}, "proxy": {"type": "string"}},
       "required": ["kind", "name", "source", "score", "description", "detail"]}},
     "unknown": {"type": "array", "items": {"type": "string"}},
     "ambiguous": {"type": "object"},
     "nextCursor": {"type": "string"},
     "weak": {"type": "boolean"},
+    "guidance": {"type": "string"},
     "notes": {"type": "array", "items": {"type": "string"}}
   },
   "required": ["query", "total", "results"]
@@ -133,7 +134,17 @@ type SearchResult struct {
 	// Needs has one summary per query of a search of several (SearchArgs.Queries);
 	// their results are in Results, in order, each naming its query.
 	Needs []NeedResult `json:"needs,omitempty"`
-	Notes []string     `json:"notes,omitempty"`
+	// Guidance is what the text says beyond the results and the notes: how
+	// to call what was found, what to try when nothing matched. Claude Code
+	// and Codex give the model the structured result, not the text.
+	Guidance string   `json:"guidance,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
+	// Connecting names the servers still starting whose tools are not
+	// known yet: they may hold what was asked for.
+	Connecting []string `json:"connecting,omitempty"`
+	// Instructions are the servers' own instructions (see
+	// ShownInstructions), for the servers whose tools the result shows.
+	Instructions map[string]string `json:"instructions,omitempty"`
 
 	catalogSize int
 	groups      []group // one per query searched
@@ -154,6 +165,9 @@ type NeedResult struct {
 	Query string `json:"query"`
 	Total int    `json:"total"`          // entries that matched at all
 	Weak  bool   `json:"weak,omitempty"` // its best result is a poor match (see weakMatch)
+	// Guidance is what the text's heading of the query adds: what to try
+	// when it matched nothing or weakly.
+	Guidance string `json:"guidance,omitempty"`
 }
 
 // ResultItem is one entry in a search result.
@@ -173,7 +187,15 @@ type ResultItem struct {
 	Callable    *bool      `json:"callable,omitempty"`
 	Changed     bool       `json:"changed,omitempty"`
 	Quarantined *HeldInfo  `json:"quarantined,omitempty"`
-	Query       string     `json:"query,omitempty"` // the query it answers, in a search of several
+	// Proxy names the tool that calls it (see proxies); empty when it
+	// cannot be called.
+	Proxy string `json:"proxy,omitempty"`
+	// Notes are the marks its text carries: a server's state, a hold, why it
+	// cannot be called.
+	Notes []string `json:"notes,omitempty"`
+	// More says where the rest of a body cut to fit the budget is.
+	More  string `json:"more,omitempty"`
+	Query string `json:"query,omitempty"` // the query it answers, in a search of several
 	// Arguments are a prompt's; MIMEType is a resource's.
 	Arguments   []*mcp.PromptArgument `json:"arguments,omitempty"`
 	MIMEType    string                `json:"mimeType,omitempty"`
@@ -278,6 +300,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 			total = 0
 		}
 		g := group{NeedResult: NeedResult{Query: q, Total: total, Weak: w}, browse: browse, relaxed: sr.Relaxed}
+		g.Guidance = g.guidance()
 		res.groups = append(res.groups, g)
 		res.Total += total
 		res.Unknown = append(res.Unknown, sr.Unknown...)
@@ -294,6 +317,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	}
 	res.Weak = len(res.Results) > 0 && weak
 	s.addStateNotes(snap, res)
+	addInstructions(snap, res)
 	s.fitBudget(res)
 	return res, nil
 }
@@ -391,6 +415,10 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 	if !e.ForModel() {
 		it.Callable = ptr(false) // a person picks it; call_tool cannot
 	}
+	if e.Kind == loader.KindTool && it.Callable == nil {
+		it.Proxy = proxyFor(e)
+	}
+	it.Notes = itemNotes(&it)
 	s.setDetail(&it, detail)
 	return it
 }
@@ -400,7 +428,7 @@ func (s *Server) setDetail(it *ResultItem, detail string) {
 	e := it.entry
 	it.Detail, it.text = detail, ""
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
-	it.Arguments, it.MIMEType = nil, ""
+	it.Arguments, it.MIMEType, it.More, it.bodyCut = nil, "", "", 0
 	it.Description = e.Summary
 	if !e.ForModel() {
 		setFeatureDetail(it, detail)
@@ -446,19 +474,40 @@ func (s *Server) signature(e *loader.Entry) string {
 }
 
 // addStateNotes explains results (or their absence) that depend on a
-// server that is not serving normally.
+// server that is not serving normally. Servers still starting whose tools
+// are not known yet are named whatever matched: they may hold what was
+// asked for, and a first search right after start would otherwise read as
+// if nothing could. Other servers without tools are named when nothing
+// matched.
 func (s *Server) addStateNotes(snap *loader.Snapshot, res *SearchResult) {
-	if len(res.Results) > 0 {
-		return
-	}
 	for _, src := range snap.Sources {
-		if src.Kind == loader.SourceServer && src.State != loader.StateActive && len(src.Entries) == 0 {
-			note := fmt.Sprintf("server %s is %s and its tools are not known yet", src.Name, src.State)
-			if src.LastError != "" {
-				note += ": " + firstLine(src.LastError)
-			}
-			res.Notes = append(res.Notes, note)
+		if src.Kind != loader.SourceServer || src.State == loader.StateActive || len(src.Entries) > 0 {
+			continue
 		}
+		if src.State == loader.StateConnecting || src.State == loader.StateValidating {
+			res.Connecting = append(res.Connecting, src.Name)
+			continue
+		}
+		if len(res.Results) > 0 {
+			continue
+		}
+		note := fmt.Sprintf("server %s is %s and its tools are not known yet", src.Name, src.State)
+		if src.LastError != "" {
+			note += ": " + firstLine(src.LastError)
+		}
+		res.Notes = append(res.Notes, note)
+	}
+	if n := len(res.Connecting); n > 0 {
+		names := res.Connecting[:min(n, maxListed)]
+		list := strings.Join(names, ", ")
+		if n > len(names) {
+			list += fmt.Sprintf(" and %d more", n-len(names))
+		}
+		note := "server " + list + " is still starting: its tools are"
+		if n > 1 {
+			note = "servers " + list + " are still starting: their tools are"
+		}
+		res.Notes = append(res.Notes, note+" not known yet and may hold what you need; search again in a few seconds")
 	}
 }
 
@@ -471,9 +520,16 @@ func (s *Server) fitBudget(res *SearchResult) {
 		// A token is at least one byte: short texts need no tokenizer pass.
 		return res.textLen() <= budget || s.countResult(res) <= budget
 	}
-	defer func() { res.text = res.Text() }()
+	defer func() { res.text, res.Guidance = res.Text(), res.guidance() }()
 	if fits() {
 		return
+	}
+	if len(res.Instructions) > 0 { // the schemas matter more to a call
+		res.Instructions = nil
+		res.Notes = append(res.Notes, "server instructions left out to fit the result budget")
+		if fits() {
+			return
+		}
 	}
 	note := fmt.Sprintf("Some results were shortened to fit the result budget of %d tokens; ask for one with select:<name> to see it in full.", budget)
 	res.Notes = append(res.Notes, note)
@@ -568,6 +624,7 @@ func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
 	for lo < hi { // longest prefix that fits, by bisection
 		mid := (lo + hi + 1) / 2
 		it.Body, it.bodyCut, it.text = full[:mid], len(full)-mid, ""
+		it.More = bodyRest(it)
 		if s.countResult(res) <= budget {
 			lo = mid
 		} else {
@@ -582,6 +639,15 @@ func (s *Server) cutBody(res *SearchResult, it *ResultItem) {
 	if it.Body == "" {
 		it.bodyCut = 0
 	}
+	it.More = bodyRest(it)
+}
+
+// bodyRest says where the rest of a body cut short is, or "".
+func bodyRest(it *ResultItem) string {
+	if it.Body == "" || it.bodyCut == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d more bytes: read_skill_file {\"skill\": %q, \"path\": \"SKILL.md\"}", it.bodyCut, it.Name)
 }
 
 // listPage answers an empty query: the catalog, page by page.
@@ -613,6 +679,7 @@ func (s *Server) listPage(snap *loader.Snapshot, args SearchArgs) (*SearchResult
 	if end < len(entries) {
 		res.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(end)))
 	}
+	s.addStateNotes(snap, res)
 	s.fitBudget(res)
 	return res, nil
 }
@@ -632,64 +699,123 @@ func (r *SearchResult) Text() string {
 	return b.String()
 }
 
-// header is what comes before the items: what the result holds, names
-// not found, notes, and the way to the next page.
+// header is what comes before the items: what the result holds and its
+// guidance (see headerWriter), names not found, notes, the servers' own
+// instructions, and the way to the next page.
 func (r *SearchResult) header() string {
-	var b strings.Builder
+	w := r.compose()
+	return w.text.String()
+}
+
+// guidance is what the header says beyond the facts and the notes, in
+// sentences that stand without the text: SearchResult.Guidance.
+func (r *SearchResult) guidance() string {
+	w := r.compose()
+	return strings.TrimSpace(w.guide.String())
+}
+
+// headerWriter builds a header's text and, beside it, its guidance: the
+// structured result holds the facts and notes in fields of their own, and
+// the guidance in words that do not lean on the text around them.
+type headerWriter struct{ text, guide strings.Builder }
+
+// fact writes text that only the text needs: the structured result has it.
+func (w *headerWriter) fact(format string, args ...any) { fmt.Fprintf(&w.text, format, args...) }
+
+// advise writes text, and guide as the same advice in the guidance.
+func (w *headerWriter) advise(text, guide string) {
+	w.text.WriteString(text)
+	if guide != "" {
+		if w.guide.Len() > 0 {
+			w.guide.WriteByte(' ')
+		}
+		w.guide.WriteString(guide)
+	}
+}
+
+func (r *SearchResult) compose() *headerWriter {
+	w := &headerWriter{}
 	switch {
 	case r.listing:
-		fmt.Fprintf(&b, "Catalog: %d entries", r.Total)
+		w.fact("Catalog: %d entries", r.Total)
 		if len(r.Results) > 0 {
-			fmt.Fprintf(&b, "; this page lists %d-%d", r.offset+1, r.offset+len(r.Results))
+			w.fact("; this page lists %d-%d", r.offset+1, r.offset+len(r.Results))
 		}
-		b.WriteString(". Use select:<name> to load one.")
+		w.advise(". Use select:<name> to load one.", "Use select:<name> to load an entry in full.")
 	case len(r.Results) == 0:
-		fmt.Fprintf(&b, "Nothing in the catalog matches %q among %d entries. Try other or fewer keywords, or an empty query to list everything.", r.Query, r.catalogSize)
+		w.fact("Nothing in the catalog matches %q among %d entries.", r.Query, r.catalogSize)
+		const try = "Try other or fewer keywords, or an empty query to list everything."
+		w.advise(" "+try, "Nothing matches the query. "+try)
 	case len(r.groups) > 1:
-		fmt.Fprintf(&b, "%s for %d queries (%d matched among %d entries), grouped by query.", plural(len(r.Results), "result"), len(r.groups), r.Total, r.catalogSize)
-		for _, it := range r.Results {
-			if it.Kind == string(loader.KindTool) {
-				b.WriteString(` Call tools with call_tool {"name": "<name>", "arguments": {...}}.`)
-				break
-			}
-		}
+		w.fact("%s for %d queries (%d matched among %d entries), grouped by query.", plural(len(r.Results), "result"), len(r.groups), r.Total, r.catalogSize)
+		r.adviseCalls(w)
 	case len(r.groups) == 1 && r.groups[0].browse:
-		fmt.Fprintf(&b, "Nothing matches %q among %d entries. Here are %s to start from, one per server first: try other keywords (in the catalog's language), or an empty query to list everything.",
-			r.Query, r.catalogSize, plural(len(r.Results), "entry"))
+		const try = "try other keywords (in the catalog's language), or an empty query to list everything."
+		w.advise(fmt.Sprintf("Nothing matches %q among %d entries. Here are %s to start from, one per server first: %s",
+			r.Query, r.catalogSize, plural(len(r.Results), "entry"), try),
+			"Nothing matches the query: the results are entries to start from, one per server first. Or "+try)
+		r.adviseCalls(w)
 	default:
 		if len(r.groups) == 1 && r.groups[0].relaxed {
-			fmt.Fprintf(&b, "No entry has every +term of %q: these are the best matches of all its words.\n", r.Query)
+			w.advise(fmt.Sprintf("No entry has every +term of %q: these are the best matches of all its words.\n", r.Query),
+				"No entry has every +term of the query: the results are the best matches of all its words.")
 		}
 		if r.Weak {
-			fmt.Fprintf(&b, "No strong match for %q: the best result shares few of its words where it counts (name, title, description). Try other words, or select:<name> if you know the name.\n", r.Query)
+			const try = "Try other words, or select:<name> if you know the name."
+			w.advise(fmt.Sprintf("No strong match for %q: the best result shares few of its words where it counts (name, title, description). %s\n", r.Query, try),
+				"No strong match: the best result shares few of the query's words where it counts (name, title, description). "+try)
 		}
-		fmt.Fprintf(&b, "%s for %q (%d matched among %d entries).", plural(len(r.Results), "result"), r.Query, r.Total, r.catalogSize)
-		for _, it := range r.Results {
-			if it.Kind == string(loader.KindTool) {
-				b.WriteString(` Call tools with call_tool {"name": "<name>", "arguments": {...}}.`)
-				break
-			}
-		}
-		for _, it := range r.Results {
-			if !it.entry.ForModel() {
-				b.WriteString(" Prompts and resources are not called: the user picks them from the host's prompt and resource menus, so mention them when they fit.")
-				break
-			}
-		}
+		w.fact("%s for %q (%d matched among %d entries).", plural(len(r.Results), "result"), r.Query, r.Total, r.catalogSize)
+		r.adviseCalls(w)
 	}
 	if len(r.Unknown) > 0 {
-		fmt.Fprintf(&b, "\nUnknown names: %s (search by keywords instead).", strings.Join(r.Unknown, ", "))
+		w.advise(fmt.Sprintf("\nUnknown names: %s (search by keywords instead).", strings.Join(r.Unknown, ", ")),
+			"The names in unknown are not in the catalog: search by keywords instead.")
 	}
-	for _, name := range sortedKeys(r.Ambiguous) {
-		fmt.Fprintf(&b, "\n%s matches several entries: %s; select one of them.", name, strings.Join(r.Ambiguous[name], ", "))
+	for i, name := range sortedKeys(r.Ambiguous) {
+		guide := ""
+		if i == 0 {
+			guide = "Each name in ambiguous matches several entries: select one of them."
+		}
+		w.advise(fmt.Sprintf("\n%s matches several entries: %s; select one of them.", name, strings.Join(r.Ambiguous[name], ", ")), guide)
 	}
 	for _, n := range r.Notes {
-		b.WriteString("\nNote: " + n)
+		w.fact("\nNote: %s", n)
+	}
+	for _, name := range sortedKeys(r.Instructions) {
+		w.fact("\n%s", instructionsLine(name, r.Instructions[name]))
 	}
 	if r.NextCursor != "" {
-		fmt.Fprintf(&b, "\nNext page: tool_search {\"query\": \"\", \"cursor\": %q}", r.NextCursor)
+		next := fmt.Sprintf("Next page: tool_search {\"query\": \"\", \"cursor\": %q}", r.NextCursor)
+		w.advise("\n"+next, next+".")
 	}
-	return b.String()
+	return w
+}
+
+// adviseCalls says how to use what was found: tools through the proxy each
+// names, a skill's files with read_skill_file, and that prompts and
+// resources are not called.
+func (r *SearchResult) adviseCalls(w *headerWriter) {
+	for _, it := range r.Results {
+		if it.Proxy != "" {
+			how := fmt.Sprintf(`%s {"name": %q, "arguments": {...}}.`, it.Proxy, it.Name)
+			w.advise(" Call each tool through the proxy named with it, e.g. "+how, "Call each tool through the proxy its result names, e.g. "+how)
+			break
+		}
+	}
+	for _, it := range r.Results {
+		if len(it.Files) > 0 || it.More != "" {
+			w.advise("", "Read a skill's files with read_skill_file and run its scripts with run_skill_script.")
+			break
+		}
+	}
+	for _, it := range r.Results {
+		if !it.entry.ForModel() {
+			const why = "Prompts and resources are not called: the user picks them from the host's prompt and resource menus, so mention them when they fit."
+			w.advise(" "+why, why)
+			break
+		}
+	}
 }
 
 // renderItem returns the text of result i, rendered once: an item's text
@@ -703,7 +829,11 @@ func (r *SearchResult) renderItem(i int) string {
 		return it.text
 	}
 	if r.listing {
-		it.text = fmt.Sprintf("%s (%s, %s) — %s", it.Name, it.Kind, it.Source, it.Description)
+		via := ""
+		if it.Proxy != "" {
+			via = ", via " + it.Proxy
+		}
+		it.text = fmt.Sprintf("%s (%s, %s%s) — %s", it.Name, it.Kind, it.Source, via, it.Description)
 		return it.text
 	}
 	var b strings.Builder
@@ -722,15 +852,60 @@ func (r *SearchResult) renderItem(i int) string {
 // writeGroupHeading heads the results of one query of a search of several.
 func writeGroupHeading(b *strings.Builder, g group) {
 	fmt.Fprintf(b, "# %q: %d matched", g.Query, g.Total)
-	switch {
-	case g.browse:
-		b.WriteString("; nothing matches it, so these are entries to start from: try other keywords")
-	case g.relaxed:
-		b.WriteString("; no entry has every +term, so these match its other words")
-	case g.Weak:
-		b.WriteString("; no strong match: try other words, or select:<name>")
+	if g.Guidance != "" {
+		b.WriteString("; " + g.Guidance)
 	}
 	b.WriteString(itemSep)
+}
+
+// guidance is what a query's heading says when it matched nothing or
+// weakly: NeedResult.Guidance.
+func (g group) guidance() string {
+	switch {
+	case g.browse:
+		return "nothing matches it, so these are entries to start from: try other keywords"
+	case g.relaxed:
+		return "no entry has every +term, so these match its other words"
+	case g.Weak:
+		return "no strong match: try other words, or select:<name>"
+	}
+	return ""
+}
+
+// itemNotes are the marks an item's text carries after its heading:
+// ResultItem.Notes.
+func itemNotes(it *ResultItem) []string {
+	var notes []string
+	switch loader.State(it.State) {
+	case "":
+	// A call waits for a server that is starting or re-listing its tools.
+	case loader.StateCached:
+		notes = append(notes, "cached: its last known definition; the server is starting, and a call waits for it")
+	case loader.StateConnecting:
+		notes = append(notes, "connecting: a call waits for the server to start")
+	case loader.StateValidating:
+		notes = append(notes, "validating: the server is re-listing its tools; a call waits for it")
+	default:
+		note := fmt.Sprintf("server %s: calls fail until it is active", it.State)
+		if it.stateReason != "" {
+			note += "; " + firstLine(it.stateReason)
+		}
+		notes = append(notes, note)
+	}
+	switch {
+	case it.Quarantined != nil:
+		notes = append(notes, heldNote(it.Quarantined))
+	case it.Callable != nil && !*it.Callable && it.entry.ForModel():
+		if it.entry.Policy == loader.PolicyVisibleOnly {
+			notes = append(notes, "listed only: calls are refused by policy")
+		} else {
+			notes = append(notes, "no upstream server: not callable")
+		}
+	}
+	if it.Changed {
+		notes = append(notes, "changed since first seen: review before trusting")
+	}
+	return notes
 }
 
 func writeItem(b *strings.Builder, rank int, it *ResultItem) {
@@ -738,34 +913,13 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 	if it.Signature != "" {
 		title = it.Signature
 	}
-	fmt.Fprintf(b, "## %d. %s (%s from %s)", rank, title, it.Kind, it.Source)
-	switch loader.State(it.State) {
-	case "":
-	// A call waits for a server that is starting or re-listing its tools.
-	case loader.StateCached:
-		b.WriteString(" [cached: its last known definition; the server is starting, and a call waits for it]")
-	case loader.StateConnecting:
-		b.WriteString(" [connecting: a call waits for the server to start]")
-	case loader.StateValidating:
-		b.WriteString(" [validating: the server is re-listing its tools; a call waits for it]")
-	default:
-		fmt.Fprintf(b, " [server %s: calls fail until it is active", it.State)
-		if it.stateReason != "" {
-			b.WriteString("; " + firstLine(it.stateReason))
-		}
-		b.WriteString("]")
+	fmt.Fprintf(b, "## %d. %s (%s from %s", rank, title, it.Kind, it.Source)
+	if it.Proxy != "" {
+		b.WriteString(", via " + it.Proxy)
 	}
-	if it.Quarantined != nil {
-		b.WriteString(heldNote(it.Quarantined))
-	} else if it.Callable != nil && !*it.Callable && it.entry.ForModel() {
-		if it.entry.Policy == loader.PolicyVisibleOnly {
-			b.WriteString(" [listed only: calls are refused by policy]")
-		} else {
-			b.WriteString(" [no upstream server: not callable]")
-		}
-	}
-	if it.Changed {
-		b.WriteString(" [changed since first seen: review before trusting]")
+	b.WriteString(")")
+	for _, n := range it.Notes {
+		b.WriteString(" [" + n + "]")
 	}
 	if it.Description != "" {
 		b.WriteString("\n" + it.Description)
@@ -792,8 +946,8 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 	}
 	if it.Body != "" {
 		b.WriteString("\nSKILL.md instructions:\n" + strings.TrimSpace(it.Body))
-		if it.bodyCut > 0 {
-			fmt.Fprintf(b, "\n[… %d more bytes: read_skill_file {\"skill\": %q, \"path\": \"SKILL.md\"}]", it.bodyCut, it.Name)
+		if it.More != "" {
+			b.WriteString("\n[… " + it.More + "]")
 		}
 	}
 }

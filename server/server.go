@@ -28,7 +28,7 @@ const (
 )
 
 // ReservedNames are refused to every catalog source.
-var ReservedNames = []string{ToolSearch, ReadSkillFile, CallTool, RunScript}
+var ReservedNames = []string{ToolSearch, ReadSkillFile, CallTool, CallToolRead, CallToolWrite, RunScript}
 
 // DefaultResultBudget bounds one tool_search result, in tokens.
 const DefaultResultBudget = 8000
@@ -217,7 +217,8 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	s.snapChanged = make(chan struct{})
 	s.signatures.Clear()
 	listing := s.renderDescription(new)
-	changed := listing != s.listing
+	// A change of the proxies listed is announced with the listing's.
+	changed := listing != s.listing || old == nil || !maps.Equal(ownToolsWanted(old), ownToolsWanted(new))
 	s.listing = listing
 	conns := maps.Clone(s.conns)
 	s.mu.Unlock()
@@ -254,13 +255,13 @@ func (s *Server) Description() string {
 
 // Instructions tell the model, at connection time, how to work with this
 // server. Hosts show them once; they do not change with the catalog.
-const Instructions = `This server gives access to many tools and skills without loading them all. Before using any tool or skill, call tool_search with a few keywords (or "select:<name>") to get its full definition. Then call tools through call_tool {"name", "arguments"}, read a skill's files with read_skill_file, and run its scripts with run_skill_script.`
+const Instructions = `This server gives access to many tools and skills without loading them all. Before using any tool or skill, call tool_search with a few keywords (or "select:<name>") to get its full definition. Then call each tool through the proxy its result names (call_tool_read, call_tool_write or call_tool) with {"name", "arguments"}, read a skill's files with read_skill_file, and run its scripts with run_skill_script.`
 
 // NewMCPServer returns an MCP server wired to the shared catalog. Each
 // stdio process needs one; HTTP may share one or make one per session.
 func (s *Server) NewMCPServer() *mcp.Server {
 	c := &conn{
-		tools:  map[string]bool{ToolSearch: true, ReadSkillFile: true, CallTool: true, RunScript: true},
+		tools:  map[string]bool{ToolSearch: true},
 		direct: map[string]string{},
 		skills: skillsext.NewConn(),
 		stats:  newStatsBook(s),
@@ -287,12 +288,10 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	s.mu.Unlock()
 	// tool_search goes first so that tools.listChanged is declared.
 	s.addSearchTool(ms)
-	ms.AddTool(readSkillFileTool(), s.handleReadSkillFile)
-	ms.AddTool(callToolTool(), s.handleCallTool)
-	ms.AddTool(runScriptTool(), s.handleRunScript)
+	s.syncOwnTools(ms, snap)
 	s.syncDirectTools(ms, snap)
 	s.syncFeatures(ms, snap)
-	ms.AddReceivingMiddleware(s.listFilter, s.logLevelMiddleware, s.firstList)
+	ms.AddReceivingMiddleware(s.listFilter, s.logLevelMiddleware, s.capabilitiesMiddleware, s.firstList)
 	// Middleware added later wraps what was added before: unknown tools are
 	// answered inside the accounting, which sits inside the activity record.
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
@@ -305,6 +304,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 // conn is what the server knows of one MCP server it made. The maps are
 // guarded by Server.mu; skills and stats guard themselves.
 type conn struct {
+	ownMu  sync.Mutex        // serializes syncOwnTools
 	tools  map[string]bool   // every name in its tools/list
 	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
 	// promoted tools stay listed for the session even if no longer always-loaded.
@@ -358,22 +358,31 @@ func (s *Server) unknownToolMiddleware(ms *mcp.Server) mcp.Middleware {
 			if !ok || s.connHas(ms, params.Name) {
 				return next(ctx, method, req)
 			}
-			return errorResult(s.unknownToolMessage(params.Name)), nil
+			return errorResult(s.unknownToolMessage(ms, params.Name)), nil
 		}
 	}
 }
 
-func (s *Server) unknownToolMessage(name string) string {
+func (s *Server) unknownToolMessage(ms *mcp.Server, name string) string {
 	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindTool {
-		return fmt.Sprintf("%s is not a tool of this connection: it is in the catalog and is called through call_tool, e.g. call_tool {\"name\": %q, \"arguments\": {...}}. Use tool_search {\"query\": \"select:%s\"} first to see its input schema.", name, e.Name, e.Name)
+		p := proxyFor(e)
+		return fmt.Sprintf("%s is not a tool of this connection: it is in the catalog and is called through %s, e.g. %s {\"name\": %q, \"arguments\": {...}}. Use tool_search {\"query\": \"select:%s\"} first to see its input schema.", name, p, p, e.Name, e.Name)
 	}
 	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindSkill {
 		return fmt.Sprintf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}.", name, e.Name)
 	}
-	return fmt.Sprintf("unknown tool %s. This server's tools are %s; find other tools with tool_search.", quoteName(name), strings.Join(ReservedNames, ", "))
+	return fmt.Sprintf("unknown tool %s. This server's tools are %s; find other tools with tool_search.", quoteName(name), strings.Join(s.ownToolsListed(ms), ", "))
 }
 
 // errorResult is a tool result the model reads as a failure.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+}
+
+// structuredError is the structured content of an error result: its
+// fields, and the message of its text, which says what to do next. Claude
+// Code and Codex give the model the structured content, not the text.
+func structuredError(res *mcp.CallToolResult, fields map[string]any) map[string]any {
+	fields["message"] = res.Content[0].(*mcp.TextContent).Text
+	return fields
 }

@@ -129,7 +129,8 @@ func TestAlwaysLoadedToolsAreListedAndProxied(t *testing.T) {
 	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
 	defer s.Close()
 	cs, _ := connectClient(t, s, "")
-	if got := toolNames(t, cs); got != "call_tool,read_skill_file,run_skill_script,srv__echo,tool_search" {
+	if got := toolNames(t, cs); got != "call_tool,srv__echo,tool_search" { // no skill, no annotated tool
+
 		t.Errorf("tools/list = %s", got)
 	}
 	if text, res := callText(t, cs, "srv__echo", map[string]any{"message": "direct"}); res.IsError || text != `echo {"message":"direct"}` {
@@ -169,7 +170,7 @@ func TestPromoteOnlyOnLegacySessions(t *testing.T) {
 				callText(t, cs, ToolSearch, map[string]any{"query": "select:static_tool,srv__read_secret,srv__ping"})
 				want := before
 				if tt.promote {
-					want = "call_tool,read_skill_file,run_skill_script,srv__echo,srv__ping,tool_search"
+					want = "call_tool,srv__echo,srv__ping,tool_search"
 					select {
 					case <-changed:
 					case <-time.After(10 * time.Second):

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,7 +94,10 @@ func (s *Server) announceListing() {
 		conns = append(conns, ms)
 	}
 	s.mu.RUnlock()
+	snap := s.Snapshot()
 	for _, ms := range conns {
+		// One list_changed for both: the SDK debounces its notifications.
+		s.syncOwnTools(ms, snap)
 		s.addSearchTool(ms)
 	}
 }
@@ -108,8 +113,9 @@ func (s *Server) stopAnnouncing() {
 
 // firstList is the middleware of tools/list: it waits, early on, for the
 // servers still starting (see above), and answers with tool_search's
-// current listing, which the connection's copy of the tool may not have
-// yet (its update waits for the announcement).
+// current listing and the own tools the current catalog wants, which the
+// connection's copies may not have yet (their update waits for the
+// announcement).
 func (s *Server) firstList(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "tools/list" {
@@ -118,6 +124,9 @@ func (s *Server) firstList(next mcp.MethodHandler) mcp.MethodHandler {
 		s.awaitComplete(ctx)
 		res, err := next(ctx, method, req)
 		if r, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+			if r.NextCursor == "" && listsFromStart(req) {
+				r.Tools = s.withOwnTools(r.Tools, ownToolsWanted(s.Snapshot()))
+			}
 			desc := s.Description()
 			for i, t := range r.Tools {
 				if t != nil && t.Name == ToolSearch && t.Description != desc {
@@ -157,4 +166,45 @@ func (s *Server) awaitComplete(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// listsFromStart reports whether a tools/list request asks for the first
+// page.
+func listsFromStart(req mcp.Request) bool {
+	p, ok := req.GetParams().(*mcp.ListToolsParams)
+	return !ok || p == nil || p.Cursor == ""
+}
+
+// withOwnTools returns tools with toolsearch's own tools as want has them:
+// those wanted and missing added, those listed and no longer wanted left
+// out, in the SDK's order (by name).
+func (s *Server) withOwnTools(tools []*mcp.Tool, want map[string]bool) []*mcp.Tool {
+	own := map[string]bool{}
+	for _, name := range ownTools {
+		own[name] = true
+	}
+	out := make([]*mcp.Tool, 0, len(tools)+len(want))
+	listed := map[string]bool{}
+	for _, t := range tools {
+		if t != nil && own[t.Name] && !want[t.Name] {
+			continue
+		}
+		if t != nil {
+			listed[t.Name] = true
+		}
+		out = append(out, t)
+	}
+	for _, name := range ownTools {
+		if want[name] && !listed[name] {
+			def, _ := s.ownTool(name)
+			out = append(out, def)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *mcp.Tool) int {
+		if a == nil || b == nil {
+			return 0
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
 }

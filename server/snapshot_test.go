@@ -22,7 +22,11 @@ func TestSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for _, tool := range []*mcp.Tool{s.searchTool(), callToolTool(), readSkillFileTool(), runScriptTool()} {
+	tools := []*mcp.Tool{s.searchTool(), readSkillFileTool(), runScriptTool()}
+	for _, p := range proxies {
+		tools = append(tools, p.tool())
+	}
+	for _, tool := range tools {
 		snapshot.Check(t, "tools/"+tool.Name, tool)
 	}
 	cs, _ := connectClient(t, s, "")

@@ -334,7 +334,7 @@ func (s *Server) attributeCall(name string, rawArgs json.RawMessage) (tool, sour
 	switch name {
 	case ToolSearch:
 		return name, OverheadSource
-	case CallTool:
+	case CallTool, CallToolRead, CallToolWrite:
 		_ = json.Unmarshal(rawArgs, &args) // bad arguments were answered with an error
 		if e, err := resolveTool(s.Snapshot(), args.Name); err == nil {
 			return e.Name, e.Source

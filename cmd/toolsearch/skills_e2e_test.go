@@ -366,8 +366,15 @@ func TestSkillsCapabilities(t *testing.T) {
 			Prompts    map[string]any            `json:"prompts"`
 		} `json:"capabilities"`
 	}
-	check := func(t *testing.T, res json.RawMessage) {
+	check := func(t *testing.T, res json.RawMessage, skills bool) {
 		c := decode[caps](t, res).Capabilities
+		if !skills {
+			// Nothing to serve: hosts would add resource tools for nothing.
+			if c.Extensions[skillsExt] != nil || c.Resources != nil || c.Prompts != nil {
+				t.Errorf("without skills: extensions = %v, resources = %v, prompts = %v", c.Extensions, c.Resources, c.Prompts)
+			}
+			return
+		}
 		if ext, ok := c.Extensions[skillsExt]; !ok || len(ext) != 1 || ext["directoryRead"] != true {
 			t.Errorf("extensions = %v, want %s: {directoryRead: true}", c.Extensions, skillsExt)
 		}
@@ -375,13 +382,18 @@ func TestSkillsCapabilities(t *testing.T) {
 			t.Errorf("resources = %v, prompts = %v: both must be declared", c.Resources, c.Prompts)
 		}
 	}
-	// No skills: the declaration does not depend on them.
-	t.Run("legacy", func(t *testing.T) {
-		check(t, startServe(t, t.TempDir()).initialize())
-	})
-	t.Run("modern", func(t *testing.T) {
-		check(t, startRaw(t, "modern", t.TempDir()).mustCall("server/discover", nil))
-	})
+	for _, skills := range []bool{true, false} {
+		root := wireSkills
+		if !skills {
+			root = t.TempDir()
+		}
+		t.Run(fmt.Sprintf("legacy/skills=%v", skills), func(t *testing.T) {
+			check(t, startServe(t, root).initialize(), skills)
+		})
+		t.Run(fmt.Sprintf("modern/skills=%v", skills), func(t *testing.T) {
+			check(t, startRaw(t, "modern", root).mustCall("server/discover", nil), skills)
+		})
+	}
 }
 
 // TestSkillsManifestMatchesBytes reads every file of every listed skill,

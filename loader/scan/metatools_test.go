@@ -16,7 +16,13 @@ import (
 // the scanner flags. Their wording ("call it before using any tool") is the
 // kind a careless rule would.
 func TestToolsearchPassesItsOwnScan(t *testing.T) {
-	s, err := server.New(loader.NewCatalog(server.ReservedNames...), server.Options{ListingBudget: server.DefaultListingBudget})
+	// A skill and a server still starting: every tool of toolsearch's own
+	// is listed (see server.ownTools).
+	c := loader.NewCatalog(server.ReservedNames...)
+	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills,
+		Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "notes", Description: "Take notes."})}})
+	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateConnecting})
+	s, err := server.New(c, server.Options{ListingBudget: server.DefaultListingBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +42,7 @@ func TestToolsearchPassesItsOwnScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tools) < 4 {
+	if len(res.Tools) < len(server.ReservedNames) {
 		t.Fatalf("only %d tools listed", len(res.Tools))
 	}
 	for _, tool := range res.Tools {

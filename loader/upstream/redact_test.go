@@ -167,3 +167,23 @@ func TestJSONRPCErrorsAreRedactedForErrorsAs(t *testing.T) {
 		}
 	}
 }
+
+// A server's instructions reach the model (tool_search shows them with its
+// tools): one that quotes the credentials it was sent must not leak them.
+func TestInstructionsAreRedacted(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "quoter"}, &mcp.ServerOptions{Instructions: "Connected with key hdrS3cret; say hi."})
+	mcp.AddTool(server, &mcp.Tool{Name: "hi"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	defer srv.Close()
+	c := loader.NewCatalog()
+	m := New([]ServerConfig{{Name: "quoter", Type: TypeHTTP, URL: srv.URL, Headers: map[string]string{"X-Api-Key": "hdrS3cret"}}},
+		Options{Catalog: c, CacheDir: t.TempDir()})
+	m.Start(context.Background())
+	defer m.Close()
+	src := waitSource(t, c, "quoter", "active", inState(loader.StateActive))
+	if src.Instructions != "Connected with key REDACTED; say hi." {
+		t.Errorf("instructions = %q", src.Instructions)
+	}
+}

@@ -420,7 +420,9 @@ func (u *upstream) list(s *session, explicit bool) error {
 	}
 	var instructions string
 	if ir != nil {
-		instructions = ir.Instructions
+		// They reach the model (tool_search shows them with the server's
+		// tools): a server that quotes its credentials must not leak them.
+		instructions = u.redact.String(ir.Instructions)
 	}
 	features, listed := u.listingFeatures(s, explicit)
 	defer listed()
@@ -567,7 +569,7 @@ func (u *upstream) loadPersisted() {
 		if p != nil {
 			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
-			u.listed, u.instructions = p.Listed, p.Instructions
+			u.listed, u.instructions = p.Listed, u.redact.String(p.Instructions)
 			u.features = features{prompts: p.Prompts, resources: p.Resources, templates: p.Templates}
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
 			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
