@@ -227,10 +227,8 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 	cmd := exec.Command(argv[0], slices.Concat(argv[1:], req.Args)...)
 	cmd.Dir = r.opts.WorkDir
 	cmd.Env = append(r.env(), "SKILL_DIR="+dir, "SKILL_NAME="+req.Skill)
-	// Its own process group lets the script and everything it starts be
-	// stopped together; a supervisor, where there is one, also stops what
-	// leaves the group.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// The script and everything it starts are stopped together: see
+	// supervise for what each system guarantees.
 	sup, err := supervise.Wrap(cmd, supervise.Options{Grace: grace, Report: true})
 	if err != nil {
 		return nil, fmt.Errorf("script %q of skill %q: %w", req.Script, req.Skill, err)
@@ -319,7 +317,7 @@ func (r *Runner) execute(ctx context.Context, cmd *exec.Cmd, sup *supervise.Supe
 // group is gone.
 type process struct {
 	cmd     *exec.Cmd
-	sup     *supervise.Supervisor // nil where scripts run unsupervised
+	sup     *supervise.Supervisor
 	started time.Time
 	files   []*os.File // every pipe end; closing one twice is harmless
 	stdout  *headBuffer
@@ -351,7 +349,10 @@ func (r *Runner) start(p *process, stdin string) error {
 
 	p.started = time.Now()
 	err = cmd.Start()
-	p.sup.Started()
+	if serr := p.sup.Started(); err == nil && serr != nil {
+		cmd.Wait() // Started killed it before it ran
+		err = serr
+	}
 	// The child has its own copies of its ends; ours must go, or the
 	// readers would never see EOF.
 	outW.Close()
@@ -405,43 +406,19 @@ func (p *process) wait(ctx context.Context, res *Result) error {
 	var err error
 	select {
 	case err = <-exited:
-		if p.sup == nil {
-			stopGroup(p.cmd.Process.Pid, grace) // whatever it left running
-		} // a supervisor exits only once nothing is left
+		p.sup.Cleanup() // whatever it left running
 	case <-timer.C:
 		res.TimedOut = true
-		err = p.stop(exited)
+		err = p.sup.Stop(exited)
 	case <-ctx.Done():
 		res.Cancelled = true
-		err = p.stop(exited)
+		err = p.sup.Stop(exited)
 	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		return err
 	}
 	return nil
-}
-
-// stop ends the running script and everything it started, and returns
-// what Wait returned. A supervisor is asked to do it; one that has not
-// exited long after its grace is killed, and the script with it (it dies
-// with its supervisor), though what the script started may then live on.
-func (p *process) stop(exited <-chan error) error {
-	pid := p.cmd.Process.Pid
-	if p.sup == nil {
-		stopGroup(pid, grace)
-		return <-exited
-	}
-	syscall.Kill(pid, syscall.SIGTERM)
-	stuck := time.NewTimer(3 * grace)
-	defer stuck.Stop()
-	select {
-	case err := <-exited:
-		return err
-	case <-stuck.C:
-		syscall.Kill(pid, syscall.SIGKILL)
-		return <-exited
-	}
 }
 
 // drain waits until the output pipes close, for at most grace.
@@ -458,17 +435,15 @@ func (p *process) drain() {
 }
 
 // fill records the exit status and the output in res. A supervised
-// script's status is the one its supervisor reports.
+// script's status is the one its supervisor reports, if there is one.
 func (p *process) fill(res *Result) error {
 	ws := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if p.sup != nil {
-		reported, startErr, ok := p.sup.Result()
-		if startErr != nil {
-			return fmt.Errorf("cannot start it: %w", startErr)
-		}
-		if ok {
-			ws = reported
-		}
+	reported, startErr, ok := p.sup.Result()
+	if startErr != nil {
+		return fmt.Errorf("cannot start it: %w", startErr)
+	}
+	if ok {
+		ws = reported
 	}
 	res.ExitCode = ws.ExitStatus()
 	if ws.Signaled() {

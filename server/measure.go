@@ -78,6 +78,19 @@ type Report struct {
 	// nothing was searched.
 	BreakEven int `json:"breakEven"`
 
+	// The second baseline, names-only deferral as a host does it itself
+	// (see hostdeferral.go): HostFixed is what it costs with no tool at
+	// all (the host's search tool and its list's frame), NameTokens the
+	// mean cost of one tool's name line.
+	HostFixed  int     `json:"hostFixedTokens"`
+	NameTokens float64 `json:"meanNameTokens"`
+	// PaysOffAt is the number of tools from which toolsearch's up-front
+	// cost, with its listing at the full budget, is below the host's
+	// names-only list: toolsearch's listing stops growing at its budget,
+	// the host's list grows by a name per tool. 0 when there is no tool
+	// to measure a name by.
+	PaysOffAt int `json:"paysOffAtTools"`
+
 	Flags []Flag `json:"flags,omitempty"`
 }
 
@@ -89,11 +102,24 @@ type SourceCost struct {
 	// Eager is what loading everything up front would cost: each tool's
 	// definition as in a tools/list result, each skill's SKILL.md body.
 	Eager int `json:"eagerTokens"`
+	// Instructions is the part of Eager and NamesOnly that is the server's
+	// own instructions, which a host sends up front when connected to it
+	// directly. InstructionsUpFront is the part of UpFront that carries
+	// them (toolsearch shows them with the server's search results).
+	Instructions        int `json:"instructionsTokens,omitempty"`
+	InstructionsUpFront int `json:"instructionsUpFrontTokens,omitempty"`
 	// UpFront is what toolsearch puts in the context for this source: its
 	// lines of the listing and its always-loaded tools' definitions.
 	UpFront  int     `json:"upFrontTokens"`
 	Saved    int     `json:"savedTokens"`
 	SavedPct float64 `json:"savedPercent"`
+	// NamesOnly is what the host's own deferral would put up front for
+	// this source: a name line per tool, a name and description per skill,
+	// and the instructions; on the OverheadSource row, the host's search
+	// tool. SavedVsNamesOnly is what toolsearch saves against it (negative
+	// when it costs more).
+	NamesOnly        int `json:"namesOnlyTokens"`
+	SavedVsNamesOnly int `json:"savedVsNamesOnlyTokens"`
 	// SkillFileBytes is the size of the source's SKILL.md files.
 	SkillFileBytes int64 `json:"skillFileBytes,omitempty"`
 }
@@ -149,8 +175,15 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 	}
 	// What no source accounts for is toolsearch's own, so that the rows
 	// add up to the real total.
-	overhead := SourceCost{Name: OverheadSource, UpFront: rep.Total.UpFront - attributed}
+	rep.HostFixed = s.tok.Count(hostFixedText())
+	overhead := SourceCost{Name: OverheadSource, UpFront: rep.Total.UpFront - attributed, NamesOnly: rep.HostFixed}
 	overhead.settle()
+	for _, row := range rep.Sources {
+		rep.Total.NamesOnly += row.NamesOnly
+		rep.Total.Instructions += row.Instructions
+		rep.Total.InstructionsUpFront += row.InstructionsUpFront
+	}
+	rep.Total.NamesOnly += rep.HostFixed
 	rep.Sources = append(rep.Sources, overhead)
 	rep.Total.settle()
 
@@ -174,6 +207,7 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 	if mean := rep.Search[0].Mean; mean > 0 && rep.Total.Saved > 0 {
 		rep.BreakEven = int(float64(rep.Total.Saved) / mean)
 	}
+	rep.NameTokens, rep.PaysOffAt = s.paysOffAt(snap, overhead.UpFront)
 	return rep, nil
 }
 
@@ -188,10 +222,23 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 		byName[src.Name] = &rows[i]
 	}
 	var flags []Flag
+	for _, src := range snap.Sources {
+		if src.Instructions == "" {
+			continue
+		}
+		row := byName[src.Name]
+		row.Instructions = s.tok.Count(src.Instructions)
+		row.Eager += row.Instructions
+		row.NamesOnly += row.Instructions
+		if strings.Contains(up.text, jsonEscaped(src.Instructions)) || strings.Contains(up.text, src.Instructions) {
+			row.InstructionsUpFront = row.Instructions
+		}
+	}
 	for _, c := range eagerCosts(snap, s.tok.Count) {
 		row := byName[c.entry.Source]
 		row.Entries++
 		row.Eager += c.tokens
+		row.NamesOnly += s.tok.Count(namesOnlyText(c.entry))
 		if c.entry.Kind == loader.KindSkill {
 			if f, ok := c.entry.Skill.File(loader.SkillFileName); ok {
 				row.SkillFileBytes += f.Size
@@ -220,6 +267,7 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 // settle fills the derived fields of a row.
 func (c *SourceCost) settle() {
 	c.Saved = c.Eager - c.UpFront
+	c.SavedVsNamesOnly = c.NamesOnly - c.UpFront
 	if c.Eager > 0 {
 		c.SavedPct = math.Round(1000*float64(c.Saved)/float64(c.Eager)) / 10
 	}
@@ -260,6 +308,7 @@ type upFront struct {
 	tools        map[string]int // tokens of each listed tool's definition
 	description  string         // tool_search's, as listed
 	instructions int
+	text         string // all of it, raw: tools/list pages, then instructions
 }
 
 // measureUpFront connects a client to a real MCP server of s and counts
@@ -286,10 +335,9 @@ func (s *Server) measureUpFront(ctx context.Context) (*upFront, error) {
 		}
 	}
 	up := &upFront{tools: map[string]int{}}
-	if res := cs.InitializeResult(); res != nil {
-		up.instructions = s.tok.Count(res.Instructions)
-	}
+	var text strings.Builder
 	for _, page := range rec.recorded() {
+		text.Write(page)
 		up.toolsList += s.tok.Count(string(page))
 		var list struct {
 			Tools []json.RawMessage `json:"tools"`
@@ -309,7 +357,35 @@ func (s *Server) measureUpFront(ctx context.Context) (*upFront, error) {
 			}
 		}
 	}
+	if res := cs.InitializeResult(); res != nil {
+		up.instructions = s.tok.Count(res.Instructions)
+		text.WriteString(res.Instructions)
+	}
+	up.text = text.String()
 	return up, nil
+}
+
+// paysOffAt finds the catalog size from which toolsearch costs less up
+// front than the host's names-only deferral: toolsearch's fixed cost
+// (overhead, its own tools and instructions) plus a listing at its full
+// budget, against the host's fixed cost plus a name line per tool, priced
+// at the mean over this catalog's tools. It returns that mean, and 0 tools
+// when the catalog has none.
+func (s *Server) paysOffAt(snap *loader.Snapshot, overhead int) (meanName float64, tools int) {
+	sum, n := 0, 0
+	for _, e := range snap.Listed() {
+		if e.Kind == loader.KindTool {
+			sum += s.tok.Count(namesOnlyText(e))
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	meanName = float64(sum) / float64(n)
+	ceiling := float64(overhead + s.opts.ListingBudget - s.tok.Count(hostFixedText()))
+	tools = int(math.Ceil(max(ceiling, 0)/meanName)) + 1
+	return math.Round(10*meanName) / 10, tools
 }
 
 // listingTokensBySource splits tool_search's description into the groups

@@ -75,9 +75,13 @@ func measureCatalog(t *testing.T) *loader.Catalog {
 		props[fmt.Sprintf("field_%d", i)] = map[string]any{"type": "string", "description": "One of many fields."}
 	}
 	big := &mcp.Tool{Name: "big", Description: "A tool with a huge schema.", InputSchema: map[string]any{"type": "object", "properties": props}}
-	c.Put(&loader.Source{Name: "bigsrv", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("bigsrv", "bigsrv__big", big)}})
+	c.Put(&loader.Source{Name: "bigsrv", Kind: loader.SourceTools, Instructions: bigsrvInstructions,
+		Entries: []*loader.Entry{loader.NewToolEntry("bigsrv", "bigsrv__big", big)}})
 	return c
 }
+
+// bigsrvInstructions are the instructions of measureCatalog's bigsrv.
+const bigsrvInstructions = "Fill in every field of big: it refuses a call that leaves one out."
 
 func TestMeasureReport(t *testing.T) {
 	s, err := New(measureCatalog(t), Options{ListingBudget: DefaultListingBudget})
@@ -107,6 +111,9 @@ func TestMeasureReport(t *testing.T) {
 		wantEager[e.Source] += count(text)
 		wantEntries[e.Source]++
 	}
+	// A server's instructions, which a host connected to it directly
+	// sends up front.
+	wantEager["bigsrv"] += count(bigsrvInstructions)
 	rows := map[string]SourceCost{}
 	upSum := 0
 	for _, r := range rep.Sources {
@@ -148,6 +155,38 @@ func TestMeasureReport(t *testing.T) {
 	total := rep.Total
 	if total.Saved != total.Eager-total.UpFront || total.SavedPct != roundPct(total.Saved, total.Eager) {
 		t.Errorf("total %+v", total)
+	}
+
+	// Names-only: the host's own deferral, one name line per tool as the
+	// host spells it, a skill's name and description, the instructions;
+	// the host's search tool on the overhead row.
+	wantNames := map[string]int{
+		"bigsrv": count("mcp__bigsrv__big\n") + count(bigsrvInstructions),
+		loader.SkillsSourceName: count("- release-notes: Write release notes from merged changes.\n") +
+			count("- huge-skill: A skill with a very long body.\n"),
+		OverheadSource: rep.HostFixed,
+	}
+	for name, want := range wantNames {
+		if r := rows[name]; r.NamesOnly != want || r.SavedVsNamesOnly != r.NamesOnly-r.UpFront {
+			t.Errorf("%s: names-only %d (saved %d), want %d", name, r.NamesOnly, r.SavedVsNamesOnly, want)
+		}
+	}
+	if r := rows["bigsrv"]; r.Instructions != count(bigsrvInstructions) || r.InstructionsUpFront != 0 {
+		t.Errorf("bigsrv instructions %d, up front %d; want %d, 0", r.Instructions, r.InstructionsUpFront, count(bigsrvInstructions))
+	}
+	namesSum := 0
+	for _, r := range rep.Sources {
+		namesSum += r.NamesOnly
+	}
+	if total.NamesOnly != namesSum || total.Instructions != count(bigsrvInstructions) || rep.HostFixed < 200 {
+		t.Errorf("names-only total %d, rows %d; instructions %d; host fixed %d", total.NamesOnly, namesSum, total.Instructions, rep.HostFixed)
+	}
+	// From PaysOffAt tools on, the host's list costs more than toolsearch
+	// at its full listing; one tool fewer, it does not.
+	full := rows[OverheadSource].UpFront + rep.ListingBudget
+	host := func(tools int) float64 { return float64(rep.HostFixed) + float64(tools)*rep.NameTokens }
+	if rep.PaysOffAt == 0 || host(rep.PaysOffAt) <= float64(full)-0.5 || host(rep.PaysOffAt-2) > float64(full)+0.5 {
+		t.Errorf("pays off at %d tools: host %.0f there, toolsearch %d at most", rep.PaysOffAt, host(rep.PaysOffAt), full)
 	}
 
 	// Per-search cost: the default detail first, each level over every query.

@@ -77,7 +77,7 @@ func readQueries(file string) ([]string, error) {
 // measureTables renders a report's two tables as rows of cells, shared by
 // the text and Markdown forms.
 func measureTables(rep *server.Report) (sources, searches [][]string) {
-	sources = [][]string{{"source", "kind", "entries", "eager", "up-front", "saved", "saved %", "SKILL.md"}}
+	sources = [][]string{{"source", "kind", "entries", "eager", "names-only", "up-front", "saved", "saved %", "vs names-only", "SKILL.md"}}
 	row := func(c server.SourceCost) []string {
 		entries, eager, pct := num(c.Entries), num(c.Eager), fmt.Sprintf("%.1f %%", c.SavedPct)
 		if c.Name == server.OverheadSource {
@@ -87,7 +87,7 @@ func measureTables(rep *server.Report) (sources, searches [][]string) {
 		if c.SkillFileBytes > 0 {
 			skillBytes = server.HumanSize(c.SkillFileBytes)
 		}
-		return []string{c.Name, c.Kind, entries, eager, num(c.UpFront), num(c.Saved), pct, skillBytes}
+		return []string{c.Name, c.Kind, entries, eager, num(c.NamesOnly), num(c.UpFront), num(c.Saved), pct, num(c.SavedVsNamesOnly), skillBytes}
 	}
 	for _, c := range rep.Sources {
 		sources = append(sources, row(c))
@@ -111,6 +111,9 @@ func writeMeasureText(out io.Writer, rep *server.Report) error {
 	fmt.Fprintf(&b, "Tokens counted with %s. %s\n\n", rep.Tokenizer, rep.TokenizerNote)
 	writeAligned(&b, sources, 2)
 	b.WriteString("\n" + upFrontLine(rep) + "\n")
+	for _, l := range baselineLines(rep) {
+		b.WriteString(l + "\n")
+	}
 	fmt.Fprintf(&b, "\nPer tool_search result, in tokens (result budget %s), over %s queries from %s:\n\n", num(rep.ResultBudget), num(rep.Queries), rep.QuerySource)
 	writeAligned(&b, searches, 1)
 	b.WriteString("\n" + breakEvenLine(rep) + "\n")
@@ -152,6 +155,9 @@ func writeMeasureMarkdown(out io.Writer, rep *server.Report) error {
 	var b strings.Builder
 	writeMarkdownTable(&b, sources, 2)
 	b.WriteString("\n" + upFrontLine(rep) + "\n")
+	for _, l := range baselineLines(rep) {
+		b.WriteString("\n" + l + "\n")
+	}
 	fmt.Fprintf(&b, "\nPer `tool_search` result, in tokens (result budget %s), over %s queries from %s:\n\n", num(rep.ResultBudget), num(rep.Queries), rep.QuerySource)
 	writeMarkdownTable(&b, searches, 1)
 	b.WriteString("\n" + breakEvenLine(rep) + "\n")
@@ -187,6 +193,29 @@ func upFrontLine(rep *server.Report) string {
 	return fmt.Sprintf("Up-front: tools/list %s tokens (%s tools) + instructions %s tokens; listing budget %s tokens.",
 		num(rep.ToolsList), num(rep.ListedTools), num(rep.Instructions), num(rep.ListingBudget))
 }
+
+// baselineLines say what the two baselines are, where toolsearch pays off
+// against the host's own deferral, and what upstream instructions cost.
+func baselineLines(rep *server.Report) []string {
+	lines := []string{fmt.Sprintf("Baselines: eager sends every schema and SKILL.md body up front; names-only is a host's own deferral "+
+		"(Claude Code's tool search: its search tool, %s tokens, and a name per tool, %s tokens each; schemas on demand).",
+		num(rep.HostFixed), num1(rep.NameTokens))}
+	if rep.PaysOffAt > 0 {
+		verdict := "more"
+		if rep.Total.SavedVsNamesOnly > 0 {
+			verdict = "less"
+		}
+		lines = append(lines, fmt.Sprintf("Against names-only, toolsearch costs %s up front here (%s tokens), and costs less at any catalog of %s tools or more, where its listing holds at the %s-token budget.",
+			verdict, num(abs(rep.Total.SavedVsNamesOnly)), num(rep.PaysOffAt), num(rep.ListingBudget)))
+	}
+	if t := rep.Total; t.Instructions > 0 {
+		lines = append(lines, fmt.Sprintf("Upstream instructions: %s tokens a host connected to the servers directly sends up front (in both baselines); toolsearch sends %s of them up front, the rest with each server's search results.",
+			num(t.Instructions), num(t.InstructionsUpFront)))
+	}
+	return lines
+}
+
+func abs(n int) int { return max(n, -n) }
 
 func breakEvenLine(rep *server.Report) string {
 	if rep.BreakEven == 0 {

@@ -6,25 +6,25 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 )
 
 // shutdownGrace is how long work in flight (running scripts, upstream calls,
-// requests) gets to finish once SIGINT or SIGTERM asks toolsearch to stop.
+// requests) gets to finish once a shutdown signal (shutdownSignals) asks
+// toolsearch to stop.
 const shutdownGrace = 10 * time.Second
 
-// hurry is closed by a second SIGINT or SIGTERM: the grace is cut short and
+// hurry is closed by a second shutdown signal: the grace is cut short and
 // work still in flight is stopped at once.
 var hurry = make(chan struct{})
 
-// notifyShutdown returns a context that ends at the first SIGINT or
-// SIGTERM; a second one closes hurry, and a third ends the process at once
+// notifyShutdown returns a context that ends at the first shutdown signal;
+// a second one closes hurry, and a third ends the process at once
 // (the default action), for when even stopping hangs.
 func notifyShutdown() context.Context {
 	ctx, stop := context.WithCancel(context.Background())
 	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(signals, shutdownSignals...)
 	go func() {
 		sig := <-signals
 		// A warning, so that one-shot commands, which log only those,
@@ -33,7 +33,7 @@ func notifyShutdown() context.Context {
 		stop()
 		<-signals
 		close(hurry)
-		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		signal.Reset(shutdownSignals...)
 	}()
 	return ctx
 }

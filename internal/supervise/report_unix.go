@@ -13,9 +13,10 @@ import (
 // Result reads the supervisor's report once it has exited: the command's
 // wait status, or the error that kept the command from starting. ok is
 // false when there was no report, as when the supervisor itself was
-// killed. It closes the pipe: call it once.
+// killed, or when there is no supervisor (the caller has the command's
+// own status then). It closes the pipe: call it once.
 func (s *Supervisor) Result() (ws syscall.WaitStatus, startErr error, ok bool) {
-	if s == nil || s.r == nil {
+	if s.r == nil {
 		return 0, nil, false
 	}
 	defer s.r.Close()

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"syscall"
 	"time"
@@ -19,7 +18,7 @@ import (
 const self = "/proc/self/exe"
 
 // Init runs the supervisor and exits if the process was started as one;
-// otherwise it enables Wrap and returns. Call it first thing in main, and
+// otherwise it lets Wrap start supervisors and returns. Call it first thing in main, and
 // in TestMain of tests whose code supervises commands.
 func Init() {
 	if len(os.Args) > 1 && os.Args[1] == mode {
@@ -30,55 +29,36 @@ func Init() {
 	}
 }
 
-// Wrap changes cmd, which must not have started, so that it runs under a
-// supervisor: its Path and Args become the supervisor's, which runs the
-// original ones. Dir, Env and the standard streams stay as they are and
-// reach the command through the supervisor; SysProcAttr applies to the
-// supervisor (set Setpgid there, so that signals meant for this program's
-// process group do not reach it) and gains Pdeathsig. ExtraFiles are not
-// supported.
-//
-// Wrap returns nil and leaves cmd alone where supervising is not
-// available (see Enabled). With Options.Report it returns the handle to
-// read the command's status from.
-func Wrap(cmd *exec.Cmd, opts Options) (*Supervisor, error) {
-	if !Enabled() || cmd.Err != nil {
-		return nil, nil // a command that cannot start fails as it would have
-	}
-	if cmd.Process != nil {
-		return nil, errors.New("supervise: command already started")
-	}
-	if len(cmd.ExtraFiles) > 0 {
-		return nil, errors.New("supervise: commands with ExtraFiles cannot be supervised")
-	}
-	if opts.Grace <= 0 {
-		opts.Grace = DefaultGrace
-	}
-	a := args{grace: opts.Grace, reportFD: -1, path: cmd.Path, argv: cmd.Args}
+// superviseCommand makes the command run under a supervisor: cmd's Path
+// and Args become the supervisor's, which runs the original ones. Dir, Env
+// and the standard streams stay as they are and reach the command through
+// the supervisor; SysProcAttr applies to the supervisor and gains
+// Pdeathsig. With report, the supervisor reports the command's status on a
+// pipe (see Supervisor.Result).
+func (s *Supervisor) superviseCommand(report bool) error {
+	cmd := s.cmd
+	a := args{grace: s.grace, reportFD: -1, path: cmd.Path, argv: cmd.Args}
 	if len(a.argv) == 0 {
 		a.argv = []string{cmd.Path}
 	}
-	var s *Supervisor
-	if opts.Report {
+	if report {
 		r, w, err := os.Pipe()
 		if err != nil {
-			return nil, fmt.Errorf("supervise: %w", err)
+			return fmt.Errorf("supervise: %w", err)
 		}
-		s = &Supervisor{r: r, w: w}
+		s.r, s.w = r, w
 		cmd.ExtraFiles = []*os.File{w}
 		a.reportFD = 3
 	}
 	cmd.Path = self
 	cmd.Args = append([]string{"toolsearch-supervisor"}, a.encode()...)
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
 	// SIGTERM, not SIGKILL: the supervisor must live to stop the rest.
 	// (Strictly, the signal comes when the thread that started it ends;
 	// Go ends threads only for goroutines that lock one and never unlock,
 	// which nothing that starts commands does.)
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
-	return s, nil
+	s.supervised = true
+	return nil
 }
 
 // reaped is a process the supervisor waited for.

@@ -24,9 +24,10 @@ import (
 const stopGrace = 2 * time.Second
 
 // transport makes the transport for one connection attempt, authorized by
-// h when it is an HTTP one. For stdio it also returns the command, which is
-// not started yet, so that the caller can find and stop its process.
-func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.Handler) (mcp.Transport, *exec.Cmd, error) {
+// h when it is an HTTP one. For stdio it also returns the server's process,
+// which starts when the transport connects, so that the caller can find
+// and stop it.
+func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.Handler) (mcp.Transport, *stdioProcess, error) {
 	if dial := u.m.opts.Dial; dial != nil {
 		t, err := dial(ctx, u.cfg)
 		return t, nil, err
@@ -46,22 +47,63 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 		// A grandchild that inherited stderr must not keep Wait (and
 		// so Close) waiting for ever.
 		cmd.WaitDelay = stopGrace
-		ownProcessGroup(cmd)
-		// Where it can, a supervisor runs the server, so that what it
-		// starts ends with it even if it left the process group, and it
-		// ends even if toolsearch is killed. The supervisor's grace is
+		// What the server starts (npx starts node, go run the built
+		// program) is stopped with it: in its process group, and where
+		// the system allows (Linux, Windows), even if it left the group
+		// and even if toolsearch is killed. A Linux supervisor's grace is
 		// shorter than stopGrace, so that it has stopped everything
 		// before the transport would kill it.
-		if _, err := supervise.Wrap(cmd, supervise.Options{Grace: stopGrace / 2}); err != nil {
+		sup, err := supervise.Wrap(cmd, supervise.Options{Grace: stopGrace / 2})
+		if err != nil {
 			return nil, nil, err
 		}
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, cmd, nil
+		p := &stdioProcess{cmd: cmd, sup: sup}
+		return &startingTransport{CommandTransport: &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, p: p}, p, nil
 	case TypeHTTP:
 		return withOAuth(&mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	case TypeSSE:
 		return withOAuth(&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	}
 	return nil, nil, fmt.Errorf("unknown transport %q", cfg.Type)
+}
+
+// A stdioProcess is a stdio server's command and what stops everything it
+// started.
+type stdioProcess struct {
+	cmd *exec.Cmd
+	sup *supervise.Supervisor
+}
+
+// pid is the process's id, 0 before it started.
+func (p *stdioProcess) pid() int {
+	if p == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
+// kill ends whatever is left of the process and what it started, once the
+// session has closed (stdin first, then signals: see mcp.CommandTransport).
+func (p *stdioProcess) kill() {
+	if p != nil {
+		p.sup.Kill()
+	}
+}
+
+// startingTransport tells the supervisor that the SDK has started the
+// command (on Windows it is then put in its job and let run).
+type startingTransport struct {
+	*mcp.CommandTransport
+	p *stdioProcess
+}
+
+func (t *startingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.CommandTransport.Connect(ctx)
+	if serr := t.p.sup.Started(); serr != nil && err == nil {
+		_ = conn.Close() // Started killed it: this only reaps it
+		return nil, serr
+	}
+	return conn, err
 }
 
 // httpClient returns the client for a server at endpoint: one that adds the

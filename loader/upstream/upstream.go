@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -96,7 +95,7 @@ type session struct {
 	// ctx ends when the connection is given up; calls on it end with it.
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	cmd    *exec.Cmd // for stdio
+	proc   *stdioProcess // for stdio
 	stderr *stderrTail
 	// listing reads tools/list pages before the client does (see
 	// listingTransport); nil for streamable HTTP, see connect.
@@ -268,8 +267,8 @@ func (u *upstream) connect(ctx context.Context) (*session, error) {
 	// in the context it was opened with.
 	timeout := u.m.opts.ConnectTimeout
 	timer := time.AfterFunc(timeout, func() { s.cancel(errConnectTimeout) })
-	t, cmd, err := u.transport(s.ctx, s.stderr, u.auth)
-	s.cmd = cmd
+	t, proc, err := u.transport(s.ctx, s.stderr, u.auth)
+	s.proc = proc
 	var cs *mcp.ClientSession
 	if err == nil {
 		// The streamable HTTP client's connection must reach the client
@@ -306,9 +305,7 @@ func (s *session) close() {
 	if s.cs != nil {
 		_ = s.cs.Close()
 	}
-	if s.cmd != nil {
-		killProcessGroup(s.cmd)
-	}
+	s.proc.kill()
 }
 
 // serve lists the tools, then keeps the listing current until the session
@@ -725,8 +722,8 @@ func (u *upstream) status() Status {
 		Tools:      len(u.tools),
 		Relisting:  u.relisting.Load(),
 	}
-	if u.sess != nil && u.sess.cmd != nil && u.sess.cmd.Process != nil {
-		st.PID = u.sess.cmd.Process.Pid
+	if u.sess != nil {
+		st.PID = u.sess.proc.pid()
 	}
 	return st
 }
