@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -147,6 +148,7 @@ func TestRelayedRequestsAreBounded(t *testing.T) {
 		},
 	}
 	done := make(chan error, 1)
+	start := time.Now()
 	go func() {
 		_, err := m.Call(WithCaller(context.Background(), caller), "asker", "ask", []byte(`{"ask":"flood"}`))
 		done <- err
@@ -158,8 +160,11 @@ func TestRelayedRequestsAreBounded(t *testing.T) {
 	if err := recv(t, done, "the call"); err != nil {
 		t.Fatal(err)
 	}
-	if p, n := peak.Load(), total.Load(); p > maxAsksPerCall || n > askRate {
-		t.Errorf("%d requests reached the client, %d at once; want at most %d at once and %d in all", n, p, maxAsksPerCall, askRate)
+	// The rate counts per second: a flood that a loaded machine (-race)
+	// stretches over more than one window may pass askRate in each.
+	windows := int32(time.Since(start)/time.Second) + 2
+	if p, n := peak.Load(), total.Load(); p > maxAsksPerCall || n > askRate*windows {
+		t.Errorf("%d requests reached the client, %d at once; want at most %d at once and %d in all (%d a second)", n, p, maxAsksPerCall, askRate*windows, askRate)
 	}
 }
 
