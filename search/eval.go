@@ -123,9 +123,14 @@ type SplitReport struct {
 // evalDepth is how deep each query's ranking is read: R@10 and MRR@10 need ten hits.
 const evalDepth = 10
 
-// Evaluate runs every query against the index and scores the rankings.
-func Evaluate(ix *Index, qs []EvalQuery, opts EvalOptions) EvalReport {
-	rankings := ix.rankAll(qs, opts.Kind)
+// Searcher is what Evaluate scores: the Index, or a baseline such as PlainBM25.
+type Searcher interface {
+	Search(Query) Result
+}
+
+// Evaluate runs every query against the searcher and scores the rankings.
+func Evaluate(ix Searcher, qs []EvalQuery, opts EvalOptions) EvalReport {
+	rankings := rankAll(ix, qs, opts.Kind)
 	rep := scoreRankings(qs, rankings, opts)
 	var multi []EvalQuery
 	var asOne [][]string
@@ -143,7 +148,7 @@ func Evaluate(ix *Index, qs []EvalQuery, opts EvalOptions) EvalReport {
 				needs = append(needs, EvalQuery{Query: text})
 			}
 		}
-		perNeed := ix.rankAll(needs, opts.Kind)
+		perNeed := rankAll(ix, needs, opts.Kind)
 		split := make([][]string, len(multi))
 		for i, q := range multi {
 			split[i] = interleave(perNeed[:len(q.Queries)], evalDepth)
@@ -180,7 +185,9 @@ func interleave(rankings [][]string, n int) []string {
 
 // rankAll returns the IDs of the best evalDepth hits of every query, searching on every
 // CPU.
-func (ix *Index) rankAll(qs []EvalQuery, kind string) [][]string {
+func (ix *Index) rankAll(qs []EvalQuery, kind string) [][]string { return rankAll(ix, qs, kind) }
+
+func rankAll(ix Searcher, qs []EvalQuery, kind string) [][]string {
 	out := make([][]string, len(qs))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup

@@ -24,6 +24,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	misses := fs.Int("misses", 0, "list the `N` worst queries")
 	folds := fs.Int("folds", 0, "also cross-validate in `K` folds grouped by tool, refitting the ranking's weights for each")
 	fit := fs.Bool("fit", false, "fit the ranking's weights on the first queries file and print them (the shipped weights are fitted so on the dev split)")
+	baseline := fs.String("baseline", "", "score `RANKER` instead of the ranking: bm25 (plain BM25 over name, description and parameters, the evaluation sets' baseline)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -35,8 +36,6 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ix := search.NewIndex()
-	ix.Add(docs...)
 	sets := make([][]search.EvalQuery, len(queries))
 	for i, file := range queries {
 		if sets[i], err = readEvalQueries(file); err != nil {
@@ -44,6 +43,18 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		}
 	}
 	opts := search.EvalOptions{Misses: *misses}
+	switch *baseline {
+	case "":
+	case "bm25":
+		if *fit || *folds > 0 {
+			return fmt.Errorf("--baseline %s has no weights to fit: drop --fit and --folds", *baseline)
+		}
+		return writeReports(out, queries, baselineReports(search.NewPlainBM25(docs), queries, sets, opts), *asJSON, *byCategory)
+	default:
+		return fmt.Errorf("--baseline %q: the one baseline is bm25", *baseline)
+	}
+	ix := search.NewIndex()
+	ix.Add(docs...)
 	if *fit {
 		w := search.FitWeights(ix, sets[0], "")
 		for _, k := range slices.Sorted(maps.Keys(w)) {
@@ -52,15 +63,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		fmt.Fprintln(out)
 		return search.Evaluate(ix, sets[0], opts).WriteText(out, *byCategory)
 	}
-	type setReport struct {
-		File    string            `json:"file"`
-		Shipped search.EvalReport `json:"shipped"`
-		CV      *search.CVSet     `json:"cv,omitempty"`
-	}
-	reports := make([]setReport, len(sets))
-	for i, qs := range sets {
-		reports[i] = setReport{File: queries[i], Shipped: search.Evaluate(ix, qs, opts)}
-	}
+	reports := baselineReports(ix, queries, sets, opts)
 	if *folds > 0 {
 		cv, err := search.CrossValidate(ix, sets[0], *folds, opts, sets[1:]...)
 		if err != nil {
@@ -71,7 +74,31 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 			reports[i+1].CV = &cv.Also[i]
 		}
 	}
-	if *asJSON {
+	return writeReports(out, queries, reports, *asJSON, *byCategory)
+}
+
+// setReport is the report of one queries file: scored as shipped, and cross-validated.
+type setReport struct {
+	File    string            `json:"file"`
+	Shipped search.EvalReport `json:"shipped"`
+	CV      *search.CVSet     `json:"cv,omitempty"`
+}
+
+// baselineReports scores every set with a baseline ranker.
+func baselineReports(s search.Searcher, files []string, sets [][]search.EvalQuery, opts search.EvalOptions) []setReport {
+	reports := make([]setReport, len(sets))
+	for i, qs := range sets {
+		reports[i] = setReport{File: files[i], Shipped: search.Evaluate(s, qs, opts)}
+	}
+	return reports
+}
+
+func writeReports(out io.Writer, queries []string, reports []setReport, asJSON, byCategory bool) error {
+	folds := 0
+	if len(reports) > 0 && reports[0].CV != nil {
+		folds = len(reports[0].CV.Folds)
+	}
+	if asJSON {
 		if len(reports) == 1 && reports[0].CV == nil {
 			return writeJSON(out, reports[0].Shipped) // the shape before --folds
 		}
@@ -87,7 +114,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		if r.CV != nil {
 			r.Shipped.Misses = nil // the pooled cross-validation lists them
 		}
-		if err := r.Shipped.WriteText(out, *byCategory); err != nil {
+		if err := r.Shipped.WriteText(out, byCategory); err != nil {
 			return err
 		}
 		if r.CV == nil {
@@ -97,8 +124,8 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		if i > 0 {
 			fit = "fitted on the other folds of " + queries[0]
 		}
-		fmt.Fprintf(out, "\n%s, cross-validation in %d folds grouped by tool, weights %s:\n", r.File, *folds, fit)
-		if err := r.CV.WriteText(out, *byCategory); err != nil {
+		fmt.Fprintf(out, "\n%s, cross-validation in %d folds grouped by tool, weights %s:\n", r.File, folds, fit)
+		if err := r.CV.WriteText(out, byCategory); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "\nshipped -> cross-validation mean: R@1 %+.3f, R@5 %+.3f, R@10 %+.3f, MRR %+.3f\n",

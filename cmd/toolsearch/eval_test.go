@@ -66,3 +66,37 @@ func TestSearchSeveralQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalBaseline: eval --baseline bm25 scores plain BM25 on the queries, and refuses to
+// fit or cross-validate it, since it has no weights.
+func TestEvalBaseline(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	queries := filepath.Join(dir, "queries.jsonl")
+	if err := os.WriteFile(tools, []byte(`[
+		{"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {"type": "object"}},
+		{"name": "send_email", "description": "Send an email message.", "inputSchema": {"type": "object"}}
+	]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(queries, []byte(`{"id":"1","query":"weather in Rome","expected":["get_weather"]}
+{"id":"2","query":"mail my boss","expected":["send_email"]}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	if code := run(t.Context(), []string{"eval", "--baseline", "bm25", "--catalog", tools, "--queries", queries}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	// Plain BM25 has no stems or synonyms: "mail" does not find send_email.
+	if !strings.Contains(out.String(), "all        2  0.500  0.500") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	for _, bad := range [][]string{{"--baseline", "bm25", "--folds", "2"}, {"--baseline", "tfidf"}} {
+		errs.Reset()
+		args := append([]string{"eval", "--catalog", tools, "--queries", queries}, bad...)
+		if code := run(t.Context(), args, &out, &errs); code == 0 || !strings.Contains(errs.String(), "--baseline") {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, errs.String())
+		}
+	}
+}
