@@ -105,6 +105,13 @@ type Index struct {
 	// weights are the fitted numbers of ranking; see weights.
 	weights weights
 
+	// soft is the soft stage (see soft.go); softVocab is its vocabulary of this catalog,
+	// prepared when the index had softAt terms, under softMu.
+	soft      SoftStage
+	softMu    sync.Mutex
+	softVocab SoftVocabulary
+	softAt    int
+
 	// rerankHook, when set, sees every query's candidates before the
 	// second stage, for tests that look at the features or at how many
 	// searches run at once.
@@ -121,6 +128,7 @@ func NewIndex() *Index {
 		groupIDs:  map[string]int32{},
 		searching: make(chan struct{}, runtime.GOMAXPROCS(0)),
 		weights:   defaultWeights,
+		soft:      WordVectors{},
 	}
 }
 

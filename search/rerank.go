@@ -42,7 +42,9 @@ func (ix *Index) newReranker(cs []concept) *reranker {
 			continue
 		}
 		for _, t := range c.terms {
-			rr.qterms = append(rr.qterms, t.id)
+			if !t.soft { // a neighbour in vector space is too loose to say a name is asked for
+				rr.qterms = append(rr.qterms, t.id)
+			}
 		}
 	}
 	slices.Sort(rr.qterms)

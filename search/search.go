@@ -64,6 +64,7 @@ type concept struct {
 type queryTerm struct {
 	id     int32
 	weight float64
+	soft   bool // proposed by the soft stage, which the name fit does not count
 }
 
 // scratch holds the per-document buffers of one search, pooled so that a search allocates
@@ -395,19 +396,28 @@ func squash(x float64) float64 { return x / (x + 1) }
 // that no document contains.
 func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, impossible bool) {
 	quoted := quotedWords(p.words)
+	for i, f := range openerWords(p.words) {
+		quoted[i] = quoted[i] || f // like a quotation, an opener says nothing about the tool
+	}
+	ops := arithmeticWords(p.words)
 	var base, phrases []string
 	for i, w := range p.words {
 		if quoted[i] {
 			continue
 		}
+		if op, ok := ops[i]; ok {
+			base = terms(base, op, false)
+			continue
+		}
 		base = terms(base, w, looksLikeIdentifier(w))
-		if i+1 < len(p.words) && !quoted[i+1] {
+		if _, next := ops[i+1]; i+1 < len(p.words) && !quoted[i+1] && !next {
 			if t := phraseTerm(w, p.words[i+1]); t != "" {
 				phrases = append(phrases, t)
 			}
 		}
 	}
-	slices.Sort(base) // the order of words must not change the score
+	var soft SoftVocabulary // prepared on the first word that needs it
+	slices.Sort(base)       // the order of words must not change the score
 	base = slices.Compact(base)
 	slices.Sort(phrases)
 	phrases = slices.Compact(phrases)
@@ -415,7 +425,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		c := concept{weight: 1}
 		if id, ok := ix.lookup(t); ok {
 			c.idf = ix.idf(id)
-			c.terms = append(c.terms, queryTerm{id, 1})
+			c.terms = append(c.terms, queryTerm{id: id, weight: 1})
 		}
 		for _, syn := range synonyms[t] {
 			if _, isBase := slices.BinarySearch(base, syn); isBase {
@@ -430,9 +440,10 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 				c.idf = idf // the word itself is unknown: its first synonym stands in
 			}
 			// A common synonym of a rare word is weaker evidence than the word.
-			c.terms = append(c.terms, queryTerm{sid, synonymWeight * min(1, idf/c.idf)})
+			c.terms = append(c.terms, queryTerm{id: sid, weight: synonymWeight * min(1, idf/c.idf)})
 		}
 		c = ix.wordnetTerms(c, t, base)
+		c = ix.softTerms(c, t, base, &soft)
 		if len(c.terms) > 0 {
 			optional = append(optional, c)
 		}
@@ -442,7 +453,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			continue
 		}
 		if id, ok := ix.lookup(t); ok {
-			optional = append(optional, concept{idf: ix.idf(id), weight: phraseWeight, terms: []queryTerm{{id, 1}}})
+			optional = append(optional, concept{idf: ix.idf(id), weight: phraseWeight, terms: []queryTerm{{id: id, weight: 1}}})
 		}
 	}
 	optional = append(optional, ix.corrections(p.words)...)
@@ -451,7 +462,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			continue
 		}
 		if id, ok := ix.lookup(h); ok {
-			optional = append(optional, concept{idf: ix.idf(id), weight: hintWeight, terms: []queryTerm{{id, 1}}, hint: true})
+			optional = append(optional, concept{idf: ix.idf(id), weight: hintWeight, terms: []queryTerm{{id: id, weight: 1}}, hint: true})
 		}
 	}
 	var seen []int32
@@ -463,7 +474,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			}
 			if !slices.Contains(seen, id) {
 				seen = append(seen, id)
-				required = append(required, concept{idf: ix.idf(id), weight: 1, terms: []queryTerm{{id, 1}}})
+				required = append(required, concept{idf: ix.idf(id), weight: 1, terms: []queryTerm{{id: id, weight: 1}}})
 			}
 		}
 	}
@@ -490,7 +501,7 @@ func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
 		if c.idf == 0 {
 			c.idf = idf
 		}
-		c.terms = append(c.terms, queryTerm{id, w * min(1, idf/c.idf)})
+		c.terms = append(c.terms, queryTerm{id: id, weight: w * min(1, idf/c.idf)})
 	}
 	for _, u := range lx.derived[t] {
 		add(u, derivedWeight)
@@ -499,6 +510,32 @@ func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
 		for _, u := range lx.sense[t] {
 			add(u, senseWeight)
 		}
+	}
+	return c
+}
+
+// softTerms adds to c the catalog terms that the soft stage relates to the query term t,
+// when no document has t itself (see soft.go).
+func (ix *Index) softTerms(c concept, t string, base []string, soft *SoftVocabulary) concept {
+	if _, known := ix.lookup(t); known || ix.soft == nil {
+		return c
+	}
+	if *soft == nil {
+		*soft = ix.softVocabulary()
+	}
+	for _, r := range (*soft).Related(t, softTerms) {
+		if _, isBase := slices.BinarySearch(base, r.Term); isBase {
+			continue
+		}
+		id, ok := ix.lookup(r.Term)
+		if !ok || slices.ContainsFunc(c.terms, func(q queryTerm) bool { return q.id == id }) {
+			continue
+		}
+		idf := ix.idf(id)
+		if c.idf == 0 {
+			c.idf = idf
+		}
+		c.terms = append(c.terms, queryTerm{id: id, weight: softWeight * r.Similarity * min(1, idf/c.idf), soft: true})
 	}
 	return c
 }

@@ -54,7 +54,7 @@ func (ix *Index) corrections(words []string) []concept {
 		})
 		if best >= 0 && !slices.Contains(seen, best) {
 			seen = append(seen, best)
-			out = append(out, concept{idf: ix.idf(best), weight: correctionWeight, terms: []queryTerm{{best, 1}}})
+			out = append(out, concept{idf: ix.idf(best), weight: correctionWeight, terms: []queryTerm{{id: best, weight: 1}}})
 		}
 	}
 	for _, w := range words {
