@@ -287,3 +287,14 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.HeapInuse
 }
+
+// BenchmarkWordVectors measures reading the embedded word vector table, which the first
+// search with a word the catalog lacks does once (see wordvec.go).
+func BenchmarkWordVectors(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseWordVectors(wordvecData); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

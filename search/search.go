@@ -416,8 +416,8 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			}
 		}
 	}
-	var soft SoftVocabulary // prepared on the first word that needs it
-	slices.Sort(base)       // the order of words must not change the score
+	var soft softQuery
+	slices.Sort(base) // the order of words must not change the score
 	base = slices.Compact(base)
 	slices.Sort(phrases)
 	phrases = slices.Compact(phrases)
@@ -516,14 +516,17 @@ func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
 
 // softTerms adds to c the catalog terms that the soft stage relates to the query term t,
 // when no document has t itself (see soft.go).
-func (ix *Index) softTerms(c concept, t string, base []string, soft *SoftVocabulary) concept {
+func (ix *Index) softTerms(c concept, t string, base []string, soft *softQuery) concept {
 	if _, known := ix.lookup(t); known || ix.soft == nil {
 		return c
 	}
-	if *soft == nil {
-		*soft = ix.softVocabulary()
+	if soft.asked++; soft.asked > softWords {
+		return c
 	}
-	for _, r := range (*soft).Related(t, softTerms) {
+	if soft.v == nil {
+		soft.v = ix.softVocabulary()
+	}
+	for _, r := range soft.v.Related(t, softTerms) {
 		if _, isBase := slices.BinarySearch(base, r.Term); isBase {
 			continue
 		}

@@ -48,6 +48,18 @@ const (
 	softWeight = 0.25
 )
 
+// softWords is how many words of a query the soft stage answers for: comparing a word
+// with the catalog's vocabulary costs about half a millisecond at 10,000 tools (8,000
+// words with vectors), and the words a catalog lacks are few in a request about it.
+const softWords = 2
+
+// softQuery is the soft stage's state during one query: the vocabulary, prepared on the
+// first word that needs it, and how many words asked.
+type softQuery struct {
+	v     SoftVocabulary
+	asked int
+}
+
 // SetSoftStage replaces the index's soft stage; nil turns it off.
 func (ix *Index) SetSoftStage(s SoftStage) {
 	ix.mu.Lock()
@@ -85,12 +97,20 @@ func (WordVectors) Prepare(has func(string) bool) SoftVocabulary {
 		}
 	}
 	slices.Sort(v.rows) // so that ties between neighbours go the same way every time
+	// The catalog's vectors side by side, to be read in one sweep.
+	v.mat = make([]int8, 0, len(v.rows)*t.dim)
+	for _, r := range v.rows {
+		for _, x := range t.vector(r) {
+			v.mat = append(v.mat, int8(x))
+		}
+	}
 	return v
 }
 
 type vectorVocabulary struct {
 	t    *wordVectors
 	rows []int32 // words of the table whose terms the catalog has
+	mat  []int8  // their vectors, row after row
 }
 
 var relatedPool = sync.Pool{New: func() any { return new([]RelatedTerm) }}
@@ -102,11 +122,17 @@ func (v *vectorVocabulary) Related(term string, n int) []RelatedTerm {
 	}
 	buf := relatedPool.Get().(*[]RelatedTerm)
 	best := (*buf)[:0]
-	for _, r := range v.rows {
-		if r == q {
+	dim := v.t.dim
+	qv := make([]int8, dim)
+	for i, x := range v.t.vector(q) {
+		qv[i] = int8(x)
+	}
+	qn := float64(v.t.norms[q])
+	for k, r := range v.rows {
+		if r == q || qn == 0 || v.t.norms[r] == 0 {
 			continue
 		}
-		c := v.t.cosine(q, r)
+		c := float64(dot8(qv, v.mat[k*dim:(k+1)*dim])) / (qn * float64(v.t.norms[r]))
 		if c < softFloor || len(best) == n && c <= best[n-1].Similarity {
 			continue
 		}
@@ -121,4 +147,21 @@ func (v *vectorVocabulary) Related(term string, n int) []RelatedTerm {
 	*buf = best
 	relatedPool.Put(buf)
 	return out
+}
+
+// dot8 is the dot product of two vectors of equal length, four components at a time.
+func dot8(a, b []int8) int32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 int32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += int32(a[i]) * int32(b[i])
+		s1 += int32(a[i+1]) * int32(b[i+1])
+		s2 += int32(a[i+2]) * int32(b[i+2])
+		s3 += int32(a[i+3]) * int32(b[i+3])
+	}
+	for ; i < len(a); i++ {
+		s0 += int32(a[i]) * int32(b[i])
+	}
+	return s0 + s1 + s2 + s3
 }
