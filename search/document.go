@@ -12,7 +12,10 @@
 // places, currencies), and a share of the evidence of the tool's server as a whole. Text in
 // scripts written without spaces (Chinese, Japanese, Korean, Thai, …) is cut into
 // overlapping character pairs. The words a long request quotes (a message to post, a file
-// name) are values for the tool, not words about it, and do not count. Short queries also
+// name) are values for the tool, not words about it, and do not count; nor do
+// conversational openers ("help me", "show me"), and "times" between numbers asks to
+// multiply. A word no document has finds the catalog's words nearest to it in embedded GloVe
+// word vectors, at a low weight (the soft stage, pluggable: see SoftStage). Short queries also
 // get fuzzy name matching (sahilm/fuzzy) and spelling correction. A second stage reorders
 // the best few by how much of the tool's own name the query asks for. "select:a,b" fetches
 // names directly and "+term" filters without dominating the score. A non-empty query never
