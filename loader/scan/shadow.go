@@ -16,16 +16,16 @@ import (
 var crossToolPatterns = []pattern{
 	mk(RuleShadowing, "a condition on this tool's mere presence, the opening of a shadowing attack",
 		`\b(?:when|whenever|if|once|while|as\s+long\s+as)\s+this\s+(?:tool|function|server)\s+is\s+(?:available|present|loaded|installed|enabled|connected|active|in\s+use)\b`,
-		[]string{"this tool is", "this function is", "this server is"}),
+		[]string{"this tool is", "this function is", "this server is"}).strongIn(kindTool),
 	mk(RuleShadowing, "a claimed effect on another tool",
 		`\bside[-\s]effects?\s+on\s+(?:(?:the|all|any|other|another)\s+)*(?:also\s+present\s+|other\s+)?[\w.-]+\s+`+toolWord,
-		[]string{"side effect", "side-effect"}),
+		[]string{"side effect", "side-effect"}).strongIn(kindTool),
 	mk(RuleShadowing, "an instruction to use this tool in another tool's place",
 		`\b(?:use|call|invoke|prefer)\s+this\s+(?:tool|function)\s+instead\b|\binstead\s+of\s+(?:using\s+|calling\s+)?(?:(?:the|any)\s+)?(?:other\s+)?(?:built-in\s+|default\s+)?[\w.-]+\s+(?:tool|function)\b`,
 		[]string{"instead"}),
 	mk(RuleShadowing, "an instruction about how other tools must behave",
 		`\b(?:(?:all|any|every|other|another)\s+)+[\w.-]*\s*tools?\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to)\b`,
-		[]string{"tool must", "tool should", "tool shall", "tool needs", "tool has to", "tools must", "tools should", "tools have to", "tools need"}),
+		[]string{"tool must", "tool should", "tool shall", "tool needs", "tool has to", "tools must", "tools should", "tools have to", "tools need"}).strongIn(kindTool),
 }
 
 // Names records which server each tool belongs to, for Shadowing. The zero
@@ -238,7 +238,7 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 			continue
 		}
 		perField[field]++
-		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: int(ref.start), End: int(ref.start + ref.n),
+		out = append(out, Finding{Rule: RuleShadowing, Severity: SeverityWithhold, Field: field, Start: int(ref.start), End: int(ref.start + ref.n),
 			Span: quoteSpan(r.written()[at:end]), Message: "names a tool of another server (" + other + ")"})
 	}
 	return out
