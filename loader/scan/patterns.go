@@ -226,7 +226,6 @@ var patterns = []pattern{
 	// (StripPromotion).
 	mk(RulePromotion, "a claim that ranks this tool above the others",
 		promotionExpr, []string{"best", "greatest", "finest", "ultimate", "better", "superior", "prefer", "always", "only", "rather than", "over other", "recommended", "most "}).notIn(kindCode),
-
 }
 
 // promotionExpr finds a description ranking its tool above the others.
