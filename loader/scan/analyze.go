@@ -7,7 +7,7 @@ import (
 
 // scan runs the content rules over the whole doc, as text of kind k.
 func (d *doc) scan(src map[string]any, k kind) []Finding {
-	fs := &findings{d: d, src: src, kind: k}
+	fs := &findings{d: d, src: src, kind: k, tool: d.name}
 	raw := d.text()
 	if raw == "" {
 		return nil
@@ -80,7 +80,7 @@ func deniedAt(text string, pos int) bool {
 	return deniedRE.MatchString(text[max(pos-40, 0):pos])
 }
 
-var deniedRE = regexp.MustCompile(`(?i)(?:not|never|no|don'?t|dont|cannot|can'?t|won'?t|without|refuse\s+to|avoid)\s+(?:\w+\s+){0,2}$`)
+var deniedRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|cannot|can'?t|won'?t|without|refuse\s+to|avoid)\s+(?:\w+\s+){0,2}$`)
 
 // negatedAt reports whether the sentence around pos negates or describes
 // rather than instructs: "never commit .env", "do not send the
@@ -152,8 +152,8 @@ func startsBlock(line string) bool {
 // address.
 var sinkRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b|https?://|\bnc\s+-`)
 
-// readRE is a verb that acts on a file.
-var readRE = regexp.MustCompile(`(?i)\b(?:read|reads|reading|cat|open|opens|load|loads|print|dump|copy|copies|access|get|fetch|grab|collect|extract|upload|send|exfiltrate|steal|harvest|include|attach|parse)\b`)
+// templateRE is a template of a secrets file, which holds none.
+var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl)$`)
 
 // contentRE finds a request for a file's contents: a parameter that asks
 // for a secret file's contents is a sink of its own.
@@ -167,6 +167,9 @@ var contentRE = regexp.MustCompile(`(?i)\b(?:contents?|text|data|body|paste)\b`)
 func judgeSecrets(fs *findings, text string, secrets [][2]int) {
 	concealed := fs.has(RuleDirective, SeverityWithhold)
 	for _, s := range secrets {
+		if templateRE.MatchString(text[s[0]:s[1]]) {
+			continue // .env.example holds no secret
+		}
 		start, end := sentenceAt(text, s[0])
 		negated := negationRE.MatchString(text[start:end])
 		_, next := sentenceAt(text, min(end+1, len(text)))
@@ -180,12 +183,12 @@ func judgeSecrets(fs *findings, text string, secrets [][2]int) {
 			if fs.kind != kindTool {
 				continue
 			}
-		case fs.kind != kindTool && !readRE.MatchString(text[start:end]):
-			continue // a skill naming a file of secrets, as setup docs do
 		case sinkRE.MatchString(scope):
 			sev, msg = SeverityWithhold, " read to be sent elsewhere"
 		case fs.kind == kindTool && fs.inParameter(s[0]) && contentRE.MatchString(text[start:end]):
 			sev, msg = SeverityWithhold, " whose contents a parameter asks for"
+		case fs.kind&(kindSkill|kindCode) != 0:
+			continue // a skill naming a file of secrets, as setup docs do
 		}
 		for _, p := range patterns {
 			if p.rule == RuleSecretPath && p.re.MatchString(text[s[0]:s[1]]) {

@@ -107,7 +107,7 @@ func scanFile(file string, raw []byte, k kind) []Finding {
 
 // toolDoc lays out the texts of a tool definition.
 func toolDoc(t *mcp.Tool) *doc {
-	d := &doc{}
+	d := &doc{name: t.Name}
 	d.buf.Grow(len(t.Title) + len(t.Description) + 2*len(separator))
 	d.add("title", t.Title)
 	d.add("description", t.Description)

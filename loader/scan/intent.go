@@ -41,18 +41,19 @@ func scanSchemaIntent(fs *findings, src map[string]any) {
 		return
 	}
 	purpose := strings.ToLower(fs.pieceText("description") + " " + fs.pieceText("title"))
-	for name, p := range schema.Properties {
-		key := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(camelToSnake(name)))
+	name := strings.ToLower(fs.tool)
+	for param, p := range schema.Properties {
+		key := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(camelToSnake(param)))
 		desc := p.Description + " " + p.Title
 		switch {
 		case heldRE.MatchString(key):
-			fs.addKey(name, SeverityWithhold, "a parameter that asks for what the model holds (its conversation, instructions or tools)")
+			fs.addKey(param, SeverityWithhold, "a parameter that asks for what the model holds (its conversation, instructions or tools)")
 		case selfDescRE.MatchString(desc):
-			fs.addKey(name, SeverityWithhold, "a parameter that asks the model about itself")
-		case selfRE.MatchString(key) && !strings.Contains(purpose, strings.SplitN(key, "_", 2)[0]):
-			fs.addKey(name, SeverityWarn, "a parameter that asks the model about itself")
+			fs.addKey(param, SeverityWithhold, "a parameter that asks the model about itself")
+		case selfRE.MatchString(key) && !strings.Contains(name, strings.SplitN(key, "_", 2)[0]):
+			fs.addKey(param, SeverityWarn, "a parameter that asks the model about itself")
 		case freeRE.MatchString(key) && !strings.Contains(purpose, strings.SplitN(strings.Trim(key, "_"), "_", 2)[0]):
-			fs.addKey(name, SeverityWarn, "a free-form parameter the tool's description has no use for")
+			fs.addKey(param, SeverityWarn, "a free-form parameter the tool's description has no use for")
 		}
 	}
 }

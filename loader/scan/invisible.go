@@ -83,7 +83,7 @@ func scanInvisible(fs *findings, s string) {
 // invisibleSeverity is strong for what only hides or moves text (tag
 // characters, control characters and ANSI escapes, bidirectional
 // overrides, runs of variation selectors) and for a run of zero-width
-// characters long enough to spell something; a stray zero-width space
+// characters (two in a row spell something); a stray zero-width space
 // from a copy and paste is weak.
 func invisibleSeverity(run string) Severity {
 	n := 0
@@ -95,7 +95,7 @@ func invisibleSeverity(run string) Severity {
 			return SeverityWithhold
 		}
 	}
-	if n >= 3 {
+	if n >= 2 {
 		return SeverityWithhold
 	}
 	return SeverityWarn

@@ -37,7 +37,9 @@ func languageOf(fs *findings, text string, off int) {
 	words, english, foreign := 0, 0, 0
 	start, firstWord := -1, -1
 	for i, r := range text + " " {
-		if unicode.IsLetter(r) || r == '\'' && start >= 0 {
+		// CJK text has no spaces: each ideograph counts as a word.
+		cjk := unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+		if !cjk && (unicode.IsLetter(r) || r == '\'' && start >= 0) {
 			if start < 0 {
 				start = i
 			}
@@ -60,10 +62,12 @@ func languageOf(fs *findings, text string, off int) {
 			}
 			start = -1
 		}
-		// CJK text has no spaces: each ideograph counts as a word.
-		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) {
+		if cjk {
 			words++
 			foreign++
+			if firstWord < 0 {
+				firstWord = i
+			}
 		}
 	}
 	if words < minLanguageWords || float64(english) >= minEnglishShare*float64(words) {

@@ -211,6 +211,9 @@ var patterns = []pattern{
 		`!\[[^\]\n]{0,200}\]\(\s*<?https?://[^\s)]*[?&#/][^\s)]*(?:\{[^}\n]{1,200}\}|\$\{|\[[A-Z_ ]{3,}\]|<[a-z_ ]{3,}>)`,
 		[]string{"!["}).strongIn(allKinds),
 
+	mk(RuleExfiltrate, "a request that the model say what it is",
+		`\b(?:model|llm|ai|assistant|agent)\s+(?:that|which|who)\s+(?:is\s+)?(?:calls?|calling|uses?|using|invokes?|invoking)\s+this\s+(?:tool|function)\b|\bwhich\s+(?:llm|model|ai|assistant)\s+you\s+are\b`,
+		[]string{"this tool", "this function", "you are"}).strongIn(serverKinds).notIn(kindCode),
 	mk(RuleExfiltrate, "a request to reveal a credential",
 		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
 		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump"}).around(200).strongIn(allKinds).notIn(kindCode).negatable(),

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -182,6 +184,17 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 			buf = append(append(buf, name...), 0)
 		}
 	}
+	// A tool's own enum values are its own names too: GitHub's
+	// projects_write takes create_project as a method, which names no
+	// other server's tool.
+	for _, name := range enumValues(t) {
+		if name = strings.ToLower(name); isIdentifier(name) && distinctive(name) {
+			if len(buf) == 0 {
+				buf = append(buf, 0)
+			}
+			buf = append(append(buf, name...), 0)
+		}
+	}
 	r.own = int32(len(buf))
 	var list []ref
 	upper := false
@@ -211,6 +224,60 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 	}
 	r.text, r.list = string(buf), slices.Clone(list)
 	return r
+}
+
+// enumValues returns the strings of every enum and const of a tool's
+// schemas. Only schemas that have one are decoded.
+func enumValues(t *mcp.Tool) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				switch k {
+				case "enum":
+					if list, ok := x.([]any); ok {
+						for _, e := range list {
+							if s, ok := e.(string); ok {
+								out = append(out, s)
+							}
+						}
+					}
+				case "const":
+					if s, ok := x.(string); ok {
+						out = append(out, s)
+					}
+				default:
+					walk(x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	for _, schema := range []any{t.InputSchema, t.OutputSchema} {
+		data, ok := schema.(json.RawMessage)
+		if !ok {
+			if schema == nil {
+				continue
+			}
+			var err error
+			if data, err = json.Marshal(schema); err != nil {
+				continue
+			}
+		}
+		if !bytes.Contains(data, []byte(`"enum"`)) && !bytes.Contains(data, []byte(`"const"`)) {
+			continue
+		}
+		var v any
+		if json.Unmarshal(data, &v) == nil {
+			walk(v)
+		}
+	}
+	return out
 }
 
 // Shadowing reports the references that name another server's tools.

@@ -18,6 +18,7 @@ import (
 type doc struct {
 	buf    strings.Builder
 	pieces []piece
+	name   string // of the tool, for a tool definition
 }
 
 // separator ends each piece: a line break and a full stop stop every
@@ -187,6 +188,7 @@ type findings struct {
 	d        *doc
 	src      map[string]any // JSON documents by root, to name fields
 	kind     kind
+	tool     string // the tool's name, for a tool definition
 	norm     *normalized // the text the rules read, for addNorm
 	list     []Finding
 	perField map[string]int
