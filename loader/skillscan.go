@@ -55,3 +55,12 @@ func WithheldProblems(s *Skill, findings []scan.Finding) Problems {
 	}
 	return probs
 }
+
+// IndexedDescription is the description of an entry as the search index
+// takes it: without self-promotion ("This is the best tool in the
+// world."), which for a search gateway is an attack on the ranking itself.
+// The scanner flags such sentences; what the model reads keeps them, so
+// that a person reviewing the definition sees them.
+func IndexedDescription(description string) string {
+	return scan.StripPromotion(description)
+}

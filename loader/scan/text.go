@@ -188,7 +188,7 @@ type findings struct {
 	d        *doc
 	src      map[string]any // JSON documents by root, to name fields
 	kind     kind
-	tool     string // the tool's name, for a tool definition
+	tool     string      // the tool's name, for a tool definition
 	norm     *normalized // the text the rules read, for addNorm
 	list     []Finding
 	perField map[string]int

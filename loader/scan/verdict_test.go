@@ -203,7 +203,9 @@ func TestSkillFilesLines(t *testing.T) {
 			t.Errorf("line %d: %v", f.Line, f)
 		}
 	}
-	if !slices.ContainsFunc(fs, func(f Finding) bool { return strings.HasPrefix(f.String(), "skills/x/references/setup.md:5: model-directive: ") }) {
+	if !slices.ContainsFunc(fs, func(f Finding) bool {
+		return strings.HasPrefix(f.String(), "skills/x/references/setup.md:5: model-directive: ")
+	}) {
 		t.Errorf("no directive on setup.md:5 in %v", fs)
 	}
 }
