@@ -14,7 +14,7 @@ func (d *doc) scan(src map[string]any, k kind) []Finding {
 	}
 	fs.scanText(raw, 0)
 	if k == kindTool {
-		scanSchemaIntent(fs, src)
+		scanSchemaIntent(fs)
 	}
 	return fs.sorted()
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,17 +14,64 @@ import (
 // exactly" hides a directive from every rule that reads the text as
 // written. Only a decoding that is readable text is scanned; images, keys
 // and digests decode to bytes and are passed over.
-var encodedRE = regexp.MustCompile(`[A-Za-z0-9+/_-]{40,}={0,2}|(?:\\x[0-9A-Fa-f]{2}){12,}|(?:%[0-9A-Fa-f]{2}[^%\s"'<>]{0,3}){12,}`)
 
 // Bounds on decoding what a text controls.
 const (
+	minEncodedRun  = 40 // bytes of base64 or hex; shorter runs are names and digests
+	minEscapedRun  = 12 // escapes (%41 or \x41) in a row
 	maxEncodedRuns = 16
 	maxEncodedLen  = 64 << 10
 )
 
+// encodedRuns finds the runs, in one pass over the bytes.
+func encodedRuns(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s) && len(out) < maxEncodedRuns; {
+		switch c := s[i]; {
+		case c == '%' || c == '\\' && i+1 < len(s) && s[i+1] == 'x':
+			j, n := i, 0
+			for j < len(s) {
+				if s[j] == '%' && j+2 < len(s) && isHex(s[j+1:j+3]) {
+					j += 3
+				} else if s[j] == '\\' && j+3 < len(s) && s[j+1] == 'x' && isHex(s[j+2:j+4]) {
+					j += 4
+				} else if n > 0 && s[j] > ' ' && s[j] != '%' && s[j] != '\\' && s[j] != '"' && s[j] < 0x80 && j+1 < len(s) && (s[j+1] == '%' || s[j+1] == '\\') {
+					j++ // a plain character between escapes
+					continue
+				} else {
+					break
+				}
+				n++
+			}
+			if n >= minEscapedRun {
+				out = append(out, [2]int{i, j})
+			}
+			i = max(j, i+1)
+		case base64Byte(c):
+			j := i
+			for j < len(s) && base64Byte(s[j]) {
+				j++
+			}
+			for j < len(s) && s[j] == '=' {
+				j++
+			}
+			if j-i >= minEncodedRun {
+				out = append(out, [2]int{i, j})
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+func base64Byte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
+}
+
 func scanEncoded(fs *findings, raw string, depth int) {
-	runs := encodedRE.FindAllStringIndex(raw, maxEncodedRuns)
-	for _, r := range runs {
+	for _, r := range encodedRuns(raw) {
 		run := raw[r[0]:min(r[1], r[0]+maxEncodedLen)]
 		decoded, how := decodeRun(run)
 		if decoded == "" {

@@ -122,7 +122,7 @@ var patterns = []pattern{
 		[]string{"<", "[", "system", "admin", "developer"}).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "text that poses as the user",
 		`\b(?:this\s+is\s+an?\s+(?:\w+\s+){0,2}message\s+from\s+(?:the\s+)?user|message\s+from\s+(?:the\s+)?user\s+to\s+you|signed\s*,?\s*(?:\n\s*)?the\s+user|i\s+am\s+the\s+user\b|new\s+user\s+(?:query|request|instructions?|task|message)\s*:|the\s+user\s+(?:has\s+)?(?:asked|wants|instructed|authori[sz]ed)\s+you\s+to\s+(?:ignore|skip|bypass|disable|read|send|include|always))`,
-		[]string{"message from", "signed", "i am the user", "new user", "the user"}).around(200).strongIn(allKinds),
+		[]string{"message from", "signed", "i am the user", "new user", "you to"}).around(200).strongIn(allKinds),
 	mk(RuleDirective, "a new role for the model",
 		`(?m:^[\s*#>_]*act\s+as\s*:)|\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+){0,2}(?:mode|assistant|agent|jailbroken|unrestricted|unfiltered|dan)\b|\b(?:developer|god|admin|jailbreak|unrestricted|dan)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b`,
 		[]string{"act as", "you are now", " mode"}).strongIn(allKinds),
@@ -213,32 +213,48 @@ var patterns = []pattern{
 
 	mk(RuleExfiltrate, "a request that the model say what it is",
 		`\b(?:model|llm|ai|assistant|agent)\s+(?:that|which|who)\s+(?:is\s+)?(?:calls?|calling|uses?|using|invokes?|invoking)\s+this\s+(?:tool|function)\b|\bwhich\s+(?:llm|model|ai|assistant)\s+you\s+are\b`,
-		[]string{"this tool", "this function", "you are"}).strongIn(serverKinds).notIn(kindCode),
+		[]string{"this tool", "this function", "you are"}, "model", "llm", "assistant", "agent", " ai ").around(120).strongIn(serverKinds).notIn(kindCode),
 	mk(RuleExfiltrate, "a request to reveal a credential",
 		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
-		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump"}).around(200).strongIn(allKinds).notIn(kindCode).negatable(),
+		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump"}, "header", "token", "api key", "api_key", "api-key", "apikey", "secret key", "credentials", "password", "cookie", "private key").around(200).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "an instruction to keep calling until a credential comes back",
 		`\b(?:retry|repeat|call|invoke|run|poll)\b[^.\n]{0,40}?\b(?:indefinitely|forever|endlessly|until)\b[^.\n]{0,60}?\b(?:api[\s_-]?keys?|tokens?|passwords?|secrets?|credentials?)\b`,
 		[]string{"indefinitely", "forever", "endlessly", "until"}).around(160).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "an instruction to send data to an outside server",
 		`\b(?:send|upload|post|transmit|forward|report|sync)\s+(?:(?:the|all|any|your|its|their|these|those)\s+)?(?:results?|data|findings|outputs?|contents?|files?|reports?|information|details)\s+(?:\w+\s+){0,3}?to\s+(?:our|an?|the|my|this)\s+(?:own\s+)?(?:external\s+|remote\s+|analytics\s+|telemetry\s+|collection\s+|private\s+|third[-\s]party\s+)+(?:server|endpoint|service|host|collector|api)\b`,
-		[]string{"send", "upload", "post", "transmit", "forward", "report", "sync"}).around(200).strongIn(serverKinds).notIn(kindCode).negatable(),
+		[]string{"send", "upload", "post", "transmit", "forward", "report", "sync"}, "server", "endpoint", "collector", "service").around(200).strongIn(serverKinds).notIn(kindCode).negatable(),
 
 	// self-promotion: claims that rank a tool above others, an attack on
 	// the ranking of a search gateway. Kept out of what is indexed too
 	// (StripPromotion).
-	mk(RulePromotion, "a claim that ranks this tool above the others",
-		promotionExpr, []string{"best", "greatest", "finest", "ultimate", "better", "superior", "prefer", "always", "only", "rather than", "over other", "recommended", "most "}).notIn(kindCode),
+	promote(promotionExprs[0], "best", "greatest", "finest", "ultimate", "number one", "#1", "most powerful", "most reliable", "most accurate", "most trusted", "most advanced", "most capable"),
+	promote(promotionExprs[1], "best tool", "best function", "best server", "best skill", "best mcp"),
+	promote(promotionExprs[2], "better than", "better to", "superior", "more reliable", "more accurate", "more powerful", "more capable"),
+	promote(promotionExprs[3], "always prefer", "always choose", "always pick", "always select", "always use", "always call", "should always", "must always"),
+	promote(promotionExprs[4], "this tool over", "this function over", "this server over", "this tool rather", "this function rather", "this server rather", "this tool above", "this tool ahead", "this tool in preference"),
+	promote(promotionExprs[5], "only tool", "only function", "only server"),
+	promote(promotionExprs[6], "recommended tool", "recommended function", "recommended server"),
 }
 
-// promotionExpr finds a description ranking its tool above the others.
-const promotionExpr = `\b(?:this|it)\s+is\s+(?:the|a|an)\s+(?:(?:very|single|absolute|most|world'?s)\s+)?(?:best|greatest|finest|top|ultimate|number\s+one|#1|most\s+(?:powerful|reliable|accurate|trusted|advanced|capable))\s+(?:\w+\s+){0,2}?(?:tool|function|server|skill|option|choice|solution)\b` +
-	`|\bbest\s+(?:\w+\s+)?(?:tool|function|server|skill)\s+(?:in|of)\s+(?:the\s+)?(?:world|universe|market|class|all)\b` +
-	`|\b(?:better|superior|more\s+(?:reliable|accurate|powerful|capable))\s+(?:than|to)\s+(?:any|all|every|the)\s+(?:other\s+)?(?:tools?|functions?|servers?|alternatives?)\b` +
-	`|\b(?:always|should\s+always|must\s+always)\s+(?:prefer|choose|pick|select|use|call)\s+this\s+(?:tool|function|server|skill)\b` +
-	`|\b(?:use|call|choose|select|pick|prefer|prioriti[sz]e)\s+this\s+(?:tool|function|server)\s+(?:rather\s+than|over|in\s+preference\s+to|ahead\s+of|above)\s+(?:any\s+|all\s+)?(?:the\s+)?(?:others?|other\s+\w+|alternatives?)\b` +
-	`|\b(?:the\s+)?only\s+(?:tool|function|server)\s+(?:you\s+)?(?:need|should\s+use|to\s+use|you\s+should\s+use)\b` +
-	`|\b(?:most|highly)\s+recommended\s+(?:tool|function|server)\b`
+// promote makes a self-promotion pattern.
+func promote(expr string, triggers ...string) pattern {
+	return mk(RulePromotion, "a claim that ranks this tool above the others", expr, triggers).around(200).notIn(kindCode)
+}
+
+// promotionExprs find a description ranking its tool above the others, one
+// expression a phrasing, each with its own triggers.
+var promotionExprs = []string{
+	`\b(?:this|it)\s+is\s+(?:the|a|an)\s+(?:(?:very|single|absolute|most|world'?s)\s+)?(?:best|greatest|finest|top|ultimate|number\s+one|#1|most\s+(?:powerful|reliable|accurate|trusted|advanced|capable))\s+(?:\w+\s+){0,2}?(?:tool|function|server|skill|option|choice|solution)\b`,
+	`\bbest\s+(?:mcp\s+)?(?:tool|function|server|skill)\s+(?:in|of)\s+(?:the\s+)?(?:world|universe|market|class|all)\b`,
+	`\b(?:better|superior|more\s+(?:reliable|accurate|powerful|capable))\s+(?:than|to)\s+(?:any|all|every|the)\s+(?:other\s+)?(?:tools?|functions?|servers?|alternatives?)\b`,
+	`\b(?:always|should\s+always|must\s+always)\s+(?:prefer|choose|pick|select|use|call)\s+this\s+(?:tool|function|server|skill)\b`,
+	`\b(?:use|call|choose|select|pick|prefer|prioriti[sz]e)\s+this\s+(?:tool|function|server)\s+(?:rather\s+than|over|in\s+preference\s+to|ahead\s+of|above)\s+(?:any\s+|all\s+)?(?:the\s+)?(?:others?|other\s+\w+|alternatives?)\b`,
+	`\b(?:the\s+)?only\s+(?:tool|function|server)\s+(?:you\s+)?(?:need|should\s+use|to\s+use|you\s+should\s+use)\b`,
+	`\b(?:most|highly)\s+recommended\s+(?:tool|function|server)\b`,
+}
+
+// promotionExpr is every phrasing at once, for StripPromotion.
+var promotionExpr = strings.Join(promotionExprs, "|")
 
 // around sets the pattern's window.
 func (p pattern) around(window int) pattern {

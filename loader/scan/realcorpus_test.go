@@ -264,6 +264,11 @@ func loadCorpora(tb testing.TB) []sample {
 	if dir, ok := has("dongsenzhang+MSB"); ok {
 		all = append(all, loadMSB(tb, dir)...)
 	}
+	if _, err := os.Stat(devCatalog); err == nil {
+		for _, t := range loadDevCatalog(tb) {
+			all = append(all, sample{source: "dev split catalog", id: t.Name, tool: t})
+		}
+	}
 	if len(all) == 0 {
 		tb.Skipf("no corpus under %s (testdata/corpus/README.md says how to fetch them)", root)
 	}
