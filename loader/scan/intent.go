@@ -28,14 +28,12 @@ func scanSchemaIntent(fs *findings) {
 			continue
 		}
 		param := text[p.start:p.end]
-		key := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(camelToSnake(param)))
-		if jsonSchemaWords[key] {
-			continue
+		if !containsAny(strings.ToLower(param), intentWords) {
+			continue // no expression can match: most keys
 		}
+		key := keyReplacer.Replace(camelToSnake(param))
 		first := strings.SplitN(strings.Trim(key, "_"), "_", 2)[0]
 		switch {
-		case !containsAny(key, intentWords):
-			// no expression can match: most keys
 		case heldRE.MatchString(key):
 			fs.add(RuleExfiltrate, SeverityWithhold, p.start, p.end, "a parameter that asks for what the model holds (its conversation, instructions or tools)")
 		case selfRE.MatchString(key) && !strings.Contains(name, first):
@@ -48,7 +46,7 @@ func scanSchemaIntent(fs *findings) {
 
 // intentWords are the pieces of which every name the expressions match
 // holds one.
-var intentWords = []string{"conversation", "chat", "dialog", "message", "session", "prompt", "instruction", "history", "tool", "function", "context", "result", "output", "llm", "ai_", "assistant", "agent", "caller", "calling", "note", "feedback", "debug", "extra", "additional", "annotation", "aimodel", "ainame"}
+var intentWords = []string{"conversation", "chat", "dialog", "message", "session", "prompt", "instruction", "history", "tool", "function", "context", "result", "output", "llm", "ai", "assistant", "agent", "caller", "calling", "note", "feedback", "debug", "extra", "additional", "annotation", "aimodel", "ainame"}
 
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
@@ -59,8 +57,8 @@ func containsAny(s string, words []string) bool {
 	return false
 }
 
-// jsonSchemaWords are keys of every schema, passed over at once.
-var jsonSchemaWords = map[string]bool{"type": true, "properties": true, "description": true, "required": true, "items": true, "enum": true, "default": true, "title": true, "format": true, "additional_properties": true, "$schema": true, "minimum": true, "maximum": true, "any_of": true, "one_of": true, "all_of": true, "examples": true, "pattern": true}
+// keyReplacer writes a name's separators as underscores.
+var keyReplacer = strings.NewReplacer("-", "_", " ", "_")
 
 // camelToSnake writes llmModelName as llm_model_name.
 func camelToSnake(s string) string {

@@ -115,17 +115,23 @@ var (
 var patterns = []pattern{
 	// model-directive: blocks and tokens that address the model.
 	mk(RuleDirective, "a tag that marks text as instructions for the model",
-		`<\s*/?\s*(?:(?:extremely|very|super|really)[-_ ])?(?:important|system|sys|instructions?|system[-_ ]?(?:prompt|message|instructions?|note|directive|override)|admin(?:istrator)?|hidden|critical|override|mandatory|urgent|priority|attention|directive|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note|directive)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*>`,
-		[]string{"<"}).strongIn(serverKinds).notIn(kindCode),
+		`</?(?:(?:extremely|very|super|really)[-_ ])?(?:important|system|sys|instructions?|system[-_ ]?(?:prompt|message|instructions?|note|directive|override)|admin(?:istrator)?|hidden|critical|override|mandatory|urgent|priority|attention|directive|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note|directive)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*>`,
+		tagTriggers("important", "system", "sys", "instruction", "admin", "hidden", "critical", "override", "mandatory", "urgent", "priority", "attention", "directive", "ai", "assistant", "model", "llm", "agent", "note", "extremely", "very", "super", "really")).strongIn(serverKinds).notIn(kindCode),
 	mk(RuleDirective, "a block that poses as a message from the user or the system",
-		`<\s*/?\s*(?:information|info|user[-_ ]?(?:message|note|instructions?)|system[-_ ]?reminder|message[-_ ]?from[-_ ]?(?:the[-_ ])?user)\s*>|\[\s*(?:system|admin(?:istrator)?|developer|root|operator)(?:[\s_-]+(?:directive|override|instruction|instructions|note|notice|message|prompt|command|update|alert|mode))*\s*\]\s*:?|(?m:^[\s*#>_]*(?:important\s+|urgent\s+|critical\s+)?(?:system|admin(?:istrator)?|developer)\s+(?:note|notice|message|directive|override|instructions?|update|alert|command)\s*:)`,
-		[]string{"<", "[", "system", "admin", "developer"}).strongIn(allKinds).notIn(kindCode),
+		`</?(?:information|info|user[-_ ]?(?:message|note|instructions?)|system[-_ ]?reminder|message[-_ ]?from[-_ ]?(?:the[-_ ])?user)\s*>`,
+		tagTriggers("information", "info", "user", "system", "message")).strongIn(allKinds).notIn(kindCode),
+	mk(RuleDirective, "a block that poses as a message from the user or the system",
+		`\[\s*(?:system|admin(?:istrator)?|developer|root|operator)(?:[\s_-]+(?:directive|override|instruction|instructions|note|notice|message|prompt|command|update|alert|mode))*\s*\]\s*:?`,
+		[]string{"[system", "[admin", "[developer", "[root", "[operator", "[ system", "[ admin"}).strongIn(allKinds).notIn(kindCode),
+	mk(RuleDirective, "a block that poses as a message from the user or the system",
+		`(?m:^[\s*#>_]*(?:important\s+|urgent\s+|critical\s+)?(?:system|admin(?:istrator)?|developer)\s+(?:note|notice|message|directive|override|instructions?|update|alert|command)\s*:)`,
+		headerTriggers()).around(120).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "text that poses as the user",
 		`\b(?:this\s+is\s+an?\s+(?:\w+\s+){0,2}message\s+from\s+(?:the\s+)?user|message\s+from\s+(?:the\s+)?user\s+to\s+you|signed\s*,?\s*(?:\n\s*)?the\s+user|i\s+am\s+the\s+user\b|new\s+user\s+(?:query|request|instructions?|task|message)\s*:|the\s+user\s+(?:has\s+)?(?:asked|wants|instructed|authori[sz]ed)\s+you\s+to\s+(?:ignore|skip|bypass|disable|read|send|include|always))`,
 		[]string{"message from", "signed", "i am the user", "new user", "you to"}).around(200).strongIn(allKinds),
 	mk(RuleDirective, "a new role for the model",
 		`(?m:^[\s*#>_]*act\s+as\s*:)|\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+){0,2}(?:mode|assistant|agent|jailbroken|unrestricted|unfiltered|dan)\b|\b(?:developer|god|admin|jailbreak|unrestricted|dan)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b`,
-		[]string{"act as", "you are now", " mode"}).strongIn(allKinds),
+		[]string{"act as", "you are now", " mode"}).around(120).strongIn(allKinds),
 	mk(RuleDirective, "text that tries to replace the model's instructions",
 		`\b(?:new|updated|revised|real|actual|true)\s+(?:system\s+)?instructions?\s*:`,
 		[]string{"instructions:", "instruction:"}).strongIn(serverKinds).notIn(kindCode),
@@ -155,8 +161,14 @@ var patterns = []pattern{
 			`|\b(?:called|used|invoked|run|executed)\s+(?:first\s+)?before\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?other\s+`+toolWord,
 		[]string{"before"}).around(100).strongIn(serverKinds).notIn(kindCode),
 	mk(RuleDirective, "a claim to come first, before the task the model was given",
-		`\bas\s+(?:the|a|your)\s+(?:very\s+)?first\s+step\b|\bbefore\s+(?:you\s+)?(?:can\s+)?(?:do(?:ing)?|solv(?:e|ing)|answer(?:ing)?|respond(?:ing)?|complet(?:e|ing)|start(?:ing)?|perform(?:ing)?|handl(?:e|ing)|proceed(?:ing)?\s+with)\s+(?:anything(?:\s+else)?|the\s+(?:\w+\s+)?(?:task|request|query|question)|any\s+other\s+\w+)\b|\bbefore\b[^.\n]{0,80}?\b(?:execute|call|invoke|run|use)\s+this\s+(?:tool|function)\b|\bthis\s+(?:tool|function)\s+(?:must|should|needs\s+to)\s+(?:always\s+)?be\s+(?:called|used|invoked|run|executed)\s+first\b`,
-		[]string{"first step", "before", "first"}).around(160).only(serverKinds),
+		`\bas\s+(?:the|a|your)\s+(?:very\s+)?first\s+step\b|\bthis\s+(?:tool|function)\s+(?:must|should|needs\s+to)\s+(?:always\s+)?be\s+(?:called|used|invoked|run|executed)\s+first\b`,
+		[]string{"first step", "called first", "used first", "invoked first", "run first", "executed first"}).around(160).only(serverKinds),
+	mk(RuleDirective, "a claim to come first, before the task the model was given",
+		`\bbefore\s+(?:you\s+)?(?:can\s+)?(?:do(?:ing)?|solv(?:e|ing)|answer(?:ing)?|respond(?:ing)?|complet(?:e|ing)|start(?:ing)?|perform(?:ing)?|handl(?:e|ing)|proceed(?:ing)?\s+with)\s+(?:anything(?:\s+else)?|the\s+(?:\w+\s+)?(?:task|request|query|question)|any\s+other\s+\w+)\b`,
+		[]string{"before you", "before do", "before solv", "before answer", "before respond", "before complet", "before start", "before perform", "before handl", "before proceed", "before can"}).around(160).only(serverKinds),
+	mk(RuleDirective, "a claim to come first, before the task the model was given",
+		`\bbefore\b[^.\n]{0,80}?\b(?:execute|call|invoke|run|use)\s+this\s+(?:tool|function)\b`,
+		[]string{"this tool", "this function"}, "before").around(120).only(serverKinds),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignore|disregard|forget|override|bypass|set\s+aside|abandon)\s+(?:(?:all|any|the|your|every|of|previous|prior|above|earlier|preceding|former|original|initial|system|safety|security|content|ethical|developer|existing|default|standard|these|those|my|its|other|usual|normal|built-in|and)\s+){1,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands|constraints|polic(?:y|ies)|restrictions|guardrails|filters|filtering|safeguards|protections|limitations|checks|settings)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:written\s+|said\s+)?(?:above|before|previously))`,
 		[]string{"ignore", "disregard", "forget", "override", "bypass", "set aside", "abandon"}).around(150).strongIn(allKinds).negatable(),
@@ -199,8 +211,11 @@ var patterns = []pattern{
 		`\byour\s+(?:(?:full|entire|complete|whole|original|initial|hidden|current|exact)\s+)?(?:system\s+(?:prompt|message|instructions)|context\s+window|tool\s+(?:list|definitions|descriptions)|list\s+of\s+tools|available\s+tools)\b|\byour\s+(?:full|entire|complete|whole|original|initial|hidden|exact)\s+(?:instructions|prompt)\b|\b(?:names?|list)\s+of\s+(?:the\s+|all\s+)?(?:tools|functions)\s+you\s+(?:can\s+use|have|can\s+call|have\s+access\s+to)\b|\breveal\s+(?:it|your\s+\w+)\s+in\s+full\b`,
 		[]string{"your", "you can", "you have", "reveal"}).around(120).strongIn(serverKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "a request for the conversation",
-		`\b(?:full|entire|complete|whole)\s+(?:conversation|chat|dialog(?:ue)?|transcript)\b|\b`+verbPass+`\w*\b[^.\n]{0,80}?\b(?:conversation|chat|dialog(?:ue)?)\s+(?:history|log|transcript|so\s+far|context)\b|\b(?:summary|summari[sz]e|contents?|copy)\s+of\s+(?:all\s+)?(?:the\s+)?user'?s\s+(?:messages|requests|queries|inputs)\b`,
-		[]string{"conversation", "chat", "dialog", "transcript", "user's", "users "}).around(150).strongIn(serverKinds).notIn(kindCode).negatable(),
+		`\b(?:full|entire|complete|whole)\s+(?:conversation|chat|dialog(?:ue)?|transcript)\b|\b`+verbPass+`\w*\b[^.\n]{0,80}?\b(?:conversation|chat|dialog(?:ue)?)\s+(?:history|log|transcript|so\s+far|context)\b`,
+		[]string{"conversation", "chat", "dialog", "transcript"}).around(150).strongIn(serverKinds).notIn(kindCode).negatable(),
+	mk(RuleExfiltrate, "a request for the conversation",
+		`\b(?:summary|summari[sz]e|contents?|copy)\s+of\s+(?:all\s+)?(?:the\s+)?users?'?s?\s+(?:messages|requests|queries|inputs|prompts)\b`,
+		[]string{"user's messages", "users' messages", "user messages", "user's requests", "user's queries", "user's inputs", "user's prompts"}).around(150).strongIn(serverKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "a request for earlier messages or tool results",
 		`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:previous|prior|earlier|preceding)\s+(?:messages?|tool\s+(?:calls?|results?|outputs?)|responses?|turns?|outputs?)\b|\b(?:results?|outputs?|contents?|responses?)\s+of\s+(?:(?:the|a|any)\s+)?(?:previous|prior|earlier|last)\s+[\w-]+\s+(?:calls?|tool|invocations?)\b`,
 		[]string{"previous", "prior ", "earlier", "preceding", "of the last ", "of last ", "of a last ", "of any last "}).around(150).strongIn(serverKinds).notIn(kindCode).negatable(),
@@ -255,6 +270,26 @@ var promotionExprs = []string{
 
 // promotionExpr is every phrasing at once, for StripPromotion.
 var promotionExpr = strings.Join(promotionExprs, "|")
+
+// tagTriggers are the openings of the tags <NAME and </NAME.
+func tagTriggers(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		out = append(out, "<"+n, "</"+n)
+	}
+	return out
+}
+
+// headerTriggers are the words of a header that poses as the system.
+func headerTriggers() []string {
+	var out []string
+	for _, who := range []string{"system ", "admin ", "administrator ", "developer "} {
+		for _, what := range []string{"note", "notice", "message", "directive", "override", "instruction", "update", "alert", "command"} {
+			out = append(out, who+what)
+		}
+	}
+	return out
+}
 
 // around sets the pattern's window.
 func (p pattern) around(window int) pattern {
