@@ -21,7 +21,7 @@ var (
 // match none of the expressions).
 func scanSchemaIntent(fs *findings) {
 	text := fs.d.text()
-	purpose := strings.ToLower(fs.pieceText("description") + " " + fs.pieceText("title"))
+	var purpose string // read only for a name that matches
 	name := strings.ToLower(fs.tool)
 	for _, p := range fs.d.pieces {
 		if !p.key || p.root != "inputSchema" || p.end-p.start > 64 {
@@ -38,7 +38,13 @@ func scanSchemaIntent(fs *findings) {
 			fs.add(RuleExfiltrate, SeverityWithhold, p.start, p.end, "a parameter that asks for what the model holds (its conversation, instructions or tools)")
 		case selfRE.MatchString(key) && !strings.Contains(name, first):
 			fs.add(RuleExfiltrate, SeverityWarn, p.start, p.end, "a parameter that asks the model about itself")
-		case freeRE.MatchString(key) && !strings.Contains(purpose, first) && !strings.Contains(name, first):
+		case freeRE.MatchString(key) && !strings.Contains(name, first):
+			if purpose == "" {
+				purpose = strings.ToLower(fs.pieceText("description") + " " + fs.pieceText("title"))
+			}
+			if strings.Contains(purpose, first) {
+				continue
+			}
 			fs.add(RuleExfiltrate, SeverityWarn, p.start, p.end, "a free-form parameter the tool's description has no use for")
 		}
 	}

@@ -2,6 +2,8 @@ package scan
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -81,8 +83,30 @@ func normalize(s string) normalized {
 	return normalized{text: b.String(), from: from, to: to}
 }
 
+// folded caches foldRune: a text outside ASCII repeats its few characters,
+// and the skeleton of each costs allocations.
+// Its size is bounded: a hostile text may use every code point.
+var (
+	folded      sync.Map // rune -> string
+	foldedCount atomic.Int32
+)
+
+const maxFolded = 8192
+
 // foldRune is a character outside ASCII in the form the rules read.
 func foldRune(r rune) string {
+	if s, ok := folded.Load(r); ok {
+		return s.(string)
+	}
+	s := foldRuneUncached(r)
+	if foldedCount.Load() < maxFolded {
+		foldedCount.Add(1)
+		folded.Store(r, s)
+	}
+	return s
+}
+
+func foldRuneUncached(r rune) string {
 	k := norm.NFKC.String(string(r))
 	var out strings.Builder
 	for _, c := range k {

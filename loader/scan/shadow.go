@@ -227,37 +227,9 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 }
 
 // enumValues returns the strings of every enum and const of a tool's
-// schemas. Only schemas that have one are decoded.
+// schemas, read off the JSON without decoding it: most schemas have none.
 func enumValues(t *mcp.Tool) []string {
 	var out []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, x := range v {
-				switch k {
-				case "enum":
-					if list, ok := x.([]any); ok {
-						for _, e := range list {
-							if s, ok := e.(string); ok {
-								out = append(out, s)
-							}
-						}
-					}
-				case "const":
-					if s, ok := x.(string); ok {
-						out = append(out, s)
-					}
-				default:
-					walk(x)
-				}
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
 	for _, schema := range []any{t.InputSchema, t.OutputSchema} {
 		data, ok := schema.(json.RawMessage)
 		if !ok {
@@ -269,15 +241,49 @@ func enumValues(t *mcp.Tool) []string {
 				continue
 			}
 		}
-		if !bytes.Contains(data, []byte(`"enum"`)) && !bytes.Contains(data, []byte(`"const"`)) {
-			continue
-		}
-		var v any
-		if json.Unmarshal(data, &v) == nil {
-			walk(v)
+		for _, key := range [][]byte{[]byte(`"enum"`), []byte(`"const"`)} {
+			for rest := data; ; {
+				i := bytes.Index(rest, key)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(key):]
+				out = appendJSONStrings(out, rest)
+			}
 		}
 	}
 	return out
+}
+
+// appendJSONStrings appends the strings of the JSON value (a string, or an
+// array of values) after the colon that starts data.
+func appendJSONStrings(out []string, data []byte) []string {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 || data[0] != ':' {
+		return out // "enum" as a value or a property name, not a keyword here
+	}
+	data = bytes.TrimLeft(data[1:], " \t\r\n")
+	array := len(data) > 0 && data[0] == '['
+	if array {
+		data = data[1:]
+	}
+	for {
+		data = bytes.TrimLeft(data, " \t\r\n,")
+		if len(data) == 0 || data[0] != '"' {
+			return out
+		}
+		end := bytes.IndexByte(data[1:], '"')
+		if end < 0 {
+			return out
+		}
+		if s := data[1 : 1+end]; bytes.IndexByte(s, '\\') < 0 {
+			out = append(out, string(s))
+		}
+		data = data[2+end:]
+		if !array {
+			return out
+		}
+	}
 }
 
 // Shadowing reports the references that name another server's tools.
