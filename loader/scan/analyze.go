@@ -231,13 +231,27 @@ func scanComments(fs *findings, text string) {
 		start, end := trimSpan(text, m[0], m[1])
 		switch {
 		case addressedRE.MatchString(body):
-			fs.addNorm(RuleHidden, SeverityWithhold, start, end, "a comment, hidden when the text is rendered, that addresses the model")
+			fs.addNorm(RuleHidden, SeverityWithhold, start, end, "an HTML comment, hidden when the text is rendered, that addresses the model")
+		case fs.strongWithin(start, end):
+			fs.addNorm(RuleHidden, SeverityWithhold, start, end, "an HTML comment, hidden when the text is rendered, that holds an instruction to the model")
 		case orderRE.MatchString(body):
-			fs.addNorm(RuleHidden, SeverityWarn, start, end, "a comment, hidden when the text is rendered, that gives instructions")
+			fs.addNorm(RuleHidden, SeverityWarn, start, end, "an HTML comment, hidden when the text is rendered, that gives instructions")
 		case fs.kind&serverKinds != 0:
 			fs.addNorm(RuleHidden, SeverityWarn, start, end, "an HTML comment, hidden when the text is rendered")
 		}
 	}
+}
+
+// strongWithin reports whether a strong finding was made within a span of
+// the normalized text.
+func (fs *findings) strongWithin(start, end int) bool {
+	start, end = fs.norm.back(start, end)
+	for _, f := range fs.list {
+		if f.Severity == SeverityWithhold && start <= f.bufStart && f.bufEnd <= end {
+			return true
+		}
+	}
+	return false
 }
 
 // Elements styled or marked invisible. The hidden attribute must be an
