@@ -183,10 +183,13 @@ func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
 				}
 				continue
 			}
-			if fs := ld.findings[sk]; len(fs) > 0 && (s.Approved == nil || !s.Approved(sk.Path, sk.Digest())) {
+			if fs := ld.findings[sk]; scan.Withholds(fs) && (s.Approved == nil || !s.Approved(sk.Path, sk.Digest())) {
 				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
 				s.flagged = append(s.flagged, sk)
 				continue
+			} else if len(fs) > 0 && !scan.Withholds(fs) {
+				// Weak signals alone annotate the skill; it loads.
+				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
 			}
 			winners[sk.Name] = sk
 			src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, sk))

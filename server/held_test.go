@@ -55,7 +55,7 @@ func TestHeldToolsShowNoHeldText(t *testing.T) {
 			if strings.Contains(text, poison) || strings.Contains(string(data), poison) || strings.Contains(text, "sidenote\":") {
 				t.Errorf("%q at %s shows held text:\n%s", q, detail, text)
 			}
-			if strings.Contains(text, "calc__add") && !strings.Contains(text, "[quarantined: flagged by the scanner (model-directive); description changed; parameters added: sidenote. Calls are refused until a person approves it: toolsearch approve calc__add]") {
+			if strings.Contains(text, "calc__add") && !strings.Contains(text, "[quarantined: flagged by the scanner (model-directive, exfiltration); description changed; parameters added: sidenote. Calls are refused until a person approves it: toolsearch approve calc__add]") {
 				t.Errorf("%q at %s lacks the quarantine note:\n%s", q, detail, text)
 			}
 		}

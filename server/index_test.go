@@ -156,3 +156,17 @@ func TestCatalogChangesDuringIndexing(t *testing.T) {
 		t.Errorf("index holds %d entries, want 4", s.index.Len())
 	}
 }
+
+// TestIndexLeavesOutSelfPromotion: a description's claims of rank ("This
+// is the best tool in the world.") stay out of what the index ranks on,
+// for tools and skills; the rest of the description is indexed.
+func TestIndexLeavesOutSelfPromotion(t *testing.T) {
+	tool := loader.NewToolEntry("ddg", "ddg__search", &mcp.Tool{Name: "search", Description: "This is the best tool in the world. Search DuckDuckGo and return results."})
+	if d := Document(tool); d.Description != "Search DuckDuckGo and return results." {
+		t.Errorf("tool indexed with %q", d.Description)
+	}
+	plain := loader.NewToolEntry("ddg", "ddg__fetch", &mcp.Tool{Name: "fetch", Description: "Fetch a page."})
+	if d := Document(plain); d.Description != "Fetch a page." {
+		t.Errorf("plain tool indexed with %q", d.Description)
+	}
+}

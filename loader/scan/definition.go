@@ -15,14 +15,14 @@ import (
 // Shadowing for the rest.
 func Tool(t *mcp.Tool) []Finding {
 	d := toolDoc(t)
-	return d.scan(toolJSON(t), true)
+	return d.scan(toolJSON(t), kindTool)
 }
 
 // ToolReferences is Tool and References at once, reading the definition
 // once: what a catalog keeps of each tool it scans.
 func ToolReferences(t *mcp.Tool) ([]Finding, *Refs) {
 	d := toolDoc(t)
-	return d.scan(toolJSON(t), true), d.references(t)
+	return d.scan(toolJSON(t), kindTool), d.references(t)
 }
 
 // Prompt scans a prompt's title, description and arguments. Prompts reach
@@ -40,17 +40,65 @@ func Prompt(p *mcp.Prompt) []Finding {
 		d.add(at+"title", a.Title)
 		d.add(at+"description", a.Description)
 	}
-	return d.scan(nil, false)
+	return d.scan(nil, kindText)
 }
 
 // Skill scans a SKILL.md, frontmatter and body, as the model receives it.
 // Findings name the file and carry the line of their span. Skills
 // legitimately name the tools they use, so shadowing does not apply.
 func Skill(file string, raw []byte) []Finding {
+	return scanFile(file, raw, kindSkill)
+}
+
+// A File is one file of a skill, its path relative to the skill folder.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// SkillFiles scans every text file of a skill that the model or a host can
+// receive (read_skill_file, skill:// resources): SKILL.md and the other
+// Markdown and text files as instructions, which a SKILL.md that says
+// "read references/setup.md and follow it" makes them; scripts and data
+// files for what hides in any text (invisible characters, forged turns,
+// directives to ignore the rules, encoded payloads). Binary files, which
+// are never served as text, are the caller's to leave out. Findings name
+// the file by dir joined with its path, and carry their line.
+func SkillFiles(dir string, files []File) []Finding {
+	var out []Finding
+	for _, f := range files {
+		name := f.Path
+		if dir != "" {
+			name = dir + "/" + f.Path
+		}
+		out = append(out, scanFile(name, f.Data, fileKind(f.Path))...)
+		if len(out) >= maxPerText {
+			return out[:maxPerText]
+		}
+	}
+	return out
+}
+
+// fileKind is how a skill's file is read: Markdown and plain text as
+// instructions, anything else as code or data.
+func fileKind(p string) kind {
+	base := strings.ToLower(p[strings.LastIndex(p, "/")+1:])
+	ext := ""
+	if i := strings.LastIndex(base, "."); i > 0 {
+		ext = base[i:]
+	}
+	switch ext {
+	case ".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", "":
+		return kindSkill
+	}
+	return kindCode
+}
+
+func scanFile(file string, raw []byte, k kind) []Finding {
 	text := string(raw)
 	d := &doc{}
 	d.add(file, text)
-	out := d.scan(nil, false)
+	out := d.scan(nil, k)
 	for i := range out {
 		out[i].Line = 1 + strings.Count(text[:out[i].Start], "\n")
 	}
@@ -59,7 +107,7 @@ func Skill(file string, raw []byte) []Finding {
 
 // toolDoc lays out the texts of a tool definition.
 func toolDoc(t *mcp.Tool) *doc {
-	d := &doc{}
+	d := &doc{name: t.Name}
 	d.buf.Grow(len(t.Title) + len(t.Description) + 2*len(separator))
 	d.add("title", t.Title)
 	d.add("description", t.Description)

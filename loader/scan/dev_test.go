@@ -67,15 +67,19 @@ func devNames(tools []*mcp.Tool) *Names {
 
 // TestDevCatalogFalsePositives scans the 2,102 real tool definitions of the
 // dev split and the shipped skills, which hold no poison: every finding is
-// a false positive, and at most 0.5 % of definitions may have one.
+// a false positive, and at most 0.5 % of definitions may be withheld for
+// one (weak findings only annotate; their share is logged).
 func TestDevCatalogFalsePositives(t *testing.T) {
 	tools := loadDevCatalog(t)
 	names := devNames(tools)
-	flagged, total := 0, 0
+	flagged, withheld, total := 0, 0, 0
 	for _, tool := range tools {
 		total++
 		server, _ := devServer(tool.Name)
 		fs := append(Tool(tool), Shadowing(server, tool, names)...)
+		if Withholds(fs) {
+			withheld++
+		}
 		if len(fs) > 0 {
 			flagged++
 			for _, f := range fs {
@@ -90,17 +94,21 @@ func TestDevCatalogFalsePositives(t *testing.T) {
 			t.Fatal(err)
 		}
 		total++
-		if fs := Skill(file, raw); len(fs) > 0 {
+		fs := Skill(file, raw)
+		if Withholds(fs) {
+			withheld++
+		}
+		if len(fs) > 0 {
 			flagged++
 			for _, f := range fs {
 				t.Logf("%s", f)
 			}
 		}
 	}
-	rate := float64(flagged) / float64(total)
-	t.Logf("false positives: %d of %d definitions (%d tools, %d skills) flagged: %.2f %%", flagged, total, len(tools), len(skills), 100*rate)
+	rate := float64(withheld) / float64(total)
+	t.Logf("false positives: %d of %d definitions (%d tools, %d skills) withheld: %.2f %%; %d flagged: %.2f %%", withheld, total, len(tools), len(skills), 100*rate, flagged, 100*float64(flagged)/float64(total))
 	if rate > maxFalsePositiveRate {
-		t.Errorf("%.2f %% of clean definitions flagged; at most %.1f %% may be", 100*rate, 100*maxFalsePositiveRate)
+		t.Errorf("%.2f %% of clean definitions withheld; at most %.1f %% may be", 100*rate, 100*maxFalsePositiveRate)
 	}
 }
 

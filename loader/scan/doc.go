@@ -11,6 +11,16 @@
 //		fmt.Println(f) // inputSchema.properties.sidenote.description[12:40]: secret-path: ...
 //	}
 //
+// # Verdict
+//
+// Every finding is strong (Severity withhold) or weak (warn): Withholds
+// reports whether a definition has a strong one. Strong signals are what
+// clean text does not hold (tag characters, ANSI escapes, forged chat
+// turns, "ignore previous instructions", impersonation of the user or the
+// system, concealment from the user, a secret read together with a sink);
+// weak ones, alone, only annotate. A tool's text is judged more strictly
+// than a skill's, which is written to instruct the model.
+//
 // # Rules
 //
 //   - invisible-character: characters that render as nothing but reach the
@@ -19,25 +29,34 @@
 //     them, bidirectional overrides and isolates, control characters
 //     (ANSI escape sequences among them) and runs of variation selectors.
 //   - hidden-markup: text a person reading a rendered description does not
-//     see: HTML comments, elements styled invisible, and padding of blank
-//     space that pushes text out of view.
+//     see: HTML comments that address the model or give orders, elements
+//     styled or marked invisible, and padding of blank space.
 //   - model-directive: instructions addressed to the model rather than
-//     describing the tool: <IMPORTANT>-style blocks and chat-template
-//     tokens, "do not tell the user", "before using any other tool",
-//     "ignore previous instructions", threats of crashes and data loss.
-//   - secret-path: references to where secrets live: ~/.ssh and private
-//     keys, .env files, cloud and package-registry credentials, MCP client
-//     configurations, /etc/shadow.
+//     describing the tool: tags and headers that address it, blocks posing
+//     as the user or the system, chat-template tokens, concealment ("do not
+//     tell the user"), "ignore previous instructions" in its phrasings and
+//     languages, new roles, precedence claims, threats.
+//   - secret-path: where secrets live (~/.ssh, .env, cloud and registry
+//     credentials, MCP client configurations, shell histories, toolsearch's
+//     own folders), judged by what the sentence does with them.
 //   - exfiltration: requests that the model hand over what it holds (the
-//     system prompt, the conversation, earlier tool results) or a file's
-//     contents through a parameter, or send data to a fixed address.
+//     system prompt, the conversation, its tools, what it is, credentials),
+//     parameters that ask for it, Markdown images that carry it, or sending
+//     data to a fixed address.
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave (Shadowing; it needs the names of
 //     the other servers' tools).
+//   - disguise: a word mixing Latin letters with look-alikes of another
+//     script.
+//   - self-promotion: claims that rank a tool above the others, which
+//     StripPromotion keeps out of what is indexed.
+//   - unscanned: text in a language the rules cannot read.
 //
-// Rules are tuned for few false positives: on 2,102 real tool definitions
-// and the shipped skills they flag under 0.5 % (BENCHMARKS.md has the
-// figure and the command). Each text is read a bounded number of times:
-// cheap literal checks decide which patterns run at all, and Go's regular
-// expressions run in time linear in the input.
+// The rules read a normalized form of the text (NFKC, the UTS #39
+// confusable skeleton, invisible characters dropped), decode long base64,
+// hex and percent-encoded runs, and read a skill's code blocks for what the
+// prose does with them. BENCHMARKS.md has the figures on public skills,
+// tools and attacks, and the command. Each text is read a bounded number of
+// times: cheap literal checks decide which patterns run at all, and Go's
+// regular expressions run in time linear in the input.
 package scan

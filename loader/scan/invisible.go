@@ -73,11 +73,32 @@ func scanInvisible(fs *findings, s string) {
 			}
 			i += size
 		}
-		fs.add(RuleInvisible, start, i, describeInvisible(s[start:i]))
+		fs.add(RuleInvisible, invisibleSeverity(s[start:i]), start, i, describeInvisible(s[start:i]))
 		if fs.full() {
 			return
 		}
 	}
+}
+
+// invisibleSeverity is strong for what only hides or moves text (tag
+// characters, control characters and ANSI escapes, bidirectional
+// overrides, runs of variation selectors) and for a run of zero-width
+// characters (two in a row spell something); a stray zero-width space
+// from a copy and paste is weak.
+func invisibleSeverity(run string) Severity {
+	n := 0
+	for _, r := range run {
+		switch r {
+		case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD:
+			n++
+		default:
+			return SeverityWithhold
+		}
+	}
+	if n >= 2 {
+		return SeverityWithhold
+	}
+	return SeverityWarn
 }
 
 // allowedInContext lets through the invisible characters that real text

@@ -23,8 +23,41 @@ type pattern struct {
 	// and whose expressions are costly to run over a whole text. It must
 	// exceed the longest match.
 	window int
+	// in are the kinds of text the pattern runs on, every kind when 0;
+	// strong those in which its findings withhold.
+	in, strong kind
+	// negated drops a match in a sentence that negates it ("do not send
+	// the conversation history" is the opposite of exfiltration).
+	negated bool
 
 	triggerMask, alsoMask bitset // in allTriggers
+}
+
+// A kind is a kind of text, which decides which patterns apply and how
+// strongly.
+type kind uint8
+
+const (
+	kindTool  kind = 1 << iota // a tool definition
+	kindText                   // a prompt, resource or other text of a server
+	kindSkill                  // Markdown of a skill: instructions to the model
+	kindCode                   // a skill's script or data file
+
+	serverKinds = kindTool | kindText
+	allKinds    = kindTool | kindText | kindSkill | kindCode
+)
+
+func (p pattern) strongIn(k kind) pattern { p.strong = k; return p }
+func (p pattern) only(k kind) pattern     { p.in = k; return p }
+func (p pattern) notIn(k kind) pattern    { p.in = allKinds &^ k; return p }
+func (p pattern) negatable() pattern      { p.negated = true; return p }
+
+// severity is the pattern's severity in text of kind k.
+func (p *pattern) severity(k kind) Severity {
+	if p.strong&k != 0 {
+		return SeverityWithhold
+	}
+	return SeverityWarn
 }
 
 // Literals that gate the scans written as code rather than patterns: an
@@ -74,87 +107,188 @@ var (
 	users     = []string{"user", "human", "operator", "anyone", "anybody"}
 )
 
+// The patterns, by rule. A pattern is strong (its finding withholds) in
+// the kinds of text its strong field names and weak elsewhere; it runs in
+// the kinds its in field names, every kind when none. Skills are written
+// to instruct the model, so what is odd in a tool's description (a tag
+// addressing the model, a threat) is only annotated in a skill.
 var patterns = []pattern{
 	// model-directive: blocks and tokens that address the model.
 	mk(RuleDirective, "a tag that marks text as instructions for the model",
-		`<\s*/?\s*(?:important|system|sys|instructions?|system[-_ ]?(?:prompt|message|instructions?)|admin(?:istrator)?|hidden|critical|override|mandatory|urgent|priority|attention|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*>`,
-		[]string{"<"}),
+		`</?(?:(?:extremely|very|super|really)[-_ ])?(?:important|system|sys|instructions?|system[-_ ]?(?:prompt|message|instructions?|note|directive|override)|admin(?:istrator)?|hidden|critical|override|mandatory|urgent|priority|attention|directive|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note|directive)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*>`,
+		tagTriggers("important", "system", "sys", "instruction", "admin", "hidden", "critical", "override", "mandatory", "urgent", "priority", "attention", "directive", "ai", "assistant", "model", "llm", "agent", "note", "extremely", "very", "super", "really")).strongIn(serverKinds).notIn(kindCode),
+	mk(RuleDirective, "a block that poses as a message from the user or the system",
+		`</?(?:information|info|user[-_ ]?(?:message|note|instructions?)|system[-_ ]?reminder|message[-_ ]?from[-_ ]?(?:the[-_ ])?user)\s*>`,
+		tagTriggers("information", "info", "user", "system", "message")).strongIn(allKinds).notIn(kindCode),
+	mk(RuleDirective, "a block that poses as a message from the user or the system",
+		`\[\s*(?:system|admin(?:istrator)?|developer|root|operator)(?:[\s_-]+(?:directive|override|instruction|instructions|note|notice|message|prompt|command|update|alert|mode))*\s*\]\s*:?`,
+		[]string{"[system", "[admin", "[developer", "[root", "[operator", "[ system", "[ admin"}).strongIn(allKinds).notIn(kindCode),
+	mk(RuleDirective, "a block that poses as a message from the user or the system",
+		`(?m:^[\s*#>_]*(?:important\s+|urgent\s+|critical\s+)?(?:system|admin(?:istrator)?|developer)\s+(?:note|notice|message|directive|override|instructions?|update|alert|command)\s*:)`,
+		headerTriggers()).around(120).strongIn(allKinds).notIn(kindCode),
+	mk(RuleDirective, "text that poses as the user",
+		`\b(?:this\s+is\s+an?\s+(?:\w+\s+){0,2}message\s+from\s+(?:the\s+)?user|message\s+from\s+(?:the\s+)?user\s+to\s+you|signed\s*,?\s*(?:\n\s*)?the\s+user|i\s+am\s+the\s+user\b|new\s+user\s+(?:query|request|instructions?|task|message)\s*:|the\s+user\s+(?:has\s+)?(?:asked|wants|instructed|authori[sz]ed)\s+you\s+to\s+(?:ignore|skip|bypass|disable|read|send|include|always))`,
+		[]string{"message from", "signed", "i am the user", "new user", "you to"}).around(200).strongIn(allKinds),
+	mk(RuleDirective, "a new role for the model",
+		`(?m:^[\s*#>_]*act\s+as\s*:)|\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+){0,2}(?:mode|assistant|agent|jailbroken|unrestricted|unfiltered|dan)\b|\b(?:developer|god|admin|jailbreak|unrestricted|dan)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b`,
+		[]string{"act as", "you are now", " mode"}).around(120).strongIn(allKinds),
+	mk(RuleDirective, "text that tries to replace the model's instructions",
+		`\b(?:new|updated|revised|real|actual|true)\s+(?:system\s+)?instructions?\s*:`,
+		[]string{"instructions:", "instruction:"}).strongIn(serverKinds).notIn(kindCode),
 	mk(RuleDirective, "a chat-template token that forges a turn of the conversation",
 		`<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id)\|>|\[/?INST\]|<</?SYS>>`,
-		[]string{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>"}),
+		[]string{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>"}).strongIn(allKinds),
 	mk(RuleDirective, "an instruction to keep something from the user",
 		`\b(?:do\s+not|don'?t|dont|never|must\s+not|should\s+not|shall\s+not)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|show(?:ing)?|explain(?:ing)?|report(?:ing)?|say(?:ing)?|indicat(?:e|ing)|let(?:ting)?\s+`+userWord+`\s+know)\b[^.\n]{0,60}?\b`+userWord,
-		negations, users...).around(200),
+		negations, users...).around(200).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "an instruction to keep something from the user",
-		`\b(?:the\s+)?user\s+(?:(?:must|should|need|needs|is)\s+(?:not|never)|does\s+not\s+need|doesn'?t\s+need)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))`,
-		[]string{"user"}, negations...).around(150),
+		`\bno\s+need\s+to\s+(?:tell|mention|inform|notify|alert|show|explain|report|say|let)\b[^.\n]{0,60}?\b`+userWord+`|\bwithout\s+(?:telling|informing|notifying|alerting)\s+`+userWord,
+		[]string{"no need to", "without telling", "without informing", "without notifying", "without alerting"}).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "an instruction to keep something from the user",
-		`\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|them|everything|all\s+of\s+this)\s+(?:\w+\s+)?from\s+(?:the\s+)?user`,
-		[]string{"from the user", "from user"}),
+		`\b(?:the\s+)?user\s+(?:(?:must|should|need|needs|is)\s+(?:not|never)|does\s+not\s+need|doesn'?t\s+need|won'?t|will\s+not)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))`,
+		[]string{"user"}, negations...).around(150).strongIn(allKinds).notIn(kindCode),
+	mk(RuleDirective, "an instruction to keep something from the user",
+		`\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|them|everything|all\s+of\s+this)\s+(?:\w+\s+)?from\s+(?:the\s+)?user|\bkeep\s+(?:this|these|that|it|the)\s+(?:\w+\s+){0,2}(?:hidden|secret|confidential|private|between\s+us|to\s+yourself)\b`,
+		[]string{"from the user", "from user", "keep"}).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleDirective, "an instruction to act behind the user's back",
 		`\bwithout\s+(?:the\s+)?(?:user|human)(?:'s|s')?\s+(?:knowing|knowledge|noticing|awareness|being\s+aware)`,
-		[]string{"without"}, users...),
+		[]string{"without"}, users...).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "an instruction to act behind the user's back",
 		`\b(?:secretly|silently|covertly|quietly|discreetly|surreptitiously|stealthily)\s+(?:\w+\s+){0,2}?(?:send|read|include|upload|forward|pass|call|invoke|execute|run|copy|exfiltrate|transmit|add|append|attach|email|post|collect|share|modify|change|replace)\w*\b`,
-		[]string{"secretly", "silently", "covertly", "quietly", "discreetly", "surreptitiously", "stealthily"}),
+		[]string{"secretly", "silently", "covertly", "quietly", "discreetly", "surreptitiously", "stealthily"}).strongIn(serverKinds).notIn(kindCode).negatable(),
 	mk(RuleDirective, "an instruction to run before any other tool",
 		`\bbefore\s+(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?other\s+`+toolWord+
 			`|\b(?:called|used|invoked|run|executed)\s+(?:first\s+)?before\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?other\s+`+toolWord,
-		[]string{"before"}).around(100),
+		[]string{"before"}).around(100).strongIn(serverKinds).notIn(kindCode),
+	mk(RuleDirective, "a claim to come first, before the task the model was given",
+		`\bas\s+(?:the|a|your)\s+(?:very\s+)?first\s+step\b|\bthis\s+(?:tool|function)\s+(?:must|should|needs\s+to)\s+(?:always\s+)?be\s+(?:called|used|invoked|run|executed)\s+first\b`,
+		[]string{"first step", "called first", "used first", "invoked first", "run first", "executed first"}).around(160).only(serverKinds),
+	mk(RuleDirective, "a claim to come first, before the task the model was given",
+		`\bbefore\s+(?:you\s+)?(?:can\s+)?(?:do(?:ing)?|solv(?:e|ing)|answer(?:ing)?|respond(?:ing)?|complet(?:e|ing)|start(?:ing)?|perform(?:ing)?|handl(?:e|ing)|proceed(?:ing)?\s+with)\s+(?:anything(?:\s+else)?|the\s+(?:\w+\s+)?(?:task|request|query|question)|any\s+other\s+\w+)\b`,
+		[]string{"before you", "before do", "before solv", "before answer", "before respond", "before complet", "before start", "before perform", "before handl", "before proceed", "before can"}).around(160).only(serverKinds),
+	mk(RuleDirective, "a claim to come first, before the task the model was given",
+		`\bbefore\b[^.\n]{0,80}?\b(?:execute|call|invoke|run|use)\s+this\s+(?:tool|function)\b`,
+		[]string{"this tool", "this function"}, "before").around(120).only(serverKinds),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
-		`\b(?:ignore|disregard|forget)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:previous|prior|above|earlier|preceding|former|original|initial|system|safety|developer)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands|constraints)|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:written\s+|said\s+)?(?:above|before|previously))`,
-		[]string{"ignore", "disregard", "forget"}).around(150),
-	mk(RuleDirective, "an instruction to override the model's own instructions",
-		`\b(?:override|bypass)\s+(?:(?:the|your|any|all)\s+)?(?:system|safety|security)\s+(?:prompt|instructions?|rules|guidelines|guardrails|policies|restrictions)`,
-		[]string{"override", "bypass"}),
-	mk(RuleDirective, "text that tries to replace the model's instructions",
-		`\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+)?(?:mode|assistant|agent|jailbroken|unrestricted|unfiltered)\b|\b(?:new|updated)\s+(?:system\s+)?instructions?\s*:`,
-		[]string{"you are now", "instructions:", "instruction:"}),
+		`\b(?:ignore|disregard|forget|override|bypass|set\s+aside|abandon)\s+(?:(?:all|any|the|your|every|of|previous|prior|above|earlier|preceding|former|original|initial|system|safety|security|content|ethical|developer|existing|default|standard|these|those|my|its|other|usual|normal|built-in|and)\s+){1,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands|constraints|polic(?:y|ies)|restrictions|guardrails|filters|filtering|safeguards|protections|limitations|checks|settings)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:written\s+|said\s+)?(?:above|before|previously))`,
+		[]string{"ignore", "disregard", "forget", "override", "bypass", "set aside", "abandon"}).around(150).strongIn(allKinds).negatable(),
+	mk(RuleDirective, "an instruction to ignore earlier instructions",
+		`\b(?:ignora|olvida|omite)\s+(?:\w+\s+){0,3}?(?:instrucciones|reglas|indicaciones)\b|\b(?:ignorez?|oubliez?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|r[eè]gles)\b|\b(?:ignoriere|ignorieren|vergiss|vergessen)\s+(?:\w+\s+){0,3}?(?:anweisungen|regeln|vorgaben)\b|\b(?:ignora|dimentica)\s+(?:\w+\s+){0,3}?(?:istruzioni|regole)\b|\b(?:ignore|esqueça|esqueca)\s+(?:\w+\s+){0,3}?(?:instruções|instrucoes|regras)\b`,
+		[]string{"ignor", "olvida", "omite", "oubli", "vergiss", "vergessen", "dimentica", "esque"}).strongIn(allKinds),
 	mk(RuleDirective, "a threat that pressures the model to comply",
 		`\b(?:the\s+)?(?:application|system|app|server|agent|program|tool|computer)\s+will\s+crash\b|\b(?:all\s+)?(?:the\s+)?(?:user'?s?\s+)?data\s+will\s+be\s+lost\b|\b(?:very\s+){2,}important\b`,
-		[]string{"crash", "will be lost", "very very"}),
+		[]string{"crash", "will be lost", "very very"}).notIn(kindCode),
+	mk(RuleDirective, "an instruction to decode hidden text and follow it",
+		`\bdecode\b[^.\n]{0,60}?\b(?:and|then)\s+(?:\w+\s+){0,2}?(?:follow|execute|run|obey|do|perform|carry\s+out|apply)\b`,
+		[]string{"decode"}).strongIn(allKinds).negatable(),
 
-	// secret-path: where secrets live.
+	// secret-path: where secrets live. A mention is weak; read together
+	// with a sink or concealment it is strong (see judgeSecrets).
 	mk(RuleSecretPath, "a reference to SSH keys",
 		`(?:~|\$home|%userprofile%)?[/\\]?\.ssh\b(?:[/\\][\w.-]*)?|(?:^|[^a-z0-9])(?:id_rsa|id_dsa|id_ecdsa|id_ed25519)(?:\.pub)?(?:$|[^a-z0-9])|\bauthorized_keys\b`,
-		[]string{".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "authorized_keys"}),
+		[]string{".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "authorized_keys"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a .env file of secrets",
 		`(?:^|[\s"'`+backtick+`(\[{/\\~=:,])\.env(?:\.[a-z]+)?(?:$|[\s"'`+backtick+`)\]}.,;:!?/\\])`,
-		[]string{".env"}),
+		[]string{".env"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to cloud credentials",
 		`[/\\]?\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|\.config[/\\]gcloud\b|application_default_credentials\.json|\bcredentials\.json\b|[/\\]?\.azure[/\\]|\b(?:credentials|access_tokens)\.db\b`,
-		[]string{".aws", "gcloud", "application_default_credentials", "credentials.json", ".azure", "credentials.db", "access_tokens.db"}),
+		[]string{".aws", "gcloud", "application_default_credentials", "credentials.json", ".azure", "credentials.db", "access_tokens.db"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a file of credentials",
 		`(?:^|[^\w.])(?:_netrc|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf)\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|[/\\~]\.gnupg\b|\.password-store\b|gh[/\\]hosts\.yml|\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bwallet\.dat\b|[/\\]Login Data\b`,
-		[]string{".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker", ".kube", ".gnupg", ".password-store", "hosts.yml", ".pgpass", ".my.cnf", "keychain", "wallet.dat", "login data"}),
+		[]string{".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker", ".kube", ".gnupg", ".password-store", "hosts.yml", ".pgpass", ".my.cnf", "keychain", "wallet.dat", "login data"}).notIn(kindCode),
+	mk(RuleSecretPath, "a reference to a shell's history",
+		`(?:~|\$home)?[/\\]?\.(?:bash|zsh|sh|python|psql|mysql|node_repl|lesshst)_history\b|\bzsh_history\b|[/\\~]\.local[/\\]share[/\\]fish[/\\]fish_history\b|\bConsoleHost_history\.txt\b`,
+		[]string{"_history", "consolehost_history"}).notIn(kindCode),
+	mk(RuleSecretPath, "a reference to toolsearch's own configuration, cache or tokens",
+		`(?:~|\$home|%appdata%|%localappdata%|\$xdg_(?:config|cache|state|data)_home)?[/\\]?(?:\.config|\.cache|\.local[/\\](?:share|state)|Library[/\\](?:Application Support|Caches))[/\\]toolsearch\b(?:[/\\][\w.-]*)?|\btoolsearch[/\\](?:tokens?|oauth|approvals?|credentials)\b[\w./\\-]*`,
+		[]string{"toolsearch"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a file that holds other servers' credentials",
 		`(?:~|\$home|%appdata%)?[/\\]?(?:(?:\.cursor|\.vscode|\.codeium[/\\]windsurf|\.claude|\.config[/\\]\w+)[/\\])?\.?mcp\.json\b|\bclaude_desktop_config\.json\b|\bmcp_(?:config|settings)\.json\b|\.claude\.json\b|/etc/(?:shadow|passwd|sudoers)\b`,
-		[]string{"mcp.json", "claude_desktop_config", "mcp_config", "mcp_settings", ".claude.json", "/etc/shadow", "/etc/passwd", "/etc/sudoers"}),
+		[]string{"mcp.json", "claude_desktop_config", "mcp_config", "mcp_settings", ".claude.json", "/etc/shadow", "/etc/passwd", "/etc/sudoers"}).notIn(kindCode),
 
 	// exfiltration: asking the model to hand over what it holds.
 	mk(RuleExfiltrate, "a request for the model's own instructions or context",
-		`\byour\s+(?:(?:full|entire|complete|whole|original|initial|hidden|current|exact)\s+)?(?:system\s+(?:prompt|message|instructions)|context\s+window|tool\s+(?:list|definitions|descriptions)|list\s+of\s+tools|available\s+tools)\b|\byour\s+(?:full|entire|complete|whole|original|initial|hidden|exact)\s+(?:instructions|prompt)\b`,
-		[]string{"your"}).around(120),
+		`\byour\s+(?:(?:full|entire|complete|whole|original|initial|hidden|current|exact)\s+)?(?:system\s+(?:prompt|message|instructions)|context\s+window|tool\s+(?:list|definitions|descriptions)|list\s+of\s+tools|available\s+tools)\b|\byour\s+(?:full|entire|complete|whole|original|initial|hidden|exact)\s+(?:instructions|prompt)\b|\b(?:names?|list)\s+of\s+(?:the\s+|all\s+)?(?:tools|functions)\s+you\s+(?:can\s+use|have|can\s+call|have\s+access\s+to)\b|\breveal\s+(?:it|your\s+\w+)\s+in\s+full\b`,
+		[]string{"your", "you can", "you have", "reveal"}).around(120).strongIn(serverKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "a request for the conversation",
 		`\b(?:full|entire|complete|whole)\s+(?:conversation|chat|dialog(?:ue)?|transcript)\b|\b`+verbPass+`\w*\b[^.\n]{0,80}?\b(?:conversation|chat|dialog(?:ue)?)\s+(?:history|log|transcript|so\s+far|context)\b`,
-		[]string{"conversation", "chat", "dialog", "transcript"}).around(150),
+		[]string{"conversation", "chat", "dialog", "transcript"}).around(150).strongIn(serverKinds).notIn(kindCode).negatable(),
+	mk(RuleExfiltrate, "a request for the conversation",
+		`\b(?:summary|summari[sz]e|contents?|copy)\s+of\s+(?:all\s+)?(?:the\s+)?users?'?s?\s+(?:messages|requests|queries|inputs|prompts)\b`,
+		[]string{"user's messages", "users' messages", "user messages", "user's requests", "user's queries", "user's inputs", "user's prompts"}).around(150).strongIn(serverKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "a request for earlier messages or tool results",
 		`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:previous|prior|earlier|preceding)\s+(?:messages?|tool\s+(?:calls?|results?|outputs?)|responses?|turns?|outputs?)\b|\b(?:results?|outputs?|contents?|responses?)\s+of\s+(?:(?:the|a|any)\s+)?(?:previous|prior|earlier|last)\s+[\w-]+\s+(?:calls?|tool|invocations?)\b`,
-		[]string{"previous", "prior ", "earlier", "preceding", "of the last ", "of last ", "of a last ", "of any last "}).around(150),
+		[]string{"previous", "prior ", "earlier", "preceding", "of the last ", "of last ", "of a last ", "of any last "}).around(150).strongIn(serverKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "a request to pass a file's contents through a parameter",
 		`\b`+verbPass+`\s+(?:its|their|the\s+files?'?s?|(?:the|all)\s+(?:full|entire|complete|raw|whole))\s+(?:file\s+)?(?:contents?|text|data)\s+(?:as|in|into|via|to|through)\s+(?:the\s+)?(?:['"`+backtick+`]\w+['"`+backtick+`]|\w+\s+(?:parameter|argument|field|param))`,
-		[]string{"its content", "its text", "its data", "its full", "its entire", "their content", "their text", "their data", "file content", "file's content", "files' content", "files content", "full content", "entire content", "complete content", "raw content", "whole content", "full text", "entire text", "whole text", "raw text", "full data", "raw data"}).around(160),
+		[]string{"its content", "its text", "its data", "its full", "its entire", "their content", "their text", "their data", "file content", "file's content", "files' content", "files content", "full content", "entire content", "complete content", "raw content", "whole content", "full text", "entire text", "whole text", "raw text", "full data", "raw data"}).around(160).strongIn(serverKinds).notIn(kindCode).negatable(),
+	mk(RuleExfiltrate, "a Markdown image whose address carries data for the model to fill in",
+		`!\[[^\]\n]{0,200}\]\(\s*<?https?://[^\s)]*[?&#/][^\s)]*(?:\{[^}\n]{1,200}\}|\$\{|\[[A-Z_ ]{3,}\]|<[a-z_ ]{3,}>)`,
+		[]string{"!["}).strongIn(allKinds),
 
-	// hidden-markup: text a person does not see rendered.
-	mk(RuleHidden, "an HTML comment, hidden when the text is rendered",
-		`<!--[\s\S]*?(?:-->|$)`,
-		[]string{"<!--"}),
-	mk(RuleHidden, "an HTML element styled to be invisible",
-		`<[a-z][^>]*\bstyle\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["']))[^>]*>|<[a-z]+\s[^>]*\bhidden\b[^>]*>`,
-		[]string{"display", "visibility", "font-size", "opacity", "hidden"}, "<"),
-	mk(RuleHidden, "a Markdown comment, hidden when the text is rendered",
-		`(?m)^\s*\[(?://|comment)\]:\s*(?:#|<>)`,
-		[]string{"[//]", "[comment]"}),
+	mk(RuleExfiltrate, "a request that the model say what it is",
+		`\b(?:model|llm|ai|assistant|agent)\s+(?:that|which|who)\s+(?:is\s+)?(?:calls?|calling|uses?|using|invokes?|invoking)\s+this\s+(?:tool|function)\b|\bwhich\s+(?:llm|model|ai|assistant)\s+you\s+are\b`,
+		[]string{"this tool", "this function", "you are"}, "model", "llm", "assistant", "agent", " ai ").around(120).strongIn(serverKinds).notIn(kindCode),
+	mk(RuleExfiltrate, "a request to reveal a credential",
+		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
+		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump"}, "header", "token", "api key", "api_key", "api-key", "apikey", "secret key", "credentials", "password", "cookie", "private key").around(200).strongIn(allKinds).notIn(kindCode).negatable(),
+	mk(RuleExfiltrate, "an instruction to keep calling until a credential comes back",
+		`\b(?:retry|repeat|call|invoke|run|poll)\b[^.\n]{0,40}?\b(?:indefinitely|forever|endlessly|until)\b[^.\n]{0,60}?\b(?:api[\s_-]?keys?|tokens?|passwords?|secrets?|credentials?)\b`,
+		[]string{"indefinitely", "forever", "endlessly", "until"}).around(160).strongIn(allKinds).notIn(kindCode).negatable(),
+	mk(RuleExfiltrate, "an instruction to send data to an outside server",
+		`\b(?:send|upload|post|transmit|forward|report|sync)\s+(?:(?:the|all|any|your|its|their|these|those)\s+)?(?:results?|data|findings|outputs?|contents?|files?|reports?|information|details)\s+(?:\w+\s+){0,3}?to\s+(?:our|an?|the|my|this)\s+(?:own\s+)?(?:external\s+|remote\s+|analytics\s+|telemetry\s+|collection\s+|private\s+|third[-\s]party\s+)+(?:server|endpoint|service|host|collector|api)\b`,
+		[]string{"send", "upload", "post", "transmit", "forward", "report", "sync"}, "server", "endpoint", "collector", "service").around(200).strongIn(serverKinds).notIn(kindCode).negatable(),
+
+	// self-promotion: claims that rank a tool above others, an attack on
+	// the ranking of a search gateway. Kept out of what is indexed too
+	// (StripPromotion).
+	promote(promotionExprs[0], "best", "greatest", "finest", "ultimate", "number one", "#1", "most powerful", "most reliable", "most accurate", "most trusted", "most advanced", "most capable"),
+	promote(promotionExprs[1], "best tool", "best function", "best server", "best skill", "best mcp"),
+	promote(promotionExprs[2], "better than", "better to", "superior", "more reliable", "more accurate", "more powerful", "more capable"),
+	promote(promotionExprs[3], "always prefer", "always choose", "always pick", "always select", "always use", "always call", "should always", "must always"),
+	promote(promotionExprs[4], "this tool over", "this function over", "this server over", "this tool rather", "this function rather", "this server rather", "this tool above", "this tool ahead", "this tool in preference"),
+	promote(promotionExprs[5], "only tool", "only function", "only server"),
+	promote(promotionExprs[6], "recommended tool", "recommended function", "recommended server"),
+}
+
+// promote makes a self-promotion pattern.
+func promote(expr string, triggers ...string) pattern {
+	return mk(RulePromotion, "a claim that ranks this tool above the others", expr, triggers).around(200).notIn(kindCode)
+}
+
+// promotionExprs find a description ranking its tool above the others, one
+// expression a phrasing, each with its own triggers.
+var promotionExprs = []string{
+	`\b(?:this|it)\s+is\s+(?:the|a|an)\s+(?:(?:very|single|absolute|most|world'?s)\s+)?(?:best|greatest|finest|top|ultimate|number\s+one|#1|most\s+(?:powerful|reliable|accurate|trusted|advanced|capable))\s+(?:\w+\s+){0,2}?(?:tool|function|server|skill|option|choice|solution)\b`,
+	`\bbest\s+(?:mcp\s+)?(?:tool|function|server|skill)\s+(?:in|of)\s+(?:the\s+)?(?:world|universe|market|class|all)\b`,
+	`\b(?:better|superior|more\s+(?:reliable|accurate|powerful|capable))\s+(?:than|to)\s+(?:any|all|every|the)\s+(?:other\s+)?(?:tools?|functions?|servers?|alternatives?)\b`,
+	`\b(?:always|should\s+always|must\s+always)\s+(?:prefer|choose|pick|select|use|call)\s+this\s+(?:tool|function|server|skill)\b`,
+	`\b(?:use|call|choose|select|pick|prefer|prioriti[sz]e)\s+this\s+(?:tool|function|server)\s+(?:rather\s+than|over|in\s+preference\s+to|ahead\s+of|above)\s+(?:any\s+|all\s+)?(?:the\s+)?(?:others?|other\s+\w+|alternatives?)\b`,
+	`\b(?:the\s+)?only\s+(?:tool|function|server)\s+(?:you\s+)?(?:need|should\s+use|to\s+use|you\s+should\s+use)\b`,
+	`\b(?:most|highly)\s+recommended\s+(?:tool|function|server)\b`,
+}
+
+// promotionExpr is every phrasing at once, for StripPromotion.
+var promotionExpr = strings.Join(promotionExprs, "|")
+
+// tagTriggers are the openings of the tags <NAME and </NAME.
+func tagTriggers(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		out = append(out, "<"+n, "</"+n)
+	}
+	return out
+}
+
+// headerTriggers are the words of a header that poses as the system.
+func headerTriggers() []string {
+	var out []string
+	for _, who := range []string{"system ", "admin ", "administrator ", "developer "} {
+		for _, what := range []string{"note", "notice", "message", "directive", "override", "instruction", "update", "alert", "command"} {
+			out = append(out, who+what)
+		}
+	}
+	return out
 }
 
 // around sets the pattern's window.
@@ -169,22 +303,67 @@ func mk(rule Rule, msg, expr string, triggers []string, also ...string) pattern 
 	return pattern{rule: rule, msg: msg, re: regexp.MustCompile(`(?i)` + expr), triggers: triggers, also: also}
 }
 
-// scanPatterns runs the patterns whose triggers the text holds (found,
-// from allTriggers).
-func scanPatterns(fs *findings, text string, found *bitset, lower func() string, list []pattern) {
+// scanPatterns runs the patterns of the doc's kind whose triggers the
+// text holds (found, from allTriggers). Secret paths are collected for
+// judgeSecrets rather than reported.
+func scanPatterns(fs *findings, text string, found *bitset, lower func() string, list []pattern, secrets *[][2]int) {
 	for i := range list {
 		p := &list[i]
+		if p.in != 0 && p.in&fs.kind == 0 {
+			continue
+		}
 		if !found.any(&p.triggerMask) || !p.alsoMask.empty() && !found.any(&p.alsoMask) {
 			continue
 		}
 		for _, m := range p.matches(text, lower) {
 			start, end := trimSpan(text, m[0], m[1])
-			fs.add(p.rule, start, end, p.msg)
+			if p.negated && deniedAt(text, start) {
+				continue
+			}
+			if p.rule == RuleSecretPath {
+				*secrets = append(*secrets, [2]int{start, end})
+				continue
+			}
+			if p.rule == RulePromotion && strings.Contains(strings.ToLower(text[start:end]), "always") && conditionalUse(text[end:]) {
+				continue
+			}
+			sev := p.severity(fs.kind)
+			if fs.kind&(kindSkill|kindCode) != 0 && quotedAt(text, start) {
+				sev = SeverityWarn // a skill quoting an attack, as a security skill does
+			}
+			fs.addNorm(p.rule, sev, start, end, p.msg)
 			if fs.full() {
 				return
 			}
 		}
 	}
+}
+
+// quotedAt reports whether a span starting at pos is quoted rather than
+// said: inside quotation marks or backticks on its line, or in a table
+// row. Skills about security quote attacks to describe them; an attack
+// does not quote its own instructions.
+func quotedAt(text string, pos int) bool {
+	lineStart := strings.LastIndexByte(text[:pos], '\n') + 1
+	line := text[lineStart:pos]
+	if strings.HasPrefix(strings.TrimLeft(line, " \t>"), "|") {
+		return true
+	}
+	return strings.Count(line, "\"")%2 == 1 || strings.Count(line, "`")%2 == 1 ||
+		strings.Count(line, "\u201c") > strings.Count(line, "\u201d") || strings.Count(line, "'")%2 == 1 && strings.HasSuffix(strings.TrimRight(line, " "), "'")
+}
+
+// conditionalUse reports whether what follows "always use this tool" makes
+// it usage guidance ("... when the user asks for details") rather than a
+// claim of rank.
+func conditionalUse(after string) bool {
+	after = strings.ToLower(strings.TrimLeft(after, " \t\n,"))
+	for _, w := range []string{"when", "if ", "whenever", "before", "after", "to ", "for ", "with ", "on ", "in ", "once", "unless"} {
+		if strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // matches finds the pattern's matches in text, in windows around its
@@ -253,6 +432,13 @@ func trimSpan(s string, start, end int) (int, int) {
 	return start, end
 }
 
+// tableRow reports whether pos is on a row of a Markdown table, whose
+// cells are padded to line up.
+func tableRow(s string, pos int) bool {
+	line := s[strings.LastIndexByte(s[:pos], '\n')+1:]
+	return strings.HasPrefix(strings.TrimLeft(line, " \t"), "|")
+}
+
 // Padding long enough to push text out of a reviewer's view: a line of
 // blank space wider than any screen, or more blank lines than one holds.
 const (
@@ -261,7 +447,15 @@ const (
 )
 
 // scanPadding reports runs of blank space that hide what follows them.
-func scanPadding(fs *findings, s string) {
+func scanPadding(fs *findings, s string, blocks []codeBlock) {
+	inBlock := func(pos int) bool {
+		for _, b := range blocks {
+			if b.start <= pos && pos < b.end {
+				return true
+			}
+		}
+		return false
+	}
 	blank, lines, runStart, linesStart := 0, 0, 0, 0
 	for i, r := range s {
 		switch r {
@@ -281,11 +475,11 @@ func scanPadding(fs *findings, s string) {
 		case '\r':
 			continue
 		}
-		if blank >= maxBlankRun {
-			fs.add(RuleHidden, runStart, i, "a long run of blank space that pushes text out of view")
+		if blank >= maxBlankRun && !inBlock(runStart) && !tableRow(s, runStart) {
+			fs.add(RuleHidden, SeverityWarn, runStart, i, "a long run of blank space that pushes text out of view")
 		}
-		if lines >= maxBlankLines {
-			fs.add(RuleHidden, linesStart, i, "a long run of blank lines that pushes text out of view")
+		if lines >= maxBlankLines && !inBlock(linesStart) {
+			fs.add(RuleHidden, SeverityWarn, linesStart, i, "a long run of blank lines that pushes text out of view")
 		}
 		blank, lines = 0, 0
 	}
@@ -327,7 +521,13 @@ func scanDestinations(fs *findings, text string) {
 			from--
 		}
 		if lead := sendLeadRE.FindStringIndex(text[from:start]); lead != nil {
-			fs.add(RuleExfiltrate, from+lead[0], stop, "an instruction to send data to a fixed address")
+			sev := SeverityWarn
+			if fs.kind&serverKinds != 0 {
+				sev = SeverityWithhold
+			}
+			if !deniedAt(text, from+lead[0]) {
+				fs.addNorm(RuleExfiltrate, sev, from+lead[0], stop, "an instruction to send data to a fixed address")
+			}
 			if fs.full() {
 				return
 			}

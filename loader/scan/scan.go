@@ -17,7 +17,30 @@ const (
 	RuleSecretPath Rule = "secret-path"
 	RuleExfiltrate Rule = "exfiltration"
 	RuleShadowing  Rule = "shadowing"
+	RuleDisguise   Rule = "disguise"
+	RulePromotion  Rule = "self-promotion"
+	RuleUnscanned  Rule = "unscanned"
 )
+
+// A Severity says what a finding means for its definition: strong signals
+// withhold it until a person approves it, weak ones alone only annotate it.
+// Withholding on every signal made users approve everything.
+type Severity string
+
+const (
+	SeverityWithhold Severity = "withhold"
+	SeverityWarn     Severity = "warn"
+)
+
+// Withholds reports whether any finding is a strong signal.
+func Withholds(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity != SeverityWarn {
+			return true
+		}
+	}
+	return false
+}
 
 // Bounds on what a scan reports: a definition that trips a rule a hundred
 // times needs review as much as one that trips it once.
@@ -29,14 +52,16 @@ const (
 
 // Version numbers the rules: it changes whenever a rule does, so that what
 // an earlier version found clean is scanned again.
-const Version = 1
+const Version = 2
 
 // Rules lists every rule, in the order findings are reported.
-var Rules = []Rule{RuleInvisible, RuleHidden, RuleDirective, RuleSecretPath, RuleExfiltrate, RuleShadowing}
+var Rules = []Rule{RuleInvisible, RuleHidden, RuleDirective, RuleSecretPath, RuleExfiltrate, RuleShadowing, RuleDisguise, RulePromotion, RuleUnscanned}
 
 // A Finding is one thing a rule flagged.
 type Finding struct {
 	Rule Rule `json:"rule"`
+	// Severity is withhold for a strong signal, warn for a weak one.
+	Severity Severity `json:"severity"`
 	// Field is where the text sits in its definition: "description",
 	// "inputSchema.properties.note.description", "arguments[0].description",
 	// or a file name for a skill.
@@ -52,6 +77,8 @@ type Finding struct {
 	Span string `json:"span"`
 	// Message says what the span is, in a sentence.
 	Message string `json:"message"`
+
+	bufStart, bufEnd int // the span in the scanned buffer
 }
 
 // String formats the finding as field[start:end]: rule: message: span,
@@ -61,6 +88,9 @@ func (f Finding) String() string {
 	if f.Line > 0 {
 		where = fmt.Sprintf("%s:%d", f.Field, f.Line)
 	}
+	if f.Severity == SeverityWarn {
+		return fmt.Sprintf("%s: %s (warning): %s: %s", where, f.Rule, f.Message, f.Span)
+	}
 	return fmt.Sprintf("%s: %s: %s: %s", where, f.Rule, f.Message, f.Span)
 }
 
@@ -69,37 +99,7 @@ func (f Finding) String() string {
 func Text(field, text string) []Finding {
 	d := &doc{}
 	d.add(field, text)
-	return d.scan(nil, false)
-}
-
-// scan runs the content rules over the whole doc; crossTool adds the
-// shadowing phrases that apply to tool definitions.
-func (d *doc) scan(src map[string]any, crossTool bool) []Finding {
-	fs := &findings{d: d, src: src}
-	text := d.text()
-	if text == "" {
-		return nil
-	}
-	scanInvisible(fs, text)
-	found := allTriggers.scan(text)
-	var lower string
-	lowered := func() string {
-		if lower == "" {
-			lower = strings.ToLower(text)
-		}
-		return lower
-	}
-	scanPatterns(fs, text, &found, lowered, patterns)
-	if crossTool {
-		scanPatterns(fs, text, &found, lowered, crossToolPatterns)
-	}
-	if found.any(&sendMask) {
-		scanDestinations(fs, text)
-	}
-	if found.any(&paddingMask) {
-		scanPadding(fs, text)
-	}
-	return fs.sorted()
+	return d.scan(nil, kindText)
 }
 
 // escapeRune writes r as a Go escape.

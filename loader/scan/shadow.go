@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -16,16 +18,16 @@ import (
 var crossToolPatterns = []pattern{
 	mk(RuleShadowing, "a condition on this tool's mere presence, the opening of a shadowing attack",
 		`\b(?:when|whenever|if|once|while|as\s+long\s+as)\s+this\s+(?:tool|function|server)\s+is\s+(?:available|present|loaded|installed|enabled|connected|active|in\s+use)\b`,
-		[]string{"this tool is", "this function is", "this server is"}),
+		[]string{"this tool is", "this function is", "this server is"}).strongIn(kindTool),
 	mk(RuleShadowing, "a claimed effect on another tool",
 		`\bside[-\s]effects?\s+on\s+(?:(?:the|all|any|other|another)\s+)*(?:also\s+present\s+|other\s+)?[\w.-]+\s+`+toolWord,
-		[]string{"side effect", "side-effect"}),
+		[]string{"side effect", "side-effect"}).strongIn(kindTool),
 	mk(RuleShadowing, "an instruction to use this tool in another tool's place",
 		`\b(?:use|call|invoke|prefer)\s+this\s+(?:tool|function)\s+instead\b|\binstead\s+of\s+(?:using\s+|calling\s+)?(?:(?:the|any)\s+)?(?:other\s+)?(?:built-in\s+|default\s+)?[\w.-]+\s+(?:tool|function)\b`,
 		[]string{"instead"}),
 	mk(RuleShadowing, "an instruction about how other tools must behave",
 		`\b(?:(?:all|any|every|other|another)\s+)+[\w.-]*\s*tools?\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to)\b`,
-		[]string{"tool must", "tool should", "tool shall", "tool needs", "tool has to", "tools must", "tools should", "tools have to", "tools need"}),
+		[]string{"tool must", "tool should", "tool shall", "tool needs", "tool has to", "tools must", "tools should", "tools have to", "tools need"}).strongIn(kindTool),
 }
 
 // Names records which server each tool belongs to, for Shadowing. The zero
@@ -182,6 +184,17 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 			buf = append(append(buf, name...), 0)
 		}
 	}
+	// A tool's own enum values are its own names too: GitHub's
+	// projects_write takes create_project as a method, which names no
+	// other server's tool.
+	for _, name := range enumValues(t) {
+		if name = strings.ToLower(name); isIdentifier(name) && distinctive(name) {
+			if len(buf) == 0 {
+				buf = append(buf, 0)
+			}
+			buf = append(append(buf, name...), 0)
+		}
+	}
 	r.own = int32(len(buf))
 	var list []ref
 	upper := false
@@ -213,6 +226,66 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 	return r
 }
 
+// enumValues returns the strings of every enum and const of a tool's
+// schemas, read off the JSON without decoding it: most schemas have none.
+func enumValues(t *mcp.Tool) []string {
+	var out []string
+	for _, schema := range []any{t.InputSchema, t.OutputSchema} {
+		data, ok := schema.(json.RawMessage)
+		if !ok {
+			if schema == nil {
+				continue
+			}
+			var err error
+			if data, err = json.Marshal(schema); err != nil {
+				continue
+			}
+		}
+		for _, key := range [][]byte{[]byte(`"enum"`), []byte(`"const"`)} {
+			for rest := data; ; {
+				i := bytes.Index(rest, key)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(key):]
+				out = appendJSONStrings(out, rest)
+			}
+		}
+	}
+	return out
+}
+
+// appendJSONStrings appends the strings of the JSON value (a string, or an
+// array of values) after the colon that starts data.
+func appendJSONStrings(out []string, data []byte) []string {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 || data[0] != ':' {
+		return out // "enum" as a value or a property name, not a keyword here
+	}
+	data = bytes.TrimLeft(data[1:], " \t\r\n")
+	array := len(data) > 0 && data[0] == '['
+	if array {
+		data = data[1:]
+	}
+	for {
+		data = bytes.TrimLeft(data, " \t\r\n,")
+		if len(data) == 0 || data[0] != '"' {
+			return out
+		}
+		end := bytes.IndexByte(data[1:], '"')
+		if end < 0 {
+			return out
+		}
+		if s := data[1 : 1+end]; bytes.IndexByte(s, '\\') < 0 {
+			out = append(out, string(s))
+		}
+		data = data[2+end:]
+		if !array {
+			return out
+		}
+	}
+}
+
 // Shadowing reports the references that name another server's tools.
 func (r *Refs) Shadowing(server string, names *Names) []Finding {
 	if r == nil || names == nil || names.Len() == 0 {
@@ -238,7 +311,7 @@ func (r *Refs) Shadowing(server string, names *Names) []Finding {
 			continue
 		}
 		perField[field]++
-		out = append(out, Finding{Rule: RuleShadowing, Field: field, Start: int(ref.start), End: int(ref.start + ref.n),
+		out = append(out, Finding{Rule: RuleShadowing, Severity: SeverityWithhold, Field: field, Start: int(ref.start), End: int(ref.start + ref.n),
 			Span: quoteSpan(r.written()[at:end]), Message: "names a tool of another server (" + other + ")"})
 	}
 	return out

@@ -18,6 +18,7 @@ import (
 type doc struct {
 	buf    strings.Builder
 	pieces []piece
+	name   string // of the tool, for a tool definition
 }
 
 // separator ends each piece: a line break and a full stop stop every
@@ -186,16 +187,37 @@ func (d *doc) locate(start, end int) (p *piece, s, e int, ok bool) {
 type findings struct {
 	d        *doc
 	src      map[string]any // JSON documents by root, to name fields
+	kind     kind
+	tool     string      // the tool's name, for a tool definition
+	norm     *normalized // the text the rules read, for addNorm
 	list     []Finding
 	perField map[string]int
+	// prefix is put before each message: what a decoded run's findings
+	// say of where they were found.
+	prefix string
 }
 
 func (fs *findings) full() bool { return len(fs.list) >= maxPerText }
 
-// add records a finding on the buffer span [start, end).
-func (fs *findings) add(rule Rule, start, end int, msg string) {
+// addNorm records a finding on a span of the normalized text.
+func (fs *findings) addNorm(rule Rule, sev Severity, start, end int, msg string) {
+	start, end = fs.norm.back(start, end)
+	fs.add(rule, sev, start, end, msg)
+}
+
+// add records a finding on the buffer span [start, end). A span that one
+// of the rule's findings already covers is not reported again.
+func (fs *findings) add(rule Rule, sev Severity, start, end int, msg string) {
 	if fs.full() {
 		return
+	}
+	for i, f := range fs.list {
+		if f.Rule == rule && f.bufStart < end && start < f.bufEnd {
+			if sev == SeverityWithhold && f.Severity == SeverityWarn {
+				fs.list[i].Severity, fs.list[i].Message = sev, fs.prefix+msg
+			}
+			return
+		}
 	}
 	p, s, e, ok := fs.d.locate(start, end)
 	if !ok || e <= s {
@@ -217,7 +239,17 @@ func (fs *findings) add(rule Rule, start, end int, msg string) {
 	}
 	fs.perField[key]++
 	text := fs.d.text()[p.start:p.end]
-	fs.list = append(fs.list, Finding{Rule: rule, Field: field, Start: s, End: e, Span: quoteSpan(text[s:e]), Message: msg})
+	fs.list = append(fs.list, Finding{Rule: rule, Severity: sev, Field: field, Start: s, End: e, Span: quoteSpan(text[s:e]), Message: fs.prefix + msg, bufStart: start, bufEnd: end})
+}
+
+// has reports whether a finding of the rule and severity was made.
+func (fs *findings) has(rule Rule, sev Severity) bool {
+	for _, f := range fs.list {
+		if f.Rule == rule && f.Severity == sev {
+			return true
+		}
+	}
+	return false
 }
 
 // sorted returns the findings by rule order, then field, then position.
@@ -225,6 +257,9 @@ func (fs *findings) sorted() []Finding {
 	order := map[Rule]int{}
 	for i, r := range Rules {
 		order[r] = i
+	}
+	for i := range fs.list {
+		fs.list[i].bufStart, fs.list[i].bufEnd = 0, 0
 	}
 	sort.SliceStable(fs.list, func(i, j int) bool {
 		a, b := fs.list[i], fs.list[j]

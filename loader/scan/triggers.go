@@ -15,14 +15,24 @@ type triggerSet struct {
 }
 
 // A bitset holds one bit per literal of a triggerSet.
-type bitset [4]uint64
+type bitset [8]uint64
 
-const maxTriggers = 256
+const maxTriggers = 512
 
-func (b *bitset) set(i int)          { b[i/64] |= 1 << (i % 64) }
-func (b *bitset) or(o *bitset)       { b[0] |= o[0]; b[1] |= o[1]; b[2] |= o[2]; b[3] |= o[3] }
-func (b *bitset) any(o *bitset) bool { return b[0]&o[0]|b[1]&o[1]|b[2]&o[2]|b[3]&o[3] != 0 }
-func (b *bitset) empty() bool        { return b[0]|b[1]|b[2]|b[3] == 0 }
+func (b *bitset) set(i int) { b[i/64] |= 1 << (i % 64) }
+func (b *bitset) or(o *bitset) {
+	for i := range b {
+		b[i] |= o[i]
+	}
+}
+func (b *bitset) any(o *bitset) bool {
+	var x uint64
+	for i := range b {
+		x |= b[i] & o[i]
+	}
+	return x != 0
+}
+func (b *bitset) empty() bool { return *b == bitset{} }
 
 func lowerByte(c byte) byte {
 	if 'A' <= c && c <= 'Z' {

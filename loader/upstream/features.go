@@ -267,8 +267,8 @@ func (u *upstream) rebuildFeatures() {
 			findings = find()
 		}
 		scans[e.Digest] = findings
-		if len(findings) == 0 {
-			return ""
+		if !scan.Withholds(findings) {
+			return "" // weak signals alone annotate, in toolsearch scan
 		}
 		msgs := make([]string, len(findings))
 		for i, f := range findings {

@@ -82,7 +82,7 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	sc := u.scan(e.Digest, t)
 	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
-	v := u.m.approvals.Decide(u.mode(), u.id.trust, t.Name, e.Digest, len(findings) > 0)
+	v := u.m.approvals.Decide(u.mode(), u.id.trust, t.Name, e.Digest, scan.Withholds(findings))
 	if u.q.held == nil {
 		u.q.held = map[string]bool{}
 	}

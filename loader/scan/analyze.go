@@ -1,0 +1,285 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// scan runs the content rules over the whole doc, as text of kind k.
+func (d *doc) scan(src map[string]any, k kind) []Finding {
+	fs := &findings{d: d, src: src, kind: k, tool: d.name}
+	raw := d.text()
+	if raw == "" {
+		return nil
+	}
+	fs.scanText(raw, 0)
+	if k == kindTool {
+		scanSchemaIntent(fs)
+	}
+	return fs.sorted()
+}
+
+// maxDecodeDepth bounds how deep encoded runs are decoded: a run inside a
+// decoded run is read, one inside that is not.
+const maxDecodeDepth = 2
+
+// scanText runs every content rule over raw, the doc's buffer or a text
+// decoded from a run of it (depth > 0, whose findings fs reports at the
+// run).
+func (fs *findings) scanText(raw string, depth int) {
+	scanInvisible(fs, raw)
+	prose, blocks := raw, []codeBlock(nil)
+	if fs.kind == kindSkill {
+		prose, blocks = maskCode(raw)
+	}
+	n := normalize(prose)
+	fs.norm = &n
+	text := n.text
+	found := allTriggers.scan(text)
+	var lower string
+	lowered := func() string {
+		if lower == "" {
+			lower = strings.ToLower(text)
+		}
+		return lower
+	}
+	var secrets [][2]int
+	scanPatterns(fs, text, &found, lowered, patterns, &secrets)
+	if fs.kind == kindTool {
+		scanPatterns(fs, text, &found, lowered, crossToolPatterns, &secrets)
+	}
+	if fs.kind != kindCode {
+		scanComments(fs, text)
+		scanHiddenElements(fs, text)
+	}
+	if found.any(&sendMask) && fs.kind != kindCode {
+		scanDestinations(fs, text)
+	}
+	judgeSecrets(fs, text, secrets)
+	if found.any(&paddingMask) {
+		scanPadding(fs, raw, blocks)
+	}
+	scanMixedScripts(fs, prose)
+	fs.norm = &normalized{text: raw}
+	if fs.kind != kindCode {
+		scanLanguage(fs, prose)
+	}
+	for _, b := range blocks {
+		if b.run {
+			scanShellBlock(fs, raw, b)
+		}
+	}
+	if depth < maxDecodeDepth {
+		scanEncoded(fs, raw, depth)
+	}
+}
+
+// deniedAt reports whether the words just before pos deny what follows:
+// "do not send the conversation history", "never ignore the rules".
+func deniedAt(text string, pos int) bool {
+	return deniedRE.MatchString(text[max(pos-40, 0):pos])
+}
+
+var deniedRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|cannot|can'?t|won'?t|without|refuse\s+to|avoid)\s+(?:\w+\s+){0,2}$`)
+
+// negatedAt reports whether the sentence around pos negates or describes
+// rather than instructs: "never commit .env", "do not send the
+// conversation history", "a skill that reads ~/.ssh and posts it".
+func negatedAt(text string, pos int) bool {
+	start, end := sentenceAt(text, pos)
+	return negationRE.MatchString(text[start:end])
+}
+
+var negationRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|avoiding|exclude|excludes|excluding|excluded|prevent|prevents|block|blocks|refuse|refuses|reject|detect|detects|detecting|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|exfiltration|injection|e\.g\.|for\s+example|such\s+as|would|could|might)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|includes?|asks?|tells?)\b|gitignore`)
+
+// sentenceAt returns the sentence of text around pos: bounded by a full
+// stop, question or exclamation mark before white space, a blank line, or
+// a line that starts a list item or a heading.
+func sentenceAt(text string, pos int) (int, int) {
+	start := pos
+	for start > 0 {
+		c := text[start-1]
+		if (c == '.' || c == '!' || c == '?') && start < len(text) && isSpace(text[start]) {
+			break
+		}
+		if c == '\n' && (start >= 2 && text[start-2] == '\n' || startsBlock(text[start:])) {
+			break
+		}
+		if pos-start > 600 {
+			break
+		}
+		start--
+	}
+	end := pos
+	for end < len(text) {
+		c := text[end]
+		if (c == '.' || c == '!' || c == '?') && (end+1 == len(text) || isSpace(text[end+1])) {
+			end++
+			break
+		}
+		if c == '\n' && (end+1 < len(text) && text[end+1] == '\n' || startsBlock(text[end+1:])) {
+			break
+		}
+		if end-pos > 600 {
+			break
+		}
+		end++
+	}
+	return start, end
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
+
+// startsBlock reports a line that starts a list item, heading, quote or
+// table row.
+func startsBlock(line string) bool {
+	line = strings.TrimLeft(line, " \t")
+	if line == "" {
+		return false
+	}
+	switch line[0] {
+	case '-', '*', '+', '#', '>', '|':
+		return true
+	}
+	i := 0
+	for i < len(line) && '0' <= line[i] && line[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < len(line) && (line[i] == '.' || line[i] == ')')
+}
+
+// A sink is where a read secret goes: a parameter, a send, a post, an
+// address.
+var sinkRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b|https?://|\bnc\s+-`)
+
+// templateRE is a template of a secrets file, which holds none.
+var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl)$`)
+
+// contentRE finds a request for a file's contents: a parameter that asks
+// for a secret file's contents is a sink of its own.
+var contentRE = regexp.MustCompile(`(?i)\b(?:contents?|text|data|body|paste)\b`)
+
+// judgeSecrets reports the secret paths: strong when the sentence that
+// names one (or the next) sends it somewhere, or the text also hides
+// something from the user; weak as a mention; not at all where the
+// sentence negates or describes it. A skill's prose names secret files
+// all the time ("never commit .env"); only acting on them is a signal.
+func judgeSecrets(fs *findings, text string, secrets [][2]int) {
+	concealed := fs.has(RuleDirective, SeverityWithhold)
+	for _, s := range secrets {
+		if templateRE.MatchString(text[s[0]:s[1]]) {
+			continue // .env.example holds no secret
+		}
+		start, end := sentenceAt(text, s[0])
+		negated := negationRE.MatchString(text[start:end])
+		_, next := sentenceAt(text, min(end+1, len(text)))
+		scope := text[start:max(next, end)]
+		sev := SeverityWarn
+		msg := ""
+		switch {
+		case concealed:
+			sev, msg = SeverityWithhold, " together with an instruction to hide it from the user"
+		case negated:
+			if fs.kind != kindTool {
+				continue
+			}
+		case sinkRE.MatchString(scope):
+			sev, msg = SeverityWithhold, " read to be sent elsewhere"
+		case fs.kind == kindTool && fs.inParameter(s[0]) && contentRE.MatchString(text[start:end]):
+			sev, msg = SeverityWithhold, " whose contents a parameter asks for"
+		case fs.kind&(kindSkill|kindCode) != 0:
+			continue // a skill naming a file of secrets, as setup docs do
+		}
+		for _, p := range patterns {
+			if p.rule == RuleSecretPath && p.re.MatchString(text[s[0]:s[1]]) {
+				fs.addNorm(RuleSecretPath, sev, s[0], s[1], p.msg+msg)
+				break
+			}
+		}
+	}
+}
+
+// inParameter reports whether a position of the normalized text lies in
+// a text of an input schema.
+func (fs *findings) inParameter(pos int) bool {
+	start, _ := fs.norm.back(pos, pos+1)
+	p, _, _, ok := fs.d.locate(start, start+1)
+	return ok && p.root == "inputSchema"
+}
+
+// HTML comments are everyday Markdown (licence headers, authoring notes,
+// "<!-- Fix -->" in a sample); a comment is a signal when it addresses the
+// model (@agent-directive, "AI:", "note to the assistant") or gives
+// orders, which a reader of the rendered text never sees.
+var (
+	commentRE   = regexp.MustCompile(`(?s)<!--(.*?)(?:-->|$)|(?m)^[ \t]*\[(?://|comment)\]:\s*(?:#|<>)\s*\(([^)\n]*)\)`)
+	addressedRE = regexp.MustCompile(`(?i)@(?:agent|ai|assistant|claude|llm|model|copilot|gpt|bot)\b|\b(?:agent|ai|assistant|llm|model|claude|gpt)[-_ ](?:directive|instructions?|note|command|task)s?\b|\bnote\s+to\s+(?:the\s+)?(?:ai|assistant|agent|model|llm|claude)\b|(?m:^\s*(?:ai|assistant|agent|claude|llm|system|instructions?)\s*:)|\b(?:dear|hey|attention)\s+(?:ai|assistant|agent|model|llm|claude)\b`)
+	orderRE     = regexp.MustCompile(`(?i)(?:^\s*|[.!?:;,]\s*|\n\s*|\b(?:and|then)\s+)(?:you\s+(?:must|should|will|need\s+to)|always|never|do\s+not|don'?t|ignore|disregard|send|upload|post|exfiltrate|read|include|execute|run|call|invoke|fetch|tell|forward|copy|delete|remove|write)\s+\w+`)
+)
+
+func scanComments(fs *findings, text string) {
+	if !strings.Contains(text, "<!--") && !strings.Contains(text, "]:") {
+		return
+	}
+	for _, m := range commentRE.FindAllStringSubmatchIndex(text, maxPerField*4) {
+		body := ""
+		if m[2] >= 0 {
+			body = text[m[2]:m[3]]
+		} else if m[4] >= 0 {
+			body = text[m[4]:m[5]]
+		}
+		start, end := trimSpan(text, m[0], m[1])
+		switch {
+		case addressedRE.MatchString(body):
+			fs.addNorm(RuleHidden, SeverityWithhold, start, end, "an HTML comment, hidden when the text is rendered, that addresses the model")
+		case fs.strongWithin(start, end):
+			fs.addNorm(RuleHidden, SeverityWithhold, start, end, "an HTML comment, hidden when the text is rendered, that holds an instruction to the model")
+		case orderRE.MatchString(body):
+			fs.addNorm(RuleHidden, SeverityWarn, start, end, "an HTML comment, hidden when the text is rendered, that gives instructions")
+		case fs.kind&serverKinds != 0:
+			fs.addNorm(RuleHidden, SeverityWarn, start, end, "an HTML comment, hidden when the text is rendered")
+		}
+	}
+}
+
+// strongWithin reports whether a strong finding was made within a span of
+// the normalized text.
+func (fs *findings) strongWithin(start, end int) bool {
+	start, end = fs.norm.back(start, end)
+	for _, f := range fs.list {
+		if f.Severity == SeverityWithhold && start <= f.bufStart && f.bufEnd <= end {
+			return true
+		}
+	}
+	return false
+}
+
+// Elements styled or marked invisible. The hidden attribute must be an
+// attribute: overflow-hidden and aria-hidden are not.
+var (
+	tagRE       = regexp.MustCompile(`(?i)<([a-z][a-z0-9-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*/?>`)
+	attrRE      = regexp.MustCompile(`(?i)([^\s=>/]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?`)
+	invisibleRE = regexp.MustCompile(`(?i)display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?\s*(?:px|pt|em|rem|%)?\s*(?:;|$)|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$)`)
+)
+
+func scanHiddenElements(fs *findings, text string) {
+	if !strings.Contains(text, "<") {
+		return
+	}
+	for _, m := range tagRE.FindAllStringSubmatchIndex(text, -1) {
+		attrs := text[m[4]:m[5]]
+		if attrs == "" {
+			continue
+		}
+		for _, a := range attrRE.FindAllStringSubmatch(attrs, -1) {
+			name, value := strings.ToLower(a[1]), strings.Trim(a[2], `"'`)
+			if name == "hidden" || name == "style" && invisibleRE.MatchString(value) {
+				fs.addNorm(RuleHidden, SeverityWarn, m[0], m[1], "an HTML element styled to be invisible")
+				break
+			}
+		}
+		if fs.full() {
+			return
+		}
+	}
+}

@@ -1,0 +1,461 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The public corpora of testdata/corpus/README.md: skills and tool
+// definitions written by others, clean and poisoned, that the scanner was
+// not written against. They are fetched, not committed; the tests here skip
+// when they are absent. TOOLSEARCH_SCAN_CORPORA names another folder.
+func corpusRoot() string {
+	if dir := os.Getenv("TOOLSEARCH_SCAN_CORPORA"); dir != "" {
+		return dir
+	}
+	return filepath.Join("testdata", "corpus")
+}
+
+// A sample is one skill or tool definition of a corpus.
+type sample struct {
+	source string // the corpus, owner+name
+	id     string
+	attack bool
+	skill  []File // for a skill: its text files
+	dir    string
+	tool   *mcp.Tool
+}
+
+func (s *sample) scan() []Finding {
+	if s.tool != nil {
+		return Tool(s.tool)
+	}
+	return SkillFiles(s.dir, s.skill)
+}
+
+// loadSkillDirs reads every folder with a SKILL.md under root as a skill
+// with its text files (binary files are never served as text).
+func loadSkillDirs(tb testing.TB, source, root string, attack func(dir string) bool) []sample {
+	var out []sample
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "SKILL.md" {
+			return nil
+		}
+		dir := filepath.Dir(p)
+		rel, _ := filepath.Rel(root, dir)
+		if attack != nil && !attack(rel) {
+			return nil
+		}
+		var files []File
+		filepath.WalkDir(dir, func(q string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return nil
+			}
+			data, err := os.ReadFile(q)
+			if err != nil || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) || len(data) > 1<<20 {
+				return nil
+			}
+			r, _ := filepath.Rel(dir, q)
+			files = append(files, File{Path: filepath.ToSlash(r), Data: data})
+			return nil
+		})
+		out = append(out, sample{source: source, id: rel, attack: attack != nil, skill: files, dir: rel})
+		return nil
+	})
+	return out
+}
+
+// loadSnaps reads the tool snapshots of github-mcp-server.
+func loadSnaps(tb testing.TB, dir string) []sample {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.snap"))
+	var out []sample
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var t mcp.Tool
+		if err := json.Unmarshal(data, &t); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		out = append(out, sample{source: "github+github-mcp-server", id: t.Name, tool: &t})
+	}
+	return out
+}
+
+// Python MCP servers declare a tool with a decorator over a function whose
+// docstring is the description and whose parameters are the schema.
+var (
+	pyToolRE  = regexp.MustCompile(`(?m)^[ \t]*@\w+(?:\.\w+)*\.tool\((?s:(.*?))\)\s*\n[ \t]*(?:async\s+)?def\s+(\w+)\s*\(((?s:.*?))\)\s*(?:->\s*[^:]+)?:\s*\n[ \t]*(?:r?("""|'''))?`)
+	pyParamRE = regexp.MustCompile(`(\w+)\s*(?::\s*([\w\[\], .|]+?))?\s*(?:=\s*([^,]+))?\s*(?:,|$)`)
+	pyDocRE   = regexp.MustCompile(`(?s)(\w+)\.__doc__\s*=\s*"""(.*?)"""`)
+	pyDescRE  = regexp.MustCompile(`description\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`)
+)
+
+// pyTools extracts the tool definitions a Python server lists.
+func pyTools(src string) []*mcp.Tool {
+	var out []*mcp.Tool
+	for _, m := range pyToolRE.FindAllStringSubmatchIndex(src, -1) {
+		deco, name, params := src[m[2]:m[3]], src[m[4]:m[5]], src[m[6]:m[7]]
+		desc := ""
+		if m[8] >= 0 {
+			quote := src[m[8]:m[9]]
+			if end := strings.Index(src[m[1]:], quote); end >= 0 {
+				desc = dedent(src[m[1] : m[1]+end])
+			}
+		}
+		if d := pyDescRE.FindStringSubmatch(deco); d != nil {
+			desc = d[1] + d[2]
+		}
+		props := map[string]any{}
+		for _, p := range pyParamRE.FindAllStringSubmatch(strings.Join(strings.Fields(params), " "), -1) {
+			if p[1] == "self" || p[1] == "ctx" || strings.Contains(p[2], "Context") {
+				continue
+			}
+			prop := map[string]any{"type": "string", "title": p[1]}
+			if d := strings.Trim(strings.TrimSpace(p[3]), `"'`); d != "" && d != "None" {
+				prop["default"] = d
+			}
+			props[p[1]] = prop
+		}
+		schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+		out = append(out, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(schema)})
+	}
+	// A server that swaps a tool's docstring later (a rug pull) lists the
+	// tool with it then.
+	for _, m := range pyDocRE.FindAllStringSubmatch(src, -1) {
+		for _, t := range out {
+			if t.Name == m[1] {
+				swapped := *t
+				swapped.Description = dedent(m[2])
+				out = append(out, &swapped)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// loadMSB reads the MSB attack servers: each variant file changes some
+// tools of its base server; a changed definition (description or
+// parameters; the name alone is the name_overlap attack, whose payload is
+// not text) is an attack, an unchanged one is left out.
+func loadMSB(tb testing.TB, root string) []sample {
+	var out []sample
+	variants, _ := filepath.Glob(filepath.Join(root, "data/tools/attack_tools/*/*/*-*.py"))
+	for _, v := range variants {
+		base := v[:strings.LastIndex(v, "-")]
+		for _, kind := range []string{"-preference_manipulation", "-out_of_scope_parameter", "-name_overlap", "-tool_transfer"} {
+			base = strings.TrimSuffix(base, kind)
+		}
+		if !strings.HasSuffix(base, ".py") {
+			base += ".py"
+		}
+		b, errB := os.ReadFile(base)
+		a, errA := os.ReadFile(v)
+		if errA != nil || errB != nil {
+			continue
+		}
+		clean := map[string]bool{}
+		for _, t := range pyTools(string(b)) {
+			clean[t.Description+"\x00"+string(t.InputSchema.(json.RawMessage))] = true
+		}
+		for _, t := range pyTools(string(a)) {
+			if clean[t.Description+"\x00"+string(t.InputSchema.(json.RawMessage))] {
+				continue
+			}
+			rel, _ := filepath.Rel(root, v)
+			out = append(out, sample{source: "dongsenzhang+MSB", id: rel + ":" + t.Name, attack: true, tool: t})
+		}
+	}
+	return out
+}
+
+// loadPyServers reads the tools of Python servers; keep says which are
+// attacks whose payload is in the definition.
+func loadPyServers(tb testing.TB, source, root string, globs []string, keep func(file string, t *mcp.Tool) bool) []sample {
+	var out []sample
+	for _, g := range globs {
+		files, _ := filepath.Glob(filepath.Join(root, g))
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			rel, _ := filepath.Rel(root, f)
+			for _, t := range pyTools(string(src)) {
+				if keep(rel, t) {
+					out = append(out, sample{source: source, id: rel + ":" + t.Name, attack: true, tool: t})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// textAttackTools are the tools of mcp-scanner's malicious example servers
+// whose definition carries the payload (the others' harm is in code or
+// responses): a reviewer's reading of each. Every tool of its evals'
+// prompt-injection category does.
+var textAttackTools = map[string]bool{
+	"examples/example-malicious-servers/line_jumping_server.py:send_mail":                          true,
+	"examples/example-malicious-servers/line_jumping_server.py:retrieve_logs":                      true,
+	"examples/example-malicious-servers/line_jumping_server.py:get_workstation_environment":        true,
+	"examples/example-malicious-servers/malicious_mcp_streamable_server.py:execute_system_command": true,
+	"examples/example-malicious-servers/malicious_mcp_streamable_server.py:run_injection_code":     true,
+	"examples/example-malicious-servers/server.py:add":                                             true,
+	"examples/example-malicious-servers/server.py:send_email":                                      true,
+	"examples/example-malicious-servers/sse_server.py:add":                                         true,
+	"examples/example-malicious-servers/sse_server.py:send_email":                                  true,
+	"examples/example-malicious-servers/tricky_server.py:get_fact_of_the_day":                      true,
+}
+
+// loadCorpora loads every corpus present.
+func loadCorpora(tb testing.TB) []sample {
+	root := corpusRoot()
+	has := func(name string) (string, bool) {
+		dir := filepath.Join(root, name)
+		_, err := os.Stat(dir)
+		return dir, err == nil
+	}
+	var all []sample
+	if dir, ok := has("obra+superpowers"); ok {
+		all = append(all, loadSkillDirs(tb, "obra+superpowers", dir, nil)...)
+	}
+	if dir, ok := has("getsentry+skills"); ok {
+		all = append(all, loadSkillDirs(tb, "getsentry+skills", dir, nil)...)
+	}
+	if dir, ok := has("expo+skills"); ok {
+		all = append(all, loadSkillDirs(tb, "expo+skills", dir, nil)...)
+	}
+	if dir, ok := has("github+github-mcp-server"); ok {
+		all = append(all, loadSnaps(tb, filepath.Join(dir, "pkg/github/__toolsnaps__"))...)
+	}
+	if dir, ok := has("cisco-ai-defense+skill-scanner"); ok {
+		all = append(all, loadSkillDirs(tb, "cisco-ai-defense+skill-scanner", filepath.Join(dir, "evals"), func(rel string) bool {
+			return textAttackSkills[filepath.ToSlash(rel)]
+		})...)
+	}
+	if dir, ok := has("cisco-ai-defense+mcp-scanner"); ok {
+		all = append(all, loadPyServers(tb, "cisco-ai-defense+mcp-scanner", dir,
+			[]string{"examples/example-malicious-servers/*.py", "evals/behavioral-analysis/data/*/*.py"},
+			func(file string, t *mcp.Tool) bool { return textAttackTool(file, t) })...)
+	}
+	if dir, ok := has("dongsenzhang+MSB"); ok {
+		all = append(all, loadMSB(tb, dir)...)
+	}
+	if _, err := os.Stat(devCatalog); err == nil {
+		for _, t := range loadDevCatalog(tb) {
+			all = append(all, sample{source: "dev split catalog", id: t.Name, tool: t})
+		}
+	}
+	if len(all) == 0 {
+		tb.Skipf("no corpus under %s (testdata/corpus/README.md says how to fetch them)", root)
+	}
+	return all
+}
+
+// textAttackSkills are the poisoned skills of skill-scanner's evals whose
+// payload is in text the model reads (SKILL.md or another text file it is
+// pointed to), not only in a script's code.
+var textAttackSkills = map[string]bool{
+	"skills/prompt-injection/jailbreak-override":         true,
+	"test_skills/malicious/prompt-injection":             true,
+	"test_skills/malicious/ascii-smuggling":              true,
+	"test_skills/malicious/exfiltrator":                  true,
+	"test_skills/malicious/mcp-atlassian-cve-2026-27825": true,
+	"test_skills/malicious/mcpwn-cve-2026-33032":         true,
+}
+
+// textAttackTool reports whether a tool of mcp-scanner's malicious servers
+// carries its payload in its definition.
+func textAttackTool(file string, t *mcp.Tool) bool {
+	if strings.HasPrefix(filepath.ToSlash(file), "evals/behavioral-analysis/data/prompt-injection/") {
+		return true
+	}
+	return textAttackTools[filepath.ToSlash(file)+":"+t.Name] && (!strings.HasSuffix(file, "tricky_server.py") || strings.Contains(t.Description, "IMPORTANT"))
+}
+
+// TestCorpusDump prints every sample's findings, for reading (-run Dump -v
+// with TOOLSEARCH_SCAN_DUMP=1).
+func TestCorpusDump(t *testing.T) {
+	if os.Getenv("TOOLSEARCH_SCAN_DUMP") == "" {
+		t.Skip("set TOOLSEARCH_SCAN_DUMP=1 (attack, clean or all)")
+	}
+	which := os.Getenv("TOOLSEARCH_SCAN_DUMP")
+	for _, s := range loadCorpora(t) {
+		if which == "attack" && !s.attack || which == "clean" && s.attack {
+			continue
+		}
+		fs := s.scan()
+		mark := "  "
+		if Withholds(fs) {
+			mark = "W "
+		} else if len(fs) > 0 {
+			mark = "w "
+		}
+		fmt.Printf("%s%s %s\n", mark, s.source, s.id)
+		if s.tool != nil && os.Getenv("TOOLSEARCH_SCAN_TEXT") != "" {
+			fmt.Printf("    | %s\n", strings.ReplaceAll(s.tool.Description, "\n", "\n    | "))
+		}
+		for _, f := range fs {
+			fmt.Printf("    %s %s\n", f.Severity, Reveal(f.String()))
+		}
+	}
+}
+
+// corpusFigures are the figures of one source or rule.
+type corpusFigures struct {
+	samples, flagged, withheld int
+}
+
+// TestCorpora measures the scanner on the public corpora: the share of
+// clean skills and tools withheld, the share of attacks caught, per source,
+// and each rule's precision (findings on attacks over all its findings).
+func TestCorpora(t *testing.T) {
+	all := loadCorpora(t)
+	bySource := map[string]*corpusFigures{}
+	type ruleFig struct{ attack, clean, attackStrong, cleanStrong int }
+	byRule := map[Rule]*ruleFig{}
+	var cleanSkills, cleanTools, attackSkills, attackTools corpusFigures
+	for _, s := range all {
+		fs := s.scan()
+		key := s.source
+		if s.attack {
+			key += " (attacks)"
+		}
+		fig := bySource[key]
+		if fig == nil {
+			fig = &corpusFigures{}
+			bySource[key] = fig
+		}
+		tally := &cleanSkills
+		switch {
+		case s.attack && s.tool != nil:
+			tally = &attackTools
+		case s.attack:
+			tally = &attackSkills
+		case s.tool != nil:
+			tally = &cleanTools
+		}
+		for _, f := range []*corpusFigures{fig, tally} {
+			f.samples++
+			if len(fs) > 0 {
+				f.flagged++
+			}
+			if Withholds(fs) {
+				f.withheld++
+			}
+		}
+		seen := map[Rule]Severity{}
+		for _, f := range fs {
+			if seen[f.Rule] != SeverityWithhold {
+				seen[f.Rule] = f.Severity
+			}
+		}
+		for r, sev := range seen {
+			rf := byRule[r]
+			if rf == nil {
+				rf = &ruleFig{}
+				byRule[r] = rf
+			}
+			if s.attack {
+				rf.attack++
+				if sev == SeverityWithhold {
+					rf.attackStrong++
+				}
+			} else {
+				rf.clean++
+				if sev == SeverityWithhold {
+					rf.cleanStrong++
+				}
+				if testing.Verbose() {
+					for _, f := range fs {
+						if f.Rule == r {
+							t.Logf("clean %s %s: %s %s", s.source, s.id, f.Severity, Reveal(f.String()))
+						}
+					}
+				}
+			}
+		}
+		if s.attack && len(fs) == 0 {
+			t.Logf("missed: %s %s", s.source, s.id)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| source | samples | flagged | withheld |\n|---|---:|---:|---:|\n")
+	keys := make([]string, 0, len(bySource))
+	for k := range bySource {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	row := func(name string, f corpusFigures) {
+		pct := func(n int) string {
+			if f.samples == 0 {
+				return "0"
+			}
+			return fmt.Sprintf("%d (%.1f %%)", n, 100*float64(n)/float64(f.samples))
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", name, f.samples, pct(f.flagged), pct(f.withheld))
+	}
+	for _, k := range keys {
+		row(k, *bySource[k])
+	}
+	row("**clean skills**", cleanSkills)
+	row("**clean tools**", cleanTools)
+	row("**attack skills**", attackSkills)
+	row("**attack tools**", attackTools)
+	fmt.Fprintf(&b, "\n| rule | on attacks | on clean | precision | withholding on attacks | withholding on clean | precision of withholding |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range Rules {
+		rf := byRule[r]
+		if rf == nil {
+			rf = &ruleFig{}
+		}
+		prec := func(a, c int) string {
+			if a+c == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%.0f %%", 100*float64(a)/float64(a+c))
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %d | %d | %s |\n", r, rf.attack, rf.clean, prec(rf.attack, rf.clean), rf.attackStrong, rf.cleanStrong, prec(rf.attackStrong, rf.cleanStrong))
+	}
+	t.Log(b.String())
+	rate := func(n, of int) float64 {
+		if of == 0 {
+			return 0
+		}
+		return float64(n) / float64(of)
+	}
+	if r := rate(cleanSkills.withheld, cleanSkills.samples); r > 0.01 {
+		t.Errorf("%.1f %% of clean skills withheld; at most 1 %% may be", 100*r)
+	}
+	if r := rate(cleanTools.withheld, cleanTools.samples); r > 0.005 {
+		t.Errorf("%.1f %% of clean tools withheld; at most 0.5 %% may be", 100*r)
+	}
+	for name, f := range map[string]corpusFigures{"skills": attackSkills, "tools": attackTools} {
+		if f.samples > 0 && rate(f.flagged, f.samples) < 0.9 {
+			t.Errorf("%d of %d attack %s caught; at least 90 %% must be", f.flagged, f.samples, name)
+		}
+	}
+	_ = slices.Contains[[]string]
+}
