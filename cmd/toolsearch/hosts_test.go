@@ -200,10 +200,11 @@ type host struct {
 // A hostRun is one host's HOME and project folder.
 type hostRun struct {
 	*host
-	e       *hostEnv
-	home    string
-	project string
-	args    []string // before turn's
+	e        *hostEnv
+	home     string
+	project  string
+	args     []string // before turn's
+	extraEnv []string // beyond the host's env
 }
 
 func (e *hostEnv) newRun(h *host) *hostRun {
@@ -240,6 +241,7 @@ func (r *hostRun) command(ctx context.Context, args ...string) *exec.Cmd {
 		"ALL_PROXY=" + proxy,
 		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
 	}, r.env(r.e, r.home)...)
+	cmd.Env = append(cmd.Env, r.extraEnv...)
 	cmd.WaitDelay = 5 * time.Second
 	return cmd
 }
