@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/modelsim"
 	"github.com/toolsearch/toolsearch/server/tokens"
@@ -253,4 +254,57 @@ func TestHostsFirstRequestSize(t *testing.T) {
 		})
 	}
 	t.Logf("| host | servers | registered | first request bytes | tokens (+ over no MCP server) | tools part tokens | tools | deferred | still connecting |\n|---|---|---|---|---|---|---|---|---|\n%s", strings.Join(table, "\n"))
+}
+
+// TestHostsFirstList measures, per host over stdio on a very first start,
+// how long after initialize the host asks for tools/list, how often it
+// lists in one turn, and whether its first model request had the complete
+// listing: what a bounded wait before the first tools/list answer buys
+// each host. toolsearch's own trace (toolsearch.yaml's trace) times the
+// requests.
+//
+//	TOOLSEARCH_HOSTS_MEASURE=1 go test -tags hosts -count=1 -v -run HostsFirstList ./cmd/toolsearch
+func TestHostsFirstList(t *testing.T) {
+	if os.Getenv("TOOLSEARCH_HOSTS_MEASURE") == "" {
+		t.Skip("a measurement for BENCHMARKS.md: set TOOLSEARCH_HOSTS_MEASURE=1")
+	}
+	for _, h := range allHosts {
+		t.Run(h.name, func(t *testing.T) {
+			e := newHostEnv(t, answerScript)
+			trace := filepath.Join(t.TempDir(), "trace.jsonl")
+			cfg := filepath.Join(e.configDir, DefaultConfigFile)
+			old, err := os.ReadFile(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, e.configDir, DefaultConfigFile, string(old)+fmt.Sprintf("\ntrace: %q\n", trace))
+			r := e.newRun(h)
+			stdioTransport.register(r)
+			r.allowReads()
+			res := r.runTurn(weatherPrompt)
+			var init time.Time
+			var lists []time.Duration
+			for _, line := range readLines(trace) {
+				var ev struct {
+					Time   time.Time `json:"time"`
+					Method string    `json:"method"`
+				}
+				if json.Unmarshal([]byte(line), &ev) != nil {
+					continue
+				}
+				switch {
+				case ev.Method == "initialize" && init.IsZero():
+					init = ev.Time
+				case ev.Method == "tools/list" && !init.IsZero():
+					lists = append(lists, ev.Time.Sub(init).Round(time.Millisecond))
+				}
+			}
+			complete := false
+			if main := res.mainRequests(); len(main) > 0 {
+				desc, _ := toolSearchDescription(main[0].Tools)
+				complete = strings.Contains(desc, weatherCall)
+			}
+			t.Logf("| %s | %v | %d | %v |", h.name, lists, len(lists), complete)
+		})
+	}
 }
