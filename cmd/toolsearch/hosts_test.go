@@ -860,7 +860,8 @@ func TestHostsMcpList(t *testing.T) {
 		t.Logf("%s %s took %v (%v with no server configured)", h.bin, strings.Join(h.list, " "), took.Round(10*time.Millisecond), baseline.Round(10*time.Millisecond))
 		// Only toolsearch is configured: Claude Code prints "✔ Connected",
 		// Gemini CLI "✓ toolsearch: … - Connected" or, over stdio, the ✓ alone.
-		state := strings.ToLower(stdout)
+		// Gemini CLI prints the list on stderr.
+		state := strings.ToLower(stdout + stderr)
 		if err != nil || !strings.Contains(state, "toolsearch") || !strings.ContainsAny(state, "✓✔") ||
 			strings.ContainsAny(state, "✗✘") || strings.Contains(state, "failed") || strings.Contains(state, "disconnected") {
 			t.Errorf("toolsearch is not reported connected (%v):\n%s\n%s", err, stdout, tail(stderr, 2000))
