@@ -21,12 +21,26 @@ func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 func clientConfig(args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("client-config", errOut)
 	dir := fs.String("dir", ".", "the folder holding toolsearch's configuration (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it")
+	perms := fs.Bool("permissions", false, "print instead the host's settings that let toolsearch's read-only tools (tool_search, call_tool_read, read_skill_file) run without asking")
 	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
 	}
 	h, err := hosts.Find(rest[0])
 	if err != nil {
+		return err
+	}
+	p, hasPerms := hosts.Permissions(h.Name)
+	if *perms {
+		if !hasPerms {
+			return fmt.Errorf("%s: no permission settings to print: %s", h.Name, noPermissions(h))
+		}
+		how := "Put this in %s, a file of its own:"
+		if p.Merge {
+			how = "Merge this into %s (add the names to the allow list it has):"
+		}
+		fmt.Fprintf(errOut, how+"\n", p.Path)
+		_, err := io.WriteString(out, p.Text)
 		return err
 	}
 	serveArgs, notes, err := serveArgsFor(*dir)
@@ -42,11 +56,22 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(errOut, whereSnippetGoes(h))
+	if hasPerms {
+		notes = append(notes, fmt.Sprintf("%s asks before each MCP tool, and its non-interactive mode refuses what it was not told to allow: `toolsearch client-config %s --permissions` prints the settings (%s) that let searches and read-only calls run unasked; writes and destructive calls keep asking", h.Title, h.Name, p.Path))
+	}
 	for _, n := range append(h.Caveats(exe, serveArgs), notes...) {
 		fmt.Fprintln(errOut, "note: "+n)
 	}
 	_, err = io.WriteString(out, text)
 	return err
+}
+
+// noPermissions says why a host has no permission snippet.
+func noPermissions(h *hosts.Host) string {
+	if h.Name == "codex" {
+		return "the registration snippet carries them (approval_mode of call_tool_read)"
+	}
+	return h.Title + " has no per-tool permissions toolsearch knows of; its own settings decide"
 }
 
 // whereSnippetGoes tells where to put a host's snippet.

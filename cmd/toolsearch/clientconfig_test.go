@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -161,5 +163,75 @@ func TestClientConfigKeepsLogLevel(t *testing.T) {
 	args, _, err := serveArgsFor(dir)
 	if err != nil || slices.Contains(args, "--log-level") {
 		t.Errorf("serve arguments %q, %v", args, err)
+	}
+}
+
+// TestClientConfigPermissions: hosts that decide per tool name and refuse
+// unallowed MCP tools in their non-interactive mode get a permission
+// snippet, pointed to by the registration's notes, that allows exactly
+// toolsearch's read-only tools; Codex's registration carries its own.
+func TestClientConfigPermissions(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := toolsearchAt(t, dir, t.TempDir(), "init"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		host, file string
+		parse      func(string) ([]string, error)
+	}{
+		{"claude-code", "~/.claude/settings.json", func(s string) ([]string, error) {
+			var v struct {
+				Permissions struct{ Allow []string } `json:"permissions"`
+			}
+			err := json.Unmarshal([]byte(s), &v)
+			return v.Permissions.Allow, err
+		}},
+		{"gemini", "~/.gemini/policies/toolsearch.toml", func(s string) ([]string, error) {
+			var v struct {
+				Rule []struct {
+					ToolName, MCPName, Decision string
+					ToolAnnotations             map[string]bool
+				}
+			}
+			if _, err := toml.Decode(s, &v); err != nil {
+				return nil, err
+			}
+			if len(v.Rule) != 1 || v.Rule[0].MCPName != "toolsearch" || v.Rule[0].Decision != "allow" || !v.Rule[0].ToolAnnotations["readOnlyHint"] {
+				return nil, fmt.Errorf("want one rule allowing toolsearch's read-only tools, got %+v", v.Rule)
+			}
+			return []string{"readOnlyHint"}, nil
+		}},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			var out, errOut strings.Builder
+			if err := clientConfig([]string{"--dir", dir, tc.host}, &out, &errOut); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(errOut.String(), "client-config "+tc.host+" --permissions") {
+				t.Errorf("the registration's notes do not point to the permissions:\n%s", errOut.String())
+			}
+			out.Reset()
+			errOut.Reset()
+			if err := clientConfig([]string{"--dir", dir, "--permissions", tc.host}, &out, &errOut); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(errOut.String(), tc.file) {
+				t.Errorf("where it goes: %q, want %s", errOut.String(), tc.file)
+			}
+			allowed, err := tc.parse(out.String())
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			for _, name := range allowed {
+				if strings.Contains(name, "call_tool_write") || strings.HasSuffix(name, "__call_tool") || strings.Contains(name, "run_skill_script") {
+					t.Errorf("%s is allowed: only read-only tools may be", name)
+				}
+			}
+		})
+	}
+	var out, errOut strings.Builder
+	err := clientConfig([]string{"--dir", dir, "--permissions", "codex"}, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "approval_mode") {
+		t.Errorf("codex --permissions: %v, want the pointer to the registration's approval_mode", err)
 	}
 }

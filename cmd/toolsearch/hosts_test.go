@@ -795,46 +795,84 @@ func TestHostsListing(t *testing.T) {
 	})
 }
 
-// TestHostsSnippetApprovals: with nothing but what client-config prints,
-// a proxied read-only call runs in each host's non-interactive mode
-// without waiting for an approval (Codex holds every call its policy says
-// to ask for; Claude Code -p refuses MCP tools it was not told to allow;
-// gemini -p leaves them out).
+// TestHostsSnippetApprovals: with nothing but what client-config prints
+// (the registration, and the permissions its note points to), a proxied
+// read-only call runs in each host's non-interactive mode without waiting
+// for an approval (Codex holds every call its policy says to ask for;
+// Claude Code -p refuses MCP tools it was not told to allow; gemini -p
+// leaves them out).
 func TestHostsSnippetApprovals(t *testing.T) {
 	for _, h := range allHosts {
 		t.Run(h.name, func(t *testing.T) {
 			e := newHostEnv(t, weatherScript)
 			r := e.newRun(h)
 			stdioTransport.register(r)
+			r.applyPermissions()
 			res := r.runTurn(weatherPrompt)
 			proxied, ok := proxyResult(res)
-			held := !ok || !strings.Contains(proxied, "humidity")
-			gap, known := snippetApprovalGaps[h.name]
 			switch {
-			case held && known:
-				t.Skipf("known gap, the call was held: %s", gap)
-			case !held && known:
-				t.Errorf("the proxied read-only call now runs with the snippet alone: remove %s from snippetApprovalGaps", h.name)
 			case !ok:
 				t.Errorf("the proxied call never ran (its tools left out, or refused before): %s", res.describe())
-			case held:
+			case !strings.Contains(proxied, "humidity"):
 				t.Errorf("the proxied read-only call was held: %s", oneLine(proxied, 300))
 			}
 		})
 	}
 }
 
-// snippetApprovalGaps are the hosts whose non-interactive mode holds a
-// proxied read-only call that client-config's snippet leaves unconfigured,
-// each with what the snippet would have to add. The test checks that the
-// call is still held, so that a fixed snippet fails it until the entry
-// goes.
-var snippetApprovalGaps = map[string]string{
-	// Claude Code asks before every MCP tool, readOnlyHint or not; -p
-	// refuses what it was not told to allow.
-	"claude-code": `Claude Code -p refuses MCP tools not allowed: the snippet needs permissions.allow ["mcp__toolsearch__tool_search", "mcp__toolsearch__call_tool_read"] (.claude/settings.local.json) or --allowedTools`,
-	// gemini -p leaves out every MCP tool that its policy does not allow.
-	"gemini": `gemini -p leaves out MCP tools its policy does not allow: the snippet needs a policy, e.g. ~/.gemini/policies/toolsearch.toml with toolName "*", mcpName "toolsearch", toolAnnotations { readOnlyHint = true }, decision "allow"`,
+// applyPermissions does what client-config's note says for hosts that
+// need permissions of their own: it puts `client-config HOST
+// --permissions` in the file named, merging a settings file's allow list.
+func (r *hostRun) applyPermissions() {
+	t := r.e.t
+	t.Helper()
+	cmd := exec.Command(r.e.toolsearch, "client-config", r.name, "--permissions", "--dir", r.e.configDir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if strings.Contains(stderr.String(), "no permission settings") {
+			return // the registration carries them, or the host has none
+		}
+		t.Fatalf("client-config %s --permissions: %v\n%s", r.name, err, stderr.String())
+	}
+	where := regexp.MustCompile(`~/[^\s,:()]+`).FindString(stderr.String())
+	if where == "" {
+		t.Fatalf("client-config %s --permissions names no file: %s", r.name, stderr.String())
+	}
+	path := filepath.Join(r.home, strings.TrimPrefix(where, "~/"))
+	if !strings.HasSuffix(path, ".json") {
+		writeFile(t, filepath.Dir(path), filepath.Base(path), string(out))
+		return
+	}
+	var add struct {
+		Permissions struct {
+			Allow []string `json:"allow"`
+		} `json:"permissions"`
+	}
+	if err := json.Unmarshal(out, &add); err != nil {
+		t.Fatalf("client-config %s --permissions is not JSON: %v\n%s", r.name, err, out)
+	}
+	settings := map[string]any{}
+	if data, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(data, &settings); err != nil {
+			t.Fatal(err)
+		}
+	}
+	perms, _ := settings["permissions"].(map[string]any)
+	if perms == nil {
+		perms = map[string]any{}
+	}
+	allow, _ := perms["allow"].([]any)
+	for _, name := range add.Permissions.Allow {
+		allow = append(allow, name)
+	}
+	perms["allow"] = allow
+	settings["permissions"] = perms
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeJSONFile(t, path, settings)
 }
 
 // TestHostsMcpList: `claude mcp list` and `gemini mcp list` report
