@@ -21,15 +21,22 @@ func TestOpenersCarryNoNeed(t *testing.T) {
 		Document{ID: "group_list", Name: "group_list", Description: "List the resource groups of a subscription."},
 		Document{ID: "tell_joke", Name: "tell_joke", Description: "Tell a joke."},
 	)
-	for _, c := range []struct {
-		query, want, not string
-	}{
+	checkRanked(t, ix, []rankCase{
 		{"Help me plan a trip to Rome", "plan_trip", "help_me"},
 		{"Show me my resource groups", "group_list", "sql_db_show"},
 		{"Can you tell me how to plan a trip", "plan_trip", "tell_joke"},
 		{"help", "help_me", ""},                          // a verb alone is a need
 		{"tell a joke about databases", "tell_joke", ""}, // not followed by "me"
-	} {
+	})
+}
+
+// rankCase is a query, the hit it must have first and one it must not have at all ("" for
+// none).
+type rankCase struct{ query, want, not string }
+
+func checkRanked(t *testing.T, ix *Index, cs []rankCase) {
+	t.Helper()
+	for _, c := range cs {
 		ids := ranked(ix, c.query)
 		if len(ids) == 0 || ids[0] != c.want || c.not != "" && slices.Contains(ids, c.not) {
 			t.Errorf("%q: got %v, want %s first and no %s", c.query, ids, c.want, c.not)

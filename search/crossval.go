@@ -77,8 +77,8 @@ func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
 	for range maxFitPasses {
 		before := w
 		for f := range numFields {
-			if ix.lenSum[f] == 0 {
-				continue
+			if ix.lenSum[f] == 0 || f == fieldNamePart {
+				continue // no document has the field, or its weight follows the name's
 			}
 			cur := w
 			for _, m := range fieldSteps {

@@ -8,7 +8,8 @@
 // of synonyms and abbreviations common in tool catalogs, WordNet's derivationally related
 // forms (and, for a word no document has, the words of its most frequent sense), two
 // neighbouring query words that a name writes as one ("current weather",
-// get_current_weather), hints from the types of values a request carries (dates, files,
+// get_current_weather), a name's compound words cut where both parts are words of the
+// catalog (`bicepschema`: bicep, schema; at a quarter of a name word's weight), hints from the types of values a request carries (dates, files,
 // places, currencies), and a share of the evidence of the tool's server as a whole. Text in
 // scripts written without spaces (Chinese, Japanese, Korean, Thai, …) is cut into
 // overlapping character pairs. The words a long request quotes (a message to post, a file

@@ -21,13 +21,14 @@ const (
 	fieldEnum             // values that parameters take (enums)
 	fieldHeading          // skill headings
 	fieldBody             // skill body
+	fieldNamePart         // the parts of a name's compound word (see splitCompounds)
 	numFields
 )
 
 // requiredFields are the fields a "+term" must occur in: what the tool and its server are
 // called and what it says it does, but not a skill's long body, where nearly any word
 // occurs somewhere. ("+slack send" must keep the slack server's tools.)
-const requiredFields = 1<<fieldName | 1<<fieldSource | 1<<fieldTitle | 1<<fieldDesc |
+const requiredFields = 1<<fieldName | 1<<fieldNamePart | 1<<fieldSource | 1<<fieldTitle | 1<<fieldDesc |
 	1<<fieldParamName | 1<<fieldParamDesc | 1<<fieldEnum | 1<<fieldHeading
 
 const (
@@ -166,8 +167,10 @@ func (ix *Index) Add(docs ...Document) {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.register(analyzed)
 	for i := range docs {
 		if docs[i].ID != "" {
+			ix.splitCompounds(&analyzed[i])
 			ix.insert(docs[i], &analyzed[i])
 		}
 	}
@@ -242,12 +245,7 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 	}
 	ids := make([]int32, len(a.terms))
 	for i, t := range a.terms {
-		id, ok := ix.termIDs[t.term]
-		if !ok {
-			id = int32(len(ix.terms))
-			ix.termIDs[t.term] = id
-			ix.terms = append(ix.terms, termStats{})
-		}
+		id := ix.termID(t.term)
 		ts := &ix.terms[id]
 		ts.postings = append(ts.postings, posting{doc: s, tf: t.tf})
 		ts.df++
@@ -521,8 +519,9 @@ func charSet(s string) uint64 {
 // analyzedDoc is a document reduced to what the index stores: its distinct terms with their
 // per-field frequencies, and its field lengths.
 type analyzedDoc struct {
-	terms []termFreq
-	lens  [numFields]uint16
+	terms     []termFreq
+	lens      [numFields]uint16
+	compounds []string // words of the name that may be compounds (see compoundWords)
 }
 
 type termFreq struct {
@@ -630,6 +629,7 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 		}
 	}
 	addIDs(fieldName, extra)
+	a.compounds = compoundWords(nil, short)
 	addField(fieldSource, d.Source, false)
 	if !strings.EqualFold(prefix, d.Source) {
 		addField(fieldSource, prefix, true)

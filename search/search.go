@@ -15,7 +15,7 @@ var (
 	fieldB = [numFields]float64{
 		fieldName: 0.3, fieldSource: 0.3, fieldTitle: 0.5, fieldDesc: 0.75,
 		fieldParamName: 0.5, fieldParamDesc: 0.3, fieldEnum: 0,
-		fieldHeading: 0.75, fieldBody: 0.75,
+		fieldHeading: 0.75, fieldBody: 0.75, fieldNamePart: 0.3,
 	}
 )
 
@@ -590,6 +590,7 @@ func (ix *Index) idf(id int32) float64 {
 func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float64, required bool) {
 	var norm [numFields]float64 // b / average field length
 	weight := ix.weights.field
+	weight[fieldNamePart] = namePartWeight * weight[fieldName]
 	for f := range norm {
 		if ix.lenSum[f] > 0 {
 			norm[f] = fieldB[f] * float64(ix.live) / float64(ix.lenSum[f])

@@ -26,7 +26,7 @@ var defaultWeights = weights{
 	field: [numFields]float64{
 		fieldName: 2, fieldSource: 1, fieldTitle: 2, fieldDesc: 1,
 		fieldParamName: 1.4, fieldParamDesc: 0.5, fieldEnum: 1,
-		fieldHeading: 1.5, fieldBody: 0.3,
+		fieldHeading: 1.5, fieldBody: 0.3, fieldNamePart: 1,
 	},
 	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.2},
 }
@@ -35,7 +35,7 @@ var defaultWeights = weights{
 var fieldNames = [numFields]string{
 	fieldName: "name", fieldSource: "source", fieldTitle: "title", fieldDesc: "description",
 	fieldParamName: "param_name", fieldParamDesc: "param_description", fieldEnum: "enum",
-	fieldHeading: "heading", fieldBody: "body",
+	fieldHeading: "heading", fieldBody: "body", fieldNamePart: "name_part",
 }
 
 // featureNames name the second stage's features in reports.
