@@ -1,6 +1,10 @@
 package search
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+	"sync"
+)
 
 // A name often writes two words as one: `bicepschema_get`, `virtualdesktop_hostpool_list`,
 // `appservice_webapp_get`. Its humps and underscores cut nothing there, so a request's
@@ -46,20 +50,38 @@ func (ix *Index) register(batch []analyzedDoc) {
 
 // compoundWords appends to dst the words of a name that may be compounds: runs of letters
 // long enough for two parts that are no English word (of the word-vector table, whose
-// 40,000 words take in "append" and "jackson"; "hostpool" and "bicepschema" are not among
-// them).
+// 40,000 words take in "jackson"; "hostpool" and "bicepschema" are not among them).
 func compoundWords(dst []string, name string) []string {
-	vocab := shippedVectors().byStem
+	english := englishWords()
 	splitWords(name, func(w []byte) {
 		if len(w) < 2*minCompoundPart || !isLetters(string(w)) {
 			return
 		}
-		if _, english := vocab[normalize(string(w))]; !english && !slices.Contains(dst, string(w)) {
+		if _, ok := english[string(w)]; !ok && !slices.Contains(dst, string(w)) {
 			dst = append(dst, string(w))
 		}
 	}, nil)
 	return dst
 }
+
+// englishWords are the words of the embedded word-vector table, read from its word list
+// alone (a few milliseconds): indexing needs to know a word, not its vector, and reading the
+// whole table would cost the first listing 170 ms.
+var englishWords = sync.OnceValue(func() map[string]struct{} {
+	rest, _ := bytes.CutPrefix(wordvecData, []byte("TSWV1\n"))
+	line, rest, _ := bytes.Cut(rest, []byte("\n"))
+	n, _, err := parseCounts(string(line))
+	if err != nil {
+		panic("search: wordvec.bin: " + err.Error()) // embedded: cannot happen
+	}
+	m := make(map[string]struct{}, n)
+	for range n {
+		var w []byte
+		w, rest, _ = bytes.Cut(rest, []byte("\n"))
+		m[string(w)] = struct{}{}
+	}
+	return m
+})
 
 // splitCompounds adds to a document the parts of its name's compound words (see
 // compoundParts), in fieldNamePart, unless the name has them as words already.
