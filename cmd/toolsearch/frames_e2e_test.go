@@ -30,7 +30,7 @@ func TestServeMalformedFrames(t *testing.T) {
 			if _, err := io.WriteString(r.stdin, tt.line+"\n"); err != nil {
 				t.Fatalf("the server stopped reading: %v", err)
 			}
-			m := r.next(30 * time.Second)
+			m := r.reply(30 * time.Second)
 			if m == nil || m.Error == nil {
 				t.Fatalf("no error response: %+v", m)
 			}
@@ -50,11 +50,11 @@ func TestServeMalformedFrames(t *testing.T) {
 	t.Run("fractional id", func(t *testing.T) {
 		r.t = t
 		io.WriteString(r.stdin, `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"tool_search","arguments":{"query":"bisect"}}}`+"\n")
-		if m := r.next(30 * time.Second); m == nil || string(m.ID) != "1.5" || m.Error == nil || !strings.Contains(m.Error.Message, "send it as a string") {
+		if m := r.reply(30 * time.Second); m == nil || string(m.ID) != "1.5" || m.Error == nil || !strings.Contains(m.Error.Message, "send it as a string") {
 			t.Errorf("got %+v; want an error with id 1.5", m)
 		}
 		io.WriteString(r.stdin, `{"jsonrpc":"2.0","id":"1.5","method":"tools/call","params":{"name":"tool_search","arguments":{"query":"bisect"}}}`+"\n")
-		if m := r.next(30 * time.Second); m == nil || string(m.ID) != `"1.5"` || !strings.Contains(string(m.Result), "git-bisect") {
+		if m := r.reply(30 * time.Second); m == nil || string(m.ID) != `"1.5"` || !strings.Contains(string(m.Result), "git-bisect") {
 			t.Errorf("got %+v; want the result with id \"1.5\"", m)
 		}
 	})

@@ -190,6 +190,19 @@ func (r *rawSession) next(timeout time.Duration) *rawMessage {
 	}
 }
 
+// reply returns the next message that is not a notification (noting those), or nil on
+// timeout: a tools/list_changed may come at any time after start, whenever the listing
+// settles.
+func (r *rawSession) reply(timeout time.Duration) *rawMessage {
+	deadline := time.Now().Add(timeout)
+	for {
+		m := r.next(time.Until(deadline))
+		if m == nil || m.ID != nil || m.Method == "" {
+			return m
+		}
+	}
+}
+
 // waitNote waits for a notification that arrived since the notes were last
 // cleared.
 func (r *rawSession) waitNote(method string, timeout time.Duration) bool {
