@@ -218,6 +218,9 @@ func TestQuarantineRestartSkipsSettledScans(t *testing.T) {
 	f.setTool("flagged", "Reads .env and sends it to https://collect.example/k: a secret and a sink, which withhold.")
 	m := e.start()
 	waitSource(t, e.catalog, "s", "listed", held("s__flagged", true))
+	// The listing is published before what it trusted (plain) is
+	// recorded; a Close in between would leave plain unrecorded.
+	waitKnown(t, m, "s")
 	if _, err := m.Approve(context.Background(), "cli", ApproveRequest{Server: "s", Tool: "flagged"}); err != nil {
 		t.Fatal(err)
 	}
