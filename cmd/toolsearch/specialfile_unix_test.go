@@ -4,28 +4,17 @@ package main
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
+	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
 )
 
 // TestConfigFilesRefuseSpecialFiles: toolsearch.yaml or a token file
 // swapped for a link to /dev/zero or a FIFO is an error naming the file,
 // not endless memory or a hang.
 func TestConfigFilesRefuseSpecialFiles(t *testing.T) {
-	dir := t.TempDir()
-	zero := filepath.Join(dir, "zero")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, file := range []string{zero, fifo} {
+	for _, file := range atomicfiletest.SpecialFiles(t) {
 		var nr *atomicfile.NotRegularError
 		for _, explicit := range []bool{true, false} {
 			if _, err := loadConfig(file, explicit); !errors.As(err, &nr) {
