@@ -24,11 +24,10 @@ func ownToolsWanted(snap *loader.Snapshot) map[string]bool {
 	return want
 }
 
-// syncOwnTools adds to ms's tools/list the own tools that have come to
-// have something to do and removes those that no longer have; each change
-// sends notifications/tools/list_changed.
-func (s *Server) syncOwnTools(ms *mcp.Server, snap *loader.Snapshot) {
-	want := ownToolsWanted(snap)
+// syncOwnTools adds to ms's tools/list the own tools that want has
+// (ownToolsWanted of the current snapshot) and removes those it has not;
+// each change sends notifications/tools/list_changed.
+func (s *Server) syncOwnTools(ms *mcp.Server, want map[string]bool) {
 	s.mu.RLock()
 	c := s.conns[ms]
 	s.mu.RUnlock()

@@ -81,6 +81,7 @@ type Server struct {
 	// snapChanged is closed when snap moves on.
 	snapChanged chan struct{}
 	listing     string                // tool_search's description
+	own         map[string]bool       // ownToolsWanted of snap: which own tools are listed
 	conns       map[*mcp.Server]*conn // live MCP servers to keep up to date
 
 	// The index follows snap in the background (see index.go), so that a
@@ -218,8 +219,9 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	s.signatures.Clear()
 	listing := s.renderDescription(new)
 	// A change of the proxies listed is announced with the listing's.
-	changed := listing != s.listing || old == nil || !maps.Equal(ownToolsWanted(old), ownToolsWanted(new))
-	s.listing = listing
+	own := ownToolsWanted(new)
+	changed := listing != s.listing || s.own == nil || !maps.Equal(own, s.own)
+	s.listing, s.own = listing, own
 	conns := maps.Clone(s.conns)
 	s.mu.Unlock()
 	// Connections get the new listing when it is announced; tools/list
@@ -284,11 +286,11 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	})
 	s.mu.Lock()
 	s.conns[ms] = c
-	snap := s.snap
+	snap, own := s.snap, s.own
 	s.mu.Unlock()
 	// tool_search goes first so that tools.listChanged is declared.
 	s.addSearchTool(ms)
-	s.syncOwnTools(ms, snap)
+	s.syncOwnTools(ms, own)
 	s.syncDirectTools(ms, snap)
 	s.syncFeatures(ms, snap)
 	ms.AddReceivingMiddleware(s.listFilter, s.logLevelMiddleware, s.capabilitiesMiddleware, s.firstList)

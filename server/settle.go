@@ -93,11 +93,11 @@ func (s *Server) announceListing() {
 	for ms := range s.conns {
 		conns = append(conns, ms)
 	}
+	own := s.own
 	s.mu.RUnlock()
-	snap := s.Snapshot()
 	for _, ms := range conns {
 		// One list_changed for both: the SDK debounces its notifications.
-		s.syncOwnTools(ms, snap)
+		s.syncOwnTools(ms, own)
 		s.addSearchTool(ms)
 	}
 }
@@ -125,7 +125,10 @@ func (s *Server) firstList(next mcp.MethodHandler) mcp.MethodHandler {
 		res, err := next(ctx, method, req)
 		if r, ok := res.(*mcp.ListToolsResult); ok && err == nil {
 			if r.NextCursor == "" && listsFromStart(req) {
-				r.Tools = s.withOwnTools(r.Tools, ownToolsWanted(s.Snapshot()))
+				s.mu.RLock()
+				own := s.own
+				s.mu.RUnlock()
+				r.Tools = s.withOwnTools(r.Tools, own)
 			}
 			desc := s.Description()
 			for i, t := range r.Tools {
