@@ -61,23 +61,54 @@ func (ix *Index) setWeights(w weights) {
 // whole pass changes nothing. Fields that no document has are left alone. The index keeps the fitted
 // weights.
 func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
+	return fitPooled([]FitSet{{Index: ix, Queries: qs}}, start, kind)
+}
+
+// FitSet is one catalog's index with its labelled queries, for fitting on several catalogs.
+type FitSet struct {
+	Index   *Index
+	Queries []EvalQuery
+}
+
+// fitPooled is fit over several sets at once: the objective is R@1 + R@5 over all their
+// queries together (each set counts by its queries), so that one set of weights serves
+// catalogs of different shapes. Every index keeps the fitted weights.
+func fitPooled(sets []FitSet, start weights, kind string) weights {
+	total := 0
+	for _, fs := range sets {
+		total += len(fs.Queries)
+	}
+	eval := func(v weights) float64 {
+		o := 0.0
+		for _, fs := range sets {
+			fs.Index.setWeights(v)
+			o += objective(fs.Index.metrics(fs.Queries, kind)) * float64(len(fs.Queries))
+		}
+		return o / float64(max(total, 1))
+	}
+	hasField := func(f int) bool {
+		for _, fs := range sets {
+			if fs.Index.lenSum[f] > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	w := start
-	ix.setWeights(w)
-	best := objective(ix.metrics(qs, kind))
+	best := eval(w)
 	// A step must gain what two more queries found first would: on a plateau, smaller
 	// gains are noise of the queries at hand, and chasing them makes fits of overlapping
 	// query sets wander apart.
-	minGain := 2 / float64(max(len(qs), 1))
+	minGain := 2 / float64(max(total, 1))
 	try := func(v weights) {
-		ix.setWeights(v)
-		if o := objective(ix.metrics(qs, kind)); o > best+minGain {
+		if o := eval(v); o > best+minGain {
 			best, w = o, v
 		}
 	}
 	for range maxFitPasses {
 		before := w
 		for f := range numFields {
-			if ix.lenSum[f] == 0 || f == fieldNamePart {
+			if !hasField(f) || f == fieldNamePart {
 				continue // no document has the field, or its weight follows the name's
 			}
 			cur := w
@@ -99,7 +130,9 @@ func (ix *Index) fit(qs []EvalQuery, start weights, kind string) weights {
 			break
 		}
 	}
-	ix.setWeights(w)
+	for _, fs := range sets {
+		fs.Index.setWeights(w)
+	}
 	return w
 }
 
@@ -114,6 +147,13 @@ func (ix *Index) metrics(qs []EvalQuery, kind string) Metrics {
 // what it finds on the development split.
 func FitWeights(ix *Index, qs []EvalQuery, kind string) map[string]float64 {
 	return ix.fit(qs, neutralWeights, kind).Map()
+}
+
+// FitWeightsPooled fits the ranking's weights to several catalogs' queries at once, each
+// set counting by its queries (see fitPooled); every index keeps them. The shipped weights
+// are what it finds on the two development sets, dev and dev-azure.
+func FitWeightsPooled(sets []FitSet, kind string) map[string]float64 {
+	return fitPooled(sets, neutralWeights, kind).Map()
 }
 
 // FoldReport is one fold of a cross-validation: its queries scored with weights fitted on

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -80,5 +81,35 @@ func TestCrossValidate(t *testing.T) {
 	}
 	if _, err := CrossValidate(ix, qs, 7, EvalOptions{}); err == nil {
 		t.Error("7 folds of 6 tools: no error")
+	}
+}
+
+// A pooled fit scores every set and leaves its weights in every index; on one set it is
+// the plain fit.
+func TestFitWeightsPooled(t *testing.T) {
+	set := func(topics ...string) FitSet {
+		var docs []Document
+		var qs []EvalQuery
+		for i, topic := range topics {
+			docs = append(docs,
+				ToolDocument("get_"+topic, "get_"+topic, "Returns it.", nil),
+				ToolDocument(fmt.Sprintf("misc_%d", i), fmt.Sprintf("misc_%d", i), fmt.Sprintf("Mentions %s in passing, and %s again.", topic, topic), nil))
+			qs = append(qs, EvalQuery{ID: topic, Query: topic + " please", Expected: []string{"get_" + topic}})
+		}
+		ix := NewIndex()
+		ix.Add(docs...)
+		return FitSet{Index: ix, Queries: qs}
+	}
+	a, b := set("weather", "invoice", "playlist"), set("ticket", "calendar", "recipe")
+	w := FitWeightsPooled([]FitSet{a, b}, "")
+	if w["field.name"] <= w["field.description"] {
+		t.Errorf("fitted %v: the name, which says it all, should outweigh the description", w)
+	}
+	if a.Index.weights != b.Index.weights || a.Index.weights.Map()["field.name"] != w["field.name"] {
+		t.Errorf("the indexes keep %v and %v, want %v", a.Index.weights, b.Index.weights, w)
+	}
+	one := set("weather", "invoice", "playlist")
+	if got, want := FitWeightsPooled([]FitSet{one}, ""), FitWeights(set("weather", "invoice", "playlist").Index, one.Queries, ""); !maps.Equal(got, want) {
+		t.Errorf("pooled over one set %v, plain fit %v", got, want)
 	}
 }

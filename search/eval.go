@@ -71,6 +71,9 @@ func ReadEvalQueries(r io.Reader) ([]EvalQuery, error) {
 type EvalOptions struct {
 	Kind   string // Query.Kind for every query
 	Misses int    // how many of the worst queries to report
+	// MissesAt is the depth a query's every expected group must be found within not to
+	// count as a miss: 5 if zero, 1 to read what keeps the right tool from the top.
+	MissesAt int
 }
 
 // Metrics are retrieval scores averaged over queries. RecallAtK is the share of a query's
@@ -106,6 +109,7 @@ type EvalReport struct {
 	Metrics
 	ByCategory []CategoryReport `json:"by_category"`
 	Misses     []Miss           `json:"misses,omitempty"`
+	MissesAt   int              `json:"misses_at,omitempty"` // the depth Misses are judged at
 	// Split compares, for the requests that hold several needs, one search for all of them
 	// with a search per need; nil when no query lists its needs.
 	Split *SplitReport `json:"split,omitempty"`
@@ -227,7 +231,7 @@ func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalRe
 			cats[q.Category] = c
 		}
 		c.add(m)
-		if m.RecallAt5 < 1 {
+		if !foundWithin(ids, groups, cmp.Or(opts.MissesAt, 5)) {
 			misses = append(misses, Miss{
 				ID: q.ID, Query: q.Query, Category: q.Category, Expected: groups,
 				Rank: first, RecallAt5: m.RecallAt5, Got: ids[:min(5, len(ids))],
@@ -249,7 +253,21 @@ func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalRe
 		)
 	})
 	rep.Misses = misses[:min(max(opts.Misses, 0), len(misses))]
+	if len(rep.Misses) > 0 {
+		rep.MissesAt = cmp.Or(opts.MissesAt, 5)
+	}
 	return rep
+}
+
+// foundWithin reports whether every group has a member among the first k ids.
+func foundWithin(ids []string, groups [][]string, k int) bool {
+	top := ids[:min(k, len(ids))]
+	for _, g := range groups {
+		if !slices.ContainsFunc(top, func(id string) bool { return slices.Contains(g, id) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // scoreRanking scores one ranking against the expected groups (Queries is 1) and returns
@@ -338,7 +356,7 @@ func (r EvalReport) WriteText(w io.Writer, byCategory bool) error {
 		return nil
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "\nworst %d queries (expected group not in the top 5):\n", len(r.Misses))
+	fmt.Fprintf(bw, "\nworst %d queries (expected group not in the top %d):\n", len(r.Misses), r.MissesAt)
 	for _, m := range r.Misses {
 		rank := "-"
 		if m.Rank > 0 {

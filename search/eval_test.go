@@ -76,6 +76,19 @@ func TestEvaluate(t *testing.T) {
 	if rep := Evaluate(evalIndex(), qs, EvalOptions{}); len(rep.Misses) != 0 {
 		t.Errorf("Misses = %d without asking", len(rep.Misses))
 	}
+	// At depth 1, q2 (one of its two tools is second) is a miss as well.
+	at1 := Evaluate(evalIndex(), qs, EvalOptions{Misses: 5, MissesAt: 1})
+	var ids []string
+	for _, m := range at1.Misses {
+		ids = append(ids, m.ID)
+	}
+	if slices.Sort(ids); !slices.Equal(ids, []string{"q2", "q3"}) || at1.MissesAt != 1 {
+		t.Errorf("misses at 1 = %v (depth %d), want q2, q3 at 1", ids, at1.MissesAt)
+	}
+	out.Reset()
+	if err := at1.WriteText(&out, false); err != nil || !strings.Contains(out.String(), "not in the top 1") {
+		t.Errorf("text report at depth 1 = %q, %v", out.String(), err)
+	}
 }
 
 func TestScoreRanking(t *testing.T) {

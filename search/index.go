@@ -635,7 +635,7 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 		addField(fieldSource, prefix, true)
 	}
 	addField(fieldTitle, d.Title, false)
-	addField(fieldDesc, d.Description, false)
+	addField(fieldDesc, affirmative(d.Description), false)
 	for _, p := range d.Params {
 		addField(fieldParamName, p.Name, true)
 		addField(fieldParamDesc, p.Description, false)

@@ -21,19 +21,22 @@ const rerankDepth = 20
 
 // Features of a candidate that the second stage combines linearly.
 const (
-	featBase    = iota // first-stage score, relative to the query's best text score
-	featNameFit        // share of the words of the tool's own name that the query asks for
+	featBase        = iota // first-stage score, relative to the query's best text score
+	featNameFit            // share of the words of the tool's own name that the query asks for
+	featChangeAsked        // 1: the tool's name changes something, the request only asks (see action.go)
 	numFeatures
 )
 
 // reranker computes the features of candidates for one query.
 type reranker struct {
 	ix     *Index
-	qterms []int32 // every term of the query's concepts, sorted
+	qterms []int32     // every term of the query's concepts, sorted
+	action actionClass // what the request asks to do
 }
 
-func (ix *Index) newReranker(cs []concept) *reranker {
+func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
 	rr := &reranker{ix: ix}
+	rr.action = requestAction(p.words, quotedWords(p.words), openerWords(p.words))
 	for _, c := range cs {
 		if c.hint {
 			// A value's type says what a parameter takes, not what the tool is for: "date"
@@ -55,6 +58,9 @@ func (rr *reranker) features(c *candidate) [numFeatures]float64 {
 	var f [numFeatures]float64
 	f[featBase] = c.base
 	f[featNameFit] = rr.nameFit(c.slot)
+	if rr.action == actionRead && nameAction(rr.ix.slots[c.slot].name) == actionChange {
+		f[featChangeAsked] = 1
+	}
 	return f
 }
 

@@ -220,7 +220,7 @@ func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
 
 	top := ix.firstStage(sc, len(required), max(limit, rerankDepth))
 	total := len(sc.passed)
-	ix.secondStage(&top, optional)
+	ix.secondStage(&top, p, optional)
 	top.c = top.c[:min(limit, len(top.c))]
 	hits := top.hits()
 	sc.cands = top.c[:0]
@@ -360,8 +360,8 @@ func (ix *Index) firstStage(sc *scratch, nRequired, depth int) ranking {
 
 // secondStage reorders the first stage's candidates by how well their names fit the
 // query's concepts (see rerank.go).
-func (ix *Index) secondStage(top *ranking, optional []concept) {
-	rr := ix.newReranker(optional)
+func (ix *Index) secondStage(top *ranking, p parsedQuery, optional []concept) {
+	rr := ix.newReranker(p, optional)
 	if ix.rerankHook != nil {
 		ix.rerankHook(rr, top.c)
 	}

@@ -11,8 +11,9 @@ import (
 // combines its features (the first, the first stage's score, fixes the scale). Every
 // other number of ranking is a constant with a reason in its comment.
 //
-// defaultWeights are what FitWeights finds on the development split as a whole, starting
-// from neutralWeights (`toolsearch eval --fit`); CrossValidate fits them afresh for each
+// defaultWeights are what FitWeightsPooled finds on the two development sets as a whole,
+// the BFCL-heavy split and one real server's (dev-azure), starting from neutralWeights
+// (`toolsearch eval --fit --fit-with DIR`, see BENCHMARKS.md); CrossValidate fits them afresh for each
 // fold, from the same start, so that its figures say how the fit carries over to requests
 // it never saw. The split has no titles and no skills: the title, heading and body weights
 // are set by reasoning (a title says what a tool is for, as its name does; a skill's body
@@ -25,10 +26,10 @@ type weights struct {
 var defaultWeights = weights{
 	field: [numFields]float64{
 		fieldName: 2, fieldSource: 1, fieldTitle: 2, fieldDesc: 1,
-		fieldParamName: 1.4, fieldParamDesc: 0.5, fieldEnum: 1,
+		fieldParamName: 1 / 0.7, fieldParamDesc: 0.5, fieldEnum: 1,
 		fieldHeading: 1.5, fieldBody: 0.3, fieldNamePart: 1,
 	},
-	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.2},
+	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.2, featChangeAsked: -0.2},
 }
 
 // fieldNames name the fields in reports.
@@ -39,7 +40,9 @@ var fieldNames = [numFields]string{
 }
 
 // featureNames name the second stage's features in reports.
-var featureNames = [numFeatures]string{featBase: "base", featNameFit: "name_fit"}
+var featureNames = [numFeatures]string{
+	featBase: "base", featNameFit: "name_fit", featChangeAsked: "change_asked",
+}
 
 // Map returns the weights by name, for reports: "field.name", "rerank.name_fit", ….
 func (w weights) Map() map[string]float64 {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/toolsearch/toolsearch/loader"
@@ -22,8 +23,11 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byCategory := fs.Bool("by-category", false, "break the figures down by query category")
 	misses := fs.Int("misses", 0, "list the `N` worst queries")
+	missesAt := fs.Int("misses-at", 5, "with --misses, a query is a miss when an expected tool is not in the top `K`")
 	folds := fs.Int("folds", 0, "also cross-validate in `K` folds grouped by tool, refitting the ranking's weights for each")
-	fit := fs.Bool("fit", false, "fit the ranking's weights on the first queries file and print them (the shipped weights are fitted so on the dev split)")
+	fit := fs.Bool("fit", false, "fit the ranking's weights on the first queries file and print them (the shipped weights are fitted so on the dev split, --fit-with the dev-azure set)")
+	var fitWith stringList
+	fs.Var(&fitWith, "fit-with", "with --fit, also fit on the set in `DIR` (its catalog.json and queries.jsonl, in an index of its own), pooled by queries; repeatable")
 	baseline := fs.String("baseline", "", "score `RANKER` instead of the ranking: bm25 (plain BM25 over name, description and parameters, the evaluation sets' baseline)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
@@ -42,7 +46,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	opts := search.EvalOptions{Misses: *misses}
+	opts := search.EvalOptions{Misses: *misses, MissesAt: *missesAt}
 	switch *baseline {
 	case "":
 	case "bm25":
@@ -55,8 +59,22 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	}
 	ix := search.NewIndex()
 	ix.Add(docs...)
+	if *missesAt < 1 {
+		return fmt.Errorf("--misses-at %d: the depth is at least 1", *missesAt)
+	}
+	if len(fitWith) > 0 && !*fit {
+		return fmt.Errorf("--fit-with needs --fit")
+	}
 	if *fit {
-		w := search.FitWeights(ix, sets[0], "")
+		pool := []search.FitSet{{Index: ix, Queries: sets[0]}}
+		for _, dir := range fitWith {
+			set, err := evalSetDir(dir)
+			if err != nil {
+				return fmt.Errorf("--fit-with %s: %w", dir, err)
+			}
+			pool = append(pool, set)
+		}
+		w := search.FitWeightsPooled(pool, "")
 		for _, k := range slices.Sorted(maps.Keys(w)) {
 			fmt.Fprintf(out, "%s\t%.4g\n", k, w[k])
 		}
@@ -75,6 +93,22 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		}
 	}
 	return writeReports(out, queries, reports, *asJSON, *byCategory)
+}
+
+// evalSetDir reads an evaluation set laid out as ../shared/eval's are: catalog.json and
+// queries.jsonl in one directory, indexed on their own.
+func evalSetDir(dir string) (search.FitSet, error) {
+	docs, err := evalDocuments([]string{filepath.Join(dir, "catalog.json")}, io.Discard)
+	if err != nil {
+		return search.FitSet{}, err
+	}
+	qs, err := readEvalQueries(filepath.Join(dir, "queries.jsonl"))
+	if err != nil {
+		return search.FitSet{}, err
+	}
+	ix := search.NewIndex()
+	ix.Add(docs...)
+	return search.FitSet{Index: ix, Queries: qs}, nil
 }
 
 // setReport is the report of one queries file: scored as shipped, and cross-validated.

@@ -100,3 +100,33 @@ func TestEvalBaseline(t *testing.T) {
 		}
 	}
 }
+
+func TestEvalFitWith(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "catalog.json")
+	queries := filepath.Join(dir, "queries.jsonl")
+	if err := os.WriteFile(tools, []byte(`[
+		{"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {"type": "object"}},
+		{"name": "send_email", "description": "Send an email message.", "inputSchema": {"type": "object"}}
+	]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(queries, []byte(`{"id":"1","query":"weather in Rome","expected":["get_weather"]}
+{"id":"2","query":"mail my boss","expected":["send_email"]}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	args := []string{"eval", "--fit", "--catalog", tools, "--queries", queries, "--fit-with", dir}
+	if code := run(t.Context(), args, &out, &errs); code != 0 || !strings.Contains(out.String(), "rerank.change_asked") {
+		t.Fatalf("exit %d: %s\n%s", code, errs.String(), out.String())
+	}
+	missing := filepath.Join(dir, "nowhere")
+	for _, bad := range [][]string{{"--fit-with", dir}, {"--fit", "--fit-with", missing}, {"--misses-at", "0"}} {
+		errs.Reset()
+		args := append([]string{"eval", "--catalog", tools, "--queries", queries}, bad...)
+		if code := run(t.Context(), args, &out, &errs); code == 0 || !strings.Contains(errs.String(), bad[len(bad)-2]) {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, errs.String())
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package search
+
+import "strings"
+
+// A catalog of one service often holds the same resource's tools side by side, told apart
+// only by their verb: keyvault_secret_list, keyvault_secret_get, keyvault_secret_create.
+// Words alone rank them nearly alike for "show me the secrets in my vault", and the one
+// whose description repeats the resource most (often the one that creates it, which
+// lists every property it sets) came first. What tells them apart is whether the request
+// asks to change something. So the second stage knows two classes of action verbs, those
+// that change state and those that only read it, and a feature: a tool named for a change
+// when the request only asks (a question, "show me", a reading verb). Its weight is fitted
+// (see weights). A tool whose name has neither kind of verb (play_song, calculate_area)
+// and a request with neither (an order that names no verb: "email John the report") are
+// left alone. The converse, a tool named for reading when the request orders a change,
+// was fitted to nothing on either development set: a request to change something names
+// its verb, which the name fit already counts.
+//
+// The verbs are the CRUD and lifecycle verbs of REST and CLI conventions, the same
+// everywhere, without those that are as often a noun or an adjective of a request ("new",
+// "post", "store", "tag", "close", "watch"); they are matched by stem, as the index holds
+// them.
+var (
+	changeVerbs = verbForms(`create add make insert generate set update modify edit change alter
+		patch put delete remove erase destroy purge discard upload write append send submit
+		deploy import install uninstall move rename copy clone start stop restart terminate
+		kill cancel revoke enable disable assign unassign lock unlock approve reject merge push
+		publish register unregister reset rotate apply attach detach configure grant archive
+		restore pause resume save commit`)
+	readVerbs = verbForms(`get list show describe read fetch retrieve query search find lookup
+		view display count check inspect browse enumerate download export`)
+	// questionWords open a request that asks rather than orders.
+	questionWords = toSet("what which who whose where when how is are does do did was were")
+	determiners   = toSet("a an the my your our their his her its this that these those of")
+)
+
+// verbForms returns the verbs and their inflections (creates, created, creating; copies,
+// copied; stopped, stopping). Forms, not stems: a stem would take in the nouns made from
+// the verb ("inspection", "settings", "deployment"), which name things, not actions.
+func verbForms(verbs string) map[string]bool {
+	forms := map[string]bool{}
+	for _, v := range strings.Fields(verbs) {
+		forms[v] = true
+		stem, last := v, v[len(v)-1]
+		switch {
+		case last == 'e':
+			stem = v[:len(v)-1]
+			forms[v+"s"], forms[v+"d"] = true, true
+		case last == 'y' && !strings.ContainsRune("aeiou", rune(v[len(v)-2])):
+			forms[v[:len(v)-1]+"ies"], forms[v[:len(v)-1]+"ied"] = true, true
+		case strings.HasSuffix(v, "sh") || strings.HasSuffix(v, "ch") || last == 's' || last == 'x':
+			forms[v+"es"], forms[v+"ed"] = true, true
+		default:
+			forms[v+"s"], forms[v+"ed"] = true, true
+			if doublesFinal(v) {
+				forms[v+string(last)+"ed"], forms[v+string(last)+"ing"] = true, true
+			}
+		}
+		forms[stem+"ing"] = true
+	}
+	return forms
+}
+
+// doublesFinal reports whether a verb doubles its last consonant before -ed and -ing (set,
+// stop, commit): one vowel before one final consonant, in a one-syllable verb or one
+// stressed last (as the few such verbs above are).
+func doublesFinal(v string) bool {
+	n := len(v)
+	if n < 3 || strings.ContainsRune("aeiouwxy", rune(v[n-1])) {
+		return false
+	}
+	return strings.ContainsRune("aeiou", rune(v[n-2])) && !strings.ContainsRune("aeiou", rune(v[n-3]))
+}
+
+// actionClass is what a request asks to do with its words, or what a tool's name says it
+// does.
+type actionClass uint8
+
+const (
+	actionNone   actionClass = iota
+	actionRead               // it only reads
+	actionChange             // it changes something
+)
+
+// requestAction classifies a request by its first word that says: a conversational opener
+// ("show me") or a question word opening it asks, a reading verb reads, a change verb
+// changes. Only the first counts, because the verb that leads is the request's, and the
+// words after it are its objects, which are often the same words as nouns ("get the test
+// runs", "show me the last change"). A verb's form after a determiner is a noun ("my
+// watch list", "a copy"), and quoted words are values: neither says anything. A final "?"
+// does not make a question, as "could you delete it?" shows.
+func requestAction(words []string, quoted, openers []bool) actionClass {
+	for i, w := range words {
+		if quoted[i] || i > 0 && determiners[strings.ToLower(words[i-1])] {
+			continue
+		}
+		if openers[i] {
+			return actionRead
+		}
+		lw := strings.ToLower(strings.Trim(w, ".,;:!?()[]{}\"'`"))
+		if i == 0 && questionWords[lw] {
+			return actionRead
+		}
+		switch {
+		case changeVerbs[lw]:
+			return actionChange
+		case readVerbs[lw]:
+			return actionRead
+		}
+	}
+	return actionNone
+}
+
+// nameAction classifies a tool by the verbs of its own name (without its server's part):
+// a change if any word is a change verb (get_or_create changes), else a read if any is a
+// reading verb.
+func nameAction(name string) actionClass {
+	_, short := splitQualified(name)
+	class := actionNone
+	splitWords(short, func(w []byte) {
+		switch {
+		case changeVerbs[string(w)]:
+			class = actionChange
+		case readVerbs[string(w)] && class == actionNone:
+			class = actionRead
+		}
+	}, nil)
+	return class
+}

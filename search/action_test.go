@@ -1,0 +1,83 @@
+package search
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRequestAction(t *testing.T) {
+	for _, tc := range []struct {
+		request string
+		want    actionClass
+	}{
+		{"Show me the secrets in my vault", actionRead},
+		{"What keys are in the key vault?", actionRead},
+		{"List all storage accounts", actionRead},
+		{"Get all the load test runs", actionRead}, // the leading verb counts, not the noun "runs"
+		{"Update secret s1 to value v in the key vault", actionChange},
+		{"Can you please create a storage container", actionChange},
+		{"Could we eliminate BDX from my list?", actionNone},    // "list" after "my" is a noun
+		{"Could you retract that message, please?", actionNone}, // "?" alone does not ask
+		{"After a detailed inspection of the order, cancel it", actionChange},
+		{"Tweet 'show me the money' from our team account now please, and thanks to all of you", actionNone}, // quoted values
+		{"email John the report", actionNone},
+		{"copied the files yesterday, now stopping the server", actionChange},
+	} {
+		words := strings.Fields(tc.request)
+		if got := requestAction(words, quotedWords(words), openerWords(words)); got != tc.want {
+			t.Errorf("requestAction(%q) = %d, want %d", tc.request, got, tc.want)
+		}
+	}
+}
+
+func TestNameAction(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want actionClass
+	}{
+		{"keyvault_secret_create", actionChange},
+		{"keyvault_secret_list", actionRead},
+		{"get_or_create_user", actionChange},
+		{"SyntheticSettingsApi_get_locations", actionRead}, // "Settings" is no "set"
+		{"github__getIssue", actionRead},
+		{"delete__list_files", actionRead}, // the server's part does not count
+		{"play_song", actionNone},
+	} {
+		if got := nameAction(tc.name); got != tc.want {
+			t.Errorf("nameAction(%q) = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestVerbForms(t *testing.T) {
+	forms := verbForms("create copy set push list")
+	for _, w := range []string{"create", "creates", "created", "creating", "copies", "copied", "copying",
+		"sets", "setting", "pushes", "pushed", "pushing", "lists", "listed", "listing"} {
+		if !forms[w] {
+			t.Errorf("verbForms lacks %q", w)
+		}
+	}
+	for _, w := range []string{"creation", "settings", "copier", "listings"} {
+		if forms[w] {
+			t.Errorf("verbForms has the noun %q", w)
+		}
+	}
+}
+
+// Among one resource's tools, a request that only asks prefers the one that reads.
+func TestChangeToolLosesAQuestion(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "secret_create", Name: "secret_create", Kind: KindTool,
+			Description: "Create a secret in a vault. The secret gets a name, a value and tags; the secret is stored in the vault."},
+		Document{ID: "secret_list", Name: "secret_list", Kind: KindTool, Description: "Enumerate the entries of a vault, by name."},
+	)
+	for _, q := range []string{"what secrets are in my vault", "show me the secrets of the vault"} {
+		if hits := ix.Search(Query{Text: q}).Hits; len(hits) == 0 || hits[0].ID != "secret_list" {
+			t.Errorf("%q: %v, want secret_list first", q, hits)
+		}
+	}
+	if hits := ix.Search(Query{Text: "create a secret named s1 in my vault"}).Hits; len(hits) == 0 || hits[0].ID != "secret_create" {
+		t.Errorf("create: %v, want secret_create first", hits)
+	}
+}

@@ -1,0 +1,88 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Descriptions written for models often say what a tool is not for, to steer the model to
+// a sibling: "Not for listing multiple keys.", "Do not use this tool to list blobs in a
+// container.", "When NOT to use: … use resource log query instead." Indexed as they stand,
+// those words make the tool match exactly the requests it sends elsewhere: the tool that
+// gets one key says "listing" and "keys", and outranks the one that lists them for "list
+// the keys". So the sentences that exclude a use, or point to another tool instead, are
+// left out of what the description contributes to the index (the description shown to
+// the model keeps them). A sentence that recommends this tool over another ("Use this
+// instead of 'execute_command' with ls") says what the tool is for, and stays.
+
+// exclusionCue finds, case-insensitively, the phrases that only a sentence excluding a
+// use has. It is a quick filter: most descriptions have none, and skip the sentence split.
+var exclusionCue = regexp.MustCompile(`(?i)\bnot (?:for|to be used|intended|meant|suitable)\b|\b(?:do not|don't|never|should not|must not) (?:use|call)\b|\bwhen not to\b|\binstead\b`)
+
+// recommendsSelf is a sentence with "instead" that points to this tool, not away from it.
+var recommendsSelf = regexp.MustCompile(`(?i)\buse (?:this|me)\b(?: tool| command| function)? instead\b|\binstead of\b`)
+
+// affirmative returns description without its sentences (and ";"-separated clauses) that
+// exclude a use or point to another tool. It returns description itself when there are
+// none, which is the common case and allocates nothing.
+func affirmative(description string) string {
+	if !exclusionCue.MatchString(description) {
+		return description
+	}
+	var b strings.Builder
+	for rest := description; rest != ""; {
+		end := clauseEnd(rest)
+		clause := rest[:end]
+		rest = rest[end:]
+		if excludes(clause) {
+			b.WriteByte(' ') // keeps the words around it apart
+			continue
+		}
+		b.WriteString(clause)
+	}
+	return b.String()
+}
+
+// excludes reports whether a clause excludes a use of the tool or sends the reader to
+// another tool instead.
+func excludes(clause string) bool {
+	loc := exclusionCue.FindStringIndex(clause)
+	if loc == nil {
+		return false
+	}
+	if strings.EqualFold(clause[loc[0]:loc[1]], "instead") {
+		return !recommendsSelf.MatchString(clause)
+	}
+	return true
+}
+
+// clauseEnd returns the length of s's first clause with its terminator: up to and including
+// a ".", "!", "?" or ";" that ends a sentence (followed by a space or the end; "e.g." and
+// "v1.2" go on), or a line break.
+func clauseEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			return i + 1
+		case '.', '!', '?', ';':
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '\r' || s[i+1] == '\t' {
+				if s[i] == '.' && abbreviationBefore(s[:i]) {
+					continue
+				}
+				return i + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+// abbreviationBefore reports whether the "." after s ends an abbreviation ("e.g", "i.e",
+// "etc") rather than a sentence.
+func abbreviationBefore(s string) bool {
+	w := s[strings.LastIndexAny(s, " \t\n(")+1:]
+	switch strings.ToLower(w) {
+	case "e.g", "i.e", "etc", "eg", "ie", "vs", "approx":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,38 @@
+package search
+
+import "testing"
+
+func TestAffirmative(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"List all keys in a vault. Not for fetching a single key.", "List all keys in a vault. "},
+		{"Gets a container's properties. Do not use this tool to list blobs in a container.", "Gets a container's properties. "},
+		{"Query one workspace.\r\nWhen NOT to use: the user names a resource - use resource log query instead.\r\nRequires a workspace.",
+			"Query one workspace.\r\n \r\nRequires a workspace."},
+		{"Gets one run. For a list of runs use testrun list command instead.", "Gets one run. "},
+		{"Works on files; don't call it for folders; returns bytes.", "Works on files;  returns bytes."},
+		// What the tool is for stays: it is recommended over another, or a "not" that
+		// excludes nothing.
+		{"Lists a directory. Use this instead of 'execute_command' with ls.", "Lists a directory. Use this instead of 'execute_command' with ls."},
+		{"If a name is not provided, returns every account.", "If a name is not provided, returns every account."},
+		{"Returns a dummy timeout instead when shutting down.", " "},
+		{"Searches notes, e.g. not for drafts. Fast.", "  Fast."}, // "e.g." ends no sentence
+		{"", ""},
+	} {
+		if got := affirmative(tc.in); got != tc.want {
+			t.Errorf("affirmative(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// A tool that says it is not for listing must not win "list the keys" from the one that
+// lists them.
+func TestExcludedUseDoesNotMatch(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "key_get", Name: "key_get", Kind: KindTool, Description: "Get details for a single key in a vault. Not for listing multiple keys or listing key versions."},
+		Document{ID: "keys_all", Name: "keys_all", Kind: KindTool, Description: "Returns all keys of a vault."},
+	)
+	if hits := ix.Search(Query{Text: "listing keys"}).Hits; len(hits) == 0 || hits[0].ID != "keys_all" {
+		t.Errorf("listing keys: %v, want keys_all first", hits)
+	}
+}
