@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A catalog of one service often holds the same resource's tools side by side, told apart
 // only by their verb: keyvault_secret_list, keyvault_secret_get, keyvault_secret_create.
@@ -118,12 +121,87 @@ func nameAction(name string) actionClass {
 	_, short := splitQualified(name)
 	class := actionNone
 	splitWords(short, func(w []byte) {
-		switch {
-		case changeVerbs[string(w)]:
-			class = actionChange
-		case readVerbs[string(w)] && class == actionNone:
-			class = actionRead
+		for _, v := range spelledOut(string(w)) {
+			switch {
+			case changeVerbs[v]:
+				class = actionChange
+			case readVerbs[v] && class == actionNone:
+				class = actionRead
+			}
 		}
 	}, nil)
 	return class
+}
+
+// spelledOut returns a name's word as words: an abbreviation's words ("ls": list, "rm":
+// remove), as the index reads it, else the word itself.
+func spelledOut(w string) []string {
+	if long, ok := abbreviations[w]; ok {
+		return strings.Fields(long)
+	}
+	return []string{w}
+}
+
+// Of one resource's tools, the one that lists is asked for by a request that names the
+// resource in the plural ("show me the secrets in my vault", "what keys are in it"), the
+// one that gets a single item by the singular ("show me the secret s1"); nothing else
+// in the words tells them apart, since stems merge the two. listVerbs name the tools that
+// list.
+var listVerbs = verbForms("list enumerate")
+
+// pluralStems returns the stems of the request's words written in the plural (not quoted
+// values): "secrets" gives secret.
+func pluralStems(words []string, quoted []bool) map[string]bool {
+	var stems map[string]bool
+	for i, w := range words {
+		if quoted[i] {
+			continue
+		}
+		lw := strings.ToLower(strings.Trim(w, ".,;:!?()[]{}\"'`"))
+		if !isPlural(lw) {
+			continue
+		}
+		for _, t := range cachedWordTerms([]byte(lw)) {
+			if t != lw {
+				if stems == nil {
+					stems = map[string]bool{}
+				}
+				stems[t] = true
+			}
+		}
+	}
+	return stems
+}
+
+// isPlural reports whether a word of letters looks like an English plural: an "s" ending
+// that is not "ss", "us" or "is" (class, status, analysis).
+func isPlural(w string) bool {
+	if len(w) < 4 || !isLetters(w) || w[len(w)-1] != 's' {
+		return false
+	}
+	switch w[len(w)-2] {
+	case 's', 'u', 'i':
+		return false
+	}
+	return true
+}
+
+// listsPlural reports whether a tool's own name lists (has a list verb) something the
+// request names in the plural (another word of the name has one of the stems).
+func listsPlural(name string, plurals map[string]bool) bool {
+	if len(plurals) == 0 {
+		return false
+	}
+	_, short := splitQualified(name)
+	lists, named := false, false
+	splitWords(short, func(w []byte) {
+		if slices.ContainsFunc(spelledOut(string(w)), func(v string) bool { return listVerbs[v] }) {
+			lists = true
+			return
+		}
+		for _, t := range cachedWordTerms(w) {
+			named = named || plurals[t]
+		}
+	}, nil)
+	return lists && named
 }

@@ -42,6 +42,8 @@ func TestNameAction(t *testing.T) {
 		{"github__getIssue", actionRead},
 		{"delete__list_files", actionRead}, // the server's part does not count
 		{"play_song", actionNone},
+		{"GorillaFileSystem__rm", actionChange}, // abbreviations spelled out, as the index reads them
+		{"fs__ls", actionRead},
 	} {
 		if got := nameAction(tc.name); got != tc.want {
 			t.Errorf("nameAction(%q) = %d, want %d", tc.name, got, tc.want)
@@ -79,5 +81,25 @@ func TestChangeToolLosesAQuestion(t *testing.T) {
 	}
 	if hits := ix.Search(Query{Text: "create a secret named s1 in my vault"}).Hits; len(hits) == 0 || hits[0].ID != "secret_create" {
 		t.Errorf("create: %v, want secret_create first", hits)
+	}
+}
+
+func TestListsPlural(t *testing.T) {
+	for _, tc := range []struct {
+		request, name string
+		want          bool
+	}{
+		{"show me the secrets in my vault", "keyvault_secret_list", true},
+		{"show me the secret s1 in my vault", "keyvault_secret_list", false},                                           // the singular asks for one
+		{"show me the secrets in my vault", "keyvault_secret_get", false},                                              // a get is no list
+		{"what files are in /tmp", "fs__ls", false},                                                                    // "ls" lists, but the name names no files
+		{"what files are in /tmp", "ls_files", true},                                                                   // "ls" spelled out is list
+		{"check the status of my analysis", "status_list", false},                                                      // "status", "analysis" are no plurals
+		{"post 'new secrets for all teams' to the team channel of our company right now please", "secret_list", false}, // quoted values
+	} {
+		words := strings.Fields(tc.request)
+		if got := listsPlural(tc.name, pluralStems(words, quotedWords(words))); got != tc.want {
+			t.Errorf("listsPlural(%q, %q) = %v, want %v", tc.name, tc.request, got, tc.want)
+		}
 	}
 }

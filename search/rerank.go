@@ -24,19 +24,23 @@ const (
 	featBase        = iota // first-stage score, relative to the query's best text score
 	featNameFit            // share of the words of the tool's own name that the query asks for
 	featChangeAsked        // 1: the tool's name changes something, the request only asks (see action.go)
+	featListsPlural        // 1: the tool's name lists what the request names in the plural
 	numFeatures
 )
 
 // reranker computes the features of candidates for one query.
 type reranker struct {
-	ix     *Index
-	qterms []int32     // every term of the query's concepts, sorted
-	action actionClass // what the request asks to do
+	ix      *Index
+	qterms  []int32         // every term of the query's concepts, sorted
+	action  actionClass     // what the request asks to do
+	plurals map[string]bool // stems of the words the request writes in the plural
 }
 
 func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
 	rr := &reranker{ix: ix}
-	rr.action = requestAction(p.words, quotedWords(p.words), openerWords(p.words))
+	quoted := quotedWords(p.words)
+	rr.action = requestAction(p.words, quoted, openerWords(p.words))
+	rr.plurals = pluralStems(p.words, quoted)
 	for _, c := range cs {
 		if c.hint {
 			// A value's type says what a parameter takes, not what the tool is for: "date"
@@ -60,6 +64,9 @@ func (rr *reranker) features(c *candidate) [numFeatures]float64 {
 	f[featNameFit] = rr.nameFit(c.slot)
 	if rr.action == actionRead && nameAction(rr.ix.slots[c.slot].name) == actionChange {
 		f[featChangeAsked] = 1
+	}
+	if listsPlural(rr.ix.slots[c.slot].name, rr.plurals) {
+		f[featListsPlural] = 1
 	}
 	return f
 }

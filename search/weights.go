@@ -41,7 +41,7 @@ var fieldNames = [numFields]string{
 
 // featureNames name the second stage's features in reports.
 var featureNames = [numFeatures]string{
-	featBase: "base", featNameFit: "name_fit", featChangeAsked: "change_asked",
+	featBase: "base", featNameFit: "name_fit", featChangeAsked: "change_asked", featListsPlural: "lists_plural",
 }
 
 // Map returns the weights by name, for reports: "field.name", "rerank.name_fit", ….
