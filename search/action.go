@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -114,23 +115,46 @@ func requestAction(words []string, quoted, openers []bool) actionClass {
 	return actionNone
 }
 
-// nameAction classifies a tool by the verbs of its own name (without its server's part):
-// a change if any word is a change verb (get_or_create changes), else a read if any is a
-// reading verb.
-func nameAction(name string) actionClass {
+// nameVerbs are the kinds of verbs a tool's own name has, worked out once when it is
+// indexed.
+type nameVerbs uint8
+
+const (
+	namesChange nameVerbs = 1 << iota // a change verb
+	namesRead                         // a reading verb
+	namesList                         // a list verb (see listVerbs)
+)
+
+// verbsOfName finds the verbs of a tool's own name (without its server's part).
+func verbsOfName(name string) nameVerbs {
 	_, short := splitQualified(name)
-	class := actionNone
+	var v nameVerbs
 	splitWords(short, func(w []byte) {
-		for _, v := range spelledOut(string(w)) {
-			switch {
-			case changeVerbs[v]:
-				class = actionChange
-			case readVerbs[v] && class == actionNone:
-				class = actionRead
+		for _, word := range spelledOut(string(w)) {
+			if changeVerbs[word] {
+				v |= namesChange
+			}
+			if readVerbs[word] {
+				v |= namesRead
+			}
+			if listVerbs[word] {
+				v |= namesList
 			}
 		}
 	}, nil)
-	return class
+	return v
+}
+
+// action classifies a tool by the verbs of its name: a change if any word is a change
+// verb (get_or_create changes), else a read if any is a reading verb.
+func (v nameVerbs) action() actionClass {
+	switch {
+	case v&namesChange != 0:
+		return actionChange
+	case v&namesRead != 0:
+		return actionRead
+	}
+	return actionNone
 }
 
 // spelledOut returns a name's word as words: an abbreviation's words ("ls": list, "rm":
@@ -149,10 +173,10 @@ func spelledOut(w string) []string {
 // list.
 var listVerbs = verbForms("list enumerate")
 
-// pluralStems returns the stems of the request's words written in the plural (not quoted
-// values): "secrets" gives secret.
-func pluralStems(words []string, quoted []bool) map[string]bool {
-	var stems map[string]bool
+// pluralTerms returns the index's terms of the request's words written in the plural
+// (not quoted values), sorted: "secrets" gives secret's.
+func (ix *Index) pluralTerms(words []string, quoted []bool) []int32 {
+	var ids []int32
 	for i, w := range words {
 		if quoted[i] {
 			continue
@@ -162,15 +186,13 @@ func pluralStems(words []string, quoted []bool) map[string]bool {
 			continue
 		}
 		for _, t := range cachedWordTerms([]byte(lw)) {
-			if t != lw {
-				if stems == nil {
-					stems = map[string]bool{}
-				}
-				stems[t] = true
+			if id, ok := ix.lookup(t); ok && t != lw && !slices.Contains(ids, id) {
+				ids = append(ids, id)
 			}
 		}
 	}
-	return stems
+	slices.Sort(ids)
+	return ids
 }
 
 // isPlural reports whether a word of letters looks like an English plural: an "s" ending
@@ -186,22 +208,19 @@ func isPlural(w string) bool {
 	return true
 }
 
-// listsPlural reports whether a tool's own name lists (has a list verb) something the
-// request names in the plural (another word of the name has one of the stems).
-func listsPlural(name string, plurals map[string]bool) bool {
-	if len(plurals) == 0 {
+// listsPlural reports whether a tool's name lists (has a list verb) something the request
+// names in the plural: a word of the name has one of the plural terms.
+func (ix *Index) listsPlural(s int32, plurals []int32) bool {
+	if len(plurals) == 0 || ix.stats[s].verbs&namesList == 0 {
 		return false
 	}
-	_, short := splitQualified(name)
-	lists, named := false, false
-	splitWords(short, func(w []byte) {
-		if slices.ContainsFunc(spelledOut(string(w)), func(v string) bool { return listVerbs[v] }) {
-			lists = true
-			return
+	named := false
+	nameWords(ix.slots[s].terms, func(ids []byte) {
+		for len(ids) > 0 && !named {
+			id, n := binary.Uvarint(ids)
+			ids = ids[n:]
+			_, named = slices.BinarySearch(plurals, int32(id))
 		}
-		for _, t := range cachedWordTerms(w) {
-			named = named || plurals[t]
-		}
-	}, nil)
-	return lists && named
+	})
+	return named
 }

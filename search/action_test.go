@@ -45,8 +45,8 @@ func TestNameAction(t *testing.T) {
 		{"GorillaFileSystem__rm", actionChange}, // abbreviations spelled out, as the index reads them
 		{"fs__ls", actionRead},
 	} {
-		if got := nameAction(tc.name); got != tc.want {
-			t.Errorf("nameAction(%q) = %d, want %d", tc.name, got, tc.want)
+		if got := verbsOfName(tc.name).action(); got != tc.want {
+			t.Errorf("verbsOfName(%q).action() = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
@@ -97,8 +97,10 @@ func TestListsPlural(t *testing.T) {
 		{"check the status of my analysis", "status_list", false},                                                      // "status", "analysis" are no plurals
 		{"post 'new secrets for all teams' to the team channel of our company right now please", "secret_list", false}, // quoted values
 	} {
+		ix := NewIndex()
+		ix.Add(Document{ID: tc.name, Name: tc.name, Kind: KindTool, Description: tc.request})
 		words := strings.Fields(tc.request)
-		if got := listsPlural(tc.name, pluralStems(words, quotedWords(words))); got != tc.want {
+		if got := ix.listsPlural(0, ix.pluralTerms(words, quotedWords(words))); got != tc.want {
 			t.Errorf("listsPlural(%q, %q) = %v, want %v", tc.name, tc.request, got, tc.want)
 		}
 	}

@@ -58,8 +58,9 @@ type termStats struct {
 type docStats struct {
 	lens  [numFields]uint16 // terms per field, for BM25 length normalization
 	live  bool
-	kind  uint8 // index into Index.kinds
-	group int32 // index into Index.groupSize, or noGroup
+	kind  uint8     // index into Index.kinds
+	verbs nameVerbs // the kinds of verbs of the tool's own name (see action.go)
+	group int32     // index into Index.groupSize, or noGroup
 }
 
 const noGroup = -1
@@ -235,7 +236,7 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 		id: d.ID, name: d.Name, alt: slices.Clip(slices.Clone(d.AltNames)),
 		refs: int32(len(a.terms)), short: int32(len(d.Name) - len(short)), chars: charSet(d.Name),
 	}
-	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), group: ix.joinGroup(groupKey(d.Name))}
+	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), verbs: a.verbs, group: ix.joinGroup(groupKey(d.Name))}
 	ix.byID[d.ID] = s
 	for _, k := range nameKeys(sl) {
 		ix.byName.add(k, s)
@@ -522,6 +523,7 @@ type analyzedDoc struct {
 	terms     []termFreq
 	lens      [numFields]uint16
 	compounds []string // words of the name that may be compounds (see compoundWords)
+	verbs     nameVerbs
 }
 
 type termFreq struct {
@@ -630,6 +632,7 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 	}
 	addIDs(fieldName, extra)
 	a.compounds = compoundWords(nil, short)
+	a.verbs = verbsOfName(d.Name)
 	addField(fieldSource, d.Source, false)
 	if !strings.EqualFold(prefix, d.Source) {
 		addField(fieldSource, prefix, true)

@@ -31,16 +31,16 @@ const (
 // reranker computes the features of candidates for one query.
 type reranker struct {
 	ix      *Index
-	qterms  []int32         // every term of the query's concepts, sorted
-	action  actionClass     // what the request asks to do
-	plurals map[string]bool // stems of the words the request writes in the plural
+	qterms  []int32     // every term of the query's concepts, sorted
+	action  actionClass // what the request asks to do
+	plurals []int32     // terms of the words the request writes in the plural, sorted
 }
 
 func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
 	rr := &reranker{ix: ix}
 	quoted := quotedWords(p.words)
 	rr.action = requestAction(p.words, quoted, openerWords(p.words))
-	rr.plurals = pluralStems(p.words, quoted)
+	rr.plurals = ix.pluralTerms(p.words, quoted)
 	for _, c := range cs {
 		if c.hint {
 			// A value's type says what a parameter takes, not what the tool is for: "date"
@@ -62,10 +62,10 @@ func (rr *reranker) features(c *candidate) [numFeatures]float64 {
 	var f [numFeatures]float64
 	f[featBase] = c.base
 	f[featNameFit] = rr.nameFit(c.slot)
-	if rr.action == actionRead && nameAction(rr.ix.slots[c.slot].name) == actionChange {
+	if rr.action == actionRead && rr.ix.stats[c.slot].verbs.action() == actionChange {
 		f[featChangeAsked] = 1
 	}
-	if listsPlural(rr.ix.slots[c.slot].name, rr.plurals) {
+	if rr.ix.listsPlural(c.slot, rr.plurals) {
 		f[featListsPlural] = 1
 	}
 	return f
