@@ -17,9 +17,11 @@ import (
 
 // exclusionCue finds, case-insensitively, the phrases that only a sentence excluding a
 // use has. It is a quick filter: most descriptions have none, and skip the sentence split.
-var exclusionCue = regexp.MustCompile(`(?i)\bnot (?:for|to be used|intended|meant|suitable)\b|\b(?:do not|don't|never|should not|must not) (?:use|call)\b|\bwhen not to\b|\binstead\b`)
+var exclusionCue = regexp.MustCompile(`(?i)\bnot (?:for|to be used|intended|meant|suitable)\b|\b(?:do not|don't|never|should not|must not) (?:use|call)\b|\bwhen not to\b|\b(?:use|call|try|prefer)\b[^.;]*\binstead\b|\binstead,? (?:use|call|try)\b`)
 
-// recommendsSelf is a sentence with "instead" that points to this tool, not away from it.
+// recommendsSelf is a sentence with "use … instead" that points to this tool, not away
+// from it. ("Returns a dummy value instead" points nowhere, and exclusionCue does not take
+// it: "instead" counts only with a verb that sends the reader somewhere.)
 var recommendsSelf = regexp.MustCompile(`(?i)\buse (?:this|me)\b(?: tool| command| function)? instead\b|\binstead of\b`)
 
 // affirmative returns description without its sentences (and ";"-separated clauses) that
@@ -50,7 +52,7 @@ func excludes(clause string) bool {
 	if loc == nil {
 		return false
 	}
-	if strings.EqualFold(clause[loc[0]:loc[1]], "instead") {
+	if strings.Contains(strings.ToLower(clause[loc[0]:loc[1]]), "instead") {
 		return !recommendsSelf.MatchString(clause)
 	}
 	return true

@@ -14,7 +14,9 @@ func TestAffirmative(t *testing.T) {
 		// excludes nothing.
 		{"Lists a directory. Use this instead of 'execute_command' with ls.", "Lists a directory. Use this instead of 'execute_command' with ls."},
 		{"If a name is not provided, returns every account.", "If a name is not provided, returns every account."},
-		{"Returns a dummy timeout instead when shutting down.", " "},
+		{"Returns a dummy timeout instead when shutting down.", "Returns a dummy timeout instead when shutting down."},
+		{"Now frobnicates instead.", "Now frobnicates instead."},
+		{"Gets a run. Instead, use runs_list for many.", "Gets a run. "},
 		{"Searches notes, e.g. not for drafts. Fast.", "  Fast."}, // "e.g." ends no sentence
 		{"", ""},
 	} {

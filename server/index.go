@@ -104,7 +104,9 @@ func entryByIndexID(snap *loader.Snapshot, id string) (*loader.Entry, bool) {
 
 // syncIndex brings the index from the old snapshot's entries to the new
 // one's, touching only entries that were added, removed or changed, so a
-// one-skill edit never re-indexes the catalog.
+// one-skill edit never re-indexes the catalog. A tool's change re-indexes its
+// server's tools: which parameters they share (see search.SharedParams) is
+// worked out over all of them.
 func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 	before := map[string]*loader.Entry{}
 	if old != nil {
@@ -115,6 +117,8 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 		}
 	}
 	var add []*loader.Entry
+	adding := map[string]bool{}
+	touched := map[string]bool{} // servers whose tools changed
 	for _, e := range new.Entries {
 		if !e.Listed() {
 			continue
@@ -125,13 +129,37 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 			continue
 		}
 		add = append(add, e)
+		adding[indexID(e)] = true
+		if e.Kind == loader.KindTool {
+			touched[serverKey(e)] = true
+		}
+		if ok && prev.Kind == loader.KindTool {
+			touched[serverKey(prev)] = true
+		}
 	}
 	var remove []string
-	for name := range before {
+	for name, e := range before {
 		remove = append(remove, name)
+		if e.Kind == loader.KindTool {
+			touched[serverKey(e)] = true
+		}
 	}
 	if len(remove) > 0 {
 		ix.Remove(remove...)
+	}
+	shared := map[string]*search.SharedParams{}
+	for _, e := range new.Entries {
+		if !e.Listed() || e.Kind != loader.KindTool || !touched[serverKey(e)] {
+			continue
+		}
+		k := serverKey(e)
+		if shared[k] == nil {
+			shared[k] = &search.SharedParams{}
+		}
+		shared[k].Count(Document(e))
+		if !adding[indexID(e)] {
+			add = append(add, e)
+		}
 	}
 	// Documents are built and added a batch at a time: a whole large catalog's
 	// documents at once would more than double the memory the index itself needs.
@@ -139,7 +167,9 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 	for batch := range slices.Chunk(add, indexBatch) {
 		docs = docs[:0]
 		for _, e := range batch {
-			docs = append(docs, Document(e))
+			d := Document(e)
+			shared[serverKey(e)].Drop(&d)
+			docs = append(docs, d)
 		}
 		ix.Add(docs...)
 	}
@@ -147,6 +177,36 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 		// Mostly new: a bulk load, whose leftover room is worth a pass.
 		ix.Trim()
 	}
+}
+
+// Documents returns the index documents of entries as syncIndex builds them,
+// without the parameters each server's tools share.
+func Documents(entries []*loader.Entry) []search.Document {
+	shared := map[string]*search.SharedParams{}
+	docs := make([]search.Document, len(entries))
+	for i, e := range entries {
+		docs[i] = Document(e)
+		k := serverKey(e)
+		if shared[k] == nil {
+			shared[k] = &search.SharedParams{}
+		}
+		shared[k].Count(docs[i])
+	}
+	for i, e := range entries {
+		shared[serverKey(e)].Drop(&docs[i])
+	}
+	return docs
+}
+
+// serverKey names the server of an entry for search.SharedParams: its source
+// and, where one source holds several servers' tools ("github__create_issue"
+// in a tools file), the prefix of its name.
+func serverKey(e *loader.Entry) string {
+	prefix := ""
+	if i := strings.LastIndex(e.Name, "__"); i > 0 {
+		prefix = e.Name[:i]
+	}
+	return e.Source + "\x00" + prefix
 }
 
 // indexBatch is how many documents syncIndex builds and adds at a time: enough

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -168,5 +169,63 @@ func TestIndexLeavesOutSelfPromotion(t *testing.T) {
 	plain := loader.NewToolEntry("ddg", "ddg__fetch", &mcp.Tool{Name: "fetch", Description: "Fetch a page."})
 	if d := Document(plain); d.Description != "Fetch a page." {
 		t.Errorf("plain tool indexed with %q", d.Description)
+	}
+}
+
+// Parameters that half a server's tools share word for word are boilerplate: the tool
+// that is about their words must win, on the first sync and after one tool changes.
+func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
+	const boilerplate = `"auth-method": {"type": "string", "description": "Authentication method: 'credential' (Azure CLI or managed identity) or 'key'."},
+		"retry-mode": {"type": "string", "description": "Retry strategy: 'fixed' keeps one delay, 'zorblax' backoff doubles it each time."}`
+	server := func(changed string) *loader.Source {
+		src := &loader.Source{Name: "azure", Kind: loader.SourceTools}
+		add := func(name, desc, props string) {
+			tl := &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type": "object", "properties": {` + props + `}}`)}
+			src.Entries = append(src.Entries, loader.NewToolEntry("azure", name, tl))
+		}
+		for _, r := range []string{"vault", "storage", "cosmos", "redis", "search", "monitor", "kusto", "sql", "postgres"} {
+			desc := "Lists the " + r + " resources of a subscription."
+			if r+"_list" == changed {
+				desc += " Newly paged."
+			}
+			add(r+"_list", desc, boilerplate+`, "`+r+`": {"type": "string", "description": "The `+r+` name."}`)
+		}
+		add("extension_cli_generate", "Generates the command lines a user asks for, to run with the az tool.",
+			`"intent": {"type": "string", "description": "What the commands are to do."}, "cli-type": {"type": "string", "description": "The CLI: 'az'."}`)
+		return src
+	}
+	c := loader.NewCatalog()
+	c.Put(server(""))
+	first := c.Snapshot()
+	ix := search.NewIndex()
+	syncIndex(ix, nil, first)
+	const request = "list my storage accounts using the Azure CLI"
+	top2 := func() []string {
+		var ids []string
+		for _, h := range ix.Search(search.Query{Text: request, Limit: 2}).Hits {
+			ids = append(ids, h.ID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	if got := top2(); !slices.Equal(got, []string{"extension_cli_generate", "storage_list"}) {
+		t.Errorf("%q: the best two are %v, want extension_cli_generate and storage_list", request, got)
+	}
+	// No document has the shared description's words: a search for a word of it alone
+	// (one without neighbours in word vectors or spelling) matches nothing.
+	indexed := func(word string) bool {
+		hits := ix.Search(search.Query{Text: word}).Hits
+		return slices.ContainsFunc(hits, func(h search.Hit) bool { return h.Match != search.MatchBrowse })
+	}
+	if indexed("zorblax") {
+		t.Error("the shared retry option's description is indexed")
+	}
+	c.Put(server("vault_list"))
+	syncIndex(ix, first, c.Snapshot())
+	if indexed("zorblax") {
+		t.Error("after one tool changed, the shared retry option's description is indexed")
+	}
+	if hits := ix.Search(search.Query{Text: "newly paged"}).Hits; len(hits) == 0 || hits[0].ID != "vault_list" {
+		t.Errorf("the changed tool: %v", hits)
 	}
 }

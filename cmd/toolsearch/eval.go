@@ -208,10 +208,5 @@ func evalDocuments(files []string, warn io.Writer) ([]search.Document, error) {
 	for _, r := range snap.Refused {
 		fmt.Fprintf(warn, "%s: not indexed, as serve refuses it: %s\n", r.Entry.Name, r.Reason)
 	}
-	listed := snap.Listed()
-	docs := make([]search.Document, len(listed))
-	for i, e := range listed {
-		docs[i] = server.Document(e)
-	}
-	return docs, nil
+	return server.Documents(snap.Listed()), nil
 }
