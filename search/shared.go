@@ -2,6 +2,7 @@ package search
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -36,6 +37,12 @@ const (
 	minSharedWords = 10
 )
 
+// sharedSample bounds what SharedParams keeps: after this many tools, only parameters
+// that at least half of them carry are counted further, so that a server of 100,000 tools
+// with parameters of their own costs a small map, not one entry per parameter. A
+// parameter nine in ten tools carry is among them, unless the tools come sorted by it.
+const sharedSample = 64
+
 // SharedParams counts how many tools of one server carry each parameter.
 type SharedParams struct {
 	tools  int
@@ -63,7 +70,13 @@ func (sp *SharedParams) Count(d Document) {
 	}
 	sp.tools++
 	for _, p := range d.Params {
-		sp.counts[paramKey(p)]++
+		k := paramKey(p)
+		if n, ok := sp.counts[k]; ok || sp.tools <= sharedSample {
+			sp.counts[k] = n + 1
+		}
+	}
+	if sp.tools == sharedSample {
+		maps.DeleteFunc(sp.counts, func(_ uint64, n int32) bool { return 2*n < sharedSample })
 	}
 }
 

@@ -58,6 +58,18 @@ func TestSharedParams(t *testing.T) {
 	if sp.Drop(&d); d.Params[0].Description == "" {
 		t.Error("a six-word shared description was cleared")
 	}
+	// Past the sample, a parameter of a tool's own is not kept.
+	var big SharedParams
+	for i := range 10 * sharedSample {
+		big.Count(tool(i, own(i), retry))
+	}
+	if len(big.counts) != 1 {
+		t.Errorf("after %d tools, %d parameters counted, want the shared one", big.tools, len(big.counts))
+	}
+	d = tool(0, own(0), retry)
+	if big.Drop(&d); d.Params[1].Description != "" || d.Params[0].Description == "" {
+		t.Errorf("in a large server: %+v", d.Params)
+	}
 	var none *SharedParams
 	d = tool(0, retry)
 	none.Drop(&d) // a server never counted

@@ -36,7 +36,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	docs, err := evalDocuments(catalogs, os.Stderr)
+	entries, err := evalEntries(catalogs, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -53,12 +53,18 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		if *fit || *folds > 0 {
 			return fmt.Errorf("--baseline %s has no weights to fit: drop --fit and --folds", *baseline)
 		}
-		return writeReports(out, queries, baselineReports(search.NewPlainBM25(docs), queries, sets, opts), *asJSON, *byCategory)
+		// The baseline reads every tool as it is: without the shared parameters that
+		// the ranking leaves out (see search.SharedParams).
+		plain := make([]search.Document, len(entries))
+		for i, e := range entries {
+			plain[i] = server.Document(e)
+		}
+		return writeReports(out, queries, baselineReports(search.NewPlainBM25(plain), queries, sets, opts), *asJSON, *byCategory)
 	default:
 		return fmt.Errorf("--baseline %q: the one baseline is bm25", *baseline)
 	}
 	ix := search.NewIndex()
-	ix.Add(docs...)
+	ix.Add(server.Documents(entries)...)
 	if *missesAt < 1 {
 		return fmt.Errorf("--misses-at %d: the depth is at least 1", *missesAt)
 	}
@@ -98,7 +104,7 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 // evalSetDir reads an evaluation set laid out as ../shared/eval's are: catalog.json and
 // queries.jsonl in one directory, indexed on their own.
 func evalSetDir(dir string) (search.FitSet, error) {
-	docs, err := evalDocuments([]string{filepath.Join(dir, "catalog.json")}, io.Discard)
+	entries, err := evalEntries([]string{filepath.Join(dir, "catalog.json")}, io.Discard)
 	if err != nil {
 		return search.FitSet{}, err
 	}
@@ -107,7 +113,7 @@ func evalSetDir(dir string) (search.FitSet, error) {
 		return search.FitSet{}, err
 	}
 	ix := search.NewIndex()
-	ix.Add(docs...)
+	ix.Add(server.Documents(entries)...)
 	return search.FitSet{Index: ix, Queries: qs}, nil
 }
 
@@ -188,11 +194,11 @@ func writeJSON(out io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// evalDocuments builds the search documents of the tools files as serve
-// would: through a catalog, which refuses names that collide (ignoring case)
-// or are toolsearch's own, and through server.Document. Problems and refusals
+// evalEntries reads the tools files as serve would: through a catalog, which
+// refuses names that collide (ignoring case) or are toolsearch's own. Their
+// documents are server.Documents', as serve indexes them. Problems and refusals
 // are written to warn.
-func evalDocuments(files []string, warn io.Writer) ([]search.Document, error) {
+func evalEntries(files []string, warn io.Writer) ([]*loader.Entry, error) {
 	c := loader.NewCatalog(server.ReservedNames...)
 	for _, spec := range files {
 		src, err := loader.LoadToolsFile(spec)
@@ -208,5 +214,5 @@ func evalDocuments(files []string, warn io.Writer) ([]search.Document, error) {
 	for _, r := range snap.Refused {
 		fmt.Fprintf(warn, "%s: not indexed, as serve refuses it: %s\n", r.Entry.Name, r.Reason)
 	}
-	return server.Documents(snap.Listed()), nil
+	return snap.Listed(), nil
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolsearch/toolsearch/server"
 )
 
 // TestEvalIndexesWhatServeIndexes: eval once indexed names that differ only in
@@ -22,12 +24,12 @@ func TestEvalIndexesWhatServeIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warn strings.Builder
-	docs, err := evalDocuments([]string{file}, &warn)
+	entries, err := evalEntries([]string{file}, &warn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, d := range docs {
+	for _, d := range server.Documents(entries) {
 		ids = append(ids, d.ID)
 	}
 	slices.Sort(ids)
