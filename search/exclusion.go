@@ -28,7 +28,7 @@ var recommendsSelf = regexp.MustCompile(`(?i)\buse (?:this|me)\b(?: tool| comman
 // exclude a use or point to another tool. It returns description itself when there are
 // none, which is the common case and allocates nothing.
 func affirmative(description string) string {
-	if !exclusionCue.MatchString(description) {
+	if !mayExclude(description) || !exclusionCue.MatchString(description) {
 		return description
 	}
 	var b strings.Builder
@@ -43,6 +43,18 @@ func affirmative(description string) string {
 		b.WriteString(clause)
 	}
 	return b.String()
+}
+
+// mayExclude is a quick test that a description has none of exclusionCue's phrases: each
+// has "not", "n't", "never" or "instead" in some case. It spares most descriptions of a
+// large catalog the regular expression.
+func mayExclude(s string) bool {
+	for _, w := range [...]string{"not", "Not", "NOT", "n't", "N'T", "ever", "EVER", "nstead", "NSTEAD"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // excludes reports whether a clause excludes a use of the tool or sends the reader to

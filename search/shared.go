@@ -60,7 +60,8 @@ func paramKey(p Param) uint64 {
 	return h.Sum64()
 }
 
-// Count adds a tool's parameters.
+// Count adds a tool's parameters. Only those with a description of a sentence or more are
+// counted: a shorter one is never boilerplate.
 func (sp *SharedParams) Count(d Document) {
 	if d.Kind != KindTool {
 		return
@@ -70,6 +71,9 @@ func (sp *SharedParams) Count(d Document) {
 	}
 	sp.tools++
 	for _, p := range d.Params {
+		if wordCount(p.Description) < minSharedWords {
+			continue
+		}
 		k := paramKey(p)
 		if n, ok := sp.counts[k]; ok || sp.tools <= sharedSample {
 			sp.counts[k] = n + 1
@@ -80,6 +84,23 @@ func (sp *SharedParams) Count(d Document) {
 	}
 }
 
+// isShared reports whether a parameter carried by n of the counted tools is boilerplate.
+func (sp *SharedParams) isShared(n int32) bool {
+	return sp.tools >= minSharedTools && float64(n) >= sharedShare*float64(sp.tools)
+}
+
+// Fingerprint identifies which parameters are shared: two counts with the same
+// fingerprint drop the same descriptions (0 when none is shared).
+func (sp *SharedParams) Fingerprint() uint64 {
+	var f uint64
+	for k, n := range sp.counts {
+		if sp.isShared(n) {
+			f += k * 0x9E3779B97F4A7C15 // order-free, and not undone by a pair of keys
+		}
+	}
+	return f
+}
+
 // Drop clears, in a tool's document, the descriptions of the parameters that the counted
 // tools share. A document without shared parameters keeps its own.
 func (sp *SharedParams) Drop(d *Document) {
@@ -87,7 +108,8 @@ func (sp *SharedParams) Drop(d *Document) {
 		return
 	}
 	shared := func(p Param) bool {
-		return float64(sp.counts[paramKey(p)]) >= sharedShare*float64(sp.tools) && wordCount(p.Description) >= minSharedWords
+		n, ok := sp.counts[paramKey(p)]
+		return ok && sp.isShared(n) && wordCount(p.Description) >= minSharedWords
 	}
 	if !slices.ContainsFunc(d.Params, shared) {
 		return
@@ -104,8 +126,7 @@ func (sp *SharedParams) Drop(d *Document) {
 // wordCount counts the words of s, up to minSharedWords.
 func wordCount(s string) int {
 	n := 0
-	for f := range strings.FieldsSeq(s) {
-		_ = f
+	for range strings.FieldsSeq(s) {
 		if n++; n == minSharedWords {
 			break
 		}

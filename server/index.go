@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,10 +103,11 @@ func entryByIndexID(snap *loader.Snapshot, id string) (*loader.Entry, bool) {
 
 // syncIndex brings the index from the old snapshot's entries to the new
 // one's, touching only entries that were added, removed or changed, so a
-// one-skill edit never re-indexes the catalog. A tool's change re-indexes its
-// server's tools: which parameters they share (see search.SharedParams) is
-// worked out over all of them.
-func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
+// one-skill edit never re-indexes the catalog. A tool's change has its
+// server's tools counted again for the parameters they share (see
+// search.SharedParams); shared keeps, per server, what they shared the last
+// time (a fingerprint), and when that changes, all of them are indexed again.
+func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[string]uint64) {
 	before := map[string]*loader.Entry{}
 	if old != nil {
 		for _, e := range old.Entries {
@@ -117,7 +117,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 		}
 	}
 	var add []*loader.Entry
-	adding := map[string]bool{}
+	changed := map[string]bool{} // index IDs of the entries in add
 	touched := map[string]bool{} // servers whose tools changed
 	for _, e := range new.Entries {
 		if !e.Listed() {
@@ -129,7 +129,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 			continue
 		}
 		add = append(add, e)
-		adding[indexID(e)] = true
+		changed[indexID(e)] = true
 		if e.Kind == loader.KindTool {
 			touched[serverKey(e)] = true
 		}
@@ -147,33 +147,74 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot) {
 	if len(remove) > 0 {
 		ix.Remove(remove...)
 	}
-	shared := map[string]*search.SharedParams{}
-	for _, e := range new.Entries {
-		if !e.Listed() || e.Kind != loader.KindTool || !touched[serverKey(e)] {
-			continue
-		}
-		k := serverKey(e)
-		if shared[k] == nil {
-			shared[k] = &search.SharedParams{}
-		}
-		shared[k].Count(Document(e))
-		if !adding[indexID(e)] {
-			add = append(add, e)
-		}
-	}
 	// Documents are built and added a batch at a time: a whole large catalog's
 	// documents at once would more than double the memory the index itself needs.
-	docs := make([]search.Document, 0, min(len(add), indexBatch))
-	for batch := range slices.Chunk(add, indexBatch) {
-		docs = docs[:0]
-		for _, e := range batch {
-			d := Document(e)
-			shared[serverKey(e)].Drop(&d)
-			docs = append(docs, d)
+	pending := make([]search.Document, 0, min(len(add), indexBatch))
+	put := func(d search.Document) {
+		if pending = append(pending, d); len(pending) == indexBatch {
+			ix.Add(pending...)
+			pending = pending[:0]
 		}
-		ix.Add(docs...)
 	}
-	if 2*len(add) >= ix.Len() {
+	servers := map[string][]*loader.Entry{} // the tools of each touched server
+	for _, e := range new.Entries {
+		if e.Listed() && e.Kind == loader.KindTool && touched[serverKey(e)] {
+			servers[serverKey(e)] = append(servers[serverKey(e)], e)
+		}
+	}
+	n := 0 // entries indexed
+	for _, e := range add {
+		if e.Kind != loader.KindTool || !touched[serverKey(e)] {
+			put(Document(e))
+			n++
+		}
+	}
+	for k := range touched {
+		if servers[k] == nil {
+			delete(shared, k) // the server has no tools left
+		}
+	}
+	for k, tools := range servers {
+		var sp search.SharedParams
+		var docs []search.Document // a small server's tools, read once
+		if len(tools) <= indexBatch {
+			docs = make([]search.Document, len(tools))
+			for i, e := range tools {
+				docs[i] = Document(e)
+				sp.Count(docs[i])
+			}
+		} else {
+			// Which parameters nine in ten tools share shows in an even sample as
+			// well: a server of 100,000 tools is neither held at once nor read twice.
+			for i := 0; i < len(tools); i += len(tools) / sharedSampleTools {
+				sp.Count(Document(tools[i]))
+			}
+		}
+		// When what the tools share is unchanged, only the tools that changed are
+		// indexed again; when it changed, all of them.
+		fp := sp.Fingerprint()
+		prev, known := shared[k]
+		all := !known || prev != fp
+		shared[k] = fp
+		for i, e := range tools {
+			if !all && !changed[indexID(e)] {
+				continue
+			}
+			var d search.Document
+			if docs != nil {
+				d = docs[i]
+			} else {
+				d = Document(e)
+			}
+			sp.Drop(&d)
+			put(d)
+			n++
+		}
+	}
+	if len(pending) > 0 {
+		ix.Add(pending...)
+	}
+	if 2*n >= ix.Len() {
 		// Mostly new: a bulk load, whose leftover room is worth a pass.
 		ix.Trim()
 	}
@@ -209,6 +250,10 @@ func serverKey(e *loader.Entry) string {
 	return e.Source + "\x00" + prefix
 }
 
+// sharedSampleTools is how many of a server's tools syncIndex reads to find the
+// parameters they share.
+const sharedSampleTools = 1024
+
 // indexBatch is how many documents syncIndex builds and adds at a time: enough
 // for Add to spread the analysis over every CPU.
 const indexBatch = 4096
@@ -236,7 +281,7 @@ func (s *Server) indexer() {
 		}
 		s.indexMu.Lock()
 		s.indexing.Store(true)
-		syncIndex(s.index, from, to)
+		syncIndex(s.index, from, to, s.indexShared)
 		s.indexing.Store(false)
 		s.mu.Lock()
 		s.indexed = to

@@ -37,7 +37,8 @@ func TestSyncIndexAcrossBatches(t *testing.T) {
 	c.Put(tools(n, ""))
 	first := c.Snapshot()
 	ix := search.NewIndex()
-	syncIndex(ix, nil, first)
+	shared := map[string]uint64{}
+	syncIndex(ix, nil, first, shared)
 	if ix.Len() != n {
 		t.Fatalf("indexed %d entries, want %d", ix.Len(), n)
 	}
@@ -48,7 +49,7 @@ func TestSyncIndexAcrossBatches(t *testing.T) {
 
 	// One tool changes, the last one goes.
 	c.Put(tools(n-1, "tool_00007"))
-	syncIndex(ix, first, c.Snapshot())
+	syncIndex(ix, first, c.Snapshot(), shared)
 	if ix.Len() != n-1 {
 		t.Errorf("after the update: %d entries, want %d", ix.Len(), n-1)
 	}
@@ -172,12 +173,23 @@ func TestIndexLeavesOutSelfPromotion(t *testing.T) {
 	}
 }
 
-// Parameters that half a server's tools share word for word are boilerplate: the tool
-// that is about their words must win, on the first sync and after one tool changes.
+func matchedIDs(ix *search.Index, q string) []string {
+	var ids []string
+	for _, h := range ix.Search(search.Query{Text: q, Limit: 50}).Hits {
+		if h.Match != search.MatchBrowse {
+			ids = append(ids, h.ID)
+		}
+	}
+	return ids
+}
+
+// Parameters that nine in ten of a server's tools share word for word are boilerplate:
+// the tool that is about their words must win, on the first sync and after one tool
+// changes; when a new tool makes them no longer shared, every tool has them again.
 func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
 	const boilerplate = `"auth-method": {"type": "string", "description": "Authentication method: 'credential' (Azure CLI or managed identity) or 'key'."},
 		"retry-mode": {"type": "string", "description": "Retry strategy: 'fixed' keeps one delay, 'zorblax' backoff doubles it each time."}`
-	server := func(changed string) *loader.Source {
+	server := func(changed string, more ...string) *loader.Source {
 		src := &loader.Source{Name: "azure", Kind: loader.SourceTools}
 		add := func(name, desc, props string) {
 			tl := &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type": "object", "properties": {` + props + `}}`)}
@@ -192,13 +204,17 @@ func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
 		}
 		add("extension_cli_generate", "Generates the command lines a user asks for, to run with the az tool.",
 			`"intent": {"type": "string", "description": "What the commands are to do."}, "cli-type": {"type": "string", "description": "The CLI: 'az'."}`)
+		for _, name := range more {
+			add(name, "Another tool of its own.", `"zone": {"type": "string", "description": "The zone."}`)
+		}
 		return src
 	}
 	c := loader.NewCatalog()
 	c.Put(server(""))
 	first := c.Snapshot()
 	ix := search.NewIndex()
-	syncIndex(ix, nil, first)
+	shared := map[string]uint64{}
+	syncIndex(ix, nil, first, shared)
 	const request = "list my storage accounts using the Azure CLI"
 	top2 := func() []string {
 		var ids []string
@@ -221,11 +237,18 @@ func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
 		t.Error("the shared retry option's description is indexed")
 	}
 	c.Put(server("vault_list"))
-	syncIndex(ix, first, c.Snapshot())
+	syncIndex(ix, first, c.Snapshot(), shared)
 	if indexed("zorblax") {
 		t.Error("after one tool changed, the shared retry option's description is indexed")
 	}
 	if hits := ix.Search(search.Query{Text: "newly paged"}).Hits; len(hits) == 0 || hits[0].ID != "vault_list" {
 		t.Errorf("the changed tool: %v", hits)
+	}
+	// Two more tools without the retry option: 9 of 12 is no longer nine in ten.
+	second := c.Snapshot()
+	c.Put(server("vault_list", "dns_list", "cdn_list"))
+	syncIndex(ix, second, c.Snapshot(), shared)
+	if hits := matchedIDs(ix, "zorblax"); len(hits) != 9 {
+		t.Errorf("once the retry option is no longer shared, %d tools have its description, want 9: %v", len(hits), hits)
 	}
 }

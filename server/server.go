@@ -86,13 +86,16 @@ type Server struct {
 
 	// The index follows snap in the background (see index.go), so that a
 	// large catalog is listed before it is indexed; searches wait for it.
-	index     *search.Index
-	indexMu   sync.RWMutex     // held by the indexer while it changes the index, by searches while they read it
-	indexed   *loader.Snapshot // what the index reflects; guarded by mu
-	indexedC  chan struct{}    // closed when indexed moves on; guarded by mu
-	indexKick chan struct{}    // tells the indexer that snap moved on
-	indexGate func()           // testIndexGate as New found it
-	indexing  atomic.Bool      // the indexer is at work
+	index   *search.Index
+	indexMu sync.RWMutex     // held by the indexer while it changes the index, by searches while they read it
+	indexed *loader.Snapshot // what the index reflects; guarded by mu
+	// indexShared is, per server, what its tools' parameters share (see
+	// syncIndex); only the indexer touches it.
+	indexShared map[string]uint64
+	indexedC    chan struct{} // closed when indexed moves on; guarded by mu
+	indexKick   chan struct{} // tells the indexer that snap moved on
+	indexGate   func()        // testIndexGate as New found it
+	indexing    atomic.Bool   // the indexer is at work
 
 	unsubscribe func()
 
@@ -150,21 +153,22 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:      opts,
-		catalog:   catalog,
-		tok:       tok,
-		log:       opts.Logger,
-		index:     search.NewIndex(),
-		indexedC:  make(chan struct{}),
-		indexKick: make(chan struct{}, 1),
-		indexGate: testIndexGate,
-		conns:     map[*mcp.Server]*conn{},
-		jobs:      make(chan func(), 1024),
-		done:      make(chan struct{}),
-		notify:    make(chan func(), 1024),
-		relay:     relay.New(),
-		started:   time.Now(),
-		announce:  announcer{quiet: listQuiet, hold: listHold},
+		opts:        opts,
+		catalog:     catalog,
+		tok:         tok,
+		log:         opts.Logger,
+		index:       search.NewIndex(),
+		indexShared: map[string]uint64{},
+		indexedC:    make(chan struct{}),
+		indexKick:   make(chan struct{}, 1),
+		indexGate:   testIndexGate,
+		conns:       map[*mcp.Server]*conn{},
+		jobs:        make(chan func(), 1024),
+		done:        make(chan struct{}),
+		notify:      make(chan func(), 1024),
+		relay:       relay.New(),
+		started:     time.Now(),
+		announce:    announcer{quiet: listQuiet, hold: listHold},
 
 		snapChanged: make(chan struct{}),
 	}
