@@ -38,3 +38,24 @@ func TestExcludedUseDoesNotMatch(t *testing.T) {
 		t.Errorf("listing keys: %v, want keys_all first", hits)
 	}
 }
+
+// mayExclude must pass every description that exclusionCue matches.
+func TestMayExcludeCoversTheCue(t *testing.T) {
+	for _, s := range []string{
+		"Not for listing.", "NOT TO BE USED for x.", "Do not use this.", "Don't call it.", "DON'T USE it.",
+		"Never use it.", "When NOT to use: x.", "Should not be used for x.", "Use X instead.", "Instead, use y.",
+		"must not call z.", "not suitable for y", "Not meant for z.", "not intended for z",
+	} {
+		if exclusionCue.MatchString(s) && !mayExclude(s) {
+			t.Errorf("mayExclude(%q) = false, but the cue matches", s)
+		}
+		if !exclusionCue.MatchString(s) {
+			t.Errorf("the cue does not match %q", s)
+		}
+	}
+	for _, s := range []string{"Notes every nothing; cannot however.", "Lists invoices."} {
+		if mayExclude(s) {
+			t.Errorf("mayExclude(%q) = true", s)
+		}
+	}
+}
