@@ -17,8 +17,12 @@
 // conversational openers ("help me", "show me"), and "times" between numbers asks to
 // multiply. A word no document has finds the catalog's words nearest to it in embedded GloVe
 // word vectors, at a low weight (the soft stage, pluggable: see SoftStage). Short queries also
-// get fuzzy name matching (sahilm/fuzzy) and spelling correction. A second stage reorders
-// the best few by how much of the tool's own name the query asks for. "select:a,b" fetches
+// get fuzzy name matching (sahilm/fuzzy) and spelling correction. A description's sentences
+// that say what the tool is not for ("Not for listing multiple keys.", "use X instead") are
+// not indexed, nor are the descriptions of parameters nearly all of a server's tools share
+// (SharedParams). A second stage reorders the best few by how much of the tool's own name
+// the query asks for, whether the name changes something when the request only asks, and
+// whether it lists what the request names in the plural (action.go). "select:a,b" fetches
 // names directly and "+term" filters without dominating the score. A non-empty query never
 // comes back empty while the index holds a document of the kind asked for. See Query.
 //
