@@ -22,8 +22,8 @@ import (
 //
 // The verbs are the CRUD and lifecycle verbs of REST and CLI conventions, the same
 // everywhere, without those that are as often a noun or an adjective of a request ("new",
-// "post", "store", "tag", "close", "watch"); they are matched by stem, as the index holds
-// them.
+// "post", "store", "tag", "close", "watch"); they are matched by their forms (see
+// verbForms), not by stem.
 var (
 	changeVerbs = verbForms(`create add make insert generate set update modify edit change alter
 		patch put delete remove erase destroy purge discard upload write append send submit

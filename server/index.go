@@ -221,7 +221,9 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[string]ui
 }
 
 // Documents returns the index documents of entries as syncIndex builds them,
-// without the parameters each server's tools share.
+// without the descriptions of the parameters each server's tools share
+// (counted over all of a server's tools, where syncIndex samples a server of
+// more than indexBatch).
 func Documents(entries []*loader.Entry) []search.Document {
 	shared := map[string]*search.SharedParams{}
 	docs := make([]search.Document, len(entries))
