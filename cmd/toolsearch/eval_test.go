@@ -69,13 +69,13 @@ func TestSearchSeveralQueries(t *testing.T) {
 	}
 }
 
-// TestEvalBaseline: eval --baseline bm25 scores plain BM25 on the queries, and refuses to
-// fit or cross-validate it, since it has no weights.
-func TestEvalBaseline(t *testing.T) {
-	dir := t.TempDir()
-	tools := filepath.Join(dir, "tools.json")
-	queries := filepath.Join(dir, "queries.jsonl")
-	if err := os.WriteFile(tools, []byte(`[
+// writeEvalSet writes a two-tool evaluation set into dir as ../shared/eval lays one out
+// (catalog.json, queries.jsonl) and returns the two files.
+func writeEvalSet(t *testing.T, dir string) (catalog, queries string) {
+	t.Helper()
+	catalog = filepath.Join(dir, "catalog.json")
+	queries = filepath.Join(dir, "queries.jsonl")
+	if err := os.WriteFile(catalog, []byte(`[
 		{"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {"type": "object"}},
 		{"name": "send_email", "description": "Send an email message.", "inputSchema": {"type": "object"}}
 	]`), 0o600); err != nil {
@@ -86,6 +86,13 @@ func TestEvalBaseline(t *testing.T) {
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return catalog, queries
+}
+
+// TestEvalBaseline: eval --baseline bm25 scores plain BM25 on the queries, and refuses to
+// fit or cross-validate it, since it has no weights.
+func TestEvalBaseline(t *testing.T) {
+	tools, queries := writeEvalSet(t, t.TempDir())
 	var out, errs strings.Builder
 	if code := run(t.Context(), []string{"eval", "--baseline", "bm25", "--catalog", tools, "--queries", queries}, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
@@ -103,21 +110,11 @@ func TestEvalBaseline(t *testing.T) {
 	}
 }
 
+// TestEvalFitWith: eval --fit --fit-with DIR fits on both sets, and says what is wrong
+// with a missing set or a --fit-with without --fit.
 func TestEvalFitWith(t *testing.T) {
 	dir := t.TempDir()
-	tools := filepath.Join(dir, "catalog.json")
-	queries := filepath.Join(dir, "queries.jsonl")
-	if err := os.WriteFile(tools, []byte(`[
-		{"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {"type": "object"}},
-		{"name": "send_email", "description": "Send an email message.", "inputSchema": {"type": "object"}}
-	]`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(queries, []byte(`{"id":"1","query":"weather in Rome","expected":["get_weather"]}
-{"id":"2","query":"mail my boss","expected":["send_email"]}
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tools, queries := writeEvalSet(t, dir)
 	var out, errs strings.Builder
 	args := []string{"eval", "--fit", "--catalog", tools, "--queries", queries, "--fit-with", dir}
 	if code := run(t.Context(), args, &out, &errs); code != 0 || !strings.Contains(out.String(), "rerank.change_asked") {
