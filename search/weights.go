@@ -13,9 +13,9 @@ import (
 //
 // defaultWeights are what FitWeightsPooled finds on the two development sets as a whole,
 // the BFCL-heavy split and one real server's (dev-azure), starting from neutralWeights
-// (`toolsearch eval --fit --fit-with DIR`, see BENCHMARKS.md); CrossValidate fits them afresh for each
-// fold, from the same start, so that its figures say how the fit carries over to requests
-// it never saw. The split has no titles and no skills: the title, heading and body weights
+// (`toolsearch eval --fit --fit-with DIR`, see BENCHMARKS.md); CrossValidate fits them
+// afresh for each fold, from the same start, so that its figures say how the fit carries
+// over to requests it never saw. The split has no titles and no skills: the title, heading and body weights
 // are set by reasoning (a title says what a tool is for, as its name does; a skill's body
 // is the weakest evidence) and never fitted.
 type weights struct {
