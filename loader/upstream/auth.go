@@ -240,7 +240,7 @@ type authTransport struct {
 }
 
 func (a *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if a.home == nil || !sameOrigin(req.URL, a.home) {
+	if a.home == nil || !oauth.SameOrigin(req.URL, a.home) {
 		return a.base.RoundTrip(req)
 	}
 	sent, resp, err := a.send(req)

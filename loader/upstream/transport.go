@@ -136,7 +136,7 @@ func stayHome(origin *url.URL) func(*http.Request, []*http.Request) error {
 		if len(via) >= maxRedirects {
 			return fmt.Errorf("stopped after %d redirects", maxRedirects)
 		}
-		if origin == nil || !sameOrigin(req.URL, origin) {
+		if origin == nil || !oauth.SameOrigin(req.URL, origin) {
 			return &RedirectError{To: req.URL.Scheme + "://" + req.URL.Host}
 		}
 		return nil
@@ -215,7 +215,7 @@ type headerTransport struct {
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.origin == nil || !sameOrigin(req.URL, t.origin) {
+	if t.origin == nil || !oauth.SameOrigin(req.URL, t.origin) {
 		return t.base.RoundTrip(req)
 	}
 	req = req.Clone(req.Context()) // a RoundTripper must not modify the request
@@ -225,22 +225,6 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return t.base.RoundTrip(req)
-}
-
-// sameOrigin reports whether two URLs have the same scheme, host and port,
-// a missing port being the scheme's default.
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
-}
-
-func port(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if strings.EqualFold(u.Scheme, "https") {
-		return "443"
-	}
-	return "80"
 }
 
 // privateEnv are toolsearch's own secrets, which no server inherits.

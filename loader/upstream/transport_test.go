@@ -24,6 +24,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/supervise"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // realEnv runs servers over the real transports.
@@ -288,8 +289,8 @@ func TestSameOrigin(t *testing.T) {
 	} {
 		a, _ := url.Parse(tt.a)
 		b, _ := url.Parse(tt.b)
-		if got := sameOrigin(a, b); got != tt.want {
-			t.Errorf("sameOrigin(%s, %s) = %v", tt.a, tt.b, got)
+		if got := oauth.SameOrigin(a, b); got != tt.want {
+			t.Errorf("SameOrigin(%s, %s) = %v", tt.a, tt.b, got)
 		}
 	}
 }

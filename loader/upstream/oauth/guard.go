@@ -143,7 +143,7 @@ func guardRedirect(next func(*http.Request, []*http.Request) error) func(*http.R
 			return errors.New("stopped after 10 redirects")
 		case prev.URL.Scheme == "https" && req.URL.Scheme != "https":
 			return fmt.Errorf("a redirect from https to %s is a downgrade; toolsearch does not follow it", req.URL.Scheme)
-		case prev.Method != http.MethodGet && prev.Method != http.MethodHead && !sameOrigin(prev.URL, req.URL):
+		case prev.Method != http.MethodGet && prev.Method != http.MethodHead && !SameOrigin(prev.URL, req.URL):
 			return fmt.Errorf("the authorization server redirected a %s request, which carries credentials, to another origin (%s://%s); toolsearch does not follow it", prev.Method, req.URL.Scheme, req.URL.Host)
 		}
 		if next != nil {
@@ -153,8 +153,9 @@ func guardRedirect(next func(*http.Request, []*http.Request) error) func(*http.R
 	}
 }
 
-// sameOrigin reports whether two URLs have the same scheme, host and port.
-func sameOrigin(a, b *url.URL) bool {
+// SameOrigin reports whether two URLs have the same scheme, host and port, a
+// missing port being the scheme's default.
+func SameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
 }
 
