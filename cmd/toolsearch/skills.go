@@ -11,12 +11,8 @@ import (
 )
 
 func runSkills(_ context.Context, args []string, out io.Writer) error {
-	if len(args) == 0 || args[0] != "validate" {
-		fmt.Fprintln(os.Stderr, "Usage: toolsearch skills validate [DIR...]\n\nDIR is a skill folder or a root of skill folders (default: the configured roots, or ./skills).")
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			return nil
-		}
-		return errUsage
+	if ok, err := subcommandIs(args, "validate", "Usage: toolsearch skills validate [DIR...]\n\nDIR is a skill folder or a root of skill folders (default: the configured roots, or ./skills)."); !ok {
+		return err
 	}
 	fs := newFlagSet("skills", os.Stderr)
 	cfgPath := fs.String("config", "", "config file whose skill roots to validate when no DIR is given")
@@ -90,4 +86,17 @@ func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems)
 		}
 	}
 	return checked, invalid, probs
+}
+
+// subcommandIs reports whether args start with the one subcommand a command has. If not,
+// it prints usage to stderr and returns errUsage, or nil when help was asked for.
+func subcommandIs(args []string, name, usage string) (bool, error) {
+	if len(args) > 0 && args[0] == name {
+		return true, nil
+	}
+	fmt.Fprintln(os.Stderr, usage)
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		return false, nil
+	}
+	return false, errUsage
 }

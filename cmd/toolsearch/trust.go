@@ -444,12 +444,8 @@ func (x appApprovals) Approve(ctx context.Context, name, digest string) error {
 
 // runTrust runs the trust subcommands; reset is the only one.
 func runTrust(ctx context.Context, args []string, out io.Writer) error {
-	if len(args) == 0 || args[0] != "reset" {
-		fmt.Fprintln(os.Stderr, "Usage: toolsearch trust reset SERVER... [flags]\n\nForget every approval of the servers, so that the next listing of each counts as its first.\nApprovals follow a server's name in .mcp.json: editing its command, arguments or URL, or\nstarting toolsearch in another folder, keeps them; this is the only fresh start.")
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			return nil
-		}
-		return errUsage
+	if ok, err := subcommandIs(args, "reset", "Usage: toolsearch trust reset SERVER... [flags]\n\nForget every approval of the servers, so that the next listing of each counts as its first.\nApprovals follow a server's name in .mcp.json: editing its command, arguments or URL, or\nstarting toolsearch in another folder, keeps them; this is the only fresh start."); !ok {
+		return err
 	}
 	fs := newFlagSet("trust reset", os.Stderr)
 	sf := addSourceFlags(fs, flagMCPConfig, "warn")
