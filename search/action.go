@@ -101,7 +101,7 @@ func requestAction(words []string, quoted, openers []bool) actionClass {
 		if openers[i] {
 			return actionRead
 		}
-		lw := strings.ToLower(strings.Trim(w, ".,;:!?()[]{}\"'`"))
+		lw := strings.ToLower(trimQuoting(w))
 		if i == 0 && questionWords[lw] {
 			return actionRead
 		}
@@ -181,7 +181,7 @@ func (ix *Index) pluralTerms(words []string, quoted []bool) []int32 {
 		if quoted[i] {
 			continue
 		}
-		lw := strings.ToLower(strings.Trim(w, ".,;:!?()[]{}\"'`"))
+		lw := strings.ToLower(trimQuoting(w))
 		if !isPlural(lw) {
 			continue
 		}

@@ -111,16 +111,18 @@ func (sp *SharedParams) Drop(d *Document) {
 		n, ok := sp.counts[paramKey(p)]
 		return ok && sp.isShared(n) && wordCount(p.Description) >= minSharedWords
 	}
-	if !slices.ContainsFunc(d.Params, shared) {
-		return
-	}
-	ps := slices.Clone(d.Params)
-	for i := range ps {
-		if shared(ps[i]) {
+	var ps []Param // a copy, made at the first shared parameter: the caller's stay as they are
+	for i, p := range d.Params {
+		if shared(p) {
+			if ps == nil {
+				ps = slices.Clone(d.Params)
+			}
 			ps[i].Description = ""
 		}
 	}
-	d.Params = ps
+	if ps != nil {
+		d.Params = ps
+	}
 }
 
 // wordCount counts the words of s, up to minSharedWords.
