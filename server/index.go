@@ -157,14 +157,19 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[string]ui
 		}
 	}
 	servers := map[string][]*loader.Entry{} // the tools of each touched server
-	for _, e := range new.Entries {
-		if e.Listed() && e.Kind == loader.KindTool && touched[serverKey(e)] {
-			servers[serverKey(e)] = append(servers[serverKey(e)], e)
+	if len(touched) > 0 {
+		for _, e := range new.Entries {
+			if !e.Listed() || e.Kind != loader.KindTool {
+				continue
+			}
+			if k := serverKey(e); touched[k] {
+				servers[k] = append(servers[k], e)
+			}
 		}
 	}
 	n := 0 // entries indexed
 	for _, e := range add {
-		if e.Kind != loader.KindTool || !touched[serverKey(e)] {
+		if e.Kind != loader.KindTool { // tools are added with their server's, below
 			put(Document(e))
 			n++
 		}

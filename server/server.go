@@ -224,7 +224,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	listing := s.renderDescription(new)
 	// A change of the proxies listed is announced with the listing's.
 	own := ownToolsWanted(new)
-	changed := listing != s.listing || s.own == nil || !maps.Equal(own, s.own)
+	changed := listing != s.listing || !maps.Equal(own, s.own)
 	s.listing, s.own = listing, own
 	conns := maps.Clone(s.conns)
 	s.mu.Unlock()

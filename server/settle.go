@@ -65,16 +65,17 @@ func (s *Server) settleSnapshot(snap *loader.Snapshot, listingChanged bool) {
 	if a.pending.IsZero() {
 		return
 	}
-	delay := a.quiet
-	if !complete(snap) {
-		delay = time.Until(a.pending.Add(a.hold))
+	limit := time.Until(a.pending.Add(a.hold))
+	delay := limit
+	if complete(snap) {
+		delay = min(a.quiet, limit)
 	}
-	delay = min(max(delay, 0), time.Until(a.pending.Add(a.hold)))
+	delay = max(delay, 0)
 	if a.timer == nil {
-		a.timer = time.AfterFunc(max(delay, 0), s.announceListing)
+		a.timer = time.AfterFunc(delay, s.announceListing)
 		return
 	}
-	a.timer.Reset(max(delay, 0))
+	a.timer.Reset(delay)
 }
 
 // announceListing gives every connection tool_search with the current
@@ -147,10 +148,11 @@ func (s *Server) firstList(next mcp.MethodHandler) mcp.MethodHandler {
 // known catalog, until FirstListWait after the server was made, or until
 // ctx ends, whichever comes first.
 func (s *Server) awaitComplete(ctx context.Context) {
-	if s.opts.FirstListWait <= 0 {
-		return
+	wait := time.Until(s.started.Add(s.opts.FirstListWait))
+	if wait <= 0 {
+		return // past the window: every tools/list after it answers at once
 	}
-	deadline := time.NewTimer(time.Until(s.started.Add(s.opts.FirstListWait)))
+	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	for {
 		s.mu.RLock()
