@@ -152,13 +152,8 @@ func serveArgsFor(dir string) (args, notes []string, err error) {
 // `go run` built in a temporary folder is gone when it ends: then the one
 // on PATH, if any, is named, with a note.
 func toolsearchPath() (path, note string) {
-	exe, err := os.Executable()
-	if err == nil {
-		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = resolved
-		}
-	}
-	temporary := err != nil || strings.Contains(exe, string(filepath.Separator)+"go-build")
+	exe := selfExecutable()
+	temporary := exe == "" || strings.Contains(exe, string(filepath.Separator)+"go-build")
 	if !temporary {
 		return exe, ""
 	}
