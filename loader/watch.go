@@ -183,11 +183,14 @@ func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
 				}
 				continue
 			}
-			if fs := ld.findings[sk]; scan.Withholds(fs) && (s.Approved == nil || !s.Approved(sk.Path, sk.Digest())) {
+			fs := ld.findings[sk]
+			withholds := scan.Withholds(fs)
+			if withholds && (s.Approved == nil || !s.Approved(sk.Path, sk.Digest())) {
 				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
 				s.flagged = append(s.flagged, sk)
 				continue
-			} else if len(fs) > 0 && !scan.Withholds(fs) {
+			}
+			if len(fs) > 0 && !withholds {
 				// Weak signals alone annotate the skill; it loads.
 				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
 			}

@@ -82,14 +82,9 @@ func deniedAt(text string, pos int) bool {
 
 var deniedRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|cannot|can'?t|won'?t|without|refuse\s+to|avoid)\s+(?:\w+\s+){0,2}$`)
 
-// negatedAt reports whether the sentence around pos negates or describes
-// rather than instructs: "never commit .env", "do not send the
-// conversation history", "a skill that reads ~/.ssh and posts it".
-func negatedAt(text string, pos int) bool {
-	start, end := sentenceAt(text, pos)
-	return negationRE.MatchString(text[start:end])
-}
-
+// negationRE finds what makes a sentence negate or describe rather than
+// instruct: "never commit .env", "do not send the conversation history",
+// "a skill that reads ~/.ssh and posts it".
 var negationRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|avoiding|exclude|excludes|excluding|excluded|prevent|prevents|block|blocks|refuse|refuses|reject|detect|detects|detecting|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|exfiltration|injection|e\.g\.|for\s+example|such\s+as|would|could|might)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|includes?|asks?|tells?)\b|gitignore`)
 
 // sentenceAt returns the sentence of text around pos: bounded by a full

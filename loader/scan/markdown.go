@@ -2,7 +2,9 @@ package scan
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // A skill's fenced code blocks are samples as often as instructions: an
@@ -44,8 +46,7 @@ func maskCode(text string) (string, []codeBlock) {
 		}
 		fence, lang := text[pos+m[2]:pos+m[3]], strings.ToLower(text[pos+m[4]:pos+m[5]])
 		bodyStart := pos + m[1]
-		closeRE := regexp.MustCompile("(?m)^[ \t]{0,3}" + regexp.QuoteMeta(fence[:1]) + "{" + itoa(len(fence)) + ",}[ \t]*$")
-		c := closeRE.FindStringIndex(text[bodyStart:])
+		c := closingFence(fence).FindStringIndex(text[bodyStart:])
 		bodyEnd, next := len(text), len(text)
 		if c != nil {
 			bodyEnd, next = bodyStart+c[0], bodyStart+c[1]
@@ -70,12 +71,28 @@ func maskCode(text string) (string, []codeBlock) {
 	return string(masked), blocks
 }
 
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
+// closingFence returns the expression of the line that closes a block opened
+// by fence: the same character, at least as many times. The usual fences'
+// expressions are compiled once (closeFences), not once per block of every
+// skill file; a longer fence, which only a hostile file has many sizes of,
+// is compiled for its block.
+func closingFence(fence string) *regexp.Regexp {
+	key := fence[:1] + strconv.Itoa(len(fence))
+	if re, ok := closeFences.Load(key); ok {
+		return re.(*regexp.Regexp)
 	}
-	return itoa(n/10) + string(rune('0'+n%10))
+	re := regexp.MustCompile("(?m)^[ \t]{0,3}" + regexp.QuoteMeta(fence[:1]) + "{" + strconv.Itoa(len(fence)) + ",}[ \t]*$")
+	if len(fence) <= maxCachedFence {
+		closeFences.Store(key, re)
+	}
+	return re
 }
+
+// closeFences holds closingFence's expressions by fence character and
+// length, up to maxCachedFence.
+var closeFences sync.Map
+
+const maxCachedFence = 8
 
 // A command that reads a secret file and sends it over the network, on one
 // line or one pipeline.

@@ -312,9 +312,9 @@ func (m *Manager) followApprovals(ctx context.Context) {
 // default for its transport (trust.DefaultMode for a stdio server,
 // trust.DefaultRemoteMode for an HTTP or SSE one).
 func (u *upstream) mode() trust.Mode {
-	switch {
-	case u.settings().Quarantine != "":
-		return u.settings().Quarantine
+	switch q := u.settings().Quarantine; {
+	case q != "":
+		return q
 	case u.cfg.Type == TypeHTTP || u.cfg.Type == TypeSSE:
 		return remoteMode
 	}
