@@ -433,7 +433,6 @@ func (x appApprovals) Approve(ctx context.Context, name, digest string) error {
 			continue
 		}
 		if p.Digest != digest { // the whole digest shown: see web.Approvals
-
 			return web.ErrChanged
 		}
 		_, err := x.a.approve(ctx, []pending{p}, "http")

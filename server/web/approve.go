@@ -60,16 +60,7 @@ func (v *statusView) serveApprove(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `Bad Request: send {"name": ..., "digest": ...} as shown in status.json's pending`, http.StatusBadRequest)
 		return
 	}
-	err := ErrNotPending
-	for _, p := range v.approvals.Pending() {
-		if p.Name == req.Name {
-			err = ErrChanged
-			if p.Digest == req.Digest {
-				err = v.approvals.Approve(r.Context(), req.Name, req.Digest)
-			}
-			break
-		}
-	}
+	err := v.approvals.Approve(r.Context(), req.Name, req.Digest) // it checks the digest, whole
 	switch {
 	case errors.Is(err, ErrNotPending):
 		w.WriteHeader(http.StatusNotFound)
