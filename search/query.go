@@ -40,6 +40,9 @@ type parsedQuery struct {
 	isSelect bool
 	required []string // words that were written "+word", without the plus
 	words    []string // the other words
+	// quoted and openers mark the words that are quoted values (quotedWords) and
+	// conversational openers (openerWords), set by rank for both stages.
+	quoted, openers []bool
 }
 
 // parseQuery splits a query. "select:" (any case) makes the rest a list of names separated

@@ -39,12 +39,11 @@ type reranker struct {
 func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
 	rr := &reranker{ix: ix}
 	// A feature whose weight is 0 (lists_plural as shipped) costs nothing to leave out.
-	quoted := quotedWords(p.words)
 	if ix.weights.rerank[featChangeAsked] != 0 {
-		rr.action = requestAction(p.words, quoted, openerWords(p.words))
+		rr.action = requestAction(p.words, p.quoted, p.openers)
 	}
 	if ix.weights.rerank[featListsPlural] != 0 {
-		rr.plurals = ix.pluralTerms(p.words, quoted)
+		rr.plurals = ix.pluralTerms(p.words, p.quoted)
 	}
 	for _, c := range cs {
 		if c.hint {

@@ -202,6 +202,7 @@ func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
 	if len(p.words) == 0 && len(p.required) == 0 {
 		return nil, 0
 	}
+	p.quoted, p.openers = quotedWords(p.words), openerWords(p.words)
 	optional, required, impossible := ix.queryConcepts(p)
 	if impossible {
 		return nil, 0
@@ -395,14 +396,12 @@ func squash(x float64) float64 { return x / (x + 1) }
 // queryConcepts turns the query's words into concepts. impossible reports a required word
 // that no document contains.
 func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, impossible bool) {
-	quoted := quotedWords(p.words)
-	for i, f := range openerWords(p.words) {
-		quoted[i] = quoted[i] || f // like a quotation, an opener says nothing about the tool
-	}
+	// Like a quotation, an opener says nothing about the tool.
+	skip := func(i int) bool { return p.quoted[i] || p.openers[i] }
 	ops := arithmeticWords(p.words)
 	var base, phrases []string
 	for i, w := range p.words {
-		if quoted[i] {
+		if skip(i) {
 			continue
 		}
 		if op, ok := ops[i]; ok {
@@ -410,7 +409,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			continue
 		}
 		base = terms(base, w, looksLikeIdentifier(w))
-		if _, next := ops[i+1]; i+1 < len(p.words) && !quoted[i+1] && !next {
+		if _, next := ops[i+1]; i+1 < len(p.words) && !skip(i+1) && !next {
 			if t := phraseTerm(w, p.words[i+1]); t != "" {
 				phrases = append(phrases, t)
 			}
