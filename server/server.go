@@ -217,14 +217,17 @@ func (s *Server) update(old, new *loader.Snapshot) {
 		s.mu.Unlock()
 		return
 	}
+	first := s.snap == nil
 	s.snap = new
 	close(s.snapChanged)
 	s.snapChanged = make(chan struct{})
 	s.signatures.Clear()
 	listing := s.renderDescription(new)
-	// A change of the proxies listed is announced with the listing's.
+	// A change of the proxies listed is announced with the listing's. The
+	// first snapshot, read in New, is what every connection starts with:
+	// nothing to announce.
 	own := ownToolsWanted(new)
-	changed := listing != s.listing || !maps.Equal(own, s.own)
+	changed := !first && (listing != s.listing || !maps.Equal(own, s.own))
 	s.listing, s.own = listing, own
 	conns := maps.Clone(s.conns)
 	s.mu.Unlock()
@@ -310,7 +313,8 @@ func (s *Server) NewMCPServer() *mcp.Server {
 // conn is what the server knows of one MCP server it made. The maps are
 // guarded by Server.mu; skills and stats guard themselves.
 type conn struct {
-	ownMu  sync.Mutex        // serializes syncOwnTools
+	ownMu  sync.Mutex        // serializes syncOwnTools and addSearchTool
+	listed string            // the tool_search description last listed; guarded by ownMu
 	tools  map[string]bool   // every name in its tools/list
 	direct map[string]string // catalog tools listed directly (always-loaded or promoted) -> digest
 	// promoted tools stay listed for the session even if no longer always-loaded.
@@ -347,8 +351,23 @@ func (s *Server) Release(ms *mcp.Server) {
 // (Claude Code), so that the way into the catalog is never deferred too.
 func alwaysLoad() mcp.Meta { return mcp.Meta{"anthropic/alwaysLoad": true} }
 
+// addSearchTool lists tool_search on ms with the current listing, unless ms
+// lists it already: each AddTool sends tools/list_changed, and a host that
+// lists again at each one (Gemini) loses its prompt cache for nothing.
 func (s *Server) addSearchTool(ms *mcp.Server) {
-	ms.AddTool(s.searchTool(), s.searchHandler(ms))
+	s.mu.RLock()
+	c := s.conns[ms]
+	s.mu.RUnlock()
+	tool := s.searchTool()
+	if c != nil {
+		c.ownMu.Lock()
+		defer c.ownMu.Unlock()
+		if c.listed == tool.Description {
+			return
+		}
+		c.listed = tool.Description
+	}
+	ms.AddTool(tool, s.searchHandler(ms))
 }
 
 // unknownToolMiddleware answers a call to a tool this connection does not

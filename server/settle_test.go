@@ -151,3 +151,44 @@ func TestListChangedIsHeldAtMostListHold(t *testing.T) {
 		t.Errorf("listing:\n%s", desc)
 	}
 }
+
+// TestNoListChangedWithoutChange: a connection is told of a new listing
+// only when the listing it has is not the current one. Neither the start
+// (the first snapshot is what every connection begins with) nor an
+// announcement of a change made before the connection listed sends
+// tools/list_changed: each one costs a host that lists again (Gemini) its
+// prompt cache.
+func TestNoListChangedWithoutChange(t *testing.T) {
+	c := startingCatalog()
+	listed(c, "a")
+	s, err := New(c, Options{ListingBudget: DefaultListingBudget, FirstListWait: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, atStart := connectClient(t, s, "")
+	select {
+	case <-atStart:
+		t.Error("tools/list_changed at start, with the listing unchanged")
+	case <-time.After(listQuiet + 300*time.Millisecond):
+	}
+
+	s.announce.mu.Lock()
+	s.announce.quiet = 50 * time.Millisecond
+	s.announce.mu.Unlock()
+	listed(c, "b") // announced in 50 ms, to the connection made before it
+	cs, afterChange := connectClient(t, s, "")
+	if desc := searchDescription(t, cs); !strings.Contains(desc, "2 tools from 2 sources") {
+		t.Fatalf("listing of the connection made after the change:\n%s", desc)
+	}
+	select {
+	case <-atStart:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the connection made before the change was not told of it")
+	}
+	select {
+	case <-afterChange:
+		t.Error("tools/list_changed to a connection that listed the change from the start")
+	case <-time.After(300 * time.Millisecond):
+	}
+}
