@@ -249,3 +249,29 @@ func TestProxiesWanted(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyCallableBeforeAnnouncement: a proxy the catalog has just brought
+// is in tools/list at once, and a call to it is served, not refused as
+// unknown, while the announcement that gives it to the connection is still
+// to come.
+func TestProxyCallableBeforeAnnouncement(t *testing.T) {
+	c := loader.NewCatalog(ReservedNames...)
+	up := &fakeUpstreams{}
+	s, err := New(c, Options{Upstreams: up, FirstListWait: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.announce.mu.Lock()
+	s.announce.quiet, s.announce.hold = time.Hour, time.Hour
+	s.announce.mu.Unlock()
+	cs, _ := connectClient(t, s, "")
+	listed(c, "srv")
+	if got := toolNames(t, cs); got != "call_tool,tool_search" {
+		t.Fatalf("tools/list = %s", got)
+	}
+	text, res := callText(t, cs, CallTool, map[string]any{"name": "srv__do", "arguments": map[string]any{}})
+	if res.IsError || text != "echo {}" {
+		t.Errorf("call before the announcement: isError=%v %q", res.IsError, text)
+	}
+}

@@ -383,6 +383,17 @@ func (s *Server) unknownToolMiddleware(ms *mcp.Server) mcp.Middleware {
 			if !ok || s.connHas(ms, params.Name) {
 				return next(ctx, method, req)
 			}
+			s.mu.RLock()
+			own := s.own
+			s.mu.RUnlock()
+			if own[params.Name] {
+				// The catalog has brought this proxy and tools/list shows it
+				// (firstList), but the connection gets it only at the
+				// announcement, up to listHold later: it gets it now
+				// instead of a refusal.
+				s.syncOwnTools(ms, own)
+				return next(ctx, method, req)
+			}
 			return errorResult(s.unknownToolMessage(ms, params.Name)), nil
 		}
 	}
