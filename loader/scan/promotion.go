@@ -5,8 +5,20 @@ import (
 	"strings"
 )
 
-// promotionRE is the self-promotion pattern, for StripPromotion.
-var promotionRE = regexp.MustCompile(`(?i)` + promotionExpr)
+// promotionRE is the self-promotion pattern, for StripPromotion, and
+// promotionMask its patterns' triggers.
+var (
+	promotionRE   = regexp.MustCompile(`(?i)` + promotionExpr)
+	promotionMask = func() bitset {
+		var words []string
+		for _, p := range patterns {
+			if p.rule == RulePromotion {
+				words = append(words, p.triggers...)
+			}
+		}
+		return allTriggers.mask(words)
+	}()
+)
 
 // StripPromotion returns a description without its sentences of
 // self-promotion ("This is the best tool in the world."): for a search
@@ -14,10 +26,10 @@ var promotionRE = regexp.MustCompile(`(?i)` + promotionExpr)
 // leaves them out while the model still gets the definition as written
 // (with the finding). A description without any is returned as it is.
 func StripPromotion(s string) string {
-	lower := strings.ToLower(s)
-	if !strings.Contains(lower, "best") && !strings.Contains(lower, "prefer") && !strings.Contains(lower, "than") &&
-		!strings.Contains(lower, "always") && !strings.Contains(lower, "only") && !strings.Contains(lower, "recommended") &&
-		!strings.Contains(lower, "superior") && !strings.Contains(lower, " over ") && !strings.Contains(lower, "most ") {
+	// Clean text costs one pass of the trigger automaton, gated by the
+	// promotion patterns' own triggers so that whatever they flag is
+	// stripped too.
+	if found := allTriggers.scan(s); !found.any(&promotionMask) {
 		return s
 	}
 	ms := promotionRE.FindAllStringIndex(s, -1)
