@@ -268,9 +268,7 @@ func (u *upstream) relayOptions(o *mcp.ClientOptions) {
 		if err != nil {
 			return nil, err
 		}
-		return askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.CreateMessageWithToolsResult, error) {
-			return c.CreateMessage(ctx, u.relayedSampling(req.Params))
-		})
+		return u.sample(ctx, in, req.Params)
 	}
 	o.ProgressNotificationHandler = func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
 		u.progress(ctx, req.Params)
@@ -297,10 +295,22 @@ func (u *upstream) rootsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return nil, err
 		}
 		p, _ := req.GetParams().(*mcp.ListRootsParams)
-		return askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.ListRootsResult, error) {
-			return c.ListRoots(ctx, u.relayedRoots(p))
-		})
+		return u.roots(ctx, in, p)
 	}
+}
+
+// sample passes a sampling request on to the caller's host.
+func (u *upstream) sample(ctx context.Context, in *inflight, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+	return askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.CreateMessageWithToolsResult, error) {
+		return c.CreateMessage(ctx, u.relayedSampling(p))
+	})
+}
+
+// roots asks the caller's host for its roots.
+func (u *upstream) roots(ctx context.Context, in *inflight, p *mcp.ListRootsParams) (*mcp.ListRootsResult, error) {
+	return askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.ListRootsResult, error) {
+		return c.ListRoots(ctx, u.relayedRoots(p))
+	})
 }
 
 // elicit passes an elicitation on, remembering whom a URL elicitation went
@@ -472,13 +482,9 @@ func (u *upstream) fulfill(ctx context.Context, in *inflight, requests mcp.Input
 		case *mcp.ElicitParams:
 			resp, err = u.elicit(ctx, in, p)
 		case *mcp.CreateMessageWithToolsParams:
-			resp, err = askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.CreateMessageWithToolsResult, error) {
-				return c.CreateMessage(ctx, u.relayedSampling(p))
-			})
+			resp, err = u.sample(ctx, in, p)
 		case *mcp.ListRootsParams:
-			resp, err = askFor(ctx, u, in, func(ctx context.Context, c Caller) (*mcp.ListRootsResult, error) {
-				return c.ListRoots(ctx, u.relayedRoots(p))
-			})
+			resp, err = u.roots(ctx, in, p)
 		default:
 			err = fmt.Errorf("unsupported input request %T", ir)
 		}
