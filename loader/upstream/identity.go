@@ -10,7 +10,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -126,10 +125,18 @@ func headerNames(h map[string]string) []string {
 // every configuration and folder it was trusted under (see
 // trust.Store.Adopt for what is kept).
 func (u *upstream) adoptApprovals() {
-	legacy := regexp.MustCompile(`^` + regexp.QuoteMeta(safeName(u.cfg.Name)) + `-[0-9a-f]{16}$`)
-	if err := u.m.approvals.Adopt(u.m.ctx, u.id.trust, u.cfg.Name, legacy.MatchString); err != nil {
+	legacy := func(key string) bool { return legacyKey(u.cfg.Name, key) }
+	if err := u.m.approvals.Adopt(u.m.ctx, u.id.trust, u.cfg.Name, legacy); err != nil {
 		u.log.Warn("could not move the server's approvals to its name; its tools are decided without them", "err", err)
 	}
+}
+
+// legacyKey reports whether key is one that a toolsearch before
+// identities gave the server (and its catalog file): its safe name, a dash
+// and 16 hex digits.
+func legacyKey(name, key string) bool {
+	h, ok := strings.CutPrefix(key, safeName(name)+"-")
+	return ok && len(h) == 16 && strings.Trim(h, "0123456789abcdef") == ""
 }
 
 // inheritTrusted returns the definitions of the server's most recent last
@@ -143,11 +150,11 @@ func (u *upstream) inheritTrusted() map[string]*mcp.Tool {
 	}
 	// safeName leaves no character that a pattern reads as special.
 	files, _ := filepath.Glob(filepath.Join(dir, safeName(u.cfg.Name)+"-*.json"))
-	mine := regexp.MustCompile(`^` + regexp.QuoteMeta(safeName(u.cfg.Name)) + `-[0-9a-f]{16}\.json$`)
 	var newest string
 	var at time.Time
 	for _, f := range files {
-		if f == u.id.file || !mine.MatchString(filepath.Base(f)) {
+		key, ok := strings.CutSuffix(filepath.Base(f), ".json")
+		if f == u.id.file || !ok || !legacyKey(u.cfg.Name, key) {
 			continue
 		}
 		if info, err := os.Stat(f); err == nil && info.Mode().IsRegular() && info.ModTime().After(at) {

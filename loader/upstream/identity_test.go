@@ -248,3 +248,26 @@ func waitKnown(t *testing.T, m *Manager, server string) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestLegacyKey: the keys of a toolsearch before identities are the
+// server's safe name, a dash and 16 lowercase hex digits, and nothing else
+// (another server's whose name starts alike is not this one's).
+func TestLegacyKey(t *testing.T) {
+	for _, tt := range []struct {
+		name, key string
+		want      bool
+	}{
+		{"github", "github-0123456789abcdef", true},
+		{"my server", "my_server-0123456789abcdef", true},
+		{"github", "github-0123456789ABCDEF", false},
+		{"github", "github-0123456789abcde", false},
+		{"github", "github-0123456789abcdef0", false},
+		{"github", "github-enterprise-0123456789abcdef", false},
+		{"git", "github-0123456789abcdef", false},
+		{"github", "github", false},
+	} {
+		if got := legacyKey(tt.name, tt.key); got != tt.want {
+			t.Errorf("legacyKey(%q, %q) = %v, want %v", tt.name, tt.key, got, tt.want)
+		}
+	}
+}
