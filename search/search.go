@@ -588,8 +588,7 @@ func (ix *Index) idf(id int32) float64 {
 // also counts, per document, those found in the fields that a "+term" must match.
 func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float64, required bool) {
 	var norm [numFields]float64 // b / average field length
-	weight := ix.weights.field
-	weight[fieldNamePart] = namePartWeight * weight[fieldName]
+	weight := ix.weights.fieldWeights()
 	for f := range norm {
 		if ix.lenSum[f] > 0 {
 			norm[f] = fieldB[f] * float64(ix.live) / float64(ix.lenSum[f])

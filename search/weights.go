@@ -27,7 +27,7 @@ var defaultWeights = weights{
 	field: [numFields]float64{
 		fieldName: 2, fieldSource: 1, fieldTitle: 2, fieldDesc: 1,
 		fieldParamName: 1 / 0.7, fieldParamDesc: 0.5, fieldEnum: 1,
-		fieldHeading: 1.5, fieldBody: 0.3, fieldNamePart: 1,
+		fieldHeading: 1.5, fieldBody: 0.3, // fieldNamePart follows fieldName: see fieldWeights
 	},
 	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.2, featChangeAsked: -0.3},
 }
@@ -44,10 +44,18 @@ var featureNames = [numFeatures]string{
 	featBase: "base", featNameFit: "name_fit", featChangeAsked: "change_asked", featListsPlural: "lists_plural",
 }
 
+// fieldWeights are the weights ranking gives the fields: the fitted ones, and a compound's
+// parts at namePartWeight of the name's, whatever the name's weight is fitted to.
+func (w weights) fieldWeights() [numFields]float64 {
+	f := w.field
+	f[fieldNamePart] = namePartWeight * f[fieldName]
+	return f
+}
+
 // Map returns the weights by name, for reports: "field.name", "rerank.name_fit", ….
 func (w weights) Map() map[string]float64 {
 	m := map[string]float64{}
-	for f, v := range w.field {
+	for f, v := range w.fieldWeights() {
 		m["field."+fieldNames[f]] = v
 	}
 	for i, v := range w.rerank {
@@ -58,7 +66,7 @@ func (w weights) Map() map[string]float64 {
 
 func (w weights) String() string {
 	var b strings.Builder
-	for f, v := range w.field {
+	for f, v := range w.fieldWeights() {
 		fmt.Fprintf(&b, "%s %.3g, ", fieldNames[f], v)
 	}
 	for i, v := range w.rerank[1:] {
