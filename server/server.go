@@ -358,15 +358,18 @@ func (s *Server) addSearchTool(ms *mcp.Server) {
 	s.mu.RLock()
 	c := s.conns[ms]
 	s.mu.RUnlock()
-	tool := s.searchTool()
-	if c != nil {
-		c.ownMu.Lock()
-		defer c.ownMu.Unlock()
-		if c.listed == tool.Description {
-			return
-		}
-		c.listed = tool.Description
+	if c == nil {
+		return // released
 	}
+	c.ownMu.Lock()
+	defer c.ownMu.Unlock()
+	// The listing is read under the lock, so that of two announcements the
+	// later one lists last.
+	tool := s.searchTool()
+	if c.listed == tool.Description {
+		return
+	}
+	c.listed = tool.Description
 	ms.AddTool(tool, s.searchHandler(ms))
 }
 
