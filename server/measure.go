@@ -164,7 +164,8 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 		ListedTools:   len(up.tools),
 		Instructions:  up.instructions,
 	}
-	rep.Sources, rep.Flags = s.sourceCosts(snap, up)
+	var names nameLines
+	rep.Sources, rep.Flags, names = s.sourceCosts(snap, up)
 	rep.Total = SourceCost{Name: "total", UpFront: up.toolsList + up.instructions}
 	attributed := 0
 	for _, row := range rep.Sources {
@@ -207,14 +208,15 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 	if mean := rep.Search[0].Mean; mean > 0 && rep.Total.Saved > 0 {
 		rep.BreakEven = int(float64(rep.Total.Saved) / mean)
 	}
-	rep.NameTokens, rep.PaysOffAt = s.paysOffAt(snap, overhead.UpFront)
+	rep.NameTokens, rep.PaysOffAt = s.paysOffAt(names, overhead.UpFront, rep.HostFixed)
 	return rep, nil
 }
 
 // sourceCosts makes one row per source of the snapshot: its eager cost,
 // and its share of what a session received up front (its listing lines
-// and its always-loaded tools). It flags entries over the limits.
-func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, []Flag) {
+// and its always-loaded tools). It flags entries over the limits, and sums
+// up the tools' name lines for paysOffAt.
+func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, []Flag, nameLines) {
 	rows := make([]SourceCost, len(snap.Sources))
 	byName := map[string]*SourceCost{}
 	for i, src := range snap.Sources {
@@ -222,6 +224,7 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 		byName[src.Name] = &rows[i]
 	}
 	var flags []Flag
+	var names nameLines
 	for _, src := range snap.Sources {
 		if src.Instructions == "" {
 			continue
@@ -238,7 +241,12 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 		row := byName[c.entry.Source]
 		row.Entries++
 		row.Eager += c.tokens
-		row.NamesOnly += s.tok.Count(namesOnlyText(c.entry))
+		nameTokens := s.tok.Count(namesOnlyText(c.entry))
+		row.NamesOnly += nameTokens
+		if c.entry.Kind == loader.KindTool {
+			names.tokens += nameTokens
+			names.tools++
+		}
 		if c.entry.Kind == loader.KindSkill {
 			if f, ok := c.entry.Skill.File(loader.SkillFileName); ok {
 				row.SkillFileBytes += f.Size
@@ -261,7 +269,13 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 	for i := range rows {
 		rows[i].settle()
 	}
-	return rows, flags
+	return rows, flags, names
+}
+
+// nameLines sums up the listed tools' name lines under the host's own
+// deferral: their tokens, and how many tools there are.
+type nameLines struct {
+	tokens, tools int
 }
 
 // settle fills the derived fields of a row.
@@ -368,22 +382,15 @@ func (s *Server) measureUpFront(ctx context.Context) (*upFront, error) {
 // paysOffAt finds the catalog size from which toolsearch costs less up
 // front than the host's names-only deferral: toolsearch's fixed cost
 // (overhead, its own tools and instructions) plus a listing at its full
-// budget, against the host's fixed cost plus a name line per tool, priced
-// at the mean over this catalog's tools. It returns that mean, and 0 tools
-// when the catalog has none.
-func (s *Server) paysOffAt(snap *loader.Snapshot, overhead int) (meanName float64, tools int) {
-	sum, n := 0, 0
-	for _, e := range snap.Listed() {
-		if e.Kind == loader.KindTool {
-			sum += s.tok.Count(namesOnlyText(e))
-			n++
-		}
-	}
-	if n == 0 {
+// budget, against the host's fixed cost (hostFixed) plus a name line per
+// tool, priced at the mean over this catalog's tools as sourceCosts counted
+// them. It returns that mean, and 0 tools when the catalog has none.
+func (s *Server) paysOffAt(names nameLines, overhead, hostFixed int) (meanName float64, tools int) {
+	if names.tools == 0 {
 		return 0, 0
 	}
-	meanName = float64(sum) / float64(n)
-	ceiling := float64(overhead + s.opts.ListingBudget - s.tok.Count(hostFixedText()))
+	meanName = float64(names.tokens) / float64(names.tools)
+	ceiling := float64(overhead + s.opts.ListingBudget - hostFixed)
 	tools = int(math.Ceil(max(ceiling, 0)/meanName)) + 1
 	return math.Round(10*meanName) / 10, tools
 }
