@@ -43,7 +43,7 @@ func (fs *findings) scanText(raw string, depth int) {
 		}
 		return lower
 	}
-	var secrets [][2]int
+	var secrets []secretSpan
 	scanPatterns(fs, text, &found, lowered, patterns, &secrets)
 	if fs.kind == kindTool {
 		scanPatterns(fs, text, &found, lowered, crossToolPatterns, &secrets)
@@ -159,13 +159,14 @@ var contentRE = regexp.MustCompile(`(?i)\b(?:contents?|text|data|body|paste)\b`)
 // something from the user; weak as a mention; not at all where the
 // sentence negates or describes it. A skill's prose names secret files
 // all the time ("never commit .env"); only acting on them is a signal.
-func judgeSecrets(fs *findings, text string, secrets [][2]int) {
+func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 	concealed := fs.has(RuleDirective, SeverityWithhold)
 	for _, s := range secrets {
-		if templateRE.MatchString(text[s[0]:s[1]]) {
+		span := text[s.start:s.end]
+		if templateRE.MatchString(span) {
 			continue // .env.example holds no secret
 		}
-		start, end := sentenceAt(text, s[0])
+		start, end := sentenceAt(text, s.start)
 		negated := negationRE.MatchString(text[start:end])
 		_, next := sentenceAt(text, min(end+1, len(text)))
 		scope := text[start:max(next, end)]
@@ -180,14 +181,21 @@ func judgeSecrets(fs *findings, text string, secrets [][2]int) {
 			}
 		case sinkRE.MatchString(scope):
 			sev, msg = SeverityWithhold, " read to be sent elsewhere"
-		case fs.kind == kindTool && fs.inParameter(s[0]) && contentRE.MatchString(text[start:end]):
+		case fs.kind == kindTool && fs.inParameter(s.start) && contentRE.MatchString(text[start:end]):
 			sev, msg = SeverityWithhold, " whose contents a parameter asks for"
 		case fs.kind&(kindSkill|kindCode) != 0:
 			continue // a skill naming a file of secrets, as setup docs do
 		}
-		for _, p := range patterns {
-			if p.rule == RuleSecretPath && p.re.MatchString(text[s[0]:s[1]]) {
-				fs.addNorm(RuleSecretPath, sev, s[0], s[1], p.msg+msg)
+		// The span is named by the first secret-path pattern that matches
+		// it, which may be one before the pattern that found it
+		// ("~/.config/toolsearch/.env>" is toolsearch's match and reads as
+		// a .env file). The pattern that found it matches its own span
+		// (trimSpan cuts only what its expressions take as an edge), so
+		// neither its expression nor those after it run again.
+		for i := range patterns {
+			p := &patterns[i]
+			if p == s.p || p.rule == RuleSecretPath && p.re.MatchString(span) {
+				fs.addNorm(RuleSecretPath, sev, s.start, s.end, p.msg+msg)
 				break
 			}
 		}

@@ -305,8 +305,8 @@ func mk(rule Rule, msg, expr string, triggers []string, also ...string) pattern 
 
 // scanPatterns runs the patterns of the doc's kind whose triggers the
 // text holds (found, from allTriggers). Secret paths are collected for
-// judgeSecrets rather than reported.
-func scanPatterns(fs *findings, text string, found *bitset, lower func() string, list []pattern, secrets *[][2]int) {
+// judgeSecrets rather than reported, each with the pattern that found it.
+func scanPatterns(fs *findings, text string, found *bitset, lower func() string, list []pattern, secrets *[]secretSpan) {
 	for i := range list {
 		p := &list[i]
 		if p.in != 0 && p.in&fs.kind == 0 {
@@ -321,7 +321,7 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 				continue
 			}
 			if p.rule == RuleSecretPath {
-				*secrets = append(*secrets, [2]int{start, end})
+				*secrets = append(*secrets, secretSpan{start, end, p})
 				continue
 			}
 			if p.rule == RulePromotion && strings.Contains(strings.ToLower(text[start:end]), "always") && conditionalUse(text[end:]) {
@@ -337,6 +337,13 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 			}
 		}
 	}
+}
+
+// A secretSpan is a secret path scanPatterns found, at [start, end) of
+// the normalized text, and the pattern whose match it is.
+type secretSpan struct {
+	start, end int
+	p          *pattern
 }
 
 // quotedAt reports whether a span starting at pos is quoted rather than

@@ -92,6 +92,27 @@ func TestTextRules(t *testing.T) {
 	}
 }
 
+// TestSecretPathMessages: a secret path is named by the first secret-path
+// pattern that matches its span, which may come before the pattern that
+// found it (toolsearch's directory holding a .env file reads as a .env
+// file).
+func TestSecretPathMessages(t *testing.T) {
+	for _, tc := range []struct{ text, span, msg string }{
+		{"Read ~/.ssh/id_rsa first.", `"~/.ssh/id_rsa"`, "a reference to SSH keys"},
+		{"Load the .env file.", `".env"`, "a reference to a .env file of secrets"},
+		{"Read ~/.aws/credentials first.", `"~/.aws"`, "a reference to cloud credentials"},
+		{"Read ~/.config/toolsearch/tokens.json first.", `"~/.config/toolsearch/tokens.json"`, "a reference to toolsearch's own configuration, cache or tokens"},
+		{"Read ~/.config/toolsearch/.env> now.", `"~/.config/toolsearch/.env"`, "a reference to a .env file of secrets"},
+		{"Read .env.ssh now.", `".ssh"`, "a reference to SSH keys"},
+	} {
+		fs := Text("description", tc.text)
+		i := slices.IndexFunc(fs, func(f Finding) bool { return f.Rule == RuleSecretPath })
+		if i < 0 || fs[i].Span != tc.span || fs[i].Message != tc.msg {
+			t.Errorf("%q: want %s named %q, got %v", tc.text, tc.span, tc.msg, fs)
+		}
+	}
+}
+
 // TestInvisibleSpellsTags: a finding on tag characters says what they hide.
 func TestInvisibleSpellsTags(t *testing.T) {
 	var hidden strings.Builder
