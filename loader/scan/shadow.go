@@ -2,7 +2,6 @@ package scan
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -187,7 +186,7 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 	// A tool's own enum values are its own names too: GitHub's
 	// projects_write takes create_project as a method, which names no
 	// other server's tool.
-	for _, name := range enumValues(t) {
+	for _, name := range enumValues(d.jsons) {
 		if name = strings.ToLower(name); isIdentifier(name) && distinctive(name) {
 			if len(buf) == 0 {
 				buf = append(buf, 0)
@@ -227,20 +226,11 @@ func (d *doc) references(t *mcp.Tool) *Refs {
 }
 
 // enumValues returns the strings of every enum and const of a tool's
-// schemas, read off the JSON without decoding it: most schemas have none.
-func enumValues(t *mcp.Tool) []string {
+// schemas, read off the JSON without decoding it (as toolDoc encoded it):
+// most schemas have none.
+func enumValues(schemas [][]byte) []string {
 	var out []string
-	for _, schema := range []any{t.InputSchema, t.OutputSchema} {
-		data, ok := schema.(json.RawMessage)
-		if !ok {
-			if schema == nil {
-				continue
-			}
-			var err error
-			if data, err = json.Marshal(schema); err != nil {
-				continue
-			}
-		}
+	for _, data := range schemas {
 		for _, key := range [][]byte{[]byte(`"enum"`), []byte(`"const"`)} {
 			for rest := data; ; {
 				i := bytes.Index(rest, key)

@@ -19,6 +19,9 @@ type doc struct {
 	buf    strings.Builder
 	pieces []piece
 	name   string // of the tool, for a tool definition
+	// jsons are the JSON documents addJSON read, as encoded, in order:
+	// references reads a tool's enum values off them.
+	jsons [][]byte
 }
 
 // separator ends each piece: a line break and a full stop stop every
@@ -59,6 +62,7 @@ func (d *doc) addJSON(root string, v any) {
 			return
 		}
 	}
+	d.jsons = append(d.jsons, data)
 	d.buf.Grow(len(data))
 	ordinal := 0
 	for i := 0; i < len(data); i++ {
