@@ -2,7 +2,6 @@ package loader
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -169,14 +168,12 @@ func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
 	return e
 }
 
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // CheckToolName reports why a name cannot be listed to a host as a tool of
 // its own (always-loaded, promoted): the Anthropic and OpenAI APIs accept
 // only 1-64 characters of [A-Za-z0-9_-]. A tool reached through the call
 // proxy has no such limit; see CheckProxiedName.
 func CheckToolName(name string) error {
-	if toolNameRE.MatchString(name) {
+	if len(name) <= 64 && nameChars(name, false) {
 		return nil
 	}
 	if len(name) > 64 {
@@ -190,8 +187,6 @@ func CheckToolName(name string) error {
 // the catalog keeps.
 const MaxProxiedNameLen = 128
 
-var proxiedNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-
 // CheckProxiedName reports why a tool cannot be reached through the call
 // proxy under the name exposed, the namespace's (an upstream server, a
 // tools file) joined to own, the tool's name there. The model passes that
@@ -202,12 +197,27 @@ func CheckProxiedName(exposed, own string) error {
 	switch {
 	case len(own) > MaxProxiedNameLen:
 		return fmt.Errorf("the tool's name %.64q… is %d characters, over the %d that MCP allows; the server must give it a shorter one", own, len(own), MaxProxiedNameLen)
-	case !proxiedNameRE.MatchString(own):
+	case !nameChars(own, true):
 		return fmt.Errorf("the tool's name %q has characters outside [A-Za-z0-9_.-], which MCP does not allow in tool names; the server must rename it", own)
-	case !proxiedNameRE.MatchString(exposed):
+	case !nameChars(exposed, true):
 		return fmt.Errorf("name %q has characters outside [A-Za-z0-9_.-], which tool names cannot carry; a server name of those characters in the MCP config is the fix", exposed)
 	}
 	return nil
+}
+
+// nameChars reports whether s is one or more of [A-Za-z0-9_-], and of '.'
+// too when dots. Every tool listed is checked: a regular expression took
+// 7 % of a start at 100,000 tools.
+func nameChars(s string, dots bool) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-':
+		case c == '.' && dots:
+		default:
+			return false
+		}
+	}
+	return s != ""
 }
 
 // SummaryLen bounds one-line summaries.

@@ -32,6 +32,9 @@ func TestToolNameChecks(t *testing.T) {
 		{"srv__a b", "a b", "the tool's name \"a b\" has characters outside", "characters outside"},
 		{"my srv__echo", "echo", "a server name of those characters", "characters outside"},
 		{"srv__", "", "the tool's name \"\" has characters outside", ""},
+		{own64, own64, "", ""},
+		{"srv__café", "café", "characters outside [A-Za-z0-9_.-]", "characters outside"},
+		{"srv__a\x00", "a\x00", "characters outside", "characters outside"},
 	}
 	for _, tt := range tests {
 		check := func(what string, err error, want string) {
