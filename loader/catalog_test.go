@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -452,14 +454,34 @@ func TestWatchFilesSeesReplacementsAndNewFiles(t *testing.T) {
 	}
 }
 
-// A description with single spaces only is its own joined fields.
-func FuzzSingleSpaced(f *testing.F) {
-	for _, s := range []string{"Get the weather.", " lead", "trail ", "two  spaces", "tab\there", "nbsp\u00a0here", "", "a"} {
+// A description with single spaces only is its own joined fields, and its
+// summary is the one made from the whole description joined.
+func FuzzSummarize(f *testing.F) {
+	for _, s := range []string{"Get the weather.", " lead", "trail ", "two  spaces", "tab\there", "nbsp\u00a0here", "", "a",
+		"Uses e.g.  names. Then", strings.Repeat("word  ", 40), strings.Repeat("x", 119) + ".  Next", strings.Repeat("ü ", 70) + "\xff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if singleSpaced(s) && strings.Join(strings.Fields(s), " ") != s {
+		joined := strings.Join(strings.Fields(s), " ")
+		if singleSpaced(s) && joined != s {
 			t.Errorf("%q is not single spaced", s)
 		}
+		if got, want := Summarize(s), summarizeJoined(s); got != want {
+			t.Errorf("Summarize(%q) = %q, want %q", s, got, want)
+		}
 	})
+}
+
+// summarizeJoined is Summarize as it was written first: the whole
+// description joined, then cut.
+func summarizeJoined(desc string) string {
+	s := firstSentence(strings.Join(strings.Fields(desc), " "))
+	if utf8.RuneCountInString(s) <= SummaryLen {
+		return s
+	}
+	r := []rune(s)[:SummaryLen-1]
+	if i := lastSpace(r); i > SummaryLen/2 {
+		r = r[:i]
+	}
+	return strings.TrimRightFunc(string(r), func(c rune) bool { return unicode.IsPunct(c) || unicode.IsSpace(c) }) + "…"
 }

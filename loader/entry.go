@@ -228,7 +228,10 @@ const SummaryLen = 120
 func Summarize(desc string) string {
 	s := desc
 	if !singleSpaced(desc) {
-		s = strings.Join(strings.Fields(desc), " ")
+		// A summary reads no further than SummaryLen+2 characters of the
+		// collapsed text: either its first sentence ends within them, or the
+		// summary is cut at SummaryLen-1 anyway.
+		s = collapsedPrefix(desc, SummaryLen+2)
 	}
 	s = firstSentence(s)
 	if utf8.RuneCountInString(s) <= SummaryLen {
@@ -260,6 +263,32 @@ func singleSpaced(s string) bool {
 		}
 	}
 	return true
+}
+
+// collapsedPrefix returns the first n characters of s with its whitespace
+// collapsed (strings.Join(strings.Fields(s), " ")), all of it when shorter,
+// without splitting the whole description.
+func collapsedPrefix(s string, n int) string {
+	var b strings.Builder
+	runes, space := 0, false
+	for i := 0; i < len(s) && runes < n; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space = runes > 0
+		} else {
+			if space {
+				b.WriteByte(' ')
+				space = false
+				if runes++; runes == n {
+					break
+				}
+			}
+			b.WriteString(s[i : i+size])
+			runes++
+		}
+		i += size
+	}
+	return b.String()
 }
 
 var abbreviations = map[string]bool{"e.g.": true, "i.e.": true, "etc.": true, "vs.": true, "approx.": true, "incl.": true, "no.": true}
