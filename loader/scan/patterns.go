@@ -268,9 +268,6 @@ var promotionExprs = []string{
 	`\b(?:most|highly)\s+recommended\s+(?:tool|function|server)\b`,
 }
 
-// promotionExpr is every phrasing at once, for StripPromotion.
-var promotionExpr = strings.Join(promotionExprs, "|")
-
 // tagTriggers are the openings of the tags <NAME and </NAME.
 func tagTriggers(names ...string) []string {
 	var out []string
@@ -315,7 +312,7 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 		if !found.any(&p.triggerMask) || !p.alsoMask.empty() && !found.any(&p.alsoMask) {
 			continue
 		}
-		for _, m := range p.matches(text, lower) {
+		for _, m := range p.matches(text, lower, maxPerField) {
 			start, end := trimSpan(text, m[0], m[1])
 			if p.negated && deniedAt(text, start) {
 				continue
@@ -373,17 +370,17 @@ func conditionalUse(after string) bool {
 	return false
 }
 
-// matches finds the pattern's matches in text, in windows around its
-// triggers when it has a window. Lowercasing changes the length of a few
-// non-ASCII texts; offsets in lower then mean nothing in text, and the
-// whole text is read instead.
-func (p *pattern) matches(text string, lowered func() string) [][]int {
+// matches finds up to limit of the pattern's matches in text (all of them
+// when limit is negative), in windows around its triggers when it has a
+// window. Lowercasing changes the length of a few non-ASCII texts; offsets
+// in lower then mean nothing in text, and the whole text is read instead.
+func (p *pattern) matches(text string, lowered func() string, limit int) [][]int {
 	if p.window == 0 {
-		return p.re.FindAllStringIndex(text, maxPerField)
+		return p.re.FindAllStringIndex(text, limit)
 	}
 	lower := lowered()
 	if len(lower) != len(text) {
-		return p.re.FindAllStringIndex(text, maxPerField)
+		return p.re.FindAllStringIndex(text, limit)
 	}
 	var out [][]int
 	for _, trigger := range p.triggers {
@@ -401,13 +398,13 @@ func (p *pattern) matches(text string, lowered func() string) [][]int {
 			for hi < len(text) && !utf8.RuneStart(text[hi]) {
 				hi++
 			}
-			for _, m := range p.re.FindAllStringIndex(text[lo:hi], maxPerField) {
+			for _, m := range p.re.FindAllStringIndex(text[lo:hi], limit) {
 				m[0], m[1] = m[0]+lo, m[1]+lo
 				if !containsMatch(out, m) {
 					out = append(out, m)
 				}
 			}
-			if len(out) >= maxPerField {
+			if limit >= 0 && len(out) >= limit {
 				return out
 			}
 		}

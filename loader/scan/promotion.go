@@ -1,41 +1,52 @@
 package scan
 
 import (
-	"regexp"
+	"slices"
 	"strings"
 )
 
-// promotionRE is the self-promotion pattern, for StripPromotion, and
-// promotionMask its patterns' triggers.
-var (
-	promotionRE   = regexp.MustCompile(`(?i)` + promotionExpr)
-	promotionMask = func() bitset {
-		var words []string
-		for _, p := range patterns {
-			if p.rule == RulePromotion {
-				words = append(words, p.triggers...)
-			}
+// promotionMask is the self-promotion patterns' triggers.
+var promotionMask = func() bitset {
+	var words []string
+	for _, p := range patterns {
+		if p.rule == RulePromotion {
+			words = append(words, p.triggers...)
 		}
-		return allTriggers.mask(words)
-	}()
-)
+	}
+	return allTriggers.mask(words)
+}()
 
 // StripPromotion returns a description without its sentences of
 // self-promotion ("This is the best tool in the world."): for a search
 // gateway they are an attack on the ranking itself, so what is indexed
 // leaves them out while the model still gets the definition as written
 // (with the finding). A description without any is returned as it is.
+//
+// The sentences are those of the scanner's own promotion patterns, found
+// as it finds them (in windows around their triggers), but every one of
+// them rather than the few a finding reports.
 func StripPromotion(s string) string {
-	// Clean text costs one pass of the trigger automaton, gated by the
-	// promotion patterns' own triggers so that whatever they flag is
-	// stripped too.
-	if found := allTriggers.scan(s); !found.any(&promotionMask) {
+	found := allTriggers.scan(s)
+	if !found.any(&promotionMask) {
 		return s
 	}
-	ms := promotionRE.FindAllStringIndex(s, -1)
+	var lower string
+	lowered := func() string {
+		if lower == "" {
+			lower = strings.ToLower(s)
+		}
+		return lower
+	}
+	var ms [][]int
+	for i := range patterns {
+		if p := &patterns[i]; p.rule == RulePromotion && found.any(&p.triggerMask) {
+			ms = append(ms, p.matches(s, lowered, -1)...)
+		}
+	}
 	if ms == nil {
 		return s
 	}
+	slices.SortFunc(ms, func(a, b []int) int { return a[0] - b[0] })
 	var b strings.Builder
 	last := 0
 	for _, m := range ms {
