@@ -94,6 +94,7 @@ func TestListsPlural(t *testing.T) {
 		{"show me the secrets in my vault", "keyvault_secret_get", false},                                              // a get is no list
 		{"what files are in /tmp", "fs__ls", false},                                                                    // "ls" lists, but the name names no files
 		{"what files are in /tmp", "ls_files", true},                                                                   // "ls" spelled out is list
+		{"show the host pools of my desktop", "virtualdesktop_hostpool_list", true},                                    // a compound's part
 		{"check the status of my analysis", "status_list", false},                                                      // "status", "analysis" are no plurals
 		{"post 'new secrets for all teams' to the team channel of our company right now please", "secret_list", false}, // quoted values
 	} {

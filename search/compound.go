@@ -89,6 +89,9 @@ func (ix *Index) splitCompounds(a *analyzedDoc) {
 	const nameMask = tfMax << (fieldName * tfBits)
 	for _, w := range a.compounds {
 		l, r := ix.compoundParts(w)
+		if l != "" {
+			a.parts = append(a.parts, compoundCut{w, l, r})
+		}
 		for _, p := range [2]string{l, r} {
 			if p == "" {
 				continue
@@ -107,6 +110,9 @@ func (ix *Index) splitCompounds(a *analyzedDoc) {
 		}
 	}
 }
+
+// A compoundCut is a name's compound word and the terms of its two parts.
+type compoundCut struct{ word, left, right string }
 
 // compoundParts cuts a word in two where both parts are words the index knows, returning
 // their terms; of several cuts, the most even ("appservice": app + servic, the stem of

@@ -252,7 +252,7 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 		ts.df++
 		ids[i] = id
 	}
-	sl.terms = ix.encodeTerms(d.Name[len(d.Name)-len(short):], ids)
+	sl.terms = ix.encodeTerms(d.Name[len(d.Name)-len(short):], ids, a.parts)
 	for f, n := range a.lens {
 		ix.lenSum[f] += int64(n)
 	}
@@ -437,9 +437,10 @@ func altKeys(sl *slot) []string {
 
 // encodeTerms packs what a slot keeps of a document's terms into one byte slice of
 // unsigned varints: first the number of words of the tool's own name that count for
-// nameFit, and for each the number of its terms and their ids; then all the document's term
-// ids (what remove needs), sorted, as differences, so that most take one or two bytes.
-func (ix *Index) encodeTerms(short string, ids []int32) []byte {
+// nameFit, and for each the number of its terms and their ids (a compound's with its
+// parts': "hostpool" names a pool); then all the document's term ids (what remove needs),
+// sorted, as differences, so that most take one or two bytes.
+func (ix *Index) encodeTerms(short string, ids []int32, parts []compoundCut) []byte {
 	var names []byte
 	words := 0
 	splitWords(short, func(w []byte) {
@@ -448,9 +449,19 @@ func (ix *Index) encodeTerms(short string, ids []int32) []byte {
 			return // stop words, and numbers such as versions ("Movies_3_FindMovies"), say nothing
 		}
 		words++
-		names = binary.AppendUvarint(names, uint64(len(ts)))
+		i := slices.IndexFunc(parts, func(c compoundCut) bool { return c.word == string(w) })
+		n := len(ts)
+		if i >= 0 {
+			n += 2
+		}
+		names = binary.AppendUvarint(names, uint64(n))
 		for _, t := range ts {
 			names = binary.AppendUvarint(names, uint64(ix.termIDs[t])) // indexed with the name
+		}
+		if i >= 0 {
+			for _, t := range [2]string{parts[i].left, parts[i].right} {
+				names = binary.AppendUvarint(names, uint64(ix.termIDs[t])) // known: compoundParts checked
+			}
 		}
 	}, nil)
 	buf := binary.AppendUvarint(ix.encBuf[:0], uint64(words))
@@ -522,7 +533,8 @@ func charSet(s string) uint64 {
 type analyzedDoc struct {
 	terms     []termFreq
 	lens      [numFields]uint16
-	compounds []string // words of the name that may be compounds (see compoundWords)
+	compounds []string      // words of the name that may be compounds (see compoundWords)
+	parts     []compoundCut // how splitCompounds cut them
 	verbs     nameVerbs
 }
 

@@ -38,7 +38,7 @@ type reranker struct {
 
 func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
 	rr := &reranker{ix: ix}
-	// A feature whose weight is 0 (lists_plural as shipped) costs nothing to leave out.
+	// A feature whose weight is 0 (one a fit left out) costs nothing to leave out.
 	if ix.weights.rerank[featChangeAsked] != 0 {
 		rr.action = requestAction(p.words, p.quoted, p.openers)
 	}
