@@ -36,6 +36,12 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
+	if *missesAt < 1 {
+		return fmt.Errorf("--misses-at %d: the depth is at least 1", *missesAt)
+	}
+	if len(fitWith) > 0 && !*fit {
+		return fmt.Errorf("--fit-with needs --fit")
+	}
 	entries, err := evalEntries(catalogs, os.Stderr)
 	if err != nil {
 		return err
@@ -65,12 +71,6 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	}
 	ix := search.NewIndex()
 	ix.Add(server.Documents(entries)...)
-	if *missesAt < 1 {
-		return fmt.Errorf("--misses-at %d: the depth is at least 1", *missesAt)
-	}
-	if len(fitWith) > 0 && !*fit {
-		return fmt.Errorf("--fit-with needs --fit")
-	}
 	if *fit {
 		pool := []search.FitSet{{Index: ix, Queries: sets[0]}}
 		for _, dir := range fitWith {

@@ -111,7 +111,7 @@ func TestEvalBaseline(t *testing.T) {
 }
 
 // TestEvalFitWith: eval --fit --fit-with DIR fits on both sets, and says what is wrong
-// with a missing set or a --fit-with without --fit.
+// with a missing set, a --fit-with without --fit or a depth under 1 (the baseline's too).
 func TestEvalFitWith(t *testing.T) {
 	dir := t.TempDir()
 	tools, queries := writeEvalSet(t, dir)
@@ -121,7 +121,7 @@ func TestEvalFitWith(t *testing.T) {
 		t.Fatalf("exit %d: %s\n%s", code, errs.String(), out.String())
 	}
 	missing := filepath.Join(dir, "nowhere")
-	for _, bad := range [][]string{{"--fit-with", dir}, {"--fit", "--fit-with", missing}, {"--misses-at", "0"}} {
+	for _, bad := range [][]string{{"--fit-with", dir}, {"--fit", "--fit-with", missing}, {"--misses-at", "0"}, {"--baseline", "bm25", "--misses", "3", "--misses-at", "-1"}} {
 		errs.Reset()
 		args := append([]string{"eval", "--catalog", tools, "--queries", queries}, bad...)
 		if code := run(t.Context(), args, &out, &errs); code == 0 || !strings.Contains(errs.String(), bad[len(bad)-2]) {
