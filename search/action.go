@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -214,13 +213,6 @@ func (ix *Index) listsPlural(s int32, plurals []int32) bool {
 	if len(plurals) == 0 || ix.stats[s].verbs&namesList == 0 {
 		return false
 	}
-	named := false
-	nameWords(ix.slots[s].terms, func(ids []byte) {
-		for len(ids) > 0 && !named {
-			id, n := binary.Uvarint(ids)
-			ids = ids[n:]
-			_, named = slices.BinarySearch(plurals, int32(id))
-		}
-	})
-	return named
+	_, named := ix.nameWordsIn(s, plurals)
+	return named > 0
 }

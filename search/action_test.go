@@ -74,14 +74,11 @@ func TestChangeToolLosesAQuestion(t *testing.T) {
 			Description: "Create a secret in a vault. The secret gets a name, a value and tags; the secret is stored in the vault."},
 		Document{ID: "secret_list", Name: "secret_list", Kind: KindTool, Description: "Enumerate the entries of a vault, by name."},
 	)
-	for _, q := range []string{"what secrets are in my vault", "show me the secrets of the vault"} {
-		if hits := ix.Search(Query{Text: q}).Hits; len(hits) == 0 || hits[0].ID != "secret_list" {
-			t.Errorf("%q: %v, want secret_list first", q, hits)
-		}
-	}
-	if hits := ix.Search(Query{Text: "create a secret named s1 in my vault"}).Hits; len(hits) == 0 || hits[0].ID != "secret_create" {
-		t.Errorf("create: %v, want secret_create first", hits)
-	}
+	checkRanked(t, ix, []rankCase{
+		{"what secrets are in my vault", "secret_list", ""},
+		{"show me the secrets of the vault", "secret_list", ""},
+		{"create a secret named s1 in my vault", "secret_create", ""},
+	})
 }
 
 func TestListsPlural(t *testing.T) {

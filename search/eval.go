@@ -216,6 +216,7 @@ func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalRe
 	var rep EvalReport
 	cats := map[string]*Metrics{}
 	var misses []Miss
+	missesAt := cmp.Or(opts.MissesAt, 5)
 	for i := range qs {
 		q := &qs[i]
 		groups := q.groups()
@@ -231,7 +232,7 @@ func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalRe
 			cats[q.Category] = c
 		}
 		c.add(m)
-		if !foundWithin(ids, groups, cmp.Or(opts.MissesAt, 5)) {
+		if opts.Misses > 0 && !foundWithin(ids, groups, missesAt) { // fits ask for none
 			misses = append(misses, Miss{
 				ID: q.ID, Query: q.Query, Category: q.Category, Expected: groups,
 				Rank: first, RecallAt5: m.RecallAt5, Got: ids[:min(5, len(ids))],
@@ -254,7 +255,7 @@ func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalRe
 	})
 	rep.Misses = misses[:min(max(opts.Misses, 0), len(misses))]
 	if len(rep.Misses) > 0 {
-		rep.MissesAt = cmp.Or(opts.MissesAt, 5)
+		rep.MissesAt = missesAt
 	}
 	return rep
 }

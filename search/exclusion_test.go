@@ -34,9 +34,7 @@ func TestExcludedUseDoesNotMatch(t *testing.T) {
 		Document{ID: "key_get", Name: "key_get", Kind: KindTool, Description: "Get details for a single key in a vault. Not for listing multiple keys or listing key versions."},
 		Document{ID: "keys_all", Name: "keys_all", Kind: KindTool, Description: "Returns all keys of a vault."},
 	)
-	if hits := ix.Search(Query{Text: "listing keys"}).Hits; len(hits) == 0 || hits[0].ID != "keys_all" {
-		t.Errorf("listing keys: %v, want keys_all first", hits)
-	}
+	checkRanked(t, ix, []rankCase{{"listing keys", "keys_all", ""}})
 }
 
 // mayExclude must pass every description that exclusionCue matches.

@@ -108,8 +108,11 @@ func (sp *SharedParams) Drop(d *Document) {
 		return
 	}
 	shared := func(p Param) bool {
+		if wordCount(p.Description) < minSharedWords {
+			return false // never counted: no need to hash it
+		}
 		n, ok := sp.counts[paramKey(p)]
-		return ok && sp.isShared(n) && wordCount(p.Description) >= minSharedWords
+		return ok && sp.isShared(n)
 	}
 	var ps []Param // a copy, made at the first shared parameter: the caller's stay as they are
 	for i, p := range d.Params {
