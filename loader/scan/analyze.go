@@ -36,13 +36,7 @@ func (fs *findings) scanText(raw string, depth int) {
 	fs.norm = &n
 	text := n.text
 	found := allTriggers.scan(text)
-	var lower string
-	lowered := func() string {
-		if lower == "" {
-			lower = strings.ToLower(text)
-		}
-		return lower
-	}
+	lowered := lazyLower(text)
 	var secrets []secretSpan
 	scanPatterns(fs, text, &found, lowered, patterns, &secrets)
 	if fs.kind == kindTool {
@@ -284,5 +278,17 @@ func scanHiddenElements(fs *findings, text string) {
 		if fs.full() {
 			return
 		}
+	}
+}
+
+// lazyLower returns text lowercased, made on the first call: patterns with a window
+// need it, and most texts run none.
+func lazyLower(text string) func() string {
+	var lower string
+	return func() string {
+		if lower == "" {
+			lower = strings.ToLower(text)
+		}
+		return lower
 	}
 }

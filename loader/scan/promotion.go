@@ -5,16 +5,25 @@ import (
 	"strings"
 )
 
-// promotionMask is the self-promotion patterns' triggers.
-var promotionMask = func() bitset {
-	var words []string
-	for _, p := range patterns {
-		if p.rule == RulePromotion {
+// promotionPatterns are the self-promotion patterns, and promotionMask their triggers.
+var (
+	promotionPatterns = func() []*pattern {
+		var ps []*pattern
+		for i := range patterns {
+			if patterns[i].rule == RulePromotion {
+				ps = append(ps, &patterns[i])
+			}
+		}
+		return ps
+	}()
+	promotionMask = func() bitset {
+		var words []string
+		for _, p := range promotionPatterns {
 			words = append(words, p.triggers...)
 		}
-	}
-	return allTriggers.mask(words)
-}()
+		return allTriggers.mask(words)
+	}()
+)
 
 // StripPromotion returns a description without its sentences of
 // self-promotion ("This is the best tool in the world."): for a search
@@ -30,16 +39,10 @@ func StripPromotion(s string) string {
 	if !found.any(&promotionMask) {
 		return s
 	}
-	var lower string
-	lowered := func() string {
-		if lower == "" {
-			lower = strings.ToLower(s)
-		}
-		return lower
-	}
+	lowered := lazyLower(s)
 	var ms [][]int
-	for i := range patterns {
-		if p := &patterns[i]; p.rule == RulePromotion && found.any(&p.triggerMask) {
+	for _, p := range promotionPatterns {
+		if found.any(&p.triggerMask) {
 			ms = append(ms, p.matches(s, lowered, -1)...)
 		}
 	}
