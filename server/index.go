@@ -107,7 +107,7 @@ func entryByIndexID(snap *loader.Snapshot, id string) (*loader.Entry, bool) {
 // server's tools counted again for the parameters they share (see
 // search.SharedParams); shared keeps, per server, what they shared the last
 // time (a fingerprint), and when that changes, all of them are indexed again.
-func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[string]uint64) {
+func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[serverID]uint64) {
 	before := map[string]*loader.Entry{}
 	if old != nil {
 		for _, e := range old.Entries {
@@ -117,19 +117,20 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[string]ui
 		}
 	}
 	var add []*loader.Entry
-	changed := map[string]bool{} // index IDs of the entries in add
-	touched := map[string]bool{} // servers whose tools changed
+	changed := map[string]bool{}   // index IDs of the entries in add
+	touched := map[serverID]bool{} // servers whose tools changed
 	for _, e := range new.Entries {
 		if !e.Listed() {
 			continue
 		}
-		prev, ok := before[indexID(e)]
-		delete(before, indexID(e))
+		id := indexID(e)
+		prev, ok := before[id]
+		delete(before, id)
 		if ok && prev.Digest == e.Digest && prev.Source == e.Source && prev.Quarantine == e.Quarantine {
 			continue
 		}
 		add = append(add, e)
-		changed[indexID(e)] = true
+		changed[id] = true
 		if e.Kind == loader.KindTool {
 			touched[serverKey(e)] = true
 		}
@@ -156,7 +157,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[string]ui
 			pending = pending[:0]
 		}
 	}
-	servers := map[string][]*loader.Entry{} // the tools of each touched server
+	servers := map[serverID][]*loader.Entry{} // the tools of each touched server
 	if len(touched) > 0 {
 		for _, e := range new.Entries {
 			if !e.Listed() || e.Kind != loader.KindTool {
@@ -230,7 +231,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[string]ui
 // (counted over all of a server's tools, where syncIndex samples a server of
 // more than indexBatch).
 func Documents(entries []*loader.Entry) []search.Document {
-	shared := map[string]*search.SharedParams{}
+	shared := map[serverID]*search.SharedParams{}
 	docs := make([]search.Document, len(entries))
 	for i, e := range entries {
 		docs[i] = Document(e)
@@ -246,15 +247,18 @@ func Documents(entries []*loader.Entry) []search.Document {
 	return docs
 }
 
-// serverKey names the server of an entry for search.SharedParams: its source
-// and, where one source holds several servers' tools ("github__create_issue"
-// in a tools file), the prefix of its name.
-func serverKey(e *loader.Entry) string {
+// A serverID names the server of an entry for search.SharedParams: its
+// source and, where one source holds several servers' tools
+// ("github__create_issue" in a tools file), the prefix of its name. Two
+// substrings, so that keying every tool of a large catalog allocates nothing.
+type serverID struct{ source, prefix string }
+
+func serverKey(e *loader.Entry) serverID {
 	prefix := ""
-	if i := strings.LastIndex(e.Name, "__"); i > 0 {
+	if i := strings.LastIndex(e.Name, loader.NameSeparator); i > 0 {
 		prefix = e.Name[:i]
 	}
-	return e.Source + "\x00" + prefix
+	return serverID{e.Source, prefix}
 }
 
 // sharedSampleTools is how many of a server's tools syncIndex reads to find the

@@ -37,7 +37,7 @@ func TestSyncIndexAcrossBatches(t *testing.T) {
 	c.Put(tools(n, ""))
 	first := c.Snapshot()
 	ix := search.NewIndex()
-	shared := map[string]uint64{}
+	shared := map[serverID]uint64{}
 	syncIndex(ix, nil, first, shared)
 	if ix.Len() != n {
 		t.Fatalf("indexed %d entries, want %d", ix.Len(), n)
@@ -213,7 +213,7 @@ func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
 	c.Put(server(""))
 	first := c.Snapshot()
 	ix := search.NewIndex()
-	shared := map[string]uint64{}
+	shared := map[serverID]uint64{}
 	syncIndex(ix, nil, first, shared)
 	const request = "list my storage accounts using the Azure CLI"
 	top2 := func() []string {

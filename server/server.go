@@ -91,7 +91,7 @@ type Server struct {
 	indexed *loader.Snapshot // what the index reflects; guarded by mu
 	// indexShared is, per server, what its tools' parameters share (see
 	// syncIndex); only the indexer touches it.
-	indexShared map[string]uint64
+	indexShared map[serverID]uint64
 	indexedC    chan struct{} // closed when indexed moves on; guarded by mu
 	indexKick   chan struct{} // tells the indexer that snap moved on
 	indexGate   func()        // testIndexGate as New found it
@@ -158,7 +158,7 @@ func New(catalog *loader.Catalog, opts Options) (*Server, error) {
 		tok:         tok,
 		log:         opts.Logger,
 		index:       search.NewIndex(),
-		indexShared: map[string]uint64{},
+		indexShared: map[serverID]uint64{},
 		indexedC:    make(chan struct{}),
 		indexKick:   make(chan struct{}, 1),
 		indexGate:   testIndexGate,
