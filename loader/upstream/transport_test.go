@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +23,6 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/supervise"
 	"github.com/toolsearch/toolsearch/loader"
-	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // realEnv runs servers over the real transports.
@@ -271,26 +269,6 @@ func TestHeadersStayWithTheirOrigin(t *testing.T) {
 	for k := range headers {
 		if v := got["configured/landed"].Get(k); v != headers[k] {
 			t.Errorf("a redirect within the origin lost %s: %q", k, v)
-		}
-	}
-}
-
-func TestSameOrigin(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want bool
-	}{
-		{"https://x.example/mcp", "https://X.example:443/other", true},
-		{"http://x.example/mcp", "http://x.example:80", true},
-		{"http://x.example", "https://x.example", false},
-		{"https://x.example", "https://x.example:8443", false},
-		{"https://x.example", "https://y.example", false},
-		{"https://x.example", "https://x.example.evil", false},
-	} {
-		a, _ := url.Parse(tt.a)
-		b, _ := url.Parse(tt.b)
-		if got := oauth.SameOrigin(a, b); got != tt.want {
-			t.Errorf("SameOrigin(%s, %s) = %v", tt.a, tt.b, got)
 		}
 	}
 }

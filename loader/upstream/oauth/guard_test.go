@@ -138,3 +138,25 @@ func TestTokenRequestsStayOnTheirOrigin(t *testing.T) {
 		t.Errorf("the other origin received %d token requests", n)
 	}
 }
+
+// TestSameOrigin: scheme, host (in any case) and port (the default one
+// spelled or not) make an origin; a longer host is another.
+func TestSameOrigin(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"https://x.example/mcp", "https://X.example:443/other", true},
+		{"http://x.example/mcp", "http://x.example:80", true},
+		{"http://x.example", "https://x.example", false},
+		{"https://x.example", "https://x.example:8443", false},
+		{"https://x.example", "https://y.example", false},
+		{"https://x.example", "https://x.example.evil", false},
+	} {
+		a, _ := url.Parse(tt.a)
+		b, _ := url.Parse(tt.b)
+		if got := SameOrigin(a, b); got != tt.want {
+			t.Errorf("SameOrigin(%s, %s) = %v", tt.a, tt.b, got)
+		}
+	}
+}
