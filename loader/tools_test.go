@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -207,4 +208,82 @@ func FuzzAppendWithoutSpace(f *testing.F) {
 			t.Errorf("%q: got %q, want %q", data, got, want.String())
 		}
 	})
+}
+
+// Decoded on several goroutines, an array gives the tools, and the first
+// error, that decoding it in turn gives: across batches, with null tools
+// and bad ones at either side of a batch's edge.
+func TestDecodeToolsParallel(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	tool := func(i int) string {
+		switch {
+		case i%97 == 3:
+			return `null`
+		case i%5 == 0:
+			return fmt.Sprintf(`{"name":"t%d","description":"tool %d"}`, i, i)
+		}
+		return fmt.Sprintf(`{"name":"t%d","inputSchema":{ "type" : "object", "properties": {"p%d": {"type":"string"}}},"outputSchema":{"type":"object"}}`, i, i)
+	}
+	array := func(n, badAt int, bad string) string {
+		var parts []string
+		for i := range n {
+			if i == badAt {
+				parts = append(parts, bad)
+				continue
+			}
+			parts = append(parts, tool(i))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	keep := func(tj *toolJSON, pack *schemaPacker) *mcp.Tool {
+		def := tj.Tool
+		if len(tj.InputSchema) > 0 {
+			def.InputSchema = pack.compactDecoded(tj.InputSchema)
+		}
+		return &def
+	}
+	render := func(tools []*mcp.Tool, err error) string {
+		var b strings.Builder
+		for _, tl := range tools {
+			if tl == nil {
+				b.WriteString("nil\n")
+				continue
+			}
+			fmt.Fprintf(&b, "%s %s %v\n", tl.Name, tl.InputSchema, tl.OutputSchema)
+		}
+		return fmt.Sprintf("%s%v", b.String(), err)
+	}
+	cases := []struct {
+		name  string
+		input string
+	}{
+		{"empty", `[]`},
+		{"one", array(1, -1, "")},
+		{"a batch less one", array(batchTools-1, -1, "")},
+		{"a batch", array(batchTools, -1, "")},
+		{"a batch and one", array(batchTools+1, -1, "")},
+		{"many batches", array(5*batchTools+17, -1, "")},
+		{"wrong type, first batch", array(3*batchTools, 10, `{"name":5}`)},
+		{"wrong type, at an edge", array(3*batchTools, batchTools, `{"name":5}`)},
+		{"not an object, last batch", array(3*batchTools, 3*batchTools-1, `1`)},
+		{"bad ones in two batches", strings.Replace(array(3*batchTools, 2*batchTools+1, `{"name":5}`), `{"name":"t301"`, `{"name":[]`, 1)},
+		{"cut short", array(2*batchTools, -1, "")[:5000]},
+		{"not closed", strings.TrimSuffix(array(2*batchTools, -1, ""), "]")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := func() *json.Decoder {
+				dec := json.NewDecoder(strings.NewReader(c.input))
+				if _, err := dec.Token(); err != nil {
+					t.Fatal(err)
+				}
+				return dec
+			}
+			want := render(decodeToolArray(in(), new(schemaPacker), keep))
+			got := render(decodeToolsParallel(in(), keep))
+			if got != want {
+				t.Errorf("in parallel:\n%.2000s\nin turn:\n%.2000s", got, want)
+			}
+		})
+	}
 }

@@ -89,6 +89,10 @@ type Store struct {
 	err     error              // why the file could not be read: every decision fails closed
 	version atomicfile.Version // of the file d was read from
 	sum     [sha256.Size]byte  // of the bytes d was read from or written as
+
+	// Subscriptions have a lock of their own: subscribing need not wait
+	// for the file that Open reads in the background.
+	subMu   sync.Mutex
 	subs    map[int]func()
 	nextSub int
 }
@@ -101,7 +105,18 @@ func Open(file string, logger *slog.Logger) *Store {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Store{file: file, log: logger, d: emptyData(), subs: map[int]func(){}}
-	s.reload(true)
+	if file == "" {
+		return s
+	}
+	// Read in the background: a large server's approvals take a part of
+	// the start worth having (half a second at 100,000 tools), which the
+	// start spends reading its catalogs meanwhile. s.mu is held until the
+	// file is read, so that whatever looks at the approvals waits for them.
+	s.mu.Lock()
+	go func() {
+		defer s.mu.Unlock()
+		s.apply(readFile(s.file, nil))
+	}()
 	return s
 }
 
@@ -182,6 +197,12 @@ func (s *Store) reload(force bool) bool {
 	d, version, sum, err := readFile(s.file, unless)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.apply(d, version, sum, err)
+}
+
+// apply takes in what readFile returned, under s.mu, and reports whether
+// what the store holds changed.
+func (s *Store) apply(d *data, version atomicfile.Version, sum [sha256.Size]byte, err error) bool {
 	if err != nil {
 		if s.err == nil || s.err.Error() != err.Error() {
 			s.log.Error("approvals file unreadable: holding every tool that needs approval until it is fixed or removed", "file", s.file, "err", err)
@@ -431,25 +452,25 @@ func encodeEntries(w *bufio.Writer, entries map[string][]Approval, key func(stri
 // this process or read from the file. The returned function ends the
 // subscription.
 func (s *Store) Subscribe(fn func()) (cancel func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
 	id := s.nextSub
 	s.nextSub++
 	s.subs[id] = fn
 	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.subMu.Lock()
+		defer s.subMu.Unlock()
 		delete(s.subs, id)
 	}
 }
 
 func (s *Store) notify() {
-	s.mu.Lock()
+	s.subMu.Lock()
 	subs := make([]func(), 0, len(s.subs))
 	for _, id := range slices.Sorted(maps.Keys(s.subs)) {
 		subs = append(subs, s.subs[id])
 	}
-	s.mu.Unlock()
+	s.subMu.Unlock()
 	for _, fn := range subs {
 		fn()
 	}

@@ -106,6 +106,27 @@ func TestStorePersists(t *testing.T) {
 	}
 }
 
+// TestStoreReadInBackground: Open reads the file in the background, and
+// whatever looks at the approvals, from any goroutine, sees them.
+func TestStoreReadInBackground(t *testing.T) {
+	file := filepath.Join(t.TempDir(), FileName)
+	if err := Open(file, nil).Approve(context.Background(), "k", "github", []Item{{Entry: "t", Digest: "d", By: "cli"}}); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(file, nil)
+	cancel := s.Subscribe(func() {}) // needs no approvals, so waits for none
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if !s.Approved("k", "t", "d") || !s.Known("k") || s.Err() != nil {
+				t.Error("an approval in the file was not seen right after Open")
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // TestStoreBoundsApprovals keeps the newest digests of an entry.
 func TestStoreBoundsApprovals(t *testing.T) {
 	s := Open(filepath.Join(t.TempDir(), FileName), nil)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/parallel"
 	"github.com/toolsearch/toolsearch/internal/redact"
 	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"github.com/toolsearch/toolsearch/loader"
@@ -549,11 +550,12 @@ func (u *upstream) fail(err error, stderr *stderrTail) {
 
 // loadPersisted publishes the last known catalog.
 func (u *upstream) loadPersisted() {
-	u.adoptApprovals()
+	// The catalog first: the approvals file is read meanwhile (trust.Open).
 	p, err := loadCache(u.id.file, u.cfg.Name)
 	if p == nil && err == nil && u.id.legacy != u.id.file {
 		p, err = loadCache(u.id.legacy, u.cfg.Name) // written by a toolsearch before identities
 	}
+	u.adoptApprovals()
 	if err != nil {
 		u.log.Warn("ignoring the last known catalog", "file", u.id.file, "err", err)
 	}
@@ -658,17 +660,25 @@ func (u *upstream) rebuild() {
 		return reason
 	}
 	defer func() { u.schemaVerdicts = verdicts }()
-	for _, t := range u.tools {
-		// A tool listed as it was keeps its entry, unless the entry was
-		// held (its text is then not the tool's). Published entries never
-		// change: the work is done on a copy.
-		var e *loader.Entry
-		k, reused := prev[t.Name]
-		if reused = reused && k.tool == t && k.entry.Quarantine == nil; reused {
-			c := *k.entry
+	// A tool listed as it was keeps its entry, unless the entry was held
+	// (its text is then not the tool's). The others' entries are made
+	// beforehand, on every core: a large server's first listing, or its
+	// last known catalog at a start, makes one for each of its tools.
+	reused := func(t *mcp.Tool) bool {
+		k, ok := prev[t.Name]
+		return ok && k.tool == t && k.entry.Quarantine == nil
+	}
+	fresh := make([]*loader.Entry, len(u.tools))
+	parallel.For(len(u.tools), func(i int) {
+		if t := u.tools[i]; !reused(t) {
+			fresh[i] = loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
+		}
+	})
+	for i, t := range u.tools {
+		e, kept := fresh[i], reused(t)
+		if kept { // published entries never change: the work is done on a copy
+			c := *prev[t.Name].entry
 			e = &c
-		} else {
-			e = loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
 		}
 		if _, ok := u.known[t.Name]; !ok {
 			u.known[t.Name] = knownTool{t, e}
@@ -692,7 +702,7 @@ func (u *upstream) rebuild() {
 		r, ok := u.seen[t.Name]
 		e.Changed = ok && r.first != e.Digest
 		u.hold(e, t)
-		if reused && *e == *prev[t.Name].entry {
+		if kept && *e == *prev[t.Name].entry {
 			// Nothing about it changed: the published entry stays.
 			e = prev[t.Name].entry
 			u.known[t.Name] = knownTool{t, e}
