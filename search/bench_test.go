@@ -298,3 +298,13 @@ func BenchmarkWordVectors(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGlossary reads the Chinese-English glossary as its first use does.
+func BenchmarkGlossary(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if g := readGlossary(); len(g.lines) == 0 {
+			b.Fatal("no words")
+		}
+	}
+}

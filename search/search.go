@@ -34,6 +34,10 @@ const (
 	// requiredWeight scales "+term" scores when other words rank: enough to break ties, too
 	// little to dominate (a long "+prefix" taking over the ranking was a reported problem).
 	requiredWeight = 0.05
+	// glossWeight scales the evidence of a Chinese word's English gloss (see cedict.go):
+	// a translation by dictionary, of a word cut from its sentence by guess, is weaker
+	// evidence than a word the user wrote.
+	glossWeight = 0.7
 	// groupWeight scales the evidence that a document's server as a whole matches the query.
 	groupWeight = 0.25
 	// phraseWeight scales the evidence of two neighbouring query words that a name or
@@ -447,6 +451,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			optional = append(optional, c)
 		}
 	}
+	optional = append(optional, ix.glossConcepts(p, skip)...)
 	for _, t := range phrases {
 		if _, isBase := slices.BinarySearch(base, t); isBase {
 			continue
@@ -480,6 +485,53 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 	return optional, required, false
 }
 
+// glossConcepts returns a concept for each Chinese word of the query that the glossary
+// has (see cedict.go), its English words as the concept's terms: a request written in
+// Chinese then finds tools described in English. A gloss's later words count as a
+// synonym of its first does, scaled by their rarity relative to it.
+func (ix *Index) glossConcepts(p parsedQuery, skip func(int) bool) []concept {
+	var out []concept
+	var seen []string
+	for i, w := range p.words {
+		if skip(i) {
+			continue
+		}
+		glosses(w, func(gl string) {
+			if slices.Contains(seen, gl) {
+				return
+			}
+			seen = append(seen, gl)
+			c := concept{weight: glossWeight}
+			for _, g := range strings.Fields(gl) {
+				for _, t := range terms(nil, g, false) {
+					if id, ok := ix.lookup(t); ok {
+						ix.addRelated(&c, id, 1)
+					}
+				}
+			}
+			if len(c.terms) > 0 {
+				out = append(out, c)
+			}
+		})
+	}
+	return out
+}
+
+// addRelated adds the term id to c at weight w, unless c has it: scaled by its rarity
+// relative to the concept's own term, since a common relative of a rare word is weaker
+// evidence than the word. A concept whose word no document has takes its first relative's
+// rarity.
+func (ix *Index) addRelated(c *concept, id int32, w float64) {
+	if slices.ContainsFunc(c.terms, func(q queryTerm) bool { return q.id == id }) {
+		return
+	}
+	idf := ix.idf(id)
+	if c.idf == 0 {
+		c.idf = idf
+	}
+	c.terms = append(c.terms, queryTerm{id: id, weight: w * min(1, idf/c.idf)})
+}
+
 // wordnetTerms adds to c the terms of WordNet's relations of the query term t (see
 // wordnet.go): its derivationally related forms ("multiplication": multiply), and, when no
 // document has the term itself, the other words of its most frequent sense ("cab": taxi).
@@ -492,15 +544,9 @@ func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
 		if _, isBase := slices.BinarySearch(base, u); isBase {
 			return
 		}
-		id, ok := ix.lookup(u)
-		if !ok || slices.ContainsFunc(c.terms, func(q queryTerm) bool { return q.id == id }) {
-			return
+		if id, ok := ix.lookup(u); ok {
+			ix.addRelated(&c, id, w)
 		}
-		idf := ix.idf(id)
-		if c.idf == 0 {
-			c.idf = idf
-		}
-		c.terms = append(c.terms, queryTerm{id: id, weight: w * min(1, idf/c.idf)})
 	}
 	for _, u := range lx.derived[t] {
 		add(u, derivedWeight)
