@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/errgroup"
@@ -202,10 +203,10 @@ const (
 // decodeToolsParallel is decodeToolArray for an array whose tools are
 // packed by packers of the call's own, on several goroutines: this one
 // reads each tool's JSON off the stream, as decodeToolArray would, and the
-// others decode batches of them, each with a packer of its own. Reading
-// the JSON and decoding it cost about the same, so a large file or last
-// known catalog loads in about half the time on two cores. The tools and
-// the first error (by the tool it names) are those decodeToolArray gives.
+// others decode batches of them, each with a packer of its own: decoding,
+// the larger part of the work, runs beside the reading. The tools and the
+// first error (by the tool it names) are those decodeToolArray gives; once
+// a batch fails, the rest of the array is not read.
 func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers == 1 {
@@ -220,6 +221,7 @@ func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) 
 		batches []*toolBatch
 		raw     json.RawMessage
 		readErr error
+		failed  atomic.Bool
 	)
 	g.SetLimit(workers)
 	b := &toolBatch{}
@@ -228,13 +230,15 @@ func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) 
 		job, next := b, &toolBatch{first: b.first + len(b.ends)}
 		g.Go(func() error {
 			pack := <-packers
-			job.decode(pack, keep)
+			if job.decode(pack, keep); job.err != nil {
+				failed.Store(true)
+			}
 			packers <- pack
 			return nil
 		})
 		b = next
 	}
-	for i := 0; dec.More(); i++ {
+	for i := 0; dec.More() && !failed.Load(); i++ {
 		if err := dec.Decode(&raw); err != nil {
 			readErr = fmt.Errorf("tools[%d]: %v", i, err)
 			break
