@@ -20,14 +20,15 @@ import (
 // with the English words of their first senses ("天气": weather). Catalogs mix the two
 // languages: Chinese MCP servers describe their tools in Chinese, and people write requests
 // in Chinese for tools described in English. Neither side shares a word with the other;
-// the glossary gives each side's Chinese words English ones that the other side may have.
-// See cedict_gen.go for how it is made.
+// the glossary gives a request's Chinese words English ones that such tools may have.
+// (Glossing tools' Chinese text too moved the ranking of English requests by more than it
+// gained: see BENCHMARKS.md.) See cedict_gen.go for how it is made.
 //
 //go:embed cedict.txt.gz
 var cedictData []byte
 
-// glossary is the table, read on first use (4.6 MB, when a request or a tool has Chinese
-// text): lines "word\tenglish words\n", sorted by word.
+// glossary is the table, read on first use (4.6 MB, by the first request with Chinese in
+// it): lines "word\tenglish words\n", sorted by word.
 type glossary struct {
 	data  []byte
 	lines []uint32 // where each line starts in data
