@@ -12,10 +12,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/toolsearch/toolsearch/internal/parallel"
 	"github.com/toolsearch/toolsearch/loader/schema"
@@ -172,23 +172,31 @@ func decodeToolArray(dec *json.Decoder, pack *schemaPacker, make func(*toolJSON,
 		t     toolJSON
 	)
 	for i := 0; dec.More(); i++ {
-		// The raw schemas' buffers are reused from tool to tool: only the
-		// packed copies outlive the loop.
-		t = toolJSON{InputSchema: t.InputSchema[:0], OutputSchema: t.OutputSchema[:0]}
-		tp := &t // null sets it to nil
-		if err := dec.Decode(&tp); err != nil {
+		tool, err := t.decode(dec.Decode, pack, make)
+		if err != nil {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
-		if tp == nil {
-			tools = append(tools, nil)
-			continue
-		}
-		tools = append(tools, make(&t, pack))
+		tools = append(tools, tool)
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
 		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array", len(tools))
 	}
 	return tools, nil
+}
+
+// decode decodes one tool into t with decode, and returns the tool keep
+// makes of it, or nil for a null. The raw schemas' buffers are reused from
+// tool to tool: only the packed copies outlive the decoding.
+func (t *toolJSON) decode(decode func(any) error, pack *schemaPacker, keep func(*toolJSON, *schemaPacker) *mcp.Tool) (*mcp.Tool, error) {
+	*t = toolJSON{InputSchema: t.InputSchema[:0], OutputSchema: t.OutputSchema[:0]}
+	tp := t // null sets it to nil
+	if err := decode(&tp); err != nil {
+		return nil, err
+	}
+	if tp == nil {
+		return nil, nil
+	}
+	return keep(t, pack), nil
 }
 
 // A tools array is decoded in batches of about batchBytes of JSON (or
@@ -212,30 +220,30 @@ func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) 
 	if workers == 1 {
 		return decodeToolArray(dec, new(schemaPacker), keep)
 	}
-	packers := make(chan *schemaPacker, workers)
-	for range workers {
-		packers <- new(schemaPacker)
-	}
+	// Each decoder has a packer of its own; at most a batch per decoder waits.
+	jobs := make(chan *toolBatch, workers)
 	var (
-		g       errgroup.Group
+		wg      sync.WaitGroup
+		failed  atomic.Bool
 		batches []*toolBatch
 		raw     json.RawMessage
 		readErr error
-		failed  atomic.Bool
 	)
-	g.SetLimit(workers)
+	for range workers {
+		wg.Go(func() {
+			var pack schemaPacker
+			for b := range jobs {
+				if b.decode(&pack, keep); b.err != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
 	b := &toolBatch{}
 	send := func() {
 		batches = append(batches, b)
-		job, next := b, &toolBatch{first: b.first + len(b.ends)}
-		g.Go(func() error {
-			pack := <-packers
-			if job.decode(pack, keep); job.err != nil {
-				failed.Store(true)
-			}
-			packers <- pack
-			return nil
-		})
+		next := &toolBatch{first: b.first + len(b.ends)}
+		jobs <- b
 		b = next
 	}
 	for i := 0; dec.More() && !failed.Load(); i++ {
@@ -252,7 +260,8 @@ func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) 
 	if len(b.ends) > 0 {
 		send()
 	}
-	g.Wait()
+	close(jobs)
+	wg.Wait()
 	n := 0
 	for _, b := range batches {
 		if b.err != nil {
@@ -292,18 +301,14 @@ func (b *toolBatch) decode(pack *schemaPacker, keep func(*toolJSON, *schemaPacke
 	var t toolJSON
 	start := 0
 	for i, end := range b.ends {
-		t = toolJSON{InputSchema: t.InputSchema[:0], OutputSchema: t.OutputSchema[:0]}
-		tp := &t // null sets it to nil
-		if err := json.Unmarshal(b.raw[start:end], &tp); err != nil {
+		raw := b.raw[start:end]
+		tool, err := t.decode(func(v any) error { return json.Unmarshal(raw, v) }, pack, keep)
+		if err != nil {
 			b.err = fmt.Errorf("tools[%d]: %v", b.first+i, err)
 			break
 		}
+		b.tools = append(b.tools, tool)
 		start = end
-		if tp == nil {
-			b.tools = append(b.tools, nil)
-			continue
-		}
-		b.tools = append(b.tools, keep(&t, pack))
 	}
 	b.raw, b.ends = nil, nil
 }

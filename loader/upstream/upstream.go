@@ -675,8 +675,9 @@ func (u *upstream) rebuild() {
 		}
 	})
 	for i, t := range u.tools {
-		e, kept := fresh[i], reused(t)
-		if kept { // published entries never change: the work is done on a copy
+		e := fresh[i]
+		kept := e == nil // reused: published entries never change, the work is done on a copy
+		if kept {
 			c := *prev[t.Name].entry
 			e = &c
 		}
