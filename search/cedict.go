@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"io"
 	"sort"
-	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -138,12 +137,4 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
-}
-
-// glossWords returns the glosses of s's Chinese words, in the order of the text, separated
-// by spaces: as often as the text has each word.
-func glossWords(s string) string {
-	var out []string
-	glosses(s, func(gl string) { out = append(out, gl) })
-	return strings.Join(out, " ")
 }

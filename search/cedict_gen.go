@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -94,7 +95,7 @@ func main() {
 	var out bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
 	n := 0
-	for _, w := range slices.Sorted(mapKeys(gloss)) {
+	for _, w := range slices.Sorted(maps.Keys(gloss)) {
 		if len(gloss[w]) > 0 {
 			fmt.Fprintf(zw, "%s\t%s\n", w, strings.Join(gloss[w], " "))
 			n++
@@ -183,14 +184,4 @@ func hanWord(w string) bool {
 		}
 	}
 	return true
-}
-
-func mapKeys(m map[string][]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }

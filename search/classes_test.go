@@ -53,16 +53,11 @@ func TestArithmeticIsNoTime(t *testing.T) {
 		Document{ID: "multiply", Name: "multiply", Description: "Multiply two numbers."},
 		Document{ID: "divide", Name: "divide", Description: "Divide one number by another."},
 	)
-	for _, c := range []struct{ query, want, not string }{
+	checkRanked(t, ix, []rankCase{
 		{"what's 394 times 213?", "multiply", "get_current_time"},
 		{"and 1,000 divided by 8", "divide", "get_current_time"},
 		{"what times are the trains", "get_current_time", ""}, // no numbers: the word
-	} {
-		ids := ranked(ix, c.query)
-		if len(ids) == 0 || ids[0] != c.want || c.not != "" && slices.Contains(ids, c.not) {
-			t.Errorf("%q: got %v, want %s first and no %s", c.query, ids, c.want, c.not)
-		}
-	}
+	})
 }
 
 // TestSoftStage: a word no document has finds the catalog's word for the same thing
