@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/jsonstream"
 	"github.com/toolsearch/toolsearch/internal/parallel"
 	"github.com/toolsearch/toolsearch/loader/schema"
 )
@@ -101,11 +102,11 @@ func DecodeTools(data []byte) ([]*mcp.Tool, error) {
 
 // ReadTools is DecodeTools for JSON read from r as it comes.
 func ReadTools(r io.Reader) ([]*mcp.Tool, error) {
-	dec := json.NewDecoder(r)
-	if err := openToolsArray(dec); err != nil {
+	jr := jsonstream.NewReader(r)
+	if err := openToolsArray(jr); err != nil {
 		return nil, err
 	}
-	tools, err := decodeToolsParallel(dec, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
+	tools, err := decodeToolsParallel(jr, func(t *toolJSON, pack *schemaPacker) *mcp.Tool {
 		def := t.Tool
 		if schema.Missing(t.InputSchema) {
 			def.InputSchema = schema.Default()
@@ -131,20 +132,19 @@ func ReadTools(r io.Reader) ([]*mcp.Tool, error) {
 	return tools, nil
 }
 
-// ReadListedTools reads the JSON array of tools at dec's position (or
-// null) as a server listed them: schemas are kept as the JSON written, white
-// space aside, packed by p as PackSchemas packs them (by a packer of its own
-// when p is nil; a listing read a page at a time shares one), and never
-// decoded into maps; a missing or null schema is nil, and so is a null tool.
-func ReadListedTools(dec *json.Decoder, p *SchemaPacker) ([]*mcp.Tool, error) {
-	switch tok, err := dec.Token(); {
-	case err != nil:
+// ReadListedTools reads the JSON array of tools at r's position (or null)
+// as a server listed them: schemas are kept as the JSON written, white space
+// aside, packed by p as PackSchemas packs them (by a packer of its own when p
+// is nil; a listing read a page at a time shares one), and never decoded
+// into maps; a missing or null schema is nil, and so is a null tool.
+func ReadListedTools(r *jsonstream.Reader, p *SchemaPacker) ([]*mcp.Tool, error) {
+	if null, err := r.Null(); err != nil || null {
 		return nil, err
-	case tok == nil:
-		return nil, nil
-	case tok != json.Delim('['):
+	}
+	if c, _ := r.Peek(); c != '[' {
 		return nil, errors.New("want a JSON array of tools")
 	}
+	r.Expect('[')
 	packed := func(raw json.RawMessage, pack *schemaPacker) any {
 		if len(raw) == 0 || string(raw) == "null" {
 			return nil
@@ -157,31 +157,51 @@ func ReadListedTools(dec *json.Decoder, p *SchemaPacker) ([]*mcp.Tool, error) {
 		return &def
 	}
 	if p == nil {
-		return decodeToolsParallel(dec, keep)
+		return decodeToolsParallel(r, keep)
 	}
-	return decodeToolArray(dec, &p.p, keep)
+	return decodeToolArray(r, &p.p, keep)
 }
 
-// decodeToolArray decodes the tools of an array whose opening bracket dec
-// has read, one at a time, up to and including its closing bracket; make
-// turns each into the tool kept, packing its schemas with pack. A null
-// element is a nil tool.
-func decodeToolArray(dec *json.Decoder, pack *schemaPacker, make func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
+// decodeToolArray decodes the tools of an array whose opening bracket r has
+// read, one at a time, up to and including its closing bracket; make turns
+// each into the tool kept, packing its schemas with pack. A null element is
+// a nil tool.
+func decodeToolArray(r *jsonstream.Reader, pack *schemaPacker, make func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
 	var (
 		tools []*mcp.Tool
 		t     toolJSON
+		raw   []byte
 	)
-	for i := 0; dec.More(); i++ {
-		tool, err := t.decode(dec.Decode, pack, make)
+	for i := 0; ; i++ {
+		var err error
+		switch raw, err = nextTool(r, i, raw[:0]); {
+		case err != nil:
+			return nil, err
+		case raw == nil:
+			return tools, nil
+		}
+		tool, err := t.decode(func(v any) error { return json.Unmarshal(raw, v) }, pack, make)
 		if err != nil {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
 		tools = append(tools, tool)
 	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array", len(tools))
+}
+
+// nextTool appends the JSON of the array's tool i to dst, or reads the end
+// of the array and returns nil.
+func nextTool(r *jsonstream.Reader, i int, dst []byte) ([]byte, error) {
+	more, err := r.More(']', i)
+	if err != nil {
+		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array: %v", i, err)
 	}
-	return tools, nil
+	if !more {
+		return nil, nil
+	}
+	if dst, err = r.Value(dst); err != nil {
+		return nil, fmt.Errorf("tools[%d]: %v", i, err)
+	}
+	return dst, nil
 }
 
 // decode decodes one tool into t with decode, and returns the tool keep
@@ -215,10 +235,10 @@ const (
 // the larger part of the work, runs beside the reading. The tools and the
 // first error (by the tool it names) are those decodeToolArray gives; once
 // a batch fails, the rest of the array is not read.
-func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
+func decodeToolsParallel(r *jsonstream.Reader, keep func(*toolJSON, *schemaPacker) *mcp.Tool) ([]*mcp.Tool, error) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers == 1 {
-		return decodeToolArray(dec, new(schemaPacker), keep)
+		return decodeToolArray(r, new(schemaPacker), keep)
 	}
 	// Each decoder has a packer of its own; at most a batch per decoder waits.
 	jobs := make(chan *toolBatch, workers)
@@ -226,7 +246,6 @@ func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) 
 		wg      sync.WaitGroup
 		failed  atomic.Bool
 		batches []*toolBatch
-		raw     json.RawMessage
 		readErr error
 	)
 	for range workers {
@@ -246,12 +265,13 @@ func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) 
 		jobs <- b
 		b = next
 	}
-	for i := 0; dec.More() && !failed.Load(); i++ {
-		if err := dec.Decode(&raw); err != nil {
-			readErr = fmt.Errorf("tools[%d]: %v", i, err)
+	for i := 0; !failed.Load(); i++ {
+		raw, err := nextTool(r, i, b.raw)
+		if err != nil || raw == nil {
+			readErr = err
 			break
 		}
-		b.raw = append(b.raw, raw...)
+		b.raw = raw
 		b.ends = append(b.ends, len(b.raw))
 		if len(b.ends) == batchTools || len(b.raw) >= batchBytes {
 			send()
@@ -271,9 +291,6 @@ func decodeToolsParallel(dec *json.Decoder, keep func(*toolJSON, *schemaPacker) 
 	}
 	if readErr != nil {
 		return nil, readErr
-	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array", n)
 	}
 	var tools []*mcp.Tool
 	if n > 0 {
@@ -443,34 +460,41 @@ type toolJSON struct {
 
 // openToolsArray reads up to the first element of the tools array: the
 // document's own array, or the "tools" array of a tools/list result.
-func openToolsArray(dec *json.Decoder) error {
+func openToolsArray(r *jsonstream.Reader) error {
 	const want = `want a JSON array of tools or a tools/list result`
-	tok, err := dec.Token()
+	c, err := r.Peek()
 	if err != nil {
 		return fmt.Errorf("%s: %v", want, err)
 	}
-	switch tok {
-	case json.Delim('['):
-		return nil
-	case json.Delim('{'):
-	default:
+	if c == '[' {
+		return r.Expect('[')
+	}
+	if c != '{' {
 		return errors.New(want)
 	}
-	for dec.More() {
-		key, err := dec.Token()
+	r.Expect('{')
+	for n := 0; ; n++ {
+		switch more, err := r.More('}', n); {
+		case err != nil:
+			return fmt.Errorf("%s: %v", want, err)
+		case !more:
+			return errors.New(`want a JSON array of tools or an object with a "tools" array`)
+		}
+		key, err := r.Key()
 		if err != nil {
 			return fmt.Errorf("%s: %v", want, err)
 		}
 		if key == "tools" {
-			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+			if c, err := r.Peek(); err != nil || c != '[' {
 				return errors.New(`"tools" is not an array`)
 			}
-			return nil
+			return r.Expect('[')
 		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
+		// Skipped, but checked: a file that is not JSON is refused whole.
+		if raw, err := r.Value(nil); err != nil {
 			return fmt.Errorf("%s: %v", want, err)
+		} else if !json.Valid(raw) {
+			return fmt.Errorf("%s: %q is not valid JSON", want, key)
 		}
 	}
-	return errors.New(`want a JSON array of tools or an object with a "tools" array`)
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/jsonstream"
 )
 
 func TestDecodeTools(t *testing.T) {
@@ -156,7 +158,7 @@ func TestToolEntryWithoutSchema(t *testing.T) {
 
 func TestReadListedTools(t *testing.T) {
 	in := `[null,{"name":"a","inputSchema":null},{"name":"b"},{"name":"c","inputSchema":{"type":"object"},"outputSchema":{ "type" : "object" }}]`
-	tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(in)), nil)
+	tools, err := ReadListedTools(jsonstream.NewReader(strings.NewReader(in)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +182,11 @@ func TestReadListedTools(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
 	}
-	if tools, err := ReadListedTools(json.NewDecoder(strings.NewReader(`null`)), nil); err != nil || tools != nil {
+	if tools, err := ReadListedTools(jsonstream.NewReader(strings.NewReader(`null`)), nil); err != nil || tools != nil {
 		t.Errorf("null: %v %v", tools, err)
 	}
 	for _, bad := range []string{`{}`, `[1]`, `[{"name":"a"}`} {
-		if _, err := ReadListedTools(json.NewDecoder(strings.NewReader(bad)), nil); err == nil {
+		if _, err := ReadListedTools(jsonstream.NewReader(strings.NewReader(bad)), nil); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}
@@ -272,12 +274,12 @@ func TestDecodeToolsParallel(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in := func() *json.Decoder {
-				dec := json.NewDecoder(strings.NewReader(c.input))
-				if _, err := dec.Token(); err != nil {
+			in := func() *jsonstream.Reader {
+				r := jsonstream.NewReader(strings.NewReader(c.input))
+				if err := r.Expect('['); err != nil {
 					t.Fatal(err)
 				}
-				return dec
+				return r
 			}
 			want := render(decodeToolArray(in(), new(schemaPacker), keep))
 			got := render(decodeToolsParallel(in(), keep))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
+	"github.com/toolsearch/toolsearch/internal/jsonstream"
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -142,10 +143,11 @@ func loadCache(file, server string) (*persisted, error) {
 // decodeCache reads a cache file as it comes, never whole: its tools
 // through loader.ReadListedTools, with their schemas as JSON (decoded into
 // maps, as mcp.Tool decodes them, they would take several times the file's
-// size before being packed), the other fields as persisted says.
+// size before being packed), its maps of names a name at a time, the other
+// fields as persisted says.
 func decodeCache(r io.Reader) (*persisted, error) {
-	dec := json.NewDecoder(r)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	jr := jsonstream.NewReader(r)
+	if err := jr.Expect('{'); err != nil {
 		return nil, fmt.Errorf("want a JSON object: %v", err)
 	}
 	var (
@@ -153,43 +155,37 @@ func decodeCache(r io.Reader) (*persisted, error) {
 		tools []*mcp.Tool
 	)
 	rest := map[string]json.RawMessage{}
-	for dec.More() {
-		tok, err := dec.Token()
+	for n := 0; ; n++ {
+		more, err := jr.More('}', n)
 		if err != nil {
 			return nil, err
 		}
-		key, _ := tok.(string)
-		switch key {
-		case "tools":
-			if tools, err = loader.ReadListedTools(dec, nil); err != nil {
-				return nil, fmt.Errorf("tools: %w", err)
-			}
-			continue
-		case "firstSeen", "lastSeen":
-			// A name per tool: decoded at once rather than kept as
-			// JSON and encoded again with the rest.
-			var err error
-			if key == "firstSeen" {
-				err = dec.Decode(&p.FirstSeen)
-			} else {
-				err = dec.Decode(&p.LastSeen)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", key, err)
-			}
-			continue
+		if !more {
+			break
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		key, err := jr.Key()
+		if err != nil {
 			return nil, err
 		}
-		rest[key] = raw
+		switch key {
+		case "tools":
+			tools, err = loader.ReadListedTools(jr, nil)
+		case "firstSeen":
+			p.FirstSeen, err = readMap(jr, jsonstream.String)
+		case "lastSeen":
+			p.LastSeen, err = readMap(jr, func(raw []byte) (v int64, err error) { return v, json.Unmarshal(raw, &v) })
+		default:
+			rest[key], err = jr.Value(nil)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", key, err)
+		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
+	switch _, err := jr.Peek(); {
+	case err == nil:
 		return nil, errors.New("data after the JSON object")
+	case err != io.ErrUnexpectedEOF: // the end of the file, as it should be
+		return nil, err
 	}
 	data, err := json.Marshal(rest)
 	if err != nil {
@@ -202,6 +198,41 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	// The definitions kept for held tools are few: decoded whole, then packed.
 	loader.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
 	return &p, nil
+}
+
+// readMap reads the JSON object at r's position (or null) into a map, a
+// member at a time, each value decoded by value: the maps of a large
+// server's names have 100,000 members, whose strings encoding/json would
+// scan twice over and allocate one by one.
+func readMap[V any](r *jsonstream.Reader, value func([]byte) (V, error)) (map[string]V, error) {
+	if null, err := r.Null(); err != nil || null {
+		return nil, err
+	}
+	if err := r.Expect('{'); err != nil {
+		return nil, err
+	}
+	m := map[string]V{}
+	var raw []byte
+	for n := 0; ; n++ {
+		switch more, err := r.More('}', n); {
+		case err != nil:
+			return nil, err
+		case !more:
+			return m, nil
+		}
+		key, err := r.Key()
+		if err != nil {
+			return nil, err
+		}
+		if raw, err = r.Value(raw[:0]); err != nil {
+			return nil, err
+		}
+		v, err := value(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", key, err)
+		}
+		m[key] = v
+	}
 }
 
 // saveCache writes a persisted catalog atomically: readers, including a

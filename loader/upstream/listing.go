@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/jsonstream"
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -127,7 +128,7 @@ func splitPage(result json.RawMessage, pack *loader.SchemaPacker) (tools []*mcp.
 	if !found || bytes.Contains(raw, []byte("x-mcp-header")) {
 		return nil, nil, false
 	}
-	tools, err := loader.ReadListedTools(json.NewDecoder(bytes.NewReader(raw)), pack)
+	tools, err := loader.ReadListedTools(jsonstream.NewReader(bytes.NewReader(raw)), pack)
 	if err != nil {
 		return nil, nil, false
 	}
