@@ -171,9 +171,9 @@ func decodeCache(r io.Reader) (*persisted, error) {
 		case "tools":
 			tools, err = loader.ReadListedTools(jr, nil)
 		case "firstSeen":
-			p.FirstSeen, err = readMap(jr, jsonstream.String)
+			p.FirstSeen, err = readMap(jr, len(tools), jsonstream.String)
 		case "lastSeen":
-			p.LastSeen, err = readMap(jr, func(raw []byte) (v int64, err error) { return v, json.Unmarshal(raw, &v) })
+			p.LastSeen, err = readMap(jr, len(tools), func(raw []byte) (v int64, err error) { return v, json.Unmarshal(raw, &v) })
 		default:
 			rest[key], err = jr.Value(nil)
 		}
@@ -200,18 +200,19 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	return &p, nil
 }
 
-// readMap reads the JSON object at r's position (or null) into a map, a
-// member at a time, each value decoded by value: the maps of a large
-// server's names have 100,000 members, whose strings encoding/json would
-// scan twice over and allocate one by one.
-func readMap[V any](r *jsonstream.Reader, value func([]byte) (V, error)) (map[string]V, error) {
+// readMap reads the JSON object at r's position (or null) into a map made
+// for size members, a member at a time, each value decoded by value: the
+// maps of a large server's names have 100,000 members, whose strings
+// encoding/json would scan twice over and allocate one by one. (The tools
+// come first in the file: their number is the size.)
+func readMap[V any](r *jsonstream.Reader, size int, value func([]byte) (V, error)) (map[string]V, error) {
 	if null, err := r.Null(); err != nil || null {
 		return nil, err
 	}
 	if err := r.Expect('{'); err != nil {
 		return nil, err
 	}
-	m := map[string]V{}
+	m := make(map[string]V, size)
 	var raw []byte
 	for n := 0; ; n++ {
 		switch more, err := r.More('}', n); {

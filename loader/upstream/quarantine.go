@@ -64,9 +64,9 @@ type scanned struct {
 const maxScans = 1 << 16
 
 // startRebuild readies the state for a rebuild of the entries.
-func (q *quarantine) startRebuild() {
+func (q *quarantine) startRebuild(tools int) {
 	if q.trusted == nil {
-		q.trusted = map[string]*mcp.Tool{}
+		q.trusted = make(map[string]*mcp.Tool, tools)
 	}
 	q.defs, q.digests = q.defs[:0], q.digests[:0]
 	q.held = map[string]bool{}
@@ -121,7 +121,7 @@ func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 		return sc
 	}
 	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
-		u.q.scans = map[string]*scanned{}
+		u.q.scans = make(map[string]*scanned, len(u.tools))
 	}
 	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.id.trust, t.Name, digest, scan.Version)}
 	if !sc.settled {

@@ -642,9 +642,12 @@ func (u *upstream) update(change func()) {
 func (u *upstream) rebuild() {
 	prev := u.known
 	u.entries, u.refused = nil, nil
-	u.q.startRebuild()
+	u.q.startRebuild(len(u.tools))
 	u.known = make(map[string]knownTool, len(u.tools))
-	seen := map[string]bool{}
+	// Sized for the catalog: grown a tool at a time, the maps of a large
+	// server's were rehashed a dozen times over on the way to the first
+	// listing.
+	seen := make(map[string]bool, len(u.tools))
 	verdicts := map[string]string{}
 	verdict := func(e *loader.Entry) string {
 		if !schema.MayCycle(e.Tool.InputSchema) {
