@@ -40,6 +40,11 @@ func TestDecodeTools(t *testing.T) {
 		{name: "a string", in: `"x"`, err: "want a JSON array"},
 		{name: "bad element", in: `[{"name":"a"},{"name":3}]`, err: "tools[1]"},
 		{name: "truncated", in: `[{"name":"a"}`, err: "tools[1]: want another tool"},
+		// What is read without decoding is still checked.
+		{name: "a bad member before the tools", in: `{"nextCursor":tru,"tools":[]}`, err: `"nextCursor" is not valid JSON`},
+		{name: "no comma between tools", in: `[{"name":"a"} {"name":"b"}]`, err: "tools[1]: want another tool or the end of the array: want ',' or ']'"},
+		{name: "a trailing comma", in: `[{"name":"a"},]`, err: "tools[1]: want a value"},
+		{name: "brackets that do not pair", in: `[{"name":"a"]]`, err: "tools[0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,6 +274,8 @@ func TestDecodeToolsParallel(t *testing.T) {
 		{"wrong type, at an edge", array(3*batchTools, batchTools, `{"name":5}`)},
 		{"not an object, last batch", array(3*batchTools, 3*batchTools-1, `1`)},
 		{"bad ones in two batches", strings.Replace(array(3*batchTools, 2*batchTools+1, `{"name":5}`), `{"name":"t301"`, `{"name":[]`, 1)},
+		{"no comma, second batch", array(2*batchTools, batchTools+3, `{"name":"x"} {"name":"y"}`)},
+		{"a bad one, then no comma", strings.Replace(array(2*batchTools, batchTools+3, `{"name":"x"} {"name":"y"}`), `{"name":"t7"`, `{"name":7`, 1)},
 		{"cut short", array(2*batchTools, -1, "")[:5000]},
 		{"not closed", strings.TrimSuffix(array(2*batchTools, -1, ""), "]")},
 	}

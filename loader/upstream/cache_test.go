@@ -144,6 +144,18 @@ func TestCacheRoundTrip(t *testing.T) {
 		if err := json.Compact(&got, buf.Bytes()); err != nil || got.String() != string(want) {
 			t.Errorf("written (compacted):\n%s\nwant\n%s (%v)", got.String(), want, err)
 		}
+		// Read back, the maps a member at a time, as encoding/json reads them.
+		back, err := decodeCache(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: %v", buf.Bytes(), err)
+		}
+		var whole persisted
+		json.Unmarshal(buf.Bytes(), &whole)
+		if !maps.Equal(back.FirstSeen, whole.FirstSeen) || !maps.Equal(back.LastSeen, whole.LastSeen) ||
+			(back.FirstSeen == nil) != (whole.FirstSeen == nil) || back.Server != whole.Server ||
+			len(back.Trusted) != len(whole.Trusted) || len(back.Prompts)+len(back.Resources)+len(back.Templates) != len(whole.Prompts)+len(whole.Resources)+len(whole.Templates) {
+			t.Errorf("read back %+v, want %+v", back, whole)
+		}
 	}
 
 	file := filepath.Join(t.TempDir(), "c.json")
@@ -182,7 +194,10 @@ func TestCacheRoundTrip(t *testing.T) {
 		}
 	}
 
-	for _, bad := range []string{`{"version":1,"server":"fake","tools":{}}`, `{"version":1,"server":"fake","tools":["x"]}`} {
+	for _, bad := range []string{`{"version":1,"server":"fake","tools":{}}`, `{"version":1,"server":"fake","tools":["x"]}`,
+		`{"version":1,"server":"fake","firstSeen":{"a":1}}`, `{"version":1,"server":"fake","lastSeen":{"a":"1"}}`,
+		`{"version":1,"server":"fake","firstSeen":{"a":"x" "b":"y"}}`, `{"version":1,"server":"fake","listed":nul}`,
+		`{"version":1,"server":"fake"} {}`, `{"version":1,"server":"fake","tools":[]`, `{"version":1,"server":"fake",}`} {
 		os.WriteFile(file, []byte(bad), 0o644)
 		if _, err := loadCache(file, "fake"); err == nil {
 			t.Errorf("%s: read without an error", bad)
