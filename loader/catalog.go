@@ -220,10 +220,16 @@ func (c *Catalog) update(change func()) {
 // prompts have their own, and resources are keyed by URI, which no two
 // sources may claim (see contestedURIs).
 func (c *Catalog) build(version uint64) *Snapshot {
+	entries := 0
+	for _, src := range c.sources {
+		entries += len(src.Entries)
+	}
+	// Sized for the entries: a large server's 100,000 grew these maps
+	// through a dozen rehashes at every change of any source.
 	s := &Snapshot{
 		Version:      version,
-		byName:       map[string]*Entry{},
-		byFold:       map[string]*Entry{},
+		byName:       make(map[string]*Entry, entries),
+		byFold:       make(map[string]*Entry, entries),
 		bySource:     map[string]*Source{},
 		byPrompt:     map[string]*Entry{},
 		byPromptFold: map[string]*Entry{},

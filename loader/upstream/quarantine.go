@@ -239,14 +239,26 @@ func (u *upstream) settle() {
 type shadowing struct {
 	mu       sync.Mutex
 	byServer map[string][]string
-	names    *scan.Names
+	names    *scan.Names // of byServer; nil until asked for since it changed
 }
 
 // shadowNames returns the current names; the value is never changed once
-// handed out.
+// handed out. They are gathered when first asked for after a change, not at
+// the change: a server's tools are decided with the other servers' names,
+// and with one server (a large one, say, whose 100,000 names took a tenth
+// of its start to gather) nothing asks until it lists its tools again.
 func (m *Manager) shadowNames() *scan.Names {
 	m.shadow.mu.Lock()
 	defer m.shadow.mu.Unlock()
+	if m.shadow.names == nil {
+		n := &scan.Names{}
+		for srv, list := range m.shadow.byServer {
+			for _, name := range list {
+				n.Add(srv, name, srv+loader.NameSeparator+name)
+			}
+		}
+		m.shadow.names = n
+	}
 	return m.shadow.names
 }
 
@@ -258,13 +270,7 @@ func (m *Manager) namesChanged(server string, names []string) {
 		m.shadow.byServer = map[string][]string{}
 	}
 	m.shadow.byServer[server] = names
-	n := &scan.Names{}
-	for srv, list := range m.shadow.byServer {
-		for _, name := range list {
-			n.Add(srv, name, srv+loader.NameSeparator+name)
-		}
-	}
-	m.shadow.names = n
+	m.shadow.names = nil // gathered again when asked for
 	m.shadow.mu.Unlock()
 	for _, u := range m.upstreams() {
 		if u.cfg.Name != server {
