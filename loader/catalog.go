@@ -242,14 +242,7 @@ func (c *Catalog) build(version uint64) *Snapshot {
 		s.Sources = append(s.Sources, src)
 		s.bySource[name] = src
 		s.Refused = append(s.Refused, src.Refused...)
-		entries := slices.Clone(src.Entries)
-		slices.SortStableFunc(entries, func(a, b *Entry) int {
-			if d := kindOrder(a.Kind) - kindOrder(b.Kind); d != 0 {
-				return d
-			}
-			return strings.Compare(a.Name, b.Name)
-		})
-		for _, e := range entries {
+		for _, e := range byKindAndName(src.Entries) {
 			if reason := c.claim(s, e, contested); reason != "" {
 				s.Refused = append(s.Refused, Refusal{e, reason})
 				continue
@@ -258,6 +251,36 @@ func (c *Catalog) build(version uint64) *Snapshot {
 		}
 	}
 	return s
+}
+
+// byKindAndName returns the entries by kind, then name, and those alike in
+// the order given: a stable sort's order, from an unstable sort that breaks
+// ties by position (the stable sort, an insertion sort merged in place, took
+// a sixth of a second for a large server's 100,000 entries, at every change
+// of any source).
+func byKindAndName(entries []*Entry) []*Entry {
+	type placed struct {
+		e *Entry
+		i int
+	}
+	order := make([]placed, len(entries))
+	for i, e := range entries {
+		order[i] = placed{e, i}
+	}
+	slices.SortFunc(order, func(a, b placed) int {
+		if d := kindOrder(a.e.Kind) - kindOrder(b.e.Kind); d != 0 {
+			return d
+		}
+		if d := strings.Compare(a.e.Name, b.e.Name); d != 0 {
+			return d
+		}
+		return a.i - b.i
+	})
+	sorted := make([]*Entry, len(order))
+	for i, p := range order {
+		sorted[i] = p.e
+	}
+	return sorted
 }
 
 // claim records e under its name in s, or says why it cannot have it.

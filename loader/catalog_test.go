@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -484,4 +485,24 @@ func summarizeJoined(desc string) string {
 		r = r[:i]
 	}
 	return strings.TrimRightFunc(string(r), func(c rune) bool { return unicode.IsPunct(c) || unicode.IsSpace(c) }) + "…"
+}
+
+// The catalog orders a source's entries as a stable sort by kind and name
+// would: entries alike keep the order the source gave them.
+func TestByKindAndName(t *testing.T) {
+	kinds := []Kind{KindTool, KindPrompt, KindResource, KindSkill}
+	var entries []*Entry
+	for i := range 500 {
+		entries = append(entries, &Entry{Kind: kinds[i*7%len(kinds)], Name: fmt.Sprintf("e%d", i*13%37), Summary: fmt.Sprint(i)})
+	}
+	want := slices.Clone(entries)
+	slices.SortStableFunc(want, func(a, b *Entry) int {
+		if d := kindOrder(a.Kind) - kindOrder(b.Kind); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	if got := byKindAndName(entries); !slices.Equal(got, want) {
+		t.Error("not the order of a stable sort")
+	}
 }
