@@ -145,6 +145,13 @@ func NewSkillEntry(source string, s *Skill) *Entry {
 // is copied, so the caller's definition is never altered. A tool without an
 // input schema takes any object ({"type":"object"}), as the protocol intends.
 func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
+	return NewToolEntryWithDigest(source, name, t, "")
+}
+
+// NewToolEntryWithDigest is NewToolEntry for a definition whose digest
+// (ToolDigest) was made before: a last known catalog keeps its tools'.
+// An empty digest is made here.
+func NewToolEntryWithDigest(source, name string, t *mcp.Tool, digest string) *Entry {
 	if schema.Missing(t.InputSchema) {
 		withDefault := *t
 		withDefault.InputSchema = schema.Default()
@@ -160,7 +167,10 @@ func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
 		Description: t.Description,
 		Tool:        &def,
 		Policy:      PolicyCallable,
-		Digest:      ToolDigest(t),
+		Digest:      digest,
+	}
+	if digest == "" {
+		e.Digest = ToolDigest(t)
 	}
 	if t.Name != name {
 		e.Upstream = t.Name

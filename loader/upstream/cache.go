@@ -32,6 +32,9 @@ type persisted struct {
 	Listed       time.Time   `json:"listed"`
 	Instructions string      `json:"instructions,omitempty"`
 	Tools        []*mcp.Tool `json:"tools"`
+	// Digests are the tools' digests (loader.ToolDigest), by position.
+	// Files written before they were kept lack them.
+	Digests []string `json:"digests,omitempty"`
 	// FirstSeen maps each tool remembered to the digest of its first
 	// definition, so that a changed definition is noticed across restarts.
 	FirstSeen map[string]string `json:"firstSeen"`
@@ -170,6 +173,8 @@ func decodeCache(r io.Reader) (*persisted, error) {
 		switch key {
 		case "tools":
 			tools, err = loader.ReadListedTools(jr, nil)
+		case "digests":
+			p.Digests, err = readArray(jr, len(tools), jsonstream.String)
 		case "firstSeen":
 			p.FirstSeen, err = readMap(jr, len(tools), jsonstream.String)
 		case "lastSeen":
@@ -198,6 +203,36 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	// The definitions kept for held tools are few: decoded whole, then packed.
 	loader.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
 	return &p, nil
+}
+
+// readArray reads the JSON array at r's position (or null) into a slice
+// made for size elements, an element at a time, each decoded by value.
+func readArray[V any](r *jsonstream.Reader, size int, value func([]byte) (V, error)) ([]V, error) {
+	if null, err := r.Null(); err != nil || null {
+		return nil, err
+	}
+	if err := r.Expect('['); err != nil {
+		return nil, err
+	}
+	s := make([]V, 0, size)
+	var raw []byte
+	for n := 0; ; n++ {
+		switch more, err := r.More(']', n); {
+		case err != nil:
+			return nil, err
+		case !more:
+			return s, nil
+		}
+		var err error
+		if raw, err = r.Value(raw[:0]); err != nil {
+			return nil, err
+		}
+		v, err := value(raw)
+		if err != nil {
+			return nil, fmt.Errorf("[%d]: %w", n, err)
+		}
+		s = append(s, v)
+	}
 }
 
 // readMap reads the JSON object at r's position (or null) into a map made
@@ -283,6 +318,20 @@ func writeCache(w io.Writer, p *persisted) error {
 			if err := enc.Encode(t); err != nil {
 				return err
 			}
+		}
+		bw.WriteByte(']')
+	}
+	if len(p.Digests) > 0 {
+		bw.WriteString(`,"digests":[`)
+		for i, d := range p.Digests {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			v, err := json.Marshal(d)
+			if err != nil {
+				return err
+			}
+			bw.Write(v)
 		}
 		bw.WriteByte(']')
 	}

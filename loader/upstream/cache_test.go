@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,7 +130,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	}
 	// Every field, the maps written a name at a time among them.
 	for _, full := range []*persisted{
-		{Version: cacheVersion, Server: "fake", Tools: tools[:1], FirstSeen: map[string]string{"b<>": "x", "a": "y\"z"},
+		{Version: cacheVersion, Server: "fake", Tools: tools[:1], Digests: []string{"sha256:<x>"}, FirstSeen: map[string]string{"b<>": "x", "a": "y\"z"},
 			Trusted: map[string]*mcp.Tool{"t": {Name: "t", Description: "was"}}, LastSeen: map[string]int64{"b<>": 1, "a": -2},
 			Prompts: []*mcp.Prompt{{Name: "p"}}, Resources: []*mcp.Resource{{Name: "r", URI: "file:///r"}},
 			Templates: []*mcp.ResourceTemplate{{Name: "t", URITemplate: "file:///{x}"}}},
@@ -151,7 +152,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		}
 		var whole persisted
 		json.Unmarshal(buf.Bytes(), &whole)
-		if !maps.Equal(back.FirstSeen, whole.FirstSeen) || !maps.Equal(back.LastSeen, whole.LastSeen) ||
+		if !maps.Equal(back.FirstSeen, whole.FirstSeen) || !maps.Equal(back.LastSeen, whole.LastSeen) || !slices.Equal(back.Digests, whole.Digests) ||
 			(back.FirstSeen == nil) != (whole.FirstSeen == nil) || back.Server != whole.Server ||
 			len(back.Trusted) != len(whole.Trusted) || len(back.Prompts)+len(back.Resources)+len(back.Templates) != len(whole.Prompts)+len(whole.Resources)+len(whole.Templates) {
 			t.Errorf("read back %+v, want %+v", back, whole)
@@ -207,4 +208,42 @@ func TestCacheRoundTrip(t *testing.T) {
 	if p, err := loadCache(file, "fake"); err != nil || p.Tools != nil {
 		t.Errorf("null tools: %v %v", p, err)
 	}
+}
+
+// A restart serves the last known catalog with the digests saved beside its
+// tools rather than hashing them again, and the server's next listing is
+// hashed whatever they say: a file altered to lie about a definition's
+// digest is caught at that listing.
+func TestLastKnownDigests(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("s", nil)
+	f.setTool("one", "The first tool.")
+	m := e.start()
+	real := entry(waitSource(t, e.catalog, "s", "listed", inState(loader.StateActive)), "s__one").Digest
+	waitKnown(t, m, "s")
+	m.Close() // once the listing is saved
+	file := m.servers["s"].id.file
+	p, err := loadCache(file, "s")
+	if err != nil || p == nil || !slices.Equal(p.Digests, []string{real}) {
+		t.Fatalf("saved digests %v (%v), want [%s]", p.Digests, err, real)
+	}
+	lie := "sha256:" + strings.Repeat("0", 64)
+	p.Digests[0] = lie
+	if err := saveCache(file, p); err != nil {
+		t.Fatal(err)
+	}
+
+	gate := make(chan struct{})
+	f.gateList(gate)
+	e.catalog = loader.NewCatalog()
+	e.opts.Catalog = e.catalog
+	e.start()
+	src := waitSource(t, e.catalog, "s", "last known catalog", inState(loader.StateConnecting))
+	if d := entry(src, "s__one").Digest; d != lie {
+		t.Errorf("served with digest %s, want the saved %s", d, lie)
+	}
+	close(gate)
+	waitSource(t, e.catalog, "s", "listed again, its tool hashed", func(src *loader.Source) bool {
+		return src.State == loader.StateActive && entry(src, "s__one").Digest == real
+	})
 }

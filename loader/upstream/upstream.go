@@ -69,6 +69,10 @@ type upstream struct {
 	attempt      int           // connection attempts begun
 	sess         *session      // the live connection while active or validating
 	tools        []*mcp.Tool   // last known, under their own names
+	// digests are those of tools, by position (ToolDigest), or nil when
+	// they are to be made: the last known catalog keeps them, so that a
+	// start does not hash every tool again to serve it.
+	digests []string
 	seen         seenTools
 	listed       time.Time
 	cached       bool // tools are the last known catalog, not yet listed in this run
@@ -442,7 +446,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 				len(u.tools), u.listed.Format(time.RFC3339))
 			return
 		}
-		u.tools, u.listed, u.cached = tools, time.Now(), false
+		u.tools, u.digests, u.listed, u.cached = tools, nil, time.Now(), false
 		u.q.listing = true
 		u.rebuild()
 		// The digests are the entries' (a new entry is never marked
@@ -568,6 +572,9 @@ func (u *upstream) loadPersisted() {
 		if p != nil {
 			u.cached = true
 			u.tools = slices.DeleteFunc(p.Tools, func(t *mcp.Tool) bool { return t == nil })
+			if len(p.Digests) == len(u.tools) && len(u.tools) == len(p.Tools) { // by position: none dropped
+				u.digests = p.Digests
+			}
 			u.listed, u.instructions = p.Listed, u.redact.String(p.Instructions)
 			u.features = features{prompts: p.Prompts, resources: p.Resources, templates: p.Templates}
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
@@ -589,6 +596,7 @@ func (u *upstream) save() {
 		Listed:       u.listed,
 		Instructions: u.instructions,
 		Tools:        slices.Clone(u.tools),
+		Digests:      slices.Clone(u.digests),
 		Prompts:      u.features.prompts,
 		Resources:    u.features.resources,
 		Templates:    u.features.templates,
@@ -672,11 +680,22 @@ func (u *upstream) rebuild() {
 		return ok && k.tool == t && k.entry.Quarantine == nil
 	}
 	fresh := make([]*loader.Entry, len(u.tools))
+	haveDigests := len(u.digests) == len(u.tools)
 	parallel.For(len(u.tools), func(i int) {
-		if t := u.tools[i]; !reused(t) {
+		t := u.tools[i]
+		switch {
+		case reused(t):
+		case haveDigests:
+			// The last known catalog's, made from the definition as it
+			// was saved. A file altered to lie about them could as well
+			// alter the approvals beside it; the server's next listing
+			// is hashed whatever this says.
+			fresh[i] = loader.NewToolEntryWithDigest(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t, u.digests[i])
+		default:
 			fresh[i] = loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
 		}
 	})
+	u.digests = make([]string, len(u.tools))
 	for i, t := range u.tools {
 		e := fresh[i]
 		kept := e == nil // reused: published entries never change, the work is done on a copy
@@ -684,6 +703,7 @@ func (u *upstream) rebuild() {
 			c := *prev[t.Name].entry
 			e = &c
 		}
+		u.digests[i] = e.Digest
 		if _, ok := u.known[t.Name]; !ok {
 			u.known[t.Name] = knownTool{t, e}
 		}
