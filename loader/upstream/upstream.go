@@ -62,17 +62,14 @@ type upstream struct {
 	// not listed yet.
 	relisting atomic.Bool
 
-	mu      sync.Mutex
-	state   loader.State
-	since   time.Time
-	changed chan struct{} // closed at every update, for waiting callers
-	attempt int           // connection attempts begun
-	sess    *session      // the live connection while active or validating
-	tools   []*mcp.Tool   // last known, under their own names
-	// digests are those of tools, by position (ToolDigest), or nil when
-	// they are to be made: the last known catalog keeps them, so that a
-	// start does not hash every tool again to serve it.
-	digests      []string
+	mu           sync.Mutex
+	state        loader.State
+	since        time.Time
+	changed      chan struct{} // closed at every update, for waiting callers
+	attempt      int           // connection attempts begun
+	sess         *session      // the live connection while active or validating
+	tools        []*mcp.Tool   // last known, under their own names
+	digests      []string      // of tools by position, nil until made; a last known catalog keeps them
 	seen         seenTools
 	listed       time.Time
 	cached       bool // tools are the last known catalog, not yet listed in this run
