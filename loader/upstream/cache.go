@@ -178,7 +178,7 @@ func decodeCache(r io.Reader) (*persisted, error) {
 		case "firstSeen":
 			p.FirstSeen, err = readMap(jr, len(tools), jsonstream.String)
 		case "lastSeen":
-			p.LastSeen, err = readMap(jr, len(tools), func(raw []byte) (v int64, err error) { return v, json.Unmarshal(raw, &v) })
+			p.LastSeen, err = readMap(jr, len(tools), unixSeconds)
 		default:
 			rest[key], err = jr.Value(nil)
 		}
@@ -233,6 +233,22 @@ func readArray[V any](r *jsonstream.Reader, size int, value func([]byte) (V, err
 		}
 		s = append(s, v)
 	}
+}
+
+// unixSeconds decodes a JSON integer: one as this file writes them (digits,
+// a minus before them, no leading zero) at once, any other as encoding/json
+// decodes it into an int64, or fails to.
+func unixSeconds(raw []byte) (int64, error) {
+	digits := strings.TrimPrefix(string(raw), "-")
+	plain := digits != "" && (digits[0] != '0' || digits == "0") && strings.Trim(digits, "0123456789") == ""
+	if plain {
+		if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+			return v, nil
+		}
+	}
+	var v int64
+	err := json.Unmarshal(raw, &v)
+	return v, err
 }
 
 // readMap reads the JSON object at r's position (or null) into a map made

@@ -247,3 +247,15 @@ func TestLastKnownDigests(t *testing.T) {
 		return src.State == loader.StateActive && entry(src, "s__one").Digest == real
 	})
 }
+
+// A last listing's time is read as encoding/json reads an int64.
+func TestUnixSeconds(t *testing.T) {
+	for _, raw := range []string{"0", "-0", "17", "-1700000000", "007", "+1", "1.5", "1e3", "9223372036854775807", "9223372036854775808", "-", "", `"1"`, "1_0"} {
+		var want int64
+		wantErr := json.Unmarshal([]byte(raw), &want)
+		got, err := unixSeconds([]byte(raw))
+		if got != want || (err == nil) != (wantErr == nil) {
+			t.Errorf("%q: %d, %v; encoding/json %d, %v", raw, got, err, want, wantErr)
+		}
+	}
+}
