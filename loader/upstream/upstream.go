@@ -693,6 +693,7 @@ func (u *upstream) rebuild() {
 		}
 	})
 	u.digests = make([]string, len(u.tools))
+	set := u.settings() // a change of them rebuilds again
 	for i, t := range u.tools {
 		e := fresh[i]
 		kept := e == nil // reused: published entries never change, the work is done on a copy
@@ -717,7 +718,6 @@ func (u *upstream) rebuild() {
 			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
 			continue
 		}
-		set := u.settings()
 		e.Policy = set.policy(t.Name)
 		e.AlwaysLoad = set.alwaysLoad(t.Name)
 		r, ok := u.seen[t.Name]
