@@ -692,6 +692,12 @@ func (u *upstream) rebuild() {
 			fresh[i] = loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
 		}
 	})
+	u.prescan(func(i int) string {
+		if e := fresh[i]; e != nil {
+			return e.Digest
+		}
+		return prev[u.tools[i].Name].entry.Digest
+	})
 	u.digests = make([]string, len(u.tools))
 	set := u.settings() // a change of them rebuilds again
 	for i, t := range u.tools {
