@@ -291,7 +291,7 @@ type shadowing struct {
 // shadowNames returns the current names; the value is never changed once
 // handed out. They are gathered when first asked for after a change, not at
 // the change: a server's tools are decided with the other servers' names,
-// and with one server (a large one, say, whose 100,000 names took a tenth
+// and with one server (a large one, say, whose 100,000 names took 0.26 s
 // of its start to gather) nothing asks until it lists its tools again.
 func (m *Manager) shadowNames() *scan.Names {
 	m.shadow.mu.Lock()
