@@ -165,8 +165,15 @@ func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfi
 	if d.Sources == nil {
 		d.Sources = map[string]*record{}
 	}
-	for _, r := range d.Sources {
-		if r.Entries == nil {
+	for k, r := range d.Sources {
+		switch {
+		case r == nil:
+			// A source written as null (by hand: encode writes none) had
+			// crashed every start. It stays known, with no approvals: a
+			// next listing is then not taken for a first one, which
+			// would trust all it serves.
+			d.Sources[k] = &record{Entries: map[string][]Approval{}}
+		case r.Entries == nil:
 			r.Entries = map[string][]Approval{}
 		}
 	}

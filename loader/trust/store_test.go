@@ -165,6 +165,22 @@ func TestStoreUnreadableFailsClosed(t *testing.T) {
 	}
 }
 
+// A source written as null (by hand) is read as known, with no approvals;
+// it used to crash the start.
+func TestStoreNullSource(t *testing.T) {
+	file := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(file, []byte(`{"version":1,"sources":{"k":null}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(file, nil)
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Known("k") || s.Approved("k", "t", "d") {
+		t.Errorf("known %v, approved %v", s.Known("k"), s.Approved("k", "t", "d"))
+	}
+}
+
 // TestStoreConcurrentApprovals: two stores on one file (a server and the
 // CLI) approving at once lose nothing.
 func TestStoreConcurrentApprovals(t *testing.T) {
