@@ -29,7 +29,8 @@ type Reader struct {
 	off int64 // bytes consumed, for errors
 }
 
-// NewReader returns a Reader of the JSON text r holds.
+// NewReader returns a Reader of the JSON text r holds. A *bufio.Reader of
+// 64 KB or more is read as it is, not buffered again.
 func NewReader(r io.Reader) *Reader {
 	return &Reader{r: bufio.NewReaderSize(r, 64<<10)}
 }
