@@ -152,6 +152,12 @@ func (u *upstream) newScan(digest string, t *mcp.Tool) *scanned {
 // u.tools. The scans kept may then exceed scan's bound by one rebuild's
 // tools, until endRebuild forgets those no longer listed.
 func (u *upstream) prescan(digest func(i int) string) {
+	if !u.q.listing {
+		// A last known catalog: its tools are mostly settled, which
+		// needs no scan, only a look at the approvals, under their
+		// lock; spread over the cores, those looks took longer.
+		return
+	}
 	var todo []int
 	for i := range u.tools {
 		if _, ok := u.scanKept(digest(i)); !ok {
