@@ -141,10 +141,9 @@ func ReadListedTools(r *jsonstream.Reader, p *SchemaPacker) ([]*mcp.Tool, error)
 	if null, err := r.Null(); err != nil || null {
 		return nil, err
 	}
-	if c, _ := r.Peek(); c != '[' {
+	if r.Expect('[') != nil {
 		return nil, errors.New("want a JSON array of tools")
 	}
-	r.Expect('[')
 	packed := func(raw json.RawMessage, pack *schemaPacker) any {
 		if len(raw) == 0 || string(raw) == "null" {
 			return nil
@@ -504,10 +503,10 @@ func openToolsArray(r *jsonstream.Reader) error {
 			return fmt.Errorf("%s: %v", want, err)
 		}
 		if key == "tools" {
-			if c, err := r.Peek(); err != nil || c != '[' {
+			if r.Expect('[') != nil {
 				return errors.New(`"tools" is not an array`)
 			}
-			return r.Expect('[')
+			return nil
 		}
 		// Skipped, but checked: a file that is not JSON is refused whole.
 		if raw, err := r.Value(nil); err != nil {

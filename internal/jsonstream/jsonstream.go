@@ -98,6 +98,43 @@ func (r *Reader) Null() (bool, error) {
 	return err == nil, err
 }
 
+// Array reads the array at r's position, up to and including its closing
+// bracket, calling element to read each element (by its index).
+func (r *Reader) Array(element func(i int) error) error {
+	if err := r.Expect('['); err != nil {
+		return err
+	}
+	for i := 0; ; i++ {
+		if more, err := r.More(']', i); err != nil || !more {
+			return err
+		}
+		if err := element(i); err != nil {
+			return err
+		}
+	}
+}
+
+// Object reads the object at r's position, up to and including its closing
+// brace, calling member with each key, once the colon after it is read, to
+// read the member's value.
+func (r *Reader) Object(member func(key string) error) error {
+	if err := r.Expect('{'); err != nil {
+		return err
+	}
+	for n := 0; ; n++ {
+		if more, err := r.More('}', n); err != nil || !more {
+			return err
+		}
+		key, err := r.Key()
+		if err != nil {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+}
+
 // Key reads the key of an object's member, and the colon after it.
 func (r *Reader) Key() (string, error) {
 	if c, err := r.Peek(); err != nil {

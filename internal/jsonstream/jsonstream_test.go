@@ -92,27 +92,18 @@ func walk(r *Reader) bool {
 	if err != nil {
 		return false
 	}
-	switch c {
-	case '[', '{':
-		r.discard(1)
-		end := map[byte]byte{'[': ']', '{': '}'}[c]
-		for n := 0; ; n++ {
-			more, err := r.More(end, n)
-			if err != nil {
-				return false
-			}
-			if !more {
-				return true
-			}
-			if c == '{' {
-				if _, err := r.Key(); err != nil {
-					return false
-				}
-			}
-			if !walk(r) {
-				return false
-			}
+	invalid := errors.New("invalid")
+	element := func() error {
+		if !walk(r) {
+			return invalid
 		}
+		return nil
+	}
+	switch c {
+	case '[':
+		return r.Array(func(int) error { return element() }) == nil
+	case '{':
+		return r.Object(func(string) error { return element() }) == nil
 	}
 	raw, err := r.Value(nil)
 	return err == nil && json.Valid(raw)

@@ -150,7 +150,7 @@ func loadCache(file, server string) (*persisted, error) {
 // fields as persisted says.
 func decodeCache(r io.Reader) (*persisted, error) {
 	jr := jsonstream.NewReader(r)
-	if err := jr.Expect('{'); err != nil {
+	if c, err := jr.Peek(); err != nil || c != '{' {
 		return nil, fmt.Errorf("want a JSON object: %v", err)
 	}
 	var (
@@ -158,18 +158,7 @@ func decodeCache(r io.Reader) (*persisted, error) {
 		tools []*mcp.Tool
 	)
 	rest := map[string]json.RawMessage{}
-	for n := 0; ; n++ {
-		more, err := jr.More('}', n)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			break
-		}
-		key, err := jr.Key()
-		if err != nil {
-			return nil, err
-		}
+	err := jr.Object(func(key string) (err error) {
 		switch key {
 		case "tools":
 			tools, err = loader.ReadListedTools(jr, nil)
@@ -183,8 +172,12 @@ func decodeCache(r io.Reader) (*persisted, error) {
 			rest[key], err = jr.Value(nil)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", key, err)
+			return fmt.Errorf("%s: %w", key, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	switch _, err := jr.Peek(); {
 	case err == nil:
@@ -211,38 +204,34 @@ func readArray[V any](r *jsonstream.Reader, size int, value func([]byte) (V, err
 	if null, err := r.Null(); err != nil || null {
 		return nil, err
 	}
-	if err := r.Expect('['); err != nil {
-		return nil, err
-	}
 	s := make([]V, 0, size)
 	var raw []byte
-	for n := 0; ; n++ {
-		switch more, err := r.More(']', n); {
-		case err != nil:
-			return nil, err
-		case !more:
-			return s, nil
-		}
-		var err error
+	err := r.Array(func(i int) (err error) {
 		if raw, err = r.Value(raw[:0]); err != nil {
-			return nil, err
+			return err
 		}
 		v, err := value(raw)
 		if err != nil {
-			return nil, fmt.Errorf("[%d]: %w", n, err)
+			return fmt.Errorf("[%d]: %w", i, err)
 		}
 		s = append(s, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return s, nil
 }
 
 // unixSeconds decodes a JSON integer: one as this file writes them (digits,
 // a minus before them, no leading zero) at once, any other as encoding/json
 // decodes it into an int64, or fails to.
 func unixSeconds(raw []byte) (int64, error) {
-	digits := strings.TrimPrefix(string(raw), "-")
+	text := string(raw)
+	digits := strings.TrimPrefix(text, "-")
 	plain := digits != "" && (digits[0] != '0' || digits == "0") && strings.Trim(digits, "0123456789") == ""
 	if plain {
-		if v, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		if v, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return v, nil
 		}
 	}
@@ -260,31 +249,23 @@ func readMap[V any](r *jsonstream.Reader, size int, value func([]byte) (V, error
 	if null, err := r.Null(); err != nil || null {
 		return nil, err
 	}
-	if err := r.Expect('{'); err != nil {
-		return nil, err
-	}
 	m := make(map[string]V, size)
 	var raw []byte
-	for n := 0; ; n++ {
-		switch more, err := r.More('}', n); {
-		case err != nil:
-			return nil, err
-		case !more:
-			return m, nil
-		}
-		key, err := r.Key()
-		if err != nil {
-			return nil, err
-		}
+	err := r.Object(func(key string) (err error) {
 		if raw, err = r.Value(raw[:0]); err != nil {
-			return nil, err
+			return err
 		}
 		v, err := value(raw)
 		if err != nil {
-			return nil, fmt.Errorf("%q: %w", key, err)
+			return fmt.Errorf("%q: %w", key, err)
 		}
 		m[key] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return m, nil
 }
 
 // saveCache writes a persisted catalog atomically: readers, including a
