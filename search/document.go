@@ -12,10 +12,12 @@
 // catalog (`bicepschema`: bicep, schema; at a quarter of a name word's weight), hints from the types of values a request carries (dates, files,
 // places, currencies), and a share of the evidence of the tool's server as a whole. Text in
 // scripts written without spaces (Chinese, Japanese, Korean, Thai, …) is cut into
-// overlapping character pairs. The words a long request quotes (a message to post, a file
-// name) are values for the tool, not words about it, and do not count; nor do
-// conversational openers ("help me", "show me"), and "times" between numbers asks to
-// multiply. A word no document has finds the catalog's words nearest to it in embedded GloVe
+// overlapping character pairs; a request's Chinese words also count as their English
+// glosses in CC-CEDICT, and a document described only in Chinese is indexed with the
+// glosses of its words (cedict.go), so that neither language needs the other's words. The
+// words a long request quotes (a message to post, a file name) are values for the tool,
+// not words about it, and do not count; nor do conversational openers ("help me", "show
+// me"), and "times" between numbers asks to multiply. A word no document has finds the catalog's words nearest to it in embedded GloVe
 // word vectors, at a low weight (the soft stage, pluggable: see SoftStage). Short queries also
 // get fuzzy name matching (sahilm/fuzzy) and spelling correction. A description's sentences
 // that say what the tool is not for ("Not for listing multiple keys.", "use X instead") are

@@ -651,6 +651,20 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 	}
 	addField(fieldTitle, d.Title, false)
 	addField(fieldDesc, affirmative(d.Description), false)
+	if describedInChinese(d.Description) {
+		// An English request shares no word with such a document: the English words of
+		// its Chinese ones count too, in the parameter descriptions' field, at half the
+		// description's weight. A dictionary's words for a guessed cut are weaker evidence
+		// than words written; in the description's own field they cost English requests
+		// for English tools more than they gained (see BENCHMARKS.md).
+		addGlosses := func(text string) {
+			glosses(text, func(g string) { addField(fieldParamDesc, g, false) })
+		}
+		addGlosses(affirmative(d.Description))
+		for _, p := range d.Params {
+			addGlosses(p.Description)
+		}
+	}
 	for _, p := range d.Params {
 		addField(fieldParamName, p.Name, true)
 		addField(fieldParamDesc, p.Description, false)

@@ -29,7 +29,7 @@ var defaultWeights = weights{
 		fieldParamName: 1 / 0.7, fieldParamDesc: 0.5, fieldEnum: 1,
 		fieldHeading: 1.5, fieldBody: 0.3, // fieldNamePart follows fieldName: see fieldWeights
 	},
-	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.2, featChangeAsked: -0.3, featListsPlural: 0.1},
+	rerank: [numFeatures]float64{featBase: 1, featNameFit: 0.2, featChangeAsked: -0.2, featListsPlural: 0.1},
 }
 
 // fieldNames name the fields in reports.
