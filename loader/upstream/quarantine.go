@@ -54,10 +54,6 @@ type quarantine struct {
 type scanned struct {
 	findings []scan.Finding
 	refs     *scan.Refs
-	// settled marks a definition not scanned, because the approvals say
-	// what it is whatever the scanner would find (trust.Store.Settled).
-	// The next listing scans it, for shadowing.
-	settled bool
 }
 
 // maxScans bounds the scans kept, with twice the server's tools: a server
@@ -121,28 +117,39 @@ func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 	if sc, ok := u.scanKept(digest); ok {
 		return sc
 	}
+	sc := u.newScan(digest, t)
+	if sc == settledScan {
+		// Not kept: the next listing scans it anyway, and a large server's last
+		// known catalog would keep one for each of its tools (100,000 map entries,
+		// a tenth of a second of its start).
+		return sc
+	}
 	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
 		u.q.scans = make(map[string]*scanned, len(u.tools))
 	}
-	sc := u.newScan(digest, t)
 	u.q.scans[digest] = sc
 	return sc
 }
 
-// scanKept returns the scan kept for a definition, unless there is none or
-// it must be made again.
+// scanKept returns the scan kept for a definition, unless there is none.
 func (u *upstream) scanKept(digest string) (*scanned, bool) {
 	sc, ok := u.q.scans[digest]
-	return sc, ok && !(sc.settled && u.q.listing)
+	return sc, ok
 }
 
-// newScan scans a definition, or marks it settled. It changes nothing and
+// settledScan stands for every definition not scanned because the approvals
+// say what it is whatever the scanner would find (trust.Store.Settled): no
+// findings. Nothing changes a scan once made.
+var settledScan = &scanned{}
+
+// newScan scans a definition, or finds it settled. It changes nothing and
 // may run on several goroutines at once.
 func (u *upstream) newScan(digest string, t *mcp.Tool) *scanned {
-	sc := &scanned{settled: !u.q.listing && u.m.approvals.Settled(u.id.trust, t.Name, digest, scan.Version)}
-	if !sc.settled {
-		sc.findings, sc.refs = scan.ToolReferences(t)
+	if !u.q.listing && u.m.approvals.Settled(u.id.trust, t.Name, digest, scan.Version) {
+		return settledScan
 	}
+	sc := &scanned{}
+	sc.findings, sc.refs = scan.ToolReferences(t)
 	return sc
 }
 
@@ -185,18 +192,14 @@ const prescanMin = 64
 
 // endRebuild forgets the scans and trusted definitions of tools no longer
 // listed, and notes the tool names.
-func (q *quarantine) endRebuild(tools []*mcp.Tool) {
+func (q *quarantine) endRebuild(tools []*mcp.Tool, listed func(name string) bool) {
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)
 	}
 	slices.Sort(names)
 	q.names = names
-	for name := range q.trusted {
-		if _, ok := slices.BinarySearch(names, name); !ok {
-			delete(q.trusted, name)
-		}
-	}
+	maps.DeleteFunc(q.trusted, func(name string, _ *mcp.Tool) bool { return !listed(name) })
 	live := make(map[string]bool, len(q.digests))
 	for _, d := range q.digests {
 		live[d] = true

@@ -209,10 +209,12 @@ func TestQuarantineApprovalFromElsewhere(t *testing.T) {
 	_ = m
 }
 
-// TestQuarantineRestartSkipsSettledScans: a restart serves the last known
-// tools that a listing trusted after a clean scan without scanning them
-// again; a tool a person approved despite findings stays released.
-func TestQuarantineRestartSkipsSettledScans(t *testing.T) {
+// restartSettled lists a plain tool and one the scanner withholds, approves
+// the second, and starts again on the last known catalog, with a server that
+// never answers: both tools settled by their approvals. It returns the
+// second manager and its catalog.
+func restartSettled(t *testing.T) (*Manager, *loader.Catalog) {
+	t.Helper()
 	e := newEnv(t)
 	f := e.add("s", nil)
 	f.setTool("plain", "A plain tool.")
@@ -236,19 +238,46 @@ func TestQuarantineRestartSkipsSettledScans(t *testing.T) {
 	}
 	m2 := New(e.configs(), blocked)
 	m2.Start(context.Background())
-	defer m2.Close()
-	src, _ := blocked.Catalog.Snapshot().Source("s")
+	t.Cleanup(func() { m2.Close() })
+	return m2, blocked.Catalog
+}
+
+// TestQuarantineRestartSkipsSettledScans: a restart serves the last known
+// tools that a listing trusted after a clean scan without scanning them
+// again; a tool a person approved despite findings stays released.
+func TestQuarantineRestartSkipsSettledScans(t *testing.T) {
+	m, catalog := restartSettled(t)
+	src, _ := catalog.Snapshot().Source("s")
 	if entry(src, "s__plain").Held() || entry(src, "s__flagged").Held() {
 		t.Errorf("after a restart: plain held %v, flagged held %v", entry(src, "s__plain").Held(), entry(src, "s__flagged").Held())
 	}
-	u := m2.servers["s"]
+	u := m.servers["s"]
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	for _, ent := range src.Entries {
-		if sc := u.q.scans[ent.Digest]; sc == nil || !sc.settled {
+		// A scan made is kept; a settled definition is not scanned.
+		if sc := u.q.scans[ent.Digest]; sc != nil {
 			t.Errorf("%s was scanned again at start: %+v", ent.Name, sc)
 		}
 	}
+}
+
+// TestQuarantineResetBeforeListing: a definition settled at a start (not
+// scanned, since its approval decides it) is scanned once that approval is
+// forgotten, before the server lists again, and its findings hold it. A
+// start used to keep "settled" for it, and decided it again on no findings.
+func TestQuarantineResetBeforeListing(t *testing.T) {
+	m, catalog := restartSettled(t)
+	if src, _ := catalog.Snapshot().Source("s"); entry(src, "s__flagged").Held() {
+		t.Fatal("approved, yet held after a restart")
+	}
+	if _, err := m.ResetTrust(context.Background(), "s"); err != nil {
+		t.Fatal(err)
+	}
+	waitSource(t, catalog, "s", "held once its approval is forgotten", func(s *loader.Source) bool {
+		e := entry(s, "s__flagged")
+		return e != nil && e.Held()
+	})
 }
 
 // TestQuarantineCallRightAfterStart: a call made while the server is still

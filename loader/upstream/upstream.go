@@ -736,7 +736,7 @@ func (u *upstream) rebuild() {
 		}
 		u.entries = append(u.entries, e)
 	}
-	u.q.endRebuild(u.tools)
+	u.q.endRebuild(u.tools, func(name string) bool { _, ok := u.known[name]; return ok })
 	u.rebuildFeatures()
 }
 
