@@ -101,35 +101,33 @@ func (r *Reader) Null() (bool, error) {
 // Array reads the array at r's position, up to and including its closing
 // bracket, calling element to read each element (by its index).
 func (r *Reader) Array(element func(i int) error) error {
-	if err := r.Expect('['); err != nil {
-		return err
-	}
-	for i := 0; ; i++ {
-		if more, err := r.More(']', i); err != nil || !more {
-			return err
-		}
-		if err := element(i); err != nil {
-			return err
-		}
-	}
+	return r.each('[', ']', element)
 }
 
 // Object reads the object at r's position, up to and including its closing
 // brace, calling member with each key, once the colon after it is read, to
 // read the member's value.
 func (r *Reader) Object(member func(key string) error) error {
-	if err := r.Expect('{'); err != nil {
-		return err
-	}
-	for n := 0; ; n++ {
-		if more, err := r.More('}', n); err != nil || !more {
-			return err
-		}
+	return r.each('{', '}', func(int) error {
 		key, err := r.Key()
 		if err != nil {
 			return err
 		}
-		if err := member(key); err != nil {
+		return member(key)
+	})
+}
+
+// each reads what open opens, up to and including the close that ends it,
+// calling next to read each of its elements or members (by its index).
+func (r *Reader) each(open, close byte, next func(n int) error) error {
+	if err := r.Expect(open); err != nil {
+		return err
+	}
+	for n := 0; ; n++ {
+		if more, err := r.More(close, n); err != nil || !more {
+			return err
+		}
+		if err := next(n); err != nil {
 			return err
 		}
 	}

@@ -114,7 +114,7 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 // served without scanning it all again, and the listing that follows
 // catches up on shadowing.
 func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
-	if sc, ok := u.scanKept(digest); ok {
+	if sc, ok := u.q.scans[digest]; ok {
 		return sc
 	}
 	sc := u.newScan(digest, t)
@@ -129,12 +129,6 @@ func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 	}
 	u.q.scans[digest] = sc
 	return sc
-}
-
-// scanKept returns the scan kept for a definition, unless there is none.
-func (u *upstream) scanKept(digest string) (*scanned, bool) {
-	sc, ok := u.q.scans[digest]
-	return sc, ok
 }
 
 // settledScan stands for every definition not scanned because the approvals
@@ -167,7 +161,7 @@ func (u *upstream) prescan(digest func(i int) string) {
 	}
 	var todo []int
 	for i := range u.tools {
-		if _, ok := u.scanKept(digest(i)); !ok {
+		if _, ok := u.q.scans[digest(i)]; !ok {
 			todo = append(todo, i)
 		}
 	}
