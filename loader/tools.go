@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/fastjson"
 	"github.com/toolsearch/toolsearch/internal/jsonstream"
 	"github.com/toolsearch/toolsearch/internal/parallel"
 	"github.com/toolsearch/toolsearch/loader/schema"
@@ -179,7 +180,7 @@ func decodeToolArray(r *jsonstream.Reader, pack *schemaPacker, make func(*toolJS
 		case raw == nil:
 			return tools, nil
 		}
-		tool, err := t.decode(func(v any) error { return json.Unmarshal(raw, v) }, pack, make)
+		tool, err := t.decode(raw, pack, make)
 		if err != nil {
 			return nil, fmt.Errorf("tools[%d]: %v", i, err)
 		}
@@ -203,19 +204,20 @@ func nextTool(r *jsonstream.Reader, i int, dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// decode decodes one tool into t with decode, and returns the tool keep
-// makes of it, or nil for a null. The raw schemas' buffers are reused from
-// tool to tool: only the packed copies outlive the decoding.
-func (t *toolJSON) decode(decode func(any) error, pack *schemaPacker, keep func(*toolJSON, *schemaPacker) *mcp.Tool) (*mcp.Tool, error) {
-	*t = toolJSON{InputSchema: t.InputSchema[:0], OutputSchema: t.OutputSchema[:0]}
-	tp := t // null sets it to nil
-	if err := decode(&tp); err != nil {
+// decode decodes the JSON of one tool, raw, into t, and returns the tool
+// keep makes of it, or nil for a null. The raw schemas are raw's own bytes
+// (see fastjson.Unmarshal): keep packs copies of them, and raw may then be
+// used again.
+func (t *toolJSON) decode(raw []byte, pack *schemaPacker, keep func(*toolJSON, *schemaPacker) *mcp.Tool) (*mcp.Tool, error) {
+	*t = toolJSON{}
+	tp := t // null sets it to nil; a decoding encoding/json redoes, to a new one
+	if err := fastjson.Unmarshal(raw, &tp); err != nil {
 		return nil, err
 	}
 	if tp == nil {
 		return nil, nil
 	}
-	return keep(t, pack), nil
+	return keep(tp, pack), nil
 }
 
 // A tools array is decoded in batches of about batchBytes of JSON (or
@@ -337,7 +339,7 @@ func (b *toolBatch) decode(pack *schemaPacker, keep func(*toolJSON, *schemaPacke
 	start := 0
 	for i, end := range b.ends {
 		raw := b.raw[start:end]
-		tool, err := t.decode(func(v any) error { return json.Unmarshal(raw, v) }, pack, keep)
+		tool, err := t.decode(raw, pack, keep)
 		if err != nil {
 			b.err = fmt.Errorf("tools[%d]: %v", b.first+i, err)
 			break

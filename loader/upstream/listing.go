@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/fastjson"
 	"github.com/toolsearch/toolsearch/internal/jsonstream"
 	"github.com/toolsearch/toolsearch/loader"
 )
@@ -121,7 +122,7 @@ func (c *listingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // or false to leave the result as it is.
 func splitPage(result json.RawMessage, pack *loader.SchemaPacker) (tools []*mcp.Tool, rest json.RawMessage, ok bool) {
 	var fields map[string]json.RawMessage
-	if json.Unmarshal(result, &fields) != nil {
+	if fastjson.Unmarshal(result, &fields) != nil {
 		return nil, nil, false
 	}
 	raw, found := fields["tools"]
