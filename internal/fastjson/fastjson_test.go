@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/devsplit"
 )
 
 // The shapes decoded: a tool with its schemas kept as JSON (mcp.Tool's own
@@ -101,6 +104,21 @@ func TestUnmarshal(t *testing.T) {
 	}
 }
 
+// TestUnmarshalDevTools decodes every tool of the development split both ways.
+func TestUnmarshalDevTools(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json"))
+	if err != nil {
+		t.Skip(devsplit.Missing())
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(data, &tools); err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range tools {
+		sameAsEncodingJSON(t, raw)
+	}
+}
+
 func TestNestsBeyond(t *testing.T) {
 	for _, c := range []struct {
 		data  string
@@ -127,7 +145,7 @@ func FuzzUnmarshal(f *testing.F) {
 	f.Add([]byte(`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`))
 	f.Add([]byte(`{"version":1,"sources":{"s":{"name":"n","entries":{"e":[{"digest":"d","at":"2026-12-02T00:00:00Z","scanner":3}]}}}}`))
 	f.Add([]byte(`{"any":[1,"2",{"3":null}],"number":-0.5e3,"ptr":"p","strings":["a"],"map":{"k":1}}`))
-	if data, err := os.ReadFile("../../../shared/eval/dev/catalog.json"); err == nil {
+	if data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json")); err == nil {
 		var tools []json.RawMessage
 		json.Unmarshal(data, &tools)
 		for i := 0; i < len(tools); i += 97 {
@@ -140,9 +158,9 @@ func FuzzUnmarshal(f *testing.F) {
 }
 
 func BenchmarkUnmarshalTools(b *testing.B) {
-	data, err := os.ReadFile("../../../shared/eval/dev/catalog.json")
+	data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json"))
 	if err != nil {
-		b.Skip("the dev split is not here:", err)
+		b.Skip(devsplit.Missing())
 	}
 	var raws []json.RawMessage
 	json.Unmarshal(data, &raws)
