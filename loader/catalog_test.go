@@ -244,6 +244,38 @@ func TestSkillSourceWatch(t *testing.T) {
 	waitFor("a removed organizational folder", func(s *Snapshot) bool { return !has(s, "three", "") && !has(s, "four", "") })
 }
 
+// TestSkillSourceWatchCatchesUp: what changes between Load and the watches
+// being set up makes no event. A skill added as the server started (an
+// end-to-end test on a busy machine) stayed unknown until something else
+// changed; an edit made then stayed unread.
+func TestSkillSourceWatchCatchesUp(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: First.\n---\n")
+	write(t, root, "gone/SKILL.md", "---\nname: gone\ndescription: Removed.\n---\n")
+	c := NewCatalog()
+	src := NewSkillSource([]string{root}, c, nil)
+	src.Load()
+	write(t, root, "two/SKILL.md", "---\nname: two\ndescription: Second.\n---\n")
+	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: Edited.\n---\n")
+	os.RemoveAll(filepath.Join(root, "gone"))
+	changes := make(chan *Snapshot, 16)
+	c.Subscribe(func(_, s *Snapshot) { changes <- s })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go src.Watch(ctx, 50*time.Millisecond)
+	select {
+	case s := <-changes:
+		one, _ := s.Lookup("one")
+		_, two := s.Lookup("two")
+		_, gone := s.Lookup("gone")
+		if one == nil || one.Description != "Edited." || !two || gone {
+			t.Errorf("after the watcher started: one %v, two %v, gone %v; want the edit, the new skill and not the removed one", one, two, gone)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watcher did not read what changed before it started")
+	}
+}
+
 // Skill folders are found below organizational folders, to MaxOrgDepth, but
 // not inside skill folders (their nested skills belong to them), nor in
 // hidden or tooling folders.

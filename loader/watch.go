@@ -42,6 +42,7 @@ type SkillSource struct {
 	MaxTotalBytes int64
 
 	mu       sync.Mutex
+	loadedAt time.Time             // when Load began: Watch reads again what changed since
 	loaded   map[string]*loadedDir // by skill folder path
 	reported map[string]bool       // problems already logged, so a reload logs only news
 	flagged  []*Skill              // flagged by the scanner and not approved
@@ -85,6 +86,7 @@ func NewSkillSource(roots []string, catalog *Catalog, logger *slog.Logger) *Skil
 func (s *SkillSource) Load() Problems {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.loadedAt = time.Now()
 	return s.refresh(nil)
 }
 
@@ -264,6 +266,13 @@ func (s *SkillSource) Watch(ctx context.Context, debounce time.Duration) error {
 	defer w.Close()
 	watched := map[string]bool{}
 	s.syncWatches(w, watched)
+	// What changed between Load and the watches made no event: a skill
+	// added as the server started stayed unknown until something else
+	// changed. Any refresh finds new and removed folders; a folder loaded
+	// before is read again if it changed since Load began.
+	s.mu.Lock()
+	s.refresh(s.changedSince(s.loadedAt))
+	s.mu.Unlock()
 
 	dirty := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
@@ -296,6 +305,27 @@ func (s *SkillSource) Watch(ctx context.Context, debounce time.Duration) error {
 			dirty = map[string]bool{}
 		}
 	}
+}
+
+// changedSince returns the loaded skill folders in which a file or folder was
+// modified at t or after (a second before, for file systems that keep
+// coarse times). Callers hold s.mu.
+func (s *SkillSource) changedSince(t time.Time) map[string]bool {
+	since := t.Add(-time.Second)
+	changed := map[string]bool{}
+	for dir := range s.loaded {
+		filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // gone or unreadable: the refresh reports it
+			}
+			if info, err := d.Info(); err == nil && !info.ModTime().Before(since) {
+				changed[dir] = true
+				return filepath.SkipAll
+			}
+			return nil
+		})
+	}
+	return changed
 }
 
 // skillDirOf maps a changed path to the skill folder it belongs to: the
