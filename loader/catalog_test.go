@@ -179,17 +179,24 @@ func TestSkillSourceNested(t *testing.T) {
 	}
 }
 
+// watch starts src's watcher until the test ends, and returns the catalog's
+// snapshots as it publishes them.
+func watch(t *testing.T, c *Catalog, src *SkillSource) <-chan *Snapshot {
+	changes := make(chan *Snapshot, 16)
+	c.Subscribe(func(_, s *Snapshot) { changes <- s })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go src.Watch(ctx, 50*time.Millisecond)
+	return changes
+}
+
 func TestSkillSourceWatch(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: First.\n---\n")
 	c := NewCatalog()
 	src := NewSkillSource([]string{root}, c, nil)
 	src.Load()
-	changes := make(chan *Snapshot, 16)
-	c.Subscribe(func(_, s *Snapshot) { changes <- s })
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go src.Watch(ctx, 50*time.Millisecond)
+	changes := watch(t, c, src)
 	time.Sleep(100 * time.Millisecond) // let the watcher start
 
 	waitFor := func(what string, ok func(*Snapshot) bool) {
@@ -258,11 +265,7 @@ func TestSkillSourceWatchCatchesUp(t *testing.T) {
 	write(t, root, "two/SKILL.md", "---\nname: two\ndescription: Second.\n---\n")
 	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: Edited.\n---\n")
 	os.RemoveAll(filepath.Join(root, "gone"))
-	changes := make(chan *Snapshot, 16)
-	c.Subscribe(func(_, s *Snapshot) { changes <- s })
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go src.Watch(ctx, 50*time.Millisecond)
+	changes := watch(t, c, src)
 	select {
 	case s := <-changes:
 		one, _ := s.Lookup("one")
@@ -273,6 +276,29 @@ func TestSkillSourceWatchCatchesUp(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the watcher did not read what changed before it started")
+	}
+}
+
+// TestSkillSourceWatchStartsQuietly: where nothing changed since Load, the
+// watcher's start publishes nothing; republishing the same skills rebuilt a
+// large catalog at every start.
+func TestSkillSourceWatchStartsQuietly(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: First.\n---\n")
+	long := time.Now().Add(-time.Hour)
+	for _, p := range []string{"one/SKILL.md", "one", ""} {
+		if err := os.Chtimes(filepath.Join(root, p), long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := NewCatalog()
+	src := NewSkillSource([]string{root}, c, nil)
+	src.Load()
+	changes := watch(t, c, src)
+	select {
+	case <-changes:
+		t.Error("the watcher published the skills again, with nothing changed")
+	case <-time.After(500 * time.Millisecond):
 	}
 }
 

@@ -93,15 +93,15 @@ func (s *SkillSource) Load() Problems {
 // refresh reloads the given folders (all when dirty is nil), then merges and
 // publishes. Callers hold s.mu.
 func (s *SkillSource) refresh(dirty map[string]bool) Problems {
-	order, rootProbs := s.reload(dirty)
+	order, rootProbs, _ := s.reload(dirty)
 	return s.publish(order, rootProbs)
 }
 
 // reload finds the skill folders of every root and loads those that are new,
 // dirty (all when dirty is nil) or were withheld, within MaxTotalBytes. It
-// returns the folders in order, and the problems of the roots themselves.
-// Callers hold s.mu.
-func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs Problems) {
+// returns the folders in order, the problems of the roots themselves, and
+// whether it loaded or dropped any folder. Callers hold s.mu.
+func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs Problems, changed bool) {
 	var total int64 // bytes of the skills kept so far
 	limit := s.MaxTotalBytes
 	if limit <= 0 {
@@ -120,6 +120,7 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs P
 			order = append(order, dir)
 			ld, ok := s.loaded[dir]
 			if !ok || dirty == nil || dirty[dir] || ld.withheld {
+				changed = true
 				if total >= limit { // full: not even read
 					s.loaded[dir] = withheld(dir, total, limit)
 					continue
@@ -137,9 +138,10 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs P
 	for dir := range s.loaded {
 		if !present[dir] {
 			delete(s.loaded, dir)
+			changed = true
 		}
 	}
-	return order, rootProbs
+	return order, rootProbs, changed
 }
 
 // loadDir loads the skill folder dir of root, and scans the skill and its
@@ -268,10 +270,14 @@ func (s *SkillSource) Watch(ctx context.Context, debounce time.Duration) error {
 	s.syncWatches(w, watched)
 	// What changed between Load and the watches made no event: a skill
 	// added as the server started stayed unknown until something else
-	// changed. Any refresh finds new and removed folders; a folder loaded
-	// before is read again if it changed since Load began.
+	// changed. A reload finds new and removed folders; a folder loaded
+	// before is read again if it changed since Load began. Published only
+	// if any did: republishing the same skills rebuilt a large catalog at
+	// every start, which raised its peak.
 	s.mu.Lock()
-	s.refresh(s.changedSince(s.loadedAt))
+	if order, rootProbs, changed := s.reload(s.changedSince(s.loadedAt)); changed {
+		s.publish(order, rootProbs)
+	}
 	s.mu.Unlock()
 
 	dirty := map[string]bool{}
