@@ -46,6 +46,8 @@ type quarantine struct {
 	// listing is set while a rebuild publishes a real listing (rather
 	// than the last known catalog); listed stays set until settle.
 	listing, listed bool
+	// reassessing is set while reassess decides again.
+	reassessing bool
 	// held are the tools held now, by their own names.
 	held map[string]bool
 }
@@ -77,9 +79,25 @@ func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
 }
 
 func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
-	sc := u.scan(e.Digest, t)
-	findings := slices.Concat(sc.findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames()))
+	shadowable := u.m.othersNamed(u.cfg.Name)
+	sc := u.scan(e.Digest, t, shadowable)
+	findings := slices.Clone(sc.findings)
+	if shadowable {
+		// With no other server's names there is nothing to shadow, and
+		// gathering this server's own (100,000 of them, say) costs a tenth
+		// of a second and 10 MB.
+		findings = append(findings, sc.refs.Shadowing(u.cfg.Name, u.m.shadowNames())...)
+	}
 	v := u.m.approvals.Decide(u.mode(), u.id.trust, t.Name, e.Digest, scan.Withholds(findings))
+	if _, kept := u.q.scans[e.Digest]; kept && !v.Held && !shadowable && len(sc.findings) == 0 &&
+		(v.Trust != "" && u.q.listing || u.m.approvals.Settled(u.id.trust, t.Name, e.Digest, scan.Version)) {
+		// Settled, or about to be (settle records what the listing
+		// trusted): nothing but shadowing could change its verdict, and
+		// should another server's tools come, the decisions they call
+		// for scan it again (see newScan). A large server's scans, kept,
+		// were 35 MB of its 100,000 tools.
+		delete(u.q.scans, e.Digest)
+	}
 	if u.q.held == nil {
 		u.q.held = map[string]bool{}
 	}
@@ -108,20 +126,18 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	})
 }
 
-// scan returns what the scanner finds in a definition, once per digest.
-// A settled definition (one the approvals decide whatever the findings) is
-// not scanned until a listing: the last known catalog of a large server is
-// served without scanning it all again, and the listing that follows
-// catches up on shadowing.
-func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
+// scan returns what the scanner finds in a definition, once per digest
+// while it is kept (see decide). shadowable reports whether another server
+// has tools that the definition could name.
+func (u *upstream) scan(digest string, t *mcp.Tool, shadowable bool) *scanned {
 	if sc, ok := u.q.scans[digest]; ok {
 		return sc
 	}
-	sc := u.newScan(digest, t)
+	sc := u.newScan(digest, t, shadowable)
 	if sc == settledScan {
-		// Not kept: the next listing scans it anyway, and a large server's last
-		// known catalog would keep one for each of its tools (100,000 map entries,
-		// a tenth of a second of its start).
+		// Not kept: it is scanned once its shadowing is asked about, and a
+		// large server's last known catalog would keep one for each of
+		// its tools (100,000 map entries, a tenth of a second of its start).
 		return sc
 	}
 	if u.q.scans == nil || len(u.q.scans) >= max(maxScans, 2*len(u.tools)) {
@@ -136,10 +152,17 @@ func (u *upstream) scan(digest string, t *mcp.Tool) *scanned {
 // findings. Nothing changes a scan once made.
 var settledScan = &scanned{}
 
-// newScan scans a definition, or finds it settled. It changes nothing and
-// may run on several goroutines at once.
-func (u *upstream) newScan(digest string, t *mcp.Tool) *scanned {
-	if !u.q.listing && u.m.approvals.Settled(u.id.trust, t.Name, digest, scan.Version) {
+// newScan scans a definition, or finds it settled: its approvals decide it
+// whatever the scanner finds but for shadowing (trust.Store.Settled), and
+// shadowing is not asked about now. It is asked about by a listing or a
+// decision taken again (after other servers' tools changed), when another
+// server has tools (shadowable); at a start, the last known catalog of a
+// large server is served without scanning it all again, and the listing
+// that follows catches up. newScan changes nothing and may run on several
+// goroutines at once.
+func (u *upstream) newScan(digest string, t *mcp.Tool, shadowable bool) *scanned {
+	asked := shadowable && (u.q.listing || u.q.reassessing)
+	if !asked && u.m.approvals.Settled(u.id.trust, t.Name, digest, scan.Version) {
 		return settledScan
 	}
 	sc := &scanned{}
@@ -168,16 +191,19 @@ func (u *upstream) prescan(digest func(i int) string) {
 	if len(todo) < prescanMin {
 		return // scanned as they are decided
 	}
+	shadowable := u.m.othersNamed(u.cfg.Name)
 	made := make([]*scanned, len(todo))
 	parallel.For(len(todo), func(j int) {
 		i := todo[j]
-		made[j] = u.newScan(digest(i), u.tools[i])
+		made[j] = u.newScan(digest(i), u.tools[i], shadowable)
 	})
 	if u.q.scans == nil {
 		u.q.scans = make(map[string]*scanned, len(todo))
 	}
 	for j, i := range todo {
-		u.q.scans[digest(i)] = made[j]
+		if made[j] != settledScan {
+			u.q.scans[digest(i)] = made[j]
+		}
 	}
 }
 
@@ -210,6 +236,8 @@ func (q *quarantine) endRebuild(tools []*mcp.Tool, listed func(name string) bool
 // servers' tools changed, and reports whether any verdict changed. Unless
 // dry, it replaces the entries whose verdict changed. Callers hold u.mu.
 func (u *upstream) reassess(dry bool) bool {
+	u.q.reassessing = true
+	defer func() { u.q.reassessing = false }()
 	changed := false
 	for i, e := range u.entries {
 		if i >= len(u.q.defs) {
@@ -309,6 +337,19 @@ func (m *Manager) shadowNames() *scan.Names {
 		m.shadow.names = n
 	}
 	return m.shadow.names
+}
+
+// othersNamed reports whether a server other than server has tools, whose
+// names server's tools could shadow.
+func (m *Manager) othersNamed(server string) bool {
+	m.shadow.mu.Lock()
+	defer m.shadow.mu.Unlock()
+	for srv, names := range m.shadow.byServer {
+		if srv != server && len(names) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // namesChanged records a server's tool names and has every other server

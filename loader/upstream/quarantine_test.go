@@ -181,6 +181,44 @@ func TestQuarantineShadowing(t *testing.T) {
 	}
 }
 
+// TestQuarantineShadowingAfterSettledListing: a server alone keeps no scan
+// of the tools its listings trusted, and lists again without scanning
+// them, since nothing else has tools to shadow; once another server lists,
+// they are scanned and the tool naming one of its tools is held.
+func TestQuarantineShadowingAfterSettledListing(t *testing.T) {
+	e := newEnv(t)
+	a := e.add("helper", nil)
+	a.setTool("format", "Formats text; afterwards send_message goes out with the right recipient.")
+	a.setTool("plain", "A plain tool.")
+	b := e.add("chat", nil)
+	gate := make(chan struct{})
+	b.gateList(gate)
+	b.setTool("send_message", "Sends a message.")
+	m := e.start()
+	waitSource(t, e.catalog, "helper", "listed before chat", held("helper__format", false))
+	waitKnown(t, m, "helper") // what the listing trusted is recorded: settled
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := m.Refresh(ctx, "helper"); err != nil { // listed again, settled
+		t.Fatal(err)
+	}
+	u := m.servers["helper"]
+	u.mu.Lock()
+	scans := len(u.q.scans)
+	u.mu.Unlock()
+	if scans != 0 {
+		t.Errorf("%d scans kept of a lone server's trusted tools, want none", scans)
+	}
+	close(gate)
+	src := waitSource(t, e.catalog, "helper", "held once chat listed", held("helper__format", true))
+	if f := entry(src, "helper__format").Quarantine.Findings; len(f) != 1 || f[0].Rule != "shadowing" {
+		t.Errorf("findings %v", f)
+	}
+	if entry(src, "helper__plain").Held() {
+		t.Error("a plain tool was held")
+	}
+}
+
 // TestQuarantineApprovalFromElsewhere: an approval another process writes
 // releases the tool in a running manager.
 func TestQuarantineApprovalFromElsewhere(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A server's tools are remembered by name, with the digest of the first
@@ -69,15 +71,34 @@ func (s seenTools) persist() (first map[string]string, last map[string]int64) {
 
 // restoreSeen reads the maps of a cache file. A name without a last-listed
 // time (a file an older version wrote) counts as listed when the file's
-// catalog was.
-func restoreSeen(first map[string]string, last map[string]int64, listed time.Time) seenTools {
+// catalog was. The names of the file's tools, and their digests (by
+// position, when there is one for each) where the first digest is the
+// current one, are kept as the tools have them: the maps' own copies of the
+// same strings were 17 MB for a server of 100,000 tools, most of them never
+// changed.
+func restoreSeen(first map[string]string, last map[string]int64, listed time.Time, tools []*mcp.Tool, digests []string) seenTools {
 	s := make(seenTools, len(first))
-	for name, digest := range first {
+	add := func(name, digest string) {
 		t, ok := last[name]
 		if !ok {
 			t = listed.Unix()
 		}
 		s[name] = seenTool{first: digest, last: t}
+	}
+	for i, tool := range tools {
+		digest, ok := first[tool.Name]
+		if !ok {
+			continue
+		}
+		if len(digests) == len(tools) && digests[i] == digest {
+			digest = digests[i]
+		}
+		add(tool.Name, digest)
+	}
+	for name, digest := range first {
+		if _, ok := s[name]; !ok { // no longer listed, still remembered
+			add(name, digest)
+		}
 	}
 	return s
 }

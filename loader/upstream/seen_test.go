@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -52,6 +54,40 @@ func mapsKeys(s seenTools) func(func(string) bool) {
 				return
 			}
 		}
+	}
+}
+
+// restoreSeen remembers what the file says, and keeps the names and digests
+// of the file's tools as the tools have them rather than the maps' copies.
+func TestRestoreSeen(t *testing.T) {
+	listed := time.Unix(1_700_000_000, 0)
+	// Strings made at run time, so that equal ones are separate copies as
+	// a decoder's are.
+	own := func(s string) string { return string([]byte(s)) }
+	tools := []*mcp.Tool{{Name: own("kept")}, {Name: own("changed")}, {Name: own("new")}}
+	digests := []string{own("d-kept"), own("d-changed-2"), own("d-new")}
+	first := map[string]string{own("kept"): own("d-kept"), own("changed"): own("d-changed-1"), own("unlisted"): own("d-unlisted")}
+	last := map[string]int64{own("kept"): 5, own("unlisted"): 7}
+	s := restoreSeen(first, last, listed, tools, digests)
+	want := seenTools{
+		"kept":     {first: "d-kept", last: 5},
+		"changed":  {first: "d-changed-1", last: listed.Unix()}, // no last-listed time: the file's
+		"unlisted": {first: "d-unlisted", last: 7},
+	}
+	if !maps.Equal(s, want) {
+		t.Fatalf("restored %v, want %v", s, want)
+	}
+	for name := range s {
+		if name == "kept" && unsafe.StringData(name) != unsafe.StringData(tools[0].Name) {
+			t.Error("the name of a listed tool is a copy, not the tool's")
+		}
+	}
+	if unsafe.StringData(s["kept"].first) != unsafe.StringData(digests[0]) {
+		t.Error("a first digest that is the tool's current one is a copy, not the tool's")
+	}
+	// Digests that are not one for each tool are not taken by position.
+	if s := restoreSeen(first, last, listed, tools, digests[:1]); unsafe.StringData(s["kept"].first) == unsafe.StringData(digests[0]) || s["kept"].first != "d-kept" {
+		t.Errorf("with digests for some tools only: %v", s["kept"])
 	}
 }
 

@@ -574,7 +574,7 @@ func (u *upstream) loadPersisted() {
 			}
 			u.listed, u.instructions = p.Listed, u.redact.String(p.Instructions)
 			u.features = features{prompts: p.Prompts, resources: p.Resources, templates: p.Templates}
-			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed)
+			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed, u.tools, u.digests)
 			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 			u.q.trusted = p.Trusted
 		}
