@@ -141,9 +141,13 @@ func NewSkillEntry(source string, s *Skill) *Entry {
 	}
 }
 
-// NewToolEntry makes the catalog entry for a tool exposed as name. The tool
-// is copied, so the caller's definition is never altered. A tool without an
-// input schema takes any object ({"type":"object"}), as the protocol intends.
+// NewToolEntry makes the catalog entry for a tool exposed as name. The
+// entry's Tool is the caller's definition when name is its own (a tools
+// file's, mostly, whose 100,000 copies took 13 MB more while they were
+// made), and a copy under name otherwise; either way the caller's
+// definition is never altered, and it must not be once the entry is made.
+// A tool without an input schema takes any object ({"type":"object"}), as
+// the protocol intends.
 func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
 	return NewToolEntryWithDigest(source, name, t, "")
 }
@@ -157,15 +161,19 @@ func NewToolEntryWithDigest(source, name string, t *mcp.Tool, digest string) *En
 		withDefault.InputSchema = schema.Default()
 		t = &withDefault
 	}
-	def := *t
-	def.Name = name
+	def := t
+	if t.Name != name {
+		renamed := *t
+		renamed.Name = name
+		def = &renamed
+	}
 	e := &Entry{
 		Kind:        KindTool,
 		Name:        name,
 		Source:      source,
 		Summary:     Summarize(t.Description),
 		Description: t.Description,
-		Tool:        &def,
+		Tool:        def,
 		Policy:      PolicyCallable,
 		Digest:      digest,
 	}

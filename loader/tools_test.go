@@ -161,6 +161,32 @@ func TestToolEntryWithoutSchema(t *testing.T) {
 	}
 }
 
+// TestToolEntryCopiesOnlyToRename: an entry under the tool's own name shares
+// its definition (a tools file's 100,000 tools were copied for nothing),
+// one under another name has a copy of its own; neither alters the
+// caller's.
+func TestToolEntryCopiesOnlyToRename(t *testing.T) {
+	for _, tc := range []struct {
+		exposed string
+		shared  bool
+	}{
+		{"t", true},
+		{"src__t", false},
+	} {
+		tool := &mcp.Tool{Name: "t", Description: "Does t.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+		e := NewToolEntry("src", tc.exposed, tool)
+		if got := e.Tool == tool; got != tc.shared {
+			t.Errorf("exposed as %q: entry shares the caller's definition = %v, want %v", tc.exposed, got, tc.shared)
+		}
+		if e.Tool.Name != tc.exposed || e.Tool.Description != tool.Description {
+			t.Errorf("exposed as %q: entry's definition is %q, %q", tc.exposed, e.Tool.Name, e.Tool.Description)
+		}
+		if tool.Name != "t" {
+			t.Errorf("exposed as %q: the caller's tool was renamed to %q", tc.exposed, tool.Name)
+		}
+	}
+}
+
 func TestReadListedTools(t *testing.T) {
 	in := `[null,{"name":"a","inputSchema":null},{"name":"b"},{"name":"c","inputSchema":{"type":"object"},"outputSchema":{ "type" : "object" }}]`
 	tools, err := ReadListedTools(jsonstream.NewReader(strings.NewReader(in)), nil)

@@ -104,6 +104,8 @@ func listing(snap *loader.Snapshot) bool {
 // priceEager prices snap, counting only the entries not counted before,
 // then closes running. A pass cut short by Close keeps what it counted.
 func (s *Server) priceEager(snap *loader.Snapshot, running chan struct{}) {
+	s.pricing.Add(1)
+	defer s.pricing.Add(-1)
 	if gate := testEagerGate.Load(); gate != nil {
 		(*gate)()
 	}

@@ -352,9 +352,11 @@ func (s *Server) waitIndexed(ctx context.Context) error {
 	return nil
 }
 
-// Indexing reports whether the index is being brought up to a new catalog
-// snapshot: for a large catalog, a burst of garbage from analysis.
-func (s *Server) Indexing() bool { return s.indexing.Load() }
+// Bulk reports whether the server is at work over a whole catalog: bringing
+// the index up to a new snapshot, or pricing it for the eager baseline
+// (see eagerBook). For a large catalog either is a burst of garbage, from
+// analysis or from the tokenizer, that the collector should keep small.
+func (s *Server) Bulk() bool { return s.indexing.Load() || s.pricing.Load() > 0 }
 
 // WaitIndexed waits until every entry of the catalog as it is now can be
 // found by a search, or until ctx ends.

@@ -96,6 +96,7 @@ type Server struct {
 	indexKick   chan struct{} // tells the indexer that snap moved on
 	indexGate   func()        // testIndexGate as New found it
 	indexing    atomic.Bool   // the indexer is at work
+	pricing     atomic.Int32  // passes of priceEager at work
 
 	unsubscribe func()
 

@@ -56,8 +56,8 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	}
 	defer a.close(ctx)
 	pacer.log.Store(a.log)
-	indexing := a.server.Indexing
-	pacer.indexing.Store(&indexing)
+	bulk := a.server.Bulk
+	pacer.bulk.Store(&bulk)
 	// Once asked to stop, scripts and upstream calls in flight get the
 	// grace, then are stopped, so that the sessions waiting for them end.
 	work, cancelWork := afterGrace(ctx)
@@ -147,17 +147,22 @@ func serveHTTP(ctx context.Context, a *app) error {
 // several times what it keeps) would peak far above what stays.
 const gcHeadroom = 64 << 20
 
-// indexHeadroom is the headroom while the index is brought up to a new
-// catalog: a large catalog's index is built on top of the heap that stays,
-// from documents that are garbage a moment later, and with the usual
-// headroom a start would peak some 30 MB higher, for a few collections
-// more. It holds down to a GOGC of indexFloor rather than 25: an
-// upstream's 100,000 tools keep some 270 MB live, which at 25 would peak
-// 70 MB higher, and the collections it costs (a few seconds of one core at
-// most) come when the catalog is served already and the index is not.
+// bulkHeadroom is the headroom while the server works over a whole catalog
+// (server.Server.Bulk). A large catalog's index is built on top of the heap
+// that stays, from documents that are garbage a moment later, and with the
+// usual headroom a start would peak some 30 MB higher, for a few
+// collections more. Pricing the catalog for the eager baseline, which
+// follows, runs the tokenizer over every tool: with the usual headroom a
+// file of 100,000 tools peaked then, at 309-312 MB, 15-25 MB above its
+// start; with this one at 283-289 MB, priced 2 s later
+// (BenchmarkStartup100k's settled-peak-MB and priced-ms). It holds down
+// to a GOGC of bulkFloor rather than 25: an upstream's 100,000 tools keep
+// some 270 MB live, which at 25 would peak 70 MB higher, and the
+// collections it costs (a few seconds of one core at most) come when the
+// catalog is served already.
 const (
-	indexHeadroom = 32 << 20
-	indexFloor    = 10
+	bulkHeadroom = 32 << 20
+	bulkFloor    = 10
 )
 
 // gcPercent is the GOGC that lets a heap of live bytes grow by gcHeadroom.
@@ -193,11 +198,11 @@ func paceGC(ctx context.Context) *gcPacer {
 type gcPacer struct {
 	ctx context.Context
 	log atomic.Pointer[slog.Logger]
-	// indexing, when set, reports whether the index is being built, which
-	// calls for indexHeadroom.
-	indexing atomic.Pointer[func() bool]
-	percent  int  // only collected uses it
-	logged   bool // likewise
+	// bulk, when set, reports whether the server is at work over a whole
+	// catalog, which calls for bulkHeadroom.
+	bulk    atomic.Pointer[func() bool]
+	percent int  // only collected uses it
+	logged  bool // likewise
 }
 
 // gcSentinel is what a gcPacer watches; it is big enough not to share a
@@ -217,8 +222,8 @@ func (p *gcPacer) collected() {
 	metrics.Read(live)
 	if live[0].Value.Kind() == metrics.KindUint64 {
 		headroom, floor := uint64(gcHeadroom), 25
-		if indexing := p.indexing.Load(); indexing != nil && (*indexing)() {
-			headroom, floor = indexHeadroom, indexFloor
+		if bulk := p.bulk.Load(); bulk != nil && (*bulk)() {
+			headroom, floor = bulkHeadroom, bulkFloor
 		}
 		if percent := gcPercentFor(live[0].Value.Uint64(), headroom, floor); percent != p.percent {
 			debug.SetGCPercent(percent)

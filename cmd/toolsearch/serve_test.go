@@ -34,13 +34,13 @@ func TestGCPercent(t *testing.T) {
 			t.Errorf("gcPercent(%d MB) = %d, want %d", tt.live/mb, got, tt.want)
 		}
 	}
-	// While indexing: the smaller headroom, down to the lower floor.
+	// At bulk work (indexing, pricing): the smaller headroom, down to the lower floor.
 	for _, tt := range []struct {
 		live uint64
 		want int
-	}{{32 * mb, 100}, {160 * mb, 20}, {270 * mb, 11}, {1024 * mb, indexFloor}} {
-		if got := gcPercentFor(tt.live, indexHeadroom, indexFloor); got != tt.want {
-			t.Errorf("while indexing, gcPercentFor(%d MB) = %d, want %d", tt.live/mb, got, tt.want)
+	}{{32 * mb, 100}, {160 * mb, 20}, {270 * mb, 11}, {1024 * mb, bulkFloor}} {
+		if got := gcPercentFor(tt.live, bulkHeadroom, bulkFloor); got != tt.want {
+			t.Errorf("at bulk work, gcPercentFor(%d MB) = %d, want %d", tt.live/mb, got, tt.want)
 		}
 	}
 }
@@ -68,8 +68,8 @@ func TestPaceGC(t *testing.T) {
 		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		metrics.Read(live)
 		floor := 25
-		if headroom == indexHeadroom {
-			floor = indexFloor
+		if headroom == bulkHeadroom {
+			floor = bulkFloor
 		}
 		return gcPercentFor(live[0].Value.Uint64(), headroom, floor)
 	}
@@ -94,9 +94,9 @@ func TestPaceGC(t *testing.T) {
 	}
 	var indexing atomic.Bool // while an index is built: half the headroom
 	isIndexing := indexing.Load
-	p.indexing.Store(&isIndexing)
+	p.bulk.Store(&isIndexing)
 	indexing.Store(true)
-	waitPercent("while indexing", indexHeadroom)
+	waitPercent("while indexing", bulkHeadroom)
 	indexing.Store(false)
 	waitPercent("after indexing", gcHeadroom)
 	runtime.KeepAlive(catalog)
