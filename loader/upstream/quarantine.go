@@ -239,12 +239,13 @@ func (u *upstream) reassess(dry bool) bool {
 	u.q.reassessing = true
 	defer func() { u.q.reassessing = false }()
 	changed := false
+	var ne loader.Entry // decided on here, and copied only when its verdict changed (see rebuild)
 	for i, e := range u.entries {
 		if i >= len(u.q.defs) {
 			break
 		}
 		t := u.q.defs[i]
-		ne := *e
+		ne = *e
 		ne.Quarantine, ne.Summary, ne.Description = nil, loader.Summarize(t.Description), t.Description
 		u.decide(&ne, t)
 		if sameHold(e.Quarantine, ne.Quarantine) {
@@ -254,7 +255,8 @@ func (u *upstream) reassess(dry bool) bool {
 			if !changed { // the published slice is a snapshot's: never write to it
 				u.entries = slices.Clone(u.entries)
 			}
-			u.entries[i] = &ne
+			c := ne
+			u.entries[i] = &c
 		}
 		changed = true
 	}
@@ -408,7 +410,12 @@ func (m *Manager) followApprovals(ctx context.Context) {
 // default for its transport (trust.DefaultMode for a stdio server,
 // trust.DefaultRemoteMode for an HTTP or SSE one).
 func (u *upstream) mode() trust.Mode {
-	switch q := u.settings().Quarantine; {
+	// The one field, not a copy of the settings (see settings): decide asks
+	// for it once a tool, 100,000 allocations a listing of a large server.
+	u.setMu.RLock()
+	q := u.set.Quarantine
+	u.setMu.RUnlock()
+	switch {
 	case q != "":
 		return q
 	case u.cfg.Type == TypeHTTP || u.cfg.Type == TypeSSE:
