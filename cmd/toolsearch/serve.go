@@ -56,7 +56,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	}
 	defer a.close(ctx)
 	pacer.log.Store(a.log)
-	bulk := a.server.Bulk
+	bulk := func() bool { return a.server.Bulk() || a.upstreams.Bulk() }
 	pacer.bulk.Store(&bulk)
 	// Once asked to stop, scripts and upstream calls in flight get the
 	// grace, then are stopped, so that the sessions waiting for them end.
@@ -147,19 +147,24 @@ func serveHTTP(ctx context.Context, a *app) error {
 // several times what it keeps) would peak far above what stays.
 const gcHeadroom = 64 << 20
 
-// bulkHeadroom is the headroom while the server works over a whole catalog
-// (server.Server.Bulk). A large catalog's index is built on top of the heap
-// that stays, from documents that are garbage a moment later, and with the
-// usual headroom a start would peak some 30 MB higher, for a few
-// collections more. Pricing the catalog for the eager baseline, which
-// follows, runs the tokenizer over every tool: with the usual headroom a
-// file of 100,000 tools peaked then, at 309-312 MB, 15-25 MB above its
-// start; with this one at 283-289 MB, priced 2 s later
-// (BenchmarkStartup100k's settled-peak-MB and priced-ms). It holds down
-// to a GOGC of bulkFloor rather than 25: an upstream's 100,000 tools keep
-// some 270 MB live, which at 25 would peak 70 MB higher, and the
-// collections it costs (a few seconds of one core at most) come when the
-// catalog is served already.
+// bulkHeadroom is the headroom while the process works over a whole
+// catalog (server.Server.Bulk, upstream.Manager.Bulk), each a burst of
+// garbage on top of the heap that stays:
+//
+//   - building the index, from documents that are garbage a moment later:
+//     with the usual headroom a start would peak some 30 MB higher;
+//   - pricing the catalog for the eager baseline, the tokenizer run over
+//     every tool: a file of 100,000 tools peaked then at 309-312 MB, 15-25
+//     MB above its start, and now at 283-289 MB, priced 2 s later
+//     (BenchmarkStartup100k's settled-peak-MB and priced-ms);
+//   - an upstream listing its tools, making their entries and saving
+//     them: a warm start of 100,000 tools peaked then at 389-421 MB, now
+//     at 367-374 MB, ready about 0.5 s later.
+//
+// It holds down to a GOGC of bulkFloor rather than 25: an upstream's
+// 100,000 tools keep some 270 MB live, which at 25 would peak 70 MB
+// higher, and the collections it costs (a few seconds of one core at most)
+// come when the catalog is served already.
 const (
 	bulkHeadroom = 32 << 20
 	bulkFloor    = 10

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,6 +170,36 @@ func TestListChanged(t *testing.T) {
 	}
 	if _, err := m.Call(context.Background(), "fake", "two", nil); err != nil {
 		t.Error(err)
+	}
+}
+
+// Bulk reports a listing under way, from its first page to its save, so
+// that the process's collector keeps its garbage small; a Manager of no
+// servers is never at it.
+func TestBulkWhileListing(t *testing.T) {
+	if (*Manager)(nil).Bulk() {
+		t.Error("a nil Manager reports bulk work")
+	}
+	e := newEnv(t)
+	f := e.add("fake", nil)
+	f.addEcho("one", "First.")
+	gate := make(chan struct{})
+	f.gateList(gate)
+	m := e.start()
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("never %s", what)
+			}
+		}
+	}
+	until("at bulk work while the tools are listed", m.Bulk)
+	close(gate)
+	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	until("done with bulk work once listed and saved", func() bool { return !m.Bulk() })
+	if _, err := os.Stat(m.servers["fake"].id.file); err != nil {
+		t.Errorf("bulk work over before the catalog was saved: %v", err)
 	}
 }
 

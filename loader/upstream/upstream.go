@@ -410,6 +410,8 @@ var maxListedTools = 1_000_000 // tests make it smaller
 
 // list reads the server's tools and makes them current.
 func (u *upstream) list(s *session, explicit bool) error {
+	u.m.bulk.Add(1)
+	defer u.m.bulk.Add(-1)
 	ir := s.cs.InitializeResult()
 	s.listing.enable(ir != nil && ir.ProtocolVersion < "2026-07-28")
 	defer s.listing.enable(false)
