@@ -143,11 +143,11 @@ func NewSkillEntry(source string, s *Skill) *Entry {
 
 // NewToolEntry makes the catalog entry for a tool exposed as name. The
 // entry's Tool is the caller's definition when name is its own (a tools
-// file's, mostly, whose 100,000 copies took 13 MB more while they were
-// made), and a copy under name otherwise; either way the caller's
-// definition is never altered, and it must not be once the entry is made.
-// A tool without an input schema takes any object ({"type":"object"}), as
-// the protocol intends.
+// file's, mostly, each copied for nothing before: 120 bytes a tool, held
+// while the entries were made), and a copy under name otherwise; either
+// way the caller's definition is never altered, and it must not be once
+// the entry is made. A tool without an input schema takes any object
+// ({"type":"object"}), as the protocol intends.
 func NewToolEntry(source, name string, t *mcp.Tool) *Entry {
 	return NewToolEntryWithDigest(source, name, t, "")
 }

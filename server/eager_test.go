@@ -21,6 +21,16 @@ func fullPrice(s *Server) (tokens, entries int) {
 	return tokens, entries
 }
 
+// holdPricing holds every pricing pass back until the channel it returns
+// is closed, and lets passes run again once the test is over.
+func holdPricing(t *testing.T) chan struct{} {
+	release := make(chan struct{})
+	gate := func() { <-release }
+	testEagerGate.Store(&gate)
+	t.Cleanup(func() { testEagerGate.Store(nil) })
+	return release
+}
+
 // TestEagerPricedOnce: the catalog is priced once it is indexed, a change
 // of it counts only the entries it adds, and the price is always the one a
 // pricing from scratch gives.
@@ -151,10 +161,7 @@ func testEagerWaitsForListings(t *testing.T) {
 func TestReleaseWaitsForSummaries(t *testing.T) { synctest.Test(t, testReleaseWaitsForSummaries) }
 
 func testReleaseWaitsForSummaries(t *testing.T) {
-	release := make(chan struct{})
-	gate := func() { <-release }
-	testEagerGate.Store(&gate)
-	defer testEagerGate.Store(nil)
+	release := holdPricing(t)
 	logs := &recordHandler{}
 	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Logger: slog.New(logs)})
 	defer s.Close()
@@ -177,10 +184,7 @@ func testReleaseWaitsForSummaries(t *testing.T) {
 func TestBulkWhilePricing(t *testing.T) { synctest.Test(t, testBulkWhilePricing) }
 
 func testBulkWhilePricing(t *testing.T) {
-	release := make(chan struct{})
-	gate := func() { <-release }
-	testEagerGate.Store(&gate)
-	defer testEagerGate.Store(nil)
+	release := holdPricing(t)
 	s, err := New(testCatalog(t), Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -186,18 +186,10 @@ func TestBulkWhileListing(t *testing.T) {
 	gate := make(chan struct{})
 	f.gateList(gate)
 	m := e.start()
-	until := func(what string, cond func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("never %s", what)
-			}
-		}
-	}
-	until("at bulk work while the tools are listed", m.Bulk)
+	waitFor(t, "bulk work while the tools are listed", m.Bulk)
 	close(gate)
 	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
-	until("done with bulk work once listed and saved", func() bool { return !m.Bulk() })
+	waitFor(t, "the end of bulk work once listed and saved", func() bool { return !m.Bulk() })
 	if _, err := os.Stat(m.servers["fake"].id.file); err != nil {
 		t.Errorf("bulk work over before the catalog was saved: %v", err)
 	}
@@ -738,9 +730,9 @@ func TestRelistKeepsUnchangedEntries(t *testing.T) {
 }
 
 // A rebuild over tools listed as they were keeps their published entries,
-// and makes nothing for each tool on the way: a copy of each entry, and of
-// the server's settings for each decision, were 100,000 allocations each
-// (19 MB of entries) at every listing of a server of 100,000 tools.
+// and makes nothing for each tool on the way: a copy of each entry (184
+// bytes), and of the server's settings for each decision, were two
+// allocations a tool at every listing.
 func TestRebuildCopiesNoUnchangedEntry(t *testing.T) {
 	const tools = 500
 	e := newEnv(t)

@@ -704,8 +704,8 @@ func (u *upstream) rebuild() {
 	set := u.settings() // a change of them rebuilds again
 	// A reused entry is worked on in scratch, since published entries
 	// never change, and kept only if something about it did: a copy of
-	// each was 19 MB of garbage at every listing of a server of 100,000
-	// tools, most of them listed as they were.
+	// each (184 bytes) was garbage at every listing of a large server,
+	// whose tools are mostly listed as they were.
 	var scratch loader.Entry
 	for i, t := range u.tools {
 		e := fresh[i]
