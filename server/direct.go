@@ -89,7 +89,7 @@ func (s *Server) promote(ms *mcp.Server, res *SearchResult) {
 // addDirectTool registers a catalog tool under its exposed name. Calls go
 // through the same checks as call_tool.
 func (s *Server) addDirectTool(ms *mcp.Server, e *loader.Entry) {
-	def := *e.Tool
+	def := *e.Exposed()
 	def.Meta = maps.Clone(def.Meta)
 	if def.Meta == nil {
 		def.Meta = mcp.Meta{}

@@ -165,7 +165,7 @@ func eagerText(e *loader.Entry) string {
 	if e.Kind == loader.KindSkill {
 		return e.Skill.Body
 	}
-	if data, err := json.Marshal(e.Tool); err == nil {
+	if data, err := json.Marshal(e.Exposed()); err == nil {
 		return string(data)
 	}
 	return ""

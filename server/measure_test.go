@@ -105,7 +105,7 @@ func TestMeasureReport(t *testing.T) {
 		if e.Kind == loader.KindSkill {
 			text = e.Skill.Body
 		} else {
-			data, _ := json.Marshal(e.Tool)
+			data, _ := json.Marshal(e.Exposed())
 			text = string(data)
 		}
 		wantEager[e.Source] += count(text)

@@ -48,6 +48,10 @@ type persisted struct {
 	Prompts   []*mcp.Prompt           `json:"prompts,omitempty"`
 	Resources []*mcp.Resource         `json:"resources,omitempty"`
 	Templates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
+
+	// seen, when set, is written as FirstSeen and LastSeen are (both
+	// then ignored): what a server remembers, sorted by name.
+	seen []seenName
 }
 
 // staleCacheAge is how long a cache file may go unwritten before it is
@@ -332,8 +336,16 @@ func writeCache(w io.Writer, p *persisted) error {
 		}
 		bw.WriteByte(']')
 	}
+	firstSeen := func(v string) ([]byte, error) { return json.Marshal(v) }
+	lastSeen := func(v int64) ([]byte, error) { return strconv.AppendInt(nil, v, 10), nil }
+	nameOf := func(n seenName) string { return n.name }
 	bw.WriteString(`,"firstSeen":`)
-	if err := writeMap(bw, p.FirstSeen, func(v string) ([]byte, error) { return json.Marshal(v) }); err != nil {
+	if p.seen != nil {
+		err = writeObject(bw, p.seen, nameOf, func(n seenName) ([]byte, error) { return firstSeen(n.first) })
+	} else {
+		err = writeMap(bw, p.FirstSeen, firstSeen)
+	}
+	if err != nil {
 		return err
 	}
 	if err := writeFields(bw, struct {
@@ -341,9 +353,13 @@ func writeCache(w io.Writer, p *persisted) error {
 	}{p.Trusted}); err != nil {
 		return err
 	}
-	if len(p.LastSeen) > 0 {
+	switch {
+	case len(p.seen) > 0:
 		bw.WriteString(`,"lastSeen":`)
-		writeMap(bw, p.LastSeen, func(v int64) ([]byte, error) { return strconv.AppendInt(nil, v, 10), nil })
+		writeObject(bw, p.seen, nameOf, func(n seenName) ([]byte, error) { return lastSeen(n.last) })
+	case p.seen == nil && len(p.LastSeen) > 0:
+		bw.WriteString(`,"lastSeen":`)
+		writeMap(bw, p.LastSeen, lastSeen)
 	}
 	if err := writeFields(bw, struct {
 		Prompts   []*mcp.Prompt           `json:"prompts,omitempty"`
@@ -363,20 +379,27 @@ func writeMap[V any](w *bufio.Writer, m map[string]V, value func(V) ([]byte, err
 		w.WriteString("null")
 		return nil
 	}
+	return writeObject(w, slices.Sorted(maps.Keys(m)), func(k string) string { return k },
+		func(k string) ([]byte, error) { return value(m[k]) })
+}
+
+// writeObject writes items as a JSON object, a member each, in their
+// order: as json.Marshal writes a map when they are sorted by key.
+func writeObject[T any](w *bufio.Writer, items []T, key func(T) string, value func(T) ([]byte, error)) error {
 	w.WriteByte('{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
+	for i, it := range items {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		key, err := json.Marshal(k)
+		k, err := json.Marshal(key(it))
 		if err != nil {
 			return err
 		}
-		v, err := value(m[k])
+		v, err := value(it)
 		if err != nil {
 			return err
 		}
-		w.Write(key)
+		w.Write(k)
 		w.WriteByte(':')
 		w.Write(v)
 	}

@@ -159,6 +159,23 @@ func TestCacheRoundTrip(t *testing.T) {
 		}
 	}
 
+	// What a server remembers is written from its sorted snapshot (save's
+	// way) as the maps of it are written.
+	for _, seen := range []seenTools{{"b<>": {first: "x", last: 1}, "a": {first: "y\"z", last: -2}, "c": {first: "", last: 0}}, {}, nil} {
+		fromMaps := &persisted{Version: cacheVersion, Server: "fake", FirstSeen: map[string]string{}, LastSeen: map[string]int64{}}
+		for name, r := range seen {
+			fromMaps.FirstSeen[name], fromMaps.LastSeen[name] = r.first, r.last
+		}
+		var snap, whole bytes.Buffer
+		if err := writeCache(&snap, &persisted{Version: cacheVersion, Server: "fake", seen: seen.sorted()}); err != nil {
+			t.Fatal(err)
+		}
+		writeCache(&whole, fromMaps)
+		if snap.String() != whole.String() {
+			t.Errorf("from the snapshot:\n%s\nfrom the maps:\n%s", snap.Bytes(), whole.Bytes())
+		}
+	}
+
 	file := filepath.Join(t.TempDir(), "c.json")
 	if err := saveCache(file, p); err != nil {
 		t.Fatal(err)

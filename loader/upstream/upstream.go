@@ -590,18 +590,20 @@ func (u *upstream) save() {
 	u.saveMu.Lock()
 	defer u.saveMu.Unlock()
 	u.mu.Lock()
+	// The tools and digests are not copied: a listing replaces them, and
+	// nothing alters them once set.
 	p := &persisted{
 		Server:       u.cfg.Name,
 		Listed:       u.listed,
 		Instructions: u.instructions,
-		Tools:        slices.Clone(u.tools),
-		Digests:      slices.Clone(u.digests),
+		Tools:        u.tools,
+		Digests:      u.digests,
 		Prompts:      u.features.prompts,
 		Resources:    u.features.resources,
 		Templates:    u.features.templates,
 		Trusted:      u.heldPrevious(),
+		seen:         u.seen.sorted(),
 	}
-	p.FirstSeen, p.LastSeen = u.seen.persist()
 	u.mu.Unlock()
 	if err := saveCache(u.id.file, p); err != nil {
 		u.log.Warn("could not save the last known catalog", "file", u.id.file, "err", err)
