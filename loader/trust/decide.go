@@ -29,7 +29,7 @@ type Verdict struct {
 // a new rule).
 func (s *Store) Decide(mode Mode, key, entry, digest string, flagged bool) Verdict {
 	if flagged {
-		if s.anyApproval(key, entry, func(a Approval) bool { return a.Digest == digest && byPerson(a) }) {
+		if s.anyApproval(key, entry, digest, func(a Approval) bool { return a.Digest == digest && byPerson(a) }) {
 			return Verdict{}
 		}
 		return Verdict{Held: true, Reason: ReasonFlagged}
@@ -44,7 +44,7 @@ func (s *Store) Decide(mode Mode, key, entry, digest string, flagged bool) Verdi
 		return Verdict{Held: true, Reason: ReasonUnreadable}
 	}
 	known := s.Known(key)
-	approvedBefore := s.anyApproval(key, entry, func(Approval) bool { return true })
+	approvedBefore := s.anyApproval(key, entry, digest, func(Approval) bool { return true })
 	switch {
 	case approvedBefore:
 		return Verdict{Held: true, Reason: ReasonChanged}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestDecide(t *testing.T) {
@@ -103,6 +104,40 @@ func TestStorePersists(t *testing.T) {
 	}
 	if got := b.Approvals("k1", "create_issue"); len(got) != 1 || got[0].By != "cli" || got[0].At.IsZero() {
 		t.Fatalf("approvals = %+v", got)
+	}
+}
+
+// TestStoreSharesStrings: what a listing recorded, read back from the
+// file, shares one string for who approved it, and an approval looked up
+// takes the caller's copy of its digest, so that the store keeps no copy
+// of its own of either (for 100,000 tools, 1.6 and 8 MB).
+func TestStoreSharesStrings(t *testing.T) {
+	file := filepath.Join(t.TempDir(), FileName)
+	items := []Item{{Entry: "a", Digest: "sha256:aa", By: ByFirstListing}, {Entry: "b", Digest: "sha256:bb", By: ByNewTool}}
+	if err := Open(file, nil).Approve(context.Background(), "k", "srv", items); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(file, nil)
+	for _, look := range []func(entry, digest string) bool{
+		func(entry, digest string) bool { return s.Approved("k", entry, digest) },
+		func(entry, digest string) bool { return s.Settled("k", entry, digest, 0) || true },
+		func(entry, digest string) bool { return !s.Decide(ModeChanged, "k", entry, digest, false).Held },
+	} {
+		for _, it := range items {
+			digest := strings.Clone(it.Digest)
+			if !look(it.Entry, digest) {
+				t.Fatalf("%s: not approved", it.Entry)
+			}
+			s.mu.Lock()
+			a := s.d.Sources["k"].Entries[it.Entry][0]
+			s.mu.Unlock()
+			if unsafe.StringData(a.Digest) != unsafe.StringData(digest) {
+				t.Errorf("%s: the store keeps its own copy of the digest looked up", it.Entry)
+			}
+			if unsafe.StringData(a.By) != unsafe.StringData(it.By) {
+				t.Errorf("%s: approved by %q, a string of its own", it.Entry, a.By)
+			}
+		}
 	}
 }
 
