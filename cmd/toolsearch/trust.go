@@ -105,9 +105,7 @@ func (a *app) pendingDiff(p pending) string {
 	if p.entry == nil {
 		return ""
 	}
-	def := *p.entry.Tool
-	def.Name = p.tool
-	return trust.Diff(p.entry.Quarantine.Previous, &def)
+	return trust.Diff(p.entry.Quarantine.Previous, p.entry.Tool)
 }
 
 // shortDigest is how much of a digest the CLI shows: the least it
@@ -344,7 +342,7 @@ func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource) ScanReport {
 	var names scan.Names
 	for _, e := range snap.Entries {
 		if e.Kind == loader.KindTool {
-			names.Add(e.Source, ownName(e), e.Name)
+			names.Add(e.Source, e.Tool.Name, e.Name)
 		}
 	}
 	add := func(e, kind, source string, fs []scan.Finding) {
@@ -359,9 +357,7 @@ func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource) ScanReport {
 	for _, e := range snap.Entries {
 		switch e.Kind {
 		case loader.KindTool:
-			def := *e.Tool
-			def.Name = ownName(e)
-			add(e.Name, "tool", e.Source, slices.Concat(scan.Tool(&def), scan.Shadowing(e.Source, &def, &names)))
+			add(e.Name, "tool", e.Source, slices.Concat(scan.Tool(e.Tool), scan.Shadowing(e.Source, e.Tool, &names)))
 		case loader.KindSkill:
 			add(e.Name, "skill", e.Source, e.Skill.Scan())
 		}
@@ -372,14 +368,6 @@ func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource) ScanReport {
 		}
 	}
 	return rep
-}
-
-// ownName is a tool's name at its server.
-func ownName(e *loader.Entry) string {
-	if e.Upstream != "" {
-		return e.Upstream
-	}
-	return e.Name
 }
 
 // writeQuarantined lists the held entries of a catalog report with why and

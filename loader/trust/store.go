@@ -166,9 +166,6 @@ func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfi
 		d.Sources = map[string]*record{}
 	}
 	for k, r := range d.Sources {
-		if r != nil {
-			internBy(r.Entries)
-		}
 		switch {
 		case r == nil:
 			// A source written as null (by hand: encode writes none) had
@@ -178,6 +175,8 @@ func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfi
 			d.Sources[k] = &record{Entries: map[string][]Approval{}}
 		case r.Entries == nil:
 			r.Entries = map[string][]Approval{}
+		default:
+			internBy(r.Entries)
 		}
 	}
 	return d, atomicfile.VersionOf(info), sum, nil
