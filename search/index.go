@@ -36,19 +36,15 @@ const (
 	tfMax  = 1<<tfBits - 1
 )
 
-// posting records that a document contains a term: tf holds the term's frequency in each
-// field, three bits per field, saturating at 7 (BM25 saturates long before that).
-type posting struct {
-	doc int32
-	tf  uint32
-}
-
-// termStats is the bookkeeping of one term. Postings of removed documents stay in the list
-// until they outnumber the live ones; then the list is compacted. So a removal costs time
-// proportional to the removed document's terms, amortized, and dead postings never take
-// more memory than live ones.
+// termStats is the bookkeeping of one term. Its postings record the documents that contain
+// it, each with the term's frequency in each field, three bits per field, saturating at 7
+// (BM25 saturates long before that); they are coded (see postings.go). Postings of removed
+// documents stay in the list until they outnumber the live ones; then the list is
+// compacted. So a removal costs time proportional to the removed document's terms,
+// amortized, and dead postings never take more memory than live ones.
 type termStats struct {
-	postings []posting
+	postings []byte
+	last     int32 // the slot of the last posting, which the next one is coded against
 	df       int32 // live documents containing the term
 	dead     int32 // postings of removed documents still in the list
 }
@@ -86,9 +82,8 @@ type Index struct {
 	slots     []slot
 	stats     []docStats // parallel to slots
 	free      []int32    // slots with no postings left, for reuse
-	byID      map[string]int32
-	byName    nameIndex // lower-cased ID and Name -> live slots
-	byAlt     nameIndex // lower-cased alternative names (see altKeys) -> live slots
+	byName    nameIndex  // lower-cased ID and Name -> live slots
+	byAlt     nameIndex  // lower-cased alternative names (see altKeys) -> live slots
 	termIDs   map[string]int32
 	terms     []termStats
 	kinds     []string // lower-cased kinds seen, indexed by docStats.kind
@@ -123,7 +118,6 @@ type Index struct {
 // NewIndex returns an empty index.
 func NewIndex() *Index {
 	return &Index{
-		byID:      map[string]int32{},
 		byName:    newNameIndex(),
 		byAlt:     newNameIndex(),
 		termIDs:   map[string]int32{},
@@ -189,11 +183,11 @@ func (ix *Index) Add(docs ...Document) {
 func (ix *Index) Trim() {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	var chunk []posting
+	var chunk []byte
 	for i := range ix.terms {
 		ts := &ix.terms[i]
 		if cap(chunk)-len(chunk) < len(ts.postings) {
-			chunk = make([]posting, 0, max(len(ts.postings), trimChunk))
+			chunk = make([]byte, 0, max(len(ts.postings), trimChunk))
 		}
 		lo := len(chunk)
 		chunk = append(chunk, ts.postings...)
@@ -203,23 +197,23 @@ func (ix *Index) Trim() {
 	}
 }
 
-// trimChunk is how many postings Trim packs together: a megabyte. (Tests
-// make it smaller.)
-var trimChunk = 128 << 10
+// trimChunk is how many bytes of postings Trim packs together: a megabyte.
+// (Tests make it smaller.)
+var trimChunk = 1 << 20
 
 // Remove deletes the documents with the given IDs; unknown IDs are ignored.
 func (ix *Index) Remove(ids ...string) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for _, id := range ids {
-		if s, ok := ix.byID[id]; ok {
+		if s, ok := ix.slotOf(id); ok {
 			ix.remove(s)
 		}
 	}
 }
 
 func (ix *Index) insert(d Document, a *analyzedDoc) {
-	if old, ok := ix.byID[d.ID]; ok {
+	if old, ok := ix.slotOf(d.ID); ok {
 		ix.remove(old)
 	}
 	var s int32
@@ -237,7 +231,6 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 		refs: int32(len(a.terms)), short: int32(len(d.Name) - len(short)), chars: charSet(d.Name),
 	}
 	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), verbs: a.verbs, group: ix.joinGroup(groupKey(d.Name))}
-	ix.byID[d.ID] = s
 	for _, k := range nameKeys(sl) {
 		ix.byName.add(k, s)
 	}
@@ -248,7 +241,7 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 	for i, t := range a.terms {
 		id := ix.termID(t.term)
 		ts := &ix.terms[id]
-		ts.postings = append(ts.postings, posting{doc: s, tf: t.tf})
+		ts.add(s, t.tf)
 		ts.df++
 		ids[i] = id
 	}
@@ -261,7 +254,6 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 
 func (ix *Index) remove(s int32) {
 	sl, st := &ix.slots[s], &ix.stats[s]
-	delete(ix.byID, sl.id)
 	for _, k := range nameKeys(sl) {
 		ix.byName.remove(k, s)
 	}
@@ -294,21 +286,28 @@ func (ix *Index) remove(s int32) {
 
 // compact drops the postings of removed documents from one term's list.
 func (ix *Index) compact(ts *termStats) {
-	kept := ts.postings[:0]
-	for _, p := range ts.postings {
-		if ix.stats[p.doc].live {
-			kept = append(kept, p)
+	// The kept postings are written over the list as it is read: a posting coded against
+	// an earlier one than before never takes more bytes than it and the postings dropped
+	// between them took, so the writing never overtakes the reading.
+	r := ts.reader()
+	kept := termStats{postings: ts.postings[:0], df: ts.df}
+	for {
+		s, tf, ok := r.next()
+		if !ok {
+			break
+		}
+		if ix.stats[s].live {
+			kept.add(s, tf)
 			continue
 		}
-		if sl := &ix.slots[p.doc]; sl.refs > 0 {
+		if sl := &ix.slots[s]; sl.refs > 0 {
 			if sl.refs--; sl.refs == 0 {
-				ix.free = append(ix.free, p.doc)
+				ix.free = append(ix.free, s)
 			}
 		}
 	}
-	clear(ts.postings[len(kept):])
-	ts.postings = slices.Clip(kept)
-	ts.dead = 0
+	kept.postings = slices.Clip(kept.postings)
+	*ts = kept
 }
 
 // kindID interns a document kind.
@@ -362,6 +361,22 @@ func splitQualified(name string) (prefix, short string) {
 type nameIndex struct {
 	one  map[string]int32
 	many map[string][]int32
+}
+
+// slotOf returns the slot of the live document with the given ID. The document is
+// known by its lower-cased ID (nameKeys), so byName finds it among those that share
+// that: a map by exact ID would repeat nearly all of byName (4 MB at 100,000 tools).
+func (ix *Index) slotOf(id string) (int32, bool) {
+	k := strings.ToLower(id)
+	if s, ok := ix.byName.one[k]; ok {
+		return s, ix.slots[s].id == id
+	}
+	for _, s := range ix.byName.many[k] {
+		if ix.slots[s].id == id {
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 func newNameIndex() nameIndex {

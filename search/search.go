@@ -643,28 +643,33 @@ func (ix *Index) scoreConcepts(sc *scratch, cs []concept, kind int, scale float6
 	for _, c := range cs {
 		// First the concept's weighted term frequency per document, then one saturation.
 		for _, qt := range c.terms {
-			for _, p := range ix.terms[qt.id].postings {
-				st := &ix.stats[p.doc]
+			r := ix.terms[qt.id].reader()
+			for {
+				doc, ptf, ok := r.next()
+				if !ok {
+					break
+				}
+				st := &ix.stats[doc]
 				if !st.live || kind >= 0 && int(st.kind) != kind {
 					continue
 				}
 				if required {
-					if p.tf&requiredTFMask == 0 {
+					if ptf&requiredTFMask == 0 {
 						continue
 					}
-					sc.reqHits[p.doc]++
+					sc.reqHits[doc]++
 				}
 				tfw := 0.0
-				for tf := p.tf; tf != 0; {
+				for tf := ptf; tf != 0; {
 					f := bits.TrailingZeros32(tf) / tfBits
 					shift := uint(f * tfBits)
 					tfw += weight[f] * float64(tf>>shift&tfMax) / (1 - fieldB[f] + norm[f]*float64(st.lens[f]))
 					tf &^= tfMax << shift
 				}
-				if sc.tf[p.doc] == 0 {
-					sc.docs = append(sc.docs, p.doc)
+				if sc.tf[doc] == 0 {
+					sc.docs = append(sc.docs, doc)
 				}
-				sc.tf[p.doc] += qt.weight * tfw
+				sc.tf[doc] += qt.weight * tfw
 			}
 		}
 		w := scale * c.weight * c.idf * (bm25K1 + 1)

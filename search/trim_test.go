@@ -22,12 +22,12 @@ func TestTrimAcrossChunks(t *testing.T) {
 	trimmed, plain := NewIndex(), NewIndex()
 	trimmed.Add(docs...)
 	plain.Add(docs...)
-	postings := 0
+	coded := 0
 	for _, ts := range trimmed.terms {
-		postings += len(ts.postings)
+		coded += len(ts.postings)
 	}
-	if postings <= 2*trimChunk {
-		t.Fatalf("%d postings fill fewer than three chunks of %d", postings, trimChunk)
+	if coded <= 2*trimChunk {
+		t.Fatalf("%d bytes of postings fill fewer than three chunks of %d", coded, trimChunk)
 	}
 	trimmed.Trim()
 	for _, ts := range trimmed.terms {
