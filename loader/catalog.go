@@ -91,7 +91,10 @@ type Snapshot struct {
 	Entries []*Entry
 	Refused []Refusal
 
-	byName   map[string]*Entry // tools and skills, which share one name space
+	// byFold holds the tools and skills, which share one name space, by
+	// their lower-cased names: no two may fold alike (see claim), so it
+	// answers exact lookups too, and a map by exact name would only repeat
+	// it (7 MB at 100,000 tools).
 	byFold   map[string]*Entry
 	bySource map[string]*Source
 	// Prompts and resources have name spaces of their own.
@@ -102,9 +105,6 @@ type Snapshot struct {
 // Lookup finds a tool or skill by its exact name, falling back to a
 // case-insensitive match. Prompts and resources have lookups of their own.
 func (s *Snapshot) Lookup(name string) (*Entry, bool) {
-	if e, ok := s.byName[name]; ok {
-		return e, true
-	}
 	e, ok := s.byFold[strings.ToLower(name)]
 	return e, ok
 }
@@ -228,7 +228,6 @@ func (c *Catalog) build(version uint64) *Snapshot {
 	// through a dozen rehashes at every change of any source.
 	s := &Snapshot{
 		Version:      version,
-		byName:       make(map[string]*Entry, entries),
 		byFold:       make(map[string]*Entry, entries),
 		bySource:     map[string]*Source{},
 		byPrompt:     map[string]*Entry{},
@@ -316,7 +315,6 @@ func (c *Catalog) claim(s *Snapshot, e *Entry, contested map[string][]string) st
 	if prev, ok := s.byFold[fold]; ok {
 		return fmt.Sprintf("name collides with %s from %s", prev.Name, prev.Source)
 	}
-	s.byName[e.Name] = e
 	s.byFold[fold] = e
 	return ""
 }
