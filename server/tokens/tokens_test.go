@@ -31,6 +31,12 @@ var exactCases = []string{
 	"\n\nstarts with breaks",
 	"ends with a break\n",
 	"\n",
+	`{"name":"get_weather","description":"Get the weather.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}`,
+	`{"a":"don't","b":"it's","c":"I'LL","d":"x1234","e":"ABC","f":"café","g":"日本語","h":"tab\t","i":"a  "}`,
+	`"starts with a quote" and"ends"`,
+	`word"`,
+	"12345\"6\"\"",
+	"line\"\n\"next\"\n  \"indented\"",
 }
 
 func TestCountIsExact(t *testing.T) {
@@ -68,7 +74,8 @@ func devTexts(t *testing.T) []string {
 		json.Unmarshal(raw, &v)
 		b, _ := json.MarshalIndent(v, "", "  ")
 		if i%50 == 0 {
-			texts = append(texts, string(b))
+			compact, _ := json.Marshal(v) // as eager loading lists it
+			texts = append(texts, string(b), string(compact))
 		}
 		if i < 300 {
 			all.Write(b)
@@ -100,5 +107,34 @@ func TestCountCacheStaysBounded(t *testing.T) {
 	defer c.mu.Unlock()
 	if c.bytes > maxCacheBytes {
 		t.Errorf("cache holds %d bytes, over %d", c.bytes, maxCacheBytes)
+	}
+}
+
+// BenchmarkCountTools prices the dev split's tools as eager loading lists them, one
+// compact JSON definition each, with a cache that starts empty: what pricing a catalog
+// costs.
+func BenchmarkCountTools(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json"))
+	if err != nil {
+		b.Skip(devsplit.Missing())
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(data, &tools); err != nil {
+		b.Fatal(err)
+	}
+	texts := make([]string, len(tools))
+	for i, raw := range tools {
+		var v any
+		json.Unmarshal(raw, &v)
+		out, _ := json.Marshal(v)
+		texts[i] = string(out)
+	}
+	shared := MustGet(O200kBase)
+	b.ReportAllocs()
+	for b.Loop() {
+		c := &Counter{name: shared.name, codec: shared.codec, pieces: map[string]int{}}
+		for _, s := range texts {
+			c.Count(s)
+		}
 	}
 }
