@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -52,6 +53,7 @@ func TestPaceGC(t *testing.T) {
 		t.Skip("the operator's GOGC or GOMEMLIMIT turns the pacer off")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := paceGC(ctx)
@@ -92,6 +94,13 @@ func TestPaceGC(t *testing.T) {
 	if p := current(); p > 40 {
 		t.Fatalf("GOGC = %d with a catalog of 160 MB; want 40 or less", p)
 	}
+	// A memory limit is set above the heap's goal, so that free pages go back
+	// to the system at once without the collector running any sooner.
+	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(goal)
+	if limit := debug.SetMemoryLimit(-1); limit == math.MaxInt64 || uint64(limit) < goal[0].Value.Uint64() {
+		t.Errorf("memory limit %d with a catalog of 160 MB and a heap goal of %d: want one above the goal", limit, goal[0].Value.Uint64())
+	}
 	var indexing atomic.Bool // while an index is built: half the headroom
 	isIndexing := indexing.Load
 	p.bulk.Store(&isIndexing)
@@ -102,6 +111,9 @@ func TestPaceGC(t *testing.T) {
 	runtime.KeepAlive(catalog)
 	catalog = nil
 	waitPercent("once the catalog is gone", gcHeadroom)
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		t.Errorf("memory limit %d once the catalog is gone, want none", limit)
+	}
 	if !strings.Contains(buf.String(), "large catalog: collecting garbage sooner") {
 		t.Errorf("log: %s", buf.String())
 	}
