@@ -74,3 +74,34 @@ func isNotRegular(err error) bool {
 	var e *NotRegularError
 	return errors.As(err, &e)
 }
+
+// A file is read into one buffer of its size: grown by doubling, a state file of 25 MB
+// left as much again behind.
+func TestReadFileTakesItsSize(t *testing.T) {
+	for _, size := range []int{0, 1, 511, 512, 4096, 1<<20 + 3} {
+		file := filepath.Join(t.TempDir(), "state.json")
+		if err := os.WriteFile(file, []byte(strings.Repeat("x", size)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, _, err := Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := ReadLimited(f, file, MaxState)
+		f.Close()
+		if err != nil || len(data) != size {
+			t.Fatalf("%d bytes: read %d, %v", size, len(data), err)
+		}
+		if c := cap(data); c > max(size+1, 512) {
+			t.Errorf("%d bytes read into a buffer of %d", size, c)
+		}
+	}
+	// A reader of unknown size is still read whole, and bounded.
+	if data, err := ReadLimited(strings.NewReader(strings.Repeat("y", 3000)), "r", 5000); err != nil || len(data) != 3000 {
+		t.Errorf("a reader of 3,000 bytes: %d, %v", len(data), err)
+	}
+	var tooLarge *TooLargeError
+	if _, err := ReadLimited(strings.NewReader(strings.Repeat("y", 3000)), "r", 2999); !errors.As(err, &tooLarge) {
+		t.Errorf("a reader over the bound: %v, want a *TooLargeError", err)
+	}
+}

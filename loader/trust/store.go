@@ -144,17 +144,28 @@ func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfi
 		return nil, atomicfile.Version{}, sum, err
 	}
 	defer f.Close()
-	// Read whole, as the decoder would buffer it anyway, and summed, so
-	// that a change event for the process's own write (a large server's
-	// first listing writes tens of MB) costs no decoding.
+	// Summed first, as it is read, when the sum may spare the rest: a
+	// change event for the process's own write (a large server's first
+	// listing writes tens of MB) then costs neither the decoding nor a
+	// buffer of the file's size.
+	if unless != nil {
+		h := sha256.New()
+		if _, err := io.Copy(h, atomicfile.LimitReader(f, file, atomicfile.MaxState)); err != nil {
+			return nil, atomicfile.Version{}, sum, err
+		}
+		if h.Sum(sum[:0]); sum == *unless {
+			return nil, atomicfile.VersionOf(info), sum, nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, atomicfile.Version{}, sum, err
+		}
+	}
+	// Read whole, as the decoder would buffer it anyway.
 	content, err := atomicfile.ReadLimited(f, file, atomicfile.MaxState)
 	if err != nil {
 		return nil, atomicfile.Version{}, sum, err
 	}
 	sum = sha256.Sum256(content)
-	if unless != nil && sum == *unless {
-		return nil, atomicfile.VersionOf(info), sum, nil
-	}
 	d = new(data)
 	if err := json.Unmarshal(content, d); err != nil {
 		return nil, atomicfile.Version{}, sum, fmt.Errorf("%s: %w", file, err)
