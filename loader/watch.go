@@ -215,11 +215,36 @@ func (s *SkillSource) Withheld() []*Skill {
 }
 
 // Redecide publishes the skills again, after approvals changed, without
-// reading them again.
+// reading them again, when the approvals now decide otherwise for a skill
+// the scanner withholds. Most changes are of tools (a server's listing
+// records its tools' approvals), and a publish builds the whole catalog's
+// snapshot again: 100,000 entries at a large server's first listing.
 func (s *SkillSource) Redecide() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.decidedAsBefore() {
+		return
+	}
 	s.refresh(map[string]bool{})
+}
+
+// decidedAsBefore reports whether every skill the scanner withholds unless
+// approved is still withheld, or still let through, as it was published.
+// (A skill that lost to another of its name was never published; it counts
+// as changed, which costs only a publish.) Callers hold s.mu.
+func (s *SkillSource) decidedAsBefore() bool {
+	for _, ld := range s.loaded {
+		for sk, fs := range ld.findings {
+			if !scan.Withholds(fs) {
+				continue
+			}
+			held := s.Approved == nil || !s.Approved(sk.Path, sk.Digest())
+			if held != slices.Contains(s.flagged, sk) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // withheld is the entry of a skill folder kept out for want of room.
