@@ -39,7 +39,7 @@ func TestGCPercent(t *testing.T) {
 	for _, tt := range []struct {
 		live uint64
 		want int
-	}{{32 * mb, 100}, {160 * mb, 20}, {270 * mb, 11}, {1024 * mb, bulkFloor}} {
+	}{{24 * mb, 100}, {32 * mb, 75}, {160 * mb, 15}, {240 * mb, 10}, {1024 * mb, bulkFloor}} {
 		if got := gcPercentFor(tt.live, bulkHeadroom, bulkFloor); got != tt.want {
 			t.Errorf("at bulk work, gcPercentFor(%d MB) = %d, want %d", tt.live/mb, got, tt.want)
 		}
