@@ -121,24 +121,24 @@ func (c *Counter) Count(s string) int {
 // digit and the quote, and the text on either side splits alone as it does in the
 // whole. (In JSON that is where most keys and string values end.)
 func pieceEnd(s string) int {
-	end := len(s)
-	for q := 1; q < len(s); q++ {
-		j := strings.IndexByte(s[q:], '"')
-		if j < 0 {
-			break
-		}
-		if q += j; isAlnum(s[q-1]) {
-			end = q
-			break
-		}
-	}
+	// One scan for both: the next quote or line break, whichever comes first, so that
+	// neither a long line with many quotes nor many lines with none cost more than
+	// their length.
 	for i := 0; ; {
-		j := strings.IndexByte(s[i:end], '\n')
+		j := strings.IndexAny(s[i:], "\"\n")
 		if j < 0 {
-			return end
+			return len(s)
 		}
-		i += j + 1
-		if i == end {
+		i += j
+		if s[i] == '"' {
+			if i > 0 && isAlnum(s[i-1]) {
+				return i
+			}
+			i++
+			continue
+		}
+		i++ // past the line break
+		if i == len(s) {
 			return i
 		}
 		switch s[i] {

@@ -138,3 +138,21 @@ func BenchmarkCountTools(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCountLongText counts the two shapes that a cut searched for too far makes
+// quadratic: many lines without a quote (an upstream's stack trace), and one long line
+// with many quotes (a definition's JSON, a result as JSON).
+func BenchmarkCountLongText(b *testing.B) {
+	for _, tt := range []struct{ name, text string }{
+		{"lines", strings.Repeat("stack frame at main.go:42\n", 40_000)},
+		{"quotes", "[" + strings.Repeat(`{"type":"string","description":"a value"},`, 25_000) + "]"},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			shared := MustGet(O200kBase)
+			for b.Loop() {
+				c := &Counter{name: shared.name, codec: shared.codec, pieces: map[string]int{}}
+				c.Count(tt.text)
+			}
+		})
+	}
+}
