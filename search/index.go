@@ -365,7 +365,8 @@ type nameIndex struct {
 
 // slotOf returns the slot of the live document with the given ID. The document is
 // known by its lower-cased ID (nameKeys), so byName finds it among those that share
-// that: a map by exact ID would repeat nearly all of byName (4 MB at 100,000 tools).
+// that: a map by exact ID would repeat nearly all of byName (2 MB of BenchmarkMemory's
+// index of 100,000).
 func (ix *Index) slotOf(id string) (int32, bool) {
 	k := strings.ToLower(id)
 	if s, ok := ix.byName.one[k]; ok {

@@ -167,9 +167,9 @@ const gcHeadroom = 64 << 20
 // start, 10 for a cold one).
 //
 // It holds down to a GOGC of bulkFloor rather than 25: an upstream's
-// 100,000 tools keep some 220 MB live, which at 25 would peak 30 MB
-// higher, and the collections it costs (a few seconds of one core at most)
-// come when the catalog is served already.
+// 100,000 tools keep some 220 MB live, which at 25 would let 55 MB of
+// garbage pile up rather than 24, and the collections it costs (a few
+// seconds of one core at most) come when the catalog is served already.
 const (
 	bulkHeadroom = 24 << 20
 	bulkFloor    = 10
@@ -258,7 +258,7 @@ const limitSlack = 16 << 20
 // until the next collection (its memory now, and the heap's room to its
 // goal), or none while the pacer leaves Go's default. The pages that a
 // collection frees stay mapped until the runtime's scavenger returns them,
-// a few MB a second; while a large catalog loads, the heap moves faster
+// in the background; while a large catalog loads, the heap moves faster
 // than that, and 30 MB of free pages stayed resident at the peak of a start
 // of 100,000 tools. Over a limit, the runtime returns them at once. The
 // limit follows every collection, so it never holds the heap below its

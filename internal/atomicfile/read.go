@@ -87,8 +87,8 @@ func ReadVersion(file string, limit int64) ([]byte, Version, error) {
 // fails with a *TooLargeError naming file.
 //
 // A file's content is read into a buffer of the file's size, as os.ReadFile
-// does, rather than one grown by doubling: a state file of 25 MB (the
-// approvals of 100,000 tools) otherwise left as much again behind.
+// does, rather than one grown by doubling, which allocated more than twice
+// the file (the approvals of 100,000 tools are a file of 24 MB).
 func ReadLimited(r io.Reader, file string, limit int64) ([]byte, error) {
 	lr := LimitReader(r, file, limit)
 	f, ok := r.(interface{ Stat() (os.FileInfo, error) })

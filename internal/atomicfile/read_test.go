@@ -75,8 +75,8 @@ func isNotRegular(err error) bool {
 	return errors.As(err, &e)
 }
 
-// A file is read into one buffer of its size: grown by doubling, a state file of 25 MB
-// left as much again behind.
+// A file is read into one buffer of its size: grown by doubling, one allocated more
+// than twice the file.
 func TestReadFileTakesItsSize(t *testing.T) {
 	for _, size := range []int{0, 1, 511, 512, 4096, 1<<20 + 3} {
 		file := filepath.Join(t.TempDir(), "state.json")

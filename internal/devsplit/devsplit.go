@@ -7,6 +7,8 @@
 package devsplit
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -33,6 +35,22 @@ func Dir() string {
 		}
 		dir = parent
 	}
+}
+
+// Tools reads the split's catalog: its tools' definitions, each as written.
+// An error matching os.ErrNotExist means the split is not there (Missing
+// says where it was looked for).
+func Tools() ([]json.RawMessage, error) {
+	file := filepath.Join(Dir(), "catalog.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var tools []json.RawMessage
+	if err := json.Unmarshal(data, &tools); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return tools, nil
 }
 
 // Missing says where the split was looked for, for a skip or a log line.

@@ -3,6 +3,7 @@ package fastjson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -106,12 +107,11 @@ func TestUnmarshal(t *testing.T) {
 
 // TestUnmarshalDevTools decodes every tool of the development split both ways.
 func TestUnmarshalDevTools(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json"))
-	if err != nil {
+	tools, err := devsplit.Tools()
+	if errors.Is(err, os.ErrNotExist) {
 		t.Skip(devsplit.Missing())
 	}
-	var tools []json.RawMessage
-	if err := json.Unmarshal(data, &tools); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, raw := range tools {
@@ -145,9 +145,7 @@ func FuzzUnmarshal(f *testing.F) {
 	f.Add([]byte(`{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`))
 	f.Add([]byte(`{"version":1,"sources":{"s":{"name":"n","entries":{"e":[{"digest":"d","at":"2026-12-02T00:00:00Z","scanner":3}]}}}}`))
 	f.Add([]byte(`{"any":[1,"2",{"3":null}],"number":-0.5e3,"ptr":"p","strings":["a"],"map":{"k":1}}`))
-	if data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json")); err == nil {
-		var tools []json.RawMessage
-		json.Unmarshal(data, &tools)
+	if tools, err := devsplit.Tools(); err == nil {
 		for i := 0; i < len(tools); i += 97 {
 			f.Add([]byte(tools[i]))
 		}

@@ -2,8 +2,8 @@ package tokens
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -58,13 +58,12 @@ func TestCountIsExact(t *testing.T) {
 // by one and together, when the split is there: real descriptions and schemas, with
 // every kind of line start.
 func devTexts(t *testing.T) []string {
-	data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json"))
-	if err != nil {
+	tools, err := devsplit.Tools()
+	if errors.Is(err, os.ErrNotExist) {
 		t.Log(devsplit.Missing() + ": checking synthetic texts only")
 		return nil
 	}
-	var tools []json.RawMessage
-	if err := json.Unmarshal(data, &tools); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
 	var texts []string
@@ -114,12 +113,11 @@ func TestCountCacheStaysBounded(t *testing.T) {
 // compact JSON definition each, with a cache that starts empty: what pricing a catalog
 // costs.
 func BenchmarkCountTools(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(devsplit.Dir(), "catalog.json"))
-	if err != nil {
+	tools, err := devsplit.Tools()
+	if errors.Is(err, os.ErrNotExist) {
 		b.Skip(devsplit.Missing())
 	}
-	var tools []json.RawMessage
-	if err := json.Unmarshal(data, &tools); err != nil {
+	if err != nil {
 		b.Fatal(err)
 	}
 	texts := make([]string, len(tools))
@@ -129,10 +127,9 @@ func BenchmarkCountTools(b *testing.B) {
 		out, _ := json.Marshal(v)
 		texts[i] = string(out)
 	}
-	shared := MustGet(O200kBase)
 	b.ReportAllocs()
 	for b.Loop() {
-		c := &Counter{name: shared.name, codec: shared.codec, pieces: map[string]int{}}
+		c := uncached(O200kBase)
 		for _, s := range texts {
 			c.Count(s)
 		}
@@ -148,11 +145,16 @@ func BenchmarkCountLongText(b *testing.B) {
 		{"quotes", "[" + strings.Repeat(`{"type":"string","description":"a value"},`, 25_000) + "]"},
 	} {
 		b.Run(tt.name, func(b *testing.B) {
-			shared := MustGet(O200kBase)
 			for b.Loop() {
-				c := &Counter{name: shared.name, codec: shared.codec, pieces: map[string]int{}}
-				c.Count(tt.text)
+				uncached(O200kBase).Count(tt.text)
 			}
 		})
 	}
+}
+
+// uncached returns a counter of the encoding whose cache starts empty, sharing the
+// vocabulary that Get built.
+func uncached(encoding string) *Counter {
+	shared := MustGet(encoding)
+	return &Counter{name: shared.name, codec: shared.codec, pieces: map[string]int{}}
 }
