@@ -21,6 +21,8 @@ const TempPrefix = ".tmp-"
 // The new file has mode 0600 (that of os.CreateTemp): the files written this
 // way hold tokens and approvals, for the user alone. When write or any step
 // after it fails, file is left as it was and the temporary file is removed.
+// On Windows, a rename that a reader of the old file refuses is tried again
+// for a moment (see replace).
 func Write(file string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(file), TempPrefix+"*")
 	if err != nil {
@@ -38,7 +40,7 @@ func Write(file string, write func(io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), file)
+	return replace(tmp.Name(), file)
 }
 
 // WriteFile replaces file with data, as Write does.
@@ -59,7 +61,16 @@ type Version struct{ info os.FileInfo }
 
 // VersionOf returns the version info describes, from a Stat of the file or
 // of the file opened.
-func VersionOf(info os.FileInfo) Version { return Version{info} }
+func VersionOf(info os.FileInfo) Version {
+	// On Windows, what os.Stat returns reads the file's ID only when
+	// os.SameFile first needs it, by path: a version compared only after
+	// the file was replaced would take the new file's ID, and a new file of
+	// the same size and time would pass for the old. Reading it now leaves
+	// a window of microseconds, not one until the next comparison. Elsewhere
+	// the ID is read with the rest, and this costs nothing.
+	os.SameFile(info, info)
+	return Version{info}
+}
 
 // Stat returns the file's current version, the zero Version when it cannot
 // be read.
@@ -68,7 +79,7 @@ func Stat(file string) Version {
 	if err != nil {
 		return Version{}
 	}
-	return Version{info}
+	return VersionOf(info)
 }
 
 // Same reports whether a and b are one version of the file.

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"runtime"
 	"testing"
+
+	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
 )
 
 func TestWriteFileReplaces(t *testing.T) {
@@ -86,7 +88,7 @@ func assertOnly(t *testing.T, dir, name string) {
 }
 
 func TestVersion(t *testing.T) {
-	dir := t.TempDir()
+	dir := atomicfiletest.TempDir(t) // also run under Wine (.ci/run)
 	file := filepath.Join(dir, "f.json")
 	if !Stat(file).Same(Version{}) {
 		t.Error("a missing file is not the zero Version")
@@ -107,7 +109,10 @@ func TestVersion(t *testing.T) {
 	if err != nil || !VersionOf(info).Same(v1) {
 		t.Errorf("the open file's Stat is another version (%v)", err)
 	}
-	// Same size, same time: a new version still, being a new file.
+	// Same size, same time: a new version still, being a new file. Also for
+	// a version never compared before the file was replaced: on Windows,
+	// os.SameFile reads the file's ID on first use, by path.
+	fresh := Stat(file)
 	if err := WriteFile(file, []byte("two")); err != nil {
 		t.Fatal(err)
 	}
@@ -117,5 +122,8 @@ func TestVersion(t *testing.T) {
 	}
 	if Stat(file).Same(v1) {
 		t.Error("a replaced file of the same size and time is the same version")
+	}
+	if Stat(file).Same(fresh) {
+		t.Error("a replaced file of the same size and time is the same version as one taken before, never compared")
 	}
 }

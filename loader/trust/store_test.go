@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
 )
 
 func TestDecide(t *testing.T) {
@@ -259,7 +261,9 @@ func TestStoreConcurrentProcesses(t *testing.T) {
 		}
 		os.Exit(0)
 	}
-	file := filepath.Join(t.TempDir(), FileName)
+	// Also run under Wine (.ci/run), where it found Windows refusing to
+	// replace the file while another process read it.
+	file := filepath.Join(atomicfiletest.TempDir(t), FileName)
 	var cmds []*exec.Cmd
 	for i := range 3 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestStoreConcurrentProcesses$")
@@ -332,7 +336,7 @@ func TestStoreInMemory(t *testing.T) {
 // version all the same, and is read.
 func TestStoreNoticesSameSizeReplace(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
+	dir := atomicfiletest.TempDir(t) // also run under Wine (.ci/run), where it found Windows' lazy file IDs
 	file := filepath.Join(dir, FileName)
 	s := Open(file, nil)
 	if err := s.Approve(ctx, "srv", "srv", []Item{{Entry: "t", Digest: "d1", By: "cli"}}); err != nil {

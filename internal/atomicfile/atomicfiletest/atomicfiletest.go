@@ -1,31 +1,23 @@
-//go:build unix
-
 // Package atomicfiletest makes, for tests, the files that a configuration
 // or state file may be swapped for and that atomicfile's bounded reads
-// refuse.
+// refuse, and the folders that tests of state files write in.
 package atomicfiletest
 
 import (
 	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 )
 
-// SpecialFiles makes, in a temporary folder, a link to /dev/zero and a
-// FIFO without a writer, by what they are: a .mcp.json or cache file
-// swapped for the one grew memory past 500 MB in a second, the other hung
-// every reload for good.
-func SpecialFiles(t testing.TB) map[string]string {
+// TempDir is t.TempDir for the tests that also run as Windows programs under
+// Wine (.ci/run): there, Go's os.RemoveAll cannot delete, since Wine does
+// not implement FileDispositionInformationEx, and t.TempDir's cleanup would
+// fail the test. A folder left behind in the temporary folder harms nothing.
+func TempDir(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
-	zero := filepath.Join(dir, "zero")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
+	dir, err := os.MkdirTemp("", "toolsearch-test")
+	if err != nil {
 		t.Fatal(err)
 	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return map[string]string{"link to /dev/zero": zero, "fifo": fifo}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
