@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
 )
 
 func tool(name string) *mcp.Tool {
@@ -305,8 +307,12 @@ func TestSkillSourceWatchStartsQuietly(t *testing.T) {
 // Skill folders are found below organizational folders, to MaxOrgDepth, but
 // not inside skill folders (their nested skills belong to them), nor in
 // hidden or tooling folders.
+//
+// Also run under Wine (.ci/run), whose file system ignores case as Windows'
+// and macOS's do: there a folder holding skill.md used to be taken for a
+// skill and fail to load, where Linux reports it misnamed.
 func TestSkillDirs(t *testing.T) {
-	root := t.TempDir()
+	root := atomicfiletest.TempDir(t)
 	for _, p := range []string{
 		"top/SKILL.md",
 		"top/inner/SKILL.md",

@@ -36,18 +36,25 @@ func SkillDirs(root string) ([]string, Problems, error) {
 			if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 				continue
 			}
-			if _, err := os.Lstat(filepath.Join(dir, SkillFileName)); err == nil {
-				dirs = append(dirs, dir)
+			sub, err := os.ReadDir(dir)
+			if err != nil {
 				continue
 			}
-			if misnamed := findFold(dir, SkillFileName); misnamed != "" {
-				probs = append(probs, Problem{File: filepath.Join(dir, misnamed), Severity: SeverityWarning, Message: "the skill file must be named exactly SKILL.md; this folder is not loaded"})
+			// By the folder's listing, not by a stat of SKILL.md: on a file system
+			// that ignores case (macOS's and Windows' by default), that stat finds
+			// skill.md too, and the folder would fail to load there while Linux
+			// reports it misnamed.
+			switch name := skillFileIn(sub); name {
+			case SkillFileName:
+				dirs = append(dirs, dir)
+				continue
+			case "":
+			default:
+				probs = append(probs, misnamedSkillFile(filepath.Join(dir, name)))
 				continue
 			}
 			if depth < MaxOrgDepth {
-				if sub, err := os.ReadDir(dir); err == nil {
-					scan(dir, sub, depth+1)
-				}
+				scan(dir, sub, depth+1)
 			}
 		}
 	}
@@ -56,13 +63,23 @@ func SkillDirs(root string) ([]string, Problems, error) {
 	return dirs, probs, nil
 }
 
-// findFold returns the name of a file in dir that equals name but for case.
-func findFold(dir, name string) string {
-	entries, _ := os.ReadDir(dir)
+// skillFileIn returns SkillFileName if a folder's entries hold it, else the
+// name of an entry that differs from it only in case, else "".
+func skillFileIn(entries []os.DirEntry) string {
+	folded := ""
 	for _, e := range entries {
-		if strings.EqualFold(e.Name(), name) {
-			return e.Name()
+		switch {
+		case e.Name() == SkillFileName:
+			return SkillFileName
+		case folded == "" && strings.EqualFold(e.Name(), SkillFileName):
+			folded = e.Name()
 		}
 	}
-	return ""
+	return folded
+}
+
+// misnamedSkillFile is the problem of a skill file named other than exactly
+// SKILL.md (skill.md, Skill.md): almost always meant to be a skill.
+func misnamedSkillFile(file string) Problem {
+	return Problem{File: file, Severity: SeverityWarning, Message: "the skill file must be named exactly SKILL.md; this folder is not loaded"}
 }

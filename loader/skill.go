@@ -135,6 +135,15 @@ func LoadSkill(dir string) (*Skill, Problems) {
 		}
 	}
 	if raw == nil {
+		// A skill.md where the file system ignores case opens as SKILL.md,
+		// and the folder is asked to load; its listing says what it holds.
+		for _, f := range files {
+			if !strings.Contains(f.Path, "/") && strings.EqualFold(f.Path, SkillFileName) {
+				p := misnamedSkillFile(filepath.Join(dir, f.Path))
+				p.Severity = SeverityError
+				return nil, append(probs, p)
+			}
+		}
 		return nil, append(probs, Problem{File: file, Severity: SeverityError, Message: "SKILL.md is missing or not a regular file"})
 	}
 	s, more := ParseSkill(file, filepath.Base(abs), raw)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
 )
 
 func TestParseSkill(t *testing.T) {
@@ -336,10 +338,18 @@ func TestLoadSkillRefusals(t *testing.T) {
 				write(t, dir, filepath.Join("big", itoa(i)+".bin"), strings.Repeat("b", 1<<20))
 			}
 		}, "more than 16 MiB"},
+		// Where the file system ignores case, a folder holding skill.md is
+		// asked to load (SKILL.md opens), and must say what is wrong.
+		{"skill file named skill.md", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, "SKILL.md")); err != nil {
+				t.Fatal(err)
+			}
+			write(t, dir, "skill.md", "---\nname: demo\ndescription: x\n---\n")
+		}, "must be named exactly SKILL.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "demo")
+			dir := filepath.Join(atomicfiletest.TempDir(t), "demo") // also run under Wine (.ci/run)
 			write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n")
 			tt.setup(t, dir)
 			s, probs := LoadSkill(dir)
