@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
 )
 
 // The test binary plays the command (SUPERVISE_TEST_CHILD: start a
@@ -50,7 +52,7 @@ func running(pid int) bool {
 func TestJobEndsGrandchild(t *testing.T) {
 	for _, end := range []string{"stop", "cleanup", "kill"} {
 		t.Run(end, func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "pid")
+			pidFile := filepath.Join(atomicfiletest.TempDir(t), "pid")
 			exe, err := os.Executable()
 			if err != nil {
 				t.Fatal(err)
@@ -78,6 +80,12 @@ func TestJobEndsGrandchild(t *testing.T) {
 				}
 				b, _ := os.ReadFile(pidFile)
 				pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			if !running(pid) {
+				// Else the check below could not fail: running is false too for a
+				// process it cannot open.
+				sup.Kill()
+				t.Fatalf("the grandchild %d is not seen running before its job ends", pid)
 			}
 			switch end {
 			case "stop":
