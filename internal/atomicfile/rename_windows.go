@@ -18,7 +18,8 @@ const renameRetry = 2 * time.Second
 // open without FILE_SHARE_DELETE (os.Open's way, and most programs'), with
 // ERROR_ACCESS_DENIED or ERROR_SHARING_VIOLATION; such a holder lets go
 // within moments, so the rename is tried again until renameRetry has
-// passed. toolsearch's own readers share deletion (see openNonblocking).
+// passed. toolsearch's own readers are such holders too: a read of the
+// approvals takes milliseconds.
 func replace(tmp, file string) error {
 	deadline := time.Now().Add(renameRetry)
 	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
