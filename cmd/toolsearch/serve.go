@@ -193,8 +193,8 @@ func gcPercentFor(live, headroom uint64, floor int) int {
 // unless the operator chose one with GOGC or GOMEMLIMIT: from the start,
 // so that loading a large catalog peaks at little more than what it keeps,
 // and for as long as the server runs, so that a catalog that grows later
-// (an upstream listing many tools) is paced too. It stops when ctx ends. The first change is logged once a logger is
-// set.
+// (an upstream listing many tools) is paced too. It stops when ctx ends.
+// The first change is logged once a logger is set.
 func paceGC(ctx context.Context) *gcPacer {
 	p := &gcPacer{ctx: ctx, percent: 100}
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {

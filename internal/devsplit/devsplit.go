@@ -8,9 +8,11 @@ package devsplit
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"testing"
 )
 
 // EnvVar names the environment variable that overrides the location.
@@ -51,6 +53,21 @@ func Tools() ([]json.RawMessage, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return tools, nil
+}
+
+// ToolsOrSkip is Tools for a test or benchmark that needs the split: it is
+// skipped when the split is not there, and fails when the catalog cannot be
+// read.
+func ToolsOrSkip(tb testing.TB) []json.RawMessage {
+	tb.Helper()
+	tools, err := Tools()
+	if errors.Is(err, os.ErrNotExist) {
+		tb.Skip(Missing())
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tools
 }
 
 // Missing says where the split was looked for, for a skip or a log line.

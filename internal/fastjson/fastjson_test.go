@@ -3,7 +3,6 @@ package fastjson
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -107,14 +106,7 @@ func TestUnmarshal(t *testing.T) {
 
 // TestUnmarshalDevTools decodes every tool of the development split both ways.
 func TestUnmarshalDevTools(t *testing.T) {
-	tools, err := devsplit.Tools()
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skip(devsplit.Missing())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, raw := range tools {
+	for _, raw := range devsplit.ToolsOrSkip(t) {
 		sameAsEncodingJSON(t, raw)
 	}
 }

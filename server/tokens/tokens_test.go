@@ -113,13 +113,7 @@ func TestCountCacheStaysBounded(t *testing.T) {
 // compact JSON definition each, with a cache that starts empty: what pricing a catalog
 // costs.
 func BenchmarkCountTools(b *testing.B) {
-	tools, err := devsplit.Tools()
-	if errors.Is(err, os.ErrNotExist) {
-		b.Skip(devsplit.Missing())
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	tools := devsplit.ToolsOrSkip(b)
 	texts := make([]string, len(tools))
 	for i, raw := range tools {
 		var v any
