@@ -92,10 +92,14 @@ type Snapshot struct {
 	Refused []Refusal
 
 	// byFold holds the tools and skills, which share one name space, by
-	// their lower-cased names: no two may fold alike (see claim), so it
-	// answers exact lookups too, and a map by exact name would only repeat
+	// their lower-cased names: the first of each folded name (see claim).
+	// Names are case-sensitive, as MCP's are, so names that differ only in
+	// case (calculate_bmi, calculate_BMI) are all accepted; byCase holds each
+	// of those by its exact name. They are rare, so byFold answers most exact
+	// lookups alone, and a map by exact name of every entry would only repeat
 	// it (7 MB at 100,000 tools).
 	byFold   map[string]*Entry
+	byCase   map[string]*Entry
 	bySource map[string]*Source
 	// Prompts and resources have name spaces of their own.
 	byPrompt, byPromptFold map[string]*Entry
@@ -103,10 +107,41 @@ type Snapshot struct {
 }
 
 // Lookup finds a tool or skill by its exact name, falling back to a
-// case-insensitive match. Prompts and resources have lookups of their own.
+// case-insensitive match when only one entry's name matches so. Prompts and
+// resources have lookups of their own.
 func (s *Snapshot) Lookup(name string) (*Entry, bool) {
 	e, ok := s.byFold[strings.ToLower(name)]
-	return e, ok
+	if !ok || e.Name == name {
+		return e, ok
+	}
+	if exact, ok := s.byCase[name]; ok {
+		return exact, true
+	}
+	if _, several := s.byCase[e.Name]; several {
+		return nil, false // which of them is meant, case cannot say
+	}
+	return e, true
+}
+
+// CaseVariants returns the entries whose names differ from name only in
+// case, name's own included, when there are several: what a name that
+// Lookup cannot resolve by case alone may have meant.
+func (s *Snapshot) CaseVariants(name string) []*Entry {
+	e, ok := s.byFold[strings.ToLower(name)]
+	if !ok {
+		return nil
+	}
+	if _, several := s.byCase[e.Name]; !several {
+		return nil
+	}
+	var out []*Entry
+	for _, v := range s.byCase {
+		if strings.EqualFold(v.Name, name) {
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Entry) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // Source returns the named source.
@@ -312,10 +347,21 @@ func (c *Catalog) claim(s *Snapshot, e *Entry, contested map[string][]string) st
 	if r, ok := c.reserved[fold]; ok {
 		return fmt.Sprintf("%q is reserved for toolsearch's own %s tool", e.Name, r)
 	}
-	if prev, ok := s.byFold[fold]; ok {
+	prev, ok := s.byFold[fold]
+	if !ok {
+		s.byFold[fold] = e
+		return ""
+	}
+	if prev.Name == e.Name {
 		return fmt.Sprintf("name collides with %s from %s", prev.Name, prev.Source)
 	}
-	s.byFold[fold] = e
+	if s.byCase == nil {
+		s.byCase = map[string]*Entry{prev.Name: prev}
+	} else if _, ok := s.byCase[e.Name]; ok {
+		return fmt.Sprintf("name collides with %s from %s", e.Name, s.byCase[e.Name].Source)
+	}
+	s.byCase[prev.Name] = prev
+	s.byCase[e.Name] = e
 	return ""
 }
 

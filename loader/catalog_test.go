@@ -25,36 +25,70 @@ func tool(name string) *mcp.Tool {
 func TestCatalogCollisionsAndReserved(t *testing.T) {
 	c := NewCatalog("tool_search")
 	c.Put(&Source{Name: "a", Kind: SourceTools, Entries: []*Entry{NewToolEntry("a", "echo", tool("echo")), NewToolEntry("a", "tool_search", tool("tool_search"))}})
-	c.Put(&Source{Name: "b", Kind: SourceTools, Entries: []*Entry{NewToolEntry("b", "ECHO", tool("ECHO")), NewToolEntry("b", "b__x", tool("x"))}})
+	c.Put(&Source{Name: "b", Kind: SourceTools, Entries: []*Entry{
+		NewToolEntry("b", "ECHO", tool("ECHO")), NewToolEntry("b", "echo", tool("echo")), NewToolEntry("b", "b__x", tool("x")),
+		NewToolEntry("b", "Tool_Search", tool("Tool_Search")),
+	}})
 	snap := c.Snapshot()
 	var names []string
 	for _, e := range snap.Entries {
 		names = append(names, e.Source+":"+e.Name)
 	}
-	if got := strings.Join(names, " "); got != "a:echo b:b__x" {
+	// Names are case-sensitive, as MCP's are: ECHO is a tool of its own, and
+	// only the same name again collides. The reserved name is reserved in any case.
+	if got := strings.Join(names, " "); got != "a:echo b:ECHO b:b__x" {
 		t.Errorf("entries = %s", got)
 	}
 	var reasons []string
 	for _, r := range snap.Refused {
-		reasons = append(reasons, r.Entry.Name+": "+r.Reason)
+		reasons = append(reasons, r.Entry.Source+":"+r.Entry.Name+": "+r.Reason)
 	}
-	want := []string{`tool_search: "tool_search" is reserved`, "ECHO: name collides with echo from a"}
+	want := []string{`a:tool_search: "tool_search" is reserved`, "b:Tool_Search: \"Tool_Search\" is reserved", "b:echo: name collides with echo from a"}
+	slices.Sort(reasons)
+	if len(reasons) != len(want) {
+		t.Errorf("refused = %q, want %q", reasons, want)
+	}
 	for i, w := range want {
 		if i >= len(reasons) || !strings.HasPrefix(reasons[i], w) {
 			t.Errorf("refused = %q, want %q", reasons, want)
 			break
 		}
 	}
-	if e, ok := snap.Lookup("Echo"); !ok || e.Source != "a" {
-		t.Errorf("case-insensitive lookup = %v, %v", e, ok)
+	for _, tc := range []struct{ name, want string }{
+		{"echo", "a:echo"},
+		{"ECHO", "b:ECHO"},
+		{"Echo", ""}, // two names differ from it only in case: which is meant?
+		{"b__x", "b:b__x"},
+		{"B__X", "b:b__x"}, // one name differs only in case: that one
+		{"nothing", ""},
+	} {
+		got := ""
+		if e, ok := snap.Lookup(tc.name); ok {
+			got = e.Source + ":" + e.Name
+		}
+		if got != tc.want {
+			t.Errorf("Lookup(%s) = %q, want %q", tc.name, got, tc.want)
+		}
 	}
-	if e, ok := snap.Lookup("b__x"); !ok || e.Upstream != "x" {
-		t.Errorf("Lookup(b__x) = %+v", e)
+	var variants []string
+	for _, e := range snap.CaseVariants("Echo") {
+		variants = append(variants, e.Source+":"+e.Name)
 	}
-	// Removing the winner lets the other claimant in.
+	if got := strings.Join(variants, " "); got != "b:ECHO a:echo" {
+		t.Errorf("CaseVariants(Echo) = %s", got)
+	}
+	if vs := snap.CaseVariants("b__X"); vs != nil {
+		t.Errorf("CaseVariants(b__X) = %v, want none: its name is alone", vs)
+	}
+	// Removing the winner lets the other claimant in, and its case variant
+	// is then alone.
 	c.Remove("a")
-	if e, ok := c.Snapshot().Lookup("echo"); !ok || e.Source != "b" {
+	snap = c.Snapshot()
+	if e, ok := snap.Lookup("echo"); !ok || e.Source != "b" || e.Name != "echo" {
 		t.Errorf("after removing a, echo = %v, %v", e, ok)
+	}
+	if e, ok := snap.Lookup("ECHO"); !ok || e.Name != "ECHO" {
+		t.Errorf("after removing a, ECHO = %v, %v", e, ok)
 	}
 }
 

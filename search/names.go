@@ -194,6 +194,13 @@ func (ix *Index) selectNames(names []string, kind int) Result {
 		if len(found) == 0 {
 			found = ix.ofKind(ix.byAlt.get(k), kind)
 		}
+		if len(found) > 1 {
+			// Names are case-sensitive: of names that differ only in case, the
+			// one written exactly is meant.
+			if exact := ix.namedExactly(found, n); len(exact) == 1 {
+				found = exact
+			}
+		}
 		switch {
 		case len(found) == 0:
 			res.Unknown = append(res.Unknown, n)
@@ -214,6 +221,18 @@ func (ix *Index) selectNames(names []string, kind int) Result {
 	}
 	res.Total = len(res.Hits)
 	return res
+}
+
+// namedExactly returns the slots of ss whose ID, name or alternative name is n.
+func (ix *Index) namedExactly(ss []int32, n string) []int32 {
+	var out []int32
+	for _, s := range ss {
+		sl := &ix.slots[s]
+		if sl.id == n || sl.name == n || slices.Contains(sl.alt, n) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (ix *Index) ofKind(ss []int32, kind int) []int32 {

@@ -243,6 +243,35 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// Names are case-sensitive, as MCP's are: of two names that differ only in case,
+// select: takes the one written exactly, and asks which is meant when neither is.
+func TestSelectCaseVariants(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "calculate_bmi", Name: "calculate_bmi", Kind: KindTool, Description: "Body mass index."},
+		Document{ID: "calculate_BMI", Name: "calculate_BMI", Kind: KindTool, Description: "Body mass index, metric."},
+	)
+	tests := []struct {
+		q         string
+		want      []string
+		ambiguous map[string][]string
+	}{
+		{q: "select:calculate_bmi", want: []string{"calculate_bmi"}},
+		{q: "select:calculate_BMI", want: []string{"calculate_BMI"}},
+		{q: "select:Calculate_Bmi", want: []string{},
+			ambiguous: map[string][]string{"Calculate_Bmi": {"calculate_BMI", "calculate_bmi"}}},
+	}
+	for _, tt := range tests {
+		r := ix.Search(Query{Text: tt.q})
+		if got := hitIDs(r); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: hits = %q, want %q", tt.q, got, tt.want)
+		}
+		if !reflect.DeepEqual(r.Ambiguous, tt.ambiguous) {
+			t.Errorf("%s: Ambiguous = %q, want %q", tt.q, r.Ambiguous, tt.ambiguous)
+		}
+	}
+}
+
 func TestToolDocument(t *testing.T) {
 	schema := `{"type":"object","properties":{
 		"unit":{"type":"string","description":"Temperature unit.","enum":["celsius","fahrenheit"]},

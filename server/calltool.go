@@ -129,11 +129,23 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 		}
 		return e, nil
 	}
-	var candidates []*loader.Entry
+	if vs := listedTools(snap.CaseVariants(name)); len(vs) > 1 {
+		return nil, fmt.Errorf("%s names no tool, and tools differ from it only in case: call one of %s", quoteName(name), joinNames(vs))
+	}
+	// Names are case-sensitive: an upstream name written exactly beats those
+	// that match only when case is ignored.
+	var candidates, folded []*loader.Entry
 	for _, e := range snap.Entries {
 		if e.Listed() && e.Kind == loader.KindTool && strings.EqualFold(e.Upstream, name) {
-			candidates = append(candidates, e)
+			if e.Upstream == name {
+				candidates = append(candidates, e)
+			} else {
+				folded = append(folded, e)
+			}
 		}
+	}
+	if len(candidates) == 0 {
+		candidates = folded
 	}
 	switch len(candidates) {
 	case 1:
@@ -144,11 +156,27 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 		}
 		return nil, fmt.Errorf("no tool named %s: find tools with tool_search and call them by the name it gives", quoteName(name))
 	}
-	names := make([]string, len(candidates))
-	for i, c := range candidates {
-		names[i] = c.Name
+	return nil, fmt.Errorf("%q is the upstream name of several tools: call one of %s", name, joinNames(candidates))
+}
+
+// listedTools returns the listed tools of es.
+func listedTools(es []*loader.Entry) []*loader.Entry {
+	var out []*loader.Entry
+	for _, e := range es {
+		if e.Listed() && e.Kind == loader.KindTool {
+			out = append(out, e)
+		}
 	}
-	return nil, fmt.Errorf("%q is the name of a tool on several servers: call one of %s", name, strings.Join(names, ", "))
+	return out
+}
+
+// joinNames lists the entries' names for an error.
+func joinNames(es []*loader.Entry) string {
+	names := make([]string, len(es))
+	for i, e := range es {
+		names[i] = e.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // forward checks policy and arguments, then calls the upstream.

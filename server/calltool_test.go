@@ -59,3 +59,57 @@ func TestCallToolWithHostileSchemas(t *testing.T) {
 		t.Errorf("a string for a tool without a schema: %q", text)
 	}
 }
+
+// Tool names are case-sensitive, as MCP's are: a server's calculate_bmi and
+// calculate_BMI are two tools, each called by its own name. A name that matches
+// them only when case is ignored is refused with both to choose from, and one
+// that matches a single tool so still reaches it.
+func TestCallToolCaseVariants(t *testing.T) {
+	c := loader.NewCatalog(ReservedNames...)
+	var entries []*loader.Entry
+	for _, name := range []string{"calculate_bmi", "calculate_BMI", "echo"} {
+		entries = append(entries, loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "A tool.", InputSchema: map[string]any{"type": "object"}}))
+	}
+	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
+	up := &fakeUpstreams{}
+	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cs, _ := connectClient(t, s, "")
+
+	tests := []struct {
+		name     string
+		upstream string // the tool called, "" when refused
+		refusal  string
+	}{
+		{"srv__calculate_bmi", "calculate_bmi", ""},
+		{"srv__calculate_BMI", "calculate_BMI", ""},
+		{"calculate_BMI", "calculate_BMI", ""}, // the upstream's own name, written exactly
+		{"srv__Calculate_Bmi", "", "call one of srv__calculate_BMI, srv__calculate_bmi"},
+		{"Calculate_Bmi", "", "call one of srv__calculate_BMI, srv__calculate_bmi"},
+		{"SRV__ECHO", "echo", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			up.calls = nil
+			text, res := callText(t, cs, CallTool, map[string]any{"name": tt.name, "arguments": map[string]any{}})
+			if tt.upstream == "" {
+				if !res.IsError || !strings.Contains(text, tt.refusal) {
+					t.Errorf("result %q, want a refusal saying %q", text, tt.refusal)
+				}
+				if len(up.calls) != 0 {
+					t.Errorf("upstream calls = %q", up.calls)
+				}
+				return
+			}
+			if res.IsError {
+				t.Fatalf("refused: %s", text)
+			}
+			if want := "srv/" + tt.upstream + " {}"; len(up.calls) != 1 || up.calls[0] != want {
+				t.Errorf("upstream calls = %q, want %q", up.calls, want)
+			}
+		})
+	}
+}
