@@ -101,7 +101,9 @@ type Snapshot struct {
 	byFold   map[string]*Entry
 	byCase   map[string]*Entry
 	bySource map[string]*Source
-	// Prompts and resources have name spaces of their own.
+	// Prompts and resources have name spaces of their own. Prompts are
+	// by exact name, and by lower-cased name when only one folds so (nil
+	// when several do).
 	byPrompt, byPromptFold map[string]*Entry
 	byURI, byTemplate      map[string]*Entry
 }
@@ -322,10 +324,15 @@ func (c *Catalog) claim(s *Snapshot, e *Entry, contested map[string][]string) st
 	fold := strings.ToLower(e.Name)
 	switch e.Kind {
 	case KindPrompt:
-		if prev, ok := s.byPromptFold[fold]; ok {
+		if prev, ok := s.byPrompt[e.Name]; ok {
 			return fmt.Sprintf("name collides with the prompt %s from %s", prev.Name, prev.Source)
 		}
-		s.byPrompt[e.Name], s.byPromptFold[fold] = e, e
+		s.byPrompt[e.Name] = e
+		if _, ok := s.byPromptFold[fold]; ok {
+			s.byPromptFold[fold] = nil // names alike but for case: none is the case-insensitive match
+		} else {
+			s.byPromptFold[fold] = e
+		}
 		return ""
 	case KindResource:
 		if !e.Listed() {

@@ -390,6 +390,36 @@ func TestSkillDirs(t *testing.T) {
 	}
 }
 
+// Prompt names are case-sensitive, as tools' are: two prompts whose names differ
+// only in case are both served, each by its own name, and a name in another case
+// finds neither, since case cannot say which is meant.
+func TestCatalogPromptCaseVariants(t *testing.T) {
+	c := NewCatalog("tool_search")
+	c.Put(&Source{Name: "a", Kind: SourceServer, Entries: []*Entry{
+		NewPromptEntry("a", "a__review", &mcp.Prompt{Name: "review"}),
+		NewPromptEntry("a", "a__Review", &mcp.Prompt{Name: "Review"}),
+		NewPromptEntry("a", "a__plan", &mcp.Prompt{Name: "plan"}),
+	}})
+	c.Put(&Source{Name: "b", Kind: SourceServer, Entries: []*Entry{
+		NewPromptEntry("b", "a__review", &mcp.Prompt{Name: "a__review"}), // the same name again
+	}})
+	snap := c.Snapshot()
+	if len(snap.Refused) != 1 || snap.Refused[0].Entry.Source != "b" || !strings.Contains(snap.Refused[0].Reason, "collides with the prompt a__review from a") {
+		t.Errorf("refused = %+v, want b's a__review", snap.Refused)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"a__review", "review"}, {"a__Review", "Review"}, {"A__REVIEW", ""}, {"A__PLAN", "plan"},
+	} {
+		got := ""
+		if e, ok := snap.Prompt(tc.name); ok {
+			got = e.Upstream
+		}
+		if got != tc.want {
+			t.Errorf("Prompt(%s) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestCatalogPromptsAndResourcesHaveTheirOwnNameSpaces(t *testing.T) {
 	c := NewCatalog("tool_search")
 	c.Put(&Source{Name: "a", Kind: SourceServer, Entries: []*Entry{

@@ -86,13 +86,13 @@ func resourceEntry(source, name, digest string, texts ...string) *Entry {
 }
 
 // Prompt finds an upstream prompt by its exposed name, falling back to a
-// case-insensitive match.
+// case-insensitive match when only one prompt's name matches so.
 func (s *Snapshot) Prompt(name string) (*Entry, bool) {
 	if e, ok := s.byPrompt[name]; ok {
 		return e, true
 	}
-	e, ok := s.byPromptFold[strings.ToLower(name)]
-	return e, ok
+	e := s.byPromptFold[strings.ToLower(name)]
+	return e, e != nil
 }
 
 // Resource finds an upstream resource by its exact URI.
