@@ -24,14 +24,14 @@ const (
 // like an identifier; plain English words inside a sentence do not, or a tool named
 // "search" would win every query that says "search".
 func (ix *Index) nameTiers(sc *scratch, p parsedQuery, kind int) {
-	var keys []string
+	var written []string // the names as the query writes them
 	if len(p.required) == 0 && len(p.words) > 0 {
-		keys = append(keys, strings.ToLower(p.text))
+		written = append(written, p.text)
 	}
 	if len(p.words) > 1 {
 		for _, w := range p.words {
 			if looksLikeIdentifier(w) {
-				keys = append(keys, strings.ToLower(trimQuoting(w)))
+				written = append(written, trimQuoting(w))
 			}
 		}
 	}
@@ -42,12 +42,20 @@ func (ix *Index) nameTiers(sc *scratch, p parsedQuery, kind int) {
 		}
 	}
 	var prefixes []string
-	for _, k := range keys {
-		for _, s := range ix.byName.get(k) {
-			mark(s, tierExact)
-		}
-		for _, s := range ix.byAlt.get(k) {
-			mark(s, tierExact)
+	for _, n := range written {
+		k := strings.ToLower(n)
+		names, alts := ix.byName.get(k), ix.byAlt.get(k)
+		// Names are case-sensitive: where names differ only in case, the one
+		// written exactly is the exact match, and the others come next.
+		exactOnly := len(names)+len(alts) > 1 && ix.anyNamedExactly(n, names, alts)
+		for _, ss := range [][]int32{names, alts} {
+			for _, s := range ss {
+				if !exactOnly || ix.namedExactly(s, n) {
+					mark(s, tierExact)
+				} else {
+					mark(s, tierPrefix)
+				}
+			}
 		}
 		if len(k) >= minPrefixLen && !strings.ContainsAny(k, " \t\r\n") {
 			prefixes = append(prefixes, k)
@@ -197,7 +205,8 @@ func (ix *Index) selectNames(names []string, kind int) Result {
 		if len(found) > 1 {
 			// Names are case-sensitive: of names that differ only in case, the
 			// one written exactly is meant.
-			if exact := ix.namedExactly(found, n); len(exact) == 1 {
+			exact := slices.DeleteFunc(slices.Clone(found), func(s int32) bool { return !ix.namedExactly(s, n) })
+			if len(exact) == 1 {
 				found = exact
 			}
 		}
@@ -223,16 +232,20 @@ func (ix *Index) selectNames(names []string, kind int) Result {
 	return res
 }
 
-// namedExactly returns the slots of ss whose ID, name or alternative name is n.
-func (ix *Index) namedExactly(ss []int32, n string) []int32 {
-	var out []int32
-	for _, s := range ss {
-		sl := &ix.slots[s]
-		if sl.id == n || sl.name == n || slices.Contains(sl.alt, n) {
-			out = append(out, s)
+// namedExactly reports whether the slot's ID, name or an alternative name is n.
+func (ix *Index) namedExactly(s int32, n string) bool {
+	sl := &ix.slots[s]
+	return sl.id == n || sl.name == n || slices.Contains(sl.alt, n)
+}
+
+// anyNamedExactly reports whether a slot of the lists is named n exactly.
+func (ix *Index) anyNamedExactly(n string, lists ...[]int32) bool {
+	for _, ss := range lists {
+		if slices.ContainsFunc(ss, func(s int32) bool { return ix.namedExactly(s, n) }) {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 func (ix *Index) ofKind(ss []int32, kind int) []int32 {

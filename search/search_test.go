@@ -270,6 +270,26 @@ func TestSelectCaseVariants(t *testing.T) {
 			t.Errorf("%s: Ambiguous = %q, want %q", tt.q, r.Ambiguous, tt.ambiguous)
 		}
 	}
+	// A ranked query for a name finds the name written exactly first, the one
+	// that differs from it in case next; in another case, both are exact.
+	for _, tt := range []struct {
+		q       string
+		want    []string
+		matches []Match
+	}{
+		{"calculate_bmi", []string{"calculate_bmi", "calculate_BMI"}, []Match{MatchExact, MatchPrefix}},
+		{"calculate_BMI", []string{"calculate_BMI", "calculate_bmi"}, []Match{MatchExact, MatchPrefix}},
+		{"Calculate_Bmi", []string{"calculate_BMI", "calculate_bmi"}, []Match{MatchExact, MatchExact}},
+	} {
+		r := ix.Search(Query{Text: tt.q})
+		var matches []Match
+		for _, h := range r.Hits {
+			matches = append(matches, h.Match)
+		}
+		if got := hitIDs(r); !slices.Equal(got, tt.want) || !slices.Equal(matches, tt.matches) {
+			t.Errorf("%s: hits = %q %v, want %q %v", tt.q, got, matches, tt.want, tt.matches)
+		}
+	}
 }
 
 func TestToolDocument(t *testing.T) {
