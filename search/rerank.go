@@ -114,9 +114,9 @@ func (ix *Index) nameWordsIn(s int32, sorted []int32) (words, in int) {
 	return words, in
 }
 
-func isDigits(w []byte) bool {
-	for _, c := range w {
-		if c < '0' || c > '9' {
+func isDigits[W string | []byte](w W) bool {
+	for i := range len(w) {
+		if w[i] < '0' || w[i] > '9' {
 			return false
 		}
 	}

@@ -424,7 +424,23 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 	base = slices.Compact(base)
 	slices.Sort(phrases)
 	phrases = slices.Compact(phrases)
+	// The numbers of a request are one concept: a list of values ("3,4,5,2,8,5",
+	// "[1, 2, 3]") is one piece of evidence, not one a number, or a tool whose
+	// enum is 1 to 9 (a count of tickets) matched each and outranked what the
+	// numbers are data for. It is as rare as its commonest number.
+	var numbers concept
 	for _, t := range base {
+		if isDigits(t) {
+			if id, ok := ix.lookup(t); ok {
+				idf := ix.idf(id)
+				if numbers.terms == nil || idf < numbers.idf {
+					numbers.idf = idf
+				}
+				numbers.weight = 1
+				numbers.terms = append(numbers.terms, queryTerm{id: id, weight: 1})
+			}
+			continue
+		}
 		c := concept{weight: 1}
 		if id, ok := ix.lookup(t); ok {
 			c.idf = ix.idf(id)
@@ -450,6 +466,9 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		if len(c.terms) > 0 {
 			optional = append(optional, c)
 		}
+	}
+	if len(numbers.terms) > 0 {
+		optional = append(optional, numbers)
 	}
 	optional = append(optional, ix.glossConcepts(p, skip)...)
 	for _, t := range phrases {
