@@ -428,7 +428,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 	// "[1, 2, 3]") is one piece of evidence, not one a number, or a tool whose
 	// enum is 1 to 9 (a count of tickets) matched each and outranked what the
 	// numbers are data for. It is as rare as its commonest number.
-	var numbers concept
+	numbers := concept{weight: 1}
 	for _, t := range base {
 		if isDigits(t) {
 			if id, ok := ix.lookup(t); ok {
@@ -436,7 +436,6 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 				if numbers.terms == nil || idf < numbers.idf {
 					numbers.idf = idf
 				}
-				numbers.weight = 1
 				numbers.terms = append(numbers.terms, queryTerm{id: id, weight: 1})
 			}
 			continue

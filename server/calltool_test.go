@@ -23,21 +23,13 @@ func TestCallToolWithHostileSchemas(t *testing.T) {
 		"missing":     nil,
 		"null":        json.RawMessage(`null`),
 	}
-	c := loader.NewCatalog(ReservedNames...)
 	var entries []*loader.Entry
 	for name, s := range schemas {
 		e := loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "A tool."})
 		e.Tool.InputSchema = s // as a source might leave it, default or not
 		entries = append(entries, e)
 	}
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
-	up := &fakeUpstreams{}
-	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cs, _ := connectClient(t, s, "")
+	cs, up := serveSrv(t, entries)
 
 	deep := strings.Repeat("[", 40) + strings.Repeat("]", 40)
 	for name := range schemas {
@@ -65,19 +57,11 @@ func TestCallToolWithHostileSchemas(t *testing.T) {
 // them only when case is ignored is refused with both to choose from, and one
 // that matches a single tool so still reaches it.
 func TestCallToolCaseVariants(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
 	var entries []*loader.Entry
 	for _, name := range []string{"calculate_bmi", "calculate_BMI", "echo"} {
 		entries = append(entries, loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "A tool.", InputSchema: map[string]any{"type": "object"}}))
 	}
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
-	up := &fakeUpstreams{}
-	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cs, _ := connectClient(t, s, "")
+	cs, up := serveSrv(t, entries)
 
 	tests := []struct {
 		name     string
@@ -112,4 +96,20 @@ func TestCallToolCaseVariants(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serveSrv serves a catalog of one active server, srv, with the entries, to a
+// connected client, and returns the client and the upstream calls go to.
+func serveSrv(t *testing.T, entries []*loader.Entry) (*mcp.ClientSession, *fakeUpstreams) {
+	t.Helper()
+	c := loader.NewCatalog(ReservedNames...)
+	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
+	up := &fakeUpstreams{}
+	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	cs, _ := connectClient(t, s, "")
+	return cs, up
 }
