@@ -184,6 +184,15 @@ func (ix *Index) Search(q Query) Result {
 		return res
 	}
 	res.Hits, res.Total = ix.rank(p, kind, limit)
+	if needs := enumeratedNeeds(p.words); len(needs) > 0 && len(res.Hits) > 0 {
+		rankings := [][]Hit{res.Hits}
+		for _, words := range needs {
+			need := parsedQuery{text: strings.Join(words, " "), words: words, required: p.required}
+			hits, _ := ix.rank(need, kind, limit)
+			rankings = append(rankings, hits)
+		}
+		res.Hits = interleaveHits(rankings, limit)
+	}
 	if len(res.Hits) == 0 && len(p.required) > 0 {
 		// No document has every "+term" (with the other words): rather than nothing, the
 		// best matches of all the words, said to be so.
