@@ -1,0 +1,60 @@
+package search
+
+import "strings"
+
+// A converter's name says its direction: gallon_to_liter takes gallons and gives liters.
+// Catalogs often hold both directions in the same words, which a bag of words cannot
+// tell apart: "I've filled up with 13.2 gallons; how much is that in liters?" found
+// liter_to_gallon as often as gallon_to_liter. The request says its direction in a few
+// plain cues, the amount it has ("13.2 gallons", "from gallons", "gallons to") and the
+// unit it wants ("to liters", "into", "in liters"); a converter the cues say is the wrong
+// way round is contradicted (see reranker.contradicted).
+
+// conversionSides returns the two sides of a name that reads "a_to_b" (gallon_to_liter,
+// html_to_markdown), stemmed, or ok false.
+func conversionSides(name string) (a, b string, ok bool) {
+	_, short := splitQualified(name)
+	if !strings.Contains(short, "to") && !strings.Contains(short, "To") && !strings.Contains(short, "TO") {
+		return "", "", false // the common case, without splitting the name
+	}
+	var ws []string
+	splitWords(short, func(w []byte) { ws = append(ws, strings.ToLower(string(w))) }, nil)
+	for i := 1; i+1 < len(ws); i++ {
+		if a := ws[i-1]; ws[i] == "to" && isLetters(a) && isLetters(ws[i+1]) && a != ws[i+1] && !changeVerbs[a] && !readVerbs[a] {
+			return stem(ws[i-1]), stem(ws[i+1]), true
+		}
+	}
+	return "", "", false
+}
+
+// sideCues reports what the request's words say of a side: that it is what the request
+// has (a number before it, "from" before it, or "it to/into"), or what it wants ("to",
+// "into" or "in" before it).
+func sideCues(toks, stems []string, side string) (from, to bool) {
+	for i, s := range stems {
+		if s != side {
+			continue
+		}
+		if i > 0 {
+			switch p := toks[i-1]; {
+			case isNumber(p), p == "from":
+				from = true
+			case p == "to", p == "into", p == "in":
+				to = true
+			}
+		}
+		if i+1 < len(toks) && (toks[i+1] == "to" || toks[i+1] == "into") {
+			from = true
+		}
+	}
+	return from, to
+}
+
+// reversed reports whether a converter from a to b (conversionSides) goes the other way
+// round than the request asks: the request has b or wants a, and says neither that it has
+// a nor wants b.
+func reversed(a, b string, toks, stems []string) bool {
+	aFrom, aTo := sideCues(toks, stems, a)
+	bFrom, bTo := sideCues(toks, stems, b)
+	return (bFrom || aTo) && !(aFrom || bTo)
+}
