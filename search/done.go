@@ -204,7 +204,7 @@ func doneInName(name string, done map[string]bool) bool {
 	_, short := splitQualified(name)
 	found := false
 	splitWords(short, func(b []byte) {
-		for _, w := range spelledOut(strings.ToLower(string(b))) {
+		for _, w := range spelledOut(string(b)) { // splitWords lower-cases
 			found = found || done[w]
 		}
 	}, nil)

@@ -166,25 +166,9 @@ func Evaluate(ix Searcher, qs []EvalQuery, opts EvalOptions) EvalReport {
 	return rep
 }
 
-// interleave merges rankings into one of at most n IDs: the first of each, then the second
-// of each, and so on, each ID once.
+// interleave merges rankings of IDs into one of at most n (interleaveBy).
 func interleave(rankings [][]string, n int) []string {
-	var out []string
-	for i := 0; len(out) < n; i++ {
-		more := false
-		for _, r := range rankings {
-			if i < len(r) {
-				more = true
-				if !slices.Contains(out, r[i]) && len(out) < n {
-					out = append(out, r[i])
-				}
-			}
-		}
-		if !more {
-			break
-		}
-	}
-	return out
+	return interleaveBy(rankings, n, func(id string) string { return id })
 }
 
 // rankAll returns the IDs of the best evalDepth hits of every query, searching on every

@@ -88,28 +88,33 @@ func opensWith(words, phrase []string) bool {
 	return true
 }
 
-// interleaveHits merges rankings into one of at most limit hits: the first of each, then
-// the second of each, and so on, each document once. A hit's score is capped by the one
-// before it, so that scores still fall down the list, as readers of a Result expect.
+// interleaveHits merges rankings into one of at most limit hits (interleaveBy). A hit's
+// score is capped by the one before it, so that scores still fall down the list, as
+// readers of a Result expect.
 func interleaveHits(rankings [][]Hit, limit int) []Hit {
-	var out []Hit
+	out := interleaveBy(rankings, limit, func(h Hit) string { return h.ID })
+	for i := 1; i < len(out); i++ {
+		out[i].Score = min(out[i].Score, out[i-1].Score)
+	}
+	return out
+}
+
+// interleaveBy merges rankings into one of at most n items: the first of each, then the
+// second of each, and so on, each key once.
+func interleaveBy[T any](rankings [][]T, n int, key func(T) string) []T {
+	var out []T
 	seen := map[string]bool{}
-	for i := 0; len(out) < limit; i++ {
+	for i := 0; len(out) < n; i++ {
 		more := false
 		for _, r := range rankings {
 			if i >= len(r) {
 				continue
 			}
 			more = true
-			h := r[i]
-			if seen[h.ID] || len(out) == limit {
-				continue
+			if k := key(r[i]); !seen[k] && len(out) < n {
+				seen[k] = true
+				out = append(out, r[i])
 			}
-			seen[h.ID] = true
-			if n := len(out); n > 0 {
-				h.Score = min(h.Score, out[n-1].Score)
-			}
-			out = append(out, h)
 		}
 		if !more {
 			break

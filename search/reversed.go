@@ -18,7 +18,7 @@ func conversionSides(name string) (a, b string, ok bool) {
 		return "", "", false // the common case, without splitting the name
 	}
 	var ws []string
-	splitWords(short, func(w []byte) { ws = append(ws, strings.ToLower(string(w))) }, nil)
+	splitWords(short, func(w []byte) { ws = append(ws, string(w)) }, nil) // lower-cased
 	for i := 1; i+1 < len(ws); i++ {
 		if a := ws[i-1]; ws[i] == "to" && isLetters(a) && isLetters(ws[i+1]) && a != ws[i+1] && !changeVerbs[a] && !readVerbs[a] {
 			return stem(ws[i-1]), stem(ws[i+1]), true
