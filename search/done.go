@@ -12,7 +12,8 @@ import (
 // A tool whose name has a word that the request writes only so, never in a present form,
 // is contradicted by the request (see reranker.contradicted).
 
-// irregularPast maps an irregular verb to its past forms (past tense, past participle).
+// irregularPast maps an irregular verb to its past forms: the past tense, then the past
+// participle where it differs ("run ran run").
 var irregularPast = func() map[string][]string {
 	m := map[string][]string{}
 	for _, line := range strings.Split(`begin began begun
@@ -43,7 +44,7 @@ make made
 meet met
 pay paid
 ride rode ridden
-run ran
+run ran run
 see saw seen
 seek sought
 sell sold
@@ -116,7 +117,9 @@ var irregularVerb = func() map[string]string {
 	m := map[string]string{}
 	for verb, forms := range irregularPast {
 		for _, f := range forms {
-			m[f] = verb
+			if f != verb {
+				m[f] = verb
+			}
 		}
 	}
 	return m
@@ -145,6 +148,64 @@ func verbCandidates(t string) []string {
 		out = append(out, t[:n-3]) // stopped
 	}
 	return out
+}
+
+// perfectAuxiliaries are the forms of "have" that make a perfect tense, and perfectAdverbs
+// the words that may stand between one and its verb ("I have already sent").
+var (
+	perfectAuxiliaries = toSet("have has had having ive havent hasnt hadnt")
+	perfectAdverbs     = toSet("already just never not ever recently previously also since")
+)
+
+// participles returns a request's words (parseQuery's) with the base form of an irregular
+// verb after a perfect auxiliary written as its past participle: "the messages I have send
+// so far" asks for the messages sent, and read as written asks to send one. Only a base
+// form that ends its clause or comes before a function word is taken for a verb ("I have
+// send the file"); before a content word it is a noun ("I have build errors", "we have show
+// tickets"). Regular verbs are left alone: after "have" their base forms are as often nouns
+// ("have access to", "have list of"). words itself is returned when nothing changes.
+func participles(words []string) []string {
+	if !slices.ContainsFunc(words, mayBeAuxiliary) {
+		return words // most requests
+	}
+	var out []string
+	aux := false // the last word was a perfect auxiliary, or an adverb after one
+	for i, w := range words {
+		core, rest := splitTrailingPunct(strings.ToLower(strings.ReplaceAll(w, "’", "'")))
+		wasAux := aux
+		aux = rest == "" && (perfectAuxiliaries[strings.ReplaceAll(core, "'", "")] ||
+			strings.HasSuffix(core, "'ve") || aux && perfectAdverbs[core])
+		forms := irregularPast[core]
+		if !wasAux || aux || len(forms) == 0 {
+			continue
+		}
+		if rest == "" && i+1 < len(words) {
+			next, _ := splitTrailingPunct(strings.ToLower(words[i+1]))
+			if !stopWords[next] {
+				continue
+			}
+		}
+		if out == nil {
+			out = slices.Clone(words)
+		}
+		out[i] = forms[len(forms)-1] + rest
+	}
+	if out == nil {
+		return words
+	}
+	return out
+}
+
+// mayBeAuxiliary is a cheap test that a word may be one of perfectAuxiliaries.
+func mayBeAuxiliary(w string) bool {
+	return len(w) >= 3 && (w[0]|0x20 == 'h' || strings.Contains(w, "ve"))
+}
+
+// splitTrailingPunct splits a word from the punctuation that closes it ("send," into "send"
+// and ",").
+func splitTrailingPunct(w string) (core, punct string) {
+	core = strings.TrimRight(w, ".,;:!?)]\"'")
+	return core, w[len(core):]
 }
 
 // doneOpeners are the prepositions after which a gerund tells of an action already done

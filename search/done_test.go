@@ -62,3 +62,37 @@ func TestDoneToolLosesTheRequest(t *testing.T) {
 		{"send the message I viewed to the user", "send_message", ""},
 	})
 }
+
+func TestParticiples(t *testing.T) {
+	for _, tc := range []struct{ words, want string }{
+		{"the messages I have send so far", "the messages I have sent so far"},
+		{"messages I've send.", "messages I've sent."}, // the clause ends
+		{"we’ve already write the report", "we’ve already written the report"},
+		{"she hasn't pay the bill", "she hasn't paid the bill"},
+		{"having send it, list the replies", "having sent it, list the replies"},
+		{"I have build errors", "I have build errors"},         // before a content word, a noun
+		{"do we have show tickets", "do we have show tickets"}, // likewise
+		{"I have to send the file", "I have to send the file"}, // "have to" is no perfect
+		{"I have run the tests", "I have run the tests"},       // the participle is the base form
+		{"I have list of files", "I have list of files"},       // regular verbs are left alone
+		{"send what I have", "send what I have"},
+	} {
+		if got := strings.Join(participles(strings.Fields(tc.words)), " "); got != tc.want {
+			t.Errorf("participles(%q) = %q, want %q", tc.words, got, tc.want)
+		}
+	}
+}
+
+// A request that misspells a participle after "have" asks for the messages sent, not to
+// send one.
+func TestMisspeltParticiple(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "send_message", Name: "send_message", Kind: KindTool, Description: "Send a message to a user."},
+		Document{ID: "view_messages_sent", Name: "view_messages_sent", Kind: KindTool, Description: "View the messages of a user."},
+	)
+	checkRanked(t, ix, []rankCase{
+		{"show me all the messages I have send so far", "view_messages_sent", ""},
+		{"send a message to Ann", "send_message", ""},
+	})
+}

@@ -70,6 +70,7 @@ func parseQuery(text string) parsedQuery {
 		}
 		p.words = append(p.words, w)
 	}
+	p.words = participles(p.words)
 	return p
 }
 
