@@ -165,19 +165,20 @@ var (
 // tickets"). Regular verbs are left alone: after "have" their base forms are as often nouns
 // ("have access to", "have list of"). words itself is returned when nothing changes.
 func participles(words []string) []string {
-	if !slices.ContainsFunc(words, mayBeAuxiliary) {
-		return words // most requests
-	}
 	var out []string
 	aux := false // the last word was a perfect auxiliary, or an adverb after one
 	for i, w := range words {
-		core, rest := splitTrailingPunct(strings.ToLower(strings.ReplaceAll(w, "’", "'")))
 		wasAux := aux
+		aux = false
+		if !wasAux && !mayBeAuxiliary(w) {
+			continue // most words, without lower-casing them
+		}
+		core, rest := splitTrailingPunct(strings.ToLower(strings.ReplaceAll(w, "’", "'")))
 		aux = rest == "" && (perfectAuxiliaries[strings.ReplaceAll(core, "'", "")] ||
-			strings.HasSuffix(core, "'ve") || aux && perfectAdverbs[core])
+			strings.HasSuffix(core, "'ve") || wasAux && perfectAdverbs[core])
 		forms := irregularPast[core]
-		if !wasAux || aux || len(forms) == 0 {
-			continue
+		if !wasAux || aux || len(forms) == 0 || forms[len(forms)-1] == core {
+			continue // no verb after an auxiliary, or one whose participle is written so
 		}
 		if rest == "" && i+1 < len(words) {
 			next, _ := splitTrailingPunct(strings.ToLower(words[i+1]))
