@@ -11,20 +11,31 @@ import "strings"
 // way round is contradicted (see reranker.contradicted).
 
 // conversionSides returns the two sides of a name that reads "a_to_b" (gallon_to_liter,
-// html_to_markdown), stemmed, or ok false.
+// html_to_markdown), its abbreviations spelled out (speech_tts: text to speech), stemmed,
+// or ok false.
 func conversionSides(name string) (a, b string, ok bool) {
 	_, short := splitQualified(name)
-	if !strings.Contains(short, "to") && !strings.Contains(short, "To") && !strings.Contains(short, "TO") {
+	if !containsFold(short, "to") && !containsFold(short, "tts") && !containsFold(short, "stt") {
 		return "", "", false // the common case, without splitting the name
 	}
 	var ws []string
-	splitWords(short, func(w []byte) { ws = append(ws, string(w)) }, nil) // lower-cased
+	splitWords(short, func(w []byte) { ws = append(ws, spelledOut(string(w))...) }, nil) // lower-cased
 	for i := 1; i+1 < len(ws); i++ {
 		if a := ws[i-1]; ws[i] == "to" && isLetters(a) && isLetters(ws[i+1]) && a != ws[i+1] && !changeVerbs[a] && !readVerbs[a] {
 			return stem(ws[i-1]), stem(ws[i+1]), true
 		}
 	}
 	return "", "", false
+}
+
+// containsFold reports whether sub, in lower case, is within s in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // sideCues reports what the request's words say of a side: that it is what the request

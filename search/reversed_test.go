@@ -16,6 +16,9 @@ func TestConversionSides(t *testing.T) {
 		{"add_to_cart", "", "", false},    // a verb before "to" names an action, not a side
 		{"liter_to_liter", "", "", false}, // no two sides
 		{"get_weather", "", "", false},
+		{"speech_tts_synthesize", "text", "speech", true}, // abbreviations spelled out
+		{"STT_recognize", "speech", "text", true},
+		{"firsttime_setup", "", "", false}, // "stt" only as a word of its own
 	} {
 		a, b, ok := conversionSides(tc.name)
 		if ok != tc.ok || ok && (a != stem(tc.a) || b != stem(tc.b)) {
@@ -35,6 +38,8 @@ func TestReversed(t *testing.T) {
 		{"how many liters are 3 gallons", "liter_to_gallon", true},
 		{"turn this markdown into html", "html_to_markdown", true},
 		{"gallons and liters", "gallon_to_liter", false}, // no direction said
+		{"convert speech to text from audio.wav", "speech_tts_synthesize", true},
+		{"convert text to an OGG audio file", "speech_stt_recognize", true},
 	} {
 		words := strings.Fields(tc.request)
 		toks := requestTokens(words, quotedWords(words))
@@ -57,5 +62,19 @@ func TestConversionDirection(t *testing.T) {
 		{"convert 5 liters to gallons", "liter_to_gallon", ""},
 		{"convert 5 gallons to liters", "gallon_to_liter", ""},
 		{"how many gallons are 20 liters", "liter_to_gallon", ""},
+	})
+}
+
+// Speech services name their two directions by abbreviation (tts, stt); the request's
+// direction decides between them as between spelled-out converters.
+func TestAbbreviatedConversionDirection(t *testing.T) {
+	ix := NewIndex()
+	ix.Add(
+		Document{ID: "speech_tts_synthesize", Name: "speech_tts_synthesize", Kind: KindTool, Description: "Speech synthesis and recognition of audio files."},
+		Document{ID: "speech_stt_recognize", Name: "speech_stt_recognize", Kind: KindTool, Description: "Speech synthesis and recognition of audio files."},
+	)
+	checkRanked(t, ix, []rankCase{
+		{"convert speech to text from the audio file", "speech_stt_recognize", ""},
+		{"convert text to speech in an audio file", "speech_tts_synthesize", ""},
 	})
 }
