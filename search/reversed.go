@@ -1,6 +1,9 @@
 package search
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A converter's name says its direction: gallon_to_liter takes gallons and gives liters.
 // Catalogs often hold both directions in the same words, which a bag of words cannot
@@ -15,7 +18,7 @@ import "strings"
 // or ok false.
 func conversionSides(name string) (a, b string, ok bool) {
 	_, short := splitQualified(name)
-	if !containsFold(short, "to") && !containsFold(short, "tts") && !containsFold(short, "stt") {
+	if !mayConvert(short) {
 		return "", "", false // the common case, without splitting the name
 	}
 	var ws []string
@@ -26,6 +29,33 @@ func conversionSides(name string) (a, b string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// converterAbbreviations are the abbreviations whose words have "to" in them ("tts": text
+// to speech): conversionSides looks for them in a name besides "to".
+var converterAbbreviations = func() []string {
+	var out []string
+	for short, long := range abbreviations {
+		if slices.Contains(strings.Fields(long), "to") {
+			out = append(out, short)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
+
+// mayConvert reports whether a name may read "a_to_b", without splitting it: whether "to"
+// or one of converterAbbreviations is in it, in any case.
+func mayConvert(name string) bool {
+	if containsFold(name, "to") {
+		return true
+	}
+	for _, a := range converterAbbreviations {
+		if containsFold(name, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // containsFold reports whether sub, in lower case, is within s in any case.
