@@ -61,7 +61,7 @@ func mayConvert(name string) bool {
 // containsFold reports whether sub, in lower case, is within s in any case.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if hasPrefixFold(s[i:], sub) {
 			return true
 		}
 	}
