@@ -24,8 +24,8 @@ type Upstreams interface {
 // CallArgs is call_tool's input; its fields make the tool's input schema
 // (see inputSchema).
 type CallArgs struct {
-	Name      string          `json:"name" jsonschema:"The tool's name as tool_search gave it, e.g. github__create_issue."`
-	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema:"The tool's arguments, following its inputSchema."`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
 var (
@@ -35,9 +35,8 @@ var (
 )
 
 func callToolTool() *mcp.Tool {
-	return proxyTool(CallTool, "Call a tool found with tool_search",
-		"Call any tool from the catalog, destructive ones included, by its name, with arguments that follow the input schema tool_search returned for it. The result is the tool's own result, unchanged. Invalid arguments come back with the full schema so the call can be fixed.",
-		&mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)})
+	return proxyTool(CallTool, "Call any tool that tool_search found.",
+		&mcp.ToolAnnotations{DestructiveHint: ptr(true)})
 }
 
 // relayCall runs call for a client's tools/call with the client attached

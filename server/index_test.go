@@ -84,7 +84,7 @@ func TestSearchDuringIndexingWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if d := s.Description(); !strings.Contains(d, "srv__echo") {
+	if d := s.Description(); !strings.Contains(d, "[srv]\necho") {
 		t.Errorf("the listing waits for the index:\n%s", d)
 	}
 	if res, err := s.Search(SearchArgs{Query: ""}); err != nil || len(res.Results) != 4 {

@@ -9,13 +9,19 @@ import (
 	"github.com/toolsearch/toolsearch/loader"
 )
 
-// DefaultListingBudget keeps tool_search's whole description under the 2 KB
-// at which Claude Code cuts tool descriptions.
-const DefaultListingBudget = 300
+// DefaultListingBudget fits the one-liners of some 40 entries, the size of
+// catalog that most needs them, and keeps tool_search's whole description
+// under 4 KB, where Claude Code (2.1) cuts the description of an MCP tool
+// that is not always loaded (16 KB for one that is, as tool_search is).
+const DefaultListingBudget = 500
 
 // searchToolIntro opens tool_search's description. Key words come first,
 // because some clients cut long descriptions.
-const searchToolIntro = `Search and load the tools and skills available through this server. Call it before using any tool or skill: for a tool it returns the full input schema (then call it through the proxy its result names), for a skill its instructions (read its other files with read_skill_file). Query with a few keywords, one need per query ("queries" takes up to 5 needs at once); "select:name1,name2" once you know the names; "+term" requires a term; an empty query lists everything.`
+const searchToolIntro = `Call first: finds tools and skills, and returns a tool's schema and the proxy to call it with, or a skill's instructions. Query: keywords for one need, or "select:name1,name2".`
+
+// shortestOneLiner is the narrowest one-liner the listing shows, in runes,
+// before it lists names alone.
+const shortestOneLiner = 30
 
 // countFunc counts tokens.
 type countFunc func(string) int
@@ -37,17 +43,28 @@ func renderListing(snap *loader.Snapshot, budget int, count countFunc) string {
 	if len(groups) == 0 {
 		return head
 	}
-	for _, oneLiner := range []int{loader.SummaryLen, 60, 30} {
+	for _, oneLiner := range []int{loader.SummaryLen, 60, shortestOneLiner} {
 		if text, ok := fitAll(head, groups, budget, count, func(e *loader.Entry) string {
-			return e.Name + " — " + truncateRunes(e.Summary, oneLiner)
+			return listedName(e) + " — " + truncateRunes(e.Summary, oneLiner)
 		}, "\n"); ok {
 			return text
 		}
 	}
-	if text, ok := fitAll(head, groups, budget, count, func(e *loader.Entry) string { return e.Name }, ", "); ok {
+	if text, ok := fitAll(head, groups, budget, count, listedName, ", "); ok {
 		return text
 	}
 	return fitCounts(head, groups, budget, count)
+}
+
+// listedName is an entry's name as its group lists it: a server's tool
+// without the "SERVER__" its group header already says (the headline tells
+// the model how the full name is made), a quarter to a half of a line's
+// tokens.
+func listedName(e *loader.Entry) string {
+	if rest, ok := strings.CutPrefix(e.Name, e.Source+"__"); ok && rest != "" {
+		return rest
+	}
+	return e.Name
 }
 
 type sourceGroup struct {
@@ -79,8 +96,12 @@ func groupBySource(snap *loader.Snapshot) []sourceGroup {
 // (on a very first start, or one that cannot start) are named instead,
 // since a host may keep this listing for the whole session.
 func listingHeadline(groups []sourceGroup, waiting serversWaiting) string {
-	var tools, skills int
+	var (
+		tools, skills int
+		servers       bool
+	)
 	for _, g := range groups {
+		servers = servers || g.src != nil && g.src.Kind == loader.SourceServer
 		for _, e := range g.entries {
 			if e.Kind == loader.KindSkill {
 				skills++
@@ -97,6 +118,9 @@ func listingHeadline(groups []sourceGroup, waiting serversWaiting) string {
 		what = append(what, plural(tools, "tool"))
 	}
 	head := fmt.Sprintf("Catalog: %s from %s", strings.Join(what, " and "), plural(len(groups), "source"))
+	if servers {
+		head += " (tools named SERVER__TOOL)"
+	}
 	if waiting.empty() {
 		return head + "; tool_search reaches all of them."
 	}
@@ -162,8 +186,10 @@ func groupHeader(g sourceGroup) string {
 
 // fitAll renders every entry of every group with line, joined by sep, and
 // reports whether the whole text fits the budget. It sums the pieces' counts
-// to bail out early on huge catalogs, then checks the exact total, since BPE
-// merges across piece boundaries can differ slightly.
+// to bail out early on huge catalogs, then checks the exact total. The sum
+// runs over the total (a piece's leading newline or separator is its own
+// token counted alone, merged with the next word in the whole text): 15 %
+// over on 40 one-liners, so it bails out only a quarter past the budget.
 func fitAll(head string, groups []sourceGroup, budget int, count countFunc, line func(*loader.Entry) string, sep string) (string, bool) {
 	var b strings.Builder
 	b.WriteString(head)
@@ -183,7 +209,7 @@ func fitAll(head string, groups []sourceGroup, budget int, count countFunc, line
 				piece = sep + piece
 			}
 			b.WriteString(piece)
-			if used += count(piece); used > budget {
+			if used += count(piece); used > budget+budget/4 {
 				return "", false
 			}
 		}
@@ -209,7 +235,7 @@ func fitCounts(head string, groups []sourceGroup, budget int, count countFunc) s
 					if j > 0 {
 						b.WriteString(", ")
 					}
-					b.WriteString(e.Name)
+					b.WriteString(listedName(e))
 				}
 				if names[i] < len(g.entries) {
 					b.WriteString(", …")

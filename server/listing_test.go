@@ -64,6 +64,27 @@ func TestListingBudgetHoldsAtAnySize(t *testing.T) {
 	}
 }
 
+// A catalog of 40 tools named as the examples' are (a verb and a noun or
+// two, from four servers) keeps a one-liner for each at the default budget.
+func TestDefaultBudgetKeepsOneLinersOf40(t *testing.T) {
+	c := loader.NewCatalog(ReservedNames...)
+	verbs := []string{"get", "list", "create", "update", "delete", "search", "send", "read", "close", "merge"}
+	nouns := []string{"issue", "pull_request", "message", "channel"}
+	for s, noun := range nouns {
+		src := &loader.Source{Name: fmt.Sprintf("server%d", s), Kind: loader.SourceServer}
+		for _, verb := range verbs {
+			name := src.Name + "__" + verb + "_" + noun
+			desc := fmt.Sprintf("%s%s a %s of the workspace, with its fields and history.", strings.ToUpper(verb[:1]), verb[1:], noun)
+			src.Entries = append(src.Entries, loader.NewToolEntry(src.Name, name, &mcp.Tool{Name: name, Description: desc}))
+		}
+		c.Put(src)
+	}
+	text := renderListing(c.Snapshot(), DefaultListingBudget, tokens.MustGet(tokens.Default).Count)
+	if n := strings.Count(text, " — "); n != 40 {
+		t.Errorf("%d of 40 entries with a one-liner:\n%s", n, text)
+	}
+}
+
 func TestListingDegradesInSteps(t *testing.T) {
 	count := tokens.MustGet(tokens.Default).Count
 	snap := syntheticCatalog(40).Snapshot()
@@ -71,10 +92,10 @@ func TestListingDegradesInSteps(t *testing.T) {
 		budget int
 		want   string // a sign of the step reached
 	}{
-		{5000, "server0__get_issue_0 — Get a issue in the workspace by its identifier."},
-		{760, "server0__delete_channel_28 — Delete a channel in the works…"},
-		{400, "[server0] server0__delete_channel_28, server0__fetch_issue_7"},
-		{200, "[server0] 6 entries: server0__delete_channel_28"},
+		{5000, "[server0]\ndelete_channel_28 — Delete a channel in the workspace by its identifier."},
+		{600, "delete_channel_28 — Delete a channel in the works…"},
+		{400, "[server0] delete_channel_28, fetch_issue_7"},
+		{150, "[server0] 6 entries: delete_channel_28"},
 		{30, "Catalog: 40 tools from 7 sources; tool_search reaches all of them."},
 	}
 	for _, tt := range tests {
@@ -85,14 +106,16 @@ func TestListingDegradesInSteps(t *testing.T) {
 	}
 }
 
-func TestDefaultDescriptionUnder2KB(t *testing.T) {
-	for _, n := range []int{3, 50, 10000} {
+// Claude Code cuts the description of an MCP tool that is not always loaded
+// at 4 KB (CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH's default in 2.1).
+func TestDefaultDescriptionUnder4KB(t *testing.T) {
+	for _, n := range []int{3, 40, 50, 10000} {
 		s, err := New(syntheticCatalog(n), Options{ListingBudget: DefaultListingBudget})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := s.Description(); len(d) >= 2048 {
-			t.Errorf("%d tools: description is %d bytes, want < 2048", n, len(d))
+		if d := s.Description(); len(d) >= 4096 {
+			t.Errorf("%d tools: description is %d bytes, want < 4096", n, len(d))
 		}
 		s.Close()
 	}
@@ -122,12 +145,12 @@ func TestListingSaysWhatIsStarting(t *testing.T) {
 			{Name: "github", Kind: loader.SourceServer, State: loader.StateActive, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
 			{Name: "slack", Kind: loader.SourceServer, State: loader.StateConnecting},
 			{Name: "jira", Kind: loader.SourceServer, State: loader.StateFailed},
-		}, "Catalog: 1 tool from 1 source so far; 1 server still starting (slack), whose tools tool_search finds once listed; 1 server unavailable (jira: failed to start).\n[github]\n", []string{"reaches all", "(active)"}},
+		}, "Catalog: 1 tool from 1 source (tools named SERVER__TOOL) so far; 1 server still starting (slack), whose tools tool_search finds once listed; 1 server unavailable (jira: failed to start).\n[github]\n", []string{"reaches all", "(active)"}},
 		{"a later start: last known catalogs", []*loader.Source{
 			{Name: "github", Kind: loader.SourceServer, State: loader.StateConnecting, Cached: true, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
 			{Name: "slack", Kind: loader.SourceServer, State: loader.StateValidating, LastListed: listed, Entries: []*loader.Entry{tool("slack", "post")}},
 			{Name: "empty", Kind: loader.SourceServer, State: loader.StateActive, LastListed: listed},
-		}, "Catalog: 2 tools from 2 sources; tool_search reaches all of them.\n[github]\n", []string{"(connecting)", "(validating)", "(cached)", "so far"}},
+		}, "Catalog: 2 tools from 2 sources (tools named SERVER__TOOL); tool_search reaches all of them.\n[github]\n", []string{"(connecting)", "(validating)", "(cached)", "so far"}},
 		{"a failed server with a catalog", []*loader.Source{
 			{Name: "github", Kind: loader.SourceServer, State: loader.StateFailed, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
 		}, "[github]\n", []string{"(failed)", "unavailable"}},

@@ -85,10 +85,10 @@ type Report struct {
 	HostFixed  int     `json:"hostFixedTokens"`
 	NameTokens float64 `json:"meanNameTokens"`
 	// PaysOffAt is the number of tools from which toolsearch's up-front
-	// cost, with its listing at the full budget, is below the host's
-	// names-only list: toolsearch's listing stops growing at its budget,
-	// the host's list grows by a name per tool. 0 when there is no tool
-	// to measure a name by.
+	// cost stays below the host's names-only list, at every larger size:
+	// the host's list grows by a name per tool, toolsearch's listing by a
+	// shorter name (the group says the server) and never past its budget
+	// (see paysOffAt). 0 when there is no tool to measure a name by.
 	PaysOffAt int `json:"paysOffAtTools"`
 
 	Flags []Flag `json:"flags,omitempty"`
@@ -208,7 +208,7 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 	if mean := rep.Search[0].Mean; mean > 0 && rep.Total.Saved > 0 {
 		rep.BreakEven = int(float64(rep.Total.Saved) / mean)
 	}
-	rep.NameTokens, rep.PaysOffAt = s.paysOffAt(names, overhead.UpFront, rep.HostFixed)
+	rep.NameTokens, rep.PaysOffAt = s.paysOffAt(names, s.listingLines(snap), overhead.UpFront, rep.HostFixed)
 	return rep, nil
 }
 
@@ -379,19 +379,70 @@ func (s *Server) measureUpFront(ctx context.Context) (*upFront, error) {
 	return up, nil
 }
 
+// listingLines are the mean costs of one entry in the listing of this
+// catalog: with a one-liner at its shortest width, and as a name alone.
+type listingLines struct {
+	oneLiner, name float64
+}
+
+// listingLines measures what an entry of snap costs in the listing, each
+// form rendered whole with no budget, less the headline.
+func (s *Server) listingLines(snap *loader.Snapshot) listingLines {
+	groups := groupBySource(snap)
+	entries := 0
+	for _, g := range groups {
+		entries += len(g.entries)
+	}
+	if entries == 0 {
+		return listingLines{}
+	}
+	head := listingHeadline(groups, serversWaiting{})
+	per := func(line func(*loader.Entry) string, sep string) float64 {
+		text, _ := fitAll(head, groups, math.MaxInt/2, s.tok.Count, line, sep)
+		return float64(s.tok.Count(text)-s.tok.Count(head)) / float64(entries)
+	}
+	return listingLines{
+		oneLiner: per(func(e *loader.Entry) string {
+			return listedName(e) + " — " + truncateRunes(e.Summary, shortestOneLiner)
+		}, "\n"),
+		name: per(listedName, ", "),
+	}
+}
+
 // paysOffAt finds the catalog size from which toolsearch costs less up
-// front than the host's names-only deferral: toolsearch's fixed cost
-// (overhead, its own tools and instructions) plus a listing at its full
-// budget, against the host's fixed cost (hostFixed) plus a name line per
-// tool, priced at the mean over this catalog's tools as sourceCosts counted
-// them. It returns that mean, and 0 tools when the catalog has none.
-func (s *Server) paysOffAt(names nameLines, overhead, hostFixed int) (meanName float64, tools int) {
-	if names.tools == 0 {
+// front than the host's names-only deferral, at that size and every larger
+// one. The host pays its fixed cost (hostFixed) and a name line per tool,
+// priced at the mean over this catalog's tools as sourceCosts counted
+// them. toolsearch pays its own (overhead: its tools, instructions and the
+// listing's headline) and the listing as renderListing makes it for a
+// catalog of n entries like these: the whole budget while one-liners fit
+// (the widest that fits may fill it), then a name per entry while names
+// fit, then the whole budget again. It returns the host's mean name cost,
+// and 0 tools when the catalog has none.
+func (s *Server) paysOffAt(names nameLines, lines listingLines, overhead, hostFixed int) (meanName float64, tools int) {
+	if names.tools == 0 || lines.name <= 0 {
 		return 0, 0
 	}
 	meanName = float64(names.tokens) / float64(names.tools)
-	ceiling := float64(overhead + s.opts.ListingBudget - hostFixed)
-	tools = int(math.Ceil(max(ceiling, 0)/meanName)) + 1
+	budget := float64(s.opts.ListingBudget)
+	listing := func(n int) float64 {
+		switch {
+		case float64(n)*lines.oneLiner <= budget:
+			return budget
+		case float64(n)*lines.name <= budget:
+			return float64(n) * lines.name
+		}
+		return budget
+	}
+	// Past both the last size at which names fit and the size at which
+	// the host's list outgrows the whole budget, nothing changes.
+	last := int(math.Ceil(max(budget/lines.name, (float64(overhead)+budget-float64(hostFixed))/meanName))) + 1
+	tools = 1
+	for n := 1; n <= last; n++ {
+		if float64(overhead)+listing(n) > float64(hostFixed)+meanName*float64(n) {
+			tools = n + 1
+		}
+	}
 	return math.Round(10*meanName) / 10, tools
 }
 

@@ -181,12 +181,20 @@ func TestMeasureReport(t *testing.T) {
 	if total.NamesOnly != namesSum || total.Instructions != count(bigsrvInstructions) || rep.HostFixed < 200 {
 		t.Errorf("names-only total %d, rows %d; instructions %d; host fixed %d", total.NamesOnly, namesSum, total.Instructions, rep.HostFixed)
 	}
-	// From PaysOffAt tools on, the host's list costs more than toolsearch
-	// at its full listing; one tool fewer, it does not.
-	full := rows[OverheadSource].UpFront + rep.ListingBudget
+	// From PaysOffAt tools on, the host's list costs at least toolsearch's
+	// own part and its listing at that size (a name per tool, or the whole
+	// budget, whichever the listing holds to); one tool fewer, it does not.
+	lines := s.listingLines(s.Snapshot())
 	host := func(tools int) float64 { return float64(rep.HostFixed) + float64(tools)*rep.NameTokens }
-	if rep.PaysOffAt == 0 || host(rep.PaysOffAt) <= float64(full)-0.5 || host(rep.PaysOffAt-2) > float64(full)+0.5 {
-		t.Errorf("pays off at %d tools: host %.0f there, toolsearch %d at most", rep.PaysOffAt, host(rep.PaysOffAt), full)
+	ours := func(tools int) float64 {
+		listing := float64(rep.ListingBudget)
+		if n := float64(tools); n*lines.oneLiner > listing && n*lines.name <= listing {
+			listing = n * lines.name
+		}
+		return float64(rows[OverheadSource].UpFront) + listing
+	}
+	if p := rep.PaysOffAt; p < 2 || host(p) < ours(p)-0.5 || host(p-1) >= ours(p-1) || host(10*p) < ours(10*p) {
+		t.Errorf("pays off at %d tools: host %.0f there, toolsearch %.0f; one fewer: %.0f and %.0f", p, host(p), ours(p), host(p-1), ours(p-1))
 	}
 
 	// Per-search cost: the default detail first, each level over every query.
@@ -285,7 +293,7 @@ func scaledCatalog(t testing.TB, n int) *loader.Catalog {
 func TestUpFrontHoldsTheListingBudgetAtAnySize(t *testing.T) {
 	var upFronts []int
 	slack := 0 // the listing fills its budget to within one more name
-	for _, n := range []int{100, 1000, 10000} {
+	for _, n := range []int{300, 1000, 10000} {
 		s, err := New(scaledCatalog(t, n), Options{ListingBudget: DefaultListingBudget})
 		if err != nil {
 			t.Fatal(err)
@@ -311,7 +319,7 @@ func TestUpFrontHoldsTheListingBudgetAtAnySize(t *testing.T) {
 	// only with the digits of the counts and the names that happen to fit.
 	lo, hi := slices.Min(upFronts), slices.Max(upFronts)
 	if hi-lo > slack {
-		t.Errorf("up-front tokens at 100, 1,000, 10,000 tools: %v; want them within %d tokens (one name)", upFronts, slack)
+		t.Errorf("up-front tokens at 300, 1,000, 10,000 tools: %v; want them within %d tokens (one name)", upFronts, slack)
 	}
 }
 

@@ -72,20 +72,21 @@ type proxy struct {
 // proxies are indexed by the class they call.
 var proxies = [...]proxy{
 	classRead: {CallToolRead, classRead, "read-only tools (readOnlyHint: true)", func() *mcp.Tool {
-		return proxyTool(CallToolRead, "Call a read-only tool found with tool_search",
-			"Call a read-only tool (tool_search names call_tool_read for it) by name, with arguments following its input schema. Returns the tool's own result; other tools are refused with the proxy to use.",
-			&mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)})
+		return proxyTool(CallToolRead, "Call a read-only tool that tool_search found.",
+			&mcp.ToolAnnotations{ReadOnlyHint: true})
 	}},
 	classWrite: {CallToolWrite, classWrite, "tools that change things but destroy nothing (destructiveHint: false), and read-only ones", func() *mcp.Tool {
-		return proxyTool(CallToolWrite, "Call a non-destructive tool found with tool_search",
-			"Call a tool that writes but destroys nothing (tool_search names call_tool_write for it) by name, with arguments following its input schema. Returns the tool's own result; destructive tools are refused with the proxy to use.",
-			&mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)})
+		return proxyTool(CallToolWrite, "Call a tool that tool_search found that destroys nothing.",
+			&mcp.ToolAnnotations{DestructiveHint: ptr(false)})
 	}},
 	classAny: {CallTool, classAny, "any tool", callToolTool},
 }
 
-func proxyTool(name, title, description string, a *mcp.ToolAnnotations) *mcp.Tool {
-	return &mcp.Tool{Name: name, Title: title, Description: description, InputSchema: callInputWire, Annotations: a, Meta: alwaysLoad()}
+// proxyTool makes a proxy's definition. Every session pays for these up
+// front, so they carry no title and leave openWorldHint at MCP's default
+// (true: a proxied tool may reach anything).
+func proxyTool(name, description string, a *mcp.ToolAnnotations) *mcp.Tool {
+	return &mcp.Tool{Name: name, Description: description, InputSchema: callInputWire, Annotations: a, Meta: alwaysLoad()}
 }
 
 // proxyFor names the proxy that calls a catalog tool.

@@ -48,10 +48,17 @@ func inputSchema[T any](constrain func(props map[string]*jsonschema.Schema)) *js
 // have cached (a changed tool list costs them their prompt cache) and what
 // the published token counts measured. Other keys, property names among
 // them, keep their order after these.
-var wireKeys = []string{"type", "items", "properties", "enum", "minimum", "maximum", "exclusiveMinimum", "maxLength", "maxItems", "default", "description", "required", "additionalProperties"}
+var wireKeys = []string{"type", "items", "properties", "enum", "default", "description", "required"}
+
+// checkedOnArrival are the keywords a meta-tool's schema keeps off the wire:
+// bounds and the refusal of other properties. Every session pays for the
+// schemas up front, a model that keeps within them gains nothing from
+// reading them, and the arguments are checked against the whole schema
+// when they arrive, the refusal naming the bounds (acceptedArgs).
+var checkedOnArrival = []string{"minimum", "maximum", "exclusiveMinimum", "maxLength", "maxItems", "additionalProperties"}
 
 // wireSchema renders a schema as it goes on the wire: compact JSON with
-// keywords in wireKeys order.
+// keywords in wireKeys order, less those checkedOnArrival.
 func wireSchema(s *jsonschema.Schema) json.RawMessage {
 	data, err := json.Marshal(s)
 	if err != nil {
@@ -60,15 +67,16 @@ func wireSchema(s *jsonschema.Schema) json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var buf bytes.Buffer
-	if err := writeOrdered(dec, &buf); err != nil {
+	if err := writeOrdered(dec, &buf, false); err != nil {
 		panic(err) // json.Marshal wrote it: it parses
 	}
 	return buf.Bytes()
 }
 
 // writeOrdered copies the next JSON value from dec to buf, with each
-// object's keys in wireKeys order.
-func writeOrdered(dec *json.Decoder, buf *bytes.Buffer) error {
+// schema object's keys in wireKeys order and without those checkedOnArrival.
+// names says the value is an object of properties, whose keys are names.
+func writeOrdered(dec *json.Decoder, buf *bytes.Buffer, names bool) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -94,8 +102,11 @@ func writeOrdered(dec *json.Decoder, buf *bytes.Buffer) error {
 			key = k.(string)
 		}
 		var val bytes.Buffer
-		if err := writeOrdered(dec, &val); err != nil {
+		if err := writeOrdered(dec, &val, delim == '{' && !names && key == "properties"); err != nil {
 			return err
+		}
+		if delim == '{' && !names && slices.Contains(checkedOnArrival, key) {
+			continue
 		}
 		members = append(members, member{key, val.Bytes()})
 	}
@@ -108,7 +119,7 @@ func writeOrdered(dec *json.Decoder, buf *bytes.Buffer) error {
 		}
 		return len(wireKeys)
 	}
-	if delim == '{' {
+	if delim == '{' && !names {
 		slices.SortStableFunc(members, func(a, b member) int { return cmp.Compare(rank(a.key), rank(b.key)) })
 	}
 	open, end := byte('['), byte(']')

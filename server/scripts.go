@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,11 +20,11 @@ import (
 // ScriptArgs is run_skill_script's input; its fields make the tool's input
 // schema (see inputSchema).
 type ScriptArgs struct {
-	Skill    string   `json:"skill" jsonschema:"The skill's name."`
-	Script   string   `json:"script" jsonschema:"Path of the script in the skill folder, e.g. scripts/extract.py."`
-	Args     []string `json:"args,omitempty" jsonschema:"Arguments, passed exactly as given (no shell)."`
-	Stdin    string   `json:"stdin,omitempty" jsonschema:"Text for the script's standard input (at most 1 MiB)."`
-	TimeoutS float64  `json:"timeout_s,omitempty" jsonschema:"Seconds before the script is stopped (default 60)."`
+	Skill    string   `json:"skill"`
+	Script   string   `json:"script" jsonschema:"Path in the skill folder."`
+	Args     []string `json:"args,omitempty" jsonschema:"Arguments (no shell)."`
+	Stdin    string   `json:"stdin,omitempty"`
+	TimeoutS float64  `json:"timeout_s,omitempty" jsonschema:"Seconds (default 60)."`
 }
 
 var (
@@ -51,25 +50,13 @@ type ScriptResult struct {
 	Output string `json:"output"`
 }
 
-var scriptOutputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "exit_code": {"type": "integer"}, "duration_ms": {"type": "integer"}, "stdout_bytes": {"type": "integer"},
-    "truncated": {"type": "boolean"}, "timed_out": {"type": "boolean"}, "cancelled": {"type": "boolean"},
-    "signal": {"type": "string"}, "invalid_utf8": {"type": "boolean"}, "output": {"type": "string"}
-  },
-  "required": ["exit_code", "duration_ms", "stdout_bytes", "truncated", "timed_out", "output"]
-}`)
-
 func runScriptTool() *mcp.Tool {
 	return &mcp.Tool{
-		Name:         RunScript,
-		Title:        "Run a skill's script",
-		Description:  "Run a script that a skill's instructions refer to, such as scripts/extract.py, with arguments. Only what the script prints to stdout comes back (cut at 32 KiB by default), plus its stderr when it fails. It runs in the user's project folder; SKILL_DIR holds the skill's folder.",
-		InputSchema:  scriptInputWire,
-		OutputSchema: scriptOutputSchema,
-		Annotations:  &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
-		Meta:         alwaysLoad(),
+		Name:        RunScript,
+		Description: "Run a skill's script, e.g. scripts/extract.py, in the project folder; only its output comes back.",
+		InputSchema: scriptInputWire,
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)},
+		Meta:        alwaysLoad(),
 	}
 }
 

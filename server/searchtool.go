@@ -36,12 +36,12 @@ const (
 // SearchArgs is tool_search's input; its fields make the tool's input
 // schema (see inputSchema).
 type SearchArgs struct {
-	Query   string   `json:"query,omitempty" jsonschema:"A few keywords for one need, \"select:name1,name2\" for exact names, or \"+term\" to require a term. Empty (and no queries) lists the catalog page by page."`
-	Queries []string `json:"queries,omitempty" jsonschema:"Several needs at once: a few keywords each, searched separately, results grouped per query."`
-	Limit   int      `json:"limit,omitempty" jsonschema:"Most results to return (for each query)."`
-	Kind    string   `json:"kind,omitempty" jsonschema:"Search one kind only."`
-	Detail  string   `json:"detail,omitempty" jsonschema:"full: input schemas and skill instructions for the best matches, one-line signatures for the rest (select: gives every name in full); compact: one-line signatures; names: names and one-liners."`
-	Cursor  string   `json:"cursor,omitempty" jsonschema:"Continue an empty-query listing from where the last page ended."`
+	Query   string   `json:"query,omitempty" jsonschema:"Keywords for one need; \"select:a,b\" for exact names; empty lists all."`
+	Queries []string `json:"queries,omitempty" jsonschema:"Several needs."`
+	Limit   int      `json:"limit,omitempty"`
+	Kind    string   `json:"kind,omitempty"`
+	Detail  string   `json:"detail,omitempty" jsonschema:"full: schemas of the best matches; compact: signatures; names."`
+	Cursor  string   `json:"cursor,omitempty" jsonschema:"nextCursor of the last page."`
 }
 
 // needs returns the searches of a request: query, then each of queries, blanks left out.
@@ -84,39 +84,13 @@ var (
 	searchArgsAccepted = acceptedArgs(searchInputSchema)
 )
 
-// searchOutputSchema describes the structured result; every session pays
-// for it up front, so it says what clients need to validate and no more.
-var searchOutputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string"},
-    "total": {"type": "integer"},
-    "results": {"type": "array", "items": {"type": "object", "properties": {
-      "kind": {"type": "string"}, "name": {"type": "string"}, "source": {"type": "string"},
-      "score": {"type": "number"}, "description": {"type": "string"}, "detail": {"type": "string"},
-      "signature": {"type": "string"}, "inputSchema": {"type": "object"}, "annotations": {"type": "object"},
-      "body": {"type": "string"}, "files": {"type": "array"}, "state": {"type": "string"},
-      "callable": {"type": "boolean"}, "changed": {"type": "boolean"}, "proxy": {"type": "string"}},
-      "required": ["kind", "name", "source", "score", "description", "detail"]}},
-    "unknown": {"type": "array", "items": {"type": "string"}},
-    "ambiguous": {"type": "object"},
-    "nextCursor": {"type": "string"},
-    "weak": {"type": "boolean"},
-    "guidance": {"type": "string"},
-    "notes": {"type": "array", "items": {"type": "string"}}
-  },
-  "required": ["query", "total", "results"]
-}`)
-
 func (s *Server) searchTool() *mcp.Tool {
 	return &mcp.Tool{
-		Name:         ToolSearch,
-		Title:        "Search tools and skills",
-		Description:  s.Description(),
-		InputSchema:  searchInputWire,
-		OutputSchema: searchOutputSchema,
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
-		Meta:         alwaysLoad(),
+		Name:        ToolSearch,
+		Description: s.Description(),
+		InputSchema: searchInputWire,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
+		Meta:        alwaysLoad(),
 	}
 }
 

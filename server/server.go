@@ -265,7 +265,7 @@ func (s *Server) Description() string {
 
 // Instructions tell the model, at connection time, how to work with this
 // server. Hosts show them once; they do not change with the catalog.
-const Instructions = `This server gives access to many tools and skills without loading them all. Before using any tool or skill, call tool_search with a few keywords (or "select:<name>") to get its full definition. Then call each tool through the proxy its result names (call_tool_read, call_tool_write or call_tool) with {"name", "arguments"}, read a skill's files with read_skill_file, and run its scripts with run_skill_script.`
+const Instructions = `Call tool_search before using any tool or skill.`
 
 // NewMCPServer returns an MCP server wired to the shared catalog. Each
 // stdio process needs one; HTTP may share one or make one per session.

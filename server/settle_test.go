@@ -64,7 +64,7 @@ func TestFirstListWaitsForStartingServers(t *testing.T) {
 	}
 	listed(c, "slack")
 	desc := <-got
-	if !strings.Contains(desc, "Catalog: 2 tools from 2 sources; tool_search reaches all of them.") {
+	if !strings.Contains(desc, "Catalog: 2 tools from 2 sources (tools named SERVER__TOOL); tool_search reaches all of them.") {
 		t.Errorf("the first listing is not complete:\n%s", desc)
 	}
 }
@@ -107,7 +107,7 @@ func TestListChangedOnceComplete(t *testing.T) {
 	for i, name := range names {
 		listed(c, name)
 		if i == 2 {
-			if desc := searchDescription(t, cs); !strings.Contains(desc, "3 tools from 3 sources so far; 3 servers still starting (d, e, f)") {
+			if desc := searchDescription(t, cs); !strings.Contains(desc, "3 tools from 3 sources (tools named SERVER__TOOL) so far; 3 servers still starting (d, e, f)") {
 				t.Errorf("tools/list midway:\n%s", desc)
 			}
 		}
@@ -118,7 +118,7 @@ func TestListChangedOnceComplete(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("no tools/list_changed once every server listed")
 	}
-	if desc := searchDescription(t, cs); !strings.Contains(desc, "6 tools from 6 sources; tool_search reaches all of them.") {
+	if desc := searchDescription(t, cs); !strings.Contains(desc, "6 tools from 6 sources (tools named SERVER__TOOL); tool_search reaches all of them.") {
 		t.Errorf("listing after the announcement:\n%s", desc)
 	}
 	select {

@@ -17,9 +17,9 @@ const MaxReadChunk = 64 << 10
 // ReadArgs is read_skill_file's input; its fields make the tool's input
 // schema (see inputSchema).
 type ReadArgs struct {
-	Skill  string `json:"skill" jsonschema:"The skill's name."`
-	Path   string `json:"path" jsonschema:"File path relative to the skill folder, e.g. references/guide.md."`
-	Offset int64  `json:"offset,omitempty" jsonschema:"Byte offset to continue a long file from."`
+	Skill  string `json:"skill"`
+	Path   string `json:"path" jsonschema:"Path in the skill folder."`
+	Offset int64  `json:"offset,omitempty" jsonschema:"Byte offset to continue from."`
 }
 
 var (
@@ -33,8 +33,7 @@ var (
 func readSkillFileTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:        ReadSkillFile,
-		Title:       "Read a skill file",
-		Description: "Read a file of a skill found with tool_search, such as references/guide.md or SKILL.md. Returns text, at most 64 KiB per call, with the offset to continue from. Paths are relative to the skill folder.",
+		Description: "Read a skill's file, e.g. references/guide.md.",
 		InputSchema: readInputWire,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 		Meta:        alwaysLoad(),

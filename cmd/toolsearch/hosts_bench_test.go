@@ -302,7 +302,7 @@ func TestHostsFirstList(t *testing.T) {
 			complete := false
 			if main := res.mainRequests(); len(main) > 0 {
 				desc, _ := toolSearchDescription(main[0].Tools)
-				complete = strings.Contains(desc, weatherCall)
+				complete = listsWeather(desc)
 			}
 			t.Logf("| %s | %v | %d | %v |", h.name, lists, len(lists), complete)
 		})

@@ -50,6 +50,12 @@ const loopMarker = "LOOP COMPLETE:"
 // weatherCall is the upstream tool the script calls through the proxy.
 const weatherCall = "weather__get_weather"
 
+// listsWeather reports whether a listing names the weather tool, in its
+// group as the listing writes it: "[weather]", then "get_weather".
+func listsWeather(listing string) bool {
+	return strings.Contains(listing, "[weather]") && strings.Contains(listing, "get_weather")
+}
+
 // weatherScript is the scripted model: tool_search, then the call proxy on
 // the weather tool (call_tool_read where the surface has it, else
 // call_tool), then a final text quoting the tool's result. Where the host
@@ -777,7 +783,7 @@ func TestHostsListing(t *testing.T) {
 		r.allowReads()
 		first := firstListing(t, r.runTurn(weatherPrompt))
 		t.Logf("first start's listing:\n%s", first)
-		if !strings.Contains(first, weatherCall) {
+		if !listsWeather(first) {
 			if !regexp.MustCompile(`(?i)connecting|starting`).MatchString(first) {
 				t.Errorf("on a very first start the listing lacks the weather server and does not say it is still starting:\n%s", first)
 			}
@@ -789,7 +795,7 @@ func TestHostsListing(t *testing.T) {
 		later := r.inAnotherFolder()
 		later.registerAgain(tr)
 		next := firstListing(t, later.runTurn(weatherPrompt))
-		if !strings.Contains(next, weatherCall) {
+		if !listsWeather(next) {
 			t.Errorf("started again from another folder, the first request's listing is not complete (no %s):\n%s", weatherCall, next)
 		}
 	})

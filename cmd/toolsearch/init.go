@@ -270,7 +270,7 @@ mcpConfig: ./.mcp.json
 # tools: [./dumps/github.json]
 
 # Tokens for the up-front listing of every entry, and for one search result.
-# listingBudget: 300
+# listingBudget: 500
 # resultBudget: 8000
 
 # Skill scripts, run by run_skill_script.

@@ -205,7 +205,7 @@ func baselineLines(rep *server.Report) []string {
 		if rep.Total.SavedVsNamesOnly > 0 {
 			verdict = "less"
 		}
-		lines = append(lines, fmt.Sprintf("Against names-only, toolsearch costs %s up front here (%s tokens), and costs less at any catalog of %s tools or more, where its listing holds at the %s-token budget.",
+		lines = append(lines, fmt.Sprintf("Against names-only, toolsearch costs %s up front here (%s tokens), and costs less at any catalog of %s tools or more (its listing: one-liners while they fit in %s tokens, then a short name a tool).",
 			verdict, num(abs(rep.Total.SavedVsNamesOnly)), num(rep.PaysOffAt), num(rep.ListingBudget)))
 	}
 	if t := rep.Total; t.Instructions > 0 {

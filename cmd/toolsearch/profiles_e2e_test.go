@@ -322,9 +322,17 @@ func checkProfileSession(t *testing.T, s *session, inTool, inSkill string, out o
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The listing names a server's tools in its group, without the
+	// server's name: "[github]" then "get_issue".
 	listing, _ := json.Marshal(tools)
+	for _, name := range hidden {
+		if server, tool, ok := strings.Cut(name, "__"); ok && strings.Contains(string(listing), `[`+server+`]`) && strings.Contains(string(listing), tool) {
+			t.Errorf("tools/list shows %s:\n%s", name, listing)
+		}
+	}
 	leaks("tools/list", string(listing))
-	if !strings.Contains(string(listing), inTool) {
+	server, tool, _ := strings.Cut(inTool, "__")
+	if !strings.Contains(string(listing), `[`+server+`]`) || !strings.Contains(string(listing), tool) {
 		t.Errorf("tools/list lacks %s", inTool)
 	}
 
