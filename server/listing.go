@@ -28,7 +28,8 @@ type countFunc func(string) int
 
 // renderListing lists the catalog as "name — one-liner" lines grouped by
 // source, within budget tokens. Over budget it degrades in steps: shorter
-// one-liners, then names only, then per-source counts with the first names.
+// one-liners, then names only, then per-source counts with the first names
+// (within countsBudget).
 // It always says how many entries exist, and never exceeds the budget; a
 // budget of 0 lists nothing.
 func renderListing(snap *loader.Snapshot, budget int, count countFunc) string {
@@ -53,8 +54,15 @@ func renderListing(snap *loader.Snapshot, budget int, count countFunc) string {
 	if text, ok := fitAll(head, groups, budget, count, listedName, ", "); ok {
 		return text
 	}
-	return fitCounts(head, groups, budget, count)
+	return fitCounts(head, groups, countsBudget(budget), count)
 }
+
+// countsBudget is what the last step may spend of the listing's budget:
+// three fifths. Once names alone no longer fit, the listing cannot name
+// every entry, and a longer partial list of first names helps the model
+// less than tool_search does; large catalogs are the ones whose listing is
+// paid at every request of every session.
+func countsBudget(budget int) int { return budget * 3 / 5 }
 
 // listedName is an entry's name as its group lists it: a server's tool
 // without the "SERVER__" its group header already says (the headline tells

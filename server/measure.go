@@ -417,7 +417,7 @@ func (s *Server) listingLines(snap *loader.Snapshot) listingLines {
 // listing's headline) and the listing as renderListing makes it for a
 // catalog of n entries like these: the whole budget while one-liners fit
 // (the widest that fits may fill it), then a name per entry while names
-// fit, then the whole budget again. It returns the host's mean name cost,
+// fit, then the part of it the counts take (countsBudget). It returns the host's mean name cost,
 // and 0 tools when the catalog has none.
 func (s *Server) paysOffAt(names nameLines, lines listingLines, overhead, hostFixed int) (meanName float64, tools int) {
 	if names.tools == 0 || lines.name <= 0 {
@@ -432,7 +432,7 @@ func (s *Server) paysOffAt(names nameLines, lines listingLines, overhead, hostFi
 		case float64(n)*lines.name <= budget:
 			return float64(n) * lines.name
 		}
-		return budget
+		return float64(countsBudget(s.opts.ListingBudget))
 	}
 	// Past both the last size at which names fit and the size at which
 	// the host's list outgrows the whole budget, nothing changes.
