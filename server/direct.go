@@ -19,7 +19,12 @@ func legacySession(req *mcp.CallToolRequest) bool {
 
 // syncDirectTools lists the always-loaded catalog tools directly in ms's
 // tools/list, each with its full schema and proxied like call_tool, and
-// drops the ones that went away. Promoted tools stay for the session.
+// drops the ones that went away. Promoted tools stay for the session, and
+// follow their definitions: one a person approved anew (read-only become
+// destructive, say) is listed again as approved, since hosts decide by its
+// annotations whether to ask before a call. While a change waits for
+// approval the session keeps the definition it was shown, whose calls
+// forward refuses as held.
 func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	want := map[string]*loader.Entry{}
 	for _, e := range snap.Entries {
@@ -33,9 +38,16 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 		s.mu.Unlock()
 		return
 	}
+	// A promoted tool's current definition, as promote would list it.
+	current := maps.Clone(want)
+	for name := range c.promoted {
+		if e, ok := snap.Lookup(name); ok && e.Name == name && promotable(e) {
+			current[name] = e
+		}
+	}
 	var add []*loader.Entry
-	for _, name := range slices.Sorted(maps.Keys(want)) {
-		if e := want[name]; c.direct[name] != e.Digest {
+	for _, name := range slices.Sorted(maps.Keys(current)) {
+		if e := current[name]; c.direct[name] != e.Digest {
 			add = append(add, e)
 		}
 	}
@@ -56,6 +68,13 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	}
 }
 
+// promotable reports whether a tool may be listed directly for its session
+// once tool_search returned it: a callable tool, not held, whose name model
+// APIs accept.
+func promotable(e *loader.Entry) bool {
+	return e.Kind == loader.KindTool && e.Listed() && e.Policy != loader.PolicyVisibleOnly && !e.Held() && listableName(e)
+}
+
 // listableName reports whether a tool's name may be listed to a host as a
 // tool of its own: the catalog keeps names model APIs refuse (over 64
 // characters, with dots), which only the call proxy reaches.
@@ -67,7 +86,7 @@ func listableName(e *loader.Entry) bool {
 func (s *Server) promote(ms *mcp.Server, res *SearchResult) {
 	for _, it := range res.Results {
 		e := it.entry
-		if e.Kind != loader.KindTool || e.Held() || (it.Callable != nil && !*it.Callable) || !listableName(e) {
+		if !promotable(e) || (it.Callable != nil && !*it.Callable) {
 			continue
 		}
 		s.mu.Lock()
