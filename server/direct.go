@@ -20,11 +20,10 @@ func legacySession(req *mcp.CallToolRequest) bool {
 // syncDirectTools lists the always-loaded catalog tools directly in ms's
 // tools/list, each with its full schema and proxied like call_tool, and
 // drops the ones that went away. Promoted tools stay for the session, and
-// follow their definitions: one a person approved anew (read-only become
-// destructive, say) is listed again as approved, since hosts decide by its
-// annotations whether to ask before a call. While a change waits for
-// approval the session keeps the definition it was shown, whose calls
-// forward refuses as held.
+// follow their definitions: one whose change waits for approval is not
+// listed until a person approves it, and is then listed as approved (read-
+// only become destructive, say), since hosts decide by its annotations
+// whether to ask before a call.
 func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	want := map[string]*loader.Entry{}
 	for _, e := range snap.Entries {
@@ -40,9 +39,13 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	}
 	// A promoted tool's current definition, as promote would list it.
 	current := maps.Clone(want)
+	held := map[string]bool{}
 	for name := range c.promoted {
-		if e, ok := snap.Lookup(name); ok && e.Name == name && promotable(e) {
-			current[name] = e
+		if e, ok := snap.Lookup(name); ok && e.Name == name {
+			if promotable(e) {
+				current[name] = e
+			}
+			held[name] = e.Held() // listed again once approved
 		}
 	}
 	var add []*loader.Entry
@@ -53,7 +56,7 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	}
 	var remove []string
 	for name := range c.direct {
-		if _, ok := want[name]; !ok && !c.promoted[name] {
+		if _, ok := want[name]; !ok && (!c.promoted[name] || held[name]) {
 			remove = append(remove, name)
 			delete(c.direct, name)
 			delete(c.tools, name)

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -14,10 +16,10 @@ import (
 
 // TestPromotedListingFollowsApproval: a promoted tool whose change from
 // read-only to destructive a person approves is listed with its new
-// annotations, announced with list_changed; while the change waits, the
-// session keeps the definition it was shown (calls are refused). A host
-// that allows calls by readOnlyHint (Gemini CLI's policy) must not go on
-// reading the old one.
+// annotations, announced with list_changed; while the change waits it is
+// not listed directly (as docs/trust.md says), and calls are refused. A
+// host that allows calls by readOnlyHint (Gemini CLI's policy) must not go
+// on reading the old one.
 func TestPromotedListingFollowsApproval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		readOnly := &mcp.Tool{Name: "purge", Description: "Purge the old records.", InputSchema: json.RawMessage(`{"type":"object"}`),
@@ -45,8 +47,8 @@ func TestPromotedListingFollowsApproval(t *testing.T) {
 		held.Hold(&loader.Quarantine{Reason: "changed since approved", Summary: "annotations changed", Previous: readOnly})
 		put(c, held)
 		synctest.Wait()
-		if got := listedAnnotations(t, cs, "srv__purge"); got == nil || !got.ReadOnlyHint {
-			t.Errorf("while held: annotations = %+v, want the approved definition's", got)
+		if got := toolNames(t, cs); slices.Contains(strings.Split(got, ","), "srv__purge") {
+			t.Errorf("while held: tools/list = %s, want the promoted tool gone", got)
 		}
 		if _, res := callText(t, cs, "srv__purge", map[string]any{}); !res.IsError {
 			t.Error("a held promoted tool was called")
