@@ -123,3 +123,22 @@ func TestCallNeverRunsAnotherServersTool(t *testing.T) {
 		})
 	}
 }
+
+// A tools/call of a catalog name the connection does not list is answered
+// as call_tool would resolve the name: a hidden tool's name is unknown (it
+// was said to be "in the catalog"), and a tool's own name points to it.
+func TestUnknownToolAnsweredAsCallToolResolves(t *testing.T) {
+	s, _ := New(testCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}})
+	defer s.Close()
+	cs, _ := connectClient(t, s, "")
+	tests := []struct{ name, want, not string }{
+		{"srv__wipe_disk", `unknown tool "srv__wipe_disk"`, "in the catalog"},
+		{"ping", `it is in the catalog and is called through call_tool, e.g. call_tool {"name": "srv__ping"`, ""},
+	}
+	for _, tt := range tests {
+		text, res := callText(t, cs, tt.name, map[string]any{})
+		if !res.IsError || !strings.Contains(text, tt.want) || tt.not != "" && strings.Contains(text, tt.not) {
+			t.Errorf("tools/call %s: %q, want it to say %q", tt.name, text, tt.want)
+		}
+	}
+}
