@@ -31,7 +31,10 @@
 // tools file) with what is known of it: its state, when it was last
 // listed, its last error and the [Problems] found loading it. An [Entry] is
 // one thing the model can find, a tool or a skill, under a name unique in
-// the catalog (an upstream tool is SERVER__TOOL), with its one-line summary,
+// the catalog (an upstream tool is SERVER__TOOL, made by [QualifiedName];
+// the entry keeps its Source and [Entry.Own] name, and a name is never
+// split to find them: [Snapshot.Resolve] says what a name somebody wrote
+// means), with its one-line summary,
 // its policy and a digest of everything a client could see of it. An
 // upstream's prompts (SERVER__PROMPT) and resources (by URI) are entries
 // too, in name spaces of their own, for people to pick rather than the

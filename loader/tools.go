@@ -23,10 +23,6 @@ import (
 	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
-// NameSeparator joins a namespace (an upstream server, a tools file) and a
-// tool's own name into the exposed name, as in github__create_issue.
-const NameSeparator = "__"
-
 // ParseToolsSpec splits a --tools argument of the form FILE or NS=FILE.
 func ParseToolsSpec(spec string) (namespace, file string) {
 	if ns, f, ok := strings.Cut(spec, "="); ok && ns != "" && !strings.ContainsAny(ns, `/\`) {
@@ -58,12 +54,7 @@ func LoadToolsFile(spec string) (*Source, error) {
 		name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
 	src := &Source{Name: name, Kind: SourceTools}
-	exposedName := func(t *mcp.Tool) string {
-		if ns != "" {
-			return ns + NameSeparator + t.Name
-		}
-		return t.Name
-	}
+	exposedName := func(t *mcp.Tool) string { return QualifiedName(ns, t.Name) }
 	// Entries are made on every core beforehand (a large file's digests
 	// are a good part of its load); the few of tools refused are dropped.
 	entries := make([]*Entry, len(tools))

@@ -72,8 +72,8 @@ func (s *Server) callThrough(ctx context.Context, p proxy, args CallArgs) *mcp.C
 	if err != nil && s.awaitSupplier(ctx, snap, args.Name) {
 		snap = s.Snapshot()
 		e, err = resolveTool(snap, args.Name)
-		if src := starting(snap, args.Name); err != nil && src != nil {
-			err = fmt.Errorf("no tool named %s yet: server %s is still %s and has not listed its tools; try again shortly, or find tools with tool_search", quoteName(args.Name), src.Name, src.State)
+		if srcs := starting(snap, args.Name); err != nil && len(srcs) > 0 {
+			err = fmt.Errorf("no tool named %s yet: server %s is still %s and has not listed its tools; try again shortly, or find tools with tool_search", quoteName(args.Name), srcs[0].Name, srcs[0].State)
 		}
 	}
 	if err != nil {
@@ -91,82 +91,58 @@ type starter interface {
 	AwaitStarted(ctx context.Context, server string)
 }
 
-// starting returns the server a tool name's SERVER__ prefix names when that
-// server is connecting or re-listing without any known tools: the name may
-// be one it has not listed yet.
-func starting(snap *loader.Snapshot, name string) *loader.Source {
-	prefix, _, ok := strings.Cut(name, loader.NameSeparator)
-	if !ok {
-		return nil
-	}
-	src, ok := snap.Source(prefix)
-	if !ok || src.Kind != loader.SourceServer || len(src.Entries) > 0 ||
-		src.State != loader.StateConnecting && src.State != loader.StateValidating {
-		return nil
-	}
-	return src
-}
-
-// awaitSupplier waits, as a call to a known tool would, for the starting
-// server that could supply an unknown name, and reports whether it did.
-func (s *Server) awaitSupplier(ctx context.Context, snap *loader.Snapshot, name string) bool {
-	st, ok := s.opts.Upstreams.(starter)
-	src := starting(snap, name)
-	if !ok || src == nil {
-		return false
-	}
-	st.AwaitStarted(ctx, src.Name)
-	return true
-}
-
-// resolveTool finds a callable-looking catalog tool by its exposed name, or
-// by its own upstream name when exactly one server has it.
-func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
-	if e, ok := snap.Lookup(name); ok && e.Listed() {
-		if e.Kind != loader.KindTool {
-			return nil, fmt.Errorf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}", e.Name, e.Name)
-		}
-		return e, nil
-	}
-	if vs := listedTools(snap.CaseVariants(name)); len(vs) > 1 {
-		return nil, fmt.Errorf("%s names no tool, and tools differ from it only in case: call one of %s", quoteName(name), joinNames(vs))
-	}
-	// Names are case-sensitive: an upstream name written exactly beats those
-	// that match only when case is ignored.
-	var candidates, folded []*loader.Entry
-	for _, e := range snap.Entries {
-		if e.Listed() && e.Kind == loader.KindTool && strings.EqualFold(e.Upstream, name) {
-			if e.Upstream == name {
-				candidates = append(candidates, e)
-			} else {
-				folded = append(folded, e)
-			}
-		}
-	}
-	if len(candidates) == 0 {
-		candidates = folded
-	}
-	switch len(candidates) {
-	case 1:
-		return candidates[0], nil
-	case 0:
-		if e, ok := featureNamed(snap, name); ok {
-			return nil, fmt.Errorf("%s is a %s of server %s, not a tool: the user picks it from the host's %s menu; it cannot be called", e.Name, e.Kind, e.Source, e.Kind)
-		}
-		return nil, fmt.Errorf("no tool named %s: find tools with tool_search and call them by the name it gives", quoteName(name))
-	}
-	return nil, fmt.Errorf("%q is the upstream name of several tools: call one of %s", name, joinNames(candidates))
-}
-
-// listedTools returns the listed tools of es.
-func listedTools(es []*loader.Entry) []*loader.Entry {
-	var out []*loader.Entry
-	for _, e := range es {
-		if e.Listed() && e.Kind == loader.KindTool {
-			out = append(out, e)
+// starting returns the servers whose namespace a tool name carries that
+// are connecting or re-listing without any known tools: the name may be
+// one they have not listed yet.
+func starting(snap *loader.Snapshot, name string) []*loader.Source {
+	var out []*loader.Source
+	for _, src := range snap.Resolve(name).Sources {
+		if src.Kind == loader.SourceServer && len(src.Entries) == 0 &&
+			(src.State == loader.StateConnecting || src.State == loader.StateValidating) {
+			out = append(out, src)
 		}
 	}
 	return out
+}
+
+// awaitSupplier waits, as a call to a known tool would, for the starting
+// servers that could supply an unknown name, and reports whether it did.
+func (s *Server) awaitSupplier(ctx context.Context, snap *loader.Snapshot, name string) bool {
+	st, ok := s.opts.Upstreams.(starter)
+	srcs := starting(snap, name)
+	if !ok || len(srcs) == 0 {
+		return false
+	}
+	for _, src := range srcs {
+		st.AwaitStarted(ctx, src.Name)
+	}
+	return true
+}
+
+// resolveTool finds the listed tool a name means (see
+// loader.Snapshot.Resolve), or says why there is none in a sentence the
+// model can act on.
+func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
+	r := snap.Resolve(name)
+	switch {
+	case r.Entry != nil && r.Entry.Kind != loader.KindTool:
+		return nil, fmt.Errorf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}", r.Entry.Name, r.Entry.Name)
+	case r.Entry != nil:
+		return r.Entry, nil
+	case len(r.CaseVariants) > 0:
+		return nil, fmt.Errorf("%s names no tool, and tools differ from it only in case: call one of %s", quoteName(name), joinNames(r.CaseVariants))
+	case len(r.SameOwnName) > 0:
+		return nil, fmt.Errorf("%q is the upstream name of several tools: call one of %s", name, joinNames(r.SameOwnName))
+	}
+	if e, ok := featureNamed(snap, name); ok {
+		return nil, fmt.Errorf("%s is a %s of server %s, not a tool: the user picks it from the host's %s menu; it cannot be called", e.Name, e.Kind, e.Source, e.Kind)
+	}
+	for _, src := range r.Sources {
+		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
+			return nil, fmt.Errorf("no tool named %s: server %s is %s and lists no such tool now; find tools with tool_search and call them by the name it gives", quoteName(name), src.Name, src.State)
+		}
+	}
+	return nil, fmt.Errorf("no tool named %s: find tools with tool_search and call them by the name it gives", quoteName(name))
 }
 
 // joinNames lists the entries' names for an error.

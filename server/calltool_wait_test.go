@@ -58,3 +58,25 @@ func TestCallWaitsForTheServerOfAnUnknownName(t *testing.T) {
 		s.Close()
 	}
 }
+
+// The server a name not listed yet may come from is every server whose
+// namespace it carries, not the one its first separator (or its last)
+// would name: late__x's fresh is late__x__fresh, and so is late's x__fresh.
+func TestCallWaitsForEveryServerAnUnknownNameMayBelongTo(t *testing.T) {
+	c := testCatalog(t)
+	c.Put(&loader.Source{Name: "late", Kind: loader.SourceServer, State: loader.StateActive})
+	c.Put(&loader.Source{Name: "late__x", Kind: loader.SourceServer, State: loader.StateConnecting})
+	up := &startingUpstreams{catalog: c, listed: true}
+	s, err := New(c, Options{Upstreams: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res := s.Call(context.Background(), CallArgs{Name: "late__x__fresh"})
+	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || len(up.calls) != 1 || up.calls[0] != "late__x/fresh {}" {
+		t.Errorf("after late__x listed the tool: %q, calls %v", text, up.calls)
+	}
+	if len(up.awaited) != 1 || up.awaited[0] != "late__x" {
+		t.Errorf("awaited %v, want late__x", up.awaited)
+	}
+}

@@ -19,7 +19,11 @@ func legacySession(req *mcp.CallToolRequest) bool {
 
 // syncDirectTools lists the always-loaded catalog tools directly in ms's
 // tools/list, each with its full schema and proxied like call_tool, and
-// drops the ones that went away. Promoted tools stay for the session.
+// drops the ones that went away. Promoted tools stay for the session, and
+// follow their definitions: one whose change waits for approval is not
+// listed until a person approves it, and is then listed as approved (read-
+// only become destructive, say), since hosts decide by its annotations
+// whether to ask before a call.
 func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	want := map[string]*loader.Entry{}
 	for _, e := range snap.Entries {
@@ -33,15 +37,26 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 		s.mu.Unlock()
 		return
 	}
+	// A promoted tool's current definition, as promote would list it.
+	current := maps.Clone(want)
+	held := map[string]bool{}
+	for name := range c.promoted {
+		if e, ok := snap.Lookup(name); ok && e.Name == name {
+			if promotable(e) {
+				current[name] = e
+			}
+			held[name] = e.Held() // listed again once approved
+		}
+	}
 	var add []*loader.Entry
-	for _, name := range slices.Sorted(maps.Keys(want)) {
-		if e := want[name]; c.direct[name] != e.Digest {
+	for _, name := range slices.Sorted(maps.Keys(current)) {
+		if e := current[name]; c.direct[name] != e.Digest {
 			add = append(add, e)
 		}
 	}
 	var remove []string
 	for name := range c.direct {
-		if _, ok := want[name]; !ok && !c.promoted[name] {
+		if _, ok := want[name]; !ok && (!c.promoted[name] || held[name]) {
 			remove = append(remove, name)
 			delete(c.direct, name)
 			delete(c.tools, name)
@@ -56,6 +71,13 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 	}
 }
 
+// promotable reports whether a tool may be listed directly for its session
+// once tool_search returned it: a callable tool, not held, whose name model
+// APIs accept.
+func promotable(e *loader.Entry) bool {
+	return e.Kind == loader.KindTool && e.Listed() && e.Policy != loader.PolicyVisibleOnly && !e.Held() && listableName(e)
+}
+
 // listableName reports whether a tool's name may be listed to a host as a
 // tool of its own: the catalog keeps names model APIs refuse (over 64
 // characters, with dots), which only the call proxy reaches.
@@ -67,7 +89,7 @@ func listableName(e *loader.Entry) bool {
 func (s *Server) promote(ms *mcp.Server, res *SearchResult) {
 	for _, it := range res.Results {
 		e := it.entry
-		if e.Kind != loader.KindTool || e.Held() || (it.Callable != nil && !*it.Callable) || !listableName(e) {
+		if !promotable(e) || (it.Callable != nil && !*it.Callable) {
 			continue
 		}
 		s.mu.Lock()

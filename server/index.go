@@ -248,12 +248,21 @@ func Documents(entries []*loader.Entry) []search.Document {
 }
 
 // A serverID names the server of an entry for search.SharedParams: its
-// source and, where one source holds several servers' tools
-// ("github__create_issue" in a tools file), the prefix of its name. Two
-// substrings, so that keying every tool of a large catalog allocates nothing.
+// source and, where one source holds several servers' tools under the
+// names a tools file gives them ("github__create_issue"), the prefix of its
+// name. Two substrings, so that keying every tool of a large catalog
+// allocates nothing.
 type serverID struct{ source, prefix string }
 
 func serverKey(e *loader.Entry) serverID {
+	if e.Upstream != "" {
+		// Its source named it (SOURCE__OWN): the source is its server,
+		// whatever separators its own name holds.
+		return serverID{e.Source, ""}
+	}
+	// A name given as it is can only be guessed at, as search groups it:
+	// the part before its last separator. A guess for ranking, never for
+	// calling (loader.Snapshot.Resolve).
 	prefix := ""
 	if i := strings.LastIndex(e.Name, loader.NameSeparator); i > 0 {
 		prefix = e.Name[:i]

@@ -404,11 +404,13 @@ func (s *Server) unknownToolMiddleware(ms *mcp.Server) mcp.Middleware {
 }
 
 func (s *Server) unknownToolMessage(ms *mcp.Server, name string) string {
-	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindTool {
+	// What the name means as call_tool would take it: a hidden tool's name
+	// means nothing, and is not shown to be in the catalog.
+	switch e := s.Snapshot().Resolve(name).Entry; {
+	case e != nil && e.Kind == loader.KindTool:
 		p := proxyFor(e)
 		return fmt.Sprintf("%s is not a tool of this connection: it is in the catalog and is called through %s, e.g. %s {\"name\": %q, \"arguments\": {...}}. Use tool_search {\"query\": \"select:%s\"} first to see its input schema.", name, p, p, e.Name, e.Name)
-	}
-	if e, ok := s.Snapshot().Lookup(name); ok && e.Kind == loader.KindSkill {
+	case e != nil && e.Kind == loader.KindSkill:
 		return fmt.Sprintf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}.", name, e.Name)
 	}
 	return fmt.Sprintf("unknown tool %s. This server's tools are %s; find other tools with tool_search.", quoteName(name), strings.Join(s.ownToolsListed(ms), ", "))

@@ -63,9 +63,10 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 
 // serversFor names the upstream servers a call to the tool name needs, so
 // that the call does not wait for the others: none for a skill or a static
-// tool, the server whose prefix the name carries, or the server whose
-// last known catalog holds it. nil means any of them (the name is not
-// known yet): all are started.
+// tool, the servers whose namespace the name carries, or the servers whose
+// last known catalogs give it the meaning it has (loader.Snapshot.Resolve).
+// nil means any of them (an unqualified name not known yet): all are
+// started.
 func (a *app) serversFor(name string) []string {
 	if a.upstreams == nil {
 		return []string{}
@@ -76,19 +77,22 @@ func (a *app) serversFor(name string) []string {
 	if e, ok := a.server.Snapshot().Lookup(name); ok && !isServer(e.Source) {
 		return []string{}
 	}
-	if prefix, _, ok := strings.Cut(name, loader.NameSeparator); ok && isServer(prefix) {
-		return []string{prefix}
+	if ns := loader.Namespaces(name, isServer); len(ns) > 0 {
+		return ns
 	}
 	a.loadPersistedUpstreams()
-	snap := a.server.Snapshot()
-	if e, ok := snap.Lookup(name); ok && isServer(e.Source) {
-		return []string{e.Source}
-	}
+	r := a.server.Snapshot().Resolve(name)
 	var found []string
-	for _, e := range snap.Entries {
-		if strings.EqualFold(e.Upstream, name) && isServer(e.Source) && !slices.Contains(found, e.Source) {
+	for _, e := range append(append([]*loader.Entry{r.Entry}, r.CaseVariants...), r.SameOwnName...) {
+		if e != nil && isServer(e.Source) && !slices.Contains(found, e.Source) {
 			found = append(found, e.Source)
 		}
 	}
-	return found // several: call_tool asks which; none: nil, any server may have it
+	switch {
+	case found != nil:
+		return found // several: call_tool asks which
+	case loader.IsQualified(name):
+		return []string{} // qualified, and no server's: the call is refused
+	}
+	return nil // unqualified and not known yet: any server may have it
 }

@@ -112,17 +112,6 @@ var (
 	tempFileName  = regexp.MustCompile(`^` + regexp.QuoteMeta(atomicfile.TempPrefix) + `[0-9]+$`)
 )
 
-// safeName keeps a server name usable as part of a file name.
-func safeName(name string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, name)
-}
-
 // loadCache reads a persisted catalog; a missing, unreadable or foreign
 // file reads as none.
 func loadCache(file, server string) (*persisted, error) {

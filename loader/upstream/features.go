@@ -282,7 +282,7 @@ func (u *upstream) rebuildFeatures() {
 		if p == nil {
 			continue
 		}
-		e := loader.NewPromptEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+p.Name, p)
+		e := loader.NewPromptEntry(u.cfg.Name, loader.QualifiedName(u.cfg.Name, p.Name), p)
 		if seen[p.Name] {
 			refuse(e, fmt.Sprintf("the server lists the prompt %q more than once; the first is used", p.Name))
 			continue

@@ -1,17 +1,19 @@
 package upstream
 
 import (
-	"time"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
 )
 
 // An identity is how toolsearch recognizes a server across runs, in two
@@ -82,7 +84,7 @@ func identify(dir string, cfg ServerConfig) identity {
 // the server's name so that the folder stays readable.
 func catalogFile(dir, name string, key []byte) string {
 	sum := sha256.Sum256(key)
-	return filepath.Join(dir, safeName(name)+"-"+hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(dir, atomicfile.NamePart(name)+"-"+hex.EncodeToString(sum[:8])+".json")
 }
 
 // folderBound reports whether the stdio server cfg starts another program
@@ -135,7 +137,7 @@ func (u *upstream) adoptApprovals() {
 // identities gave the server (and its catalog file): its safe name, a dash
 // and 16 hex digits.
 func legacyKey(name, key string) bool {
-	h, ok := strings.CutPrefix(key, safeName(name)+"-")
+	h, ok := strings.CutPrefix(key, atomicfile.NamePart(name)+"-")
 	return ok && len(h) == 16 && strings.Trim(h, "0123456789abcdef") == ""
 }
 
@@ -148,8 +150,8 @@ func (u *upstream) inheritTrusted() map[string]*mcp.Tool {
 	if dir == "" {
 		return nil
 	}
-	// safeName leaves no character that a pattern reads as special.
-	files, _ := filepath.Glob(filepath.Join(dir, safeName(u.cfg.Name)+"-*.json"))
+	// atomicfile.NamePart leaves no character that a pattern reads as special.
+	files, _ := filepath.Glob(filepath.Join(dir, atomicfile.NamePart(u.cfg.Name)+"-*.json"))
 	var newest string
 	var at time.Time
 	for _, f := range files {

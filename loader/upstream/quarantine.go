@@ -333,7 +333,7 @@ func (m *Manager) shadowNames() *scan.Names {
 		n := &scan.Names{}
 		for srv, list := range m.shadow.byServer {
 			for _, name := range list {
-				n.Add(srv, name, srv+loader.NameSeparator+name)
+				n.Add(srv, name, loader.QualifiedName(srv, name))
 			}
 		}
 		m.shadow.names = n

@@ -691,9 +691,9 @@ func (u *upstream) rebuild() {
 			// was saved. A file altered to lie about them could as well
 			// alter the approvals beside it; the server's next listing
 			// is hashed whatever this says.
-			fresh[i] = loader.NewToolEntryWithDigest(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t, u.digests[i])
+			fresh[i] = loader.NewToolEntryWithDigest(u.cfg.Name, loader.QualifiedName(u.cfg.Name, t.Name), t, u.digests[i])
 		default:
-			fresh[i] = loader.NewToolEntry(u.cfg.Name, u.cfg.Name+loader.NameSeparator+t.Name, t)
+			fresh[i] = loader.NewToolEntry(u.cfg.Name, loader.QualifiedName(u.cfg.Name, t.Name), t)
 		}
 	})
 	u.prescan(func(i int) string {

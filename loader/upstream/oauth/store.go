@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
@@ -130,7 +129,7 @@ func (s *Store) Dir() string { return s.dir }
 // must never be sent to it.
 func (s *Store) Path(server, resource string) string {
 	sum := sha256.Sum256([]byte(server + "\x00" + resource))
-	return filepath.Join(s.dir, safeName(server)+"-"+hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(s.dir, atomicfile.NamePart(server)+"-"+hex.EncodeToString(sum[:8])+".json")
 }
 
 // Load reads a server's grant; none stored is (nil, nil).
@@ -189,15 +188,4 @@ func (s *Store) Delete(server, resource string) error {
 // with one stat.
 func (s *Store) version(server, resource string) atomicfile.Version {
 	return atomicfile.Stat(s.Path(server, resource))
-}
-
-// safeName keeps a server name usable as part of a file name.
-func safeName(name string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, name)
 }
