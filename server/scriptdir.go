@@ -33,8 +33,9 @@ func (s *Server) scriptDir(ctx context.Context, req *mcp.CallToolRequest) string
 	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
 		return ""
 	}
-	// From 2026-07-28 on, a server asks the client nothing outside the
-	// exchanges that protocol defines for it.
+	// From 2026-07-28 on, roots are deprecated (SEP-2577) and a server
+	// asks the client only within a request's own exchange: such a client
+	// names no project, and the script runs where toolsearch was started.
 	if protocol.IsModern(ss, req.Params.Meta) {
 		return ""
 	}
