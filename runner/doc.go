@@ -28,8 +28,9 @@
 //
 // # Where and with what
 //
-// Scripts run in Options.WorkDir, by default the server's working
-// directory, which is the user's project. They find their own folder in
+// Scripts run in the user's project: Request.WorkDir when the caller knows
+// it (the MCP client's roots), else Options.WorkDir, by default the
+// server's working directory, where the host started it. They find their own folder in
 // $SKILL_DIR and their skill's name in $SKILL_NAME. Their environment holds
 // only PATH, HOME, LANG, LC_*, TMPDIR, TZ and the names in
 // Options.EnvAllow, so that credentials meant for other servers never

@@ -44,8 +44,9 @@ var baseEnv = []string{"PATH", "HOME", "LANG", "LC_*", "TMPDIR", "TZ"}
 
 // Options configure a Runner. The zero value is usable.
 type Options struct {
-	// WorkDir is the working directory of scripts; "" means the server's
-	// own, which is the user's project.
+	// WorkDir is the working directory of scripts, unless a request gives
+	// its own; "" means the server's own, where the host started it: the
+	// user's project.
 	WorkDir string
 	// OutputLimit is how many bytes of stdout a Result keeps; 0 means
 	// DefaultOutputLimit.
@@ -155,6 +156,11 @@ type Request struct {
 	// Timeout limits the run; 0 means Options.DefaultTimeout, and more
 	// than Options.MaxTimeout means Options.MaxTimeout.
 	Timeout time.Duration
+
+	// WorkDir is where this run works, when the caller knows the user's
+	// project better than Options.WorkDir (the client's roots); "" means
+	// Options.WorkDir.
+	WorkDir string
 }
 
 // Run runs the script req names and waits for it and every process it
@@ -226,6 +232,9 @@ func (r *Runner) run(ctx context.Context, req Request) (*Result, error) {
 
 	cmd := exec.Command(argv[0], slices.Concat(argv[1:], req.Args)...)
 	cmd.Dir = r.opts.WorkDir
+	if req.WorkDir != "" {
+		cmd.Dir = req.WorkDir
+	}
 	cmd.Env = append(r.env(), "SKILL_DIR="+dir, "SKILL_NAME="+req.Skill)
 	// The script and everything it starts are stopped together: see
 	// supervise for what each system guarantees.

@@ -65,12 +65,17 @@ func (s *Server) handleRunScript(ctx context.Context, req *mcp.CallToolRequest) 
 	if err := decodeArgs(req.Params.Arguments, &args, scriptArgsAccepted); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	return s.RunScript(ctx, args), nil
+	return s.runScript(ctx, args, s.scriptDir(ctx, req)), nil
 }
 
 // RunScript runs run_skill_script: the skill's script out of process, with
 // only its stdout (and its stderr on failure) coming back.
 func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolResult {
+	return s.runScript(ctx, args, "")
+}
+
+// runScript is RunScript in workDir ("" for the runner's own).
+func (s *Server) runScript(ctx context.Context, args ScriptArgs, workDir string) *mcp.CallToolResult {
 	if s.opts.Scripts == nil {
 		return errorResult("skill scripts are turned off on this server (toolsearch serve --no-scripts, or scripts.disabled in toolsearch.yaml); tell the user if a skill needs one")
 	}
@@ -95,6 +100,7 @@ func (s *Server) RunScript(ctx context.Context, args ScriptArgs) *mcp.CallToolRe
 		Timeout:  time.Duration(args.TimeoutS * float64(time.Second)),
 		Stdin:    args.Stdin,
 		Nested:   s.nestedFolders(sk),
+		WorkDir:  workDir,
 	}
 	res, err := s.opts.Scripts.Run(ctx, req)
 	if err != nil {

@@ -55,6 +55,10 @@ type Options struct {
 	// Scripts runs skill scripts; nil turns run_skill_script off (it then
 	// says so).
 	Scripts *runner.Runner
+	// ScriptsInRoots runs each script in the requesting client's first
+	// root (MCP roots), when it has one, rather than in the runner's
+	// folder: the user's project, as the host knows it.
+	ScriptsInRoots bool
 	// Activity, when set, records every request for the status page and
 	// the trace.
 	Activity *Activity

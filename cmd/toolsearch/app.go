@@ -118,7 +118,7 @@ func openApp(f *sourceFlags) (*app, error) {
 	}
 	if !cfg.Scripts.Disabled {
 		a.scripts = runner.New(runner.Options{
-			WorkDir:        cfg.Workdir,
+			WorkDir:        scriptsWorkDir(cfg.Workdir),
 			OutputLimit:    cfg.Scripts.OutputLimit,
 			DefaultTimeout: time.Duration(cfg.Scripts.Timeout),
 			MaxTimeout:     time.Duration(cfg.Scripts.MaxTimeout),
@@ -149,6 +149,9 @@ func openApp(f *sourceFlags) (*app, error) {
 		Tokenizer:     cfg.Tokenizer,
 		Logger:        log,
 		Promote:       cfg.Promote,
+		// Without a workdir of the user's, scripts run in the project the
+		// client names in its roots.
+		ScriptsInRoots: cfg.Workdir == "",
 	}
 	if cfg.FirstListWait != nil {
 		opts.FirstListWait = time.Duration(*cfg.FirstListWait)
@@ -164,31 +167,77 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.warnIfEmpty(f.configUsed)
+	a.warnIfEmpty(f)
+	a.noteUnreadProject(f)
 	return a, nil
+}
+
+// scriptsWorkDir is where skill scripts run unless the client names its
+// project in its roots: the workdir configured (absolute: toolsearch.yaml's
+// is taken from its folder, --workdir from the current one), else the
+// folder toolsearch was started in, which hosts make the user's project.
+// It is fixed at start, whatever the process does later.
+func scriptsWorkDir(configured string) string {
+	if configured != "" {
+		return absPath(configured)
+	}
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // warnIfEmpty says, once, what was looked for when nothing was found: a
 // server with an empty catalog answers every search with nothing, and the
-// reason is usually a working directory other than the one meant.
-func (a *app) warnIfEmpty(configFile string) {
+// reason is usually a configuration folder other than the one meant.
+func (a *app) warnIfEmpty(f *sourceFlags) {
 	if len(a.catalog.Snapshot().Entries) > 0 || len(a.servers) > 0 {
 		return
 	}
 	wd, _ := os.Getwd()
-	skills := "none (no --skills, no skills in the config file, no ./skills)"
+	dir := f.configDir
+	if dir == "" {
+		dir = "none (no home folder)"
+	}
+	skills := "none (no --skills, no skills in the config file, no skills/ in " + dir + ")"
 	if len(a.cfg.Skills) > 0 {
 		skills = strings.Join(a.cfg.Skills, ", ") + " (no valid skill found)"
 	}
-	mcpConfig := "none (no --mcp-config, no mcpConfig in the config file, no ./.mcp.json)"
+	mcpConfig := "none (no --mcp-config, no mcpConfig in the config file, no .mcp.json in " + dir + ")"
 	if a.cfg.MCPConfig != "" {
 		mcpConfig = a.cfg.MCPConfig + " (no server in it)"
 	}
+	configFile := f.configUsed
 	if configFile == "" {
-		configFile = "none (no ./" + DefaultConfigFile + ")"
+		configFile = "none (no " + filepath.Join(dir, DefaultConfigFile) + ")"
 	}
-	a.log.Warn("the catalog is empty: no skill, tool or MCP server was found; toolsearch init writes a starting configuration",
-		"workdir", wd, "config", configFile, "skills", skills, "mcpConfig", mcpConfig, "tools", len(a.cfg.Tools))
+	a.log.Warn("the catalog is empty: no skill, tool or MCP server was found; toolsearch init writes a starting configuration (in "+userConfigHint()+"'s folder by default), --config FILE names one",
+		"config", configFile, "skills", skills, "mcpConfig", mcpConfig, "tools", len(a.cfg.Tools), "workdir", wd)
+}
+
+// noteUnreadProject says, at info level, that the current folder holds
+// configuration files serve does not read: hosts start serve in the
+// user's project, whose files run nothing unless the user names them.
+func (a *app) noteUnreadProject(f *sourceFlags) {
+	if !f.hostStarted {
+		return
+	}
+	wd, err := os.Getwd()
+	if err != nil || wd == f.configDir {
+		return
+	}
+	used := map[string]bool{absPath(a.cfg.MCPConfig): a.cfg.MCPConfig != "", f.configUsed: f.configUsed != ""}
+	for _, s := range a.cfg.Skills {
+		used[absPath(s)] = true
+	}
+	var unread []string
+	for _, name := range []string{DefaultConfigFile, ".mcp.json", "skills"} {
+		if p := filepath.Join(wd, name); fileExists(p) && !used[p] {
+			unread = append(unread, name)
+		}
+	}
+	if len(unread) > 0 {
+		a.log.Info("this folder's own configuration is not read: serve reads only the files it is given (--config, --mcp-config, --skills) or the user's configuration folder; name them to serve them",
+			"folder", wd, "unread", strings.Join(unread, ", "), "configFolder", f.configDir)
+	}
 }
 
 // newApp reads the settings and makes the logger and an empty catalog.

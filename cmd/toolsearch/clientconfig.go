@@ -20,7 +20,7 @@ func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 // and where it goes and anything to watch to errOut.
 func clientConfig(args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("client-config", errOut)
-	dir := fs.String("dir", ".", "the folder holding toolsearch's configuration (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it")
+	dir := fs.String("dir", "", "the configuration `FOLDER` to register (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it (default: the current folder when it holds a "+DefaultConfigFile+", else "+filepath.Dir(userConfigHint())+")")
 	perms := fs.Bool("permissions", false, "print instead the host's settings that let toolsearch's read-only tools (tool_search, call_tool_read, read_skill_file) run without asking")
 	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
@@ -42,6 +42,13 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 		fmt.Fprintf(errOut, how+"\n", p.Path)
 		_, err := io.WriteString(out, p.Text)
 		return err
+	}
+	if *dir == "" {
+		_, d, _, err := configFileFor("", true)
+		if err != nil {
+			return fmt.Errorf("%v: give --dir", err)
+		}
+		*dir = d
 	}
 	serveArgs, notes, err := serveArgsFor(*dir)
 	if err != nil {
@@ -74,23 +81,38 @@ func noPermissions(h *hosts.Host) string {
 	return h.Title + " has no per-tool permissions toolsearch knows of; its own settings decide"
 }
 
-// whereSnippetGoes tells where to put a host's snippet.
+// whereSnippetGoes tells where to put a host's snippet: the user's file
+// registers toolsearch for every project, a project's for that one. The
+// configuration registered is the same from either: its paths are
+// absolute.
 func whereSnippetGoes(h *hosts.Host) string {
 	if h.Name == "claude-code" {
-		return "Run this in your project's folder:"
+		return "Run this in your project's folder (that project only; the note below registers it for every project):"
 	}
-	var files []string
-	for _, l := range h.Locations(hosts.Options{Project: "."}) {
-		files = append(files, fmt.Sprintf("%s (%s)", l.Path, l.Scope))
+	// A stand-in project folder, for the project files' names in it.
+	project, _ := filepath.Abs("PROJECT")
+	var user, others []string
+	for _, l := range h.Locations(hosts.Options{Project: project}) {
+		rel, err := filepath.Rel(project, l.Path)
+		switch {
+		case l.Scope == "user":
+			user = append(user, l.Path+" (every project)")
+		case l.Scope == "project" && err == nil && filepath.IsLocal(rel):
+			others = append(others, rel+" in a project's folder (that project only)")
+		default:
+			others = append(others, fmt.Sprintf("%s (%s)", l.Path, l.Scope))
+		}
 	}
+	files := append(user, others...)
 	return fmt.Sprintf("Add this to %s, merging it into what the file has:", strings.Join(files, " or "))
 }
 
-// serveArgsFor is `serve` with absolute paths to the configuration in dir:
-// hosts start servers in a folder of their own choosing, where relative
-// paths would find nothing. Flags win over toolsearch.yaml, so its skill
-// roots, MCP config and tool files are passed as flags, resolved as
-// toolsearch resolves them when started in dir.
+// serveArgsFor is `serve` for the configuration in dir, named by absolute
+// paths: hosts start servers in a folder of their own choosing (the
+// user's project), whose own files serve never reads. toolsearch.yaml's
+// paths are taken from its folder, and .mcp.json and skills/ beside it are
+// its defaults, so --config alone names everything; a folder without one
+// is named by its .mcp.json and skills/.
 func serveArgsFor(dir string) (args, notes []string, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -103,42 +125,16 @@ func serveArgsFor(dir string) (args, notes []string, err error) {
 			return nil, nil, err
 		}
 		args = append(args, "--config", file)
-	}
-	resolve := func(p string) string {
-		p = expandHome(p)
-		if filepath.IsAbs(p) {
-			return p
+	} else {
+		if skills := filepath.Join(abs, "skills"); fileExists(skills) {
+			args = append(args, "--skills", skills)
 		}
-		return filepath.Join(abs, p)
-	}
-	skills := cfg.Skills
-	if len(skills) == 0 && fileExists(filepath.Join(abs, "skills")) {
-		skills = []string{"skills"}
-	}
-	for _, s := range skills {
-		args = append(args, "--skills", resolve(s))
-	}
-	for _, t := range cfg.Tools {
-		if ns, file, ok := strings.Cut(t, "="); ok {
-			args = append(args, "--tools", ns+"="+resolve(file))
-		} else {
-			args = append(args, "--tools", resolve(t))
-		}
-	}
-	mcpConfig := cfg.MCPConfig
-	if mcpConfig == "" && fileExists(filepath.Join(abs, ".mcp.json")) {
-		mcpConfig = ".mcp.json"
-	}
-	if mcpConfig != "" {
-		args = append(args, "--mcp-config", resolve(mcpConfig))
-	}
-	for key, p := range map[string]string{"trace": cfg.Trace, "http.tokenFile": cfg.HTTP.TokenFile} {
-		if p != "" && !filepath.IsAbs(expandHome(p)) {
-			notes = append(notes, fmt.Sprintf("%s in %s is the relative path %s: the host's working folder is not %s, so make it absolute", key, DefaultConfigFile, p, abs))
+		if mcpConfig := filepath.Join(abs, ".mcp.json"); fileExists(mcpConfig) {
+			args = append(args, "--mcp-config", mcpConfig)
 		}
 	}
 	if len(args) == 1 {
-		notes = append(notes, fmt.Sprintf("%s holds no toolsearch configuration: run toolsearch init there first, or give --dir", abs))
+		return nil, nil, fmt.Errorf("%s holds no toolsearch configuration (%s, .mcp.json or skills/): toolsearch init %s writes one (with --from HOST, importing a host's servers), or give --dir the folder init wrote", abs, DefaultConfigFile, hosts.ShellJoin(dir))
 	}
 	if cfg.LogLevel == "" {
 		// Hosts log what a server writes to stderr as errors, and toolsearch

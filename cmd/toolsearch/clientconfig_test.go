@@ -71,7 +71,7 @@ func shellWords(t *testing.T, line string) []string {
 // stderr as errors); Codex approves the read proxy, for codex exec.
 func TestClientConfigSnippetsByHost(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := toolsearchAt(t, dir, t.TempDir(), "init"); err != nil {
+	if out, err := toolsearchAt(t, dir, t.TempDir(), "init", "."); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	run := func(host string) (snippet, notes string) {
@@ -172,7 +172,7 @@ func TestClientConfigKeepsLogLevel(t *testing.T) {
 // toolsearch's read-only tools; Codex's registration carries its own.
 func TestClientConfigPermissions(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := toolsearchAt(t, dir, t.TempDir(), "init"); err != nil {
+	if out, err := toolsearchAt(t, dir, t.TempDir(), "init", "."); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, tc := range []struct {

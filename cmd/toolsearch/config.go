@@ -26,7 +26,8 @@ import (
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
-// DefaultConfigFile is read from the working directory when present.
+// DefaultConfigFile is the name of toolsearch's configuration file in a
+// configuration folder (see configdir.go).
 const DefaultConfigFile = "toolsearch.yaml"
 
 // Config is toolsearch.yaml. Every setting has a flag too; flags win.
@@ -137,9 +138,28 @@ func loadConfig(path string, explicit bool) (*Config, error) {
 	}
 	cfg, err := parseConfig(path, data)
 	if cfg != nil {
-		cfg.path = path
+		cfg.path = absPath(path)
 	}
 	return cfg, err
+}
+
+// resolvePaths makes the file's relative paths absolute, taken from dir,
+// its folder, as .mcp.json's are: the same file means the same files from
+// whatever folder toolsearch runs in. A leading ~/ is the user's home, as a
+// shell would read it.
+func (cfg *Config) resolvePaths(dir string) {
+	for i, p := range cfg.Skills {
+		cfg.Skills[i] = resolveIn(dir, p)
+	}
+	for i, t := range cfg.Tools {
+		cfg.Tools[i] = resolveToolSpec(dir, t)
+	}
+	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile} {
+		*p = resolveIn(dir, *p)
+	}
+	for i := range cfg.HTTP.Tokens {
+		cfg.HTTP.Tokens[i].File = resolveIn(dir, cfg.HTTP.Tokens[i].File)
+	}
 }
 
 var unknownFieldRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
@@ -154,25 +174,10 @@ func parseConfig(path string, data []byte) (*Config, error) {
 		msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
-	// Relative paths stay relative to the working directory, as in
-	// .mcp.json: toolsearch runs from the project it serves. A leading ~/
-	// is the user's home, as a shell would read it.
 	if err := checkProfiles(path, cfg); err != nil {
 		return nil, err
 	}
-	for i, p := range cfg.Skills {
-		cfg.Skills[i] = expandHome(p)
-	}
-	for i, t := range cfg.Tools {
-		if ns, file, ok := strings.Cut(t, "="); ok {
-			cfg.Tools[i] = ns + "=" + expandHome(file)
-		} else {
-			cfg.Tools[i] = expandHome(t)
-		}
-	}
-	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile} {
-		*p = expandHome(*p)
-	}
+	cfg.resolvePaths(filepath.Dir(absPath(path)))
 	for name, sc := range cfg.Servers {
 		if sc == nil {
 			return nil, fmt.Errorf("%s: servers.%s is empty", path, name)
@@ -282,6 +287,14 @@ type sourceFlags struct {
 	more func(*Config)
 	// configUsed is the config file settings read, if any.
 	configUsed string
+	// configFile is the config file looked for (it may not exist), and
+	// configDir its folder, whose .mcp.json and skills/ are the defaults;
+	// both "" without a home folder.
+	configFile, configDir string
+	// hostStarted marks serve, which hosts start in a folder of their
+	// choosing: it reads no configuration of the current folder that the
+	// user did not name (see configdir.go).
+	hostStarted bool
 	// follow makes the command follow edits of its configuration files.
 	follow bool
 }
@@ -307,15 +320,15 @@ const (
 
 func addSourceFlags(fs *flag.FlagSet, which sourceFlag, defaultLogLevel string) *sourceFlags {
 	f := &sourceFlags{fs: fs, defaultLogLevel: defaultLogLevel}
-	fs.StringVar(&f.config, "config", "", "config file (default ./"+DefaultConfigFile+" when present)")
+	fs.StringVar(&f.config, "config", "", "config `FILE`; its relative paths are taken from its folder (default: ./"+DefaultConfigFile+" when present, else "+userConfigHint()+")")
 	if which&flagSkills != 0 {
-		fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default ./skills when present)")
+		fs.Var(&f.skills, "skills", "skill root `DIR`, repeatable (default: skills/ beside the config file)")
 	}
 	if which&flagTools != 0 {
 		fs.Var(&f.tools, "tools", "static tool catalog `FILE` or NS=FILE (JSON), repeatable")
 	}
 	if which&flagMCPConfig != 0 {
-		fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default ./.mcp.json when present)")
+		fs.StringVar(&f.mcpConfig, "mcp-config", "", "Claude-style MCP servers `FILE` (default: .mcp.json beside the config file)")
 	}
 	if which&flagListingBudget != 0 {
 		fs.IntVar(&f.listingBudget, "listing-budget", server.DefaultListingBudget, "tokens for the up-front listing in tool_search's description; 0 lists nothing")
@@ -331,7 +344,7 @@ func addSourceFlags(fs *flag.FlagSet, which sourceFlag, defaultLogLevel string) 
 		fs.BoolVar(&f.noScripts, "no-scripts", false, "turn skill scripts off: run_skill_script refuses every call")
 	}
 	if which&flagWorkdir != 0 {
-		fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the current directory, the user's project)")
+		fs.StringVar(&f.workdir, "workdir", "", "working `DIR` for skill scripts (default: the client's first root, else the folder toolsearch was started in: the user's project)")
 	}
 	if which&flagProfile != 0 {
 		fs.StringVar(&f.profile, "profile", "", "see, search and call only the `NAME`d profile of toolsearch.yaml's profiles")
@@ -348,29 +361,33 @@ func (f *sourceFlags) isSet(name string) bool {
 	return set
 }
 
-// settings merges the config file and the flags: flags win.
+// settings merges the config file and the flags: flags win. Paths in the
+// file are taken from its folder; paths in flags, from the current folder.
 func (f *sourceFlags) settings() (*Config, error) {
-	path, explicit := f.config, f.config != ""
-	if !explicit {
-		path = DefaultConfigFile
+	path, dir, explicit, err := configFileFor(f.config, !f.hostStarted)
+	if err != nil && f.config == "" {
+		// No home: only what the flags name is read.
+		path, dir = "", ""
 	}
-	cfg, err := loadConfig(path, explicit)
-	if err != nil {
-		return nil, err
+	cfg := &Config{}
+	if path != "" {
+		if cfg, err = loadConfig(path, explicit); err != nil {
+			return nil, err
+		}
 	}
 	if err := f.checkPaths(); err != nil {
 		return nil, err
 	}
-	f.configUsed = ""
-	if explicit || fileExists(path) {
+	f.configDir, f.configFile, f.configUsed = dir, path, ""
+	if explicit || path != "" && fileExists(path) {
 		f.configUsed = path
 	}
 	if len(f.skills) > 0 {
 		cfg.Skills = f.skills
 	}
-	if len(cfg.Skills) == 0 {
-		if info, err := os.Stat("skills"); err == nil && info.IsDir() {
-			cfg.Skills = []string{"skills"}
+	if len(cfg.Skills) == 0 && dir != "" {
+		if info, err := os.Stat(filepath.Join(dir, "skills")); err == nil && info.IsDir() {
+			cfg.Skills = []string{filepath.Join(dir, "skills")}
 		}
 	}
 	if len(f.tools) > 0 {
@@ -379,10 +396,8 @@ func (f *sourceFlags) settings() (*Config, error) {
 	if f.mcpConfig != "" {
 		cfg.MCPConfig = f.mcpConfig
 	}
-	if cfg.MCPConfig == "" {
-		if _, err := os.Stat(".mcp.json"); err == nil {
-			cfg.MCPConfig = ".mcp.json"
-		}
+	if cfg.MCPConfig == "" && dir != "" && fileExists(filepath.Join(dir, ".mcp.json")) {
+		cfg.MCPConfig = filepath.Join(dir, ".mcp.json")
 	}
 	if f.isSet("listing-budget") {
 		cfg.ListingBudget = &f.listingBudget

@@ -55,7 +55,7 @@ func TestParseConfig(t *testing.T) {
 					t.Errorf("oauth settings %+v, warnings %q", o, cfg.warnings)
 				}
 			}
-			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || cfg.Servers["gh"].ConnectWait != Duration(3*time.Second) || cfg.ConnectWait != Duration(5*time.Second) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns=y.json") {
+			if tt.name == "full" && (cfg.Servers["gh"].Timeout != Duration(2*time.Minute) || cfg.Servers["gh"].ConnectWait != Duration(3*time.Second) || cfg.ConnectWait != Duration(5*time.Second) || *cfg.ListingBudget != 0 || cfg.Tools[1] != "ns="+absPath("y.json")) {
 				t.Errorf("config = %+v", cfg)
 			}
 		})
@@ -72,9 +72,9 @@ func TestFlagsOverrideConfig(t *testing.T) {
 		skills        string
 		listing, page int
 	}{
-		{[]string{"--config", path}, "from-config", 50, 1000},
+		{[]string{"--config", path}, filepath.Join(dir, "from-config"), 50, 1000},
 		{[]string{"--config", path, "--skills", dir, "--skills", dir + "/b", "--listing-budget", "0"}, dir + "," + dir + "/b", 0, 1000},
-		{[]string{"--config", path, "--result-budget", "9"}, "from-config", 50, 9},
+		{[]string{"--config", path, "--result-budget", "9"}, filepath.Join(dir, "from-config"), 50, 9},
 	} {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -181,7 +181,7 @@ func TestConfigExpandsHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(append(cfg.Skills, append(cfg.Tools, cfg.MCPConfig)...), " "); got != "/home/ada/.agents/skills ./skills gh=/home/ada/dumps/gh.json /home/ada/mcp.json" {
+	if got := strings.Join(append(cfg.Skills, append(cfg.Tools, cfg.MCPConfig)...), " "); got != "/home/ada/.agents/skills "+absPath("skills")+" gh=/home/ada/dumps/gh.json /home/ada/mcp.json" {
 		t.Errorf("paths = %s", got)
 	}
 }

@@ -47,7 +47,16 @@ func TestMain(m *testing.M) {
 		os.Exit(runBrowser(os.Args[1])) // a toolsearch under test opens a page
 	}
 	flag.Parse()
-	os.Exit(m.Run())
+	// No test reads the user's own configuration folder: a toolsearch
+	// under test finds its configuration where the test puts it.
+	cfgHome, err := os.MkdirTemp("", "toolsearch-config-home")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", cfgHome)
+	code := m.Run()
+	os.RemoveAll(cfgHome)
+	os.Exit(code)
 }
 
 // toolsearch returns a command that runs toolsearch with args: this test

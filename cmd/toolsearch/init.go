@@ -34,9 +34,12 @@ func runInit(_ context.Context, args []string, out io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	dir := "."
+	// By default, the folder serve reads when it is given no --config.
+	dir := ""
 	if len(rest) == 1 {
 		dir = rest[0]
+	} else if dir, err = userConfigDir(); err != nil {
+		return fmt.Errorf("%v: give the folder to write in (toolsearch init DIR)", err)
 	}
 	var imported *hosts.Result
 	if *from != "" {
@@ -96,8 +99,8 @@ func planInit(dir, host string, imported *hosts.Result) (*initPlan, error) {
 			for i, s := range servers {
 				names[i] = s.Name
 			}
-			return nil, fmt.Errorf("%s exists, and init never overwrites a file: the %s imported from %s (%s) would be lost. Move it aside, or init another folder (toolsearch init ~/.config/toolsearch --from %s)",
-				filepath.Join(dir, ".mcp.json"), plural(len(servers), "server"), host, strings.Join(names, ", "), host)
+			return nil, fmt.Errorf("%s exists, and init never overwrites a file: the %s imported from %s (%s) would be lost. Move it aside, or init another folder (toolsearch init DIR --from %s, then --config DIR/%s)",
+				filepath.Join(dir, ".mcp.json"), plural(len(servers), "server"), host, strings.Join(names, ", "), host, DefaultConfigFile)
 		}
 		p.kept = append(p.kept, ".mcp.json")
 	} else {
@@ -197,19 +200,24 @@ func (p *initPlan) report(out io.Writer) {
 			fmt.Fprintf(out, "  %s\n", n)
 		}
 	}
-	cd := ""
-	if abs, _ := filepath.Abs(p.dir); abs != mustGetwd() {
-		cd = "cd " + p.dir + " && "
-	}
-	fmt.Fprintf(out, "\nNext:\n  %stoolsearch catalog          # what toolsearch serves, with each server's state\n", cd)
 	host := p.host
 	if host == "" {
 		host = "HOST"
 	}
-	fmt.Fprintf(out, "  %stoolsearch client-config %s   # how to register toolsearch with %s\n", cd, host, hostTitle(host))
+	// The commands name the folder unless it is the one they read anyway
+	// (the user's, from a folder without a toolsearch.yaml of its own).
+	abs := absPath(p.dir)
+	config, dirFlag := "", ""
+	if userDir, err := userConfigDir(); err != nil || abs != userDir || fileExists(DefaultConfigFile) && absPath(".") != abs {
+		config = " --config " + hosts.ShellJoin(filepath.Join(abs, DefaultConfigFile))
+		dirFlag = " --dir " + hosts.ShellJoin(abs)
+	}
+	fmt.Fprintf(out, "\nNext:\n  toolsearch catalog%s   # what toolsearch serves, with each server's state\n", config)
+	fmt.Fprintf(out, "  toolsearch client-config %s%s   # how to register toolsearch with %s\n", host, dirFlag, hostTitle(host))
 	if p.imported != nil && len(p.imported.Servers) > 0 {
 		fmt.Fprintf(out, "  then remove the imported servers from %s's configuration, so that only toolsearch loads them\n", hostTitle(host))
 	}
+	fmt.Fprintf(out, "\nThe snippet names %s by its absolute path, so the host may start toolsearch in any project: the paths in it are taken from %s, skill scripts run in the host's project, and a project's own .mcp.json is never read unless named.\n", DefaultConfigFile, abs)
 }
 
 func hostTitle(name string) string {
@@ -217,11 +225,6 @@ func hostTitle(name string) string {
 		return h.Title
 	}
 	return "your MCP host (" + strings.Join(hosts.Names(), ", ") + ")"
-}
-
-func mustGetwd() string {
-	wd, _ := os.Getwd()
-	return wd
 }
 
 // serverSettingsYAML is the servers section of toolsearch.yaml for what the
@@ -257,7 +260,7 @@ func serverSettingsYAML(servers []hosts.Server) string {
 // initConfigYAML is the toolsearch.yaml init writes: every setting, most of
 // them commented out at their defaults.
 const initConfigYAML = `# toolsearch configuration: every setting has a flag too, and flags win.
-# Relative paths are taken from the folder toolsearch is started in.
+# Relative paths are taken from this file's folder, wherever toolsearch runs.
 
 # Skill roots: folders of SKILL.md folders. The first root wins a name clash.
 skills: [./skills]
@@ -274,7 +277,8 @@ mcpConfig: ./.mcp.json
 # resultBudget: 8000
 
 # Skill scripts, run by run_skill_script.
-# workdir: .                  # where scripts run (default: here)
+# workdir: ~/src/project      # where scripts run (default: the host's project:
+#                             # its MCP roots, else where the host started toolsearch)
 # scripts:
 #   disabled: false
 #   timeout: 60s

@@ -73,7 +73,7 @@ func TestInitFrom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := toolsearchAt(t, project, home, "init", "--from", host)
+			out, err := toolsearchAt(t, project, home, "init", ".", "--from", host)
 			if err != nil {
 				t.Fatalf("init --from %s: %v\n%s", host, err, out)
 			}
@@ -101,7 +101,7 @@ func TestInitFrom(t *testing.T) {
 			}
 			// client-config registers what init wrote, with absolute paths.
 			snippet, err := toolsearchAt(t, project, home, "client-config", host)
-			if err != nil || !strings.Contains(snippet, filepath.Join(project, ".mcp.json")) || !strings.Contains(snippet, filepath.Join(project, "skills")) {
+			if err != nil || !strings.Contains(snippet, filepath.Join(project, DefaultConfigFile)) {
 				t.Errorf("client-config %s: %v\n%s", host, err, snippet)
 			}
 		})
@@ -146,7 +146,7 @@ func TestInitNeverOverwrites(t *testing.T) {
 func TestClientConfigSnippets(t *testing.T) {
 	dir := t.TempDir()
 	home := t.TempDir()
-	if out, err := toolsearchAt(t, dir, home, "init"); err != nil {
+	if out, err := toolsearchAt(t, dir, home, "init", "."); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, host := range hosts.Names() {
@@ -158,7 +158,10 @@ func TestClientConfigSnippets(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", host, err, stderr.String())
 		}
 		text := string(out)
-		for _, want := range []string{"serve", "--config", filepath.Join(dir, DefaultConfigFile), filepath.Join(dir, "skills"), filepath.Join(dir, ".mcp.json")} {
+		// --config alone names the configuration: its paths are taken
+		// from its folder, and .mcp.json and skills/ beside it are the
+		// defaults.
+		for _, want := range []string{"serve", "--config", filepath.Join(dir, DefaultConfigFile)} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s lacks %s:\n%s", host, want, text)
 			}
@@ -212,7 +215,7 @@ func TestInitFromClaudeLocalScope(t *testing.T) {
 		}
 	}
 	other := t.TempDir()
-	out, err = toolsearchAt(t, other, home, "init", "--from", "claude-code", "--project", project)
+	out, err = toolsearchAt(t, other, home, "init", ".", "--from", "claude-code", "--project", project)
 	if err != nil || !strings.Contains(out, "wrote  .mcp.json (2 servers from Claude Code") {
 		t.Errorf("init --project: %v\n%s", err, out)
 	}

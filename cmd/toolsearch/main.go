@@ -32,7 +32,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"init", "[DIR] [--from HOST]", "write a starting toolsearch.yaml, .mcp.json (empty, or imported from a host's config) and skills/ folder; never overwrites", runInit},
+		{"init", "[DIR] [--from HOST]", "write a starting toolsearch.yaml, .mcp.json (empty, or imported from a host's config) and skills/ folder in DIR (default: your configuration folder, which serve reads); never overwrites", runInit},
 		{"client-config", "HOST", "print the snippet that registers toolsearch with an MCP host, with absolute paths", runClientConfig},
 		{"serve", "[flags]", "serve the catalog over MCP (stdio, or Streamable HTTP with --http)", runServe},
 		{"search", "QUERY [--query QUERY]... [flags]", "print what the model receives from tool_search for QUERY (and one group per --query)", runSearch},

@@ -232,7 +232,7 @@ func TestOAuthEndToEnd(t *testing.T) {
 	trace := filepath.Join(w.dir, "trace.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	serve := w.command(ctx, "serve", "--http", addr, "--trace", trace, "--trace-args")
+	serve := w.command(ctx, "serve", "--config", "toolsearch.yaml", "--http", addr, "--trace", trace, "--trace-args")
 	serveLog := &lockedBuffer{}
 	serve.Stderr = io.MultiWriter(serveLog, &testLog{t: t})
 	if err := serve.Start(); err != nil {
@@ -358,7 +358,7 @@ func TestOAuthLoginErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"auth", "login", "nope"}, `no server "nope" in .mcp.json: its HTTP and SSE servers are remote`},
+		{[]string{"auth", "login", "nope"}, `no server "nope" in ` + filepath.Join(w.dir, ".mcp.json") + `: its HTTP and SSE servers are remote`},
 		{[]string{"auth", "login", "local"}, "local is a stdio server"},
 		{[]string{"auth", "login"}, "Usage: toolsearch auth login SERVER"},
 	} {

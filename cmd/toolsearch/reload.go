@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -43,17 +44,22 @@ func (a *app) followConfig(ctx context.Context, sf *sourceFlags) {
 }
 
 // configFiles are the files a configuration comes from, and the default
-// ones it would come from once they exist.
+// ones it would come from once they exist: those of the configuration
+// folder, never the current folder's (sourceFlags.settings).
 func configFiles(sf *sourceFlags, cfg *Config) []string {
-	yaml := sf.config
-	if yaml == "" {
-		yaml = DefaultConfigFile
+	var files []string
+	if sf.configFile != "" {
+		files = append(files, sf.configFile)
 	}
-	mcp := cfg.MCPConfig
-	if mcp == "" {
-		mcp = ".mcp.json"
+	switch {
+	case cfg.MCPConfig != "":
+		files = append(files, cfg.MCPConfig)
+	case sf.configDir != "":
+		files = append(files, filepath.Join(sf.configDir, ".mcp.json"))
 	}
-	return []string{yaml, mcp}
+	// A configuration folder the user has not made yet (a first start) is
+	// not watched: its absence is no problem to report.
+	return slices.DeleteFunc(files, func(f string) bool { return !fileExists(filepath.Dir(f)) })
 }
 
 // reload reads the configuration files again and applies what changed

@@ -12,7 +12,7 @@ import (
 
 // withoutSelf leaves out the entries of the .mcp.json at path that start
 // toolsearch's own server reading that same file (named by --mcp-config,
-// or the .mcp.json of the working directory), each with a problem that
+// or that of its configuration folder), each with a problem that
 // says why: such an entry (what `claude mcp add --scope project` writes,
 // in the project folder whose .mcp.json toolsearch reads) made toolsearch
 // start a copy of itself, which started another, some 20 a second.
@@ -81,13 +81,17 @@ func startsSelf(s upstream.ServerConfig, self, path string) string {
 	if len(args) == 0 || args[0] != "serve" {
 		return "" // a one-shot command, which starts no server of its own
 	}
-	// The copy reads the file its --mcp-config names, else the .mcp.json
-	// of its working directory: another file is no loop.
-	reads := mcpConfigFlag(args[1:])
+	// The copy reads the file its --mcp-config names, else the one of its
+	// configuration folder: another file is no loop.
+	reads := flagValue(args[1:], "mcp-config")
 	if reads == "" {
-		reads = ".mcp.json"
+		config := flagValue(args[1:], "config")
+		if config != "" {
+			config = resolve(expandHome(config), s.Cwd)
+		}
+		reads = mcpConfigOf(config)
 	}
-	if !sameFile(resolve(reads, s.Cwd), path) {
+	if reads == "" || !sameFile(resolve(reads, s.Cwd), path) {
 		return ""
 	}
 	return how
@@ -131,11 +135,28 @@ func afterOperand(args []string) []string {
 	return nil
 }
 
-// mcpConfigFlag returns the value of --mcp-config among serve's flags.
-func mcpConfigFlag(args []string) string {
+// mcpConfigOf is the .mcp.json a serve with --config file reads ("" for
+// none): the one the file names, else the one beside it; without a file,
+// that of the user's configuration folder (see configdir.go).
+func mcpConfigOf(file string) string {
+	if file == "" {
+		dir, err := userConfigDir()
+		if err != nil {
+			return ""
+		}
+		file = filepath.Join(dir, DefaultConfigFile)
+	}
+	if cfg, err := loadConfig(file, false); err == nil && cfg.MCPConfig != "" {
+		return cfg.MCPConfig
+	}
+	return filepath.Join(filepath.Dir(file), ".mcp.json")
+}
+
+// flagValue returns the value of the flag --name among serve's flags.
+func flagValue(args []string, flag string) string {
 	for i, a := range args {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || name != "mcp-config" {
+		if !strings.HasPrefix(a, "-") || name != flag {
 			continue
 		}
 		if hasValue {

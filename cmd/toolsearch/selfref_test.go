@@ -13,10 +13,16 @@ import (
 // start copies of itself, ~20 a second; such entries are left out, each
 // with its reason, and the others kept.
 func TestWithoutSelf(t *testing.T) {
-	dir := t.TempDir()
+	// dir is the user's configuration folder, which a bare serve reads.
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	dir := filepath.Join(home, "toolsearch")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, ".mcp.json")
-	other := filepath.Join(dir, "other.json")
-	for _, f := range []string{path, other} {
+	otherJSON := filepath.Join(dir, "other.json")
+	for _, f := range []string{path, otherJSON} {
 		if err := os.WriteFile(f, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -26,13 +32,23 @@ func TestWithoutSelf(t *testing.T) {
 	if err := os.Symlink(self, link); err != nil {
 		t.Fatal(err)
 	}
-	// The copies start in dir, whose .mcp.json is path, as a host starts
-	// toolsearch in the project folder.
+	// The copies start in dir, as a host starts toolsearch in a folder.
 	stdio := func(command string, args ...string) upstream.ServerConfig {
 		return upstream.ServerConfig{Type: upstream.TypeStdio, Command: command, Args: args, Cwd: dir}
 	}
 	elsewhere := stdio(self, "serve")
 	elsewhere.Cwd = t.TempDir()
+	// A project's .mcp.json, which a bare serve started there does not read.
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, ".mcp.json"), []byte(`{"mcpServers":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inProject := stdio(self, "serve")
+	inProject.Cwd = project
+	other := filepath.Join(t.TempDir(), "toolsearch.yaml")
+	if err := os.WriteFile(other, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		cfg     upstream.ServerConfig
@@ -48,9 +64,11 @@ func TestWithoutSelf(t *testing.T) {
 		{"npx of a scoped package", stdio("npx", "-y", "@acme/toolsearch", "serve"), true},
 		{"the same file named explicitly", stdio(self, "serve", "--mcp-config", path), true},
 		{"the same file named with =", stdio(self, "serve", "--mcp-config="+path), true},
-		{"another configuration", stdio(self, "serve", "--mcp-config", other), false},
+		{"another configuration", stdio(self, "serve", "--mcp-config", otherJSON), false},
 		{"a relative --mcp-config to the same file", stdio(self, "serve", "--mcp-config", ".mcp.json"), true},
-		{"another working directory", elsewhere, false},
+		{"another working directory: the same user's folder", elsewhere, true},
+		{"the configuration in this folder", stdio(self, "serve", "--config", "toolsearch.yaml"), true},
+		{"another configuration folder", stdio(self, "serve", "--config", other), false},
 		{"a one-shot command", stdio(self, "catalog"), false},
 		{"another server", stdio("npx", "-y", "@modelcontextprotocol/server-github"), false},
 		{"go run of another program", stdio("go", "run", "./examples/servers/tasks", "serve"), false},
@@ -70,5 +88,11 @@ func TestWithoutSelf(t *testing.T) {
 				t.Errorf("problems %v, want one for mcpServers.entry saying why", probs)
 			}
 		})
+	}
+	// A project's .mcp.json listing a bare serve is no loop: that serve
+	// reads the user's configuration folder, not the project's file.
+	inProject.Name = "entry"
+	if kept, probs := withoutSelf(filepath.Join(project, ".mcp.json"), []upstream.ServerConfig{inProject}); len(kept) != 1 {
+		t.Errorf("a bare serve in a project's .mcp.json is refused: %v", probs)
 	}
 }

@@ -24,6 +24,10 @@ import (
 func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlagSet("serve", os.Stderr)
 	sf := addSourceFlags(fs, flagsAll, "info")
+	// Hosts start serve in the user's project: it reads no file there that
+	// the user did not name.
+	sf.hostStarted = true
+	fs.Lookup("config").Usage = "config `FILE`; its relative paths are taken from its folder (default: " + userConfigHint() + "; serve never reads the current folder's files unless named)"
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at `ADDR` instead of stdio; --http alone means "+web.DefaultHTTPAddr)
 	tokenFile := fs.String("token-file", "", "bearer token `FILE` for --http (or TOOLSEARCH_TOKEN); required beyond loopback")
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")

@@ -11,7 +11,7 @@ import (
 )
 
 func runSkills(_ context.Context, args []string, out io.Writer) error {
-	if ok, err := subcommandIs(args, "validate", "Usage: toolsearch skills validate [DIR...]\n\nDIR is a skill folder or a root of skill folders (default: the configured roots, or ./skills)."); !ok {
+	if ok, err := subcommandIs(args, "validate", "Usage: toolsearch skills validate [DIR...]\n\nDIR is a skill folder or a root of skill folders (default: the configuration's roots: those of ./toolsearch.yaml when present, else of your configuration folder, with its skills/)."); !ok {
 		return err
 	}
 	fs := newFlagSet("skills", os.Stderr)
@@ -29,7 +29,7 @@ func runSkills(_ context.Context, args []string, out io.Writer) error {
 		dirs = cfg.Skills
 	}
 	if len(dirs) == 0 {
-		return fmt.Errorf("no skill folders: give DIR arguments or create ./skills")
+		return fmt.Errorf("no skill folders: give DIR arguments (toolsearch skills validate ./skills), or --config FILE whose skill roots to validate")
 	}
 	checked, invalid, probs := validateSkills(dirs)
 	failing := 0

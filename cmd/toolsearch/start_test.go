@@ -30,7 +30,10 @@ func TestServeEmptyCatalogWarns(t *testing.T) {
 	if n := strings.Count(log, "the catalog is empty"); n != 1 {
 		t.Errorf("%d warnings about the empty catalog, want 1:\n%s", n, log)
 	}
-	for _, want := range []string{"level=WARN", "no ./skills", "no ./.mcp.json", "no ./toolsearch.yaml", "workdir=" + cmd.Dir} {
+	// It names the user's configuration folder, which serve reads, not the
+	// folder it was started in.
+	userDir, _ := userConfigDir()
+	for _, want := range []string{"level=WARN", "no skills/ in " + userDir, "no .mcp.json in " + userDir, "no " + filepath.Join(userDir, DefaultConfigFile), "workdir=" + cmd.Dir} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the warning lacks %q:\n%s", want, log)
 		}

@@ -58,8 +58,8 @@ type ServerConfig struct {
 //
 // As in Claude Code, ${VAR} and ${VAR:-default} expand in every string, an
 // absent type means stdio, and keys toolsearch does not use are ignored so
-// that a file Claude Code accepts works unchanged. A relative cwd is taken
-// from the working directory.
+// that a file Claude Code accepts works unchanged. A relative cwd or command
+// path is taken from the file's folder (see entryDecoder.resolvePaths).
 //
 // An entry that cannot be used (a wrong JSON type, an unknown transport, no
 // command or URL) is left out and reported, with the file and key, among the
@@ -147,12 +147,8 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 		case cfg.Command == "":
 			d.errorf(d.key+".command", "empty")
 		}
-		if cfg.Cwd != "" && !d.failed {
-			abs, err := filepath.Abs(cfg.Cwd)
-			if err != nil {
-				d.errorf(d.key+".cwd", "%v", err)
-			}
-			cfg.Cwd = abs
+		if !d.failed {
+			d.resolvePaths(&cfg)
 		}
 	default:
 		cfg.URL = d.str("url")
@@ -174,6 +170,32 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 	}
 	cfg.Vars = slices.Compact(slices.Sorted(slices.Values(d.vars)))
 	return cfg, !d.failed
+}
+
+// resolvePaths takes an entry's relative paths from the folder of the file
+// that names them, as a toolsearch.yaml's are, so that the same file starts
+// the same programs from whatever folder toolsearch runs in: a relative cwd,
+// and a relative command path (./bin/server) of an entry without a cwd (with
+// one, the command is taken from the cwd, as a process starts). A bare
+// command (npx) is looked up on PATH, and arguments are the server's own:
+// both are left as written. A server without a cwd runs where toolsearch
+// runs, in the host's project, as hosts run their servers.
+func (d *entryDecoder) resolvePaths(cfg *ServerConfig) {
+	dir, err := filepath.Abs(filepath.Dir(d.file))
+	if err != nil {
+		d.errorf(d.key, "%v", err)
+		return
+	}
+	if cfg.Cwd != "" {
+		if !filepath.IsAbs(cfg.Cwd) {
+			cfg.Cwd = filepath.Join(dir, cfg.Cwd)
+		}
+		cfg.Cwd = filepath.Clean(cfg.Cwd)
+		return
+	}
+	if strings.ContainsAny(cfg.Command, `/\`) && !filepath.IsAbs(cfg.Command) {
+		cfg.Command = filepath.Join(dir, cfg.Command)
+	}
 }
 
 // str decodes a string field; an absent or null field is "".

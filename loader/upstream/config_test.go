@@ -13,10 +13,6 @@ import (
 func TestLoadConfig(t *testing.T) {
 	t.Setenv("TS_TOKEN", "s3cret")
 	t.Setenv("TS_EMPTY", "")
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name     string
 		json     string
@@ -31,7 +27,7 @@ func TestLoadConfig(t *testing.T) {
 				"cwd": "${TS_DIR:-sub}", "alwaysLoad": true, "timeout": 5000}}}`,
 			want: []ServerConfig{{
 				Name: "gh", Type: TypeStdio, Command: "npx", Args: []string{"-y", "pkg@1.0", "--token=s3cret"},
-				Env: map[string]string{"TOKEN": "s3cret", "EMPTY": ""}, Cwd: filepath.Join(wd, "sub"),
+				Env: map[string]string{"TOKEN": "s3cret", "EMPTY": ""}, Cwd: "sub", // in the file's folder
 			}},
 		},
 		{
@@ -80,9 +76,15 @@ func TestLoadConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), ".mcp.json")
+			dir := t.TempDir()
+			path := filepath.Join(dir, ".mcp.json")
 			if err := os.WriteFile(path, []byte(tt.json), 0o600); err != nil {
 				t.Fatal(err)
+			}
+			for i, w := range tt.want {
+				if w.Cwd != "" {
+					tt.want[i].Cwd = filepath.Join(dir, w.Cwd)
+				}
 			}
 			got, probs, err := LoadConfig(path)
 			if err != nil {
@@ -223,5 +225,55 @@ func TestConfigVars(t *testing.T) {
 	want := map[string][]string{"a": {"A", "B", "C", "CMD"}, "h": {"P", "TOKEN"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("vars %v, want %v", got, want)
+	}
+}
+
+// A .mcp.json's relative paths are taken from its folder, whatever folder
+// toolsearch runs in.
+func TestLoadConfigPathsFromTheFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(t.TempDir()) // somewhere else
+	abs := filepath.Join(t.TempDir(), "srv")
+	tests := []struct {
+		name, entry      string
+		wantCmd, wantCwd string // "DIR/" stands for the file's folder
+		wantArgs         []string
+	}{
+		{"relative cwd", `{"command": "srv", "cwd": "work"}`, "srv", "DIR/work", nil},
+		{"dot cwd", `{"command": "srv", "cwd": "."}`, "srv", "DIR/", nil},
+		{"parent cwd", `{"command": "srv", "cwd": "../up"}`, "srv", "DIR/../up", nil},
+		{"absolute cwd", `{"command": "srv", "cwd": "` + filepath.ToSlash(abs) + `"}`, "srv", abs, nil},
+		{"relative command", `{"command": "./bin/srv"}`, "DIR/bin/srv", "", nil},
+		{"relative command in a cwd", `{"command": "./bin/srv", "cwd": "w"}`, "./bin/srv", "DIR/w", nil},
+		{"bare command on PATH", `{"command": "npx", "args": ["-y", "pkg"]}`, "npx", "", []string{"-y", "pkg"}},
+		{"arguments as written", `{"command": "node", "args": ["dist/index.js", "."]}`, "node", "", []string{"dist/index.js", "."}},
+		{"absolute command", `{"command": "` + filepath.ToSlash(abs) + `"}`, abs, "", nil},
+	}
+	in := func(p string) string {
+		if rest, ok := strings.CutPrefix(p, "DIR/"); ok {
+			return filepath.Join(dir, rest)
+		}
+		return p
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, ".mcp.json")
+			if err := os.WriteFile(path, []byte(`{"mcpServers": {"s": `+tt.entry+`}}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, probs, err := LoadConfig(path)
+			if err != nil || len(got) != 1 || len(probs) != 0 {
+				t.Fatalf("LoadConfig: %v, %d servers, problems %v", err, len(got), probs)
+			}
+			if want := in(tt.wantCmd); got[0].Command != want {
+				t.Errorf("command = %q, want %q", got[0].Command, want)
+			}
+			if want := in(tt.wantCwd); got[0].Cwd != want {
+				t.Errorf("cwd = %q, want %q", got[0].Cwd, want)
+			}
+			if !reflect.DeepEqual(got[0].Args, tt.wantArgs) {
+				t.Errorf("args = %q, want %q", got[0].Args, tt.wantArgs)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -72,11 +73,38 @@ func Import(name string, o Options) (*Result, error) {
 			}
 			seen[s.Name] = true
 			s.From = loc.Path
+			if note := anchorPaths(&s, o.Project, h.Title); note != "" {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: %s: %s", loc.Path, s.Name, note))
+			}
 			res.Servers = append(res.Servers, s)
 		}
 	}
 	slices.SortFunc(res.Servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	return res, nil
+}
+
+// anchorPaths makes a stdio server's relative cwd, or relative command
+// without one, absolute against the project: hosts take them from the
+// folder they run in, the project, while toolsearch takes a .mcp.json's
+// relative paths from that file's folder, which init may write anywhere.
+// It says what it did, or "" when there was nothing to do (or no project).
+func anchorPaths(s *Server, project, host string) string {
+	e := &s.Entry
+	if e.Type != "stdio" || project == "" {
+		return ""
+	}
+	relative := func(p string) bool { return p != "" && !filepath.IsAbs(p) && !strings.Contains(p, "${") }
+	switch {
+	case relative(e.Cwd):
+		was := e.Cwd
+		e.Cwd = filepath.Join(project, e.Cwd)
+		return fmt.Sprintf("cwd %s is relative to the folder %s runs in; written as %s, since toolsearch takes a relative path in .mcp.json from that file's folder", was, host, e.Cwd)
+	case e.Cwd == "" && relative(e.Command) && strings.ContainsAny(e.Command, `/\`):
+		was := e.Command
+		e.Command = filepath.Join(project, e.Command)
+		return fmt.Sprintf("command %s is relative to the folder %s runs in; written as %s, since toolsearch takes a relative path in .mcp.json from that file's folder", was, host, e.Command)
+	}
+	return ""
 }
 
 // readLimited reads a configuration file of at most MaxConfigSize bytes.
