@@ -36,9 +36,9 @@ type sample struct {
 	// harvest marks an attack skill that harvests credentials or sends
 	// one away, which the targets count on their own.
 	harvest bool
-	skill  []File // for a skill: its text files
-	dir    string
-	tool   *mcp.Tool
+	skill   []File // for a skill: its text files
+	dir     string
+	tool    *mcp.Tool
 }
 
 func (s *sample) scan() []Finding {
