@@ -63,6 +63,9 @@ func (fs *findings) scanText(raw string, depth int) {
 			scanShellBlock(fs, raw, b)
 		}
 	}
+	if fs.kind&(kindSkill|kindCode) != 0 {
+		scanHarvest(fs, raw, prose, blocks)
+	}
 	if depth < maxDecodeDepth {
 		scanEncoded(fs, raw, depth)
 	}
@@ -72,6 +75,41 @@ func (fs *findings) scanText(raw string, depth int) {
 // "do not send the conversation history", "never ignore the rules".
 func deniedAt(text string, pos int) bool {
 	return deniedRE.MatchString(text[max(pos-40, 0):pos])
+}
+
+// statedAt reports whether the verb at pos has a subject other than the
+// model: the words before it in its clause, once the adverbs, modals and
+// the model's own names are dropped, end in another word ("template
+// conventions ALWAYS override", "they bypass", "variables that
+// override"). An order to the model starts its clause, or follows "you",
+// "the assistant", a modal, "please", "to" or "and".
+func statedAt(text string, pos int) bool {
+	lead := text[max(pos-80, 0):pos]
+	if i := strings.LastIndexAny(lead, ".!?:;\n()[]\"*>-–—,"); i >= 0 {
+		lead = lead[i+1:]
+	}
+	words := strings.Fields(strings.ToLower(lead))
+	for len(words) > 0 && addressWords[strings.Trim(words[len(words)-1], "'`")] {
+		words = words[:len(words)-1]
+	}
+	return len(words) > 0
+}
+
+// addressWords may stand between the start of an order and its verb.
+var addressWords = map[string]bool{
+	"always": true, "now": true, "just": true, "simply": true, "please": true, "kindly": true, "immediately": true,
+	"first": true, "then": true, "and": true, "so": true, "also": true, "completely": true, "entirely": true,
+	"totally": true, "fully": true, "must": true, "should": true, "will": true, "shall": true, "can": true,
+	"to": true, "need": true, "needs": true, "have": true, "has": true, "you": true, "you'll": true, "you're": true,
+	"are": true, "is": true, "going": true, "i": true, "want": true, "we": true, "hereby": true, "therefore": true,
+	"from": true, "on": true, "forward": true, "henceforth": true, "assistant": true, "model": true, "ai": true,
+	"agent": true, "claude": true, "llm": true, "gpt": true, "chatgpt": true, "bot": true, "the": true, "important": true,
+	"note": true, "instead": true, "next": true, "finally": true, "of": true, "course": true, "ok": true, "okay": true,
+	"actually": true, "really": true, "hey": true, "dear": true, "you've": true, "been": true, "told": true, "asked": true,
+	"your": true, "new": true, "task": true, "job": true, "goal": true, "mission": true, "priority": true, "was": true,
+	"be": true, "make": true, "sure": true, "remember": true, "it's": true, "it": true, "time": true, "let's": true,
+	"let": true, "us": true, "me": true, "may": true, "might": true, "could": true, "would": true, "do": true, "quietly": true,
+	"silently": true, "secretly": true, "instructed": true, "allowed": true, "free": true, "required": true,
 }
 
 var deniedRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|cannot|can'?t|won'?t|without|refuse\s+to|avoid)\s+(?:\w+\s+){0,2}$`)
@@ -161,8 +199,11 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 			continue // .env.example holds no secret
 		}
 		start, end := sentenceAt(text, s.start)
-		negated := negationRE.MatchString(text[start:end])
 		_, next := sentenceAt(text, min(end+1, len(text)))
+		// A sentence is read with the next for its sink, and so for what
+		// makes it a description: "`cat /etc/passwd` reads system files.
+		// An attacker's `curl …` then runs".
+		negated := negationRE.MatchString(text[start:end]) || next > end && exampleLeadRE.MatchString(dottedRE.ReplaceAllString(text[end:next], " "))
 		scope := text[start:max(next, end)]
 		sev := SeverityWarn
 		msg := ""

@@ -38,11 +38,14 @@
 //     languages, new roles, precedence claims, threats.
 //   - secret-path: where secrets live (~/.ssh, .env, cloud and registry
 //     credentials, MCP client configurations, shell histories, toolsearch's
-//     own folders), judged by what the sentence does with them.
+//     own folders), judged by what the sentence does with them; a skill's
+//     file that reads every file of a folder of keys, or several kinds of
+//     credential store at once, withholds (harvest.go).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
-//     data to a fixed address.
+//     data to a fixed address, or a skill's commands that read a secret
+//     file (or the environment) and send data over the network.
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave (Shadowing; it needs the names of
 //     the other servers' tools).

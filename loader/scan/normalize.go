@@ -163,21 +163,25 @@ func scanMixedScripts(fs *findings, s string) {
 			i += size
 			continue
 		}
-		start, latin, lookalike := i, false, false
+		start, latin, lookalike := i, 0, false
 		for i < len(s) {
 			r, size = utf8.DecodeRuneInString(s[i:])
 			if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) && !invisibleRune(r) {
 				break
 			}
 			switch {
+			case unicode.Is(unicode.Lm, r):
+				// a modifier letter (ₖ, ʲ) is notation's subscript
 			case r < 0x80 || unicode.Is(unicode.Latin, r):
-				latin = true
+				latin++
 			case unicode.IsLetter(r) && asciiSkeleton(unicode.ToLower(r)) != "":
 				lookalike = true
 			}
 			i += size
 		}
-		if latin && lookalike {
+		// One Latin letter beside a Greek one is notation (Cα, xβ), not a
+		// word written to pass for another.
+		if latin >= 2 && lookalike {
 			sev := SeverityWithhold
 			if fs.kind&(kindSkill|kindCode) != 0 && quotedAt(s, start) {
 				sev = SeverityWarn

@@ -29,6 +29,11 @@ type pattern struct {
 	// negated drops a match in a sentence that negates it ("do not send
 	// the conversation history" is the opposite of exfiltration).
 	negated bool
+	// imperative drops a match whose verb has a subject other than the
+	// model ("existing conventions always override these guidelines",
+	// "the logs bypass any prompt framing"): a statement of precedence or
+	// a description, not an order to the model.
+	imperative bool
 
 	triggerMask, alsoMask bitset // in allTriggers
 }
@@ -51,6 +56,7 @@ func (p pattern) strongIn(k kind) pattern { p.strong = k; return p }
 func (p pattern) only(k kind) pattern     { p.in = k; return p }
 func (p pattern) notIn(k kind) pattern    { p.in = allKinds &^ k; return p }
 func (p pattern) negatable() pattern      { p.negated = true; return p }
+func (p pattern) addressed() pattern      { p.imperative = true; return p }
 
 // severity is the pattern's severity in text of kind k.
 func (p *pattern) severity(k kind) Severity {
@@ -148,7 +154,7 @@ var patterns = []pattern{
 		`\b(?:the\s+)?user\s+(?:(?:must|should|need|needs|is)\s+(?:not|never)|does\s+not\s+need|doesn'?t\s+need|won'?t|will\s+not)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))`,
 		[]string{"user"}, negations...).around(150).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "an instruction to keep something from the user",
-		`\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|them|everything|all\s+of\s+this)\s+(?:\w+\s+)?from\s+(?:the\s+)?user|\bkeep\s+(?:this|these|that|it|the)\s+(?:\w+\s+){0,2}(?:hidden|secret|confidential|private|between\s+us|to\s+yourself)\b`,
+		`\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|them|everything|all\s+of\s+this)\s+(?:\w+\s+)?from\s+(?:the\s+)?user|\bkeep\s+(?:this|these|that|it|the)\s+(?:\w+\s+){0,2}(?:(?:hidden|secret|confidential|private)(?:\s*(?:[.,;:!?)]|$)|\s+(?:from|and|at\s+all|no\s+matter|even|while|when|until|unless)\b)|between\s+us\b|to\s+yourself\b)`,
 		[]string{"from the user", "from user", "keep"}).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleDirective, "an instruction to act behind the user's back",
 		`\bwithout\s+(?:the\s+)?(?:user|human)(?:'s|s')?\s+(?:knowing|knowledge|noticing|awareness|being\s+aware)`,
@@ -171,7 +177,7 @@ var patterns = []pattern{
 		[]string{"this tool", "this function"}, "before").around(120).only(serverKinds),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignore|disregard|forget|override|bypass|set\s+aside|abandon)\s+(?:(?:all|any|the|your|every|of|previous|prior|above|earlier|preceding|former|original|initial|system|safety|security|content|ethical|developer|existing|default|standard|these|those|my|its|other|usual|normal|built-in|and)\s+){1,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands|constraints|polic(?:y|ies)|restrictions|guardrails|filters|filtering|safeguards|protections|limitations|checks|settings)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:written\s+|said\s+)?(?:above|before|previously))`,
-		[]string{"ignore", "disregard", "forget", "override", "bypass", "set aside", "abandon"}).around(150).strongIn(allKinds).negatable(),
+		[]string{"ignore", "disregard", "forget", "override", "bypass", "set aside", "abandon"}).around(150).strongIn(allKinds).negatable().addressed(),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignora|olvida|omite)\s+(?:\w+\s+){0,3}?(?:instrucciones|reglas|indicaciones)\b|\b(?:ignorez?|oubliez?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|r[eè]gles)\b|\b(?:ignoriere|ignorieren|vergiss|vergessen)\s+(?:\w+\s+){0,3}?(?:anweisungen|regeln|vorgaben)\b|\b(?:ignora|dimentica)\s+(?:\w+\s+){0,3}?(?:istruzioni|regole)\b|\b(?:ignore|esqueça|esqueca)\s+(?:\w+\s+){0,3}?(?:instruções|instrucoes|regras)\b`,
 		[]string{"ignor", "olvida", "omite", "oubli", "vergiss", "vergessen", "dimentica", "esque"}).strongIn(allKinds),
@@ -315,6 +321,9 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 		for _, m := range p.matches(text, lower, maxPerField) {
 			start, end := trimSpan(text, m[0], m[1])
 			if p.negated && deniedAt(text, start) {
+				continue
+			}
+			if p.imperative && statedAt(text, start) {
 				continue
 			}
 			if p.rule == RuleSecretPath {

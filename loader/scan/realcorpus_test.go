@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -30,12 +29,16 @@ func corpusRoot() string {
 
 // A sample is one skill or tool definition of a corpus.
 type sample struct {
-	source string // the corpus, owner+name
-	id     string
-	attack bool
-	skill  []File // for a skill: its text files
-	dir    string
-	tool   *mcp.Tool
+	source  string // the corpus, owner+name
+	heldOut bool   // of a held-out source (testdata/corpus/README.md)
+	id      string
+	attack  bool
+	// harvest marks an attack skill that harvests credentials or sends
+	// one away, which the targets count on their own.
+	harvest bool
+	skill   []File // for a skill: its text files
+	dir     string
+	tool    *mcp.Tool
 }
 
 func (s *sample) scan() []Finding {
@@ -230,51 +233,6 @@ var textAttackTools = map[string]bool{
 	"examples/example-malicious-servers/tricky_server.py:get_fact_of_the_day":                      true,
 }
 
-// loadCorpora loads every corpus present.
-func loadCorpora(tb testing.TB) []sample {
-	root := corpusRoot()
-	has := func(name string) (string, bool) {
-		dir := filepath.Join(root, name)
-		_, err := os.Stat(dir)
-		return dir, err == nil
-	}
-	var all []sample
-	if dir, ok := has("obra+superpowers"); ok {
-		all = append(all, loadSkillDirs(tb, "obra+superpowers", dir, nil)...)
-	}
-	if dir, ok := has("getsentry+skills"); ok {
-		all = append(all, loadSkillDirs(tb, "getsentry+skills", dir, nil)...)
-	}
-	if dir, ok := has("expo+skills"); ok {
-		all = append(all, loadSkillDirs(tb, "expo+skills", dir, nil)...)
-	}
-	if dir, ok := has("github+github-mcp-server"); ok {
-		all = append(all, loadSnaps(tb, filepath.Join(dir, "pkg/github/__toolsnaps__"))...)
-	}
-	if dir, ok := has("cisco-ai-defense+skill-scanner"); ok {
-		all = append(all, loadSkillDirs(tb, "cisco-ai-defense+skill-scanner", filepath.Join(dir, "evals"), func(rel string) bool {
-			return textAttackSkills[filepath.ToSlash(rel)]
-		})...)
-	}
-	if dir, ok := has("cisco-ai-defense+mcp-scanner"); ok {
-		all = append(all, loadPyServers(tb, "cisco-ai-defense+mcp-scanner", dir,
-			[]string{"examples/example-malicious-servers/*.py", "evals/behavioral-analysis/data/*/*.py"},
-			func(file string, t *mcp.Tool) bool { return textAttackTool(file, t) })...)
-	}
-	if dir, ok := has("dongsenzhang+MSB"); ok {
-		all = append(all, loadMSB(tb, dir)...)
-	}
-	if _, err := os.Stat(devCatalog); err == nil {
-		for _, t := range loadDevCatalog(tb) {
-			all = append(all, sample{source: "dev split catalog", id: t.Name, tool: t})
-		}
-	}
-	if len(all) == 0 {
-		tb.Skipf("no corpus under %s (testdata/corpus/README.md says how to fetch them)", root)
-	}
-	return all
-}
-
 // textAttackSkills are the poisoned skills of skill-scanner's evals whose
 // payload is in text the model reads (SKILL.md or another text file it is
 // pointed to), not only in a script's code.
@@ -324,48 +282,81 @@ func TestCorpusDump(t *testing.T) {
 	}
 }
 
-// corpusFigures are the figures of one source or rule.
+// corpusFigures are the figures of one source or class of samples.
 type corpusFigures struct {
 	samples, flagged, withheld int
 }
 
-// TestCorpora measures the scanner on the public corpora: the share of
-// clean skills and tools withheld, the share of attacks caught, per source,
-// and each rule's precision (findings on attacks over all its findings).
+func (f *corpusFigures) count(fs []Finding) {
+	f.samples++
+	if len(fs) > 0 {
+		f.flagged++
+	}
+	if Withholds(fs) {
+		f.withheld++
+	}
+}
+
+// role names a sample's side of the split.
+func (s *sample) role() string {
+	if s.heldOut {
+		return "held-out"
+	}
+	return "dev"
+}
+
+// class is what a sample is, for the totals: the targets are set per
+// class. SkillFortifyBench's benign skills are generated, not written for
+// use, so they are not counted as real skills.
+func (s *sample) class() string {
+	switch {
+	case s.attack && s.tool != nil:
+		return "attack tools"
+	case s.attack && s.harvest:
+		return "harvester skills"
+	case s.attack:
+		return "other attack skills"
+	case s.tool != nil:
+		return "clean tools"
+	case s.source == "qualixar+skillfortify":
+		return "generated clean skills"
+	}
+	return "real skills"
+}
+
+// tally returns the figures of key, made on first use.
+func tally(m map[string]*corpusFigures, key string) *corpusFigures {
+	if m[key] == nil {
+		m[key] = &corpusFigures{}
+	}
+	return m[key]
+}
+
+// ruleFigures are one rule's findings on attacks and clean samples.
+type ruleFigures struct{ attack, clean, attackStrong, cleanStrong int }
+
+// TestCorpora measures the scanner on the public corpora, development and
+// held-out apart: per source and per class, the share flagged and
+// withheld; per rule, how many attacks and clean samples it flagged. It
+// holds the targets of issue 43: at most 1 % of real skills withheld and
+// none of Anthropic's, at least 90 % of harvester skills withheld, at
+// least 90 % of the other attacks flagged, at most 0.5 % of clean tools
+// withheld.
 func TestCorpora(t *testing.T) {
 	all := loadCorpora(t)
 	bySource := map[string]*corpusFigures{}
-	type ruleFig struct{ attack, clean, attackStrong, cleanStrong int }
-	byRule := map[Rule]*ruleFig{}
-	var cleanSkills, cleanTools, attackSkills, attackTools corpusFigures
+	byClass := map[string]*corpusFigures{}
+	byRule := map[string]map[Rule]*ruleFigures{"dev": {}, "held-out": {}}
 	for _, s := range all {
 		fs := s.scan()
-		key := s.source
+		key := s.role() + " | " + s.source
 		if s.attack {
 			key += " (attacks)"
 		}
-		fig := bySource[key]
-		if fig == nil {
-			fig = &corpusFigures{}
-			bySource[key] = fig
-		}
-		tally := &cleanSkills
-		switch {
-		case s.attack && s.tool != nil:
-			tally = &attackTools
-		case s.attack:
-			tally = &attackSkills
-		case s.tool != nil:
-			tally = &cleanTools
-		}
-		for _, f := range []*corpusFigures{fig, tally} {
-			f.samples++
-			if len(fs) > 0 {
-				f.flagged++
-			}
-			if Withholds(fs) {
-				f.withheld++
-			}
+		tally(bySource, key).count(fs)
+		tally(byClass, s.role()+" | "+s.class()).count(fs)
+		if Withholds(fs) && s.source == "anthropics+skills" {
+			t.Errorf("Anthropic's skill %s withheld: %s", s.id, Reveal(fs[0].String()))
 		}
 		seen := map[Rule]Severity{}
 		for _, f := range fs {
@@ -374,88 +365,98 @@ func TestCorpora(t *testing.T) {
 			}
 		}
 		for r, sev := range seen {
-			rf := byRule[r]
+			rf := byRule[s.role()][r]
 			if rf == nil {
-				rf = &ruleFig{}
-				byRule[r] = rf
+				rf = &ruleFigures{}
+				byRule[s.role()][r] = rf
 			}
 			if s.attack {
 				rf.attack++
 				if sev == SeverityWithhold {
 					rf.attackStrong++
 				}
-			} else {
-				rf.clean++
-				if sev == SeverityWithhold {
-					rf.cleanStrong++
-				}
-				if testing.Verbose() {
-					for _, f := range fs {
-						if f.Rule == r {
-							t.Logf("clean %s %s: %s %s", s.source, s.id, f.Severity, Reveal(f.String()))
-						}
+				continue
+			}
+			rf.clean++
+			if sev == SeverityWithhold {
+				rf.cleanStrong++
+			}
+			if testing.Verbose() && (sev == SeverityWithhold || !s.heldOut) {
+				for _, f := range fs {
+					if f.Rule == r {
+						t.Logf("clean %s %s: %s %s", s.source, s.id, f.Severity, Reveal(f.String()))
 					}
 				}
 			}
 		}
-		if s.attack && len(fs) == 0 {
-			t.Logf("missed: %s %s", s.source, s.id)
+		if s.attack && (len(fs) == 0 || s.harvest && !Withholds(fs)) {
+			t.Logf("missed (%s): %s %s", s.role(), s.source, s.id)
 		}
 	}
+	t.Log(corpusTables(bySource, byClass, byRule))
+	rate := func(f *corpusFigures, n int) float64 {
+		if f == nil || f.samples == 0 {
+			return -1
+		}
+		return float64(n) / float64(f.samples)
+	}
+	for _, role := range []string{"dev", "held-out"} {
+		c := func(class string) *corpusFigures {
+			if f := byClass[role+" | "+class]; f != nil {
+				return f
+			}
+			return &corpusFigures{}
+		}
+		if f := c("real skills"); rate(f, f.withheld) > 0.01 {
+			t.Errorf("%s: %d of %d real skills withheld; at most 1 %% may be", role, f.withheld, f.samples)
+		}
+		if f := c("clean tools"); rate(f, f.withheld) > 0.005 {
+			t.Errorf("%s: %d of %d clean tools withheld; at most 0.5 %% may be", role, f.withheld, f.samples)
+		}
+		if f := c("harvester skills"); f.samples > 0 && rate(f, f.withheld) < 0.9 {
+			t.Errorf("%s: %d of %d harvester skills withheld; at least 90 %% must be", role, f.withheld, f.samples)
+		}
+		for _, class := range []string{"other attack skills", "attack tools"} {
+			if f := c(class); f.samples > 0 && rate(f, f.flagged) < 0.9 {
+				t.Errorf("%s: %d of %d %s flagged; at least 90 %% must be", role, f.flagged, f.samples, class)
+			}
+		}
+	}
+}
+
+// corpusTables formats TestCorpora's figures as the Markdown tables of
+// BENCHMARKS.md.
+func corpusTables(bySource, byClass map[string]*corpusFigures, byRule map[string]map[Rule]*ruleFigures) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n| source | samples | flagged | withheld |\n|---|---:|---:|---:|\n")
-	keys := make([]string, 0, len(bySource))
-	for k := range bySource {
-		keys = append(keys, k)
+	pct := func(f *corpusFigures, n int) string {
+		if f.samples == 0 {
+			return "0"
+		}
+		return fmt.Sprintf("%d (%.1f %%)", n, 100*float64(n)/float64(f.samples))
 	}
-	sort.Strings(keys)
-	row := func(name string, f corpusFigures) {
-		pct := func(n int) string {
-			if f.samples == 0 {
-				return "0"
+	table := func(title string, m map[string]*corpusFigures) {
+		fmt.Fprintf(&b, "\n| split | %s | samples | flagged | withheld |\n|---|---|---:|---:|---:|\n", title)
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			f := m[k]
+			fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", k, f.samples, pct(f, f.flagged), pct(f, f.withheld))
+		}
+	}
+	table("source", bySource)
+	table("class", byClass)
+	for _, role := range []string{"dev", "held-out"} {
+		fmt.Fprintf(&b, "\nPer rule, %s:\n\n| rule | on attacks | on clean | withholding on attacks | withholding on clean |\n|---|---:|---:|---:|---:|\n", role)
+		for _, r := range Rules {
+			rf := byRule[role][r]
+			if rf == nil {
+				rf = &ruleFigures{}
 			}
-			return fmt.Sprintf("%d (%.1f %%)", n, 100*float64(n)/float64(f.samples))
-		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", name, f.samples, pct(f.flagged), pct(f.withheld))
-	}
-	for _, k := range keys {
-		row(k, *bySource[k])
-	}
-	row("**clean skills**", cleanSkills)
-	row("**clean tools**", cleanTools)
-	row("**attack skills**", attackSkills)
-	row("**attack tools**", attackTools)
-	fmt.Fprintf(&b, "\n| rule | on attacks | on clean | precision | withholding on attacks | withholding on clean | precision of withholding |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	for _, r := range Rules {
-		rf := byRule[r]
-		if rf == nil {
-			rf = &ruleFig{}
-		}
-		prec := func(a, c int) string {
-			if a+c == 0 {
-				return "–"
-			}
-			return fmt.Sprintf("%.0f %%", 100*float64(a)/float64(a+c))
-		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %d | %d | %s |\n", r, rf.attack, rf.clean, prec(rf.attack, rf.clean), rf.attackStrong, rf.cleanStrong, prec(rf.attackStrong, rf.cleanStrong))
-	}
-	t.Log(b.String())
-	rate := func(n, of int) float64 {
-		if of == 0 {
-			return 0
-		}
-		return float64(n) / float64(of)
-	}
-	if r := rate(cleanSkills.withheld, cleanSkills.samples); r > 0.01 {
-		t.Errorf("%.1f %% of clean skills withheld; at most 1 %% may be", 100*r)
-	}
-	if r := rate(cleanTools.withheld, cleanTools.samples); r > 0.005 {
-		t.Errorf("%.1f %% of clean tools withheld; at most 0.5 %% may be", 100*r)
-	}
-	for name, f := range map[string]corpusFigures{"skills": attackSkills, "tools": attackTools} {
-		if f.samples > 0 && rate(f.flagged, f.samples) < 0.9 {
-			t.Errorf("%d of %d attack %s caught; at least 90 %% must be", f.flagged, f.samples, name)
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", r, rf.attack, rf.clean, rf.attackStrong, rf.cleanStrong)
 		}
 	}
-	_ = slices.Contains[[]string]
+	return b.String()
 }

@@ -1,0 +1,307 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A skill that harvests credentials rarely says so in one sentence: it
+// lists the stores to read in one section and where the results go in
+// another, or reads a key in one code block and posts it in the next. So a
+// skill's file (its Markdown, prose and code blocks alike, or one of its
+// scripts) is read whole for three things no skill needs to do:
+//
+//   - read secrets broadly: every file of a folder of keys (~/.ssh/*, all
+//     files in ~/.aws), or the stores of several kinds of credential at
+//     once (SSH keys, cloud credentials, the kube config, browser stores,
+//     keychains, .env files…);
+//   - read a secret file (cat, base64, tar, open…) and send data over the
+//     network (curl -d @file, wget --post-file, nc, requests.post…);
+//   - send the whole environment (env | curl, dict(os.environ) posted).
+//
+// Using a credential is not reading it: "source .env", a token passed in
+// an Authorization header, "cp .env.example .env" are setup, and a
+// public key (.pub) is no secret.
+
+// storeKinds are the kinds of credential store, each with what names it.
+// A harvest reads several kinds; naming many paths of one kind (id_rsa,
+// id_ed25519) is one kind.
+var storeKinds = []struct {
+	kind string
+	re   *regexp.Regexp
+}{
+	{"ssh", regexp.MustCompile(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)`)},
+	{"aws", regexp.MustCompile(`(?i)\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b`)},
+	{"gcloud", regexp.MustCompile(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json`)},
+	{"azure", regexp.MustCompile(`(?i)[/\\~]\.azure\b`)},
+	{"kube", regexp.MustCompile(`(?i)\.kube[/\\]config\b|~[/\\]\.kube\b`)},
+	{"docker", regexp.MustCompile(`(?i)\.docker[/\\]config\.json`)},
+	{"registry", regexp.MustCompile(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
+	{"git", regexp.MustCompile(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
+	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
+	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b`)},
+	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
+	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]`)},
+	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
+	{"history", regexp.MustCompile(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
+	{"mcp", regexp.MustCompile(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
+	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
+}
+
+// readVerbs are the verbs that read or gather a store, and their third
+// persons.
+const readVerbs = `read|reads|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
+
+// minStoreKinds is how many kinds of credential store a file must read to
+// read secrets broadly: a setup guide names one or two (the .env file and
+// the cloud's credentials).
+const minStoreKinds = 3
+
+var (
+	// sweepRE reads every file of a folder of keys.
+	sweepRE = regexp.MustCompile(`(?i)~?[/\\]?\.(?:ssh|aws|kube|gnupg|azure|docker|config[/\\]gcloud)[/\\]?(?:\*|id_\*)|` +
+		`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:\w+\s+){0,3}?(?:files?|keys?|contents?|credentials?|tokens?|entries)\s+(?:\w+\s+){0,2}?(?:in|of|under|from|inside|within)\s+(?:the\s+|your\s+)?[` + "`" + `'"]?(?:~|\$home)?[/\\]?\.(?:ssh|aws|kube|gnupg|azure|docker)\b|` +
+		`\bfor\s+\w+\s+in\s+["']?(?:~|\$home|\$\{home\})?[/\\]?\.(?:ssh|aws|kube|gnupg)\b|` +
+		`\b(?:tar|zip|7z|cp\s+-r|cp\s+-a|rsync|scp\s+-r)\b[^\n|;]{0,80}(?:~|\$home)[/\\]\.(?:ssh|aws|kube|gnupg)[/\\]?(?:\s|$|["'])|` +
+		`\b(?:listdir|scandir|walk|glob|iterdir|readdirSync|readdir)\s*\(\s*[^)\n]{0,60}\.(?:ssh|aws|kube|gnupg)\b`)
+	// envDumpRE reads the whole environment (or greps it).
+	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:`)
+	// fileReadRE is a command or call that reads a file's contents, as
+	// opposed to loading it into the environment (source, dotenv) or
+	// copying a template over it.
+	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]`)
+	// sendRE is a command or call that sends data over the network (not
+	// one that only fetches).
+	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b`)
+	// imperativeReadRE is a sentence that tells the model (or says the
+	// skill will) read or gather: the verb leads the sentence or list
+	// item, or follows the model, the skill, a modal or "to". A sentence
+	// that only names a store ("reads of ~/.ssh can be disguised") is
+	// not one.
+	imperativeReadRE = regexp.MustCompile(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:` + readVerbs + `)\b`)
+	// notHarvestRE is what makes a sentence describe, forbid or defend
+	// against a harvest rather than ask for one.
+	notHarvestRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|exclude|excludes|excluding|prevent|prevents|block|blocks|deny|denies|refuse|refuses|reject|detect|detects|detecting|detection|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|malware|exfiltration|injection|vulnerab\w*|threat|threats|stealer|steal|steals|audit\s+for|gitignore|\.gitignore|permissions?|chmod|dangerous|suspicious|red\s+flags?|exploit\w*|compromised?)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|collects?|harvests?|asks?|tells?|instructs?)\b`)
+
+	// storeWords and sendWords gate the expressions: a line holding none
+	// of them is not read by them.
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/"}
+	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail"}
+	envWords   = []string{"env", "set)", "set "}
+)
+
+// dottedRE finds addresses and dotted names, whose words
+// (exploit.example.com) say nothing of what the text is.
+var dottedRE = regexp.MustCompile(`\S*\w\.\w\S*`)
+
+// exampleLeadRE finds the prose before a code block that presents it as
+// an attack to recognise, as security skills do ("an attacker's payload:",
+// "dangerous patterns:").
+var exampleLeadRE = regexp.MustCompile(`(?i)\b(?:attack\w*|malicious|malware|exfiltrat\w*|dangerous|suspicious|red\s+flags?|exploit\w*|vulnerab\w*|compromised?|threat\w*|stealer|steal\w*|insecure|anti-?patterns?|never\s+do)\b`)
+
+// scanHarvest reports a file that harvests secrets, or reads one and sends
+// it over the network. code is the text commands are read from (the whole
+// file: a Markdown file's code blocks and inline code are what the model
+// runs); prose, for Markdown, the text with code blocks blanked, read
+// sentence by sentence for instructions to read stores.
+func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
+	lower := strings.ToLower(raw)
+	if !containsAny(lower, storeWords) && !containsAny(lower, envWords) {
+		return
+	}
+	// blockAt is the code block holding pos: -1 for prose, len(blocks)
+	// for a script, whose every line is code.
+	blockAt := func(pos int) int {
+		for i, b := range blocks {
+			if b.start <= pos && pos < b.end {
+				return i
+			}
+		}
+		if fs.kind == kindCode {
+			return len(blocks)
+		}
+		return -1
+	}
+	example := make([]bool, len(blocks)+1)
+	for i, b := range blocks {
+		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, 0):b.start], " ")) ||
+			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
+			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
+	}
+	kinds := map[string]bool{}
+	firstRead, firstSend, firstDump := -1, -1, -1
+	sweep := -1
+	// Line by line: a line of code that reads a store is a read; a line of
+	// prose is one when its sentence asks to read and neither negates nor
+	// describes.
+	for start := 0; start < len(raw); {
+		end := strings.IndexByte(raw[start:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += start
+		}
+		line := raw[start:end]
+		lowLine := lower[start:end]
+		block := blockAt(start)
+		if block >= 0 && example[block] {
+			start = end + 1
+			continue
+		}
+		code := block >= 0 || strings.Contains(line, "`")
+		store := containsAny(lowLine, storeWords)
+		reads := false
+		if store && code {
+			reads = fileReadRE.MatchString(line)
+		}
+		if store && !reads && block < 0 {
+			s, e := sentenceAt(prose, start+len(line)/2)
+			if s < e && e <= len(prose) {
+				sentence := prose[s:e]
+				reads = imperativeReadRE.MatchString(sentence) && !notHarvestRE.MatchString(sentence)
+			}
+		}
+		if reads && !templateLine(line) {
+			for _, k := range storeKinds {
+				if k.re.MatchString(line) {
+					kinds[k.kind] = true
+					if firstRead < 0 {
+						firstRead = start
+					}
+				}
+			}
+			if sweep < 0 {
+				if m := sweepRE.FindStringIndex(line); m != nil {
+					sweep = start + m[0]
+				}
+			}
+		}
+		if code && firstSend < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+			firstSend = start
+		}
+		if code && firstDump < 0 && containsAny(lowLine, envWords) && envDumpRE.MatchString(line) {
+			firstDump = start
+		}
+		start = end + 1
+	}
+	envSecrets := secretEnvServices(raw, blocks, example, fs.kind)
+	lineAt := func(pos int) (int, int) {
+		e := strings.IndexByte(raw[pos:], '\n')
+		if e < 0 {
+			return pos, len(raw)
+		}
+		return pos, pos + e
+	}
+	switch {
+	case sweep >= 0:
+		s, e := lineAt(sweep)
+		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read every file of a folder of keys or credentials")
+	case len(kinds) >= minStoreKinds:
+		s, e := lineAt(firstRead)
+		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read many stores of credentials at once")
+	case firstRead >= 0 && firstSend >= 0 && codeReads(raw, blocks, example, fs.kind):
+		s, e := lineAt(firstSend)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
+	case firstDump >= 0 && firstSend >= 0:
+		s, e := lineAt(firstDump)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that send the environment's variables over the network")
+	case envSecrets >= 0:
+		s, e := lineAt(envSecrets)
+		fs.add(RuleSecretPath, SeverityWarn, s, e, "code that gathers the secrets of several services from the environment")
+	}
+}
+
+// codeReads reports whether a line of code (not only prose) reads a store:
+// a secret read in prose and a send in a code block is a setup guide's
+// usual shape ("put your key in .env", then "curl -X POST").
+func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
+	inExample := func(pos int) bool {
+		for i, b := range blocks {
+			if b.start <= pos && pos < b.end {
+				return example[i]
+			}
+		}
+		return false
+	}
+	pos := 0
+	for _, line := range strings.Split(raw, "\n") {
+		at := pos
+		pos += len(line) + 1
+		if inExample(at) || !containsAny(strings.ToLower(line), storeWords) || !fileReadRE.MatchString(line) || templateLine(line) {
+			continue
+		}
+		for _, s := range storeKinds {
+			if s.re.MatchString(line) {
+				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`")
+			}
+		}
+	}
+	return false
+}
+
+// templateLine reports a line that handles a template of a secrets file
+// or public keys, which hold no secret: "cp .env.example .env",
+// "cat ~/.ssh/id_ed25519.pub".
+func templateLine(line string) bool {
+	l := strings.ToLower(line)
+	for _, w := range []string{".example", ".sample", ".template", ".dist", ".pub", "known_hosts", ">> .gitignore", ">>.gitignore"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingsAbove returns the headings of the sections that hold pos, the
+// nearest of each level: a block under "## Reverse shells" is an example
+// of one.
+func headingsAbove(text string, pos int) string {
+	var b strings.Builder
+	level := 7
+	for end := pos; end > 0 && level > 1; {
+		start := strings.LastIndexByte(text[:end-1], '\n') + 1
+		line := text[start:end]
+		if n := len(line) - len(strings.TrimLeft(line, "#")); n > 0 && n < level && strings.HasPrefix(line[n:], " ") {
+			b.WriteString(line)
+			level = n
+		}
+		end = start
+		if end == 0 {
+			break
+		}
+	}
+	return b.String()
+}
+
+// secretEnvRE reads an environment variable whose name says it holds a
+// secret.
+var secretEnvRE = regexp.MustCompile(`(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\(\s*|process\.env\.|process\.env\[\s*)["']?([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b`)
+
+// secretEnvServices returns where a code block reads the secrets of two
+// services or more from the environment (a Stripe key and a Docker
+// password), or -1. A client reads its own service's key, or two of them
+// (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY); gathering several
+// services' is a harvest's first step.
+func secretEnvServices(raw string, blocks []codeBlock, example []bool, k kind) int {
+	spans := blocks
+	if k == kindCode {
+		spans = []codeBlock{{start: 0, end: len(raw)}}
+	}
+	for i, b := range spans {
+		if k != kindCode && example[i] {
+			continue
+		}
+		body := raw[b.start:b.end]
+		if !strings.Contains(body, "env") {
+			continue
+		}
+		services := map[string]bool{}
+		for _, m := range secretEnvRE.FindAllStringSubmatchIndex(body, 64) {
+			services[body[m[2]:m[3]]] = true
+			if len(services) >= 2 {
+				return b.start + m[0]
+			}
+		}
+	}
+	return -1
+}
