@@ -73,7 +73,7 @@ type Options struct {
 // protocol eras, the status page, /healthz and /readyz, all behind one
 // guard.
 type Handler struct {
-	root     http.Handler // the guard, behind refuseFraming
+	root     http.Handler            // the guard, behind refuseFraming
 	mcp      *mcpEndpoint            // the whole catalog
 	profiles map[string]*mcpEndpoint // by profile
 	status   *statusView
