@@ -125,8 +125,11 @@ type Quarantine struct {
 	// Previous is the last definition that was trusted; nil for a tool
 	// never trusted before.
 	Previous *mcp.Tool `json:"-"`
-	// Approve is the command that approves the held definition.
-	Approve string `json:"approve"`
+	// Review is the command that shows a person the held definition and
+	// how to approve it (toolsearch review NAME): what the model relays.
+	// Never the approval itself: a poisoned server would have the model
+	// run it, and the hold would approve itself.
+	Review string `json:"review"`
 }
 
 // Hold puts a tool in quarantine. Its one-liner and description become

@@ -134,7 +134,7 @@ func TestCallResultsCarryTheirTextStructured(t *testing.T) {
 	}
 	e := loader.NewToolEntry("srv", "srv__t", &mcp.Tool{Name: "t"})
 	held := loader.NewToolEntry("srv", "srv__h", &mcp.Tool{Name: "h"})
-	held.Hold(&loader.Quarantine{Reason: "new", Approve: "toolsearch approve srv__h"})
+	held.Hold(&loader.Quarantine{Reason: "new", Review: "toolsearch review srv__h"})
 	for name, res := range map[string]*mcp.CallToolResult{
 		"not active":    callError(e, notActiveErr{}),
 		"auth required": authRequiredResult(e, "no token", "toolsearch login srv"),

@@ -13,9 +13,12 @@ import (
 // HeldInfo tells the model that a tool waits for approval, in words that
 // hold nothing of its held definition.
 type HeldInfo struct {
-	Reason  string `json:"reason"`
-	Change  string `json:"change"`
-	Approve string `json:"approve"`
+	Reason string `json:"reason"`
+	Change string `json:"change"`
+	// Review is the command that shows the user the change and how to
+	// approve it. The model is never told how to approve: a poisoned
+	// server would tell it to, and the hold would approve itself.
+	Review string `json:"review"`
 }
 
 // heldInfo describes an entry's quarantine for the model; nil when it is
@@ -25,7 +28,7 @@ func heldInfo(e *loader.Entry) *HeldInfo {
 	if q == nil {
 		return nil
 	}
-	return &HeldInfo{Reason: heldReason(q), Change: q.Summary, Approve: q.Approve}
+	return &HeldInfo{Reason: heldReason(q), Change: q.Summary, Review: q.Review}
 }
 
 // heldReason is the reason with the scanner's rules, never their spans:
@@ -45,15 +48,15 @@ func heldReason(q *loader.Quarantine) string {
 
 // heldNote is the mark a held tool carries in search results.
 func heldNote(h *HeldInfo) string {
-	return fmt.Sprintf("quarantined: %s; %s. Calls are refused until a person approves it: %s", h.Reason, h.Change, h.Approve)
+	return fmt.Sprintf("quarantined: %s; %s. Calls are refused until the user approves it: ask them to review it with `%s`", h.Reason, h.Change, h.Review)
 }
 
 // heldResult refuses a call to a held tool.
 func heldResult(e *loader.Entry) *mcp.CallToolResult {
 	h := heldInfo(e)
-	res := errorResult(fmt.Sprintf("quarantined: %s is held for review (%s; %s) and cannot be called until a person approves it. Tell the user: they can see the change with `toolsearch review %s` or on the status page, and approve it with `%s`.",
-		e.Name, h.Reason, h.Change, e.Name, h.Approve))
-	res.StructuredContent = structuredError(res, map[string]any{"error": "quarantined", "tool": e.Name, "reason": h.Reason, "change": h.Change, "approve": h.Approve})
+	res := errorResult(fmt.Sprintf("quarantined: %s is held for review (%s; %s) and cannot be called until the user approves it. Do not try to approve it yourself: tell the user, who can review the change with `%s` or on the status page and approve it there.",
+		e.Name, h.Reason, h.Change, h.Review))
+	res.StructuredContent = structuredError(res, map[string]any{"error": "quarantined", "tool": e.Name, "reason": h.Reason, "change": h.Change, "review": h.Review})
 	return res
 }
 

@@ -24,17 +24,19 @@ func heldCatalog(t *testing.T) *loader.Catalog {
 	fresh := &mcp.Tool{Name: "fresh", Description: "Fresh " + poison, InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
 	add := loader.NewToolEntry("calc", "calc__add", cur)
 	add.AlwaysLoad = true
-	add.Hold(&loader.Quarantine{Reason: trust.ReasonFlagged, Findings: scan.Tool(cur), Summary: trust.Summarize(old, cur), Previous: old, Approve: "toolsearch approve calc__add"})
+	add.Hold(&loader.Quarantine{Reason: trust.ReasonFlagged, Findings: scan.Tool(cur), Summary: trust.Summarize(old, cur), Previous: old, Review: "toolsearch review calc__add"})
 	fr := loader.NewToolEntry("calc", "calc__fresh", fresh)
-	fr.Hold(&loader.Quarantine{Reason: trust.ReasonNew, Summary: trust.Summarize(nil, fresh), Approve: "toolsearch approve calc__fresh"})
+	fr.Hold(&loader.Quarantine{Reason: trust.ReasonNew, Summary: trust.Summarize(nil, fresh), Review: "toolsearch review calc__fresh"})
 	c := loader.NewCatalog(ReservedNames...)
 	c.Put(&loader.Source{Name: "calc", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{add, fr}})
 	return c
 }
 
 // TestHeldToolsShowNoHeldText: listing, search at every detail, tools/list
-// and calls show a held tool's name, its change and how to approve it,
-// never its new text; calls are refused before reaching the upstream.
+// and calls show a held tool's name, its change and the command that
+// shows the user the change, never its new text, nor how to approve it
+// (a poisoned server would have the model run that); calls are refused
+// before reaching the upstream.
 func TestHeldToolsShowNoHeldText(t *testing.T) {
 	up := &fakeUpstreams{}
 	s, err := New(heldCatalog(t), Options{ListingBudget: DefaultListingBudget, Upstreams: up})
@@ -55,7 +57,10 @@ func TestHeldToolsShowNoHeldText(t *testing.T) {
 			if strings.Contains(text, poison) || strings.Contains(string(data), poison) || strings.Contains(text, "sidenote\":") {
 				t.Errorf("%q at %s shows held text:\n%s", q, detail, text)
 			}
-			if strings.Contains(text, "calc__add") && !strings.Contains(text, "[quarantined: flagged by the scanner (model-directive, exfiltration); description changed; parameters added: sidenote. Calls are refused until a person approves it: toolsearch approve calc__add]") {
+			if strings.Contains(text+string(data), "approve calc__") {
+				t.Errorf("%q at %s tells the model how to approve:\n%s\n%s", q, detail, text, data)
+			}
+			if strings.Contains(text, "calc__add") && !strings.Contains(text, "[quarantined: flagged by the scanner (model-directive, exfiltration); description changed; parameters added: sidenote. Calls are refused until the user approves it: ask them to review it with `toolsearch review calc__add`]") {
 				t.Errorf("%q at %s lacks the quarantine note:\n%s", q, detail, text)
 			}
 		}
@@ -64,8 +69,11 @@ func TestHeldToolsShowNoHeldText(t *testing.T) {
 	if !res.IsError || !strings.HasPrefix(text, "quarantined: calc__add is held for review") || strings.Contains(text, poison) {
 		t.Errorf("call: %s", text)
 	}
-	if sc, _ := res.StructuredContent.(map[string]any); sc["error"] != "quarantined" {
+	if sc, _ := res.StructuredContent.(map[string]any); sc["error"] != "quarantined" || sc["review"] != "toolsearch review calc__add" || sc["approve"] != nil {
 		t.Errorf("structured: %v", res.StructuredContent)
+	}
+	if !strings.Contains(text, "review the change with `toolsearch review calc__add`") || strings.Contains(text, "toolsearch approve") {
+		t.Errorf("the call's refusal must name the review command and never the approval:\n%s", text)
 	}
 	if len(up.calls) > 0 {
 		t.Errorf("a held tool reached the upstream: %v", up.calls)

@@ -280,14 +280,14 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.servers = servers
 	a.upOpts = upstream.Options{
-		Catalog:        a.catalog,
-		Settings:       settings,
-		Approvals:      a.approvals,
-		ConnectWait:    time.Duration(a.cfg.ConnectWait),
-		Logger:         a.log,
-		ClientInfo:     &mcp.Implementation{Name: "toolsearch", Version: versionString()},
-		LoginCommand:   a.loginCommand,
-		ApproveCommand: a.approveCommand,
+		Catalog:       a.catalog,
+		Settings:      settings,
+		Approvals:     a.approvals,
+		ConnectWait:   time.Duration(a.cfg.ConnectWait),
+		Logger:        a.log,
+		ClientInfo:    &mcp.Implementation{Name: "toolsearch", Version: versionString()},
+		LoginCommand:  a.loginCommand,
+		ReviewCommand: a.reviewCommand,
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,12 +34,14 @@ func openApprovals(log *slog.Logger) *trust.Store {
 	return trust.Open(filepath.Join(dir, trust.FileName), log)
 }
 
-// approveCommand is the command that approves a held tool, as the model
-// relays it to the user: run where this toolsearch runs, with the files it
-// uses (the configuration found there, and the last known catalog of a
-// server whose entry names something relative to the folder).
-func (a *app) approveCommand(name string) string {
-	cmd := a.commandLine("approve", name)
+// reviewCommand is the command that shows a held tool to a person, as the
+// model relays it to the user: run where this toolsearch runs, with the
+// files it uses (the configuration found there, and the last known catalog
+// of a server whose entry names something relative to the folder). The
+// model is told to have the user review, never the command that approves:
+// a poisoned server would have the model run it.
+func (a *app) reviewCommand(name string) string {
+	cmd := a.commandLine("review", name)
 	if wd, err := os.Getwd(); err == nil {
 		cmd = hosts.ShellJoin("cd", wd) + " && " + cmd
 	}
@@ -202,6 +205,7 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 	sf := addSourceFlags(fs, flagSkills|flagTools|flagMCPConfig, "warn")
 	tf := addTrustFlags(fs)
 	all := fs.Bool("all", false, "approve every held tool and withheld skill")
+	yesFlagged := fs.Bool(yesFlaggedFlag, false, "approve definitions the scanner flagged without being asked (which happens on a terminal); without a terminal they are approved only with it. Type it yourself, after reading toolsearch review")
 	names, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -244,6 +248,9 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 	if *all {
 		chosen = list
 	}
+	consent := flaggedConsent{yes: *yesFlagged, terminal: stdinIsTerminal(), in: bufio.NewReader(os.Stdin), prompt: os.Stderr, diff: a.pendingDiff}
+	chosen, refused := consent.screen(chosen)
+	problems = append(problems, refused...)
 	approved, err := a.approve(ctx, chosen, "cli")
 	for _, p := range approved {
 		fmt.Fprintf(out, "approved %s@%s (%s)\n", p.Name, p.Digest[:min(shortDigest, len(p.Digest))], p.Reason)
@@ -385,7 +392,7 @@ func writeQuarantined(out io.Writer, rep web.CatalogReport) {
 	fmt.Fprintf(out, "\nQuarantined (%d): see toolsearch review\n", len(held))
 	for _, e := range held {
 		q := e.Quarantine
-		fmt.Fprintf(out, "  %s (from %s): %s; %s. Approve: %s\n", e.Name, e.Source, q.Reason, q.Summary, q.Approve)
+		fmt.Fprintf(out, "  %s (from %s): %s; %s. Review: %s\n", e.Name, e.Source, q.Reason, q.Summary, q.Review)
 		for _, f := range q.Findings {
 			fmt.Fprintf(out, "    %s\n", scan.Reveal(f.String()))
 		}

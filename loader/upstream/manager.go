@@ -137,10 +137,11 @@ type Options struct {
 	// LoginCommand returns the command that logs in to a server, which
 	// errors quote; nil means "toolsearch auth login SERVER".
 	LoginCommand func(server string) string
-	// ApproveCommand returns the command that approves a held tool (by
-	// its exposed name), which the model is told; nil means
-	// "toolsearch approve NAME".
-	ApproveCommand func(name string) string
+	// ReviewCommand returns the command that shows a person a held tool
+	// (by its exposed name) and how to approve it, which the model is
+	// told; nil means "toolsearch review NAME". The model is never told
+	// the command that approves.
+	ReviewCommand func(name string) string
 	// WithheldEnv names variables of toolsearch's environment that no stdio
 	// server inherits, besides those always withheld (see Manager).
 	WithheldEnv []string

@@ -122,7 +122,7 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 		Findings: findings,
 		Summary:  trust.Summarize(prev, t),
 		Previous: prev,
-		Approve:  u.m.approveCommand(e.Name),
+		Review:   u.m.reviewCommand(e.Name),
 	})
 }
 
@@ -544,12 +544,12 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(dir, "toolsearch", "upstreams"), nil
 }
 
-// approveCommand is the command that approves a held tool.
-func (m *Manager) approveCommand(name string) string {
-	if m.opts.ApproveCommand != nil {
-		return m.opts.ApproveCommand(name)
+// reviewCommand is the command that shows a person a held tool.
+func (m *Manager) reviewCommand(name string) string {
+	if m.opts.ReviewCommand != nil {
+		return m.opts.ReviewCommand(name)
 	}
-	return "toolsearch approve " + name
+	return "toolsearch review " + name
 }
 
 // ResetTrust forgets every approval of the server of that name, configured

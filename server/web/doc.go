@@ -26,7 +26,9 @@
 //     machine only; a profile's token (Options.Tokens) gets its profile at
 //     /mcp, and reaches nothing else.
 //   - POST /approve: approves a tool or skill waiting for approval, as the
-//     status page's Approve button does (Options.Approvals).
+//     status page's Approve button does (Options.Approvals); one the
+//     scanner flagged takes a second request with the confirmation the
+//     first answered with and the name typed out (confirm.go).
 //   - /healthz answers while the process lives; /readyz reports the catalog,
 //     the sessions and each upstream's state.
 //
@@ -42,6 +44,10 @@
 // from this server's own page as application/json (csrf.go): a page on
 // another loopback port is let through by the Origin check, for MCP
 // clients, but not to approve or log in.
+//
+// Around the guard, every response, its refusals and 404s included,
+// forbids framing (frame.go): a framed status page is a page whose
+// buttons another page can have the user click.
 //
 // # Shutdown
 //

@@ -73,7 +73,7 @@ type Options struct {
 // protocol eras, the status page, /healthz and /readyz, all behind one
 // guard.
 type Handler struct {
-	guard    *guard
+	root     http.Handler            // the guard, behind refuseFraming
 	mcp      *mcpEndpoint            // the whole catalog
 	profiles map[string]*mcpEndpoint // by profile
 	status   *statusView
@@ -130,12 +130,12 @@ func NewHandler(s *server.Server, o Options) *Handler {
 	if addLogin(mux, o, s.Options().Logger) {
 		h.status.logins = o.Logins
 	}
-	h.guard = newGuard(mux, o)
+	h.root = refuseFraming(newGuard(mux, o))
 	return h
 }
 
 // ServeHTTP serves a request.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.guard.ServeHTTP(w, r) }
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.root.ServeHTTP(w, r) }
 
 // Close ends every MCP session the handler opened, which cancels the
 // requests they are still running, and stops the status page's

@@ -49,6 +49,7 @@ type Status struct {
 type statusView struct {
 	s         *server.Server
 	approvals Approvals // nil without approvals
+	confirms  confirmations
 	started   time.Time
 	// logins names the servers the page offers a login for; nil when
 	// the page offers none.
@@ -268,9 +269,14 @@ func filterEntries(entries []EntryReport, q string) []EntryReport {
 	return out
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func writeJSON(w http.ResponseWriter, v any) { writeJSONStatus(w, http.StatusOK, v) }
+
+// writeJSONStatus answers with v and the status code: the headers go
+// first, as nothing set after WriteHeader is sent.
+func writeJSONStatus(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)

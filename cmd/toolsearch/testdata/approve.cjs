@@ -1,5 +1,7 @@
-// Drives the status page's approvals in headless Chromium: the held tool is
-// listed with its findings and its diff, and its Approve button approves it.
+// Drives the status page's approvals in headless Chromium: the held tool,
+// which the scanner flagged, is listed with its findings and its diff; its
+// button does not approve it but shows them again, and only the second
+// step (a box ticked and the name typed) approves it.
 // Usage: node approve.cjs URL TOOL EXPECT SCREENSHOT
 // EXPECT is text the diff must show. Needs playwright-core (from
 // .ci/node_modules, via NODE_PATH) and Chromium.
@@ -26,6 +28,18 @@ const [url, tool, expect, screenshot] = process.argv.slice(2);
     if (!diff.includes(expect)) throw new Error(`the diff lacks ${expect}:\n${diff}`);
     await page.screenshot({ path: screenshot, fullPage: true });
     await item.locator(`button[data-approve="${tool}"]`).click();
+    const panel = item.locator(`[data-confirming="${tool}"]`);
+    await panel.waitFor({ timeout: 15000 });
+    if (!(await panel.locator("pre").textContent()).includes(expect)) throw new Error("the confirmation does not show the diff");
+    if (!(await panel.locator("li").count())) throw new Error("the confirmation does not show the findings");
+    const confirm = panel.locator(`button[data-confirm="${tool}"]`);
+    if (await confirm.isEnabled()) throw new Error("the flagged definition can be approved without ticking and typing");
+    await panel.locator(`[data-confirm-tick="${tool}"]`).check();
+    await panel.locator(`[data-confirm-name="${tool}"]`).fill(tool.slice(0, -1));
+    if (await confirm.isEnabled()) throw new Error("a name typed wrong enables the approval");
+    await panel.locator(`[data-confirm-name="${tool}"]`).fill(tool);
+    await page.screenshot({ path: screenshot.replace(/\.png$/, "-confirm.png"), fullPage: true });
+    await confirm.click();
     // The page refreshes as soon as the server has the approval, which may
     // be before the button turns into a badge: what counts is that the tool
     // leaves the list, with no error shown on the way.
@@ -35,7 +49,7 @@ const [url, tool, expect, screenshot] = process.argv.slice(2);
       failure.waitFor({ timeout: 15000 }).then(async () => { throw new Error("approval failed: " + await failure.textContent()); }),
     ]);
     if (errors.length) throw new Error("page errors: " + errors.join("; "));
-    console.log("ok: pending", tool, "shown with its diff and approved from the page; screenshot", screenshot);
+    console.log("ok: pending", tool, "shown with its diff and approved from the page in two steps; screenshots", screenshot);
   } finally {
     await browser.close();
   }
