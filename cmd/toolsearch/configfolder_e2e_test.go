@@ -133,7 +133,7 @@ func TestServeConfigFromAnotherFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, _ := json.Marshal(tools)
-	for _, want := range []string{"notes", "up__"} {
+	for _, want := range []string{"notes", "[up]"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("the listing lacks %s (DIR's skills and servers):\n%s", want, text)
 		}

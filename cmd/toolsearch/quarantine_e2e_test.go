@@ -106,12 +106,18 @@ func (e *trustEnv) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// serve starts toolsearch serve over stdio in the project.
+// serve starts toolsearch serve over stdio in the project, with the
+// project's toolsearch.yaml when it has one (serve reads a folder's own
+// configuration only when it is named).
 func (e *trustEnv) serve() *session {
 	t := e.t
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	cmd := e.command("serve", "--mcp-config", e.cfg, "--skills", filepath.Join(e.dir, "skills"))
+	args := []string{"serve", "--mcp-config", e.cfg, "--skills", filepath.Join(e.dir, "skills")}
+	if yaml := filepath.Join(e.dir, "toolsearch.yaml"); fileExists(yaml) {
+		args = append(args, "--config", yaml)
+	}
+	cmd := e.command(args...)
 	cmd.Stderr = &testLog{t: t}
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
