@@ -158,7 +158,7 @@ func toolsearchPath() (path, note string) {
 			return abs, ""
 		}
 	}
-	return exe, "this toolsearch is a temporary build (go run): install it (go install github.com/toolsearch/toolsearch/cmd/toolsearch@latest) and run client-config again"
+	return exe, "this toolsearch is a temporary build (go run): install it (go install ./cmd/toolsearch in a clone of toolsearch, or a release archive) and run client-config again"
 }
 
 // expandHome expands a leading ~/ to the user's home folder.
