@@ -47,6 +47,7 @@ func init() {
 		{"auth", "login|status|logout [SERVER] [flags]", "log in to upstream servers that require OAuth; see and forget their tokens", runAuth},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},
+		{"healthcheck", "[--http ADDR] [--token-file FILE]", "ask a running serve --http on this machine whether it is ready (/readyz): exit 0 if so, 1 if not; for a container's HEALTHCHECK", runHealthcheck},
 		{"completion", "bash|zsh|fish", "print shell completion", runCompletion},
 		{"version", "", "print the version and the revision it was built from (also --version, -v)", runVersion},
 	}

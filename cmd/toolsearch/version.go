@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -9,9 +10,25 @@ import (
 	"strings"
 )
 
-// version is set at build time with -ldflags "-X main.version=...";
-// otherwise the build information says.
-var version = ""
+// A release build (.goreleaser.yaml) sets these with
+// -ldflags "-X main.version=v1.2.3 -X main.commit=… -X main.date=… -X main.modified=…":
+// its version, the commit it was built from, that commit's time, and
+// whether the work tree had changes ("true" for a snapshot of a dirty
+// tree). A go build or go install leaves them empty, and the build
+// information says instead; release builds have none of its VCS part,
+// since they are built with -trimpath and often with -buildvcs=false.
+var (
+	version  = ""
+	commit   = ""
+	date     = ""
+	modified = ""
+)
+
+// A stamp is what the linker was told about the release.
+type stamp struct{ version, commit, date, modified string }
+
+// linked is the stamp this binary was built with.
+func linked() stamp { return stamp{version, commit, date, modified} }
 
 func runVersion(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("version", os.Stderr)
@@ -19,7 +36,7 @@ func runVersion(_ context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	info, _ := debug.ReadBuildInfo()
-	_, err := fmt.Fprint(out, describeVersion(info))
+	_, err := fmt.Fprint(out, describeVersion(info, linked()))
 	return err
 }
 
@@ -33,15 +50,20 @@ func isVersionFlag(arg string) bool {
 	return false
 }
 
-// versionString is the short version toolsearch gives itself in MCP: the
-// module version when it was installed as a module (go install ...@v1.2.3),
-// otherwise "devel" and the VCS revision it was built from.
+// versionString is the short version toolsearch gives itself in MCP.
 func versionString() string {
-	if version != "" {
-		return version
+	info, _ := debug.ReadBuildInfo()
+	return shortVersion(info, linked())
+}
+
+// shortVersion is the release's version when it is one; else the module
+// version when it was installed as a module (go install ...@v1.2.3);
+// otherwise "devel" and the revision it was built from.
+func shortVersion(info *debug.BuildInfo, s stamp) string {
+	if s.version != "" {
+		return s.version
 	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	if info == nil {
 		return "devel"
 	}
 	if v := info.Main.Version; v != "" && v != "(devel)" {
@@ -54,36 +76,45 @@ func versionString() string {
 }
 
 // describeVersion is what `toolsearch version` prints: the version, the
-// module and VCS revision it was built from (with its time, and whether
+// module and the revision it was built from (with its time, and whether
 // the work tree had uncommitted changes), and the Go toolchain.
-func describeVersion(info *debug.BuildInfo) string {
+func describeVersion(info *debug.BuildInfo, s stamp) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "toolsearch %s\n", versionString())
+	fmt.Fprintf(&b, "toolsearch %s\n", shortVersion(info, s))
 	if info == nil {
-		return b.String()
+		info = &debug.BuildInfo{}
 	}
 	mod := info.Main.Path
 	if mod == "" {
 		mod = info.Path
 	}
 	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
+	if v == "" || v == "(devel)" {
+		// A release is built from its checkout, which Go calls (devel).
+		v = cmp.Or(s.version, "(devel)")
 	}
-	fmt.Fprintf(&b, "module   %s %s\n", mod, v)
-	if rev := buildSetting(info, "vcs.revision"); rev != "" {
-		if buildSetting(info, "vcs.modified") == "true" {
+	if mod != "" {
+		fmt.Fprintf(&b, "module   %s %s\n", mod, v)
+	}
+	rev, dirty, when := buildSetting(info, "vcs.revision"), buildSetting(info, "vcs.modified"), buildSetting(info, "vcs.time")
+	if rev == "" {
+		rev, dirty, when = s.commit, s.modified, s.date
+	}
+	if rev != "" {
+		if dirty == "true" {
 			rev += " (modified)"
 		}
-		if t := buildSetting(info, "vcs.time"); t != "" {
-			rev += ", committed " + t
+		if when != "" {
+			rev += ", committed " + when
 		}
 		fmt.Fprintf(&b, "revision %s\n", rev)
 	} else {
 		fmt.Fprintf(&b, "revision unknown (built without VCS information)\n")
 	}
-	platform := strings.TrimSpace(buildSetting(info, "GOOS") + "/" + buildSetting(info, "GOARCH"))
-	fmt.Fprintf(&b, "go       %s %s\n", info.GoVersion, strings.Trim(platform, "/"))
+	if info.GoVersion != "" {
+		platform := strings.Trim(buildSetting(info, "GOOS")+"/"+buildSetting(info, "GOARCH"), "/")
+		fmt.Fprintf(&b, "go       %s\n", strings.TrimSpace(info.GoVersion+" "+platform))
+	}
 	return b.String()
 }
 
