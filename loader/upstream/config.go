@@ -154,6 +154,9 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 			}
 			cfg.Cwd = abs
 		}
+		if note := noteBridge(cfg); note != "" && !d.failed {
+			d.report(d.key, loader.SeverityHint, note)
+		}
 	default:
 		cfg.URL = d.str("url")
 		cfg.Headers = d.strMap("headers")
