@@ -67,7 +67,7 @@ func mcpRemote(args []string, env map[string]string) Bridge {
 		b.Kept = "mcp-remote's --transport " + quoteName(transport) + " is unknown"
 	}
 	if k := unusedEnv(env, used); k != "" && b.Kept == "" {
-		b.Kept = "its env sets " + k + ", which mcp-remote reads and an http entry has no use for"
+		b.Kept = "its env sets " + k + ", which mcp-remote (or Node, which runs it) reads and an http entry has no use for"
 	}
 	return b
 }
