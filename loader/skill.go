@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
+	"github.com/toolsearch/toolsearch/internal/contain"
 	"gopkg.in/yaml.v3"
 )
 
@@ -692,7 +693,7 @@ func snapshotFiles(dir, skillFile string) ([]File, []string, Problems) {
 				fail(p, "broken symlink: %v", terr)
 				return fs.SkipAll
 			}
-			if !within(realDir, target) {
+			if !contain.Within(realDir, target) {
 				fail(p, "symlink leads outside the skill folder (to %s); refusing the skill", target)
 				return fs.SkipAll
 			}
@@ -762,13 +763,6 @@ var (
 	skippedDirs  = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".venv": true}
 	skippedFiles = map[string]bool{".DS_Store": true}
 )
-
-// within reports whether path is dir or lies inside it. Both must be clean
-// absolute paths with symlinks resolved.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
-}
 
 // CleanRelPath checks a path that a model or client gave relative to a skill
 // folder and returns it slash-separated and clean. It refuses absolute paths

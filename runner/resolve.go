@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/toolsearch/toolsearch/internal/contain"
 )
 
 // interpreters maps a file extension to the program that runs scripts
@@ -58,7 +60,7 @@ func resolve(skillDir, script string) (dir, path string, err error) {
 	if err != nil {
 		return "", "", refusal(ErrBadPath, "the path cannot be resolved: %v", errors.Unwrap(err))
 	}
-	if rel, err := filepath.Rel(dir, path); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !contain.Within(dir, path) {
 		return "", "", refusal(ErrBadPath, "the path leads outside the skill folder through a symbolic link")
 	}
 
@@ -84,7 +86,7 @@ func notNested(dir, path string, nested map[string]string) error {
 		if real, err := filepath.EvalSymlinks(nd); err == nil {
 			nd = real
 		}
-		if within(nd, path) && len(nd) > len(ownerDir) {
+		if contain.Inside(nd, path) && len(nd) > len(ownerDir) {
 			owner, ownerDir = folder, nd
 		}
 	}
@@ -97,12 +99,6 @@ func notNested(dir, path string, nested map[string]string) error {
 		return refusal(ErrNestedSkill, "%s belongs to the skill %s, nested in this one in %s: run it as skill %q, script %q", rel, name, owner, name, rel)
 	}
 	return refusal(ErrNestedSkill, "it belongs to the skill nested in this one in %s, which is not served, and runs only as that skill's", owner)
-}
-
-// within reports whether path is inside the folder dir.
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // command returns the argv that runs the script at path: through the

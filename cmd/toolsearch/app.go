@@ -301,7 +301,8 @@ func readServers(path string) ([]upstream.ServerConfig, loader.Problems, error) 
 	}
 	servers, probs, err := upstream.LoadConfig(path)
 	servers, selfProbs := withoutSelf(path, servers)
-	return servers, append(probs, selfProbs...), err
+	servers, nestedProbs := withoutStdioWhenNested(path, servers, nestedReason())
+	return servers, slices.Concat(probs, selfProbs, nestedProbs), err
 }
 
 // upstreamSettings makes each server's settings from toolsearch.yaml.

@@ -3,6 +3,7 @@
 package procfs
 
 import (
+	"bufio"
 	"errors"
 	"io/fs"
 	"os"
@@ -67,5 +68,28 @@ func TestReadStatChild(t *testing.T) {
 	}
 	if st.State != 'Z' || st.Live() {
 		t.Errorf("the exited child: %+v; want a zombie, not live", st)
+	}
+}
+
+// TestArgv0: a child started under another name is seen under that name.
+func TestArgv0(t *testing.T) {
+	needProc(t)
+	cmd := exec.Command("/bin/sh", "-c", "echo ready; read x")
+	cmd.Args[0] = "named-otherwise"
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Wait() }()
+	// Until the child has run its program, its command line is ours.
+	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Argv0(cmd.Process.Pid); err != nil || got != "named-otherwise" {
+		t.Errorf("Argv0 = %q, %v; want named-otherwise", got, err)
+	}
+	if _, err := Argv0(1 << 30); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Argv0 of no process: %v, want fs.ErrNotExist", err)
 	}
 }

@@ -75,6 +75,10 @@ import (
 // call Init fails loudly rather than doing something else.
 const mode = "-toolsearch-supervise"
 
+// SupervisorName is the name a supervisor runs under (its argv[0]), by
+// which a process can tell, from its ancestry, that toolsearch started it.
+const SupervisorName = "toolsearch-supervisor"
+
 // enabled is set by Init where supervising works.
 var enabled atomic.Bool
 

@@ -51,7 +51,7 @@ func (s *Supervisor) superviseCommand(report bool) error {
 		a.reportFD = 3
 	}
 	cmd.Path = self
-	cmd.Args = append([]string{"toolsearch-supervisor"}, a.encode()...)
+	cmd.Args = append([]string{SupervisorName}, a.encode()...)
 	// SIGTERM, not SIGKILL: the supervisor must live to stop the rest.
 	// (Strictly, the signal comes when the thread that started it ends;
 	// Go ends threads only for goroutines that lock one and never unlock,

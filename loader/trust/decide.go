@@ -5,7 +5,7 @@ const (
 	ReasonFlagged    = "flagged by the scanner"
 	ReasonChanged    = "changed since it was approved"
 	ReasonNew        = "new since the server's first listing"
-	ReasonUnapproved = "not approved yet: every definition of this server waits for a person (quarantine: all, the default for HTTP and SSE servers)"
+	ReasonUnapproved = "not approved yet: every definition of this server waits for a person (quarantine: all, the default for remote servers: HTTP, SSE, and stdio bridges to them)"
 	ReasonUnreadable = "the approvals file cannot be read"
 )
 

@@ -16,9 +16,9 @@ const (
 // DefaultMode applies to a stdio server whose settings name none.
 const DefaultMode = ModeChanged
 
-// DefaultRemoteMode applies to an HTTP or SSE server whose settings name
-// none: every definition waits for a person once, the first listing's
-// included. A stdio server runs a program the user chose and installed,
+// DefaultRemoteMode applies to a remote server (HTTP, SSE, or a stdio
+// bridge to one: upstream.ServerConfig.Remote) whose settings name none:
+// every definition waits for a person once, the first listing's included. A stdio server runs a program the user chose and installed,
 // whose definitions come with it; a remote server's are whatever answers
 // at its URL says today (its operator, a new owner of the name, a proxy on
 // the way), and its first listing is the moment nobody has looked at them.

@@ -150,6 +150,9 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 		if !d.failed {
 			d.resolvePaths(&cfg)
 		}
+		if note := noteBridge(cfg); note != "" && !d.failed {
+			d.report(d.key, loader.SeverityHint, note)
+		}
 	default:
 		cfg.URL = d.str("url")
 		cfg.Headers = d.strMap("headers")

@@ -408,7 +408,8 @@ func (m *Manager) followApprovals(ctx context.Context) {
 
 // mode returns the server's quarantine mode: its settings', else the
 // default for its transport (trust.DefaultMode for a stdio server,
-// trust.DefaultRemoteMode for an HTTP or SSE one).
+// trust.DefaultRemoteMode for a remote one: HTTP, SSE, or a stdio bridge
+// to either, see ServerConfig.Remote).
 func (u *upstream) mode() trust.Mode {
 	// The one field, not a copy of the settings (see settings): decide asks
 	// for it once a tool, 100,000 allocations a listing of a large server.
@@ -418,7 +419,7 @@ func (u *upstream) mode() trust.Mode {
 	switch {
 	case q != "":
 		return q
-	case u.cfg.Type == TypeHTTP || u.cfg.Type == TypeSSE:
+	case u.remote:
 		return remoteMode
 	}
 	return trust.DefaultMode

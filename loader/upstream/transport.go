@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +44,9 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 		for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
 			cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 		}
+		// Last, so that no entry's env unsets it: a toolsearch this
+		// server starts, however indirectly, knows it is nested.
+		cmd.Env = append(cmd.Env, ParentEnv+"="+strconv.Itoa(os.Getpid()))
 		cmd.Stderr = stderr
 		// A grandchild that inherited stderr must not keep Wait (and
 		// so Close) waiting for ever.
@@ -226,6 +230,12 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return t.base.RoundTrip(req)
 }
+
+// ParentEnv is set, to toolsearch's process ID, in the environment of
+// every stdio server it starts: a toolsearch that finds it there was
+// started by another, through whatever wrapper or shell, and starts no
+// stdio server itself (see cmd/toolsearch's nested.go).
+const ParentEnv = "TOOLSEARCH_PARENT_PID"
 
 // privateEnv are toolsearch's own secrets, which no server inherits.
 var privateEnv = []string{"TOOLSEARCH_TOKEN"}

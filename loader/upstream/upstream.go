@@ -24,8 +24,11 @@ import (
 
 // An upstream is one server: its connection loop and what is known of it.
 type upstream struct {
-	m      *Manager
-	cfg    ServerConfig
+	m   *Manager
+	cfg ServerConfig
+	// remote is cfg.Remote(), asked once: the mode of every tool depends
+	// on it.
+	remote bool
 	set    Settings
 	log    *slog.Logger
 	id     identity // its approvals key and last known catalog
@@ -114,6 +117,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 	u := &upstream{
 		m:            m,
 		cfg:          cfg,
+		remote:       cfg.Remote(),
 		set:          set,
 		redact:       redactor,
 		log:          slog.New(redactor.Handler(m.log.Handler())).With("server", cfg.Name),

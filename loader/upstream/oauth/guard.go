@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -31,9 +32,14 @@ import (
 //     a request with a body (a token request carries the client secret,
 //     the code and the PKCE verifier).
 //
-// A client whose transport is not a plain *http.Transport, or dials by
-// itself, has taken over dialing, as in the SDK: only the URL checks
-// apply to it.
+// The dial check covers the default transport and any *http.Transport,
+// one that dials by itself included: the guard resolves the name, refuses
+// the addresses above and hands the transport's dialer only IP addresses
+// it accepts, so nothing can resolve the name again to another one (a
+// rebinding DNS server) between the check and the connection. A
+// RoundTripper that is not an *http.Transport, or a transport that sends
+// requests through a proxy (whose address, not the server's, is dialled;
+// the proxy resolves the name), gets the URL checks only, as in the SDK.
 func Guard(client *http.Client, resource string) *http.Client {
 	if client == nil {
 		client = http.DefaultClient
@@ -46,15 +52,73 @@ func Guard(client *http.Client, resource string) *http.Client {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	if t, ok := base.(*http.Transport); ok && t.DialContext == nil && t.DialTLSContext == nil && !proxied(t) {
+	if t, ok := base.(*http.Transport); ok && !proxied(t) {
 		t = t.Clone()
-		t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: dialGuard(loopback)}).DialContext
+		if t.DialContext == nil || base == http.DefaultTransport {
+			// The default transport's dialer is a plain net.Dialer; this
+			// one also checks the address at connect time.
+			t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: dialGuard(loopback)}).DialContext
+		}
+		t.DialContext = guardDial(t.DialContext, loopback)
+		if t.DialTLSContext != nil {
+			t.DialTLSContext = guardDial(t.DialTLSContext, loopback)
+		}
 		base = t
 	}
 	g := *client
 	g.Transport = &guardTransport{base: base, loopback: loopback}
 	g.CheckRedirect = guardRedirect(client.CheckRedirect)
 	return &g
+}
+
+type dialFunc func(ctx context.Context, network, address string) (net.Conn, error)
+
+// guardDial resolves the host of each address itself, drops the addresses
+// checkAddr refuses, and dials the others, as IP addresses, through dial.
+func guardDial(dial dialFunc, loopback bool) dialFunc {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, err
+		}
+		ips, err := net.DefaultResolver.LookupNetIP(ctx, ipNetwork(network), host)
+		if err != nil {
+			return nil, err
+		}
+		var refused, dialErr error
+		for _, ip := range ips {
+			if err := checkAddr(ip, loopback); err != nil {
+				if refused == nil {
+					refused = fmt.Errorf("%s: %w", host, err)
+				}
+				continue
+			}
+			c, err := dial(ctx, network, net.JoinHostPort(ip.Unmap().String(), port))
+			if err == nil {
+				return c, nil
+			}
+			dialErr = err
+		}
+		if dialErr != nil {
+			return nil, dialErr
+		}
+		if refused != nil {
+			return nil, refused
+		}
+		return nil, fmt.Errorf("%s: no address", host)
+	}
+}
+
+// ipNetwork is the address family LookupNetIP is asked for, for a dial on
+// network.
+func ipNetwork(network string) string {
+	switch network {
+	case "tcp4", "udp4":
+		return "ip4"
+	case "tcp6", "udp6":
+		return "ip6"
+	}
+	return "ip"
 }
 
 // guardTransport checks each request's URL, every hop of a redirect

@@ -267,7 +267,7 @@ func entryFrom(name string, e jsonEntry, typ, rawURL string, vars func(string) s
 		n.add(name, "not imported: it is toolsearch itself")
 		return out, false
 	}
-	return out, true
+	return unbridge(name, out, n), true
 }
 
 // urlType guesses the transport of a bare URL: the old HTTP+SSE transport
