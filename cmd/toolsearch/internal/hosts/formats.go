@@ -129,6 +129,7 @@ var vscode = &Host{
 	snippet: func(command string, args []string) string {
 		return jsonSnippet(map[string]any{"servers": map[string]any{"toolsearch": Entry{Type: "stdio", Command: command, Args: args}}})
 	},
+	key: func(name string) string { return "servers." + name },
 }
 
 // Windsurf keeps servers in ~/.codeium/windsurf/mcp_config.json under
