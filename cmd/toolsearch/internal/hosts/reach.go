@@ -3,6 +3,7 @@ package hosts
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 )
 
 // A server keeps the reach it had in the host: one the host gives every
@@ -76,4 +77,19 @@ func RemoveHint(name string, s Server, project string) string {
 		key = h.key(s.Name)
 	}
 	return fmt.Sprintf("delete %s from %s", key, filepath.Clean(s.From))
+}
+
+// ProjectFolder is the folder the host files dir's own servers under: for
+// Claude Code, its git repository's root (see claudeProjectKeys), so that
+// a subfolder's import and registration are the project's; for the
+// others, dir itself.
+func ProjectFolder(name, dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	if name != claudeCode.Name {
+		return abs
+	}
+	return filepath.FromSlash(claudeProjectKeys(abs, runtime.GOOS)[0])
 }
