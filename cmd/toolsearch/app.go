@@ -262,7 +262,7 @@ func newApp(f *sourceFlags) (*app, error) {
 // gets a Manager even without servers, for those added later.
 func (a *app) loadUpstreamConfig() error {
 	path := a.cfg.MCPConfig
-	servers, probs, err := readServers(path)
+	servers, probs, err := readConfigServers(a.cfg)
 	if err != nil {
 		a.log.Error("upstream servers not loaded", "config", path, "err", err)
 		probs = append(probs, loader.Problem{File: path, Severity: loader.SeverityError, Message: err.Error()})
@@ -327,6 +327,7 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 		}
 		settings[name] = set
 	}
+	heldByDefault(cfg, settings)
 	return settings, nil
 }
 

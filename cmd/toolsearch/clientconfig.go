@@ -21,6 +21,7 @@ func runClientConfig(_ context.Context, args []string, out io.Writer) error {
 func clientConfig(args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("client-config", errOut)
 	dir := fs.String("dir", "", "the configuration `FOLDER` to register (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it (default: the current folder when it holds a "+DefaultConfigFile+", else "+filepath.Dir(userConfigHint())+")")
+	project := fs.String("project", "", "register toolsearch for the project `FOLDER` alone, with that project's configuration (the one init --from HOST --project FOLDER wrote, which includes yours; default: for every project, with yours)")
 	perms := fs.Bool("permissions", false, "print instead the host's settings that let toolsearch's read-only tools (tool_search, call_tool_read, read_skill_file) run without asking")
 	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
@@ -43,10 +44,13 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 		_, err := io.WriteString(out, p.Text)
 		return err
 	}
+	if *project != "" {
+		*project = hosts.ProjectFolder(h.Name, *project)
+	}
 	if *dir == "" {
-		_, d, _, err := configFileFor("", true)
+		d, err := configDirToRegister(*project)
 		if err != nil {
-			return fmt.Errorf("%v: give --dir", err)
+			return err
 		}
 		*dir = d
 	}
@@ -54,15 +58,18 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	reach, reachNotes := registrationReach(*dir, *project)
+	notes = append(notes, reachNotes...)
 	exe, note := toolsearchPath()
 	if note != "" {
 		notes = append(notes, note)
 	}
-	text, err := hosts.Snippet(h.Name, exe, serveArgs)
+	reg, err := hosts.Register(h.Name, reach, exe, serveArgs, hosts.Options{})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(errOut, whereSnippetGoes(h))
+	text := reg.Text
+	fmt.Fprintln(errOut, reg.Where)
 	if hasPerms {
 		notes = append(notes, fmt.Sprintf("%s asks before each MCP tool, and its non-interactive mode refuses what it was not told to allow: `toolsearch client-config %s --permissions` prints the settings (%s) that let searches and read-only calls run unasked; writes and destructive calls keep asking", h.Title, h.Name, p.Path))
 	}
@@ -81,30 +88,54 @@ func noPermissions(h *hosts.Host) string {
 	return h.Title + " has no per-tool permissions toolsearch knows of; its own settings decide"
 }
 
-// whereSnippetGoes tells where to put a host's snippet: the user's file
-// registers toolsearch for every project, a project's for that one. The
-// configuration registered is the same from either: its paths are
-// absolute.
-func whereSnippetGoes(h *hosts.Host) string {
-	if h.Name == "claude-code" {
-		return "Run this in your project's folder (that project only; the note below registers it for every project):"
-	}
-	// A stand-in project folder, for the project files' names in it.
-	project, _ := filepath.Abs("PROJECT")
-	var user, others []string
-	for _, l := range h.Locations(hosts.Options{Project: project}) {
-		rel, err := filepath.Rel(project, l.Path)
-		switch {
-		case l.Scope == "user":
-			user = append(user, l.Path+" (every project)")
-		case l.Scope == "project" && err == nil && filepath.IsLocal(rel):
-			others = append(others, rel+" in a project's folder (that project only)")
-		default:
-			others = append(others, fmt.Sprintf("%s (%s)", l.Path, l.Scope))
+// configDirToRegister is the configuration client-config registers when
+// no --dir names one: the project's (under the user's folder) for
+// --project, else the current folder's when it holds a toolsearch.yaml,
+// else the user's.
+func configDirToRegister(project string) (string, error) {
+	if project == "" {
+		_, d, _, err := configFileFor("", true)
+		if err != nil {
+			return "", fmt.Errorf("%v: give --dir", err)
 		}
+		return d, nil
 	}
-	files := append(user, others...)
-	return fmt.Sprintf("Add this to %s, merging it into what the file has:", strings.Join(files, " or "))
+	user, err := userConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("%v: give --dir", err)
+	}
+	d := projectConfigDir(user, project)
+	if !fileExists(filepath.Join(d, DefaultConfigFile)) {
+		return "", fmt.Errorf("no configuration of the project %s (looked in %s): toolsearch init --from HOST --project %s writes one when the host gives that project servers of its own; without any, the registration for every project (client-config HOST, without --project) serves it",
+			absPath(project), d, hosts.ShellJoin(project))
+	}
+	return d, nil
+}
+
+// registrationReach is the project folder a registration of the
+// configuration in dir is for, "" for every project: the project named,
+// else the current folder for a project's configuration (one that
+// includes another), else every project. A project's registration takes
+// the place of the one for every project there (as a project's server
+// wins over the user's in every host), so a configuration that does not
+// include the user's gets a note.
+func registrationReach(dir, project string) (string, []string) {
+	cfg, err := loadConfig(filepath.Join(dir, DefaultConfigFile), false)
+	if err != nil {
+		return absPath(project), nil // serveArgsFor reported it
+	}
+	var notes []string
+	if project == "" && cfg.Include != "" {
+		project = "."
+		notes = append(notes, fmt.Sprintf("%s includes %s: it is a project's configuration, registered for the current folder alone (--project FOLDER for another)", filepath.Join(dir, DefaultConfigFile), cfg.Include))
+	}
+	if project == "" {
+		return "", notes
+	}
+	if user, err := userConfigDir(); err == nil && cfg.Include == "" && absPath(dir) != user && fileExists(filepath.Join(user, DefaultConfigFile)) {
+		notes = append(notes, fmt.Sprintf("in %s this registration takes the place of the one for every project, and %s does not include your configuration, whose servers are then not there: add `include: %s` to it", absPath(project), filepath.Join(dir, DefaultConfigFile), filepath.Join(user, DefaultConfigFile)))
+	}
+	return absPath(project), notes
 }
 
 // serveArgsFor is `serve` for the configuration in dir, named by absolute

@@ -92,20 +92,13 @@ func TestClientConfigSnippetsByHost(t *testing.T) {
 	}
 
 	t.Run("claude-code", func(t *testing.T) {
-		snippet, notes := run("claude-code")
-		want := append([]string{"claude", "mcp", "add", "toolsearch", "--", exe}, serveArgs...)
-		if got := shellWords(t, strings.TrimSpace(snippet)); !slices.Equal(got, want) {
-			t.Errorf("command %q, want %q", got, want)
-		}
-		_, userCmd, ok := strings.Cut(notes, "run instead:\n  ")
-		if !ok {
-			t.Fatalf("no user-scope command in:\n%s", notes)
-		}
-		got := shellWords(t, strings.TrimSpace(strings.SplitN(userCmd, "\n", 2)[0]))
+		// A configuration that includes none registers for every project:
 		// claude's options come before the name; after "--", the server's
 		// own command line.
-		if want := append([]string{"claude", "mcp", "add", "--scope", "user", "toolsearch", "--", exe}, serveArgs...); !slices.Equal(got, want) {
-			t.Errorf("user-scope command %q, want %q", got, want)
+		snippet, where := run("claude-code")
+		want := append([]string{"claude", "mcp", "add", "--scope", "user", "toolsearch", "--", exe}, serveArgs...)
+		if got := shellWords(t, strings.TrimSpace(snippet)); !slices.Equal(got, want) || !strings.Contains(where, "every project") {
+			t.Errorf("command %q, want %q; %s", got, want, where)
 		}
 	})
 

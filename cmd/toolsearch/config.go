@@ -60,8 +60,16 @@ type Config struct {
 	// memory (default loader.DefaultMaxTotalSkillBytes, 256 MiB).
 	SkillsMaxBytes *int64 `yaml:"skillsMaxBytes"`
 
+	// Include is another toolsearch.yaml served too: a project's
+	// configuration includes the user's (include.go).
+	Include string `yaml:"include"`
+
 	// path is the file the settings came from, "" when none was read.
 	path string
+	// included is what Include brought, nil without one; ownServers are
+	// this file's own servers when it has one (readConfigServers).
+	included   *includedConfig
+	ownServers map[string]bool
 	// warnings are problems that did not stop the settings loading.
 	warnings []string
 }
@@ -154,7 +162,7 @@ func (cfg *Config) resolvePaths(dir string) {
 	for i, t := range cfg.Tools {
 		cfg.Tools[i] = resolveToolSpec(dir, t)
 	}
-	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile} {
+	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile, &cfg.Include} {
 		*p = resolveIn(dir, *p)
 	}
 	for i := range cfg.HTTP.Tokens {
@@ -398,6 +406,9 @@ func (f *sourceFlags) settings() (*Config, error) {
 	}
 	if cfg.MCPConfig == "" && dir != "" && fileExists(filepath.Join(dir, ".mcp.json")) {
 		cfg.MCPConfig = filepath.Join(dir, ".mcp.json")
+	}
+	if err := cfg.applyInclude(); err != nil {
+		return nil, err
 	}
 	if f.isSet("listing-budget") {
 		cfg.ListingBudget = &f.listingBudget

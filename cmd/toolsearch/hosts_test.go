@@ -63,7 +63,10 @@ func listsWeather(listing string) bool {
 // host's ToolSearch, as a model would. A request that offers no
 // tool_search (a host's side request, or a host that never got
 // toolsearch's tools) gets a plain text that says so.
-func weatherScript(t modelsim.Turn) modelsim.Reply {
+func weatherScript(t modelsim.Turn) modelsim.Reply { return callingScript(t, weatherCall) }
+
+// callingScript is weatherScript calling tool through the proxy.
+func callingScript(t modelsim.Turn, tool string) modelsim.Reply {
 	search := t.Offers("tool_search")
 	if search == "" && t.Defers("tool_search") != "" {
 		if _, loaded := t.ResultOf("ToolSearch"); !loaded && t.Offers("ToolSearch") != "" {
@@ -90,7 +93,7 @@ func weatherScript(t modelsim.Turn) modelsim.Reply {
 	if proxy == "" {
 		return modelsim.Reply{Text: "no call proxy among the tools offered"}
 	}
-	return call(proxy, map[string]any{"name": weatherCall, "arguments": map[string]any{"city": "Paris"}})
+	return call(proxy, map[string]any{"name": tool, "arguments": map[string]any{"city": "Paris"}})
 }
 
 func call(name string, args map[string]any) modelsim.Reply {

@@ -20,12 +20,12 @@ import (
 
 func runInit(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("init", os.Stderr)
-	from := fs.String("from", "", "import the MCP servers of `HOST` ("+strings.Join(hosts.Names(), ", ")+"): the user's and the project's (see --project)")
+	from := fs.String("from", "", "import the MCP servers of `HOST` ("+strings.Join(hosts.Names(), ", ")+"): the user's into DIR, the project's (see --project) into a configuration of the project's own, under DIR/"+projectsFolder)
 	fromFile := fs.String("from-file", "", "with --from, read this `FILE` in the host's format instead of its usual locations")
 	// The project is where the user stands, not DIR: DIR is often a folder
 	// of toolsearch's own (~/.config/toolsearch), which no host has servers
 	// for.
-	project := fs.String("project", ".", "with --from, the project `FOLDER` whose servers are imported with the user's (Claude Code's local scope, .cursor/mcp.json, ...)")
+	project := fs.String("project", ".", "with --from, the project `FOLDER` whose own servers (Claude Code's local scope, .codex/config.toml, .gemini/settings.json, .vscode/mcp.json, ...) are imported, into a configuration for that project alone")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -42,27 +42,53 @@ func runInit(_ context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%v: give the folder to write in (toolsearch init DIR)", err)
 	}
 	var imported *hosts.Result
+	var everyProject, projects []hosts.Server
 	if *from != "" {
 		imported, err = hosts.Import(*from, hosts.Options{Project: *project, File: *fromFile})
 		if err != nil {
 			return err
 		}
+		everyProject, projects = imported.Split()
+		*project = hosts.ProjectFolder(*from, *project)
 	}
-	plan, err := planInit(dir, *from, imported)
+	// Every plan is made before anything is written: a refusal leaves
+	// every folder as it was.
+	plans := []*initPlan{}
+	plan, err := planInit(dir, *from, imported, everyProject, "")
 	if err != nil {
 		return err
 	}
-	plan.project = *project
-	return plan.write(out)
+	plans = append(plans, plan)
+	if len(projects) > 0 {
+		own, err := planInit(projectConfigDir(absPath(dir), *project), *from, imported, projects, absPath(*project))
+		if err != nil {
+			return err
+		}
+		plans = append(plans, own)
+	}
+	for _, p := range plans {
+		if err := p.write(out); err != nil {
+			return err
+		}
+	}
+	report(out, *from, absPath(*project), imported, plans)
+	return nil
 }
 
-// initPlan is what init will write, decided before anything is written so
-// that a refusal leaves the folder as it was.
+// initPlan is what init will write in one folder, decided before anything
+// is written so that a refusal leaves the folder as it was: the user's
+// configuration, or a project's.
 type initPlan struct {
 	dir      string
-	project  string // whose project configuration was imported
 	host     string
 	imported *hosts.Result
+	// servers are the imported servers that go in this folder.
+	servers []hosts.Server
+	// project is the project folder whose configuration this is; "" for
+	// the user's, whose servers reach every project.
+	project string
+	// userFile is the user's toolsearch.yaml a project's includes.
+	userFile string
 	files    []initFile
 	kept     []string
 	// settings are the imported servers' settings that could not go into
@@ -76,11 +102,12 @@ type initFile struct {
 	mode os.FileMode
 }
 
-func planInit(dir, host string, imported *hosts.Result) (*initPlan, error) {
-	p := &initPlan{dir: dir, host: host, imported: imported}
-	var servers []hosts.Server
-	if imported != nil {
-		servers = imported.Servers
+// planInit plans the files of a configuration folder: the user's (project
+// "") with a skills/ folder, or project's, which includes the user's.
+func planInit(dir, host string, imported *hosts.Result, servers []hosts.Server, project string) (*initPlan, error) {
+	p := &initPlan{dir: dir, host: host, imported: imported, servers: servers, project: project}
+	if project != "" {
+		p.userFile = filepath.Join(filepath.Dir(filepath.Dir(absPath(dir))), DefaultConfigFile)
 	}
 	exists := func(rel string) bool {
 		_, err := os.Lstat(filepath.Join(dir, rel))
@@ -91,7 +118,11 @@ func planInit(dir, host string, imported *hosts.Result) (*initPlan, error) {
 		p.kept = append(p.kept, DefaultConfigFile)
 		p.settings = settings
 	} else {
-		p.files = append(p.files, initFile{DefaultConfigFile, []byte(initConfigYAML + settings), 0o644})
+		head := initConfigYAML
+		if project != "" {
+			head = projectConfigYAML(project, p.userFile)
+		}
+		p.files = append(p.files, initFile{DefaultConfigFile, []byte(head + settings), 0o644})
 	}
 	if exists(".mcp.json") {
 		if len(servers) > 0 {
@@ -99,8 +130,12 @@ func planInit(dir, host string, imported *hosts.Result) (*initPlan, error) {
 			for i, s := range servers {
 				names[i] = s.Name
 			}
-			return nil, fmt.Errorf("%s exists, and init never overwrites a file: the %s imported from %s (%s) would be lost. Move it aside, or init another folder (toolsearch init DIR --from %s, then --config DIR/%s)",
-				filepath.Join(dir, ".mcp.json"), plural(len(servers), "server"), host, strings.Join(names, ", "), host, DefaultConfigFile)
+			again := fmt.Sprintf("toolsearch init DIR --from %s, then --config DIR/%s", host, DefaultConfigFile)
+			if project != "" {
+				again = "move the folder aside and run init again"
+			}
+			return nil, fmt.Errorf("%s exists, and init never overwrites a file: the %s imported from %s (%s) would be lost. Move it aside, or init another folder (%s)",
+				filepath.Join(dir, ".mcp.json"), plural(len(servers), "server"), host, strings.Join(names, ", "), again)
 		}
 		p.kept = append(p.kept, ".mcp.json")
 	} else {
@@ -112,9 +147,12 @@ func planInit(dir, host string, imported *hosts.Result) (*initPlan, error) {
 		}
 		p.files = append(p.files, initFile{".mcp.json", hosts.MCPConfig(servers), mode})
 	}
-	if exists("skills") {
+	switch {
+	case project != "":
+		// The user's skills come with the include.
+	case exists("skills"):
 		p.kept = append(p.kept, "skills")
-	} else {
+	default:
 		p.files = append(p.files,
 			initFile{"skills/example/SKILL.md", []byte(exampleSkill), 0o644},
 			initFile{"skills/example/scripts/hello.sh", []byte(exampleScript), 0o755})
@@ -123,7 +161,7 @@ func planInit(dir, host string, imported *hosts.Result) (*initPlan, error) {
 }
 
 // write creates the planned files, never replacing one (O_EXCL), and says
-// what it did and what to do next.
+// what it did.
 func (p *initPlan) write(out io.Writer) error {
 	for _, f := range p.files {
 		path := filepath.Join(p.dir, f.path)
@@ -153,37 +191,56 @@ func (p *initPlan) write(out io.Writer) error {
 	if p.settings != "" {
 		fmt.Fprintf(out, "\nAdd the imported servers' settings to %s:\n%s", filepath.Join(p.dir, DefaultConfigFile), p.settings)
 	}
-	p.report(out)
 	return nil
 }
 
+// describe says what a written file holds, and for whom.
 func (p *initPlan) describe(rel string) string {
-	if rel != ".mcp.json" || p.imported == nil {
+	switch {
+	case rel == DefaultConfigFile && p.project != "":
+		return fmt.Sprintf(" (the configuration of %s: its own servers, and it includes %s)", p.project, p.userFile)
+	case rel != ".mcp.json" || p.imported == nil:
 		return ""
 	}
 	h, _ := hosts.Lookup(p.host)
-	return fmt.Sprintf(" (%s from %s: %s)", plural(len(p.imported.Servers), "server"), h.Title, strings.Join(p.imported.Read, ", "))
+	names := make([]string, len(p.servers))
+	for i, s := range p.servers {
+		names[i] = s.Name
+	}
+	reach := "every project"
+	if p.project != "" {
+		reach = p.project + " alone"
+	}
+	list := ""
+	if len(names) > 0 {
+		list = ": " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf(" (%s from %s, which it gives %s%s)", plural(len(p.servers), "server"), h.Title, reach, list)
 }
 
 // report lists what the import could not carry over, what toolsearch
-// thinks of the new .mcp.json, and the next steps.
-func (p *initPlan) report(out io.Writer) {
+// thinks of the new .mcp.json files, the next steps, and which entries to
+// take out of which of the host's files.
+func report(out io.Writer, host, project string, imported *hosts.Result, plans []*initPlan) {
 	var notes []string
-	if p.imported != nil {
-		notes = append(notes, p.imported.Notes...)
-		h, _ := hosts.Lookup(p.host)
+	if imported != nil {
+		notes = append(notes, imported.Notes...)
+		h, _ := hosts.Lookup(host)
 		switch {
-		case len(p.imported.Read) == 0:
+		case len(imported.Read) == 0:
 			var where []string
-			for _, l := range h.Locations(hosts.Options{Project: p.project}) {
+			for _, l := range h.Locations(hosts.Options{Project: project}) {
 				where = append(where, l.Path)
 			}
 			notes = append(notes, fmt.Sprintf("no %s configuration found (looked in %s): .mcp.json has no servers", h.Title, strings.Join(slices.Compact(where), ", ")))
-		case len(p.imported.Servers) == 0:
-			notes = append(notes, fmt.Sprintf("no %s servers found in %s for the project %s: .mcp.json has no servers", h.Title, strings.Join(p.imported.Read, ", "), absPath(p.project)))
+		case len(imported.Servers) == 0:
+			notes = append(notes, fmt.Sprintf("no %s servers found in %s for the project %s: .mcp.json has no servers", h.Title, strings.Join(imported.Read, ", "), project))
 		}
 	}
-	if slices.ContainsFunc(p.files, func(f initFile) bool { return f.path == ".mcp.json" }) {
+	for _, p := range plans {
+		if !slices.ContainsFunc(p.files, func(f initFile) bool { return f.path == ".mcp.json" }) {
+			continue
+		}
 		_, probs, err := upstream.LoadConfig(filepath.Join(p.dir, ".mcp.json"))
 		if err != nil {
 			notes = append(notes, err.Error())
@@ -200,24 +257,46 @@ func (p *initPlan) report(out io.Writer) {
 			fmt.Fprintf(out, "  %s\n", n)
 		}
 	}
-	host := p.host
 	if host == "" {
 		host = "HOST"
 	}
+	user := plans[0]
 	// The commands name the folder unless it is the one they read anyway
 	// (the user's, from a folder without a toolsearch.yaml of its own).
-	abs := absPath(p.dir)
+	abs := absPath(user.dir)
 	config, dirFlag := "", ""
-	if userDir, err := userConfigDir(); err != nil || abs != userDir || fileExists(DefaultConfigFile) && absPath(".") != abs {
+	userDir, err := userConfigDir()
+	if err != nil || abs != userDir || fileExists(DefaultConfigFile) && absPath(".") != abs {
 		config = " --config " + hosts.ShellJoin(filepath.Join(abs, DefaultConfigFile))
 		dirFlag = " --dir " + hosts.ShellJoin(abs)
 	}
-	fmt.Fprintf(out, "\nNext:\n  toolsearch catalog%s   # what toolsearch serves, with each server's state\n", config)
-	fmt.Fprintf(out, "  toolsearch client-config %s%s   # how to register toolsearch with %s\n", host, dirFlag, hostTitle(host))
-	if p.imported != nil && len(p.imported.Servers) > 0 {
-		fmt.Fprintf(out, "  then remove the imported servers from %s's configuration, so that only toolsearch loads them\n", hostTitle(host))
+	fmt.Fprintf(out, "\nNext:\n  toolsearch catalog%s   # what toolsearch serves in every project, with each server's state\n", config)
+	fmt.Fprintf(out, "  toolsearch client-config %s%s   # how to register it with %s for every project\n", host, dirFlag, hostTitle(host))
+	for _, p := range plans[1:] {
+		own := " --config " + hosts.ShellJoin(filepath.Join(absPath(p.dir), DefaultConfigFile))
+		names := make([]string, len(p.servers))
+		for i, s := range p.servers {
+			names[i] = s.Name
+		}
+		fmt.Fprintf(out, "  toolsearch catalog%s   # what it serves in %s: those and the project's\n", own, p.project)
+		fmt.Fprintf(out, "  toolsearch approve%s %s   # the project's servers wait for your approval, as remote ones do (toolsearch review%s shows them)\n", own, hosts.ShellJoin(names...), own)
+		projectDir := ""
+		if abs != userDir {
+			projectDir = " --dir " + hosts.ShellJoin(absPath(p.dir))
+		}
+		fmt.Fprintf(out, "  toolsearch client-config %s --project %s%s   # how to register it for %s alone, with the project's servers\n", host, hosts.ShellJoin(p.project), projectDir, p.project)
 	}
-	fmt.Fprintf(out, "\nThe snippet names %s by its absolute path, so the host may start toolsearch in any project: the paths in it are taken from %s, skill scripts run in the host's project, and a project's own .mcp.json is never read unless named.\n", DefaultConfigFile, abs)
+	if imported != nil && len(imported.Servers) > 0 {
+		h, _ := hosts.Lookup(host)
+		fmt.Fprintf(out, "\nOnce toolsearch is registered, take out of %s what it now fronts, each where it was, so that the model does not get their tools twice:\n", h.Title)
+		for _, p := range plans {
+			for _, s := range p.servers {
+				fmt.Fprintf(out, "  %s\n", hosts.RemoveHint(host, s, project))
+			}
+		}
+		fmt.Fprintf(out, "Leave the rest: a server init did not import (another project's) stays where it is.\n")
+	}
+	fmt.Fprintf(out, "\nThe snippets name %s by its absolute path, so the host may start toolsearch in any project: the paths in it are taken from its folder, skill scripts run in the host's project, and a project's own .mcp.json is never read unless named.\n", DefaultConfigFile)
 }
 
 func hostTitle(name string) string {

@@ -63,8 +63,10 @@ func toolsearchAt(t *testing.T, dir, home string, args ...string) (string, error
 }
 
 // TestInitFrom imports each host's sample configuration with init --from:
-// the .mcp.json written holds the host's servers as toolsearch reads them,
-// and toolsearch.yaml their settings.
+// the servers the host gives every project go in the folder's .mcp.json,
+// those it gives the project alone in the project's configuration under
+// projects/, which includes the folder's; toolsearch.yaml holds their
+// settings; init says what to take out of which of the host's files.
 func TestInitFrom(t *testing.T) {
 	for _, host := range hosts.Names() {
 		t.Run(host, func(t *testing.T) {
@@ -77,26 +79,42 @@ func TestInitFrom(t *testing.T) {
 			if err != nil {
 				t.Fatalf("init --from %s: %v\n%s", host, err, out)
 			}
-			servers, probs, err := upstream.LoadConfig(filepath.Join(project, ".mcp.json"))
-			if err != nil || len(servers) != len(want.Servers) {
-				t.Fatalf("toolsearch reads %d servers (%v, %v), want %d:\n%s", len(servers), err, probs, len(want.Servers), out)
-			}
-			for i, s := range servers {
-				if s.Name != want.Servers[i].Name {
-					t.Errorf("server %d is %s, want %s", i, s.Name, want.Servers[i].Name)
+			every, own := want.Split()
+			parts := []struct {
+				dir     string
+				servers []hosts.Server
+			}{{project, every}, {projectConfigDir(project, project), own}}
+			for _, part := range parts {
+				if len(part.servers) == 0 {
+					if fileExists(part.dir) && part.dir != project {
+						t.Errorf("%s written with no servers of the project", part.dir)
+					}
+					continue
+				}
+				servers, probs, err := upstream.LoadConfig(filepath.Join(part.dir, ".mcp.json"))
+				if err != nil || len(servers) != len(part.servers) {
+					t.Fatalf("toolsearch reads %d servers in %s (%v, %v), want %d:\n%s", len(servers), part.dir, err, probs, len(part.servers), out)
+				}
+				for i, s := range servers {
+					if s.Name != part.servers[i].Name {
+						t.Errorf("server %d is %s, want %s", i, s.Name, part.servers[i].Name)
+					}
+				}
+				cfg, err := loadConfig(filepath.Join(part.dir, DefaultConfigFile), true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range part.servers {
+					sc := cfg.Servers[s.Name]
+					if s.Settings.IsZero() != (sc == nil) || sc != nil && (sc.Disabled != s.Settings.Disabled || !maps.Equal(sc.Policy, s.Settings.Policy)) {
+						t.Errorf("servers.%s in toolsearch.yaml = %+v, want %+v", s.Name, sc, s.Settings)
+					}
+					if hint := hosts.RemoveHint(host, s, project); !strings.Contains(out, "  "+hint+"\n") {
+						t.Errorf("init does not say to %s:\n%s", hint, out)
+					}
 				}
 			}
-			cfg, err := loadConfig(filepath.Join(project, DefaultConfigFile), true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range want.Servers {
-				sc := cfg.Servers[s.Name]
-				if s.Settings.IsZero() != (sc == nil) || sc != nil && (sc.Disabled != s.Settings.Disabled || !maps.Equal(sc.Policy, s.Settings.Policy)) {
-					t.Errorf("servers.%s in toolsearch.yaml = %+v, want %+v", s.Name, sc, s.Settings)
-				}
-			}
-			if !strings.Contains(out, "wrote  .mcp.json ("+plural(len(want.Servers), "server")) || !strings.Contains(out, "toolsearch client-config "+host) {
+			if !strings.Contains(out, "wrote  .mcp.json ("+plural(len(every), "server")) || !strings.Contains(out, "toolsearch client-config "+host) {
 				t.Errorf("init says:\n%s", out)
 			}
 			// client-config registers what init wrote, with absolute paths.
@@ -193,14 +211,15 @@ func TestInitFromClaudeLocalScope(t *testing.T) {
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
 	os.MkdirAll(filepath.Join(project, "sub"), 0o755)
 
+	local := "(2 servers from Claude Code, which it gives " + project + " alone: db, notes)"
 	out, err := toolsearchAt(t, project, home, "init", "toolsearch", "--from", "claude-code")
-	if err != nil || !strings.Contains(out, "wrote  toolsearch/.mcp.json (2 servers from Claude Code") {
+	if err != nil || !strings.Contains(out, local) {
 		t.Errorf("init in a folder of the project: %v\n%s", err, out)
 	}
 	// As the README has it: a folder of toolsearch's own, from the project.
 	own := filepath.Join(t.TempDir(), "toolsearch")
 	out, err = toolsearchAt(t, filepath.Join(project, "sub"), home, "init", own, "--from", "claude-code")
-	if err != nil || !strings.Contains(out, "(2 servers from Claude Code") {
+	if err != nil || !strings.Contains(out, local) {
 		t.Errorf("init of a folder elsewhere, from the project: %v\n%s", err, out)
 	}
 
@@ -216,7 +235,7 @@ func TestInitFromClaudeLocalScope(t *testing.T) {
 	}
 	other := t.TempDir()
 	out, err = toolsearchAt(t, other, home, "init", ".", "--from", "claude-code", "--project", project)
-	if err != nil || !strings.Contains(out, "wrote  .mcp.json (2 servers from Claude Code") {
+	if err != nil || !strings.Contains(out, local) {
 		t.Errorf("init --project: %v\n%s", err, out)
 	}
 }

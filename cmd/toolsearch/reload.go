@@ -57,6 +57,7 @@ func configFiles(sf *sourceFlags, cfg *Config) []string {
 	case sf.configDir != "":
 		files = append(files, filepath.Join(sf.configDir, ".mcp.json"))
 	}
+	files = append(files, includedFiles(cfg)...)
 	// A configuration folder the user has not made yet (a first start) is
 	// not watched: its absence is no problem to report.
 	return slices.DeleteFunc(files, func(f string) bool { return !fileExists(filepath.Dir(f)) })
@@ -74,7 +75,7 @@ func (a *app) reload(sf *sourceFlags, prev *Config) *Config {
 		a.configBroken(loader.Problem{File: gone, Severity: loader.SeverityError, Message: "the file is gone; the servers it defined keep running until it is back or toolsearch restarts"})
 		return prev
 	}
-	servers, probs, err := readServers(cfg.MCPConfig)
+	servers, probs, err := readConfigServers(cfg)
 	if err != nil {
 		a.configBroken(loader.Problem{File: cfg.MCPConfig, Severity: loader.SeverityError, Message: err.Error()})
 		return prev

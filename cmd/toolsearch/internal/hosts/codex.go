@@ -31,6 +31,9 @@ var codex = &Host{
 	},
 	read:    readCodex,
 	snippet: codexSnippet,
+	key: func(name string) string {
+		return fmt.Sprintf("the [mcp_servers.%s] table (and its [mcp_servers.%s.*] tables)", name, name)
+	},
 	caveats: func(string, []string) []string {
 		return []string{"Codex asks before it calls a tool that is not annotated read-only, and codex exec, which cannot ask, refuses the call (\"requires approval, but approval policy is never\"). " +
 			"The snippet approves " + codexReadProxy + ", which reaches only upstream tools annotated read-only (tool_search is read-only itself); " +

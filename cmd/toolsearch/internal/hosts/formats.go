@@ -27,10 +27,8 @@ var claudeCode = &Host{
 		}
 		return readJSONServers(data, []string{"mcpServers"}, loc.Path, claudeEntry)
 	},
+	// Register gives the scope: user, or local for one project.
 	snippet: func(command string, args []string) string { return ClaudeMCPAdd("", command, args) + "\n" },
-	caveats: func(command string, args []string) []string {
-		return []string{"that registers toolsearch for you in this project (Claude Code's local scope); to have it in every project, run instead:\n  " + ClaudeMCPAdd("user", command, args)}
-	},
 }
 
 // ClaudeMCPAdd is the `claude mcp add` command that registers command and
@@ -129,6 +127,7 @@ var vscode = &Host{
 	snippet: func(command string, args []string) string {
 		return jsonSnippet(map[string]any{"servers": map[string]any{"toolsearch": Entry{Type: "stdio", Command: command, Args: args}}})
 	},
+	key: func(name string) string { return "servers." + name },
 }
 
 // Windsurf keeps servers in ~/.codeium/windsurf/mcp_config.json under

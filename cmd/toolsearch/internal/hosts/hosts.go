@@ -38,6 +38,9 @@ type Host struct {
 	// caveats say what keeps the host from starting or using toolsearch
 	// as registered, and what to do; nil when nothing does.
 	caveats func(command string, args []string) []string
+	// key is where a server sits in one of its files, for the removal
+	// hints: "mcpServers.NAME", "[mcp_servers.NAME]".
+	key func(name string) string
 }
 
 // Caveats says what keeps the host from starting or using toolsearch
@@ -52,8 +55,15 @@ func (h *Host) Caveats(command string, args []string) []string {
 // A Location is a configuration file of a host.
 type Location struct {
 	Path  string
-	Scope string // "project", "user" or "local" (Claude Code's per-project entries in ~/.claude.json)
+	Scope string // "project", "user", "local" (Claude Code's per-project entries in ~/.claude.json) or "file" (--from-file)
 }
+
+// EveryProject reports whether the host gives a server configured in
+// scope to every project ("user", and a file read with --from-file),
+// rather than to one ("project", "local"). A server keeps that reach when
+// toolsearch fronts it: init puts the first kind in the user's
+// configuration and the second in the project's (see [Result.Split]).
+func EveryProject(scope string) bool { return scope != "project" && scope != "local" }
 
 // Options say where to look.
 type Options struct {
@@ -98,8 +108,10 @@ type Server struct {
 	// Settings are what the host configured that toolsearch keeps in
 	// toolsearch.yaml rather than .mcp.json.
 	Settings Settings
-	// From is the file it was read from.
-	From string
+	// From is the file it was read from, and Scope the scope it had there
+	// (a Location's).
+	From  string
+	Scope string
 }
 
 // Entry is a server as toolsearch's .mcp.json writes it.

@@ -82,14 +82,18 @@ func TestImport(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("import differs from %s (go test -update rewrites it):\n%s", golden, got)
 			}
-			// What is imported is a .mcp.json toolsearch takes as it is.
-			file := filepath.Join(t.TempDir(), ".mcp.json")
-			if err := os.WriteFile(file, MCPConfig(res.Servers), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			servers, probs, err := upstream.LoadConfig(file)
-			if err != nil || probs.Worst() >= loader.SeverityError || len(servers) != len(res.Servers) {
-				t.Errorf("toolsearch reads %d of %d servers: %v %v", len(servers), len(res.Servers), err, probs)
+			// What is imported is a .mcp.json per reach that toolsearch
+			// takes as it is.
+			every, proj := res.Split()
+			for _, part := range [][]Server{every, proj} {
+				file := filepath.Join(t.TempDir(), ".mcp.json")
+				if err := os.WriteFile(file, MCPConfig(part), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				servers, probs, err := upstream.LoadConfig(file)
+				if err != nil || probs.Worst() >= loader.SeverityError || len(servers) != len(part) {
+					t.Errorf("toolsearch reads %d of %d servers: %v %v", len(servers), len(part), err, probs)
+				}
 			}
 		})
 	}
@@ -106,21 +110,29 @@ func render(res *Result) string {
 		Entry    Entry     `json:"entry"`
 		Settings *settings `json:"settings,omitempty"`
 		From     string    `json:"from"`
+		Scope    string    `json:"scope"`
 	}
+	// The servers by reach, as init writes them: the user's configuration
+	// (every project), the project's (that project only).
 	out := struct {
-		Servers map[string]server `json:"servers"`
-		Read    []string          `json:"read"`
-		Notes   []string          `json:"notes,omitempty"`
-	}{Servers: map[string]server{}, Read: res.Read, Notes: res.Notes}
+		EveryProject map[string]server `json:"everyProject"`
+		Project      map[string]server `json:"project,omitempty"`
+		Read         []string          `json:"read"`
+		Notes        []string          `json:"notes,omitempty"`
+	}{EveryProject: map[string]server{}, Project: map[string]server{}, Read: res.Read, Notes: res.Notes}
 	for _, s := range res.Servers {
-		sv := server{Entry: s.Entry, From: s.From}
+		sv := server{Entry: s.Entry, From: s.From, Scope: s.Scope}
 		if set := s.Settings; !set.IsZero() {
 			sv.Settings = &settings{Disabled: set.Disabled, Policy: set.Policy}
 			if set.Timeout > 0 {
 				sv.Settings.Timeout = set.Timeout.String()
 			}
 		}
-		out.Servers[s.Name] = sv
+		if EveryProject(s.Scope) {
+			out.EveryProject[s.Name] = sv
+		} else {
+			out.Project[s.Name] = sv
+		}
 	}
 	data, _ := json.MarshalIndent(out, "", "  ")
 	return string(data) + "\n"
@@ -244,6 +256,56 @@ func TestShellJoin(t *testing.T) {
 	for _, tt := range tests {
 		if got := ShellJoin(tt.words...); got != tt.want {
 			t.Errorf("ShellJoin(%q) = %s, want %s", tt.words, got, tt.want)
+		}
+	}
+}
+
+// TestRegisterAndRemove: each host's registration for every project goes
+// in the user's file (Claude Code: --scope user), a project's in that
+// project's file (--scope local); hosts without per-project servers say
+// so. Each imported server's removal names its own scope's file or
+// command, never another's.
+func TestRegisterAndRemove(t *testing.T) {
+	o := Options{Home: "/h", GOOS: "linux", Getenv: func(string) string { return "" }}
+	tests := []struct {
+		host, project, wantText, wantWhere string
+	}{
+		{"claude-code", "", "claude mcp add --scope user toolsearch -- /bin/ts serve", "every project"},
+		{"claude-code", "/p", "claude mcp add --scope local toolsearch -- /bin/ts serve", "Run this in /p"},
+		{"codex", "", "[mcp_servers.toolsearch]", "/h/.codex/config.toml (every project)"},
+		{"codex", "/p", "[mcp_servers.toolsearch]", "/p/.codex/config.toml (that project only"},
+		{"gemini", "", `"mcpServers"`, "/h/.gemini/settings.json (every project)"},
+		{"gemini", "/p", `"mcpServers"`, "/p/.gemini/settings.json (that project only"},
+		{"vscode", "", `"servers"`, "/h/.config/Code/User/mcp.json (every project)"},
+		{"vscode", "/p", `"servers"`, "/p/.vscode/mcp.json (that project only"},
+		{"cursor", "/p", `"mcpServers"`, "/p/.cursor/mcp.json"},
+		{"windsurf", "/p", "", "Windsurf has no per-project servers"},
+		{"claude-desktop", "/p", "", "Claude Desktop has no per-project servers"},
+	}
+	for _, tt := range tests {
+		reg, err := Register(tt.host, tt.project, "/bin/ts", []string{"serve"}, o)
+		got := reg.Where
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(reg.Text, tt.wantText) || !strings.Contains(got, tt.wantWhere) {
+			t.Errorf("%s for %q: %q, %q (%v); want %q, %q", tt.host, tt.project, reg.Text, reg.Where, err, tt.wantText, tt.wantWhere)
+		}
+	}
+	removes := []struct {
+		host string
+		s    Server
+		want string
+	}{
+		{"claude-code", Server{Name: "gh", Scope: "user", From: "/h/.claude.json"}, "claude mcp remove --scope user gh"},
+		{"claude-code", Server{Name: "db", Scope: "local", From: "/h/.claude.json"}, "claude mcp remove --scope local db   # in /p"},
+		{"codex", Server{Name: "db", Scope: "project", From: "/p/.codex/config.toml"}, "delete the [mcp_servers.db] table (and its [mcp_servers.db.*] tables) from /p/.codex/config.toml"},
+		{"gemini", Server{Name: "gh", Scope: "user", From: "/h/.gemini/settings.json"}, "delete mcpServers.gh from /h/.gemini/settings.json"},
+		{"vscode", Server{Name: "gh", Scope: "project", From: "/p/.vscode/mcp.json"}, "delete servers.gh from /p/.vscode/mcp.json"},
+	}
+	for _, tt := range removes {
+		if got := RemoveHint(tt.host, tt.s, "/p"); got != tt.want {
+			t.Errorf("%s %s: %q, want %q", tt.host, tt.s.Name, got, tt.want)
 		}
 	}
 }

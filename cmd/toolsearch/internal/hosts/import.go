@@ -22,7 +22,9 @@ const MaxConfigSize = 32 << 20
 
 // Result is what an import found.
 type Result struct {
-	Servers []Server // sorted by name; one per name, the winning scope's
+	// Servers are sorted by name: one per name and reach (every project,
+	// or the project's), the scope the host prefers within a reach.
+	Servers []Server
 	Read    []string // the files read
 	// Notes say what could not be carried over as it was, and what to do
 	// about it (a VS Code input to set as an environment variable, say).
@@ -49,7 +51,14 @@ func Import(name string, o Options) (*Result, error) {
 		}
 	}
 	res := &Result{}
-	seen := map[string]bool{}
+	// A name is one server per reach: the project's and the user's of the
+	// same name both have a place (the project's wins in the project, as
+	// in the host), two of the same reach do not.
+	type reachName struct {
+		name  string
+		every bool
+	}
+	seen := map[reachName]bool{}
 	for _, loc := range locs {
 		data, err := readLimited(loc.Path)
 		if errors.Is(err, fs.ErrNotExist) && o.File == "" {
@@ -67,20 +76,35 @@ func Import(name string, o Options) (*Result, error) {
 		}
 		res.Notes = append(res.Notes, notes...)
 		for _, s := range servers {
-			if seen[s.Name] {
+			key := reachName{s.Name, EveryProject(loc.Scope)}
+			if seen[key] {
 				res.Notes = append(res.Notes, fmt.Sprintf("%s: %s is also configured in a scope %s prefers; that one is imported", loc.Path, s.Name, h.Title))
 				continue
 			}
-			seen[s.Name] = true
-			s.From = loc.Path
+			seen[key] = true
+			s.From, s.Scope = loc.Path, loc.Scope
 			if note := anchorPaths(&s, o.Project, h.Title); note != "" {
 				res.Notes = append(res.Notes, fmt.Sprintf("%s: %s: %s", loc.Path, s.Name, note))
 			}
 			res.Servers = append(res.Servers, s)
 		}
 	}
-	slices.SortFunc(res.Servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(res.Servers, func(a, b Server) int { return strings.Compare(a.Name, b.Name) })
 	return res, nil
+}
+
+// Split parts the servers by reach: those the host gives every project,
+// and those it gives the project alone, each sorted by name. A name may
+// be in both.
+func (r *Result) Split() (everyProject, project []Server) {
+	for _, s := range r.Servers {
+		if EveryProject(s.Scope) {
+			everyProject = append(everyProject, s)
+		} else {
+			project = append(project, s)
+		}
+	}
+	return everyProject, project
 }
 
 // anchorPaths makes a stdio server's relative cwd, or relative command
