@@ -245,6 +245,16 @@ func (cfg *Config) expandOAuth(name string) []string {
 	return set.Check(key)
 }
 
+// warningProblems are the warnings as problems of the file, for the
+// catalog's configuration source.
+func (cfg *Config) warningProblems() loader.Problems {
+	var probs loader.Problems
+	for _, w := range cfg.warnings {
+		probs = append(probs, loader.Problem{File: cfg.path, Severity: loader.SeverityWarning, Message: w})
+	}
+	return probs
+}
+
 // settings returns the OAuth settings as the upstream package takes them.
 func (o *OAuthConfig) settings() oauth.Settings {
 	if o == nil {
@@ -297,6 +307,9 @@ type sourceFlags struct {
 	hostStarted bool
 	// follow makes the command follow edits of its configuration files.
 	follow bool
+	// listsProblems marks a command that lists the configuration's
+	// problems itself (catalog): they are not counted in the log.
+	listsProblems bool
 }
 
 // sourceFlag names the source flags a command offers besides --config and
