@@ -11,9 +11,10 @@ import (
 
 // maxServerError bounds how much of a server's error a message to the
 // model repeats: its first line (the cause; the server's stderr follows
-// it), already redacted by the upstream package, cut short. Part of it is
-// text the server sent.
-const maxServerError = 240
+// it), already redacted by the upstream package, cut short: enough for a
+// login command with its paths (needs_auth), not for a page of text the
+// server sent.
+const maxServerError = 512
 
 // unavailable reports whether src is an upstream server that serves no
 // tools now and has none known: it failed to start, needs a login or is

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -162,17 +161,12 @@ func (cfg *Config) resolvePaths(dir string) {
 	}
 }
 
-var unknownFieldRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
-
 func parseConfig(path string, data []byte) (*Config, error) {
 	cfg := &Config{}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		msg := unknownFieldRE.ReplaceAllString(err.Error(), "line $1: unknown key $2")
-		msg = strings.TrimPrefix(msg, "yaml: ")
-		msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
-		return nil, fmt.Errorf("%s: %s", path, msg)
+		return nil, describeYAMLError(path, data, err)
 	}
 	if err := checkProfiles(path, cfg); err != nil {
 		return nil, err
