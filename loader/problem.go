@@ -38,19 +38,23 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 // for an author to fix it.
 type Problem struct {
 	File     string   `json:"file"`
-	Line     int      `json:"line,omitempty"` // 1-based; 0 when the problem concerns the whole file
+	Line     int      `json:"line,omitempty"`   // 1-based; 0 when the problem concerns the whole file
+	Column   int      `json:"column,omitempty"` // 1-based, in characters; 0 when only the line is known
 	Field    string   `json:"field,omitempty"`
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 }
 
-// String formats the problem as file:line: severity: message, the form
-// editors and CI logs can jump to.
+// String formats the problem as file:line:column: severity: message, the
+// form editors and CI logs can jump to.
 func (p Problem) String() string {
 	var b strings.Builder
 	b.WriteString(p.File)
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ":%d", p.Line)
+		if p.Column > 0 {
+			fmt.Fprintf(&b, ":%d", p.Column)
+		}
 	}
 	fmt.Fprintf(&b, ": %s: %s", p.Severity, p.Message)
 	return b.String()

@@ -138,11 +138,26 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 		return nil, fmt.Errorf("%s is a %s of server %s, not a tool: the user picks it from the host's %s menu; it cannot be called", e.Name, e.Kind, e.Source, e.Kind)
 	}
 	for _, src := range r.Sources {
+		if unavailable(src) {
+			return nil, fmt.Errorf("no tool named %s is known: %s", quoteName(name), unavailableNote(src))
+		}
 		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
 			return nil, fmt.Errorf("no tool named %s: server %s is %s and lists no such tool now; find tools with tool_search and call them by the name it gives", quoteName(name), src.Name, src.State)
 		}
 	}
-	return nil, fmt.Errorf("no tool named %s: find tools with tool_search and call them by the name it gives", quoteName(name))
+	msg := fmt.Sprintf("no tool named %s: find tools with tool_search and call them by the name it gives", quoteName(name))
+	// The name may be one of a server that could not list its tools:
+	// say so, or the model concludes that no such tool exists.
+	var notes []string
+	for _, src := range snap.Sources {
+		if unavailable(src) && src.State != loader.StateDisabled && len(notes) < maxListed {
+			notes = append(notes, unavailableNote(src))
+		}
+	}
+	if len(notes) > 0 {
+		msg += ". It may be a tool of a server whose tools are not known: " + strings.Join(notes, "; ")
+	}
+	return nil, errors.New(msg)
 }
 
 // joinNames lists the entries' names for an error.

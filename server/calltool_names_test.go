@@ -69,7 +69,7 @@ func TestCallNeverRunsAnotherServersTool(t *testing.T) {
 			{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}},
 			{"b", loader.StateFailed, nil},
 		},
-		call: "b__x", refusal: "no tool named \"b__x\": server b is failed and lists no such tool now",
+		call: "b__x", refusal: "no tool named \"b__x\" is known: server b failed to start",
 	}, {
 		name:    "no such server",
 		servers: []namedServer{{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}}},

@@ -451,8 +451,9 @@ func (s *Server) signature(e *loader.Entry) string {
 // server that is not serving normally. Servers still starting whose tools
 // are not known yet are named whatever matched: they may hold what was
 // asked for, and a first search right after start would otherwise read as
-// if nothing could. Other servers without tools are named when nothing
-// matched.
+// if nothing could. Other servers without tools (failed, needing a login,
+// disabled) are named, with their error, when nothing or only a weak match
+// was found, or when the query names them.
 func (s *Server) addStateNotes(snap *loader.Snapshot, res *SearchResult) {
 	for _, src := range snap.Sources {
 		if src.Kind != loader.SourceServer || src.State == loader.StateActive || len(src.Entries) > 0 {
@@ -462,14 +463,14 @@ func (s *Server) addStateNotes(snap *loader.Snapshot, res *SearchResult) {
 			res.Connecting = append(res.Connecting, src.Name)
 			continue
 		}
-		if len(res.Results) > 0 {
+		// A server the query names is noted whatever matched: what did
+		// match is not what was asked for (a weak match at best).
+		if len(res.Results) > 0 && !res.Weak && !namesServer(res.Query, src.Name) {
 			continue
 		}
-		note := fmt.Sprintf("server %s is %s and its tools are not known yet", src.Name, src.State)
-		if src.LastError != "" {
-			note += ": " + firstLine(src.LastError)
+		if unavailable(src) {
+			res.Notes = append(res.Notes, unavailableNote(src))
 		}
-		res.Notes = append(res.Notes, note)
 	}
 	if n := len(res.Connecting); n > 0 {
 		names := res.Connecting[:min(n, maxListed)]

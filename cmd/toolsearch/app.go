@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
+	"github.com/toolsearch/toolsearch/internal/suggest"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
@@ -49,6 +52,9 @@ type app struct {
 	// scripts runs skill scripts; nil when they are turned off.
 	scripts  *runner.Runner
 	stopOnce sync.Once
+	// held holds a one-shot command's configuration warnings while it
+	// loads; nil for serve, which logs each.
+	held *heldLog
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel. The level
@@ -167,6 +173,7 @@ func openApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.noteHeldProblems(f)
 	a.warnIfEmpty(f)
 	a.noteUnreadProject(f)
 	return a, nil
@@ -250,10 +257,15 @@ func newApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range cfg.warnings {
-		log.Warn("toolsearch.yaml", "file", cfg.path, "problem", w)
+	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), follow: f.follow}
+	if !f.follow {
+		a.held = newHeldLog(log.Handler())
+		a.log = slog.New(a.held)
 	}
-	return &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), follow: f.follow}, nil
+	for _, w := range cfg.warnings {
+		a.log.Warn("toolsearch.yaml", "file", cfg.path, "problem", w)
+	}
+	return a, nil
 }
 
 // loadUpstreamConfig reads .mcp.json and prepares (but does not start) the
@@ -264,17 +276,22 @@ func (a *app) loadUpstreamConfig() error {
 	path := a.cfg.MCPConfig
 	servers, probs, err := readConfigServers(a.cfg)
 	if err != nil {
-		a.log.Error("upstream servers not loaded", "config", path, "err", err)
-		probs = append(probs, loader.Problem{File: path, Severity: loader.SeverityError, Message: err.Error()})
+		// A one-shot command stops: what it would print would leave out
+		// every server of the file. serve goes on, follows the file and
+		// starts its servers once it can be read.
+		if !a.follow {
+			return fmt.Errorf("%w; fix it, or name another file with --mcp-config", err)
+		}
+		probs = append(probs, fileProblem(path, err))
 	}
 	for _, p := range probs {
 		a.log.Warn("upstream configuration", "problem", p.String())
 	}
-	a.reportConfig(probs.Errors())
 	settings, err := upstreamSettings(a.cfg, servers, a.log)
 	if err != nil {
 		return err
 	}
+	a.reportConfig(slices.Concat(unshown(probs, servers), a.cfg.warningProblems()))
 	if len(servers) == 0 && !a.follow {
 		return nil
 	}
@@ -291,6 +308,28 @@ func (a *app) loadUpstreamConfig() error {
 	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
+}
+
+// unshown are the problems of an MCP config that no server's source
+// carries: those of the file, and every one of an entry left out.
+func unshown(probs loader.Problems, servers []upstream.ServerConfig) loader.Problems {
+	var out loader.Problems
+	for _, p := range probs {
+		if !slices.ContainsFunc(servers, func(sc upstream.ServerConfig) bool { return slices.Contains(sc.Problems, p) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// fileProblem is the problem of a configuration file that could not be
+// read: located, when it was read but is not what it should be.
+func fileProblem(path string, err error) loader.Problem {
+	var fe *upstream.FileError
+	if errors.As(err, &fe) {
+		return fe.Problem
+	}
+	return loader.Problem{File: path, Severity: loader.SeverityError, Message: pathError(err).Error()}
 }
 
 // readServers reads the upstream servers of an MCP config file; no file
@@ -314,7 +353,9 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 	settings := map[string]upstream.Settings{}
 	for name, sc := range cfg.Servers {
 		if !known[name] {
-			log.Warn("toolsearch.yaml configures a server that "+cfg.MCPConfig+" does not define", "server", name)
+			w := "servers." + name + ": configures a server that " + cfg.MCPConfig + " does not define" + suggest.Hint(name, slices.Collect(maps.Keys(known)))
+			log.Warn("toolsearch.yaml", "file", cfg.path, "problem", w)
+			cfg.warnings = append(cfg.warnings, w)
 			continue
 		}
 		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}

@@ -17,6 +17,7 @@ import (
 func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("catalog", os.Stderr)
 	sf := addSourceFlags(fs, flagsCatalog, "warn")
+	sf.listsProblems = true
 	asJSON := fs.Bool("json", false, "print JSON")
 	uf := addUpstreamFlags(fs, true)
 	a, _, err := parseAndOpen(fs, sf, args)
@@ -45,6 +46,9 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 		lastError, _, _ := strings.Cut(s.LastError, "\n")
 		if last := loader.LastLines(s.Stderr, 1); len(last) > 0 {
 			lastError += "; stderr: " + last[0] // the cause, usually
+		}
+		if s.Kind == string(loader.SourceConfig) && len(s.Problems) > 0 {
+			lastError = plural(len(s.Problems), "problem") + ", listed below" // once, in full, there
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.Kind, dash(s.State), s.Entries, listed, dash(lastError))
 	}

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -170,17 +169,12 @@ func (cfg *Config) resolvePaths(dir string) {
 	}
 }
 
-var unknownFieldRE = regexp.MustCompile(`line (\d+): field (\S+) not found in type \S+`)
-
 func parseConfig(path string, data []byte) (*Config, error) {
 	cfg := &Config{}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		msg := unknownFieldRE.ReplaceAllString(err.Error(), "line $1: unknown key $2")
-		msg = strings.TrimPrefix(msg, "yaml: ")
-		msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
-		return nil, fmt.Errorf("%s: %s", path, msg)
+		return nil, describeYAMLError(path, data, err)
 	}
 	if err := checkProfiles(path, cfg); err != nil {
 		return nil, err
@@ -253,6 +247,16 @@ func (cfg *Config) expandOAuth(name string) []string {
 	return set.Check(key)
 }
 
+// warningProblems are the warnings as problems of the file, for the
+// catalog's configuration source.
+func (cfg *Config) warningProblems() loader.Problems {
+	var probs loader.Problems
+	for _, w := range cfg.warnings {
+		probs = append(probs, loader.Problem{File: cfg.path, Severity: loader.SeverityWarning, Message: w})
+	}
+	return probs
+}
+
 // settings returns the OAuth settings as the upstream package takes them.
 func (o *OAuthConfig) settings() oauth.Settings {
 	if o == nil {
@@ -305,6 +309,9 @@ type sourceFlags struct {
 	hostStarted bool
 	// follow makes the command follow edits of its configuration files.
 	follow bool
+	// listsProblems marks a command that lists the configuration's
+	// problems itself (catalog): they are not counted in the log.
+	listsProblems bool
 }
 
 // sourceFlag names the source flags a command offers besides --config and

@@ -20,13 +20,13 @@ func TestParseConfig(t *testing.T) {
 	}{
 		{"empty", "", ""},
 		{"full", "skills: [a, b]\ntools: [x.json, ns=y.json]\nlistingBudget: 0\nresultBudget: 4000\nconnectWait: 5s\nscripts:\n  timeout: 30s\n  env: [GOPATH]\nservers:\n  gh:\n    timeout: 2m\n    connectWait: 3s\n    alwaysLoad: [\"get_*\"]\n    policy:\n      \"delete_*\": visible_only\n", ""},
-		{"unknown key", "skills: [a]\nlistingBudgett: 3\n", "line 2: unknown key listingBudgett"},
-		{"unknown nested key", "servers:\n  gh:\n    polcy: {}\n", "line 3: unknown key polcy"},
+		{"unknown key", "skills: [a]\nlistingBudgett: 3\n", `toolsearch.yaml:2:1: unknown key listingBudgett (did you mean "listingBudget"?)`},
+		{"unknown nested key", "servers:\n  gh:\n    polcy: {}\n", `toolsearch.yaml:3:5: unknown key polcy (did you mean "policy"?)`},
 		{"bad duration", "scripts:\n  timeout: soon\n", `"soon" is not a duration`},
 		{"bad policy", "servers:\n  gh:\n    policy:\n      \"*\": maybe\n", `servers.gh.policy.*: unknown policy "maybe"`},
 		{"bad glob", "servers:\n  gh:\n    alwaysLoad: [\"[\"]\n", `bad glob "["`},
 		{"oauth", "servers:\n  gh:\n    oauth:\n      clientId: id\n      clientSecret: ${TS_TEST_SECRET}\n      scopes: [repo]\n      callbackPort: 8765\n", ""},
-		{"oauth unknown key", "servers:\n  gh:\n    oauth:\n      clientID: id\n", "line 4: unknown key clientID"},
+		{"oauth unknown key", "servers:\n  gh:\n    oauth:\n      clientID: id\n", `toolsearch.yaml:4:7: unknown key clientID (did you mean "clientId"?)`},
 		{"oauth problems", "servers:\n  gh:\n    oauth:\n      clientSecret: s\n      clientMetadataUrl: http://x/c.json\n      callbackPort: -1\n", "servers.gh.oauth.clientSecret: set without clientId; a secret belongs to a pre-registered client; servers.gh.oauth.clientMetadataUrl"},
 		{"negative session cap", "http:\n  maxSessions: -1\n", "http.maxSessions must be positive"},
 		{"skills cap", "skillsMaxBytes: 1048576\n", ""},
@@ -35,13 +35,16 @@ func TestParseConfig(t *testing.T) {
 		{"negative first list wait", "firstListWait: -1s\n", "firstListWait must be 0 (no wait) or more (leave it out for the default, 2s), got -1s"},
 		{"zero skills cap", "skillsMaxBytes: 0\n", "skillsMaxBytes must be a positive number of bytes (leave it out for the default, 268435456: 256 MiB), got 0"},
 		{"negative skills cap", "skillsMaxBytes: -5\n", "skillsMaxBytes must be a positive number of bytes"},
-		{"skills cap not a number", "skillsMaxBytes: 256MiB\n", "line 1: cannot unmarshal"},
+		{"far from any key", "zzzz: 1\n", "toolsearch.yaml:1:1: unknown key zzzz\n"},
+		{"two unknown keys, each placed", "logLevl: info\nservers:\n  x:\n    timout: 3s\n", "toolsearch.yaml:1:1: unknown key logLevl (did you mean \"logLevel\"?)\ntoolsearch.yaml:4:5: unknown key timout (did you mean \"timeout\"?)"},
+		{"syntax error", "skills: [a\nlogLevel: info\n", "toolsearch.yaml:1: did not find expected ',' or ']'"},
+		{"skills cap not a number", "skillsMaxBytes: 256MiB\n", "toolsearch.yaml:1: cannot unmarshal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, err := parseConfig("toolsearch.yaml", []byte(tt.yaml))
 			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.HasPrefix(err.Error(), "toolsearch.yaml: ") {
+				if err == nil || !strings.Contains(err.Error()+"\n", tt.err) || !strings.HasPrefix(err.Error(), "toolsearch.yaml:") {
 					t.Errorf("error = %v, want toolsearch.yaml: ...%s", err, tt.err)
 				}
 				return

@@ -17,6 +17,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/internal/suggest"
 	"github.com/toolsearch/toolsearch/internal/supervise"
 )
 
@@ -98,9 +99,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolsearch %s: %v\n", c.name, err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "toolsearch: unknown command %q\n\n", args[0])
-	usage(stderr)
+	unknownCommand(stderr, args[0])
 	return 2
+}
+
+// unknownCommand says that name is no command: with the command meant
+// when it is one typo away from one, else with the list of them.
+func unknownCommand(w io.Writer, name string) {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	// %.64q: at most 64 characters of it, since a pasted paragraph is no
+	// command name.
+	if meant, ok := suggest.Closest(name, names); ok {
+		fmt.Fprintf(w, "toolsearch: unknown command %.64q: did you mean toolsearch %s? (toolsearch help lists every command)\n", name, meant)
+		return
+	}
+	fmt.Fprintf(w, "toolsearch: unknown command %.64q\n\n", name)
+	usage(w)
 }
 
 func usage(w io.Writer) {

@@ -192,7 +192,7 @@ func TestOAuthEndToEnd(t *testing.T) {
 	}
 	// Its tools are not known yet; a search says why, and what to run.
 	out, err = w.run("search", "echo")
-	if err != nil || !strings.Contains(out, "server remote is needs_auth and its tools are not known yet") || !strings.Contains(out, "run toolsearch auth login remote --config "+filepath.Join(w.dir, "toolsearch.yaml")) {
+	if err != nil || !strings.Contains(out, "server remote needs a login, so its tools are not known") || !strings.Contains(out, "run toolsearch auth login remote --config "+filepath.Join(w.dir, "toolsearch.yaml")) {
 		t.Fatalf("search before login: %v\n%s", err, out)
 	}
 

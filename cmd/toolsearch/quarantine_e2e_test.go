@@ -244,7 +244,7 @@ func TestScanCommand(t *testing.T) {
 	for _, want := range []string{
 		`calc__add (tool from calc): description[18:38]: model-directive: an instruction to keep something from the user: "Do not tell the user"`,
 		"deploy (skill from skills): " + filepath.Join(e.dir, "skills/deploy/SKILL.md") + ":5: secret-path",
-		"2 findings in 2 definitions of 2 scanned",
+		"2 definitions scanned: 2 definitions flagged, with 2 findings",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("scan lacks %q:\n%s", want, out)
@@ -257,7 +257,7 @@ func TestScanCommand(t *testing.T) {
 	}
 	e.setTools(flipDef("v2", "Adds two numbers.", "a"))
 	writeFile(t, e.dir, "skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploys.\n---\nRun the deploy script.\n")
-	if out, err := e.cli("scan"); err != nil || !strings.Contains(out, "0 findings in 0 definitions of 2 scanned") {
+	if out, err := e.cli("scan"); err != nil || !strings.Contains(out, "2 definitions scanned: nothing found") {
 		t.Errorf("a clean catalog: %v\n%s", err, out)
 	}
 }

@@ -89,7 +89,7 @@ func (a *app) reload(sf *sourceFlags, prev *Config) *Config {
 	for _, p := range probs {
 		a.log.Warn("upstream configuration", "problem", p.String())
 	}
-	shown := probs.Errors()
+	shown := unshown(probs, servers)
 	for _, name := range kept {
 		shown = append(shown, loader.Problem{File: cfg.MCPConfig, Field: "mcpServers." + name, Severity: loader.SeverityWarning,
 			Message: "mcpServers." + name + ": the entry is broken; the server keeps running as it was configured before"})
@@ -99,7 +99,7 @@ func (a *app) reload(sf *sourceFlags, prev *Config) *Config {
 	if keys := restartKeys(prev, cfg); len(keys) > 0 {
 		a.log.Warn("toolsearch.yaml changed settings that take effect at the next start", "keys", keys)
 	}
-	a.reportConfig(shown)
+	a.reportConfig(slices.Concat(shown, cfg.warningProblems()))
 	return cfg
 }
 
@@ -120,7 +120,11 @@ func (a *app) reportConfig(shown loader.Problems) {
 		}
 		return
 	}
-	a.catalog.Put(&loader.Source{Name: configSource, Kind: loader.SourceConfig, Problems: shown, LastError: shown[0].String()})
+	src := &loader.Source{Name: configSource, Kind: loader.SourceConfig, Problems: shown}
+	if errs := shown.Errors(); len(errs) > 0 {
+		src.LastError = errs[0].String()
+	}
+	a.catalog.Put(src)
 }
 
 // keepBroken keeps, in the servers read now, the configuration of each

@@ -31,24 +31,54 @@ func runSkills(_ context.Context, args []string, out io.Writer) error {
 	if len(dirs) == 0 {
 		return fmt.Errorf("no skill folders: give DIR arguments (toolsearch skills validate ./skills), or --config FILE whose skill roots to validate")
 	}
-	checked, invalid, probs := validateSkills(dirs)
-	failing := 0
-	for _, p := range probs {
+	res := validateSkills(dirs)
+	for _, p := range res.probs {
 		fmt.Fprintln(out, p.String())
-		if p.Severity >= loader.SeverityWarning {
-			failing++
-		}
 	}
-	fmt.Fprintf(out, "%s checked: %d valid, %d invalid; %s, %s\n", plural(checked, "skill"), checked-invalid, invalid, plural(failing, "problem"), plural(len(probs)-failing, "hint"))
-	if failing > 0 {
+	fmt.Fprintln(out, res.summary())
+	if res.invalid+res.warned > 0 {
 		return exitError(1)
 	}
 	return nil
 }
 
+// validation is what skills validate found.
+type validation struct {
+	checked int
+	invalid int // skills with an error: hosts do not load them
+	warned  int // skills with warnings only: they load, but break a rule
+	probs   loader.Problems
+}
+
+// summary says what the check found: how many skills are fine, how many
+// load but break a rule, how many do not load, and the problems by
+// severity.
+func (v validation) summary() string {
+	var errs, warns, hints int
+	for _, p := range v.probs {
+		switch p.Severity {
+		case loader.SeverityError:
+			errs++
+		case loader.SeverityWarning:
+			warns++
+		default:
+			hints++
+		}
+	}
+	s := fmt.Sprintf("%s checked: %d valid", plural(v.checked, "skill"), v.checked-v.invalid-v.warned)
+	if v.warned > 0 {
+		s += fmt.Sprintf(", %d with warnings (they load, but break a rule of the Agent Skills format)", v.warned)
+	}
+	if v.invalid > 0 {
+		s += fmt.Sprintf(", %d invalid (not loaded)", v.invalid)
+	}
+	return s + fmt.Sprintf("; %s, %s, %s", plural(errs, "error"), plural(warns, "warning"), plural(hints, "hint"))
+}
+
 // validateSkills checks each DIR, which is either a skill folder or a root
 // holding skill folders, strictly: every rule counts.
-func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems) {
+func validateSkills(dirs []string) validation {
+	var v validation
 	seen := map[string]string{}
 	for _, dir := range dirs {
 		folders := []string{dir}
@@ -56,21 +86,21 @@ func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems)
 			var err error
 			var misnamed loader.Problems
 			folders, misnamed, err = loader.SkillDirs(dir)
-			probs = append(probs, misnamed...)
-			invalid += len(misnamed)
+			v.probs = append(v.probs, misnamed...)
+			v.invalid += len(misnamed)
 			if err != nil {
-				probs = append(probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: err.Error()})
+				v.probs = append(v.probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: err.Error()})
 				continue
 			}
 			if len(folders) == 0 && len(misnamed) == 0 {
-				probs = append(probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: "no skills here: a skill is a folder holding SKILL.md"})
+				v.probs = append(v.probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: "no skills here: a skill is a folder holding SKILL.md"})
 			}
 		}
 		for _, folder := range folders {
-			checked++
+			v.checked++
 			s, ps := loader.LoadSkill(folder)
 			if s != nil {
-				checked += len(s.Nested)
+				v.checked += len(s.Nested)
 				for _, sk := range append([]*loader.Skill{s}, s.Nested...) {
 					if first, dup := seen[sk.Name]; dup {
 						ps = append(ps, loader.Problem{File: filepath.Join(sk.Dir, loader.SkillFileName), Severity: loader.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", sk.Name, first)})
@@ -79,13 +109,16 @@ func validateSkills(dirs []string) (checked, invalid int, probs loader.Problems)
 					ps = append(ps, loader.WithheldProblems(sk, sk.Scan())...)
 				}
 			}
-			if ps.Worst() >= loader.SeverityWarning {
-				invalid++
+			switch ps.Worst() {
+			case loader.SeverityError:
+				v.invalid++
+			case loader.SeverityWarning:
+				v.warned++
 			}
-			probs = append(probs, ps...)
+			v.probs = append(v.probs, ps...)
 		}
 	}
-	return checked, invalid, probs
+	return v
 }
 
 // subcommandIs reports whether args start with the one subcommand a command has. If not,

@@ -253,7 +253,7 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 	problems = append(problems, refused...)
 	approved, err := a.approve(ctx, chosen, "cli")
 	for _, p := range approved {
-		fmt.Fprintf(out, "approved %s@%s (%s)\n", p.Name, p.Digest[:min(shortDigest, len(p.Digest))], p.Reason)
+		fmt.Fprintln(out, approvedLine(p))
 	}
 	if err != nil {
 		problems = append(problems, err)
@@ -262,6 +262,16 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintln(out, "Nothing waits for approval.")
 	}
 	return errors.Join(problems...)
+}
+
+// approvedLine says what approving p did: it is served now, and why it
+// had waited (the reason reads as the state it left, not as its state).
+func approvedLine(p pending) string {
+	why := "it was " + p.Reason
+	if p.Reason == trust.ReasonUnreadable {
+		why = "the approvals file could not be read"
+	}
+	return fmt.Sprintf("approved %s@%s: the model can use this %s now (it waited because %s)", p.Name, p.Digest[:min(shortDigest, len(p.Digest))], p.Kind, why)
 }
 
 // approve records the chosen definitions as approved by by.
@@ -319,12 +329,22 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 		for _, f := range rep.Findings {
 			fmt.Fprintf(out, "%s (%s from %s): %s\n", f.Entry, f.Kind, f.Source, scan.Reveal(f.Finding.String()))
 		}
-		fmt.Fprintf(out, "%s in %s of %d scanned\n", plural(len(rep.Findings), "finding"), plural(rep.Flagged, "definition"), rep.Scanned)
+		fmt.Fprintln(out, scanSummary(rep))
 	}
 	if len(rep.Findings) > 0 {
 		return exitError(1)
 	}
 	return nil
+}
+
+// scanSummary says what the scan did: how many definitions it read, and
+// of them how many it flagged with how many findings.
+func scanSummary(rep ScanReport) string {
+	scanned := plural(rep.Scanned, "definition") + " scanned"
+	if rep.Flagged == 0 {
+		return scanned + ": nothing found"
+	}
+	return fmt.Sprintf("%s: %s flagged, with %s", scanned, plural(rep.Flagged, "definition"), plural(len(rep.Findings), "finding"))
 }
 
 // ScanReport is what `toolsearch scan` finds in the catalog.

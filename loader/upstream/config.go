@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
+	"github.com/toolsearch/toolsearch/internal/suggest"
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -63,39 +65,63 @@ type ServerConfig struct {
 //
 // An entry that cannot be used (a wrong JSON type, an unknown transport, no
 // command or URL) is left out and reported, with the file and key, among the
-// problems; the others load. The servers come sorted by name. Only a file
-// that cannot be read or is not a JSON object of servers is an error.
+// problems; the others load. A key one typo away from one toolsearch reads
+// ("comand") is a warning that names the key meant. Each problem carries
+// its line and column. The servers come sorted by name. Only a file that
+// cannot be read or is not a JSON object of servers is an error: a
+// *FileError, located, when the file was read but is not such JSON.
 func LoadConfig(path string) ([]ServerConfig, loader.Problems, error) {
 	data, err := atomicfile.ReadFile(path, atomicfile.MaxConfig)
 	if err != nil {
 		return nil, nil, err
 	}
-	var file struct {
-		Servers map[string]json.RawMessage `json:"mcpServers"`
-	}
+	var file map[string]json.RawMessage
 	if err := json.Unmarshal(data, &file); err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", path, describeJSONError(err))
+		return nil, nil, jsonFileError(path, data, err, `want a JSON object with "mcpServers" holding an object of servers`)
 	}
-	var (
-		servers []ServerConfig
-		probs   loader.Problems
-	)
-	for _, name := range slices.Sorted(maps.Keys(file.Servers)) {
-		d := &entryDecoder{file: path, key: "mcpServers." + name}
-		cfg, ok := d.server(name, file.Servers[name])
-		probs = append(probs, d.probs...)
-		if ok {
-			servers = append(servers, cfg)
+	var servers map[string]json.RawMessage
+	if raw, ok := file["mcpServers"]; ok && jsonKind(raw) != "null" {
+		if err := json.Unmarshal(raw, &servers); err != nil {
+			return nil, nil, jsonFileError(path, data, &json.UnmarshalTypeError{Value: jsonKind(raw), Field: "mcpServers"}, `want an object of servers`)
 		}
 	}
-	return servers, probs, nil
+	var (
+		configs []ServerConfig
+		probs   loader.Problems
+		atKey   = map[string]bool{}
+	)
+	if servers == nil {
+		probs = append(probs, noServersKey(path, file, atKey)...)
+	}
+	// Where things are is worked out once, and only for a file with
+	// problems.
+	positions := sync.OnceValue(func() jsonPositions { return locate(data) })
+	placeProblems(data, positions, probs, atKey)
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		d := &entryDecoder{file: path, key: "mcpServers." + name, atKey: atKey}
+		cfg, ok := d.server(name, servers[name])
+		placeProblems(data, positions, d.probs, atKey)
+		placeProblems(data, positions, cfg.Problems, atKey)
+		probs = append(probs, d.probs...)
+		if ok {
+			configs = append(configs, cfg)
+		}
+	}
+	return configs, probs, nil
 }
 
-func describeJSONError(err error) string {
-	if _, ok := err.(*json.UnmarshalTypeError); ok {
-		return `want a JSON object with "mcpServers" holding an object of servers`
+// noServersKey warns about a file without "mcpServers" whose keys include
+// one that looks like it: a file with none at all (an empty {}) is just a
+// file without servers.
+func noServersKey(path string, file map[string]json.RawMessage, atKey map[string]bool) loader.Problems {
+	for _, key := range slices.Sorted(maps.Keys(file)) {
+		if hint := suggest.Hint(key, []string{"mcpServers"}); hint != "" {
+			atKey[key] = true
+			return loader.Problems{{File: path, Field: key, Severity: loader.SeverityWarning,
+				Message: fmt.Sprintf("%s: unknown key, so the file defines no server: servers go in \"mcpServers\"%s", key, hint)}}
+		}
 	}
-	return "invalid JSON: " + err.Error()
+	return nil
 }
 
 // entryDecoder decodes one server entry, expanding variables and recording
@@ -107,6 +133,31 @@ type entryDecoder struct {
 	probs  loader.Problems
 	vars   []string // the variables ${VAR} named
 	failed bool     // an error-level problem: the entry cannot be used
+	// atKey collects the fields whose problem is the key itself (an
+	// unknown one), placed at the key rather than its value.
+	atKey map[string]bool
+}
+
+// entryKeys are the keys of a server entry toolsearch reads.
+var entryKeys = []string{"type", "command", "args", "env", "cwd", "url", "headers"}
+
+// unknownKeys warns about each key of the entry that is not one toolsearch
+// reads but is one typo away from one ("comand"): hosts write keys of
+// their own (disabled, timeout, alwaysAllow), which are ignored quietly,
+// but a misspelt key would leave the server without what it names.
+func (d *entryDecoder) unknownKeys() {
+	for _, k := range slices.Sorted(maps.Keys(d.fields)) {
+		if slices.Contains(entryKeys, k) {
+			continue
+		}
+		if hint := suggest.Hint(k, entryKeys); hint != "" {
+			key := d.key + "." + k
+			if d.atKey != nil {
+				d.atKey[key] = true
+			}
+			d.report(key, loader.SeverityWarning, "unknown key, ignored"+hint)
+		}
+	}
 }
 
 func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, bool) {
@@ -116,6 +167,7 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 		return cfg, false
 	}
 	_ = json.Unmarshal(raw, &d.fields) // an object, as checked above
+	d.unknownKeys()
 
 	cfg.Type = d.str("type")
 	switch cfg.Type {

@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,7 +96,10 @@ func TestLoadConfig(t *testing.T) {
 				if p.File != path {
 					t.Errorf("problem %v: file is %q, want %q", p, p.File, path)
 				}
-				gotProbs = append(gotProbs, strings.TrimPrefix(p.String(), path+": "))
+				if p.Line == 0 || p.Column == 0 {
+					t.Errorf("problem %v: no line and column", p)
+				}
+				gotProbs = append(gotProbs, strings.TrimPrefix(p.String(), fmt.Sprintf("%s:%d:%d: ", path, p.Line, p.Column)))
 			}
 			for i := range got {
 				got[i].Problems = nil
@@ -137,7 +141,7 @@ func TestLoadConfigErrors(t *testing.T) {
 	} {
 		path := filepath.Join(dir, name+".json")
 		os.WriteFile(path, []byte(content), 0o600)
-		if _, _, err := LoadConfig(path); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
+		if _, _, err := LoadConfig(path); err == nil || !strings.HasPrefix(err.Error(), path+":1:") {
 			t.Errorf("%s: got error %v, want one naming the file", name, err)
 		}
 	}
