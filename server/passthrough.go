@@ -305,7 +305,9 @@ func (s *Server) protocolError(e *loader.Entry, err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &rpc):
-		return rpc
+		// The server's own error: its message screened, its data left
+		// out, as every upstream text the model may read.
+		return &jsonrpc.Error{Code: rpc.Code, Message: upstreamError(rpc.Message)}
 	case errors.As(err, &auth):
 		reason, command := auth.AuthRequired()
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
@@ -314,7 +316,7 @@ func (s *Server) protocolError(e *loader.Entry, err error) error {
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be served now", e.Source, state, e.Name)
 		if reason != "" {
-			msg += " (" + firstLine(reason) + ")"
+			msg += " (" + upstreamError(reason) + ")"
 		}
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg + ". Try again shortly."}
 	case errors.As(err, &pe):

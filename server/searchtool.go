@@ -493,7 +493,7 @@ func (s *Server) addStateNotes(snap *loader.Snapshot, res *SearchResult) {
 		}
 		note := fmt.Sprintf("server %s is %s and its tools are not known yet", src.Name, src.State)
 		if src.LastError != "" {
-			note += ": " + firstLine(src.LastError)
+			note += ": " + upstreamError(src.LastError)
 		}
 		res.Notes = append(res.Notes, note)
 	}
@@ -888,7 +888,7 @@ func itemNotes(it *ResultItem) []string {
 	default:
 		note := fmt.Sprintf("server %s: calls fail until it is active", it.State)
 		if it.stateReason != "" {
-			note += "; " + firstLine(it.stateReason)
+			note += "; " + upstreamError(it.stateReason)
 		}
 		notes = append(notes, note)
 	}

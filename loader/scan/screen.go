@@ -56,7 +56,7 @@ func Screen(field, text string, maxBytes int) Screened {
 // collapsed, clipped at maxBytes.
 func Clean(text string, maxBytes int) string {
 	out, clipped := clean(prefixOf(text, screenRead*maxBytes), maxBytes)
-	if !clipped && len(text) > screenRead*maxBytes {
+	if !clipped && out != "" && len(text) > screenRead*maxBytes {
 		out = strings.TrimRightFunc(utf8Prefix(out, maxBytes), unicode.IsSpace) + clipMark
 	}
 	return out

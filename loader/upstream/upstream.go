@@ -579,6 +579,7 @@ func (u *upstream) loadPersisted() {
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed, u.tools, u.digests)
 			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 			u.q.trusted = p.Trusted
+			u.restoreHeldPrevious(p)
 		}
 		u.rebuild()
 	})
@@ -604,6 +605,7 @@ func (u *upstream) save() {
 		Trusted:      u.heldPrevious(),
 		seen:         u.seen.sorted(),
 	}
+	u.keepHeldPrevious(p)
 	u.mu.Unlock()
 	if err := saveCache(u.id.file, p); err != nil {
 		u.log.Warn("could not save the last known catalog", "file", u.id.file, "err", err)
@@ -636,7 +638,10 @@ func (u *upstream) update(change func()) {
 		LastError:    u.lastErr,
 		Stderr:       u.stderr,
 		Cached:       u.cached && len(u.tools) > 0,
-		Instructions: u.instructions,
+		// Only instructions a person or the mode trusted: new ones that
+		// wait are not shown (see held.go).
+		Instructions:     u.q.instr.shown,
+		InstructionsHeld: u.heldInstructionsReason(),
 	}
 	u.mu.Unlock()
 	if !u.retired { // a server removed or replaced publishes nothing more
@@ -751,6 +756,7 @@ func (u *upstream) rebuild() {
 		}
 		u.entries = append(u.entries, e)
 	}
+	u.decideInstructions() // while the listing is current, so that what it trusts is recorded
 	u.q.endRebuild(u.tools, func(name string) bool { _, ok := u.known[name]; return ok })
 	u.rebuildFeatures()
 }
