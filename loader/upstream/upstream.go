@@ -628,16 +628,16 @@ func (u *upstream) update(change func()) {
 	changed := u.changed
 	u.changed = make(chan struct{})
 	src := &loader.Source{
-		Name:         u.cfg.Name,
-		Kind:         loader.SourceServer,
-		Entries:      u.entries,
-		Refused:      u.refused,
-		Problems:     append(slices.Clip(u.cfg.Problems), u.features.problems...),
-		State:        u.state,
-		LastListed:   u.listed,
-		LastError:    u.lastErr,
-		Stderr:       u.stderr,
-		Cached:       u.cached && len(u.tools) > 0,
+		Name:       u.cfg.Name,
+		Kind:       loader.SourceServer,
+		Entries:    u.entries,
+		Refused:    u.refused,
+		Problems:   append(slices.Clip(u.cfg.Problems), u.features.problems...),
+		State:      u.state,
+		LastListed: u.listed,
+		LastError:  u.lastErr,
+		Stderr:     u.stderr,
+		Cached:     u.cached && len(u.tools) > 0,
 		// Only instructions a person or the mode trusted: new ones that
 		// wait are not shown (see held.go).
 		Instructions:     u.q.instr.shown,
