@@ -23,8 +23,10 @@ type Screened struct {
 	// variation selectors, private use), whitespace runs made one space,
 	// and clipped at the byte bound, marked " […]" where it was cut.
 	Text string
-	// Findings are the scanner's on the text as received (its bounded
-	// prefix): Withholds(Findings) says the text must not be shown.
+	// Findings are the scanner's on Text, what would be shown: the
+	// hidden characters dropped carry nothing to the model, so they do
+	// not count (a definition held for review is scanned as received,
+	// where they do). Withholds(Findings) says Text must not be shown.
 	Findings []Finding
 	// Clipped reports that the text was longer than the bound.
 	Clipped bool
@@ -45,9 +47,10 @@ const clipMark = " […]"
 // scans it: see Screened. field names the text in the findings.
 func Screen(field, text string, maxBytes int) Screened {
 	prefix := prefixOf(text, screenRead*maxBytes)
-	s := Screened{Findings: Text(field, prefix)}
+	var s Screened
 	s.Text, s.Clipped = clean(prefix, maxBytes)
 	s.Clipped = s.Clipped || len(prefix) < len(text)
+	s.Findings = Text(field, s.Text)
 	return s
 }
 
