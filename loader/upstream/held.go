@@ -165,13 +165,6 @@ func heldSummary(h *heldDef) string {
 	return what + " changed"
 }
 
-// sameHeld reports whether two lists of held definitions say the same.
-func sameHeld(a, b []*heldDef) bool {
-	return slices.EqualFunc(a, b, func(x, y *heldDef) bool {
-		return x.key == y.key && x.digest == y.digest && x.reason == y.reason && len(x.findings) == len(y.findings)
-	})
-}
-
 // keepHeldPrevious puts in p what was trusted before each held definition
 // other than a tool, so that a restart (or review, reading the file) still
 // shows the trusted text and what changed. Callers hold u.mu.

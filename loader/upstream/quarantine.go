@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -540,7 +541,10 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 		}
 		if !found {
 			what := r.Server
-			if r.Tool != "" {
+			switch {
+			case strings.HasPrefix(r.Tool, ":"): // instructions, a prompt, a resource (held.go)
+				what += r.Tool
+			case r.Tool != "":
 				what += loader.NameSeparator + r.Tool
 			}
 			problems = append(problems, fmt.Errorf("%s: %w", what, ErrNotPending))
