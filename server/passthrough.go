@@ -310,6 +310,7 @@ func (s *Server) protocolError(e *loader.Entry, err error) error {
 		return &jsonrpc.Error{Code: rpc.Code, Message: upstreamError(rpc.Message)}
 	case errors.As(err, &auth):
 		reason, command := auth.AuthRequired()
+		reason = upstreamError(reason) // it may quote the server's own error
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("auth_required: server %s needs a login before %s can be served (%s); run %s, then try again", e.Source, e.Name, reason, command)}
 	case errors.As(err, &na):

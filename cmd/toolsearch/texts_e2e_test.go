@@ -228,9 +228,14 @@ func TestHeldInstructionsEndToEnd(t *testing.T) {
 			t.Errorf("review lacks %q:\n%s", want, out)
 		}
 	}
-	if approveInstructionsRE.FindString(out) == "" {
-		t.Errorf("review names no approve command:\n%s", out)
+	m := approveInstructionsRE.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("review names no approve command:\n%s", out)
 	}
+	if out, err := e.cli("approve", m[1]); err != nil || !strings.HasPrefix(out, "approved evil:instructions@") {
+		t.Fatalf("approve %s: %v\n%s", m[1], err, out)
+	}
+	waitForCall(t, s, "the approval of the change", "tool_search", map[string]any{"query": "select:evil__lookup"}, contains("Pages now start at zero"))
 }
 
 // TestUpstreamErrorTextEndToEnd: a server's 20 KB error message laden
