@@ -93,3 +93,26 @@ func TestHeldInstructionsAreNotShown(t *testing.T) {
 		t.Errorf("%v\n%s", res.Instructions, res.Text())
 	}
 }
+
+// TestToolDescriptionsDropHiddenCharacters: what the scanner lets pass in
+// a tool's description (a zero-width space, a joiner in an emoji) is not
+// shown to the model.
+func TestToolDescriptionsDropHiddenCharacters(t *testing.T) {
+	c := loader.NewCatalog(ReservedNames...)
+	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive,
+		Entries: []*loader.Entry{loader.NewToolEntry("srv", "srv__find", &mcp.Tool{Name: "find", Description: "Find\u200b docs \U0001F469\u200D\U0001F4BB.\nSecond line.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
+	s, err := New(c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, detail := range []string{DetailFull, DetailCompact} {
+		res, _ := s.Search(SearchArgs{Query: "select:srv__find", Detail: detail})
+		data, _ := json.Marshal(res)
+		for _, out := range []string{res.Text(), string(data)} {
+			if strings.ContainsAny(out, "\u200b\u200d") || !strings.Contains(out, "Find docs") {
+				t.Errorf("%s: %q", detail, out)
+			}
+		}
+	}
+}

@@ -126,3 +126,29 @@ func utf8Prefix(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// DropHidden returns text without the characters Hidden reports, and
+// otherwise as written: for a definition's text shown in full (a tool's
+// description), whose line breaks and layout mean something, after the
+// scanner judged it. Text without them is returned as it is.
+func DropHidden(text string) string {
+	plain := true
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c >= 0x7f || c < 0x20 && c != '\n' && c != '\t' && c != '\r' {
+			plain = false
+			break
+		}
+	}
+	if plain || strings.IndexFunc(text, hiddenInText) < 0 {
+		return text
+	}
+	return strings.Map(func(r rune) rune {
+		if hiddenInText(r) {
+			return -1
+		}
+		return r
+	}, text)
+}
+
+// hiddenInText is Hidden but for the line breaks and tabs of a layout.
+func hiddenInText(r rune) bool { return r != '\n' && r != '\t' && r != '\r' && Hidden(r) }
