@@ -145,7 +145,6 @@ func (u *upstream) pendingOf(h *heldDef) Pending {
 				Reason:   h.reason,
 				Findings: h.findings,
 				Summary:  heldSummary(h),
-				Approve:  u.m.approveCommand(name),
 			},
 		},
 		Previous: h.previous,
