@@ -63,9 +63,9 @@ func TestScreenBounded(t *testing.T) {
 
 func TestDropHidden(t *testing.T) {
 	for in, want := range map[string]string{
-		"Plain text.\n- a list\tand a tab": "Plain text.\n- a list\tand a tab",
+		"Plain text.\n- a list\tand a tab":                                         "Plain text.\n- a list\tand a tab",
 		"Zero\u200bwidth, tags\U000E0041, selectors \u2714\uFE0F, bidi \u202Eok\n": "Zerowidth, tags, selectors \u2714, bidi ok\n",
-		"Caf\u00e9 na\u00efve": "Caf\u00e9 na\u00efve",
+		"Caf\u00e9 na\u00efve":                                                     "Caf\u00e9 na\u00efve",
 	} {
 		if got := DropHidden(in); got != want {
 			t.Errorf("DropHidden(%q) = %q, want %q", in, got, want)
