@@ -192,7 +192,7 @@ var approveInstructionsRE = regexp.MustCompile(`toolsearch approve (evil:instruc
 // restart, the new ones wait (the approved ones shown meanwhile), and
 // review diffs them.
 func TestHeldInstructionsEndToEnd(t *testing.T) {
-	first := "Call lookup first \u2714\uFE0F.\u200b Pages start at one."
+	first := "Call lookup first \u2714\uFE0F.  Pages\u00a0start at one."
 	e := newTextEnv(t, "servers:\n  evil:\n    quarantine: all\n", map[string]textServerDef{"evil": {Instructions: first, Tools: []string{"lookup"}}})
 	s := e.serve()
 	text := waitForCall(t, s, "the listing", "tool_search", map[string]any{"query": "select:evil__lookup"}, contains("[quarantined:"))
