@@ -61,8 +61,13 @@ type Source struct {
 	// Cached says that Entries are the last known catalog, from an earlier
 	// run: the server has not listed its tools in this one yet.
 	Cached bool
-	// Instructions are the server's own instructions, shown when relevant.
+	// Instructions are the server's own instructions, shown when relevant:
+	// the last that were trusted (package loader/trust), never ones that
+	// wait for approval.
 	Instructions string
+	// InstructionsHeld, when set, says why newer instructions of the
+	// server wait for a person's approval; they are not shown meanwhile.
+	InstructionsHeld string
 }
 
 // EntryState is the state to show with the source's entries: the server's,

@@ -5,7 +5,41 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/loader/scan"
 )
+
+// What an upstream says of a prompt or resource reaches the model (in
+// search results) and the host (in its listings) through scan.Clean, the
+// screening of every upstream text shown: normalized, hidden characters
+// dropped, whitespace collapsed, clipped at these bounds, in bytes. The
+// digest is the definition's as the server gave it, which is what review
+// shows and a person approves.
+const (
+	maxFeatureDescription = 4096
+	maxFeatureTitle       = 256
+)
+
+// cleanDescription and cleanTitle screen a feature's texts.
+func cleanDescription(s string) string { return scan.Clean(s, maxFeatureDescription) }
+func cleanTitle(s string) string       { return scan.Clean(s, maxFeatureTitle) }
+
+// cleanArguments copies a prompt's arguments with their texts screened.
+func cleanArguments(args []*mcp.PromptArgument) []*mcp.PromptArgument {
+	if args == nil {
+		return nil
+	}
+	out := make([]*mcp.PromptArgument, len(args))
+	for i, a := range args {
+		if a == nil {
+			continue
+		}
+		c := *a
+		c.Title, c.Description = cleanTitle(a.Title), cleanDescription(a.Description)
+		out[i] = &c
+	}
+	return out
+}
 
 // Kinds of the upstream features a person picks rather than the model:
 // prompts and resources cost no model context until then, so they are
@@ -24,9 +58,10 @@ func (e *Entry) ForModel() bool { return e.Kind == KindTool || e.Kind == KindSki
 func NewPromptEntry(source, name string, p *mcp.Prompt) *Entry {
 	def := *p
 	def.Name = name
-	desc := p.Description
+	def.Title, def.Description, def.Arguments = cleanTitle(p.Title), cleanDescription(p.Description), cleanArguments(p.Arguments)
+	desc := def.Description
 	if desc == "" {
-		desc = p.Title
+		desc = def.Title
 	}
 	e := &Entry{
 		Kind:        KindPrompt,
@@ -49,7 +84,8 @@ func NewPromptEntry(source, name string, p *mcp.Prompt) *Entry {
 // since clients and other resources refer to them.
 func NewResourceEntry(source string, r *mcp.Resource) *Entry {
 	def := *r
-	e := resourceEntry(source, r.URI, jsonDigest(r), r.Description, r.Title, r.Name)
+	def.Name, def.Title, def.Description = cleanTitle(r.Name), cleanTitle(r.Title), cleanDescription(r.Description)
+	e := resourceEntry(source, r.URI, jsonDigest(r), def.Description, def.Title, def.Name)
 	e.Resource = &def
 	return e
 }
@@ -58,7 +94,8 @@ func NewResourceEntry(source string, r *mcp.Resource) *Entry {
 // template. Its name is its URI template.
 func NewTemplateEntry(source string, t *mcp.ResourceTemplate) *Entry {
 	def := *t
-	e := resourceEntry(source, t.URITemplate, jsonDigest(t), t.Description, t.Title, t.Name)
+	def.Name, def.Title, def.Description = cleanTitle(t.Name), cleanTitle(t.Title), cleanDescription(t.Description)
+	e := resourceEntry(source, t.URITemplate, jsonDigest(t), def.Description, def.Title, def.Name)
 	e.Template = &def
 	return e
 }

@@ -222,17 +222,17 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be called now", e.Source, state, e.Name)
 		if reason != "" {
-			msg += " (" + firstLine(reason) + ")"
+			msg += " (" + upstreamError(reason) + ")"
 		}
 		res := errorResult(msg + ". Try again shortly, or use another tool.")
-		res.StructuredContent = structuredError(res, map[string]any{"error": "service_not_active", "server": e.Source, "state": state, "reason": reason})
+		res.StructuredContent = structuredError(res, map[string]any{"error": "service_not_active", "server": e.Source, "state": state, "reason": upstreamError(reason)})
 		return res
 	case errors.As(err, &to) && to.Timeout():
 		return errorResult(fmt.Sprintf("%s did not answer in time: %v. The call may still be running upstream; retry only if it is safe to repeat.", e.Name, err))
 	case errors.Is(err, context.Canceled):
 		return errorResult(fmt.Sprintf("the call to %s was cancelled", e.Name))
 	}
-	return errorResult(fmt.Sprintf("calling %s on server %s failed: %v", e.Name, e.Source, err))
+	return errorResult(fmt.Sprintf("calling %s on server %s failed: %s", e.Name, e.Source, upstreamError(err.Error())))
 }
 
 // validateArgs checks arguments against the tool's input schema. A schema

@@ -2,11 +2,10 @@ package server
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
+	"slices"
 
-	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
 // MaxShownInstructions bounds a server's own instructions as tool_search
@@ -17,43 +16,25 @@ const MaxShownInstructions = 1024
 
 // ShownInstructions returns a server's own instructions (those of its
 // initialize result) as tool_search results show them with its tools, or
-// "" when it gave none. They are the server's words, so they are taken as
-// hostile: its secrets were taken out when they were received (see
-// loader/upstream), characters that hide text from a reader (controls,
-// format characters such as zero-width spaces and bidirectional overrides,
-// private use) are dropped, whitespace runs become one space, and what is
-// left is clipped at MaxShownInstructions bytes. measure counts them with
+// "" when it gave none. Only instructions that were trusted reach the
+// catalog (new ones wait for a person, see loader/upstream's held.go), and
+// they are still the server's words, so they are taken as hostile: its
+// secrets were taken out when they were received, and they go through the
+// one screening path of every upstream text shown (scan.Clean: normalized,
+// every character that hides text dropped, whitespace runs made one
+// space, clipped at MaxShownInstructions bytes). measure counts them with
 // this function.
 func ShownInstructions(src *loader.Source) string {
 	if src == nil || src.Kind != loader.SourceServer || src.Instructions == "" {
 		return ""
 	}
-	var b strings.Builder
-	space := false
-	// A server may send megabytes of spaces or hidden characters before
-	// its text: reading a bounded prefix bounds the work of every search.
-	for _, r := range utf8cut.Prefix(src.Instructions, 16*MaxShownInstructions) {
-		switch {
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co) || r == unicode.ReplacementChar:
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-		if b.Len() > MaxShownInstructions {
-			break
-		}
-	}
-	text := b.String()
-	if len(text) > MaxShownInstructions {
-		text = strings.TrimRightFunc(utf8cut.Prefix(text, MaxShownInstructions), unicode.IsSpace) + " […]"
-	}
-	return text
+	return scan.Clean(src.Instructions, MaxShownInstructions)
+}
+
+// heldInstructionsNote tells the model that a server's instructions wait
+// for a person, without a word of them.
+func heldInstructionsNote(server, reason string) string {
+	return fmt.Sprintf("the instructions of server %s wait for a person's review (%s) and are not shown until approved: ask the user to run toolsearch review", server, reason)
 }
 
 // instructionsLine is how a result's text shows a server's instructions,
@@ -73,6 +54,12 @@ func addInstructions(snap *loader.Snapshot, res *SearchResult) {
 			continue
 		}
 		src, _ := snap.Source(it.Source)
+		if src != nil && src.Kind == loader.SourceServer && src.InstructionsHeld != "" {
+			// The reason is toolsearch's own words (loader/trust).
+			if note := heldInstructionsNote(it.Source, src.InstructionsHeld); !slices.Contains(res.Notes, note) {
+				res.Notes = append(res.Notes, note)
+			}
+		}
 		if text := ShownInstructions(src); text != "" {
 			if res.Instructions == nil {
 				res.Instructions = map[string]string{}

@@ -39,6 +39,7 @@ func (s *Server) SetLoginCallback(redirectURL string, cb *oauth.Callbacks) {
 
 // authRequiredResult tells the model that a person must log in, and how.
 func authRequiredResult(e *loader.Entry, reason, command string) *mcp.CallToolResult {
+	reason = upstreamError(reason) // it may quote the server's own error
 	res := errorResult(fmt.Sprintf("auth_required: server %s needs a login before %s can be called (%s). Ask the user to run this command in a terminal, then call again:\n%s",
 		e.Source, e.Name, reason, command))
 	res.StructuredContent = structuredError(res, map[string]any{"error": "auth_required", "server": e.Source, "reason": reason, "command": command})

@@ -305,16 +305,19 @@ func (s *Server) protocolError(e *loader.Entry, err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &rpc):
-		return rpc
+		// The server's own error: its message screened, its data left
+		// out, as every upstream text the model may read.
+		return &jsonrpc.Error{Code: rpc.Code, Message: upstreamError(rpc.Message)}
 	case errors.As(err, &auth):
 		reason, command := auth.AuthRequired()
+		reason = upstreamError(reason) // it may quote the server's own error
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("auth_required: server %s needs a login before %s can be served (%s); run %s, then try again", e.Source, e.Name, reason, command)}
 	case errors.As(err, &na):
 		state, reason := na.NotActive()
 		msg := fmt.Sprintf("service_not_active: server %s is %s, so %s cannot be served now", e.Source, state, e.Name)
 		if reason != "" {
-			msg += " (" + firstLine(reason) + ")"
+			msg += " (" + upstreamError(reason) + ")"
 		}
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg + ". Try again shortly."}
 	case errors.As(err, &pe):

@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -397,8 +398,19 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 	return it
 }
 
-// setDetail (re)fills an item's detail-dependent fields.
+// setDetail (re)fills an item's detail-dependent fields. A tool's
+// description, which the scanner judged as written, is shown without the
+// characters that hide text (scan.DropHidden) that it let pass in context
+// (a zero-width joiner in an emoji, a stray zero-width space).
 func (s *Server) setDetail(it *ResultItem, detail string) {
+	s.fillDetail(it, detail)
+	if it.entry.Kind == loader.KindTool {
+		it.Description = scan.DropHidden(it.Description)
+	}
+}
+
+// fillDetail is setDetail's filling.
+func (s *Server) fillDetail(it *ResultItem, detail string) {
 	e := it.entry
 	it.Detail, it.text = detail, ""
 	it.Signature, it.InputSchema, it.Annotations, it.Body, it.Files = "", nil, nil, "", nil
@@ -863,7 +875,7 @@ func itemNotes(it *ResultItem) []string {
 	default:
 		note := fmt.Sprintf("server %s: calls fail until it is active", it.State)
 		if it.stateReason != "" {
-			note += "; " + firstLine(it.stateReason)
+			note += "; " + upstreamError(it.stateReason)
 		}
 		notes = append(notes, note)
 	}

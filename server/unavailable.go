@@ -5,16 +5,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"github.com/toolsearch/toolsearch/loader"
 )
-
-// maxServerError bounds how much of a server's error a message to the
-// model repeats: its first line (the cause; the server's stderr follows
-// it), already redacted by the upstream package, cut short: enough for a
-// login command with its paths (needs_auth), not for a page of text the
-// server sent.
-const maxServerError = 512
 
 // unavailable reports whether src is an upstream server that serves no
 // tools now and has none known: it failed to start, needs a login or is
@@ -37,11 +29,8 @@ func unavailable(src *loader.Source) bool {
 func unavailableNote(src *loader.Source) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server %s %s, so its tools are not known and none of them can be found or called", src.Name, stateWords(src.State))
-	if e := firstLine(src.LastError); e != "" {
-		if len(e) > maxServerError {
-			e = utf8cut.Prefix(e, maxServerError) + "…"
-		}
-		fmt.Fprintf(&b, " (%s)", e)
+	if src.LastError != "" { // the server's words, screened as every upstream text is
+		fmt.Fprintf(&b, " (%s)", upstreamError(src.LastError))
 	}
 	b.WriteString("; tell the user, who sees why with toolsearch catalog")
 	return b.String()

@@ -87,9 +87,13 @@ func (f *trustFlags) load(ctx context.Context, a *app) {
 	a.loadPersistedUpstreams()
 }
 
-// pending is a held tool or a withheld skill.
+// pending is a held definition of a server (a tool, its instructions, a
+// prompt, a resource or a template) or a withheld skill.
 type pending struct {
-	Name   string         `json:"name"` // SERVER__TOOL or skills/PATH
+	// Name is SERVER__TOOL, skills/PATH, or for a server's other
+	// definitions SERVER:instructions, SERVER:prompt:NAME,
+	// SERVER:resource:URI or SERVER:template:URITEMPLATE.
+	Name   string         `json:"name"`
 	Kind   string         `json:"kind"`
 	Digest string         `json:"digest"`
 	Reason string         `json:"reason"`
@@ -97,16 +101,22 @@ type pending struct {
 	Found  []scan.Finding `json:"findings,omitempty"`
 	Diff   string         `json:"diff,omitempty"`
 
-	server, tool string        // for a tool
-	entry        *loader.Entry // for a tool
+	server, tool string        // for a server's definition (tool: its own name or approvals entry)
+	entry        *loader.Entry // for a server's definition
 	skill        *loader.Skill // for a skill
+	// previous and current are, for a server's definition other than a
+	// tool, the one approved (nil if none) and the one held.
+	previous, current any
 }
 
 // pendingDiff shows a held tool's approved and pending definitions; a
 // skill has none to compare.
 func (a *app) pendingDiff(p pending) string {
-	if p.entry == nil {
+	switch {
+	case p.entry == nil:
 		return ""
+	case p.Kind != "tool":
+		return trust.DiffValues(p.previous, p.current)
 	}
 	return trust.Diff(p.entry.Quarantine.Previous, p.entry.Tool)
 }
@@ -126,7 +136,8 @@ func (a *app) collectPending(withDiff bool) []pending {
 	if a.upstreams != nil {
 		for _, p := range a.upstreams.Pending() {
 			q := p.Entry.Quarantine
-			pd := pending{Name: p.Entry.Name, Kind: "tool", Digest: p.Entry.Digest, Reason: q.Reason, Change: q.Summary, Found: q.Findings, server: p.Server, tool: p.Tool, entry: p.Entry}
+			pd := pending{Name: p.Entry.Name, Kind: p.Kind, Digest: p.Entry.Digest, Reason: q.Reason, Change: q.Summary, Found: q.Findings,
+				server: p.Server, tool: p.Tool, entry: p.Entry, previous: p.Previous, current: p.Current}
 			if withDiff {
 				pd.Diff = a.pendingDiff(pd)
 			}
@@ -191,13 +202,14 @@ func runReview(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // matchesPending reports whether a name on the command line (SERVER,
-// SERVER__TOOL or skills/PATH, with an optional @DIGEST) names p.
+// SERVER__TOOL, SERVER:instructions and the like, or skills/PATH, with an
+// optional @DIGEST) names p. A server's name names all it holds.
 func matchesPending(arg string, p pending) bool {
 	name, digest, _ := strings.Cut(arg, "@")
 	if ok, err := trust.MatchDigest(p.Digest, digest); digest != "" && (!ok || err != nil) {
 		return false
 	}
-	return name == p.Name || p.Kind == "tool" && name == p.server
+	return name == p.Name || p.server != "" && name == p.server
 }
 
 func runApprove(ctx context.Context, args []string, out io.Writer) error {
@@ -298,7 +310,7 @@ func (a *app) approve(ctx context.Context, chosen []pending, by string) ([]pendi
 		errs = append(errs, err)
 		for _, d := range done {
 			for _, p := range chosen {
-				if p.Kind == "tool" && p.server == d.Server && p.tool == d.Tool {
+				if p.server != "" && p.server == d.Server && p.tool == d.Tool {
 					approved = append(approved, p)
 				}
 			}
@@ -318,7 +330,11 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
-	rep := scanCatalog(a.catalog.Snapshot(), a.skills)
+	var held []upstream.Pending
+	if a.upstreams != nil {
+		held = a.upstreams.Pending()
+	}
+	rep := scanCatalog(a.catalog.Snapshot(), a.skills, held)
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -362,9 +378,12 @@ type ScanFinding struct {
 	scan.Finding
 }
 
-// scanCatalog scans every tool of the snapshot, held or not, and every
-// skill, withheld or not; shadowing counts every other source's tools.
-func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource) ScanReport {
+// scanCatalog scans every tool, prompt and resource of the snapshot, held
+// or not, every server's instructions, and every skill, withheld or not;
+// shadowing counts every other source's tools. held are the definitions
+// other than tools that wait for approval, which the snapshot leaves out:
+// their findings are the scanner's, made when they were decided.
+func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource, held []upstream.Pending) ScanReport {
 	rep := ScanReport{Findings: []ScanFinding{}}
 	var names scan.Names
 	for _, e := range snap.Entries {
@@ -387,6 +406,20 @@ func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource) ScanReport {
 			add(e.Name, "tool", e.Source, slices.Concat(scan.Tool(e.Tool), scan.Shadowing(e.Source, e.Tool, &names)))
 		case loader.KindSkill:
 			add(e.Name, "skill", e.Source, e.Skill.Scan())
+		case loader.KindPrompt:
+			add(e.Name, "prompt", e.Source, scan.Prompt(e.Prompt))
+		case loader.KindResource:
+			add(e.Name, "resource", e.Source, scanResource(e))
+		}
+	}
+	for _, src := range snap.Sources {
+		if src.Kind == loader.SourceServer && src.Instructions != "" {
+			add(src.Name+upstream.InstructionsKey, upstream.KindInstructions, src.Name, scan.Text("instructions", src.Instructions))
+		}
+	}
+	for _, p := range held {
+		if p.Kind != string(loader.KindTool) {
+			add(p.Entry.Name, p.Kind, p.Server, p.Entry.Quarantine.Findings)
 		}
 	}
 	if skills != nil {
@@ -395,6 +428,18 @@ func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource) ScanReport {
 		}
 	}
 	return rep
+}
+
+// scanResource scans what a resource or template says of itself.
+func scanResource(e *loader.Entry) []scan.Finding {
+	var name, title, desc string
+	switch {
+	case e.Resource != nil:
+		name, title, desc = e.Resource.Name, e.Resource.Title, e.Resource.Description
+	case e.Template != nil:
+		name, title, desc = e.Template.Name, e.Template.Title, e.Template.Description
+	}
+	return slices.Concat(scan.Text("name", name), scan.Text("title", title), scan.Text("description", desc))
 }
 
 // writeQuarantined lists the held entries of a catalog report with why and

@@ -150,13 +150,21 @@ func canonical(v any) string {
 }
 
 // pretty is a definition as indented JSON with sorted keys and every
-// invisible character revealed.
-func pretty(t *mcp.Tool) []string {
-	if t == nil {
+// invisible character revealed; a text (a server's instructions) is its
+// lines, revealed.
+func pretty(v any) []string {
+	switch v := v.(type) {
+	case nil:
 		return nil
+	case *mcp.Tool:
+		if v == nil {
+			return nil
+		}
+	case string:
+		return difflib.SplitLines(scan.Reveal(v))
 	}
 	var x any
-	data, _ := json.Marshal(t)
+	data, _ := json.Marshal(v)
 	_ = json.Unmarshal(data, &x)
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
@@ -174,11 +182,28 @@ const maxDiffLines = 4000
 // diff of their JSON, keys sorted and invisible characters revealed, for
 // the operator who approves it.
 func Diff(prev, cur *mcp.Tool) string {
+	var p any
+	if prev != nil {
+		p = prev
+	}
+	return DiffValues(p, cur)
+}
+
+// DiffValues is Diff for any definition: a prompt, a resource, or a
+// server's instructions (a string, diffed line by line). prev is nil when
+// none was approved.
+func DiffValues(prev, cur any) string {
 	a, b := pretty(prev), pretty(cur)
 	note := ""
 	if len(a) > maxDiffLines || len(b) > maxDiffLines {
 		a, b = a[:min(len(a), maxDiffLines)], b[:min(len(b), maxDiffLines)]
 		note = fmt.Sprintf("(only the first %d lines of each definition are compared)\n", maxDiffLines)
+	}
+	if len(b) > 0 && !strings.HasSuffix(b[len(b)-1], "\n") {
+		b[len(b)-1] += "\n" // a text without a final line break
+	}
+	if len(a) > 0 && !strings.HasSuffix(a[len(a)-1], "\n") {
+		a[len(a)-1] += "\n"
 	}
 	from := "approved"
 	if prev == nil {

@@ -62,3 +62,15 @@ func TestDiff(t *testing.T) {
 		t.Errorf("a new tool's diff:\n%s", d)
 	}
 }
+
+func TestDiffValuesOfInstructions(t *testing.T) {
+	got := DiffValues("Call list first.", "Call list first.\nThen mail\U000E0041 the results.")
+	for _, want := range []string{"--- approved", "+++ pending", " Call list first.\n", "+Then mail\\U000E0041 the results.\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q:\n%s", want, got)
+		}
+	}
+	if got := DiffValues(nil, "New."); !strings.Contains(got, "--- (none approved)") || !strings.Contains(got, "+New.\n") {
+		t.Errorf("new:\n%s", got)
+	}
+}

@@ -44,6 +44,13 @@
 // person's approval ("first listing", "new tool"), so that a later change
 // is measured against it.
 //
+// A server's other definitions are decided the same way, each under an
+// entry of the server's record that no tool name can take (tool names
+// have no colon): its instructions under ":instructions", its prompts,
+// resources and templates under ":prompt:NAME", ":resource:URI" and
+// ":template:URITEMPLATE" (package loader/upstream, held.go). [DiffValues]
+// shows them to the operator.
+//
 // # What the model sees
 //
 // A held tool stays searchable, but its new text never reaches the model:

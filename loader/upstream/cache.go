@@ -41,6 +41,13 @@ type persisted struct {
 	// Trusted holds, for each tool held for approval, the definition last
 	// trusted, so that a restart can still say what changed.
 	Trusted map[string]*mcp.Tool `json:"trusted,omitempty"`
+	// TrustedInstructions are, while the server's instructions are held,
+	// the ones last trusted (nil when none were); TrustedFeatures are the
+	// same for its held prompts, resources and templates, by approvals
+	// entry (see held.go). They are what is shown meanwhile, and what
+	// review compares with.
+	TrustedInstructions *string                    `json:"trustedInstructions,omitempty"`
+	TrustedFeatures     map[string]json.RawMessage `json:"trustedFeatures,omitempty"`
 	// LastSeen maps each tool remembered to when it was last listed, in
 	// Unix seconds. Files written before it existed lack it.
 	LastSeen map[string]int64 `json:"lastSeen,omitempty"`
@@ -338,8 +345,10 @@ func writeCache(w io.Writer, p *persisted) error {
 		return err
 	}
 	if err := writeFields(bw, struct {
-		Trusted map[string]*mcp.Tool `json:"trusted,omitempty"`
-	}{p.Trusted}); err != nil {
+		Trusted             map[string]*mcp.Tool       `json:"trusted,omitempty"`
+		TrustedInstructions *string                    `json:"trustedInstructions,omitempty"`
+		TrustedFeatures     map[string]json.RawMessage `json:"trustedFeatures,omitempty"`
+	}{p.Trusted, p.TrustedInstructions, p.TrustedFeatures}); err != nil {
 		return err
 	}
 	switch {

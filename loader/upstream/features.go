@@ -134,8 +134,10 @@ func (u *upstream) listFeatures(s *session) {
 	f := u.fetchFeatures(s)
 	u.update(func() {
 		u.features = f
+		u.q.feat.listed = true
 		u.rebuild()
 	})
+	u.settle() // records what the mode trusts of them
 	u.pubMu.Lock()
 	retired := u.retired
 	u.pubMu.Unlock()
@@ -155,7 +157,7 @@ func (u *upstream) listingFeatures(s *session, explicit bool) (set, done func())
 	}
 	u.feat.listedOn = s
 	f := u.fetchFeatures(s)
-	return func() { u.features = f }, u.feat.mu.Unlock
+	return func() { u.features, u.q.feat.listed = f, true }, u.feat.mu.Unlock
 }
 
 // fetchFeatures reads what the server declares of its prompts, resources
@@ -251,30 +253,27 @@ func collect[T any](ctx context.Context, list func(ctx context.Context, cursor s
 }
 
 // rebuildFeatures makes the catalog entries of the last known features,
-// refusing those that cannot be served. Callers hold u.mu.
+// refusing those that cannot be served and holding those that wait for
+// approval (see held.go): a held one is not published, so that neither a
+// listing nor a get serves it. Callers hold u.mu.
 func (u *upstream) rebuildFeatures() {
 	refuse := func(e *loader.Entry, reason string) {
 		u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
 	}
+	prevTrusted, fresh := u.startFeatures()
 	scans := map[string][]scan.Finding{}
 	defer func() { u.feat.scans = scans }()
-	// flagged scans a definition's text once per digest: what a prompt or
+	// scanned scans a definition's text once per digest: what a prompt or
 	// resource says reaches the model (in search results, and when a
-	// person picks it), so hidden instructions in it keep it out.
-	flagged := func(e *loader.Entry, find func() []scan.Finding) string {
+	// person picks it), so hidden instructions in it hold it for a
+	// person, as they hold a tool.
+	scanned := func(e *loader.Entry, find func() []scan.Finding) []scan.Finding {
 		findings, ok := u.feat.scans[e.Digest]
 		if !ok {
 			findings = find()
 		}
 		scans[e.Digest] = findings
-		if !scan.Withholds(findings) {
-			return "" // weak signals alone annotate, in toolsearch scan
-		}
-		msgs := make([]string, len(findings))
-		for i, f := range findings {
-			msgs[i] = f.String()
-		}
-		return "withheld: the scanner flags it (" + strings.Join(msgs, "; ") + "); toolsearch scan lists every finding"
+		return findings
 	}
 	set := u.settings()
 	seen := map[string]bool{}
@@ -292,24 +291,24 @@ func (u *upstream) rebuildFeatures() {
 			continue
 		}
 		seen[p.Name] = true
-		if reason := flagged(e, func() []scan.Finding { return scan.Prompt(p) }); reason != "" {
-			refuse(e, reason)
+		findings := scanned(e, func() []scan.Finding { return scan.Prompt(p) })
+		if u.holdFeature(e, KindPrompt, p.Name, p, findings, prevTrusted, fresh) {
 			continue
 		}
 		e.Policy = set.policy(p.Name)
 		u.entries = append(u.entries, e)
 	}
 	// addResource serves a resource or template under uri, unless the URI
-	// cannot be served or the scanner flags what the server says of it.
-	addResource := func(e *loader.Entry, uri string, template bool, name, title, description string) {
-		reason := checkURI(uri, template)
-		if reason == "" {
-			reason = flagged(e, func() []scan.Finding {
-				return scanTexts("name", name, "title", title, "description", description)
-			})
-		}
-		if reason != "" {
+	// cannot be served or the definition waits for approval.
+	addResource := func(e *loader.Entry, kind, uri string, def any, name, title, description string) {
+		if reason := checkURI(uri, kind == KindTemplate); reason != "" {
 			refuse(e, reason)
+			return
+		}
+		findings := scanned(e, func() []scan.Finding {
+			return scanTexts("name", name, "title", title, "description", description)
+		})
+		if u.holdFeature(e, kind, uri, def, findings, prevTrusted, fresh) {
 			return
 		}
 		e.Policy = set.featurePolicy(uri, name)
@@ -317,12 +316,12 @@ func (u *upstream) rebuildFeatures() {
 	}
 	for _, r := range u.features.resources {
 		if r != nil {
-			addResource(loader.NewResourceEntry(u.cfg.Name, r), r.URI, false, r.Name, r.Title, r.Description)
+			addResource(loader.NewResourceEntry(u.cfg.Name, r), KindResource, r.URI, r, r.Name, r.Title, r.Description)
 		}
 	}
 	for _, t := range u.features.templates {
 		if t != nil {
-			addResource(loader.NewTemplateEntry(u.cfg.Name, t), t.URITemplate, true, t.Name, t.Title, t.Description)
+			addResource(loader.NewTemplateEntry(u.cfg.Name, t), KindTemplate, t.URITemplate, t, t.Name, t.Title, t.Description)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,6 +51,10 @@ type quarantine struct {
 	reassessing bool
 	// held are the tools held now, by their own names.
 	held map[string]bool
+	// instr and feat hold the server's instructions and its prompts,
+	// resources and templates (see held.go).
+	instr instructionsState
+	feat  featureHolds
 }
 
 // scanned is what the scanner found in one definition.
@@ -260,6 +265,19 @@ func (u *upstream) reassess(dry bool) bool {
 		}
 		changed = true
 	}
+	// The server's other definitions, decided as its tools are.
+	if u.instructionsVerdictChanged() {
+		if !dry {
+			u.decideInstructions()
+		}
+		changed = true
+	}
+	if u.featureVerdictsChanged() {
+		if !dry {
+			u.redoFeatures()
+		}
+		changed = true
+	}
 	return changed
 }
 
@@ -439,14 +457,27 @@ func (u *upstream) isHeld(tool string) bool {
 	return u.q.held[tool]
 }
 
-// Pending is a tool held for approval.
+// Pending is a definition held for approval: a tool, or the server's
+// instructions, a prompt, a resource or a template (see held.go).
 type Pending struct {
 	Server string
-	Tool   string // its own name at the server
-	Entry  *loader.Entry
+	// Tool is a tool's own name at the server, or the approvals entry of
+	// another definition (InstructionsKey, FeatureKey).
+	Tool string
+	// Kind is "tool", KindInstructions, KindPrompt, KindResource or
+	// KindTemplate.
+	Kind string
+	// Entry names the definition: a tool's catalog entry, or for another
+	// definition an entry made to name it (SERVER:instructions,
+	// SERVER:prompt:NAME…), which is never published.
+	Entry *loader.Entry
+	// Previous and Current are, for a definition other than a tool, the
+	// one last trusted (nil if none) and the one held, to diff.
+	Previous, Current any
 }
 
-// Pending returns the tools held for approval, by server and name.
+// Pending returns the definitions held for approval, by server and name:
+// each server's tools, then its other definitions.
 func (m *Manager) Pending() []Pending {
 	var out []Pending
 	for _, u := range m.upstreams() {
@@ -454,8 +485,11 @@ func (m *Manager) Pending() []Pending {
 		u.mu.Lock()
 		for i, e := range u.entries {
 			if e.Held() && i < len(u.q.defs) {
-				out = append(out, Pending{Server: name, Tool: u.q.defs[i].Name, Entry: e})
+				out = append(out, Pending{Server: name, Tool: u.q.defs[i].Name, Kind: string(loader.KindTool), Entry: e})
 			}
+		}
+		for _, h := range u.heldNow() {
+			out = append(out, u.pendingOf(h))
 		}
 		u.mu.Unlock()
 	}
@@ -508,7 +542,10 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 		}
 		if !found {
 			what := r.Server
-			if r.Tool != "" {
+			switch {
+			case strings.HasPrefix(r.Tool, ":"): // instructions, a prompt, a resource (held.go)
+				what += r.Tool
+			case r.Tool != "":
 				what += loader.NameSeparator + r.Tool
 			}
 			problems = append(problems, fmt.Errorf("%s: %w", what, ErrNotPending))

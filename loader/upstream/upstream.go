@@ -583,6 +583,7 @@ func (u *upstream) loadPersisted() {
 			u.seen = restoreSeen(p.FirstSeen, p.LastSeen, p.Listed, u.tools, u.digests)
 			u.seen.forget(time.Now(), len(u.tools)+maxRemembered)
 			u.q.trusted = p.Trusted
+			u.restoreHeldPrevious(p)
 		}
 		u.rebuild()
 	})
@@ -608,6 +609,7 @@ func (u *upstream) save() {
 		Trusted:      u.heldPrevious(),
 		seen:         u.seen.sorted(),
 	}
+	u.keepHeldPrevious(p)
 	u.mu.Unlock()
 	if err := saveCache(u.id.file, p); err != nil {
 		u.log.Warn("could not save the last known catalog", "file", u.id.file, "err", err)
@@ -630,17 +632,20 @@ func (u *upstream) update(change func()) {
 	changed := u.changed
 	u.changed = make(chan struct{})
 	src := &loader.Source{
-		Name:         u.cfg.Name,
-		Kind:         loader.SourceServer,
-		Entries:      u.entries,
-		Refused:      u.refused,
-		Problems:     append(slices.Clip(u.cfg.Problems), u.features.problems...),
-		State:        u.state,
-		LastListed:   u.listed,
-		LastError:    u.lastErr,
-		Stderr:       u.stderr,
-		Cached:       u.cached && len(u.tools) > 0,
-		Instructions: u.instructions,
+		Name:       u.cfg.Name,
+		Kind:       loader.SourceServer,
+		Entries:    u.entries,
+		Refused:    u.refused,
+		Problems:   append(slices.Clip(u.cfg.Problems), u.features.problems...),
+		State:      u.state,
+		LastListed: u.listed,
+		LastError:  u.lastErr,
+		Stderr:     u.stderr,
+		Cached:     u.cached && len(u.tools) > 0,
+		// Only instructions a person or the mode trusted: new ones that
+		// wait are not shown (see held.go).
+		Instructions:     u.q.instr.shown,
+		InstructionsHeld: u.heldInstructionsReason(),
 	}
 	u.mu.Unlock()
 	if !u.retired { // a server removed or replaced publishes nothing more
@@ -755,6 +760,7 @@ func (u *upstream) rebuild() {
 		}
 		u.entries = append(u.entries, e)
 	}
+	u.decideInstructions() // while the listing is current, so that what it trusts is recorded
 	u.q.endRebuild(u.tools, func(name string) bool { _, ok := u.known[name]; return ok })
 	u.rebuildFeatures()
 }
