@@ -92,6 +92,10 @@ type Report struct {
 	PaysOffAt int `json:"paysOffAtTools"`
 
 	Flags []Flag `json:"flags,omitempty"`
+
+	// CodeMode compares, per task of ExampleCodeTasks whose tools are
+	// callable here, the work done call by call with one script.
+	CodeMode []CodeTaskCost `json:"codeMode,omitempty"`
 }
 
 // SourceCost is one row of a report.
@@ -209,6 +213,7 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 		rep.BreakEven = int(float64(rep.Total.Saved) / mean)
 	}
 	rep.NameTokens, rep.PaysOffAt = s.paysOffAt(names, s.listingLines(snap), overhead.UpFront, rep.HostFixed)
+	rep.CodeMode = s.MeasureCode(ctx, ExampleCodeTasks)
 	return rep, nil
 }
 

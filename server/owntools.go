@@ -10,7 +10,7 @@ import (
 // tool of tools/list costs every request of every session its definition
 // (read_skill_file and run_skill_script alone some 430 tokens), and a tool
 // that can only refuse tempts the model to try it.
-var ownTools = []string{CallToolRead, CallToolWrite, CallTool, ReadSkillFile, RunScript}
+var ownTools = []string{CallToolRead, CallToolWrite, CallTool, ReadSkillFile, RunScript, RunCodeRead, RunCode}
 
 // ownToolsWanted says which of ownTools have something to do in snap.
 func ownToolsWanted(snap *loader.Snapshot) map[string]bool {
@@ -66,6 +66,8 @@ func (s *Server) ownTool(name string) (*mcp.Tool, mcp.ToolHandler) {
 		return readSkillFileTool(), s.handleReadSkillFile
 	case RunScript:
 		return runScriptTool(), s.handleRunScript
+	case RunCodeRead, RunCode:
+		return codeTool(name), s.codeHandler(name)
 	}
 	for _, p := range proxies {
 		if p.name == name {

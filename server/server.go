@@ -14,6 +14,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/codemode"
 	"github.com/toolsearch/toolsearch/server/relay"
 	"github.com/toolsearch/toolsearch/server/skillsext"
 	"github.com/toolsearch/toolsearch/server/tokens"
@@ -28,7 +29,7 @@ const (
 )
 
 // ReservedNames are refused to every catalog source.
-var ReservedNames = []string{ToolSearch, ReadSkillFile, CallTool, CallToolRead, CallToolWrite, RunScript}
+var ReservedNames = []string{ToolSearch, ReadSkillFile, CallTool, CallToolRead, CallToolWrite, RunScript, RunCodeRead, RunCode}
 
 // DefaultResultBudget bounds one tool_search result, in tokens.
 const DefaultResultBudget = 8000
@@ -70,6 +71,9 @@ type Options struct {
 	// wait for upstream servers that have no last known catalog to list
 	// (see settle.go); DefaultFirstListWait when 0, no wait when negative.
 	FirstListWait time.Duration
+	// CodeMode turns on run_code and run_code_read (see runcode.go), with
+	// these bounds on each script; nil leaves them off.
+	CodeMode *codemode.Limits
 }
 
 // Server holds what every MCP connection shares: the catalog, its index and
@@ -231,7 +235,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	// A change of the proxies listed is announced with the listing's. The
 	// first snapshot, read in New, is what every connection starts with:
 	// nothing to announce.
-	own := ownToolsWanted(new)
+	own := s.codeToolsWanted(ownToolsWanted(new))
 	changed := !first && (listing != s.listing || !maps.Equal(own, s.own))
 	s.listing, s.own = listing, own
 	conns := maps.Clone(s.conns)

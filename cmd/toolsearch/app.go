@@ -158,6 +158,7 @@ func openApp(f *sourceFlags) (*app, error) {
 		// Without a workdir of the user's, scripts run in the project the
 		// client names in its roots.
 		ScriptsInRoots: cfg.Workdir == "",
+		CodeMode:       cfg.CodeMode.serverLimits(),
 	}
 	if cfg.FirstListWait != nil {
 		opts.FirstListWait = time.Duration(*cfg.FirstListWait)

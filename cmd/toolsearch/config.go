@@ -52,6 +52,7 @@ type Config struct {
 	TraceArgs     bool                      `yaml:"traceArgs"`
 	LogLevel      string                    `yaml:"logLevel"`
 	Profiles      map[string]*ProfileConfig `yaml:"profiles"`
+	CodeMode      CodeModeConfig            `yaml:"codeMode"` // run_code and run_code_read; see codemode.go
 	// Profile is the profile one-shot commands and stdio serve (--profile).
 	Profile string `yaml:"-"`
 

@@ -21,10 +21,12 @@ func runMeasure(ctx context.Context, args []string, out io.Writer) error {
 	queries := fs.String("queries", "", "queries `FILE` for the per-search cost (JSONL, the eval format; default: one query per entry from its one-liner)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	asMarkdown := fs.Bool("markdown", false, "print the report as Markdown tables")
+	codeMode := fs.Bool("code-mode", false, "measure with run_code and run_code_read listed, as serve --code-mode lists them")
 	uf := addUpstreamFlags(fs, true)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	sf.more = func(cfg *Config) { cfg.CodeMode.Enabled = cfg.CodeMode.Enabled || *codeMode }
 	if *asJSON && *asMarkdown {
 		return errors.New("--json and --markdown exclude each other")
 	}
@@ -118,6 +120,9 @@ func writeMeasureText(out io.Writer, rep *server.Report) error {
 	writeAligned(&b, searches, 1)
 	b.WriteString("\n" + breakEvenLine(rep) + "\n")
 	for _, l := range flagLines(rep) {
+		b.WriteString(l + "\n")
+	}
+	for _, l := range codeModeLines(rep) {
 		b.WriteString(l + "\n")
 	}
 	_, err := io.WriteString(out, b.String())

@@ -33,6 +33,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	promote := fs.Bool("promote", false, "add tools that tool_search returns to the session's tools/list (protocol 2025-11-25 or older only)")
 	trace := fs.String("trace", "", "append one JSON line per request to `FILE` (time, session, method, tool, argument digest, tokens, duration, outcome)")
 	traceArgs := fs.Bool("trace-args", false, "record the arguments themselves in the trace, not only their digest")
+	codeMode := fs.Bool("code-mode", false, "offer run_code and run_code_read: the model's Starlark scripts call tools and only what they print comes back (codeMode in toolsearch.yaml)")
 	if _, err := parseFlags(fs, defaultHTTPAddr(args)); err != nil {
 		return err
 	}
@@ -48,6 +49,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 			cfg.Trace = *trace
 		}
 		cfg.TraceArgs = cfg.TraceArgs || *traceArgs
+		cfg.CodeMode.Enabled = cfg.CodeMode.Enabled || *codeMode
 	}
 	sf.follow = true
 	// The collector is paced from the start: loading a large catalog
