@@ -185,8 +185,8 @@ print(len(doc.split()))`, h, Limits{})
 	if text := r.Text(); strings.Contains(text, "Ignore all previous") || !strings.Contains(text, "left out") {
 		t.Errorf("printed whole, the steering text reached the model: %q", text)
 	}
-	r = Run(context.Background(), "print('a\u200bb')", h, Limits{})
-	if text := r.Text(); text != `a\u200Bb`+"\n" {
-		t.Errorf("a hidden character is not shown: %q", text)
+	r = Run(context.Background(), "print('a\u200bb\\nc\U000E0041')", h, Limits{})
+	if text := r.Text(); text != "ab\nc\n" {
+		t.Errorf("hidden characters are not dropped, or the lines not kept: %q", text)
 	}
 }

@@ -11,7 +11,8 @@ const withheldOutput = "(the script's output is left out: the scanner flags it a
 
 // Text is the result as the model reads it, screened as upstream text is:
 // what the script printed carries tools' text, so every character that
-// hides text is shown as an escape (scan.Reveal) and output the scanner
+// hides text is dropped (scan.DropHidden, which keeps the lines a script
+// prints, where scan.Screen would make them one) and output the scanner
 // flags as instructions to the model (scan.Text, scan.Withholds) is left
 // out with a note. Then, when the script ended early, why.
 func (r Result) Text() string {
@@ -29,8 +30,10 @@ func (r Result) Text() string {
 	return b.String()
 }
 
-// screen is text fit to show the model: revealed, or withheld.
+// screen is text fit to show the model: its hidden characters dropped, or
+// withheld.
 func screen(field, text string) string {
+	text = scan.DropHidden(text)
 	if fs := scan.Text(field, text); scan.Withholds(fs) {
 		rules := map[string]bool{}
 		var names []string
@@ -42,5 +45,5 @@ func screen(field, text string) string {
 		}
 		return strings.Replace(withheldOutput, "%s", strings.Join(names, ", "), 1)
 	}
-	return scan.Reveal(text)
+	return text
 }
