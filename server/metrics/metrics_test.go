@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -155,13 +156,11 @@ func TestInstancesApart(t *testing.T) {
 }
 
 // Debian's promtool accepts what /metrics serves, every kind of series
-// present. CI installs it (the prometheus package); without it the test
-// says so and skips.
+// present. CI installs it (the prometheus package) and sets
+// TOOLSEARCH_REQUIRE_PROMTOOL; elsewhere, without it, the test says so and
+// skips.
 func TestPromtoolCheckMetrics(t *testing.T) {
-	promtool, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Skip("promtool is not on PATH: apt-get install prometheus (Debian) to run this check")
-	}
+	promtool := promtoolForTest(t)
 	c := loader.NewCatalog()
 	c.Put(&loader.Source{Name: "weather", Kind: loader.SourceServer, State: loader.StateActive})
 	c.Put(&loader.Source{Name: "skills", Kind: loader.SourceSkills})
@@ -182,4 +181,22 @@ func TestPromtoolCheckMetrics(t *testing.T) {
 	if err := cmd.Run(); err != nil || said.Len() > 0 {
 		t.Errorf("promtool check metrics: %v\n%s\non:\n%s", err, said.String(), grepToolsearch(out))
 	}
+}
+
+// promtoolForTest returns the path of promtool (Debian's prometheus
+// package). Without it the test is skipped, or fails when
+// TOOLSEARCH_REQUIRE_PROMTOOL is set, as CI sets it, so that the check is
+// never skipped there. (cmd/toolsearch's end-to-end test has its twin.)
+func promtoolForTest(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("promtool")
+	switch {
+	case err == nil:
+		return path
+	case os.Getenv("TOOLSEARCH_REQUIRE_PROMTOOL") != "":
+		t.Fatal("promtool is not on PATH and TOOLSEARCH_REQUIRE_PROMTOOL is set: apt-get install prometheus")
+	default:
+		t.Skip("promtool is not on PATH: apt-get install prometheus (Debian) to check the metrics' format")
+	}
+	return ""
 }
