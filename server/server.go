@@ -15,6 +15,7 @@ import (
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/codemode"
+	"github.com/toolsearch/toolsearch/server/metrics"
 	"github.com/toolsearch/toolsearch/server/relay"
 	"github.com/toolsearch/toolsearch/server/skillsext"
 	"github.com/toolsearch/toolsearch/server/tokens"
@@ -63,6 +64,10 @@ type Options struct {
 	// Activity, when set, records every request for the status page and
 	// the trace.
 	Activity *Activity
+	// Metrics, when set, counts calls, searches and the tokens sessions
+	// saved (package server/metrics); servers of several profiles may
+	// share one.
+	Metrics *metrics.Metrics
 	// Promote adds the tools tool_search returns to the session's own
 	// tools/list, on sessions of protocol 2025-11-25 or older only. It needs
 	// one MCP server per connection.
@@ -315,7 +320,7 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	ms.AddReceivingMiddleware(s.unknownToolMiddleware(ms))
 	c.skills.Attach(ms, s.Snapshot(), s.log)
 	s.attachStats(ms, c.stats)
-	ms.AddReceivingMiddleware(s.activityMiddleware)
+	ms.AddReceivingMiddleware(s.activityMiddleware, s.metricsMiddleware)
 	return ms
 }
 

@@ -251,6 +251,9 @@ func (b *statsBook) end(ss *mcp.ServerSession) {
 		b.mu.Unlock()
 	}()
 	eager, priced := b.s.eagerCostBy(b.stopping)
+	if priced && st.BySource[ListingSource].Results > 0 && !measuringSession(ss) {
+		b.s.opts.Metrics.AddTokensSaved(eager.Tokens - st.Discovery)
+	}
 	// Sessions that only looked (health checks, `toolsearch measure`) are
 	// not worth a line at the default level.
 	level := slog.LevelInfo

@@ -24,6 +24,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/metrics"
 )
 
 // app is everything a command needs once the sources are loaded.
@@ -55,6 +56,9 @@ type app struct {
 	// held holds a one-shot command's configuration warnings while it
 	// loads; nil for serve, which logs each.
 	held *heldLog
+
+	// metrics are served as /metrics by serve --http; nil otherwise.
+	metrics *metrics.Metrics
 }
 
 // newLogger logs to stderr: stdout is the MCP protocol channel. The level
@@ -119,6 +123,7 @@ func openApp(f *sourceFlags) (*app, error) {
 		}
 		a.catalog.Put(src)
 	}
+	a.metrics = a.newMetrics()
 	if err := a.loadUpstreamConfig(); err != nil {
 		return nil, err
 	}
@@ -148,6 +153,7 @@ func openApp(f *sourceFlags) (*app, error) {
 	}
 	opts := server.Options{
 		Activity:      a.activity,
+		Metrics:       a.metrics,
 		Scripts:       a.scripts,
 		Version:       versionString(),
 		ListingBudget: *cfg.ListingBudget,
@@ -307,6 +313,9 @@ func (a *app) loadUpstreamConfig() error {
 		LoginCommand:  a.loginCommand,
 		ReviewCommand: a.reviewCommand,
 	}
+	if a.metrics != nil { // a nil *Metrics in the interface would not be nil
+		a.upOpts.Observer = a.metrics
+	}
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
 }
@@ -359,7 +368,7 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 			cfg.warnings = append(cfg.warnings, w)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine)}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine), MaxConcurrent: sc.MaxConcurrent}
 		for glob, p := range sc.Policy {
 			pol, err := loader.ParsePolicy(p)
 			if err != nil {

@@ -21,8 +21,8 @@ func TestCodeModeConfig(t *testing.T) {
 		{"codeMode: false", false, 0, 0, ""},
 		{"codeMode:\n  maxSteps: 1000\n  timeout: 5s", true, 1000, 5 * time.Second, ""},
 		{"codeMode:\n  enabled: false\n  maxSteps: 1000", false, 1000, 0, ""},
-		{"codeMode: maybe", false, 0, 0, "line 1: codeMode is true, false, or a mapping"},
-		{"codeMode:\n  maxStep: 1", false, 0, 0, "line 2: unknown key codeMode.maxStep"},
+		{"codeMode: maybe", false, 0, 0, ":1: codeMode is true, false, or a mapping"},
+		{"codeMode:\n  maxStep: 1", false, 0, 0, ":2: unknown key codeMode.maxStep"},
 		{"codeMode:\n  maxCalls: -1", false, 0, 0, "codeMode.maxCalls must be positive"},
 	}
 	for _, tt := range tests {

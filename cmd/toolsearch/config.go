@@ -97,6 +97,8 @@ type ServerConfig struct {
 	Policy      map[string]string `yaml:"policy"`     // glob -> callable | visible_only | hidden
 	Quarantine  string            `yaml:"quarantine"` // off | new | changed | all
 	OAuth       *OAuthConfig      `yaml:"oauth"`
+	// MaxConcurrent caps the server's calls running at once (0: no cap).
+	MaxConcurrent int `yaml:"maxConcurrent"`
 }
 
 // OAuthConfig configures logging in to a server that requires OAuth;
@@ -194,6 +196,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 			default:
 				return nil, fmt.Errorf("%s: servers.%s.policy.%s: unknown policy %q: want callable, visible_only or hidden", path, name, glob, p)
 			}
+		}
+		if sc.MaxConcurrent < 0 {
+			return nil, fmt.Errorf("%s: servers.%s.maxConcurrent must be 1 or more calls at once (0 or left out: no cap), got %d", path, name, sc.MaxConcurrent)
 		}
 		if _, err := trust.ParseMode(sc.Quarantine); err != nil {
 			return nil, fmt.Errorf("%s: servers.%s.quarantine: %v", path, name, err)

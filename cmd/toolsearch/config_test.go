@@ -29,6 +29,8 @@ func TestParseConfig(t *testing.T) {
 		{"oauth unknown key", "servers:\n  gh:\n    oauth:\n      clientID: id\n", `toolsearch.yaml:4:7: unknown key clientID (did you mean "clientId"?)`},
 		{"oauth problems", "servers:\n  gh:\n    oauth:\n      clientSecret: s\n      clientMetadataUrl: http://x/c.json\n      callbackPort: -1\n", "servers.gh.oauth.clientSecret: set without clientId; a secret belongs to a pre-registered client; servers.gh.oauth.clientMetadataUrl"},
 		{"negative session cap", "http:\n  maxSessions: -1\n", "http.maxSessions must be positive"},
+		{"call cap", "servers:\n  gh:\n    maxConcurrent: 4\n", ""},
+		{"negative call cap", "servers:\n  gh:\n    maxConcurrent: -1\n", "servers.gh.maxConcurrent must be 1 or more calls at once (0 or left out: no cap), got -1"},
 		{"skills cap", "skillsMaxBytes: 1048576\n", ""},
 		{"first list wait", "firstListWait: 1500ms\n", ""},
 		{"no first list wait", "firstListWait: 0s\n", ""},

@@ -45,7 +45,11 @@ func flipServer(file string) {
 		current = data
 		for _, t := range tools {
 			version, _ := t.Meta["version"].(string)
-			s.AddTool(t, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			holdUntil, _ := t.Meta["holdUntil"].(string) // a file: calls answer once it exists
+			s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				for holdUntil != "" && !fileExists(holdUntil) && ctx.Err() == nil {
+					time.Sleep(10 * time.Millisecond)
+				}
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran " + req.Params.Name + " " + version}}}, nil
 			})
 		}

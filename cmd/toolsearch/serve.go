@@ -129,6 +129,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Tokens:         tokens,
 		Approvals:      appApprovals{a},
 	}
+	if a.metrics != nil {
+		o.Metrics = a.metrics.Handler()
+	}
 	if a.upstreams != nil {
 		// Logins come back to this server: from the status page's
 		// buttons, and from sessions whose clients open the login page.

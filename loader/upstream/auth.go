@@ -90,10 +90,13 @@ func (m *Manager) Tokens(server string) (*oauth.Tokens, error) {
 // tools with them. A running server then reconnects with them at once. A
 // server that answers without a login gives ErrLoginNotNeeded. What the
 // login obtained is described by Tokens(server).Info().
-func (m *Manager) Login(ctx context.Context, server string, p *oauth.Prompter) error {
+func (m *Manager) Login(ctx context.Context, server string, p *oauth.Prompter) (err error) {
 	u, err := m.server(server)
 	if err != nil {
 		return err
+	}
+	if m.opts.Observer != nil {
+		defer func() { m.opts.Observer.LoginDone(server, loginOutcome(err)) }()
 	}
 	if u.auth == nil {
 		switch {

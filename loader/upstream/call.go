@@ -67,9 +67,10 @@ var errCallTimeout = errors.New("call timed out")
 // *TimeoutError); cancelling ctx cancels it upstream and returns ctx's
 // error. A server that is not active gives a *NotActiveError, but a failed
 // one is reconnected at once and the call waits for that within its
-// timeout. Tools their policy does not make callable are refused. Once
-// Shutdown (or Close) has begun, new calls get ErrClosed; calls already
-// running get Shutdown's grace.
+// timeout. A call beyond the server's MaxConcurrent waits for a slot within
+// its timeout and QueueWait, then gets a *BusyError. Tools their policy
+// does not make callable are refused. Once Shutdown (or Close) has begun,
+// new calls get ErrClosed; calls already running get Shutdown's grace.
 func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	u, err := m.server(server)
 	if err != nil {
@@ -82,7 +83,16 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	// with: the one its live session listed, after the wait for it. The
 	// last known (approved) definition says nothing of what a server that
 	// is starting or re-listing serves now.
+	// The call holds a slot under the server's MaxConcurrent from before
+	// it waits for the server until it ends.
+	release := func() {}
+	defer func() { release() }()
 	connect := func(ctx context.Context, timeout time.Duration) (*session, error) {
+		rel, err := u.takeSlot(ctx, timeout)
+		if err != nil {
+			return nil, err
+		}
+		release = rel
 		s, err := u.awaitListed(ctx, timeout)
 		if err != nil {
 			return nil, err

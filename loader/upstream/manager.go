@@ -151,6 +151,9 @@ type Options struct {
 	// turns pings off. Only sessions of protocols before 2026-07-28 are
 	// pinged: later ones keep no connection between requests.
 	KeepAlive time.Duration
+	// Observer, when set, is told of the waits and refusals that
+	// Settings.MaxConcurrent causes and of every login's outcome.
+	Observer Observer
 }
 
 // ErrUnknownServer is returned for a server name that is not configured.

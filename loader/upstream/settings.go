@@ -36,6 +36,12 @@ type Settings struct {
 	// Quarantine says which definitions wait for approval (package
 	// loader/trust); "" means trust.DefaultMode.
 	Quarantine trust.Mode
+	// MaxConcurrent caps the calls to the server's tools running at once;
+	// zero means no cap. A call beyond it waits for one to end, up to
+	// QueueWait and within its timeout, then is refused (a *BusyError).
+	MaxConcurrent int
+	// QueueWait bounds that wait; zero means DefaultQueueWait.
+	QueueWait time.Duration
 	// OAuth configures logging in to an HTTP or SSE server that requires
 	// OAuth.
 	OAuth oauth.Settings

@@ -64,6 +64,8 @@ type upstream struct {
 	// relisting is set while a change of tools the server announced is
 	// not listed yet.
 	relisting atomic.Bool
+	// slots holds its calls to Settings.MaxConcurrent.
+	slots callSlots
 
 	mu           sync.Mutex
 	state        loader.State

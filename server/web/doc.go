@@ -31,6 +31,8 @@
 //     first answered with and the name typed out (confirm.go).
 //   - /healthz answers while the process lives; /readyz reports the catalog,
 //     the sessions and each upstream's state.
+//   - GET /metrics: the Prometheus metrics (Options.Metrics), to the
+//     operator's token in the Authorization header.
 //
 // # The guard
 //

@@ -67,6 +67,11 @@ type Options struct {
 	Login     func(ctx context.Context, server string, p *oauth.Prompter) error
 	Callbacks *oauth.Callbacks
 	Logins    func() []string
+
+	// Metrics, when set, is served as GET /metrics (package
+	// server/metrics's Handler), to the operator's token as the status
+	// page is, in the Authorization header only.
+	Metrics http.Handler
 }
 
 // Handler is toolsearch's HTTP face: MCP Streamable HTTP at /mcp for both
@@ -126,6 +131,9 @@ func NewHandler(s *server.Server, o Options) *Handler {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(body)
 	})
+	if o.Metrics != nil {
+		mux.Handle("GET /metrics", o.Metrics)
+	}
 	h.status.register(mux)
 	if addLogin(mux, o, s.Options().Logger) {
 		h.status.logins = o.Logins
