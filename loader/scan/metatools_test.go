@@ -9,6 +9,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/codemode"
 )
 
 // TestToolsearchPassesItsOwnScan: toolsearch's own tools and instructions,
@@ -16,13 +17,13 @@ import (
 // the scanner flags. Their wording ("call it before using any tool") is the
 // kind a careless rule would.
 func TestToolsearchPassesItsOwnScan(t *testing.T) {
-	// A skill and a server still starting: every tool of toolsearch's own
-	// is listed (see server.ownTools).
+	// A skill, a server still starting and code mode on: every tool of
+	// toolsearch's own is listed (see server.ownTools).
 	c := loader.NewCatalog(server.ReservedNames...)
 	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills,
 		Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "notes", Description: "Take notes."})}})
 	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateConnecting})
-	s, err := server.New(c, server.Options{ListingBudget: server.DefaultListingBudget})
+	s, err := server.New(c, server.Options{ListingBudget: server.DefaultListingBudget, CodeMode: &codemode.Limits{}})
 	if err != nil {
 		t.Fatal(err)
 	}
