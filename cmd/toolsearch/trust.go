@@ -19,6 +19,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
@@ -309,6 +310,7 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	rep := scanCatalog(a.catalog.Snapshot(), a.skills)
+	rep.Oversized = a.server.Oversized()
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -321,6 +323,9 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "%s in %s of %d scanned\n", plural(len(rep.Findings), "finding"), plural(rep.Flagged, "definition"), rep.Scanned)
 	}
+	if !*asJSON {
+		writeOversized(out, rep.Oversized) // large, not hostile: the exit status is the findings'
+	}
 	if len(rep.Findings) > 0 {
 		return exitError(1)
 	}
@@ -332,6 +337,8 @@ type ScanReport struct {
 	Scanned  int           `json:"scanned"` // definitions
 	Flagged  int           `json:"flagged"`
 	Findings []ScanFinding `json:"findings"`
+	// Oversized are the definitions over the size limits (server.Oversized).
+	Oversized []server.Flag `json:"oversized,omitempty"`
 }
 
 // ScanFinding is one finding with the entry it is in.
