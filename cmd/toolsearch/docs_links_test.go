@@ -143,3 +143,14 @@ func anchorOf(heading string) string {
 	}
 	return b.String()
 }
+
+// walkthroughPages are the pages whose links are checked and whose sh
+// blocks are walk-throughs.
+func walkthroughPages(t *testing.T, root string) []string {
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append([]string{filepath.Join(root, "README.md"), filepath.Join(root, "examples", "README.md")}, pages...)
+	return pages
+}

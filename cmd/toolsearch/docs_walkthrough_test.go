@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -7,8 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -40,16 +43,6 @@ import (
 // is stopped. A line ending in & is started as the page says, and the
 // next waits until it listens at the address its comment names. Some
 // lines must also print what the page says (walkthroughOutputs).
-
-// walkthroughPages are the pages whose sh blocks are walk-throughs.
-func walkthroughPages(t *testing.T, root string) []string {
-	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages = append([]string{filepath.Join(root, "README.md"), filepath.Join(root, "examples", "README.md")}, pages...)
-	return pages
-}
 
 // walkthroughOutputs are what some lines print, as the page says: the
 // page's line (with its comment), and a pattern of the output.
@@ -203,6 +196,7 @@ func walkthroughScript(t *testing.T, blocks []shBlock, out string) string {
 	b.WriteString(`set -e
 set -m
 bg=()
+track() { bg+=($1); echo $1 >> "$WALKTHROUGH_PIDS"; }
 trap 'for p in "${bg[@]}"; do kill -- -$p 2>/dev/null || kill $p 2>/dev/null || true; done' EXIT
 wait_port() { for i in $(seq 1200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; kill -0 $2 2>/dev/null || return 1; sleep 0.1; done; return 1; }
 wait_free() { for i in $(seq 300); do port_free $1 && return 0; sleep 0.1; done; }
@@ -235,15 +229,15 @@ fail() { echo "walkthrough: $1"; cat "$2"; exit 1; }
 			}
 			switch {
 			case background:
-				fmt.Fprintf(&b, "%s\nbg+=($!)\n", text)
+				fmt.Fprintf(&b, "%s\ntrack $!\n", text)
 				if port != "" {
 					fmt.Fprintf(&b, "wait_port %s $! || fail %s /dev/null\n", port, shellQuote(where+": nothing listens at port "+port))
 				}
 			case isServer && port != "":
-				fmt.Fprintf(&b, "{ %s\n} > %s 2>&1 &\np=$!; bg+=($p)\n", text, file)
+				fmt.Fprintf(&b, "{ %s\n} > %s 2>&1 &\np=$!; track $p\n", text, file)
 				fmt.Fprintf(&b, "wait_port %s $p || fail %s %s\nkill -- -$p; wait $p 2>/dev/null || true; wait_free %s\n", port, shellQuote(where+": the server does not listen at port "+port), file, port)
 			case isServer:
-				fmt.Fprintf(&b, "{ printf '%%s\\n' \"$init\"; sleep 600; } | { %s\n} > %s 2>&1 &\np=$!; bg+=($p)\n", text, file)
+				fmt.Fprintf(&b, "{ printf '%%s\\n' \"$init\"; sleep 600; } | { %s\n} > %s 2>&1 &\np=$!; track $p\n", text, file)
 				fmt.Fprintf(&b, "answered %s $p || fail %s %s\nkill -- -$p; wait $p 2>/dev/null || true\n", file, shellQuote(where+": the server did not answer an MCP initialize"), file)
 			default:
 				fmt.Fprintf(&b, "{ %s\n} > %s 2>&1 || fail %s %s\ncat %s\n", text, file, shellQuote(where+": exited with an error"), file, file)
@@ -294,9 +288,6 @@ func walkthroughHome(t *testing.T, weather string) (home string, env []string) {
 }
 
 func TestDocsWalkthroughs(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the walk-throughs are sh")
-	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -330,7 +321,10 @@ func TestDocsWalkthroughs(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd.Stdout, cmd.Stderr = log, log // a file: a server left running holds no pipe open
+			pids := filepath.Join(out, "pids")
+			cmd.Env = append(cmd.Env, "WALKTHROUGH_PIDS="+pids)
 			runErr := cmd.Run()
+			stopWalkthroughServers(pids) // the script's trap does, unless it was killed
 			log.Close()
 			text, _ := os.ReadFile(filepath.Join(out, "log"))
 			if runErr != nil {
@@ -339,6 +333,18 @@ func TestDocsWalkthroughs(t *testing.T) {
 			t.Logf("%s", text)
 			checkWalkthroughOutputs(t, page, blocks, out)
 		})
+	}
+}
+
+// stopWalkthroughServers stops the process groups (servers) a script
+// started, as its exit trap does: a script killed at its deadline runs no
+// trap.
+func stopWalkthroughServers(pids string) {
+	data, _ := os.ReadFile(pids)
+	for _, f := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}
 	}
 }
 
