@@ -257,8 +257,8 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 				row.SkillFileBytes += f.Size
 			}
 		}
-		if limit := flagLimit(c.entry.Kind); c.tokens > limit {
-			flags = append(flags, Flag{Name: c.entry.Name, Kind: string(c.entry.Kind), Source: c.entry.Source, Tokens: c.tokens, Limit: limit})
+		if f, over := c.flag(); over {
+			flags = append(flags, f)
 		}
 	}
 	for name, n := range s.listingTokensBySource(snap, up.description) {
@@ -297,6 +297,36 @@ func flagLimit(k loader.Kind) int {
 		return MaxSkillBodyTokens
 	}
 	return MaxToolTokens
+}
+
+// Oversized flags the catalog's definitions over the limits measure's
+// report flags (MaxToolTokens a tool, MaxSkillBodyTokens a skill's body),
+// for catalog and scan: such a definition costs a dozen ordinary ones
+// wherever it is loaded, and a result shows its description a page at a
+// time (MaxDescriptionShown).
+func (s *Server) Oversized() []Flag {
+	var flags []Flag
+	for _, c := range eagerCosts(s.Snapshot(), s.tok.Count) {
+		if f, over := c.flag(); over {
+			flags = append(flags, f)
+		}
+	}
+	return flags
+}
+
+// flag is the report's flag of an entry over its limit, and whether it is.
+func (c entryCost) flag() (Flag, bool) {
+	limit := flagLimit(c.entry.Kind)
+	return Flag{Name: c.entry.Name, Kind: string(c.entry.Kind), Source: c.entry.Source, Tokens: c.tokens, Limit: limit}, c.tokens > limit
+}
+
+// String says what is over which limit, as catalog and scan print it.
+func (f Flag) String() string {
+	what := "definition"
+	if f.Kind == string(loader.KindSkill) {
+		what = "SKILL.md body"
+	}
+	return fmt.Sprintf("oversized: its %s is %s tokens, over the %s a %s should cost", what, thousands(f.Tokens), thousands(f.Limit), f.Kind)
 }
 
 // entryCost is what one entry costs when loaded eagerly.

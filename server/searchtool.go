@@ -133,6 +133,9 @@ type group struct {
 	NeedResult
 	browse  bool // nothing matched: the results are entries to start from
 	relaxed bool // no entry had every +term
+	// selected: the query was select:, so the note of a result shortened to
+	// fit must not advise select: again
+	selected bool
 }
 
 // NeedResult sums up the results of one query of a search of several.
@@ -168,7 +171,8 @@ type ResultItem struct {
 	// Notes are the marks its text carries: a server's state, a hold, why it
 	// cannot be called.
 	Notes []string `json:"notes,omitempty"`
-	// More says where the rest of a body cut to fit the budget is.
+	// More says where the rest of a body cut to fit the budget is, or of a
+	// tool's description longer than MaxDescriptionShown.
 	More  string `json:"more,omitempty"`
 	Query string `json:"query,omitempty"` // the query it answers, in a search of several
 	// Arguments are a prompt's; MIMEType is a resource's.
@@ -178,6 +182,7 @@ type ResultItem struct {
 	need, rank  int                   // its query's index in Needs, and its rank among that query's results (from 1)
 	stateReason string                // why a server is not active
 	bodyCut     int                   // bytes of body left out, when cut to fit
+	descFrom    int                   // byte of a tool's description its page starts at (see descriptionPage)
 	text        string                // as Text renders it, kept while fitBudget works; "" when not rendered
 }
 
@@ -227,6 +232,14 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	if len(needs) == 0 {
 		return s.listPage(s.Snapshot(), args)
 	}
+	descFrom := -1 // with a query, a cursor continues a tool's description
+	if args.Cursor != "" {
+		n, err := parseDescriptionCursor(args.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		descFrom = n
+	}
 	snap, done := s.indexedSnapshot()
 	defer done()
 	ix := s.index
@@ -264,6 +277,11 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 			seen[e] = true
 			items = append(items, it)
 		}
+		if descFrom >= 0 {
+			if err := s.pageDescription(sr.Selected, items, descFrom); err != nil {
+				return nil, err
+			}
+		}
 		total := sr.Total
 		if sr.Selected {
 			total = len(items)
@@ -274,7 +292,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 		if browse {
 			total = 0
 		}
-		g := group{NeedResult: NeedResult{Query: q, Total: total, Weak: w}, browse: browse, relaxed: sr.Relaxed}
+		g := group{NeedResult: NeedResult{Query: q, Total: total, Weak: w}, browse: browse, relaxed: sr.Relaxed, selected: sr.Selected}
 		g.Guidance = g.guidance()
 		res.groups = append(res.groups, g)
 		res.Total += total
@@ -422,7 +440,7 @@ func (s *Server) fillDetail(it *ResultItem, detail string) {
 	}
 	if e.Held() { // only what was approved before; the held definition stays out
 		if detail == DetailFull {
-			it.Description = e.Description
+			it.Description, it.More = descriptionPage(e.Name, e.Description, it.descFrom)
 		}
 		return
 	}
@@ -430,6 +448,7 @@ func (s *Server) fillDetail(it *ResultItem, detail string) {
 	case DetailFull:
 		it.Description = e.Description
 		if e.Kind == loader.KindTool {
+			it.Description, it.More = descriptionPage(e.Name, e.Description, it.descFrom)
 			it.InputSchema = e.Tool.InputSchema
 			if e.Tool.Annotations != nil {
 				it.Annotations = e.Tool.Annotations
@@ -518,8 +537,7 @@ func (s *Server) fitBudget(res *SearchResult) {
 			return
 		}
 	}
-	note := fmt.Sprintf("Some results were shortened to fit the result budget of %d tokens; ask for one with select:<name> to see it in full.", budget)
-	res.Notes = append(res.Notes, note)
+	res.Notes = append(res.Notes, res.shortenedNote(budget))
 	order := res.shedOrder()
 	for _, i := range order {
 		if fits() {
@@ -910,6 +928,9 @@ func writeItem(b *strings.Builder, rank int, it *ResultItem) {
 	}
 	if it.Description != "" {
 		b.WriteString("\n" + it.Description)
+	}
+	if it.More != "" && it.Body == "" { // a description shown a page at a time
+		b.WriteString("\n[… " + it.More + "]")
 	}
 	if it.InputSchema != nil {
 		b.WriteString("\ninputSchema: " + compactJSON(it.InputSchema))

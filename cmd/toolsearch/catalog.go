@@ -27,12 +27,18 @@ func runCatalog(ctx context.Context, args []string, out io.Writer) error {
 	defer a.close(ctx)
 	a.loadUpstreams(ctx, uf)
 	rep := web.BuildCatalogReport(a.catalog.Snapshot())
+	oversized := a.server.Oversized()
+	markOversized(&rep, oversized)
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return writeCatalogReport(out, rep)
+	if err := writeCatalogReport(out, rep); err != nil {
+		return err
+	}
+	writeOversized(out, oversized)
+	return nil
 }
 
 func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {

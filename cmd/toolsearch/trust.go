@@ -19,6 +19,7 @@ import (
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
+	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
@@ -335,6 +336,7 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 		held = a.upstreams.Pending()
 	}
 	rep := scanCatalog(a.catalog.Snapshot(), a.skills, held)
+	rep.Oversized = a.server.Oversized()
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -346,6 +348,9 @@ func runScan(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(out, "%s (%s from %s): %s\n", f.Entry, f.Kind, f.Source, scan.Reveal(f.Finding.String()))
 		}
 		fmt.Fprintln(out, scanSummary(rep))
+	}
+	if !*asJSON {
+		writeOversized(out, rep.Oversized) // large, not hostile: the exit status is the findings'
 	}
 	if len(rep.Findings) > 0 {
 		return exitError(1)
@@ -368,6 +373,8 @@ type ScanReport struct {
 	Scanned  int           `json:"scanned"` // definitions
 	Flagged  int           `json:"flagged"`
 	Findings []ScanFinding `json:"findings"`
+	// Oversized are the definitions over the size limits (server.Oversized).
+	Oversized []server.Flag `json:"oversized,omitempty"`
 }
 
 // ScanFinding is one finding with the entry it is in.
