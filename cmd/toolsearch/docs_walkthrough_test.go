@@ -251,7 +251,8 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 
 // walkthroughHome makes the home folder a page's walk-through starts
 // from: a Claude Code configuration with the weather example as a
-// user-scope server (for init --from claude-code), a folder of projects in
+// user-scope server and as one of the repository's own (for init --from
+// claude-code), a folder of projects in
 // ~/src, and a bin folder with toolsearch (this test binary acting as
 // it) and an npx that fails at once, as on a machine without Node.
 func walkthroughHome(t *testing.T, weather string) (home string, env []string) {
@@ -268,7 +269,15 @@ func walkthroughHome(t *testing.T, weather string) (home string, env []string) {
 			t.Fatal(err)
 		}
 	}
-	writeFile(t, home, ".claude.json", fmt.Sprintf(`{"mcpServers": {"weather": {"type": "stdio", "command": %q, "args": []}}}`, weather))
+	// The pages run from the repository's root, the project whose own
+	// servers (Claude Code's local scope) init imports apart: the weather
+	// example again, as "localweather".
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, home, ".claude.json", fmt.Sprintf(`{"mcpServers": {"weather": {"type": "stdio", "command": %[1]q, "args": []}},
+	 "projects": {%[2]q: {"mcpServers": {"localweather": {"type": "stdio", "command": %[1]q, "args": []}}}}}`, weather, root))
 	writeFile(t, home, "src/garden/README.md", "# Garden\n\nWhen to water the plants.\n")
 	goEnv, err := exec.Command("go", "env", "GOPATH", "GOMODCACHE", "GOCACHE").Output()
 	if err != nil {
