@@ -224,7 +224,7 @@ func runApprove(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if len(names) == 0 && !*all {
-		return fmt.Errorf("name the tools to approve (SERVER, SERVER__TOOL or skills/PATH, each with an optional @DIGEST from toolsearch review), or pass --all")
+		return fmt.Errorf("name what to approve (SERVER, SERVER__TOOL, SERVER:instructions, SERVER:prompt:NAME, SERVER:resource:URI or skills/PATH, each with an optional @DIGEST from toolsearch review), or pass --all")
 	}
 	a, err := openApp(sf)
 	if err != nil {
