@@ -30,10 +30,11 @@ const (
 
 var elicitModes = []string{elicitAsk, elicitDefaults, elicitDecline}
 
-// defaultElicitMode asks when a person can answer (stdin is a terminal)
-// and declines otherwise, so that a script never hangs on a question.
+// defaultElicitMode asks when a person can answer (stdin is a terminal,
+// which /dev/null, a character device too, is not) and declines otherwise,
+// so that a script never hangs on a question.
 func defaultElicitMode() string {
-	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+	if stdinIsTerminal() {
 		return elicitAsk
 	}
 	return elicitDecline
