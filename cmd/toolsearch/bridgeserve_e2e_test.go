@@ -173,4 +173,3 @@ func anyAlive(pids []int) bool {
 	}
 	return false
 }
-
