@@ -36,6 +36,7 @@ func init() {
 		{"init", "[DIR] [--from HOST]", "write a starting toolsearch.yaml, .mcp.json (empty, or imported from a host's config) and skills/ folder in DIR (default: your configuration folder, which serve reads); never overwrites", runInit},
 		{"client-config", "HOST", "print the snippet that registers toolsearch with an MCP host, with absolute paths", runClientConfig},
 		{"serve", "[flags]", "serve the catalog over MCP (stdio, or Streamable HTTP with --http)", runServe},
+		{"bridge", "[--http ADDR] [--token-file FILE] -- COMMAND [ARGS...] | --mcp-config FILE NAME", "serve one stdio server as Streamable HTTP at /mcp, started once and shared by every client (a heavy or stateful server run outside a team's replicas, reached as an http entry with \"bridge\": true)", runBridge},
 		{"search", "QUERY [--query QUERY]... [flags]", "print what the model receives from tool_search for QUERY (and one group per --query)", runSearch},
 		{"skills", "validate [DIR...]", "check skills strictly by the Agent Skills rules (exit 1 on any problem)", runSkills},
 		{"run", "SKILL SCRIPT [flags] [-- ARGS...]", "run a skill's script exactly as the model would and print what it receives", runRun},

@@ -39,6 +39,9 @@ type ServerConfig struct {
 	// For TypeHTTP and TypeSSE.
 	URL     string
 	Headers map[string]string
+	// LocalBridge is the entry's "bridge": true: the URL serves
+	// `toolsearch bridge` in front of a local program (see Remote).
+	LocalBridge bool
 
 	// Vars names the variables of toolsearch's environment that the entry
 	// refers to with ${VAR}: the server still inherits those, while the
@@ -139,7 +142,7 @@ type entryDecoder struct {
 }
 
 // entryKeys are the keys of a server entry toolsearch reads.
-var entryKeys = []string{"type", "command", "args", "env", "cwd", "url", "headers"}
+var entryKeys = []string{"type", "command", "args", "env", "cwd", "url", "headers", "bridge"}
 
 // unknownKeys warns about each key of the entry that is not one toolsearch
 // reads but is one typo away from one ("comand"): hosts write keys of
@@ -217,6 +220,9 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 				d.errorf(d.key+".url", "%q is not an http or https URL", redactURL(cfg.URL))
 			}
 		}
+	}
+	if !d.failed {
+		d.localBridge(&cfg)
 	}
 	for _, p := range d.probs {
 		if p.Severity < loader.SeverityError {

@@ -10,11 +10,13 @@ import (
 // mcp-proxy, or any command whose arguments name an http(s) URL; see
 // internal/bridge). A remote server's first listing waits for a person by
 // default (trust.DefaultRemoteMode), and until then none of its tools is
-// called through call_tool_read on its own readOnlyHint.
+// called through call_tool_read on its own readOnlyHint. An http or sse
+// entry whose operator marked it "bridge": true (LocalBridge) reaches
+// `toolsearch bridge` in front of a local program, and is not remote.
 func (c ServerConfig) Remote() bool {
 	switch c.Type {
 	case TypeHTTP, TypeSSE:
-		return true
+		return !c.LocalBridge
 	case TypeStdio:
 		_, ok := bridge.Of(c.Command, c.Args, c.Env)
 		return ok
