@@ -60,6 +60,10 @@ var corpusSources = []corpusSource{
 	{name: "awslabs+mcp", heldOut: true, load: loadCleanPyServers("src/*/awslabs/*/*.py", "src/*/awslabs/*/*/*.py")},
 	{name: "Agentic-AI-Risk-Mitigation+progent", heldOut: true, load: loadProgent},
 	{name: "aisa-group+skill-inject", heldOut: true, load: loadSkillInject},
+	{name: "RecursiveIntell+ClawGuard", heldOut: true, load: loadClawGuard},
+	{name: "AIS2Lab+MCPSecBench", heldOut: true, load: loadMCPSecBench},
+	{name: "johannhartmann+mcp-injection-experiments", heldOut: true, load: loadInjectionExperiments},
+	{name: "harryc295+tool-poisoning-bench", heldOut: true, load: loadToolPoisoningBench},
 }
 
 // cleanSkills reads every skill under the folder as a clean skill.
