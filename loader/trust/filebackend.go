@@ -356,4 +356,3 @@ func encodeEntries(w *bufio.Writer, entries map[string][]Approval, key func(stri
 	_, err := w.WriteString("\n   }")
 	return err
 }
-
