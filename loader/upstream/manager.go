@@ -128,6 +128,9 @@ type Options struct {
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// Catalogs, when set, keep the last known catalogs instead of files in
+	// CacheDir (which still names them): a database every replica reads.
+	Catalogs Catalogs
 	// TokenStore keeps the OAuth tokens of HTTP and SSE servers; nil means
 	// a store in oauth.DefaultDir. Tokens are never in CacheDir.
 	TokenStore oauth.Grants
