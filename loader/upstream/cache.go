@@ -134,6 +134,31 @@ type Catalogs interface {
 	SaveCatalog(ctx context.Context, name string, write func(io.Writer) error) error
 }
 
+// FileCatalogs keep the catalogs as files in Dir, as a Manager without
+// Catalogs does: the files' implementation of the interface, for what
+// reads and writes catalogs through it (the state's conformance tests).
+type FileCatalogs struct{ Dir string }
+
+// OpenCatalog implements Catalogs.
+func (c FileCatalogs) OpenCatalog(_ context.Context, name string) (io.ReadCloser, error) {
+	f, _, err := atomicfile.Open(filepath.Join(c.Dir, filepath.Base(name)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// SaveCatalog implements Catalogs.
+func (c FileCatalogs) SaveCatalog(_ context.Context, name string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(c.Dir, filepath.Base(name)), write)
+}
+
 // catalogTimeout bounds a read or write of a catalog in Catalogs.
 const catalogTimeout = time.Minute
 
