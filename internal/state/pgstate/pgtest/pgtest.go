@@ -45,9 +45,7 @@ var (
 // Main runs the tests, then stops the server they started, if any.
 func Main(m *testing.M) {
 	code := m.Run()
-	if srv != nil {
-		srv.stop()
-	}
+	Stop()
 	os.Exit(code)
 }
 
@@ -232,4 +230,12 @@ func lastLines(s string) string {
 		lines = lines[len(lines)-5:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Stop stops the server the tests started, if any: for a TestMain of its
+// own, after m.Run.
+func Stop() {
+	if srv != nil {
+		srv.stop()
+	}
 }
