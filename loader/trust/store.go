@@ -72,7 +72,11 @@ type Store struct {
 	backend Backend // nil keeps approvals in memory only
 	log     *slog.Logger
 
-	writeMu  sync.Mutex  // one write at a time within the process
+	// ioMu makes each call of the backend and the taking in of its result
+	// one step: a backend's cheap check ("unchanged since I last
+	// returned") then always speaks of what the store holds, and two
+	// reads never land out of order. It is taken before mu.
+	ioMu     sync.Mutex
 	watching atomic.Bool // one Watch at a time
 	loaded   chan struct{}
 
@@ -121,9 +125,11 @@ func OpenBackend(backend Backend, logger *slog.Logger) *Store {
 	// the start worth having (half a second at 100,000 tools), which the
 	// start spends reading its catalogs meanwhile. s.mu is held until the
 	// file is read, so that whatever looks at the approvals waits for them.
+	s.ioMu.Lock()
 	s.mu.Lock()
 	go func() {
 		defer close(s.loaded)
+		defer s.ioMu.Unlock()
 		defer s.mu.Unlock()
 		for {
 			d, err := backend.Read(context.Background(), true)
@@ -173,6 +179,8 @@ func (s *Store) reload(force bool) bool {
 	if s.backend == nil {
 		return false
 	}
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
 	d, err := s.backend.Read(context.Background(), force)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -324,8 +332,8 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 // what is stored, so that approvals written meanwhile by another process
 // survive; ctx bounds the wait for the lock.
 func (s *Store) write(ctx context.Context, merge func(*data) bool) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
 	if s.backend == nil {
 		s.mu.Lock()
 		changed := merge(s.d)

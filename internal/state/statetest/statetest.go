@@ -201,7 +201,7 @@ func grantsByPrincipal(t *testing.T, open State) {
 	}
 	other := open(t)
 	for k, want := range map[oauth.GrantKey]string{shared: "shared-token", alice: "alice-token",
-		{Principal: "bob", Server: "srv", Resource: res}: "",
+		{Principal: "bob", Server: "srv", Resource: res}:               "",
 		{Server: "srv", Resource: "https://elsewhere.example.com/mcp"}: ""} {
 		g, _, err := other.Grants.LoadGrant(ctx, k)
 		got := ""
