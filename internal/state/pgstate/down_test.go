@@ -3,6 +3,7 @@ package pgstate_test
 import (
 	"context"
 	"errors"
+	"github.com/toolsearch/toolsearch/internal/state/pgstate"
 	"strings"
 	"testing"
 	"time"
@@ -91,4 +92,27 @@ func waitApproved(t *testing.T, s *trust.Store, changed <-chan struct{}, digest 
 		}
 	}
 	return time.Since(start)
+}
+
+// TestLostNotification: a change whose NOTIFY never came (a connection
+// that dropped) still reaches a watching replica, by the poll of the
+// sequence number.
+func TestLostNotification(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	replica, other := open(t, dsn, nil), open(t, dsn, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := trust.OpenBackend(replica.Approvals(), nil)
+	<-store.Loaded()
+	changed := make(chan struct{}, 1)
+	defer store.Subscribe(func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})()
+	go store.Watch(ctx)
+	pgstate.ChangeWithoutNotifyForTest(t, other, "srv", `{"tool":[{"digest":"d7","at":"2026-01-01T00:00:00Z","by":"cli"}]}`)
+	took := waitApproved(t, store, changed, "d7")
+	t.Logf("a change without a notification arrived in %v (the poll runs every %v)", took, time.Second)
 }

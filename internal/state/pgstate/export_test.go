@@ -20,3 +20,15 @@ func RawGrantsForTest(t *testing.T, db *DB) string {
 	}
 	return out
 }
+
+// ChangeWithoutNotifyForTest records an approval as another writer would,
+// bumping the sequence number but sending no NOTIFY: a lost notification.
+func ChangeWithoutNotifyForTest(t *testing.T, db *DB, key, entries string) {
+	ctx := context.Background()
+	if _, err := db.pool.Exec(ctx, "INSERT INTO toolsearch_approvals (key, name, entries) VALUES ($1, $1, $2)", key, entries); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.pool.Exec(ctx, "UPDATE toolsearch_sequence SET seq = seq + 1 WHERE name = 'approvals'"); err != nil {
+		t.Fatal(err)
+	}
+}
