@@ -16,14 +16,12 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -130,27 +128,12 @@ func version(binDir string) int {
 	return v
 }
 
-// credential is who postgres runs as: itself refuses root, so the
-// postgres user then.
-func credential() (*syscall.Credential, int, int, error) {
-	if os.Geteuid() != 0 {
-		return nil, -1, -1, nil
-	}
-	u, err := user.Lookup("postgres")
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("running as root, and no postgres user to run the server as: %w", err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, uid, gid, nil
-}
-
 func start() (*server, error) {
 	bin, err := binDir()
 	if err != nil {
 		return nil, err
 	}
-	cred, uid, gid, err := credential()
+	owner, err := runAs()
 	if err != nil {
 		return nil, err
 	}
@@ -158,17 +141,15 @@ func start() (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cred != nil {
-		if err := os.Chown(dir, uid, gid); err != nil {
-			os.RemoveAll(dir)
-			return nil, err
-		}
+	if err := owner.own(dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
 	}
 	run := func(name string, args ...string) *exec.Cmd {
 		cmd := exec.Command(filepath.Join(bin, name), args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "LC_ALL=C")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
+		owner.apply(cmd)
 		return cmd
 	}
 	data := filepath.Join(dir, "data")
@@ -214,7 +195,7 @@ func start() (*server, error) {
 // stop shuts the server down fast (SIGINT), by its PID, then removes its
 // folder.
 func (s *server) stop() {
-	s.cmd.Process.Signal(syscall.SIGINT)
+	interrupt(s.cmd.Process)
 	select {
 	case <-s.done:
 	case <-time.After(20 * time.Second):
