@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
+	"github.com/toolsearch/toolsearch/internal/state/pgstate"
 	"github.com/toolsearch/toolsearch/internal/suggest"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/trust"
@@ -46,6 +47,9 @@ type app struct {
 	follow bool
 	// approvals holds the approved definitions of tools and skills.
 	approvals *trust.Store
+	// state is the database of toolsearch.yaml's state: postgres; nil
+	// with files.
+	state *pgstate.DB
 	// serverOpts are the options every server of the app shares; profiles
 	// holds a server per profile served, each over its view of catalog.
 	serverOpts server.Options
@@ -104,7 +108,9 @@ func openApp(f *sourceFlags) (*app, error) {
 		return nil, err
 	}
 	cfg, log := a.cfg, a.log
-	a.approvals = openApprovals(log)
+	if err := a.openState(); err != nil {
+		return nil, err
+	}
 	if len(cfg.Skills) > 0 {
 		a.skills = loader.NewSkillSource(cfg.Skills, a.catalog, log)
 		if cfg.SkillsMaxBytes != nil {
@@ -316,6 +322,7 @@ func (a *app) loadUpstreamConfig() error {
 	if a.metrics != nil { // a nil *Metrics in the interface would not be nil
 		a.upOpts.Observer = a.metrics
 	}
+	a.stateOptions(&a.upOpts)
 	a.upstreams = upstream.New(servers, a.upOpts)
 	return nil
 }

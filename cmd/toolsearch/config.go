@@ -53,6 +53,7 @@ type Config struct {
 	LogLevel      string                    `yaml:"logLevel"`
 	Profiles      map[string]*ProfileConfig `yaml:"profiles"`
 	CodeMode      CodeModeConfig            `yaml:"codeMode"` // run_code and run_code_read; see codemode.go
+	State         StateConfig               `yaml:"state"`    // where the durable state lives; see state.go
 	// Profile is the profile one-shot commands and stdio serve (--profile).
 	Profile string `yaml:"-"`
 
@@ -164,7 +165,7 @@ func (cfg *Config) resolvePaths(dir string) {
 	for i, t := range cfg.Tools {
 		cfg.Tools[i] = resolveToolSpec(dir, t)
 	}
-	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile, &cfg.Include} {
+	for _, p := range []*string{&cfg.MCPConfig, &cfg.Workdir, &cfg.Trace, &cfg.HTTP.TokenFile, &cfg.Include, &cfg.State.KeyFile} {
 		*p = resolveIn(dir, *p)
 	}
 	for i := range cfg.HTTP.Tokens {
@@ -218,7 +219,7 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	if cfg.HTTP.MaxSessions < 0 {
 		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
 	}
-	var probs []string
+	probs := cfg.State.check()
 	for _, name := range slices.Sorted(maps.Keys(cfg.Servers)) {
 		probs = append(probs, cfg.expandOAuth(name)...)
 	}

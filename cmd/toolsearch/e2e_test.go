@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/toolsearch/toolsearch/internal/state/pgstate/pgtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_CONFIG_HOME", cfgHome)
 	code := m.Run()
+	pgtest.Stop() // the PostgreSQL the state tests started, if any
 	os.RemoveAll(cfgHome)
 	os.Exit(code)
 }

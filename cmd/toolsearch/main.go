@@ -46,6 +46,7 @@ func init() {
 		{"review", "[NAME...] [flags]", "show each tool or skill waiting for approval, with its old and new definition as a diff", runReview},
 		{"approve", "NAME... | --all", "approve held tools (SERVER, SERVER__TOOL) and withheld skills (skills/PATH), each optionally @DIGEST", runApprove},
 		{"trust", "reset SERVER...", "forget a server's approvals, so that its next listing counts as its first (approvals follow the server's name, not how it is started)", runTrust},
+		{"state", "keygen FILE", "write a new key for toolsearch.yaml's state.keyFile (PostgreSQL state: the key that seals OAuth logins)", runState},
 		{"auth", "login|status|logout [SERVER] [flags]", "log in to upstream servers that require OAuth; see and forget their tokens", runAuth},
 		{"eval", "--catalog FILE --queries FILE [flags]", "measure retrieval quality (recall@k, MRR) on a query set", runEval},
 		{"measure", "[flags] [--queries FILE] [--json|--markdown]", "measure the tokens deferral saves: eager vs up-front, per-search cost, break-even", runMeasure},

@@ -145,6 +145,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 		}
 	}
 	h := web.NewHandler(a.server, o)
+	a.startReplica(ctx, ln.Addr().String())
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
 	return web.Serve(ctx, ln, h, shutdownGrace)
 }

@@ -4,10 +4,13 @@
 //
 // Approval is per definition digest (loader.ToolDigest): a tool that
 // changes again is held again. A [Store] keeps the approved digests of
-// every source on disk, beside the last known catalogs, and is shared by
-// every toolsearch process of the user: `toolsearch approve` writes to it
-// while a server runs, and the server, watching the file, releases the
-// tools at once:
+// every source in its [Backend]: a file beside the last known catalogs
+// ([FileBackend]), shared by every toolsearch process of the user, or a
+// database shared by every replica of a team (package
+// internal/state/pgstate). `toolsearch approve` writes to it while a
+// server runs, and the server, watching the backend, releases the tools
+// at once. A server's first listing is recorded once, whichever process
+// lists it first (see [Store.Approve]):
 //
 //	store := trust.Open(filepath.Join(cacheDir, "approvals.json"), logger)
 //	go store.Watch(ctx)

@@ -1,24 +1,14 @@
 package trust
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/gofrs/flock"
-	"github.com/toolsearch/toolsearch/internal/atomicfile"
 )
 
 // FileName is the store's file in the state directory.
@@ -75,20 +65,27 @@ type data struct {
 // A Store holds the approved digests of every source: upstream servers
 // under a key that says which server configuration they belong to, skills
 // under "skills". It is safe for concurrent use, and for several processes
-// at once: a write takes a file lock, re-reads the file under it so that no
-// other process's approval is lost, and replaces the file atomically.
+// at once: its [Backend] (a file, a database) serializes their writes, each
+// applied to what is stored under the backend's lock, so that no other
+// process's approval is lost. It decides from what it last read, in memory.
 type Store struct {
-	file string // "" keeps approvals in memory only
-	log  *slog.Logger
+	backend Backend // nil keeps approvals in memory only
+	log     *slog.Logger
 
-	writeMu  sync.Mutex  // one write at a time within the process
+	// ioMu makes each call of the backend and the taking in of its result
+	// one step: a backend's cheap check ("unchanged since I last
+	// returned") then always speaks of what the store holds, and two
+	// reads never land out of order. It is taken before mu.
+	ioMu     sync.Mutex
 	watching atomic.Bool // one Watch at a time
+	loaded   chan struct{}
 
-	mu      sync.Mutex
-	d       *data
-	err     error              // why the file could not be read: every decision fails closed
-	version atomicfile.Version // of the file d was read from
-	sum     [sha256.Size]byte  // of the bytes d was read from or written as
+	mu  sync.Mutex
+	d   *data
+	err error // why the file could not be read: every decision fails closed
+	// down is why the backend could not be reached last (ErrUnavailable):
+	// decisions go on from d meanwhile.
+	down error
 
 	// Subscriptions have a lock of their own: subscribing need not wait
 	// for the file that Open reads in the background.
@@ -101,27 +98,63 @@ type Store struct {
 // cannot be read or parsed makes every decision hold (Err says why) until
 // it is fixed or removed. file "" keeps approvals in memory only.
 func Open(file string, logger *slog.Logger) *Store {
+	if file == "" {
+		return OpenBackend(nil, logger)
+	}
+	return OpenBackend(FileBackend(file, logger), logger)
+}
+
+// firstReadRetry is how long Open waits before it reads again a backend
+// that could not be reached.
+const firstReadRetry = time.Second
+
+// OpenBackend reads the store from backend; nil keeps approvals in memory
+// only. A backend that cannot be reached ([ErrUnavailable]) is read again
+// until it answers: until then every decision waits (Loaded is not
+// closed), since deciding from nothing would trust a first listing anew.
+func OpenBackend(backend Backend, logger *slog.Logger) *Store {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Store{file: file, log: logger, d: emptyData(), subs: map[int]func(){}}
-	if file == "" {
+	s := &Store{backend: backend, log: logger, d: emptyData(), subs: map[int]func(){}, loaded: make(chan struct{})}
+	if backend == nil {
+		close(s.loaded)
 		return s
 	}
 	// Read in the background: a large server's approvals take a part of
 	// the start worth having (half a second at 100,000 tools), which the
 	// start spends reading its catalogs meanwhile. s.mu is held until the
 	// file is read, so that whatever looks at the approvals waits for them.
+	s.ioMu.Lock()
 	s.mu.Lock()
 	go func() {
+		defer close(s.loaded)
+		defer s.ioMu.Unlock()
 		defer s.mu.Unlock()
-		s.apply(readFile(s.file, nil))
+		for {
+			d, err := backend.Read(context.Background(), true)
+			if !errors.Is(err, ErrUnavailable) {
+				s.apply(d, err)
+				return
+			}
+			s.log.Warn("waiting for the shared state to load the approvals", "from", backend, "err", err)
+			time.Sleep(firstReadRetry)
+		}
 	}()
 	return s
 }
 
-// File returns the store's file.
-func (s *Store) File() string { return s.file }
+// Loaded is closed once the approvals were first read.
+func (s *Store) Loaded() <-chan struct{} { return s.loaded }
+
+// File returns where the approvals are kept: the file, or the backend's
+// description; "" in memory.
+func (s *Store) File() string {
+	if s.backend == nil {
+		return ""
+	}
+	return s.backend.String()
+}
 
 // Err returns why the file cannot be read, or nil.
 func (s *Store) Err() error {
@@ -130,128 +163,57 @@ func (s *Store) Err() error {
 	return s.err
 }
 
-func emptyData() *data { return &data{Version: storeVersion, Sources: map[string]*record{}} }
-
-// readFile reads and parses the file. unless, when set, skips the parsing
-// when the file's bytes have that sum: the file is then the one already
-// read (or written), and d is nil.
-func readFile(file string, unless *[sha256.Size]byte) (d *data, version atomicfile.Version, sum [sha256.Size]byte, err error) {
-	f, info, err := atomicfile.Open(file) // a regular file, or an error
-	if errors.Is(err, os.ErrNotExist) {
-		return emptyData(), atomicfile.Version{}, sum, nil
-	}
-	if err != nil {
-		return nil, atomicfile.Version{}, sum, err
-	}
-	defer f.Close()
-	// Summed first, as it is read, when the sum may spare the rest: a
-	// change event for the process's own write (a large server's first
-	// listing writes tens of MB) then costs neither the decoding nor a
-	// buffer of the file's size.
-	if unless != nil {
-		h := sha256.New()
-		if _, err := io.Copy(h, atomicfile.LimitReader(f, file, atomicfile.MaxState)); err != nil {
-			return nil, atomicfile.Version{}, sum, err
-		}
-		if h.Sum(sum[:0]); sum == *unless {
-			return nil, atomicfile.VersionOf(info), sum, nil
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, atomicfile.Version{}, sum, err
-		}
-	}
-	// Read whole, as the decoder would buffer it anyway.
-	content, err := atomicfile.ReadLimited(f, file, atomicfile.MaxState)
-	if err != nil {
-		return nil, atomicfile.Version{}, sum, err
-	}
-	sum = sha256.Sum256(content)
-	d = new(data)
-	if err := json.Unmarshal(content, d); err != nil {
-		return nil, atomicfile.Version{}, sum, fmt.Errorf("%s: %w", file, err)
-	}
-	if d.Version != storeVersion {
-		return nil, atomicfile.Version{}, sum, fmt.Errorf("%s: version %d, this toolsearch reads version %d", file, d.Version, storeVersion)
-	}
-	if d.Sources == nil {
-		d.Sources = map[string]*record{}
-	}
-	for k, r := range d.Sources {
-		switch {
-		case r == nil:
-			// A source written as null (by hand: encode writes none) had
-			// crashed every start. It stays known, with no approvals: a
-			// next listing is then not taken for a first one, which
-			// would trust all it serves.
-			d.Sources[k] = &record{Entries: map[string][]Approval{}}
-		case r.Entries == nil:
-			r.Entries = map[string][]Approval{}
-		default:
-			internBy(r.Entries)
-		}
-	}
-	return d, atomicfile.VersionOf(info), sum, nil
-}
-
-// internBy makes the approvals that a listing recorded share one string
-// for who approved them: decoded, each had its own (1.6 MB at 100,000).
-func internBy(entries map[string][]Approval) {
-	for _, list := range entries {
-		for i := range list {
-			switch list[i].By {
-			case ByFirstListing:
-				list[i].By = ByFirstListing
-			case ByNewTool:
-				list[i].By = ByNewTool
-			}
-		}
-	}
-}
-
-// reload reads the file again if its version changed (whatever the
-// version, when forced), and reports whether what the store holds changed.
-func (s *Store) reload(force bool) bool {
-	if s.file == "" {
-		return false
-	}
-	if info, err := os.Stat(s.file); err == nil && !force {
-		s.mu.Lock()
-		same := s.err == nil && atomicfile.VersionOf(info).Same(s.version)
-		s.mu.Unlock()
-		if same {
-			return false
-		}
-	}
-	s.mu.Lock()
-	var unless *[sha256.Size]byte
-	if s.err == nil {
-		last := s.sum
-		unless = &last
-	}
-	s.mu.Unlock()
-	d, version, sum, err := readFile(s.file, unless)
+// Down returns why the backend could not be reached at the last attempt,
+// or nil: the approvals held are served meanwhile.
+func (s *Store) Down() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.apply(d, version, sum, err)
+	return s.down
 }
 
-// apply takes in what readFile returned, under s.mu, and reports whether
-// what the store holds changed.
-func (s *Store) apply(d *data, version atomicfile.Version, sum [sha256.Size]byte, err error) bool {
+func emptyData() *data { return &data{Version: storeVersion, Sources: map[string]*record{}} }
+
+// reload reads the backend again if it changed (whatever a cheap check
+// says, when forced), and reports whether what the store holds changed.
+func (s *Store) reload(force bool) bool {
+	if s.backend == nil {
+		return false
+	}
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	d, err := s.backend.Read(context.Background(), force)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.apply(d, err)
+}
+
+// apply takes in what the backend's Read returned, under s.mu, and reports
+// whether what the store holds changed.
+func (s *Store) apply(d *data, err error) bool {
+	if errors.Is(err, ErrUnavailable) {
+		if s.down == nil {
+			s.log.Warn("the shared state cannot be reached: deciding from the approvals held until it is back", "from", s.backend, "err", err)
+		}
+		s.down = err
+		return false
+	}
+	if s.down != nil {
+		s.log.Info("the shared state is reachable again", "from", s.backend)
+		s.down = nil
+	}
 	if err != nil {
 		if s.err == nil || s.err.Error() != err.Error() {
-			s.log.Error("approvals file unreadable: holding every tool that needs approval until it is fixed or removed", "file", s.file, "err", err)
+			s.log.Error("approvals file unreadable: holding every tool that needs approval until it is fixed or removed", "file", s.backend, "err", err)
 			s.err = err
 			return true
 		}
 		return false
 	}
-	if d == nil { // the same bytes as last time
-		s.version = version
+	if d == nil { // the same as last time
 		return false
 	}
 	changed := s.err != nil || !sameData(s.d, d)
-	s.d, s.version, s.sum, s.err = d, version, sum, nil
+	s.d, s.err = d, nil
 	return changed
 }
 
@@ -327,17 +289,28 @@ func (s *Store) anyApproval(key, entry, digest string, match func(Approval) bool
 
 // Approve records the items under the source key (named name), and the
 // source as listed even when there are no items (see write).
+//
+// A server's first listing is decided once, whichever process records it
+// first: items trusted as part of a first listing (By ByFirstListing) are
+// recorded only when the source is not yet known under the backend's
+// lock. Another process (a replica, a second toolsearch of the user) that
+// took the same listing for the first one loses the race: its items are
+// dropped, it reads the winner's approvals, and its subscribers decide
+// again against them, so that two first listings are never both trusted.
 func (s *Store) Approve(ctx context.Context, key, name string, items []Item) error {
 	now := time.Now().UTC()
 	merge := func(d *data) bool {
 		r := d.Sources[key]
-		changed := false
+		changed, first := false, r == nil
 		if r == nil {
 			r = &record{Name: name, Entries: map[string][]Approval{}}
 			d.Sources[key] = r
 			changed = true
 		}
 		for _, it := range items {
+			if it.By == ByFirstListing && !first {
+				continue // another process recorded the first listing
+			}
 			list := r.Entries[it.Entry]
 			if slices.ContainsFunc(list, func(a Approval) bool { return a.Digest == it.Digest }) {
 				continue
@@ -355,13 +328,13 @@ func (s *Store) Approve(ctx context.Context, key, name string, items []Item) err
 }
 
 // write applies merge to the approvals and stores them, unless merge
-// reports that nothing changed. The file is locked, read again, changed
-// and replaced, so that approvals written meanwhile by another process
+// reports that nothing changed. The backend applies it under its lock to
+// what is stored, so that approvals written meanwhile by another process
 // survive; ctx bounds the wait for the lock.
 func (s *Store) write(ctx context.Context, merge func(*data) bool) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	if s.file == "" {
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	if s.backend == nil {
 		s.mu.Lock()
 		changed := merge(s.d)
 		s.mu.Unlock()
@@ -370,130 +343,26 @@ func (s *Store) write(ctx context.Context, merge func(*data) bool) error {
 		}
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(s.file), 0o700); err != nil {
+	d, wrote, err := s.backend.Update(ctx, merge)
+	if err != nil {
+		if errors.Is(err, ErrUnavailable) {
+			s.mu.Lock()
+			s.apply(nil, err)
+			s.mu.Unlock()
+		}
 		return err
 	}
-	lock := flock.New(s.file + ".lock")
-	lctx, cancel := context.WithTimeout(ctx, lockTimeout)
-	defer cancel()
-	locked, err := lock.TryLockContext(lctx, 20*time.Millisecond)
-	if err != nil || !locked {
-		return fmt.Errorf("approvals file %s is locked by another process: %w", s.file, errors.Join(err, lctx.Err()))
-	}
-	defer lock.Unlock()
-	d, _, _, err := readFile(s.file, nil)
-	if err != nil {
-		return fmt.Errorf("not writing approvals over a file that cannot be read (fix or remove it): %w", err)
-	}
-	if !merge(d) {
-		if s.reload(true) {
-			s.notify()
-		}
+	if d == nil {
 		return nil
 	}
-	sum, err := writeFile(s.file, d)
-	if err != nil {
-		return err
-	}
-	version := atomicfile.Stat(s.file)
 	s.mu.Lock()
-	s.d, s.version, s.sum, s.err = d, version, sum, nil
+	changed := wrote || s.err != nil || !sameData(s.d, d)
+	s.d, s.err, s.down = d, nil, nil
 	s.mu.Unlock()
-	s.notify()
+	if changed {
+		s.notify()
+	}
 	return nil
-}
-
-// writeFile replaces file with d atomically (atomicfile), and returns the
-// sum of the bytes written.
-func writeFile(file string, d *data) (sum [sha256.Size]byte, err error) {
-	err = atomicfile.Write(file, func(f io.Writer) error {
-		h := sha256.New()
-		w := bufio.NewWriter(io.MultiWriter(f, h))
-		if err := encode(w, d); err != nil {
-			return err
-		}
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		h.Sum(sum[:0])
-		return nil
-	})
-	return sum, err
-}
-
-// encode writes d as json.MarshalIndent(d, "", " ") does, and a line
-// break, an entry at a time: the store of a server with 100,000 tools is
-// some 25 MB of JSON, which encoding whole, then indenting, took four
-// times over.
-func encode(w *bufio.Writer, d *data) error {
-	key := func(k string) error {
-		b, err := json.Marshal(k)
-		w.Write(b)
-		return err
-	}
-	fmt.Fprintf(w, "{\n \"version\": %d,\n \"sources\": ", d.Version)
-	if d.Sources == nil {
-		w.WriteString("null")
-	} else if len(d.Sources) == 0 {
-		w.WriteString("{}")
-	} else {
-		w.WriteString("{\n")
-		for i, k := range slices.Sorted(maps.Keys(d.Sources)) {
-			if i > 0 {
-				w.WriteString(",\n")
-			}
-			w.WriteString("  ")
-			if err := key(k); err != nil {
-				return err
-			}
-			r := d.Sources[k]
-			if r == nil {
-				w.WriteString(": null")
-				continue
-			}
-			w.WriteString(": {\n   \"name\": ")
-			if err := key(r.Name); err != nil {
-				return err
-			}
-			w.WriteString(",\n   \"entries\": ")
-			if err := encodeEntries(w, r.Entries, key); err != nil {
-				return err
-			}
-			w.WriteString("\n  }")
-		}
-		w.WriteString("\n }")
-	}
-	_, err := w.WriteString("\n}\n")
-	return err
-}
-
-func encodeEntries(w *bufio.Writer, entries map[string][]Approval, key func(string) error) error {
-	switch {
-	case entries == nil:
-		w.WriteString("null")
-		return nil
-	case len(entries) == 0:
-		w.WriteString("{}")
-		return nil
-	}
-	w.WriteString("{\n")
-	for i, k := range slices.Sorted(maps.Keys(entries)) {
-		if i > 0 {
-			w.WriteString(",\n")
-		}
-		w.WriteString("    ")
-		if err := key(k); err != nil {
-			return err
-		}
-		w.WriteString(": ")
-		b, err := json.MarshalIndent(entries[k], "    ", " ")
-		if err != nil {
-			return err
-		}
-		w.Write(b)
-	}
-	_, err := w.WriteString("\n   }")
-	return err
 }
 
 // Subscribe calls fn after every change of the approvals, whether made in

@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,6 +120,76 @@ var (
 	tempFileName  = regexp.MustCompile(`^` + regexp.QuoteMeta(atomicfile.TempPrefix) + `[0-9]+$`)
 )
 
+// Catalogs keep the servers' last known catalogs where every replica
+// reads them (a database, package internal/state/pgstate). Without them
+// (Options.Catalogs nil) they are files in CacheDir, one per server. name
+// is the base name the catalog's file would have: it says which server
+// configuration the catalog belongs to (see identity.go).
+type Catalogs interface {
+	// OpenCatalog returns the catalog stored under name; nil, nil when
+	// none is.
+	OpenCatalog(ctx context.Context, name string) (io.ReadCloser, error)
+	// SaveCatalog replaces the catalog under name with what write writes,
+	// whole or not at all.
+	SaveCatalog(ctx context.Context, name string, write func(io.Writer) error) error
+}
+
+// FileCatalogs keep the catalogs as files in Dir, as a Manager without
+// Catalogs does: the files' implementation of the interface, for what
+// reads and writes catalogs through it (the state's conformance tests).
+type FileCatalogs struct{ Dir string }
+
+// OpenCatalog implements Catalogs.
+func (c FileCatalogs) OpenCatalog(_ context.Context, name string) (io.ReadCloser, error) {
+	f, _, err := atomicfile.Open(filepath.Join(c.Dir, filepath.Base(name)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// SaveCatalog implements Catalogs.
+func (c FileCatalogs) SaveCatalog(_ context.Context, name string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(c.Dir, filepath.Base(name)), write)
+}
+
+// catalogTimeout bounds a read or write of a catalog in Catalogs.
+const catalogTimeout = time.Minute
+
+// loadCatalog reads a server's last known catalog from m's Catalogs, or
+// from the file.
+func (m *Manager) loadCatalog(file, server string) (*persisted, error) {
+	if m.opts.Catalogs == nil || file == "" {
+		return loadCache(file, server)
+	}
+	ctx, cancel := context.WithTimeout(m.ctx, catalogTimeout)
+	defer cancel()
+	rc, err := m.opts.Catalogs.OpenCatalog(ctx, filepath.Base(file))
+	if rc == nil || err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return readCache(atomicfile.LimitReader(rc, filepath.Base(file), atomicfile.MaxState), server)
+}
+
+// saveCatalog writes a server's last known catalog to m's Catalogs, or to
+// the file.
+func (m *Manager) saveCatalog(file string, p *persisted) error {
+	if m.opts.Catalogs == nil || file == "" {
+		return saveCache(file, p)
+	}
+	p.Version = cacheVersion
+	ctx, cancel := context.WithTimeout(m.ctx, catalogTimeout)
+	defer cancel()
+	return m.opts.Catalogs.SaveCatalog(ctx, filepath.Base(file), func(w io.Writer) error { return writeCache(w, p) })
+}
+
 // loadCache reads a persisted catalog; a missing, unreadable or foreign
 // file reads as none.
 func loadCache(file, server string) (*persisted, error) {
@@ -133,7 +204,12 @@ func loadCache(file, server string) (*persisted, error) {
 		return nil, err
 	}
 	defer f.Close()
-	p, err := decodeCache(bufio.NewReaderSize(atomicfile.LimitReader(f, file, atomicfile.MaxState), 256<<10))
+	return readCache(atomicfile.LimitReader(f, file, atomicfile.MaxState), server)
+}
+
+// readCache decodes a persisted catalog; a foreign one reads as none.
+func readCache(r io.Reader, server string) (*persisted, error) {
+	p, err := decodeCache(bufio.NewReaderSize(r, 256<<10))
 	if err != nil {
 		return nil, err
 	}

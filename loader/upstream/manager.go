@@ -128,9 +128,12 @@ type Options struct {
 	// MaxBackoff caps the delay between reconnections; zero means
 	// DefaultMaxBackoff.
 	MaxBackoff time.Duration
+	// Catalogs, when set, keep the last known catalogs instead of files in
+	// CacheDir (which still names them): a database every replica reads.
+	Catalogs Catalogs
 	// TokenStore keeps the OAuth tokens of HTTP and SSE servers; nil means
 	// a store in oauth.DefaultDir. Tokens are never in CacheDir.
-	TokenStore *oauth.Store
+	TokenStore oauth.Grants
 	// OAuthClient makes the requests to authorization servers (discovery,
 	// registration, tokens); nil means a client with a 30 s timeout.
 	OAuthClient *http.Client
@@ -247,7 +250,10 @@ func New(servers []ServerConfig, opts Options) *Manager {
 	}
 	var storeErr error
 	if opts.TokenStore == nil {
-		opts.TokenStore, storeErr = oauth.NewStore("")
+		var files *oauth.Store
+		if files, storeErr = oauth.NewStore(""); storeErr == nil {
+			opts.TokenStore = files
+		}
 	}
 	m := &Manager{
 		approvals:     opts.Approvals,

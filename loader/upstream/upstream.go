@@ -560,9 +560,9 @@ func (u *upstream) fail(err error, stderr *stderrTail) {
 // loadPersisted publishes the last known catalog.
 func (u *upstream) loadPersisted() {
 	// The catalog first: the approvals file is read meanwhile (trust.Open).
-	p, err := loadCache(u.id.file, u.cfg.Name)
+	p, err := u.m.loadCatalog(u.id.file, u.cfg.Name)
 	if p == nil && err == nil && u.id.legacy != u.id.file {
-		p, err = loadCache(u.id.legacy, u.cfg.Name) // written by a toolsearch before identities
+		p, err = u.m.loadCatalog(u.id.legacy, u.cfg.Name) // written by a toolsearch before identities
 	}
 	u.adoptApprovals()
 	if err != nil {
@@ -613,7 +613,7 @@ func (u *upstream) save() {
 	}
 	u.keepHeldPrevious(p)
 	u.mu.Unlock()
-	if err := saveCache(u.id.file, p); err != nil {
+	if err := u.m.saveCatalog(u.id.file, p); err != nil {
 		u.log.Warn("could not save the last known catalog", "file", u.id.file, "err", err)
 	}
 }

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -11,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"golang.org/x/oauth2"
@@ -124,31 +127,63 @@ func DefaultDir() (string, error) {
 // Dir returns the store's directory.
 func (s *Store) Dir() string { return s.dir }
 
-// Path names the file of a server's grant. The key hashes the name and the
-// URL: a server whose URL changed is a new resource, and the old tokens
-// must never be sent to it.
+// Path names the file of a server's grant, for the shared identity. The
+// key hashes the name and the URL: a server whose URL changed is a new
+// resource, and the old tokens must never be sent to it.
 func (s *Store) Path(server, resource string) string {
-	sum := sha256.Sum256([]byte(server + "\x00" + resource))
-	return filepath.Join(s.dir, atomicfile.NamePart(server)+"-"+hex.EncodeToString(sum[:8])+".json")
+	return s.path(GrantKey{Server: server, Resource: resource})
 }
 
-// Load reads a server's grant; none stored is (nil, nil).
+// path names the file of a grant; a principal's is hashed with the rest.
+func (s *Store) path(k GrantKey) string {
+	key := k.Server + "\x00" + k.Resource
+	if k.Principal != "" {
+		key += "\x00" + k.Principal
+	}
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(s.dir, atomicfile.NamePart(k.Server)+"-"+hex.EncodeToString(sum[:8])+".json")
+}
+
+// Load reads a server's grant, for the shared identity; none stored is
+// (nil, nil).
 func (s *Store) Load(server, resource string) (*Grant, error) {
-	data, err := atomicfile.ReadFile(s.Path(server, resource), atomicfile.MaxConfig)
+	k := GrantKey{Server: server, Resource: resource}
+	return s.load(s.path(k), k)
+}
+
+func (s *Store) load(file string, k GrantKey) (*Grant, error) {
+	data, err := atomicfile.ReadFile(file, atomicfile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	g, err := DecodeGrant(data, k)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a toolsearch token file: %w", file, err)
+	}
+	return g, nil
+}
+
+// DecodeGrant decodes a grant as EncodeGrant wrote it; one of another
+// version, or stored for another server or URL, is none (nil, nil). Its
+// errors never quote the content.
+func DecodeGrant(data []byte, k GrantKey) (*Grant, error) {
 	var g Grant
 	if err := json.Unmarshal(data, &g); err != nil {
-		return nil, fmt.Errorf("%s: not a toolsearch token file: %v", s.Path(server, resource), describe(err))
+		return nil, errors.New(describe(err))
 	}
-	if g.Version != grantVersion || g.Server != server || g.Resource != resource || g.Token == nil {
+	if g.Version != grantVersion || g.Server != k.Server || g.Resource != k.Resource || g.Token == nil {
 		return nil, nil
 	}
 	return &g, nil
+}
+
+// EncodeGrant encodes a grant, with the current version.
+func EncodeGrant(g *Grant) ([]byte, error) {
+	g.Version = grantVersion
+	return json.MarshalIndent(g, "", "  ")
 }
 
 // describe keeps JSON errors free of the file's content.
@@ -161,31 +196,94 @@ func describe(err error) string {
 }
 
 // Save writes a grant atomically with mode 0600, in a directory of mode
-// 0700.
+// 0700, for the shared identity.
 func (s *Store) Save(g *Grant) error {
-	g.Version = grantVersion
-	data, err := json.MarshalIndent(g, "", "  ")
+	return s.save(s.path(GrantKey{Server: g.Server, Resource: g.Resource}), g)
+}
+
+func (s *Store) save(file string, g *Grant) error {
+	data, err := EncodeGrant(g)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(s.Path(g.Server, g.Resource), data)
+	return atomicfile.WriteFile(file, data)
 }
 
-// Delete forgets a server's grant; none stored is no error.
+// Delete forgets a server's grant, for the shared identity; none stored is
+// no error.
 func (s *Store) Delete(server, resource string) error {
-	err := os.Remove(s.Path(server, resource))
+	return s.DeleteGrant(context.Background(), GrantKey{Server: server, Resource: resource})
+}
+
+// fileStamp is a grant file's version.
+type fileStamp struct{ v atomicfile.Version }
+
+func (a fileStamp) Same(b Stamp) bool {
+	o, ok := b.(fileStamp)
+	return ok && a.v.Same(o.v)
+}
+
+// LoadGrant implements Grants.
+func (s *Store) LoadGrant(_ context.Context, k GrantKey) (*Grant, Stamp, error) {
+	file := s.path(k)
+	v := atomicfile.Stat(file)
+	g, err := s.load(file, k)
+	return g, fileStamp{v}, err
+}
+
+// GrantStamp implements Grants: one stat.
+func (s *Store) GrantStamp(_ context.Context, k GrantKey) (Stamp, error) {
+	return fileStamp{atomicfile.Stat(s.path(k))}, nil
+}
+
+// SaveGrant implements Grants.
+func (s *Store) SaveGrant(_ context.Context, k GrantKey, g *Grant) (Stamp, error) {
+	err := s.save(s.path(k), g)
+	return fileStamp{atomicfile.Stat(s.path(k))}, err
+}
+
+// DeleteGrant implements Grants.
+func (s *Store) DeleteGrant(_ context.Context, k GrantKey) error {
+	err := os.Remove(s.path(k))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	return err
 }
 
-// version identifies the version of a server's grant file, so that a
-// change made by another process (a login, a refresh, a logout) is noticed
-// with one stat.
-func (s *Store) version(server, resource string) atomicfile.Version {
-	return atomicfile.Stat(s.Path(server, resource))
+// grantLockTimeout bounds the wait for another process's refresh.
+const grantLockTimeout = 30 * time.Second
+
+// UpdateGrant implements Grants under a lock file beside the grant's: two
+// processes sharing the token file refresh once, the second finding the
+// first's tokens, instead of both spending the refresh token (which an
+// authorization server that rotates them then refuses to the second).
+func (s *Store) UpdateGrant(ctx context.Context, k GrantKey, fn func(*Grant) (*Grant, error)) (*Grant, Stamp, error) {
+	file := s.path(k)
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, nil, err
+	}
+	lock := flock.New(file + ".lock")
+	lctx, cancel := context.WithTimeout(ctx, grantLockTimeout)
+	defer cancel()
+	locked, err := lock.TryLockContext(lctx, 20*time.Millisecond)
+	if err != nil || !locked {
+		return nil, nil, fmt.Errorf("the token file of %s is locked by another process: %w", k.Server, errors.Join(err, lctx.Err()))
+	}
+	defer lock.Unlock()
+	stored, err := s.load(file, k)
+	if err != nil {
+		stored = nil // unreadable is no grant, as Tokens reads it
+	}
+	next, ferr := fn(stored)
+	if next == nil {
+		return stored, fileStamp{atomicfile.Stat(file)}, ferr
+	}
+	if err := s.save(file, next); err != nil {
+		return next, fileStamp{atomicfile.Stat(file)}, errors.Join(ferr, err)
+	}
+	return next, fileStamp{atomicfile.Stat(file)}, ferr
 }

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -10,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/internal/redact"
 	"golang.org/x/oauth2"
 )
@@ -32,7 +32,8 @@ const freshFor = 10 * time.Second
 //
 // Tokens implements oauth2.TokenSource. It is safe for concurrent use.
 type Tokens struct {
-	store    *Store
+	store    Grants
+	key      GrantKey
 	server   string
 	resource string
 	client   *http.Client
@@ -41,21 +42,34 @@ type Tokens struct {
 
 	mu     sync.Mutex
 	grant  *Grant
-	seen   atomicfile.Version // the file version grant came from
-	loaded bool               // seen was read
+	seen   Stamp // of the stored grant that grant came from
+	loaded bool  // seen was read
 	// version counts changes of the grant, in this process or on disk.
 	version uint64
 }
 
-// NewTokens returns the tokens of the server at resource (its URL), as
-// stored; refreshes and revocations go through client (nil means
-// http.DefaultClient), guarded (see Guard).
-func NewTokens(store *Store, server, resource string, client *http.Client, log *slog.Logger) *Tokens {
-	client = Guard(client, resource)
+// NewTokens returns the shared identity's tokens for the server at
+// resource (its URL), as stored; refreshes and revocations go through
+// client (nil means http.DefaultClient), guarded (see Guard).
+func NewTokens(store Grants, server, resource string, client *http.Client, log *slog.Logger) *Tokens {
+	return NewTokensFor(store, GrantKey{Server: server, Resource: resource}, client, log)
+}
+
+// NewTokensFor returns the tokens of the grant k names: a principal's own,
+// or the shared identity's (Principal "").
+func NewTokensFor(store Grants, k GrantKey, client *http.Client, log *slog.Logger) *Tokens {
+	client = Guard(client, k.Resource)
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Tokens{store: store, server: server, resource: resource, client: client, log: log, now: time.Now}
+	return &Tokens{store: store, key: k, server: k.Server, resource: k.Resource, client: client, log: log, now: time.Now}
+}
+
+// storeTimeout bounds a read or write of the store.
+const storeTimeout = 10 * time.Second
+
+func storeContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), storeTimeout)
 }
 
 // Server returns the name of the server the tokens are for.
@@ -64,21 +78,34 @@ func (t *Tokens) Server() string { return t.server }
 // Resource returns the URL the tokens are for.
 func (t *Tokens) Resource() string { return t.resource }
 
-// reload reads the grant file again if it changed since it was read.
-// Callers hold t.mu. It reports whether the grant changed.
+// reload reads the grant again if it changed since it was read. Callers
+// hold t.mu. It reports whether the grant changed. A store that cannot be
+// reached (a database that is down) leaves the grant held in place.
 func (t *Tokens) reload() bool {
-	v := t.store.version(t.server, t.resource)
-	if t.loaded && v.Same(t.seen) {
+	ctx, cancel := storeContext()
+	defer cancel()
+	v, err := t.store.GrantStamp(ctx, t.key)
+	if err != nil && t.loaded {
 		return false
 	}
-	g, err := t.store.Load(t.server, t.resource)
-	if err != nil {
+	if err == nil && t.loaded && v.Same(t.seen) {
+		return false
+	}
+	g, v, err := t.store.LoadGrant(ctx, t.key)
+	switch {
+	case errors.Is(err, ErrUnavailable):
+		if t.loaded {
+			return false
+		}
+		t.log.Warn("the OAuth grant cannot be read while the shared state is down", "server", t.server, "err", err)
+		g = nil
+	case err != nil:
 		// An unreadable file is no grant: the person logs in again,
 		// which replaces it.
 		t.log.Warn("ignoring the OAuth token file", "server", t.server, "err", err)
 		g = nil
 	}
-	t.grant, t.seen, t.loaded = g, v, true
+	t.grant, t.seen, t.loaded = g, v, v != nil && !errors.Is(err, ErrUnavailable)
 	t.version++
 	return true
 }
@@ -117,14 +144,16 @@ func (t *Tokens) NeedsLogin() string {
 	return t.needsLogin()
 }
 
-func (t *Tokens) needsLogin() string {
-	g := t.grant
+func (t *Tokens) needsLogin() string { return needsLogin(t.grant, t.now()) }
+
+// needsLogin returns why g cannot be used or refreshed at now, or "".
+func needsLogin(g *Grant, now time.Time) string {
 	switch {
 	case g == nil:
 		return "no login is stored for it"
 	case g.Refused != "":
 		return g.Refused
-	case !g.Valid(t.now(), 0) && !g.CanRefresh():
+	case !g.Valid(now, 0) && !g.CanRefresh():
 		return "its access token expired and the authorization server gave no refresh token"
 	}
 	return ""
@@ -163,10 +192,59 @@ func (t *Tokens) Token() (*oauth2.Token, error) {
 	return t.refresh()
 }
 
-// refresh exchanges the refresh token for new tokens and stores them.
-// Callers hold t.mu.
+// refresh exchanges the refresh token for new tokens and stores them,
+// under the store's lock on the grant: across processes (replicas sharing
+// a database, two toolsearch sharing a token file) a token is refreshed
+// once, and a second refresher finds the first's tokens instead of
+// spending a refresh token the authorization server has retired. Callers
+// hold t.mu.
 func (t *Tokens) refresh() (*oauth2.Token, error) {
-	g := t.grant
+	held := t.grant
+	ctx, cancel := context.WithTimeout(context.Background(), grantLockTimeout+storeTimeout)
+	defer cancel()
+	var tok *oauth2.Token
+	g, v, err := t.store.UpdateGrant(ctx, t.key, func(stored *Grant) (*Grant, error) {
+		if stored == nil {
+			return nil, &LoginRequiredError{Server: t.server, Reason: "no login is stored for it"}
+		}
+		if stored.Token.AccessToken != held.Token.AccessToken && stored.Valid(t.now(), 0) {
+			tok = stored.Token // refreshed (or logged in) elsewhere meanwhile
+			return nil, nil
+		}
+		if why := needsLogin(stored, t.now()); why != "" {
+			return nil, &LoginRequiredError{Server: t.server, Reason: why}
+		}
+		next, err := t.exchange(stored)
+		if next != nil && next.Refused == "" {
+			tok = next.Token
+		}
+		return next, err
+	})
+	if err != nil && g == nil {
+		if errors.Is(err, ErrUnavailable) {
+			return nil, fmt.Errorf("the token for %s expired and cannot be refreshed while the shared state (the database) cannot be reached: try again once it is back", t.server)
+		}
+		return nil, err
+	}
+	if g != nil {
+		t.grant, t.seen, t.loaded = g, v, true
+		t.version++
+	}
+	if err != nil {
+		return nil, err
+	}
+	if tok == nil {
+		return nil, &LoginRequiredError{Server: t.server, Reason: "no login is stored for it"}
+	}
+	out := *tok
+	return &out, nil
+}
+
+// exchange spends g's refresh token. It returns the grant to store: the
+// refreshed one; g marked refused (with a *LoginRequiredError) when the
+// authorization server refused; nil with a plain error when it could not
+// be asked (the next call tries again).
+func (t *Tokens) exchange(g *Grant) (*Grant, error) {
 	cfg := &oauth2.Config{
 		ClientID:     g.ClientID,
 		ClientSecret: g.ClientSecret,
@@ -182,32 +260,28 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 		if !isRefusal {
 			return nil, fmt.Errorf("refreshing the token for %s: %w", t.server, sanitize(err, g.secrets()...))
 		}
-		// Another process may have refreshed first with the same
-		// refresh token, which the authorization server then retired.
-		if t.reload() && t.grant != nil && t.grant.Valid(t.now(), 0) {
-			tok := *t.grant.Token
-			return &tok, nil
-		}
 		why := "the authorization server refused to refresh its token: " + redact.New(g.secrets()).String(refusal(re))
-		t.refuse(why)
-		return nil, &LoginRequiredError{Server: t.server, Reason: why}
+		next := *g
+		next.Refused = why
+		return &next, &LoginRequiredError{Server: t.server, Reason: why}
 	}
 	next := *g
 	next.Token, next.Obtained, next.Refused = tok, t.now(), ""
 	next.Scopes = grantedScopes(tok, g.Scopes)
-	if err := t.save(&next); err != nil {
-		// The new tokens work in this process; the request goes on.
-		t.log.Warn("could not store the refreshed OAuth token; other toolsearch processes will not see it", "server", t.server, "err", err)
-	}
-	return tok, nil
+	return &next, nil
 }
 
 // save stores a grant and makes it current. Callers hold t.mu.
 func (t *Tokens) save(g *Grant) error {
 	t.grant = g
 	t.version++
-	err := t.store.Save(g)
-	t.seen, t.loaded = t.store.version(t.server, t.resource), true
+	ctx, cancel := storeContext()
+	defer cancel()
+	v, err := t.store.SaveGrant(ctx, t.key, g)
+	t.seen, t.loaded = v, v != nil
+	if errors.Is(err, ErrUnavailable) {
+		return fmt.Errorf("the login to %s cannot be stored while the shared state (the database) cannot be reached: try again once it is back: %w", t.server, err)
+	}
 	return err
 }
 
@@ -233,8 +307,11 @@ func (t *Tokens) Save(g *Grant) error {
 func (t *Tokens) Forget() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	err := t.store.Delete(t.server, t.resource)
-	t.grant, t.seen, t.loaded = nil, atomicfile.Version{}, true
+	ctx, cancel := storeContext()
+	defer cancel()
+	err := t.store.DeleteGrant(ctx, t.key)
+	v, serr := t.store.GrantStamp(ctx, t.key)
+	t.grant, t.seen, t.loaded = nil, v, serr == nil
 	t.version++
 	return err
 }

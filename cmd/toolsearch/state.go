@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/toolsearch/toolsearch/internal/atomicfile"
+	"github.com/toolsearch/toolsearch/internal/state/pgstate"
+	"github.com/toolsearch/toolsearch/loader/trust"
+	"github.com/toolsearch/toolsearch/loader/upstream"
+)
+
+// StateConfig is toolsearch.yaml's state: where the durable state lives
+// (approvals, first-listing marks, last known catalogs, OAuth grants,
+// pending logins, the live replicas). See docs/teams.md.
+type StateConfig struct {
+	// Backend is "file" (the default: files under the user's folders) or
+	// "postgres" (one database every replica and CLI shares).
+	Backend string `yaml:"backend"`
+	// DSN is the database's connection string; ${VAR} expands, so that
+	// the password stays out of the file.
+	DSN string `yaml:"dsn"`
+	// KeyFile holds the key that seals the OAuth grants in the database:
+	// 64 hex digits, as `toolsearch state keygen FILE` writes.
+	KeyFile string `yaml:"keyFile"`
+	// ID names this replica to the others; default the host name
+	// (HOSTNAME).
+	ID string `yaml:"id"`
+	// Address is where the other replicas reach this one; default the
+	// address it serves on.
+	Address string `yaml:"address"`
+}
+
+// State backends.
+const (
+	stateFile     = "file"
+	statePostgres = "postgres"
+)
+
+// check expands the DSN and returns the problems of the section, each
+// naming its key.
+func (s *StateConfig) check() []string {
+	var probs []string
+	switch s.Backend {
+	case "", stateFile:
+		for key, v := range map[string]string{"dsn": s.DSN, "keyFile": s.KeyFile} {
+			if v != "" {
+				probs = append(probs, fmt.Sprintf("state.%s is set, but state.backend is file (the default): set backend: postgres to use it", key))
+			}
+		}
+	case statePostgres:
+		dsn, missing := upstream.ExpandVars(s.DSN)
+		switch {
+		case len(missing) > 0:
+			probs = append(probs, fmt.Sprintf("state.dsn: ${%s} is not set: export it with the database's connection string", missing[0]))
+		case dsn == "":
+			probs = append(probs, `state.dsn is required with backend: postgres (say dsn: "${TOOLSEARCH_PG}" and export it)`)
+		}
+		s.DSN = dsn
+	default:
+		probs = append(probs, fmt.Sprintf("state.backend: %q is not a backend: want file or postgres", s.Backend))
+	}
+	return probs
+}
+
+// stateConnectWait bounds how long a one-shot command waits for the
+// database before it gives up, changing nothing.
+const stateConnectWait = 15 * time.Second
+
+// openState opens the state toolsearch.yaml names: the approvals store and,
+// with postgres, the database the upstreams keep their catalogs and grants
+// in. serve waits for the database (it is not ready until the state is
+// loaded); a one-shot command gives up after stateConnectWait.
+func (a *app) openState() error {
+	st := a.cfg.State
+	if st.Backend != statePostgres {
+		a.approvals = openApprovals(a.log)
+		return nil
+	}
+	var key *pgstate.Key
+	if st.KeyFile != "" {
+		k, err := pgstate.ReadKeyFile(st.KeyFile)
+		if err != nil {
+			return fmt.Errorf("%s: %w", a.cfg.path, err)
+		}
+		key = k
+	}
+	db, err := a.connectState(st.DSN, key)
+	if err != nil {
+		return err
+	}
+	a.state = db
+	a.closers = append(a.closers, closerFunc(db.Close))
+	a.approvals = trust.OpenBackend(db.Approvals(), a.log)
+	return nil
+}
+
+func (a *app) connectState(dsn string, key *pgstate.Key) (*pgstate.DB, error) {
+	ctx := context.Background()
+	if !a.follow {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, stateConnectWait)
+		defer cancel()
+	}
+	for {
+		db, err := pgstate.Open(ctx, dsn, key, a.log)
+		if err == nil {
+			return db, nil
+		}
+		if !errors.Is(err, trust.ErrUnavailable) || ctx.Err() != nil {
+			return nil, fmt.Errorf("the shared state (toolsearch.yaml's state, PostgreSQL) cannot be used, so nothing was read or changed: %w; check state.dsn and that the database is up", err)
+		}
+		a.log.Warn("waiting for the shared state (PostgreSQL) before serving", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// stateOptions sets where the upstreams keep their last known catalogs
+// and OAuth grants: the database, with postgres.
+func (a *app) stateOptions(o *upstream.Options) {
+	if a.state == nil {
+		return
+	}
+	o.Catalogs = a.state.Catalogs()
+	o.TokenStore = a.state.Grants()
+}
+
+// startReplica records this replica in the database's registry while ctx
+// lasts, under its id (state.id, else the host name) and the address it
+// tells the others (state.address, else the one it serves on).
+func (a *app) startReplica(ctx context.Context, served string) {
+	if a.state == nil {
+		return
+	}
+	id := a.cfg.State.ID
+	if id == "" {
+		id = os.Getenv("HOSTNAME")
+	}
+	if id == "" {
+		id, _ = os.Hostname()
+	}
+	addr := a.cfg.State.Address
+	if addr == "" {
+		addr = "http://" + served
+	}
+	r := pgstate.Replica{ID: id, Address: addr, ConfigDigest: a.configDigest(), Started: time.Now()}
+	go a.state.Heartbeat(ctx, r)
+}
+
+// configDigest is the sha256 of the configuration file, so that replicas
+// whose configurations disagree show; "" without one.
+func (a *app) configDigest() string {
+	if a.cfg.path == "" {
+		return ""
+	}
+	data, err := atomicfile.ReadFile(a.cfg.path, atomicfile.MaxConfig)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// runState runs `toolsearch state keygen FILE`.
+func runState(_ context.Context, args []string, out io.Writer) error {
+	if len(args) != 2 || args[0] != "keygen" {
+		fmt.Fprintf(os.Stderr, "Usage: toolsearch state keygen FILE\n\nWrites a new key for state.keyFile: 32 random bytes as 64 hex digits, readable by you alone. An existing file is never replaced.\n")
+		return errUsage
+	}
+	if err := pgstate.WriteKeyFile(args[1]); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "wrote a new key to %s: name it as state.keyFile in toolsearch.yaml, the same file for every replica\n", args[1])
+	return nil
+}

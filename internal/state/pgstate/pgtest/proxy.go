@@ -1,0 +1,103 @@
+package pgtest
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// A Proxy stands between a test and its database on loopback TCP, so that
+// the test can take the database away (Down: every connection cut, new
+// ones closed at once) and bring it back (Up), as a restart or a network
+// fault would.
+type Proxy struct {
+	ln     net.Listener
+	target func() (net.Conn, error)
+
+	mu    sync.Mutex
+	down  bool
+	conns map[net.Conn]bool
+}
+
+// NewProxy starts a proxy to the database dsn names; it returns the DSN
+// that reaches the database through it. It stops when t ends.
+func NewProxy(t testing.TB, dsn string) (*Proxy, string) {
+	t.Helper()
+	cfg, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	network, addr := "tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port)))
+	if filepath.IsAbs(cfg.Host) {
+		network, addr = "unix", filepath.Join(cfg.Host, fmt.Sprintf(".s.PGSQL.%d", cfg.Port))
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Proxy{ln: ln, conns: map[net.Conn]bool{}, target: func() (net.Conn, error) { return net.Dial(network, addr) }}
+	go p.serve()
+	t.Cleanup(func() { ln.Close(); p.Down() })
+	port := ln.Addr().(*net.TCPAddr).Port
+	out := fmt.Sprintf("host=127.0.0.1 port=%d user=%s dbname=%s sslmode=disable connect_timeout=2", port, cfg.User, cfg.Database)
+	if cfg.Password != "" {
+		out += " password=" + cfg.Password
+	}
+	return p, out
+}
+
+func (p *Proxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		if p.down {
+			p.mu.Unlock()
+			c.Close()
+			continue
+		}
+		p.conns[c] = true
+		p.mu.Unlock()
+		go p.pipe(c)
+	}
+}
+
+func (p *Proxy) pipe(c net.Conn) {
+	up, err := p.target()
+	if err != nil {
+		c.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns[up] = true
+	p.mu.Unlock()
+	go func() { io.Copy(up, c); up.Close() }()
+	io.Copy(c, up)
+	c.Close()
+}
+
+// Down cuts every connection and closes new ones at once.
+func (p *Proxy) Down() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+// Up lets connections through again.
+func (p *Proxy) Up() {
+	p.mu.Lock()
+	p.down = false
+	p.mu.Unlock()
+}
