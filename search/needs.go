@@ -29,6 +29,14 @@ var enumerators = [][]string{
 // maxNeeds bounds the searches one request costs.
 const maxNeeds = 8
 
+// enumeratedNeeds is enumeratedNeeds unless the rule is switched off.
+func (ix *Index) enumeratedNeeds(words []string) [][]string {
+	if !ix.ablate.on(RuleNeeds) {
+		return nil
+	}
+	return enumeratedNeeds(words)
+}
+
 // enumeratedNeeds returns the sentences of a request that enumerates its needs, each
 // from an enumerating word to the next (what comes before the first says no need of
 // its own), or nil when fewer than two sentences open with one.

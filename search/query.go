@@ -47,8 +47,7 @@ type parsedQuery struct {
 
 // parseQuery splits a query. "select:" (any case) makes the rest a list of names separated
 // by commas or spaces. Otherwise words are split at white space and a word starting with
-// "+" is required; a participle misspelt as the verb's base form after "have" is mended
-// (participles).
+// "+" is required.
 func parseQuery(text string) parsedQuery {
 	p := parsedQuery{text: strings.TrimSpace(text)}
 	if len(p.text) >= len(selectPrefix) && strings.EqualFold(p.text[:len(selectPrefix)], selectPrefix) {
@@ -71,7 +70,6 @@ func parseQuery(text string) parsedQuery {
 		}
 		p.words = append(p.words, w)
 	}
-	p.words = participles(p.words)
 	return p
 }
 

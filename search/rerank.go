@@ -53,7 +53,9 @@ func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
 		rr.plurals = ix.pluralTerms(p.words, p.quoted)
 	}
 	rr.toks = requestTokens(p.words, p.quoted)
-	rr.done = doneWords(rr.toks)
+	if ix.ablate.on(RuleDone) {
+		rr.done = doneWords(rr.toks)
+	}
 	for _, c := range cs {
 		if c.hint {
 			// A value's type says what a parameter takes, not what the tool is for: "date"
@@ -111,7 +113,10 @@ func (rr *reranker) contradicted(s int32) bool {
 	if doneInName(id, rr.done) {
 		return true
 	}
-	a, b, ok := conversionSides(id)
+	if !rr.ix.ablate.on(RuleReversed) {
+		return false
+	}
+	a, b, ok := conversionSides(id, rr.ix.ablate.on(RuleConverterAbbrev))
 	if !ok {
 		return false
 	}

@@ -14,15 +14,21 @@ import (
 // way round is contradicted (see reranker.contradicted).
 
 // conversionSides returns the two sides of a name that reads "a_to_b" (gallon_to_liter,
-// html_to_markdown), its abbreviations spelled out (speech_tts: text to speech), stemmed,
-// or ok false.
-func conversionSides(name string) (a, b string, ok bool) {
+// html_to_markdown), its abbreviations spelled out if abbrev (speech_tts: text to speech),
+// stemmed, or ok false.
+func conversionSides(name string, abbrev bool) (a, b string, ok bool) {
 	_, short := splitQualified(name)
-	if !mayConvert(short) {
+	if !mayConvert(short, abbrev) {
 		return "", "", false // the common case, without splitting the name
 	}
 	var ws []string
-	splitWords(short, func(w []byte) { ws = append(ws, spelledOut(string(w))...) }, nil) // lower-cased
+	splitWords(short, func(w []byte) {
+		if abbrev {
+			ws = append(ws, spelledOut(string(w))...)
+		} else {
+			ws = append(ws, string(w))
+		}
+	}, nil) // lower-cased
 	for i := 1; i+1 < len(ws); i++ {
 		if a := ws[i-1]; ws[i] == "to" && isLetters(a) && isLetters(ws[i+1]) && a != ws[i+1] && !changeVerbs[a] && !readVerbs[a] {
 			return stem(ws[i-1]), stem(ws[i+1]), true
@@ -45,10 +51,13 @@ var converterAbbreviations = func() []string {
 }()
 
 // mayConvert reports whether a name may read "a_to_b", without splitting it: whether "to"
-// or one of converterAbbreviations is in it, in any case.
-func mayConvert(name string) bool {
+// or, if abbrev, one of converterAbbreviations is in it, in any case.
+func mayConvert(name string, abbrev bool) bool {
 	if containsFold(name, "to") {
 		return true
+	}
+	if !abbrev {
+		return false
 	}
 	for _, a := range converterAbbreviations {
 		if containsFold(name, a) {

@@ -20,7 +20,7 @@ func TestConversionSides(t *testing.T) {
 		{"STT_recognize", "speech", "text", true},
 		{"firsttime_setup", "", "", false}, // "stt" only as a word of its own
 	} {
-		a, b, ok := conversionSides(tc.name)
+		a, b, ok := conversionSides(tc.name, true)
 		if ok != tc.ok || ok && (a != stem(tc.a) || b != stem(tc.b)) {
 			t.Errorf("conversionSides(%q) = %q, %q, %v; want %q, %q, %v", tc.name, a, b, ok, tc.a, tc.b, tc.ok)
 		}
@@ -43,7 +43,7 @@ func TestReversed(t *testing.T) {
 	} {
 		words := strings.Fields(tc.request)
 		toks := requestTokens(words, quotedWords(words))
-		a, b, _ := conversionSides(tc.name)
+		a, b, _ := conversionSides(tc.name, true)
 		if got := reversed(a, b, toks, stemAll(toks)); got != tc.want {
 			t.Errorf("reversed(%q, %q) = %v, want %v", tc.name, tc.request, got, tc.want)
 		}
