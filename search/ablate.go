@@ -17,16 +17,9 @@ type Rule uint8
 // The rules and features that can be switched off; see rules for what each does.
 const (
 	RuleNeeds Rule = iota
-	RuleDone
-	RuleReversed
-	RuleConverterAbbrev
-	RuleParticiples
-	RuleArithmetic
-	RuleExclusion
 	RuleHints
 	RuleOpeners
 	RuleQuoted
-	RuleNumbers
 	RuleCompound
 	RulePhrases
 	RuleSynonyms
@@ -50,29 +43,22 @@ type RuleInfo struct {
 }
 
 var rules = [numRules]RuleInfo{
-	RuleNeeds:           {Name: "needs", What: "a request that enumerates its needs is also ranked need by need (needs.go)"},
-	RuleDone:            {Name: "done", What: "a name word the request writes only as done already is contradicted (done.go)"},
-	RuleReversed:        {Name: "reversed", What: "a converter a_to_b the wrong way round is contradicted (reversed.go)"},
-	RuleConverterAbbrev: {Name: "converter-abbrev", What: "a converter's sides read from abbreviations spelled out (tts: text to speech)"},
-	RuleParticiples:     {Name: "participles", What: "an irregular base form after \"have\" read as its participle (done.go)"},
-	RuleArithmetic:      {Name: "arithmetic", What: "\"394 times 213\" asks to multiply (query.go)"},
-	RuleExclusion:       {Name: "exclusion", What: "a description's sentences that exclude a use are not indexed (exclusion.go)"},
-	RuleHints:           {Name: "hints", What: "a value's type joins the query (\"date\" for \"on March 5th\", hints.go)"},
-	RuleOpeners:         {Name: "openers", What: "\"show me\", \"help me\" carry no need, and ask rather than order"},
-	RuleQuoted:          {Name: "quoted", What: "quoted values of a long request are not searched for"},
-	RuleNumbers:         {Name: "numbers", What: "the numbers of a request are one concept"},
-	RuleCompound:        {Name: "compound", What: "a name's compound word is cut into its parts (compound.go)"},
-	RulePhrases:         {Name: "phrases", What: "two query words a name writes as one (\"current weather\")"},
-	RuleSynonyms:        {Name: "synonyms", What: "the hand-written synonyms of a query word (lexicon.go)"},
-	RuleWordNet:         {Name: "wordnet", What: "WordNet's derived forms and senses (wordnet.go)"},
-	RuleSoft:            {Name: "soft", What: "word vectors for a word no document has (soft.go)"},
-	RuleGloss:           {Name: "gloss", What: "English glosses of Chinese words, in requests and tools (cedict.go)"},
-	RuleSpelling:        {Name: "spelling", What: "spelling corrections of unknown words (spell.go)"},
-	RuleFuzzy:           {Name: "fuzzy", What: "fuzzy name matching of a one-word query (names.go)"},
-	RuleServer:          {Name: "server", What: "a server's evidence lends weight to each of its tools"},
-	RuleNameFit:         {Name: "name_fit", What: "fitted feature: the share of the name's words the query asks for"},
-	RuleChangeAsked:     {Name: "change_asked", What: "fitted feature: a tool named for a change when the request only asks (action.go)"},
-	RuleListsPlural:     {Name: "lists_plural", What: "fitted feature: a list tool for what the request names in the plural (action.go)"},
+	RuleNeeds:       {Name: "needs", What: "a request that enumerates its needs is also ranked need by need (needs.go)"},
+	RuleHints:       {Name: "hints", What: "a value's type joins the query (\"date\" for \"on March 5th\", hints.go)"},
+	RuleOpeners:     {Name: "openers", What: "\"show me\", \"help me\" carry no need, and ask rather than order"},
+	RuleQuoted:      {Name: "quoted", What: "quoted values of a long request are not searched for"},
+	RuleCompound:    {Name: "compound", What: "a name's compound word is cut into its parts (compound.go)"},
+	RulePhrases:     {Name: "phrases", What: "two query words a name writes as one (\"current weather\")"},
+	RuleSynonyms:    {Name: "synonyms", What: "the hand-written synonyms of a query word (lexicon.go)"},
+	RuleWordNet:     {Name: "wordnet", What: "WordNet's derived forms and senses (wordnet.go)"},
+	RuleSoft:        {Name: "soft", What: "word vectors for a word no document has (soft.go)"},
+	RuleGloss:       {Name: "gloss", What: "English glosses of Chinese words, in requests and tools (cedict.go)"},
+	RuleSpelling:    {Name: "spelling", What: "spelling corrections of unknown words (spell.go)"},
+	RuleFuzzy:       {Name: "fuzzy", What: "fuzzy name matching of a one-word query (names.go)"},
+	RuleServer:      {Name: "server", What: "a server's evidence lends weight to each of its tools"},
+	RuleNameFit:     {Name: "name_fit", What: "fitted feature: the share of the name's words the query asks for"},
+	RuleChangeAsked: {Name: "change_asked", What: "fitted feature: a tool named for a change when the request only asks (action.go)"},
+	RuleListsPlural: {Name: "lists_plural", What: "fitted feature: a list tool for what the request names in the plural (action.go)"},
 }
 
 // ruleFeature maps the fitted features' rules to their features.

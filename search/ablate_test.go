@@ -8,17 +8,17 @@ import (
 )
 
 func TestParseAblation(t *testing.T) {
-	a, err := ParseAblation(" done, reversed ,,")
+	a, err := ParseAblation(" needs, hints ,,")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.on(RuleDone) || a.on(RuleReversed) || !a.on(RuleNeeds) {
-		t.Errorf("ParseAblation = %v, want done and reversed off and nothing else", a)
+	if a.on(RuleNeeds) || a.on(RuleHints) || !a.on(RuleOpeners) {
+		t.Errorf("ParseAblation = %v, want needs and hints off and nothing else", a)
 	}
-	if got := a.String(); got != "done,reversed" {
-		t.Errorf("String = %q, want done,reversed", got)
+	if got := a.String(); got != "needs,hints" {
+		t.Errorf("String = %q, want needs,hints", got)
 	}
-	if _, err := ParseAblation("done,nosuchrule"); err == nil {
+	if _, err := ParseAblation("needs,nosuchrule"); err == nil {
 		t.Error("ParseAblation took an unknown rule")
 	}
 	for _, r := range Rules() {
@@ -59,7 +59,7 @@ func TestEveryRuleSwitches(t *testing.T) {
 	base := build(Ablation{})
 	for _, r := range Rules() {
 		switch r.Rule {
-		case RuleGloss, RuleFuzzy, RuleSpelling, RuleConverterAbbrev:
+		case RuleGloss, RuleFuzzy, RuleSpelling:
 			continue // no request of the sets reaches them: TestGlossSwitches, TestSmallRulesSwitch
 		}
 		got := build(Ablation{}.Off(r.Rule))
@@ -94,7 +94,7 @@ func TestGlossSwitches(t *testing.T) {
 }
 
 // TestSmallRulesSwitch checks the rules that the dev split's requests do not reach: a
-// one-word query's fuzzy name match and spelling, and dev-azure's abbreviated converters.
+// one-word query's fuzzy name match and spelling.
 func TestSmallRulesSwitch(t *testing.T) {
 	tests := []struct {
 		rule  Rule
@@ -109,10 +109,6 @@ func TestSmallRulesSwitch(t *testing.T) {
 			{ID: "get_weather", Name: "get_weather", Description: "Current weather for a city"},
 			{ID: "send_mail", Name: "send_mail", Description: "Send an email"},
 		}, "wether"},
-		{RuleConverterAbbrev, []Document{
-			{ID: "speech_tts_synthesize", Name: "speech_tts_synthesize", Description: "Convert text to speech audio"},
-			{ID: "speech_stt_recognize", Name: "speech_stt_recognize", Description: "Convert speech audio to text"},
-		}, "convert speech to text from an audio file"},
 	}
 	for _, tt := range tests {
 		var rankings [2][]string

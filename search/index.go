@@ -671,11 +671,7 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 		addField(fieldSource, prefix, true)
 	}
 	addField(fieldTitle, d.Title, false)
-	desc := d.Description
-	if an.ablate.on(RuleExclusion) {
-		desc = affirmative(desc)
-	}
-	addField(fieldDesc, desc, false)
+	addField(fieldDesc, d.Description, false)
 	if an.ablate.on(RuleGloss) && describedInChinese(d.Description) {
 		// An English request shares no word with such a document: the English words of
 		// its Chinese ones count too, in the parameter descriptions' field, at half the
@@ -685,7 +681,7 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 		addGlosses := func(text string) {
 			glosses(text, func(g string) { addField(fieldParamDesc, g, false) })
 		}
-		addGlosses(desc)
+		addGlosses(d.Description)
 		for _, p := range d.Params {
 			addGlosses(p.Description)
 		}

@@ -55,7 +55,7 @@ var abbreviations = map[string]string{
 	"pct": "percent", "diff": "difference", "init": "initialize", "opts": "options",
 	"ctx": "context", "lib": "library", "libs": "libraries", "ver": "version",
 	"dob": "date birth", "fav": "favorite", "favs": "favorites", "mgr": "manager",
-	"temp": "temperature temporary", "tts": "text to speech", "stt": "speech to text",
+	"temp": "temperature temporary",
 }
 
 // synonymGroups are words that tool descriptions and requests use interchangeably. A query

@@ -164,9 +164,6 @@ func (sc *scratch) touch(s int32) {
 // Search ranks the documents for a query. See Query for the query forms.
 func (ix *Index) Search(q Query) Result {
 	p := parseQuery(q.Text)
-	if ix.ablate.on(RuleParticiples) {
-		p.words = participles(p.words)
-	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -424,21 +421,13 @@ func squash(x float64) float64 { return x / (x + 1) }
 func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, impossible bool) {
 	// Like a quotation, an opener says nothing about the tool.
 	skip := func(i int) bool { return p.quoted[i] || p.openers[i] }
-	var ops map[int]string
-	if ix.ablate.on(RuleArithmetic) {
-		ops = arithmeticWords(p.words)
-	}
 	var base, phrases []string
 	for i, w := range p.words {
 		if skip(i) {
 			continue
 		}
-		if op, ok := ops[i]; ok {
-			base = terms(base, op, false)
-			continue
-		}
 		base = terms(base, w, looksLikeIdentifier(w))
-		if _, next := ops[i+1]; ix.ablate.on(RulePhrases) && i+1 < len(p.words) && !skip(i+1) && !next {
+		if ix.ablate.on(RulePhrases) && i+1 < len(p.words) && !skip(i+1) {
 			if t := phraseTerm(w, p.words[i+1]); t != "" {
 				phrases = append(phrases, t)
 			}
@@ -449,22 +438,7 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 	base = slices.Compact(base)
 	slices.Sort(phrases)
 	phrases = slices.Compact(phrases)
-	// The numbers of a request are one concept: a list of values ("3,4,5,2,8,5",
-	// "[1, 2, 3]") is one piece of evidence, not one a number, or a tool whose
-	// enum is 1 to 9 (a count of tickets) matched each and outranked what the
-	// numbers are data for. It is as rare as its commonest number.
-	numbers := concept{weight: 1}
 	for _, t := range base {
-		if isDigits(t) && ix.ablate.on(RuleNumbers) {
-			if id, ok := ix.lookup(t); ok {
-				idf := ix.idf(id)
-				if numbers.terms == nil || idf < numbers.idf {
-					numbers.idf = idf
-				}
-				numbers.terms = append(numbers.terms, queryTerm{id: id, weight: 1})
-			}
-			continue
-		}
 		c := concept{weight: 1}
 		if id, ok := ix.lookup(t); ok {
 			c.idf = ix.idf(id)
@@ -490,9 +464,6 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		if len(c.terms) > 0 {
 			optional = append(optional, c)
 		}
-	}
-	if len(numbers.terms) > 0 {
-		optional = append(optional, numbers)
 	}
 	if ix.ablate.on(RuleGloss) {
 		optional = append(optional, ix.glossConcepts(p, skip)...)

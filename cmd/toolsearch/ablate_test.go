@@ -43,18 +43,19 @@ func TestEvalAblate(t *testing.T) {
 	dir := t.TempDir()
 	tools, queries := filepath.Join(dir, "catalog.json"), filepath.Join(dir, "queries.jsonl")
 	writeFile(t, dir, "catalog.json", `[
-		{"name": "speech_tts_synthesize", "description": "Convert text to speech audio.", "inputSchema": {"type": "object"}},
-		{"name": "speech_stt_recognize", "description": "Convert speech audio to text.", "inputSchema": {"type": "object"}}
+		{"name": "hostpool_list", "description": "Lists them all.", "inputSchema": {"type": "object"}},
+		{"name": "vm_list", "description": "Lists the virtual machines of a host.", "inputSchema": {"type": "object"}},
+		{"name": "pool_get", "description": "Gets a pool.", "inputSchema": {"type": "object"}}
 	]`)
-	writeFile(t, dir, "queries.jsonl", `{"id":"1","query":"convert speech to text from an audio file","expected":["speech_stt_recognize"]}
-{"id":"2","query":"convert text to speech","expected":["speech_tts_synthesize"]}
+	writeFile(t, dir, "queries.jsonl", `{"id":"1","query":"list the host pools","expected":["hostpool_list"]}
+{"id":"2","query":"list the virtual machines","expected":["vm_list"]}
 `)
 	var out, errs strings.Builder
 	if code := run(t.Context(), []string{"eval", "--ablate", "list"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "synonyms") {
 		t.Fatalf("--ablate list: exit %d: %s\n%s", code, errs.String(), out.String())
 	}
 	out.Reset()
-	args := []string{"eval", "--json", "--ablate", "converter-abbrev", "--catalog", tools, "--queries", queries}
+	args := []string{"eval", "--json", "--ablate", "compound", "--catalog", tools, "--queries", queries}
 	if code := run(t.Context(), args, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
@@ -62,12 +63,12 @@ func TestEvalAblate(t *testing.T) {
 	if err := json.Unmarshal([]byte(out.String()), &rows); err != nil {
 		t.Fatalf("%v:\n%s", err, out.String())
 	}
-	// Only the abbreviation spelled out says which way speech_stt_recognize converts.
-	if len(rows) != 1 || rows[0].Ablate != "converter-abbrev" || rows[0].At1.Gained != 1 || rows[0].At1.Lost != 0 ||
+	// Only the compound's parts say that hostpool_list lists host pools.
+	if len(rows) != 1 || rows[0].Ablate != "compound" || rows[0].At1.Gained != 1 || rows[0].At1.Lost != 0 ||
 		rows[0].With.RecallAt1 != 1 || rows[0].Without.RecallAt1 != 0.5 {
 		t.Errorf("rows %+v", rows)
 	}
-	for _, bad := range [][]string{{"--ablate", "nosuchrule"}, {"--ablate", "done", "--fit"}, {"--ablate", ","}} {
+	for _, bad := range [][]string{{"--ablate", "nosuchrule"}, {"--ablate", "needs", "--fit"}, {"--ablate", ","}} {
 		errs.Reset()
 		args := append([]string{"eval", "--catalog", tools, "--queries", queries}, bad...)
 		if code := run(t.Context(), args, &out, &errs); code == 0 || !strings.Contains(errs.String(), "--ablate") {
