@@ -19,12 +19,7 @@ import (
 // "then" or "also" anywhere cost R@5).
 
 // enumerators open a sentence that adds a need to a request.
-var enumerators = [][]string{
-	{"first"}, {"firstly"}, {"second"}, {"secondly"}, {"third"}, {"thirdly"},
-	{"fourth"}, {"fourthly"}, {"fifth"}, {"then"}, {"next"}, {"also"}, {"lastly"},
-	{"finally"}, {"after", "that"}, {"additionally"}, {"moreover"}, {"furthermore"},
-	{"besides"}, {"afterwards"}, {"afterward"}, {"later"}, {"subsequently"}, {"in", "addition"},
-}
+var enumerators = language.entries("enumerators")
 
 // maxNeeds bounds the searches one request costs.
 const maxNeeds = 8

@@ -171,7 +171,7 @@ type Result struct {
 // "us" they carry no need; counted, they matched tools named for them (help_me, a
 // "show" of one service) rather than what is asked. Other verbs that take "me" are
 // needs ("find me a hotel", "get me the weather" ask to find and get).
-var openerVerbs = toSet("help show tell give")
+var openerVerbs = language.set("openers")
 
 // openerWords marks the words of a request that are conversational openers (see
 // openerVerbs).
