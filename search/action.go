@@ -24,25 +24,19 @@ import (
 // "post", "store", "tag", "close", "watch"); they are matched by their forms (see
 // verbForms), not by stem.
 var (
-	changeVerbs = verbForms(`create add make insert generate set update modify edit change alter
-		patch put delete remove erase destroy purge discard upload write append send submit
-		deploy import install uninstall move rename copy clone start stop restart terminate
-		kill cancel revoke enable disable assign unassign lock unlock approve reject merge push
-		publish register unregister reset rotate apply attach detach configure grant archive
-		restore pause resume save commit`)
-	readVerbs = verbForms(`get list show describe read fetch retrieve query search find lookup
-		view display count check inspect browse enumerate download export`)
+	changeVerbs = verbForms(language.words("change-verbs"))
+	readVerbs   = verbForms(language.words("read-verbs"))
 	// questionWords open a request that asks rather than orders.
-	questionWords = toSet("what which who whose where when how is are does do did was were")
-	determiners   = toSet("a an the my your our their his her its this that these those of")
+	questionWords = language.set("question-words")
+	determiners   = language.set("determiners")
 )
 
 // verbForms returns the verbs and their inflections (creates, created, creating; copies,
 // copied; stopped, stopping). Forms, not stems: a stem would take in the nouns made from
 // the verb ("inspection", "settings", "deployment"), which name things, not actions.
-func verbForms(verbs string) map[string]bool {
+func verbForms(verbs []string) map[string]bool {
 	forms := map[string]bool{}
-	for _, v := range strings.Fields(verbs) {
+	for _, v := range verbs {
 		forms[v] = true
 		stem, last := v, v[len(v)-1]
 		switch {
@@ -170,7 +164,7 @@ func spelledOut(w string) []string {
 // one that gets a single item by the singular ("show me the secret s1"); nothing else
 // in the words tells them apart, since stems merge the two. listVerbs name the tools that
 // list.
-var listVerbs = verbForms("list enumerate")
+var listVerbs = verbForms(language.words("list-verbs"))
 
 // pluralTerms returns the index's terms of the request's words written in the plural
 // (not quoted values), sorted: "secrets" gives secret's.

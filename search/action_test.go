@@ -52,7 +52,7 @@ func TestNameAction(t *testing.T) {
 }
 
 func TestVerbForms(t *testing.T) {
-	forms := verbForms("create copy set push list")
+	forms := verbForms(strings.Fields("create copy set push list"))
 	for _, w := range []string{"create", "creates", "created", "creating", "copies", "copied", "copying",
 		"sets", "setting", "pushes", "pushed", "pushing", "lists", "listed", "listing"} {
 		if !forms[w] {

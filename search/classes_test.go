@@ -44,41 +44,6 @@ func checkRanked(t *testing.T, ix *Index, cs []rankCase) {
 	}
 }
 
-// TestNumbersAreOneConcept: the numbers of a request are data for a tool, and a list of
-// them is one piece of evidence. Counted one by one, each matched a ticket count's enum of
-// 1 to 9, and the ticket tool outranked the statistics the numbers were data for.
-func TestNumbersAreOneConcept(t *testing.T) {
-	ix := NewIndex()
-	ix.Add(
-		Document{ID: "buy_movie_tickets", Name: "buy_movie_tickets", Description: "Buy tickets for a movie show.",
-			Params: []Param{{Name: "number_of_tickets", Description: "How many tickets.", Enum: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}}}},
-		Document{ID: "statistics_mode", Name: "statistics_mode", Description: "The mode of a list of data points.",
-			Params: []Param{{Name: "data", Description: "The data points."}}},
-		Document{ID: "statistics_range", Name: "statistics_range", Description: "The range of a list of data points.",
-			Params: []Param{{Name: "data", Description: "The data points."}}},
-	)
-	checkRanked(t, ix, []rankCase{
-		{"Also determine the mode for the points 3,4,5,2,8,5,7", "statistics_mode", ""},
-		{"buy 3 tickets", "buy_movie_tickets", ""}, // one number still counts
-	})
-}
-
-// TestArithmeticIsNoTime: "394 times 213" asks to multiply; stemmed, "times" was "time"
-// and found clocks.
-func TestArithmeticIsNoTime(t *testing.T) {
-	ix := NewIndex()
-	ix.Add(
-		Document{ID: "get_current_time", Name: "get_current_time", Description: "The current time in a time zone."},
-		Document{ID: "multiply", Name: "multiply", Description: "Multiply two numbers."},
-		Document{ID: "divide", Name: "divide", Description: "Divide one number by another."},
-	)
-	checkRanked(t, ix, []rankCase{
-		{"what's 394 times 213?", "multiply", "get_current_time"},
-		{"and 1,000 divided by 8", "divide", "get_current_time"},
-		{"what times are the trains", "get_current_time", ""}, // no numbers: the word
-	})
-}
-
 // TestSoftStage: a word no document has finds the catalog's word for the same thing
 // through the word vectors ("painting": artwork), and the stage can be replaced or turned
 // off.

@@ -52,7 +52,7 @@ func objective(m Metrics) float64 { return m.RecallAt1 + m.RecallAt5 }
 // setWeights changes the weights searches use from now on.
 func (ix *Index) setWeights(w weights) {
 	ix.mu.Lock()
-	ix.weights = w
+	ix.weights = ix.ablated(w)
 	ix.mu.Unlock()
 }
 
@@ -188,7 +188,8 @@ type CVSet struct {
 // other sets scored with the same folds' weights.
 type CVReport struct {
 	CVSet
-	Also []CVSet `json:"also,omitempty"`
+	Also   []CVSet   `json:"also,omitempty"`
+	fitted []weights // per fold, for ReplayFolds
 }
 
 // CrossValidate scores the queries in k folds grouped by tool (see above), each fold with
@@ -197,6 +198,23 @@ type CVReport struct {
 // the weights of their fold, but nothing is fitted on them. The index's weights are
 // restored when it returns.
 func CrossValidate(ix *Index, qs []EvalQuery, k int, opts EvalOptions, also ...[]EvalQuery) (CVReport, error) {
+	return crossValidate(ix, qs, k, nil, opts, also...)
+}
+
+// ReplayFolds scores the queries as CrossValidate did for cv, in the same folds and each
+// fold with the weights cv fitted for it, but ranked by ix: an index of the same documents
+// with rules switched off (see Ablation) is so judged on requests that neither the
+// weights nor the rules were fitted on, without a fit of its own. qs and also must be
+// those of cv.
+func ReplayFolds(ix *Index, cv CVReport, qs []EvalQuery, opts EvalOptions, also ...[]EvalQuery) (CVReport, error) {
+	if len(cv.fitted) == 0 {
+		return CVReport{}, errors.New("the cross-validation to replay has no fitted weights")
+	}
+	return crossValidate(ix, qs, len(cv.fitted), cv.fitted, opts, also...)
+}
+
+// crossValidate is CrossValidate, fitting each fold's weights unless fitted gives them.
+func crossValidate(ix *Index, qs []EvalQuery, k int, fitted []weights, opts EvalOptions, also ...[]EvalQuery) (CVReport, error) {
 	if k < 2 {
 		return CVReport{}, errors.New("cross-validation needs at least 2 folds")
 	}
@@ -220,6 +238,7 @@ func CrossValidate(ix *Index, qs []EvalQuery, k int, opts EvalOptions, also ...[
 		rankings[i] = make([][]string, len(set))
 	}
 	reps := make([]CVSet, len(sets))
+	var ws []weights
 	for f := range k {
 		var train []EvalQuery
 		for i := range qs {
@@ -227,7 +246,14 @@ func CrossValidate(ix *Index, qs []EvalQuery, k int, opts EvalOptions, also ...[
 				train = append(train, qs[i])
 			}
 		}
-		w := ix.fit(train, neutralWeights, opts.Kind)
+		var w weights
+		if fitted != nil {
+			w = ix.ablated(fitted[f])
+			ix.setWeights(w)
+		} else {
+			w = ix.fit(train, neutralWeights, opts.Kind)
+		}
+		ws = append(ws, w)
 		for si, set := range sets {
 			var test []EvalQuery
 			var testAt []int
@@ -256,7 +282,7 @@ func CrossValidate(ix *Index, qs []EvalQuery, k int, opts EvalOptions, also ...[
 		reps[si].summarize()
 		reps[si].Pooled = scoreRankings(set, rankings[si], opts)
 	}
-	return CVReport{CVSet: reps[0], Also: reps[1:]}, nil
+	return CVReport{CVSet: reps[0], Also: reps[1:], fitted: ws}, nil
 }
 
 // summarize sets Mean, Min and Max from the folds. A fold without queries counts as none.

@@ -17,12 +17,13 @@
 // glosses of its words (cedict.go), so that neither language needs the other's words. The
 // words a long request quotes (a message to post, a file name) are values for the tool,
 // not words about it, and do not count; nor do conversational openers ("help me", "show
-// me"), and "times" between numbers asks to multiply. A word no document has finds the catalog's words nearest to it in embedded GloVe
+// me"). A request that enumerates its needs ("First, … Then, …") is also ranked need by
+// need. A word no document has finds the catalog's words nearest to it in embedded GloVe
 // word vectors, at a low weight (the soft stage, pluggable: see SoftStage). Short queries also
-// get fuzzy name matching (sahilm/fuzzy) and spelling correction. A description's sentences
-// that say what the tool is not for ("Not for listing multiple keys.", "use X instead") are
-// not indexed, nor are the descriptions of parameters nearly all of a server's tools share
-// (SharedParams). A second stage reorders the best few by how much of the tool's own name
+// get fuzzy name matching (sahilm/fuzzy) and spelling correction. The descriptions of
+// parameters nearly all of a server's tools share are not indexed (SharedParams). The
+// English word lists these read (stop words, abbreviations, synonyms, verb classes,
+// openers) are one embedded data file, language.txt. A second stage reorders the best few by how much of the tool's own name
 // the query asks for, whether the name changes something when the request only asks, and
 // whether it lists what the request names in the plural (action.go). "select:a,b" fetches
 // names directly and "+term" filters without dominating the score. A non-empty query never
@@ -30,6 +31,8 @@
 //
 // The field and second-stage weights are fitted to labelled requests, and CrossValidate
 // says how that fit carries over to tools it never saw (see weights.go, crossval.go).
+// Every rule and feature can be switched off (Options.Ablate, ablate.go), so that
+// `toolsearch eval --ablate` shows what each carries on requests it was not written for.
 //
 // The index is incremental: Add and Remove cost time in proportion to the documents they
 // touch, and Search may run concurrently with them.

@@ -110,6 +110,9 @@ type EvalReport struct {
 	ByCategory []CategoryReport `json:"by_category"`
 	Misses     []Miss           `json:"misses,omitempty"`
 	MissesAt   int              `json:"misses_at,omitempty"` // the depth Misses are judged at
+	// PerQuery are the metrics of each query, in the order of the queries, for paired
+	// comparisons (see `toolsearch eval --ablate`).
+	PerQuery []Metrics `json:"-"`
 	// Split compares, for the requests that hold several needs, one search for all of them
 	// with a search per need; nil when no query lists its needs.
 	Split *SplitReport `json:"split,omitempty"`
@@ -201,6 +204,7 @@ func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalRe
 	cats := map[string]*Metrics{}
 	var misses []Miss
 	missesAt := cmp.Or(opts.MissesAt, 5)
+	rep.PerQuery = make([]Metrics, len(qs))
 	for i := range qs {
 		q := &qs[i]
 		groups := q.groups()
@@ -210,6 +214,7 @@ func scoreRankings(qs []EvalQuery, rankings [][]string, opts EvalOptions) EvalRe
 		ids := rankings[i]
 		m, first := scoreRanking(ids, groups)
 		rep.add(m)
+		rep.PerQuery[i] = m
 		c := cats[q.Category]
 		if c == nil {
 			c = &Metrics{}

@@ -95,7 +95,7 @@ func valueHints(words []string) []string {
 
 // placeLeads are the words that put a capitalized name after them in place of a city:
 // "in Paris", "from Berlin", "near Lyon".
-var placeLeads = []string{"in", "at", "from", "to", "near"}
+var placeLeads = language.words("place-leads")
 
 // namesPlace reports whether a lower-case word of placeLeads, ending a word and starting
 // it or following punctuation, comes right before a capitalized word ("in Paris", "(near
@@ -120,8 +120,7 @@ func isWordByte(c byte) bool {
 }
 
 // currencyWords name currencies; "pound" is left out, since it is as often a weight.
-var currencyWords = toSet(`dollar dollars euro euros yen sterling rupee rupees yuan renminbi
-	peso pesos franc francs ruble rubles rouble roubles usd eur gbp jpy inr cny aud cad chf mxn`)
+var currencyWords = language.set("currencies")
 
 // mentionsCurrency reports whether a query names a currency or writes an amount with a
 // currency sign ("$20"): it then also asks for "currency". A word list is much cheaper

@@ -101,6 +101,8 @@ type Index struct {
 
 	// weights are the fitted numbers of ranking; see weights.
 	weights weights
+	// ablate switches rules of ranking off (see ablate.go); set once, at construction.
+	ablate Ablation
 
 	// soft is the soft stage (see soft.go); softVocab is its vocabulary of this catalog,
 	// prepared when the index had softAt terms, under softMu.
@@ -142,7 +144,7 @@ func (ix *Index) Add(docs ...Document) {
 	analyzed := make([]analyzedDoc, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs)/minDocsPerWorker)
 	if workers <= 1 {
-		an := newAnalyzer()
+		an := newAnalyzer(ix.ablate)
 		for i := range docs {
 			analyzed[i] = an.analyze(&docs[i])
 		}
@@ -152,7 +154,7 @@ func (ix *Index) Add(docs ...Document) {
 		for lo := 0; lo < len(docs); lo += chunk {
 			hi := min(lo+chunk, len(docs))
 			wg.Go(func() {
-				an := newAnalyzer()
+				an := newAnalyzer(ix.ablate)
 				for i := lo; i < hi; i++ {
 					analyzed[i] = an.analyze(&docs[i])
 				}
@@ -165,7 +167,9 @@ func (ix *Index) Add(docs ...Document) {
 	ix.register(analyzed)
 	for i := range docs {
 		if docs[i].ID != "" {
-			ix.splitCompounds(&analyzed[i])
+			if ix.ablate.on(RuleCompound) {
+				ix.splitCompounds(&analyzed[i])
+			}
 			ix.insert(docs[i], &analyzed[i])
 		}
 	}
@@ -567,6 +571,7 @@ const minDocsPerWorker = 256
 // contention on the shared cache; a document's term frequencies then gather in slices
 // indexed by those numbers. It is not safe for concurrent use.
 type analyzer struct {
+	ablate Ablation           // the index's (see ablate.go)
 	cache  map[string][]int32 // word -> local term numbers
 	ids    map[string]int32   // term -> local term number
 	terms  []string           // local term number -> term
@@ -576,8 +581,8 @@ type analyzer struct {
 	buf    []int32
 }
 
-func newAnalyzer() *analyzer {
-	return &analyzer{cache: map[string][]int32{}, ids: map[string]int32{}}
+func newAnalyzer(ablate Ablation) *analyzer {
+	return &analyzer{cache: map[string][]int32{}, ids: map[string]int32{}, ablate: ablate}
 }
 
 // appendIDs appends the local term numbers of s to dst (see terms).
@@ -666,8 +671,8 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 		addField(fieldSource, prefix, true)
 	}
 	addField(fieldTitle, d.Title, false)
-	addField(fieldDesc, affirmative(d.Description), false)
-	if describedInChinese(d.Description) {
+	addField(fieldDesc, d.Description, false)
+	if an.ablate.on(RuleGloss) && describedInChinese(d.Description) {
 		// An English request shares no word with such a document: the English words of
 		// its Chinese ones count too, in the parameter descriptions' field, at half the
 		// description's weight. A dictionary's words for a guessed cut are weaker evidence
@@ -676,7 +681,7 @@ func (an *analyzer) analyze(d *Document) analyzedDoc {
 		addGlosses := func(text string) {
 			glosses(text, func(g string) { addField(fieldParamDesc, g, false) })
 		}
-		addGlosses(affirmative(d.Description))
+		addGlosses(d.Description)
 		for _, p := range d.Params {
 			addGlosses(p.Description)
 		}

@@ -19,15 +19,18 @@ import (
 // "then" or "also" anywhere cost R@5).
 
 // enumerators open a sentence that adds a need to a request.
-var enumerators = [][]string{
-	{"first"}, {"firstly"}, {"second"}, {"secondly"}, {"third"}, {"thirdly"},
-	{"fourth"}, {"fourthly"}, {"fifth"}, {"then"}, {"next"}, {"also"}, {"lastly"},
-	{"finally"}, {"after", "that"}, {"additionally"}, {"moreover"}, {"furthermore"},
-	{"besides"}, {"afterwards"}, {"afterward"}, {"later"}, {"subsequently"}, {"in", "addition"},
-}
+var enumerators = language.entries("enumerators")
 
 // maxNeeds bounds the searches one request costs.
 const maxNeeds = 8
+
+// enumeratedNeeds is enumeratedNeeds unless the rule is switched off.
+func (ix *Index) enumeratedNeeds(words []string) [][]string {
+	if !ix.ablate.on(RuleNeeds) {
+		return nil
+	}
+	return enumeratedNeeds(words)
+}
 
 // enumeratedNeeds returns the sentences of a request that enumerates its needs, each
 // from an enumerating word to the next (what comes before the first says no need of

@@ -47,8 +47,7 @@ type parsedQuery struct {
 
 // parseQuery splits a query. "select:" (any case) makes the rest a list of names separated
 // by commas or spaces. Otherwise words are split at white space and a word starting with
-// "+" is required; a participle misspelt as the verb's base form after "have" is mended
-// (participles).
+// "+" is required.
 func parseQuery(text string) parsedQuery {
 	p := parsedQuery{text: strings.TrimSpace(text)}
 	if len(p.text) >= len(selectPrefix) && strings.EqualFold(p.text[:len(selectPrefix)], selectPrefix) {
@@ -71,7 +70,6 @@ func parseQuery(text string) parsedQuery {
 		}
 		p.words = append(p.words, w)
 	}
-	p.words = participles(p.words)
 	return p
 }
 
@@ -173,7 +171,7 @@ type Result struct {
 // "us" they carry no need; counted, they matched tools named for them (help_me, a
 // "show" of one service) rather than what is asked. Other verbs that take "me" are
 // needs ("find me a hotel", "get me the weather" ask to find and get).
-var openerVerbs = toSet("help show tell give")
+var openerVerbs = language.set("openers")
 
 // openerWords marks the words of a request that are conversational openers (see
 // openerVerbs).
@@ -188,53 +186,4 @@ func openerWords(words []string) []bool {
 		}
 	}
 	return marks
-}
-
-// arithmeticOps are the words of arithmetic between two numbers, with the operation they
-// ask for: "394 times 213" asks to multiply, and must not stem to "time" and find clocks.
-var arithmeticOps = map[string]string{
-	"times": "multiply", "multiplied": "multiply", "x": "multiply",
-	"plus": "add", "minus": "subtract", "divided": "divide", "over": "divide",
-}
-
-// arithmeticWords returns, by position, the words of a request that are arithmetic
-// between two numbers ("394 times 213", "10 divided by 4"), each with its operation.
-func arithmeticWords(words []string) map[int]string {
-	var ops map[int]string
-	for i := 1; i+1 < len(words); i++ {
-		op, ok := arithmeticOps[strings.ToLower(words[i])]
-		if !ok || !isNumber(words[i-1]) {
-			continue
-		}
-		next := words[i+1]
-		if strings.EqualFold(next, "by") && i+2 < len(words) {
-			next = words[i+2]
-		}
-		if isNumber(next) {
-			if ops == nil {
-				ops = map[int]string{}
-			}
-			ops[i] = op
-		}
-	}
-	return ops
-}
-
-// isNumber reports whether a query word is a number, ignoring the punctuation around it.
-func isNumber(w string) bool {
-	w = strings.TrimRight(trimQuoting(w), "%")
-	if w == "" {
-		return false
-	}
-	digits := 0
-	for _, c := range []byte(w) {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' || c == ',' || c == '-' || c == '+':
-		default:
-			return false
-		}
-	}
-	return digits > 0
 }

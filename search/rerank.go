@@ -3,7 +3,6 @@ package search
 import (
 	"encoding/binary"
 	"slices"
-	"strings"
 )
 
 // The second stage reorders the best few candidates of the first (BM25F, server evidence,
@@ -15,8 +14,10 @@ import (
 // required parameters the query names; a clash of any action verbs) and did not carry over
 // to held-out queries: see BENCHMARKS.md. Two that did are the request that only asks for
 // a tool named for a change, and a list tool for a resource named in the plural (see
-// action.go). A third kind of evidence is reasoned rather than fitted: a name that the
-// request's wording contradicts (see contradicted).
+// action.go). Rules that read a name as contradicted by the request's grammar (a verb
+// written only as done already, a converter the wrong way round) gained only on the set
+// they were written for and are gone: see BENCHMARKS.md, "Ranking: what each rule carries
+// over".
 
 // rerankDepth is how many of the best first-stage candidates the second stage reorders (at
 // least; more when the query asks for more hits). Depths of 10 to 100 score alike on the
@@ -35,12 +36,9 @@ const (
 // reranker computes the features of candidates for one query.
 type reranker struct {
 	ix      *Index
-	qterms  []int32         // every term of the query's concepts, sorted
-	action  actionClass     // what the request asks to do
-	plurals []int32         // terms of the words the request writes in the plural, sorted
-	toks    []string        // the request's words as requestTokens splits them
-	stems   []string        // toks stemmed, once a converter asks (see reversed)
-	done    map[string]bool // words the request writes only as done already (doneWords)
+	qterms  []int32     // every term of the query's concepts, sorted
+	action  actionClass // what the request asks to do
+	plurals []int32     // terms of the words the request writes in the plural, sorted
 }
 
 func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
@@ -52,8 +50,6 @@ func (ix *Index) newReranker(p parsedQuery, cs []concept) *reranker {
 	if ix.weights.rerank[featListsPlural] != 0 {
 		rr.plurals = ix.pluralTerms(p.words, p.quoted)
 	}
-	rr.toks = requestTokens(p.words, p.quoted)
-	rr.done = doneWords(rr.toks)
 	for _, c := range cs {
 		if c.hint {
 			// A value's type says what a parameter takes, not what the tool is for: "date"
@@ -90,63 +86,7 @@ func (rr *reranker) score(c *candidate) float64 {
 	for i, w := range rr.ix.weights.rerank {
 		x += w * f[i]
 	}
-	if rr.contradicted(c.slot) {
-		x += contradictedWeight
-	}
 	return x
-}
-
-// contradictedWeight is what the second stage takes off a tool whose name the request's
-// own wording contradicts: a word of the name that the request writes only as done
-// already (done.go), or a conversion the other way round (reversed.go). It is set, not
-// fitted: such requests are a few dozen of a thousand, and a fold grouped by tool holds
-// them all or none, so a fit on the other folds cannot see them. It is change_asked's
-// fitted weight, for evidence of the same kind and strength: the request's words say it
-// wants something other than what the name does.
-const contradictedWeight = -0.2
-
-// contradicted reports whether the request's wording contradicts a document's name.
-func (rr *reranker) contradicted(s int32) bool {
-	id := rr.ix.slots[s].id
-	if doneInName(id, rr.done) {
-		return true
-	}
-	a, b, ok := conversionSides(id)
-	if !ok {
-		return false
-	}
-	if rr.stems == nil {
-		rr.stems = stemAll(rr.toks)
-	}
-	return reversed(a, b, rr.toks, rr.stems)
-}
-
-// requestTokens returns a request's words, lower-cased, split at anything but letters and
-// digits, quoted values left out; a number stays one token ("13.2").
-func requestTokens(words []string, quoted []bool) []string {
-	var out []string
-	for i, w := range words {
-		if quoted[i] {
-			continue
-		}
-		for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.')
-		}) {
-			if part = strings.Trim(part, "."); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
-}
-
-// stemAll returns words stemmed.
-func stemAll(words []string) []string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		out[i] = stem(w)
-	}
-	return out
 }
 
 // nameFit is the share of the words of a document's own name (without its server part)

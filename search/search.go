@@ -184,7 +184,7 @@ func (ix *Index) Search(q Query) Result {
 		return res
 	}
 	res.Hits, res.Total = ix.rank(p, kind, limit)
-	if needs := enumeratedNeeds(p.words); len(needs) > 0 && len(res.Hits) > 0 {
+	if needs := ix.enumeratedNeeds(p.words); len(needs) > 0 && len(res.Hits) > 0 {
 		rankings := [][]Hit{res.Hits}
 		for _, words := range needs {
 			need := parsedQuery{text: strings.Join(words, " "), words: words, required: p.required}
@@ -216,6 +216,12 @@ func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
 		return nil, 0
 	}
 	p.quoted, p.openers = quotedWords(p.words), openerWords(p.words)
+	if !ix.ablate.on(RuleQuoted) {
+		clear(p.quoted)
+	}
+	if !ix.ablate.on(RuleOpeners) {
+		clear(p.openers)
+	}
 	optional, required, impossible := ix.queryConcepts(p)
 	if impossible {
 		return nil, 0
@@ -230,7 +236,9 @@ func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
 	ix.scoreConcepts(sc, optional, kind, 1, false)
 	ix.scoreConcepts(sc, required, kind, reqWeight, true)
 	ix.nameTiers(sc, p, kind)
-	ix.fuzzyNames(sc, p, kind)
+	if ix.ablate.on(RuleFuzzy) {
+		ix.fuzzyNames(sc, p, kind)
+	}
 
 	top := ix.firstStage(sc, len(required), max(limit, rerankDepth))
 	total := len(sc.passed)
@@ -339,9 +347,11 @@ func (ix *Index) firstStage(sc *scratch, nRequired, depth int) ranking {
 		// A request about a server's domain ("my last order") lends weight to each of its
 		// tools. A tool without a server counts as a server of one, so that being grouped
 		// is neither rewarded nor punished as such; big servers are damped by sqrt(size).
-		if g := ix.stats[s].group; g != noGroup {
+		switch g := ix.stats[s].group; {
+		case !ix.ablate.on(RuleServer):
+		case g != noGroup:
 			text += groupWeight * sc.groupSum[g] / math.Sqrt(float64(ix.groupSize[g]))
-		} else {
+		default:
 			text += groupWeight * text
 		}
 		fz := fuzzyWeight * sc.fuzz[s] // relative to the best text score, as text/maxText is
@@ -411,18 +421,13 @@ func squash(x float64) float64 { return x / (x + 1) }
 func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, impossible bool) {
 	// Like a quotation, an opener says nothing about the tool.
 	skip := func(i int) bool { return p.quoted[i] || p.openers[i] }
-	ops := arithmeticWords(p.words)
 	var base, phrases []string
 	for i, w := range p.words {
 		if skip(i) {
 			continue
 		}
-		if op, ok := ops[i]; ok {
-			base = terms(base, op, false)
-			continue
-		}
 		base = terms(base, w, looksLikeIdentifier(w))
-		if _, next := ops[i+1]; i+1 < len(p.words) && !skip(i+1) && !next {
+		if ix.ablate.on(RulePhrases) && i+1 < len(p.words) && !skip(i+1) {
 			if t := phraseTerm(w, p.words[i+1]); t != "" {
 				phrases = append(phrases, t)
 			}
@@ -433,28 +438,13 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 	base = slices.Compact(base)
 	slices.Sort(phrases)
 	phrases = slices.Compact(phrases)
-	// The numbers of a request are one concept: a list of values ("3,4,5,2,8,5",
-	// "[1, 2, 3]") is one piece of evidence, not one a number, or a tool whose
-	// enum is 1 to 9 (a count of tickets) matched each and outranked what the
-	// numbers are data for. It is as rare as its commonest number.
-	numbers := concept{weight: 1}
 	for _, t := range base {
-		if isDigits(t) {
-			if id, ok := ix.lookup(t); ok {
-				idf := ix.idf(id)
-				if numbers.terms == nil || idf < numbers.idf {
-					numbers.idf = idf
-				}
-				numbers.terms = append(numbers.terms, queryTerm{id: id, weight: 1})
-			}
-			continue
-		}
 		c := concept{weight: 1}
 		if id, ok := ix.lookup(t); ok {
 			c.idf = ix.idf(id)
 			c.terms = append(c.terms, queryTerm{id: id, weight: 1})
 		}
-		for _, syn := range synonyms[t] {
+		for _, syn := range ix.synonymsOf(t) {
 			if _, isBase := slices.BinarySearch(base, syn); isBase {
 				continue // scored as a concept of its own
 			}
@@ -475,10 +465,9 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			optional = append(optional, c)
 		}
 	}
-	if len(numbers.terms) > 0 {
-		optional = append(optional, numbers)
+	if ix.ablate.on(RuleGloss) {
+		optional = append(optional, ix.glossConcepts(p, skip)...)
 	}
-	optional = append(optional, ix.glossConcepts(p, skip)...)
 	for _, t := range phrases {
 		if _, isBase := slices.BinarySearch(base, t); isBase {
 			continue
@@ -487,8 +476,14 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			optional = append(optional, concept{idf: ix.idf(id), weight: phraseWeight, terms: []queryTerm{{id: id, weight: 1}}})
 		}
 	}
-	optional = append(optional, ix.corrections(p.words)...)
-	for _, h := range valueHints(p.words) {
+	if ix.ablate.on(RuleSpelling) {
+		optional = append(optional, ix.corrections(p.words)...)
+	}
+	var hints []string
+	if ix.ablate.on(RuleHints) {
+		hints = valueHints(p.words)
+	}
+	for _, h := range hints {
 		if _, isBase := slices.BinarySearch(base, h); isBase {
 			continue
 		}
@@ -510,6 +505,14 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		}
 	}
 	return optional, required, false
+}
+
+// synonymsOf returns the hand-written synonyms of a query term.
+func (ix *Index) synonymsOf(t string) []string {
+	if !ix.ablate.on(RuleSynonyms) {
+		return nil
+	}
+	return synonyms[t]
 }
 
 // glossConcepts returns a concept for each Chinese word of the query that the glossary
@@ -566,6 +569,9 @@ func (ix *Index) addRelated(c *concept, id int32, w float64) {
 // uses, they mostly fire on a sense the catalog does not mean (WordNet's first sense of
 // "show" is to exhibit, of "remove" to take away).
 func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
+	if !ix.ablate.on(RuleWordNet) {
+		return c
+	}
 	lx := wordnet()
 	add := func(u string, w float64) {
 		if _, isBase := slices.BinarySearch(base, u); isBase {
@@ -589,7 +595,7 @@ func (ix *Index) wordnetTerms(c concept, t string, base []string) concept {
 // softTerms adds to c the catalog terms that the soft stage relates to the query term t,
 // when no document has t itself (see soft.go).
 func (ix *Index) softTerms(c concept, t string, base []string, soft *softQuery) concept {
-	if _, known := ix.lookup(t); known || ix.soft == nil {
+	if _, known := ix.lookup(t); known || ix.soft == nil || !ix.ablate.on(RuleSoft) {
 		return c
 	}
 	if soft.asked++; soft.asked > softWords {

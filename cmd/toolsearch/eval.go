@@ -28,9 +28,21 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	fit := fs.Bool("fit", false, "fit the ranking's weights on the first queries file and print them (the shipped weights are fitted so on the dev split, --fit-with the dev-azure set)")
 	var fitWith stringList
 	fs.Var(&fitWith, "fit-with", "with --fit, also fit on the set in `DIR` (its catalog.json and queries.jsonl, in an index of its own), pooled by queries; repeatable")
+	ablate := fs.String("ablate", "", "also score with `RULES` switched off (comma-separated, \"each\" for every rule in turn, \"list\" to name them) and compare request by request")
+	refit := fs.Bool("ablate-refit", false, "with --ablate and --folds, refit every fold's weights without the rule, rather than rank each fold with the weights fitted with every rule")
 	baseline := fs.String("baseline", "", "score `RANKER` instead of the ranking: bm25 (plain BM25 over name, description and parameters, the evaluation sets' baseline)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *ablate == "list" {
+		return writeRules(out)
+	}
+	ablations, err := parseAblations(*ablate)
+	if err != nil {
+		return fmt.Errorf("--ablate: %w", err)
+	}
+	if len(ablations) > 0 && (*fit || *baseline != "") {
+		return fmt.Errorf("--ablate compares the ranking with rules switched off: drop --fit and --baseline")
 	}
 	if len(catalogs) == 0 || len(queries) == 0 {
 		fs.Usage()
@@ -69,8 +81,9 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 	default:
 		return fmt.Errorf("--baseline %q: the one baseline is bm25", *baseline)
 	}
+	docs := server.Documents(entries)
 	ix := search.NewIndex()
-	ix.Add(server.Documents(entries)...)
+	ix.Add(docs...)
 	if *fit {
 		pool := []search.FitSet{{Index: ix, Queries: sets[0]}}
 		for _, dir := range fitWith {
@@ -87,18 +100,40 @@ func runEval(_ context.Context, args []string, out io.Writer) error {
 		fmt.Fprintln(out)
 		return search.Evaluate(ix, sets[0], opts).WriteText(out, *byCategory)
 	}
-	reports := baselineReports(ix, queries, sets, opts)
-	if *folds > 0 {
-		cv, err := search.CrossValidate(ix, sets[0], *folds, opts, sets[1:]...)
-		if err != nil {
-			return fmt.Errorf("--folds %d: %w", *folds, err)
-		}
-		reports[0].CV = &cv.CVSet
-		for i := range cv.Also {
-			reports[i+1].CV = &cv.Also[i]
-		}
+	reports, cv, err := rankingReports(ix, queries, sets, opts, *folds, nil)
+	if err != nil {
+		return err
+	}
+	if len(ablations) > 0 {
+		base := ablationBase{reports: reports, cv: cv, folds: *folds, refit: *refit}
+		return writeAblations(out, docs, queries, sets, opts, base, ablations, *asJSON)
 	}
 	return writeReports(out, queries, reports, *asJSON, *byCategory)
+}
+
+// rankingReports scores every set with the index, and cross-validates in folds if asked:
+// with the folds' weights of replay if given (search.ReplayFolds), else fitting them.
+func rankingReports(ix *search.Index, files []string, sets [][]search.EvalQuery, opts search.EvalOptions,
+	folds int, replay *search.CVReport) ([]setReport, search.CVReport, error) {
+	reports := baselineReports(ix, files, sets, opts)
+	if folds <= 0 {
+		return reports, search.CVReport{}, nil
+	}
+	var cv search.CVReport
+	var err error
+	if replay != nil {
+		cv, err = search.ReplayFolds(ix, *replay, sets[0], opts, sets[1:]...)
+	} else {
+		cv, err = search.CrossValidate(ix, sets[0], folds, opts, sets[1:]...)
+	}
+	if err != nil {
+		return nil, cv, fmt.Errorf("--folds %d: %w", folds, err)
+	}
+	reports[0].CV = &cv.CVSet
+	for i := range cv.Also {
+		reports[i+1].CV = &cv.Also[i]
+	}
+	return reports, cv, nil
 }
 
 // evalSetDir reads an evaluation set laid out as ../shared/eval's are: catalog.json and
