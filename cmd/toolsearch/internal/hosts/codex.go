@@ -154,6 +154,15 @@ approval_mode = "approve"
 	return b.String()
 }
 
+// codexCodeModeApproval ends the snippet of a configuration with code mode
+// on: run_code_read's scripts call only what call_tool_read calls, so it
+// runs unasked where that does.
+var codexCodeModeApproval = fmt.Sprintf(`
+# Code mode: scripts that call only read-only tools run without asking too.
+[mcp_servers.toolsearch.tools.%s]
+approval_mode = "approve"
+`, CodeReadTool)
+
 // jsonSnippet renders a configuration object as a file would hold it.
 func jsonSnippet(v any) string {
 	data, _ := json.MarshalIndent(v, "", "  ")

@@ -50,7 +50,11 @@ func Register(name, project string, command string, args []string, o Options) (R
 		if project != "" {
 			reach = "that project only, where it wins over the toolsearch registered for every project"
 		}
-		return Registration{Text: h.snippet(command, args), Path: l.Path,
+		text := h.snippet(command, args)
+		if h == codex && o.CodeMode {
+			text += codexCodeModeApproval
+		}
+		return Registration{Text: text, Path: l.Path,
 			Where: fmt.Sprintf("Add this to %s (%s), merging it into what the file has:", l.Path, reach)}, nil
 	}
 	return Registration{}, fmt.Errorf("%s has no per-project servers: register toolsearch for every project (client-config %s, without --project)", h.Title, h.Name)
