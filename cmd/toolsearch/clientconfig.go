@@ -70,6 +70,7 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 		return err
 	}
 	text := reg.Text
+	notes = append(notes, reg.Notes...)
 	fmt.Fprintln(errOut, reg.Where)
 	if hasPerms {
 		notes = append(notes, fmt.Sprintf("%s asks before each MCP tool, and its non-interactive mode refuses what it was not told to allow: `toolsearch client-config %s --permissions` prints the settings (%s) that let searches and read-only calls run unasked; writes and destructive calls keep asking", h.Title, h.Name, p.Path))
