@@ -412,6 +412,9 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 		it.Proxy = proxyFor(e)
 	}
 	it.Notes = itemNotes(&it)
+	if note := s.largeResultNote(&it); note != "" {
+		it.Notes = append(it.Notes, note)
+	}
 	s.setDetail(&it, detail)
 	return it
 }

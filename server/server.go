@@ -137,6 +137,9 @@ type Server struct {
 	// *loader.Entry: parsing a schema for it costs more than the search.
 	// Emptied when the catalog changes, so it never outgrows one snapshot.
 	signatures sync.Map
+	// largeResults holds, by *loader.Entry, whether a tool's results are
+	// known to be large (see largeResultNote), emptied with signatures.
+	largeResults sync.Map
 
 	// eager prices the catalog for eager loading (see eagerBook).
 	eager eagerBook
@@ -236,6 +239,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 	close(s.snapChanged)
 	s.snapChanged = make(chan struct{})
 	s.signatures.Clear()
+	s.largeResults.Clear()
 	listing := s.renderDescription(new)
 	// A change of the proxies listed is announced with the listing's. The
 	// first snapshot, read in New, is what every connection starts with:

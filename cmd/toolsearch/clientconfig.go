@@ -22,7 +22,7 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("client-config", errOut)
 	dir := fs.String("dir", "", "the configuration `FOLDER` to register (toolsearch.yaml, .mcp.json, skills/), as toolsearch init wrote it (default: the current folder when it holds a "+DefaultConfigFile+", else "+filepath.Dir(userConfigHint())+")")
 	project := fs.String("project", "", "register toolsearch for the project `FOLDER` alone, with that project's configuration (the one init --from HOST --project FOLDER wrote, which includes yours; default: for every project, with yours)")
-	perms := fs.Bool("permissions", false, "print instead the host's settings that let toolsearch's read-only tools (tool_search, call_tool_read, read_skill_file) run without asking")
+	perms := fs.Bool("permissions", false, "print instead the host's settings that let toolsearch's read-only tools (tool_search, call_tool_read, read_skill_file, and run_code_read with code mode on) run without asking")
 	rest, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
@@ -31,7 +31,18 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, hasPerms := hosts.Permissions(h.Name)
+	if *project != "" {
+		*project = hosts.ProjectFolder(h.Name, *project)
+	}
+	if *dir == "" {
+		d, err := configDirToRegister(*project)
+		if err != nil && !*perms {
+			return err
+		}
+		*dir = d // the permissions of no configuration are those of code mode off
+	}
+	codeMode := *dir != "" && servesCodeMode(*dir)
+	p, hasPerms := hosts.Permissions(h.Name, codeMode)
 	if *perms {
 		if !hasPerms {
 			return fmt.Errorf("%s: no permission settings to print: %s", h.Name, noPermissions(h))
@@ -44,16 +55,6 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 		_, err := io.WriteString(out, p.Text)
 		return err
 	}
-	if *project != "" {
-		*project = hosts.ProjectFolder(h.Name, *project)
-	}
-	if *dir == "" {
-		d, err := configDirToRegister(*project)
-		if err != nil {
-			return err
-		}
-		*dir = d
-	}
 	serveArgs, notes, err := serveArgsFor(*dir)
 	if err != nil {
 		return err
@@ -64,11 +65,12 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 	if note != "" {
 		notes = append(notes, note)
 	}
-	reg, err := hosts.Register(h.Name, reach, exe, serveArgs, hosts.Options{})
+	reg, err := hosts.Register(h.Name, reach, exe, serveArgs, hosts.Options{CodeMode: codeMode})
 	if err != nil {
 		return err
 	}
 	text := reg.Text
+	notes = append(notes, reg.Notes...)
 	fmt.Fprintln(errOut, reg.Where)
 	if hasPerms {
 		notes = append(notes, fmt.Sprintf("%s asks before each MCP tool, and its non-interactive mode refuses what it was not told to allow: `toolsearch client-config %s --permissions` prints the settings (%s) that let searches and read-only calls run unasked; writes and destructive calls keep asking", h.Title, h.Name, p.Path))
@@ -80,10 +82,19 @@ func clientConfig(args []string, out, errOut io.Writer) error {
 	return err
 }
 
+// servesCodeMode reports whether the configuration in dir turns code mode
+// on (codeMode in its toolsearch.yaml), so that the read-only tool it adds
+// is allowed with the others. One that cannot be read serves nothing:
+// serveArgsFor reports why.
+func servesCodeMode(dir string) bool {
+	cfg, err := loadConfig(filepath.Join(dir, DefaultConfigFile), false)
+	return err == nil && cfg.CodeMode.Enabled
+}
+
 // noPermissions says why a host has no permission snippet.
 func noPermissions(h *hosts.Host) string {
 	if h.Name == "codex" {
-		return "the registration snippet carries them (approval_mode of call_tool_read)"
+		return "the registration snippet carries them (approval_mode of call_tool_read, and of run_code_read with code mode on)"
 	}
 	return h.Title + " has no per-tool permissions toolsearch knows of; its own settings decide"
 }

@@ -228,3 +228,71 @@ func TestClientConfigPermissions(t *testing.T) {
 		t.Errorf("codex --permissions: %v, want the pointer to the registration's approval_mode", err)
 	}
 }
+
+// TestClientConfigCodeModePermissions: with codeMode on in toolsearch.yaml,
+// the permissions and Codex's registration let run_code_read run unasked
+// where they let call_tool_read; with it off, they do not name it (the
+// tool is not there).
+func TestClientConfigCodeModePermissions(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		t.Run(fmt.Sprintf("codeMode %v", on), func(t *testing.T) {
+			dir := t.TempDir()
+			if out, err := toolsearchAt(t, dir, t.TempDir(), "init", "."); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if on {
+				f, err := os.OpenFile(filepath.Join(dir, DefaultConfigFile), os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.WriteString("\ncodeMode: true\n")
+				f.Close()
+			}
+			printed := func(args ...string) string {
+				t.Helper()
+				var out strings.Builder
+				if err := clientConfig(append([]string{"--dir", dir}, args...), &out, io.Discard); err != nil {
+					t.Fatal(err)
+				}
+				return out.String()
+			}
+
+			var claude struct {
+				Permissions struct{ Allow []string } `json:"permissions"`
+			}
+			if err := json.Unmarshal([]byte(printed("--permissions", "claude-code")), &claude); err != nil {
+				t.Fatal(err)
+			}
+			allow := claude.Permissions.Allow
+			if !slices.Contains(allow, "mcp__toolsearch__call_tool_read") || slices.Contains(allow, "mcp__toolsearch__run_code_read") != on {
+				t.Errorf("Claude Code's allow list with codeMode %v: %q", on, allow)
+			}
+			if slices.Contains(allow, "mcp__toolsearch__run_code") {
+				t.Errorf("run_code, whose scripts may call any tool, is allowed: %q", allow)
+			}
+
+			var codex struct {
+				Servers map[string]struct {
+					Tools map[string]struct {
+						ApprovalMode string `toml:"approval_mode"`
+					}
+				} `toml:"mcp_servers"`
+			}
+			snippet := printed("codex")
+			if _, err := toml.Decode(snippet, &codex); err != nil {
+				t.Fatalf("%v\n%s", err, snippet)
+			}
+			tools := codex.Servers["toolsearch"].Tools
+			if tools["call_tool_read"].ApprovalMode != "approve" || (tools["run_code_read"].ApprovalMode == "approve") != on {
+				t.Errorf("Codex's approvals with codeMode %v: %+v\n%s", on, tools, snippet)
+			}
+			if _, ok := tools["run_code"]; ok {
+				t.Errorf("run_code is approved:\n%s", snippet)
+			}
+
+			if policy := printed("--permissions", "gemini"); strings.Contains(policy, "run_code_read") != on {
+				t.Errorf("Gemini CLI's policy names run_code_read: %v, want %v:\n%s", !on, on, policy)
+			}
+		})
+	}
+}

@@ -67,19 +67,10 @@ func weatherScript(t modelsim.Turn) modelsim.Reply { return callingScript(t, wea
 
 // callingScript is weatherScript calling tool through the proxy.
 func callingScript(t modelsim.Turn, tool string) modelsim.Reply {
-	search := t.Offers("tool_search")
-	if search == "" && t.Defers("tool_search") != "" {
-		if _, loaded := t.ResultOf("ToolSearch"); !loaded && t.Offers("ToolSearch") != "" {
-			var names []string
-			for _, base := range []string{"tool_search", "call_tool_read", "call_tool"} {
-				if n := t.Defers(base); n != "" {
-					names = append(names, n)
-				}
-			}
-			return call(t.Offers("ToolSearch"), map[string]any{"query": "select:" + strings.Join(names, ",")})
-		}
-		search = t.Defers("tool_search")
+	if load, ok := loadDeferred(t, "tool_search", "call_tool_read", "call_tool"); ok {
+		return load
 	}
+	search := cmpOr(t.Offers("tool_search"), t.Defers("tool_search"))
 	if search == "" {
 		return modelsim.Reply{Text: "no tool_search among the tools offered"}
 	}
@@ -94,6 +85,25 @@ func callingScript(t modelsim.Turn, tool string) modelsim.Reply {
 		return modelsim.Reply{Text: "no call proxy among the tools offered"}
 	}
 	return call(proxy, map[string]any{"name": tool, "arguments": map[string]any{"city": "Paris"}})
+}
+
+// loadDeferred is the model's first step where the host defers the tools
+// it needs (Claude Code's ToolSearch with select:), and whether one is
+// due.
+func loadDeferred(t modelsim.Turn, bases ...string) (modelsim.Reply, bool) {
+	if t.Offers(bases[0]) != "" || t.Defers(bases[0]) == "" || t.Offers("ToolSearch") == "" {
+		return modelsim.Reply{}, false
+	}
+	if _, loaded := t.ResultOf("ToolSearch"); loaded {
+		return modelsim.Reply{}, false
+	}
+	var names []string
+	for _, base := range bases {
+		if n := t.Defers(base); n != "" {
+			names = append(names, n)
+		}
+	}
+	return call(t.Offers("ToolSearch"), map[string]any{"query": "select:" + strings.Join(names, ",")}), true
 }
 
 func call(name string, args map[string]any) modelsim.Reply {

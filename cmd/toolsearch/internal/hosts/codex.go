@@ -154,6 +154,25 @@ approval_mode = "approve"
 	return b.String()
 }
 
+// codexCodeModeApproval ends the snippet of a configuration with code mode
+// on: run_code_read's scripts call only what call_tool_read calls, so it
+// runs unasked where that does.
+var codexCodeModeApproval = fmt.Sprintf(`
+# Code mode: scripts that call only read-only tools run without asking too.
+[mcp_servers.toolsearch.tools.%s]
+approval_mode = "approve"
+`, CodeReadTool)
+
+// codexProjectTrust says what Codex needs before it reads a project's
+// .codex/config.toml: the project trusted in the user's config.toml, which
+// its first interactive run there asks for. codex exec cannot ask, and
+// serves the user's servers alone in a project it does not trust (as
+// Codex 0.171 does).
+func codexProjectTrust(project string) string {
+	return fmt.Sprintf("Codex reads %s only in a project it trusts: trust the project when codex asks on its first run there, or add [projects.%q] with trust_level = \"trusted\" to ~/.codex/config.toml; until then codex exec there serves the toolsearch registered for every project",
+		filepath.Join(project, ".codex", "config.toml"), project)
+}
+
 // jsonSnippet renders a configuration object as a file would hold it.
 func jsonSnippet(v any) string {
 	data, _ := json.MarshalIndent(v, "", "  ")

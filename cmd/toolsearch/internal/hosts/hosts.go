@@ -81,6 +81,10 @@ type Options struct {
 	// Getenv reads the environment (APPDATA, XDG_CONFIG_HOME, CODEX_HOME);
 	// nil means os.Getenv.
 	Getenv func(string) string
+	// CodeMode, for Register, says the configuration registered serves
+	// code mode's tools: a snippet that approves call_tool_read approves
+	// CodeReadTool too.
+	CodeMode bool
 }
 
 func (o Options) withDefaults() Options {

@@ -291,6 +291,13 @@ func TestRegisterAndRemove(t *testing.T) {
 		if !strings.Contains(reg.Text, tt.wantText) || !strings.Contains(got, tt.wantWhere) {
 			t.Errorf("%s for %q: %q, %q (%v); want %q, %q", tt.host, tt.project, reg.Text, reg.Where, err, tt.wantText, tt.wantWhere)
 		}
+		// Codex 0.171 reads a project's .codex/config.toml only in a
+		// project it trusts: codex exec in an untrusted one served the
+		// user's registration alone, without the project's servers.
+		trust := strings.Contains(strings.Join(reg.Notes, "\n"), `[projects."/p"] with trust_level = "trusted"`)
+		if want := tt.host == "codex" && tt.project != ""; trust != want {
+			t.Errorf("%s for %q: notes %q; a note on trusting the project: %v, want %v", tt.host, tt.project, reg.Notes, trust, want)
+		}
 	}
 	removes := []struct {
 		host string

@@ -19,6 +19,8 @@ type Registration struct {
 	Where string // where it goes, a sentence ending in a colon
 	// Path is the file it goes in; "" for a command to run (Claude Code).
 	Path string
+	// Notes say what else the host needs before it reads the snippet.
+	Notes []string
 }
 
 // Register says how to register toolsearch (command and args) with the
@@ -50,7 +52,15 @@ func Register(name, project string, command string, args []string, o Options) (R
 		if project != "" {
 			reach = "that project only, where it wins over the toolsearch registered for every project"
 		}
-		return Registration{Text: h.snippet(command, args), Path: l.Path,
+		text := h.snippet(command, args)
+		if h == codex && o.CodeMode {
+			text += codexCodeModeApproval
+		}
+		var notes []string
+		if h == codex && project != "" {
+			notes = append(notes, codexProjectTrust(project))
+		}
+		return Registration{Text: text, Path: l.Path, Notes: notes,
 			Where: fmt.Sprintf("Add this to %s (%s), merging it into what the file has:", l.Path, reach)}, nil
 	}
 	return Registration{}, fmt.Errorf("%s has no per-project servers: register toolsearch for every project (client-config %s, without --project)", h.Title, h.Name)
