@@ -80,6 +80,10 @@ func (cfg *Config) applyInclude() error {
 	cfg.Tokenizer = cmpOrZero(cfg.Tokenizer, inc.Tokenizer)
 	cfg.LogLevel = cmpOrZero(cfg.LogLevel, inc.LogLevel)
 	cfg.Workdir = cmpOrZero(cfg.Workdir, inc.Workdir)
+	// Code mode is the user's choice, not a project's: a project's file
+	// that says nothing of it (or turns it off, which reads the same) has
+	// the included file's.
+	cfg.CodeMode = cmpOrZero(cfg.CodeMode, inc.CodeMode)
 	cfg.warnings = append(cfg.warnings, inc.warnings...)
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 func TestInclude(t *testing.T) {
 	root := t.TempDir()
 	user, project := filepath.Join(root, "user"), filepath.Join(root, "user", "projects", "app-1")
-	writeFile(t, user, DefaultConfigFile, "listingBudget: 321\nservers:\n  shared:\n    timeout: 5s\n")
+	writeFile(t, user, DefaultConfigFile, "listingBudget: 321\ncodeMode: true\nservers:\n  shared:\n    timeout: 5s\n")
 	writeFile(t, user, ".mcp.json", `{"mcpServers": {"shared": {"command": "user-shared"}, "mine": {"command": "user-mine"}}}`)
 	writeFile(t, user, "skills/s/SKILL.md", "---\nname: s\ndescription: A skill.\n---\n")
 	writeFile(t, project, DefaultConfigFile, projectConfigYAML("/src/app", filepath.Join(user, DefaultConfigFile))+"servers:\n  trusted:\n    quarantine: changed\n")
@@ -30,8 +30,8 @@ func TestInclude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *cfg.ListingBudget != 321 || !slices.Equal(cfg.Skills, []string{filepath.Join(user, "skills")}) {
-		t.Errorf("listingBudget %d, skills %q: want the user's", *cfg.ListingBudget, cfg.Skills)
+	if *cfg.ListingBudget != 321 || !slices.Equal(cfg.Skills, []string{filepath.Join(user, "skills")}) || !cfg.CodeMode.Enabled {
+		t.Errorf("listingBudget %d, skills %q, code mode %v: want the user's", *cfg.ListingBudget, cfg.Skills, cfg.CodeMode.Enabled)
 	}
 	servers, probs, err := readConfigServers(cfg)
 	if err != nil || len(probs) > 0 {
