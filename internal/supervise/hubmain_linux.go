@@ -1,0 +1,416 @@
+package supervise
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolsearch/toolsearch/internal/procfs"
+)
+
+// hubMain is the shared supervisor: it starts commands as the program
+// asks on the socket at fd 3, reports their exits, stops them when asked,
+// stops what they leave behind, and stops everything when the program
+// dies or closes the socket. It returns its exit code once no process is
+// left below it.
+func hubMain() int {
+	syscall.CloseOnExec(3) // the commands must not hold the socket
+	f := os.NewFile(3, "control")
+	fc, err := net.FileConn(f)
+	f.Close()
+	conn, ok := fc.(*net.UnixConn)
+	if err != nil || !ok {
+		fmt.Fprintln(os.Stderr, "toolsearch supervisor: no control socket:", err)
+		return 2
+	}
+	// What a command leaves behind when it exits becomes the hub's child
+	// rather than init's, to be stopped.
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	h := &hub{
+		me: os.Getpid(), out: &sender{conn: conn}, children: map[int]*hubChild{},
+		doomed: map[int]time.Time{}, strayGrace: DefaultGrace,
+	}
+	stop := make(chan os.Signal, 4)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	sigchld := make(chan os.Signal, 1)
+	signal.Notify(sigchld, syscall.SIGCHLD)
+	reqs := make(chan request)
+	go readRequests(conn, reqs)
+	return h.run(reqs, stop, sigchld)
+}
+
+// A request is a message from the program with the descriptors it carried.
+type request struct {
+	message
+	files []*os.File
+}
+
+// A hubChild is a command the hub started and has not reaped yet.
+type hubChild struct {
+	id     uint64
+	grace  time.Duration
+	killAt time.Time // when what is left of it gets SIGKILL; zero while it may run
+}
+
+// hub is the shared supervisor's state, owned by the goroutine of run.
+type hub struct {
+	me         int
+	out        *sender
+	children   map[int]*hubChild
+	doomed     map[int]time.Time // processes sent SIGTERM, and when SIGKILL is due
+	strayGrace time.Duration     // the grace of what a command leaves behind: the last exited one's
+	closing    bool              // the program is gone: stop everything and exit
+	dirty      bool              // the tree must be looked at again
+}
+
+// pollEvery is how often the hub looks at the processes it is stopping.
+const pollEvery = 50 * time.Millisecond
+
+func (h *hub) run(reqs <-chan request, stop, sigchld <-chan os.Signal) int {
+	var ticker *time.Ticker
+	var tick <-chan time.Time
+	for {
+		select {
+		case r, ok := <-reqs:
+			if !ok {
+				reqs = nil
+				h.shutdown()
+				break
+			}
+			h.handle(r)
+		case <-sigchld:
+			h.reap()
+		case <-stop:
+			h.shutdown()
+		case <-tick:
+			h.dirty = true
+		}
+		if left := h.enforce(); h.closing && left == 0 && len(h.children) == 0 {
+			return 0
+		}
+		// A clock only while something is being stopped: an idle hub
+		// sleeps.
+		if busy := len(h.doomed) > 0 || h.closing || h.stopping(); busy && ticker == nil {
+			ticker = time.NewTicker(pollEvery)
+			tick = ticker.C
+		} else if !busy && ticker != nil {
+			ticker.Stop()
+			ticker, tick = nil, nil
+		}
+	}
+}
+
+// stopping reports whether a command has been asked to end.
+func (h *hub) stopping() bool {
+	for _, c := range h.children {
+		if !c.killAt.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *hub) handle(r request) {
+	switch r.Op {
+	case "start":
+		h.start(r)
+	case "terminate", "kill":
+		c := h.children[r.Pid]
+		if c == nil || c.id != r.ID {
+			return // it has exited already
+		}
+		due := time.Now()
+		if r.Op == "terminate" {
+			due = due.Add(c.grace)
+		}
+		if c.killAt.IsZero() || due.Before(c.killAt) {
+			c.killAt = due
+		}
+		h.dirty = true
+	}
+}
+
+// start starts the command of r through the trampoline and answers.
+func (h *hub) start(r request) {
+	defer closeAll(r.files)
+	answer := message{Op: "started", ID: r.ID, Env: nil}
+	pid, err := h.spawn(r)
+	if err != nil {
+		answer.Error = err.Error()
+	} else {
+		answer.Pid = pid
+		grace := r.Grace
+		if grace <= 0 {
+			grace = DefaultGrace
+		}
+		h.children[pid] = &hubChild{id: r.ID, grace: grace}
+		if h.closing {
+			h.children[pid].killAt = time.Now()
+		}
+	}
+	h.reply(answer)
+}
+
+// spawn starts the trampoline, which becomes the command, and returns once
+// it has (or has failed to).
+func (h *hub) spawn(r request) (int, error) {
+	if h.closing {
+		return 0, errors.New("toolsearch is shutting down")
+	}
+	if len(r.files) != startFDs || len(r.Argv) == 0 {
+		return 0, errors.New("supervise: malformed start request")
+	}
+	env := r.Env
+	if env == nil {
+		env = []string{} // never the hub's own
+	}
+	// The trampoline reports why it could not exec on a pipe that
+	// closes by itself when it does.
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	defer errR.Close()
+	p, err := os.StartProcess(self, append([]string{execName, execModeArg, r.Path}, r.Argv...), &os.ProcAttr{
+		Dir: r.Dir, Env: env,
+		Files: append(r.files[:startFDs:startFDs], errW),
+		// The command leads a process group of its own, and dies
+		// with the hub should the hub itself be killed.
+		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+	})
+	errW.Close()
+	if err != nil {
+		return 0, fmt.Errorf("%v", err)
+	}
+	pid := p.Pid
+	p.Release() // the hub reaps with wait4 itself
+	msg, _ := io.ReadAll(io.LimitReader(errR, 4<<10))
+	if len(msg) > 0 {
+		// The trampoline exits 127; the hub reaps it as a stray.
+		return 0, errors.New(string(msg))
+	}
+	return pid, nil
+}
+
+func (h *hub) reply(m message) {
+	if err := h.out.send(m); err != nil {
+		h.shutdown() // the program is gone
+	}
+}
+
+// reap waits for every child that has exited, reports the commands'
+// exits, and looks again at the tree: what they left is the hub's now.
+func (h *hub) reap() {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil || pid <= 0 {
+			return
+		}
+		delete(h.doomed, pid)
+		h.dirty = true
+		if c, ok := h.children[pid]; ok {
+			delete(h.children, pid)
+			h.strayGrace = c.grace
+			h.reply(message{Op: "exited", ID: c.id, Pid: pid, Status: uint32(ws)})
+		}
+	}
+}
+
+// shutdown asks every command to end, for the program is gone.
+func (h *hub) shutdown() {
+	if h.closing {
+		return
+	}
+	h.closing = true
+	h.dirty = true
+	now := time.Now()
+	for _, c := range h.children {
+		if due := now.Add(c.grace); c.killAt.IsZero() || due.Before(c.killAt) {
+			c.killAt = due
+		}
+	}
+}
+
+// enforce signals what must end: a command asked to end and every process
+// below it, and every process the hub adopted (left behind by a command
+// that exited) with what is below it. Each gets SIGTERM once, and SIGKILL
+// from its due time on. It returns how many children the hub has.
+func (h *hub) enforce() int {
+	if !h.dirty && len(h.doomed) == 0 {
+		return len(h.children)
+	}
+	h.dirty = false
+	kids := childrenMap()
+	now := time.Now()
+	keep := map[int]bool{}
+	doom := func(pid int, due time.Time) {
+		keep[pid] = true
+		if was, ok := h.doomed[pid]; ok && was.Before(due) {
+			due = was
+		}
+		switch _, signalled := h.doomed[pid]; {
+		case !due.After(now):
+			syscall.Kill(pid, syscall.SIGKILL)
+		case !signalled:
+			syscall.Kill(pid, syscall.SIGTERM)
+		}
+		h.doomed[pid] = due
+	}
+	mine := kids[h.me]
+	for _, pid := range mine {
+		due := now.Add(h.strayGrace)
+		if c, ok := h.children[pid]; ok {
+			if c.killAt.IsZero() {
+				continue // running: what it starts is its own business
+			}
+			due = c.killAt
+		}
+		for _, p := range subtree(kids, pid) {
+			doom(p, due)
+		}
+	}
+	for pid := range h.doomed {
+		if !keep[pid] {
+			delete(h.doomed, pid)
+		}
+	}
+	return len(mine)
+}
+
+// childrenMap reads from /proc which processes each process has started
+// (zombies included: they are still to be reaped).
+func childrenMap() map[int][]int {
+	pids, err := procfs.PIDs()
+	if err != nil {
+		return nil
+	}
+	kids := map[int][]int{}
+	for _, p := range pids {
+		if st, err := procfs.ReadStat(p); err == nil {
+			kids[st.PPID] = append(kids[st.PPID], p)
+		}
+	}
+	return kids
+}
+
+// subtree lists root and every process below it.
+func subtree(kids map[int][]int, root int) []int {
+	out := []int{root}
+	seen := map[int]bool{root: true}
+	for i := 0; i < len(out); i++ {
+		for _, k := range kids[out[i]] {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// readRequests reads the program's messages and the descriptors they
+// carry, until the socket closes or the stream makes no sense; then it
+// closes reqs.
+func readRequests(conn *net.UnixConn, reqs chan<- request) {
+	defer close(reqs)
+	var (
+		pending []byte
+		fds     []*os.File
+		buf     = make([]byte, 64<<10)
+		oob     = make([]byte, syscall.CmsgSpace(16*4))
+	)
+	defer func() { closeAll(fds) }()
+	for {
+		n, oobn, flags, _, err := conn.ReadMsgUnix(buf, oob)
+		if oobn > 0 {
+			got, perr := parseRights(oob[:oobn])
+			fds = append(fds, got...)
+			if perr != nil || flags&syscall.MSG_CTRUNC != 0 {
+				fmt.Fprintln(os.Stderr, "toolsearch supervisor: descriptors lost on the control socket")
+				return
+			}
+		}
+		pending = append(pending, buf[:n]...)
+		for {
+			line, rest, found := bytes.Cut(pending, []byte{'\n'})
+			if !found {
+				break
+			}
+			var m message
+			if err := json.Unmarshal(line, &m); err != nil {
+				fmt.Fprintln(os.Stderr, "toolsearch supervisor: bad request:", err)
+				return
+			}
+			r := request{message: m}
+			if m.Op == "start" {
+				if len(fds) < startFDs {
+					fmt.Fprintln(os.Stderr, "toolsearch supervisor: a start came without its descriptors")
+					return
+				}
+				r.files, fds = fds[:startFDs:startFDs], fds[startFDs:]
+			}
+			reqs <- r
+			pending = append(pending[:0], rest...)
+		}
+		if len(pending) > maxMessage {
+			fmt.Fprintln(os.Stderr, "toolsearch supervisor: a request longer than", maxMessage, "bytes")
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// parseRights returns the descriptors of SCM_RIGHTS messages in oob, kept
+// from the commands the hub starts but those it hands them to.
+func parseRights(oob []byte) ([]*os.File, error) {
+	msgs, err := syscall.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, err
+	}
+	var out []*os.File
+	for _, m := range msgs {
+		fds, err := syscall.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			syscall.CloseOnExec(fd)
+			out = append(out, os.NewFile(uintptr(fd), "passed"))
+		}
+	}
+	return out, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
+
+// trampoline is what the hub starts for a command: it makes itself a child
+// subreaper, which execve keeps, so that the command adopts what its own
+// descendants leave behind and everything it starts stays below it while
+// it runs; then it becomes the command. If it cannot, it says why on fd 3.
+func trampoline(path string, argv []string) int {
+	syscall.CloseOnExec(3)
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	err := syscall.Exec(path, argv, os.Environ())
+	report := os.NewFile(3, "report")
+	fmt.Fprint(report, (&os.PathError{Op: "fork/exec", Path: path, Err: err}).Error())
+	return 127
+}
