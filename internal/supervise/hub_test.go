@@ -18,6 +18,42 @@ import (
 	"github.com/toolsearch/toolsearch/internal/procfs"
 )
 
+// initHook is a variable this binary acts on before main and before
+// Init, as the tests of cmd/toolsearch do to run the binary as a server.
+const initHook = "SUPERVISE_TEST_INIT_HOOK"
+
+func init() {
+	if os.Getenv(initHook) != "" {
+		fmt.Println(os.Args[0])
+		os.Exit(0)
+	}
+}
+
+// The command's environment is the command's: the program's own binary,
+// which starts it, runs without it, and the command does not run as the
+// program's binary.
+func TestProcessEnvironmentIsTheCommands(t *testing.T) {
+	if !Enabled() {
+		t.Skip("no supervisor")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Args[0] = "the-command"
+	cmd.Env = []string{initHook + "=1"}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	p, err := Start(cmd, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Wait(); err != nil || out.String() != "the-command\n" {
+		t.Errorf("Wait = %v, output %q; want the command's own", err, out.String())
+	}
+}
+
 // hubParent is a process that starts, under the shared supervisor, three
 // copies of the script in its environment (each given its number as $1)
 // and then waits to be killed, for TestProcessParentKilled.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -169,37 +170,57 @@ func (h *hub) spawn(r request) (int, error) {
 	if len(r.files) != startFDs || len(r.Argv) == 0 {
 		return 0, errors.New("supervise: malformed start request")
 	}
-	env := r.Env
-	if env == nil {
-		env = []string{} // never the hub's own
+	// The trampoline runs with no environment: the command's reaches it
+	// on a pipe, so that nothing in it (GODEBUG, a variable a package's
+	// init acts on) changes what the program's own binary does before
+	// it becomes the command. It reports why it could not exec on
+	// another pipe, which closes by itself when it does.
+	envR, envW, err := os.Pipe()
+	if err != nil {
+		return 0, err
 	}
-	// The trampoline reports why it could not exec on a pipe that
-	// closes by itself when it does.
+	defer envW.Close()
 	errR, errW, err := os.Pipe()
 	if err != nil {
+		envR.Close()
 		return 0, err
 	}
 	defer errR.Close()
 	p, err := os.StartProcess(self, append([]string{execName, execModeArg, r.Path}, r.Argv...), &os.ProcAttr{
-		Dir: r.Dir, Env: env,
-		Files: append(r.files[:startFDs:startFDs], errW),
+		Dir: r.Dir, Env: []string{},
+		Files: append(r.files[:startFDs:startFDs], errW, envR),
 		// The command leads a process group of its own, and dies
 		// with the hub should the hub itself be killed.
 		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	})
 	errW.Close()
+	envR.Close()
 	if err != nil {
 		return 0, fmt.Errorf("%v", err)
 	}
 	pid := p.Pid
 	p.Release() // the hub reaps with wait4 itself
-	msg, _ := io.ReadAll(io.LimitReader(errR, 4<<10))
-	if len(msg) > 0 {
+	// Bounded, so that a trampoline that never gets to exec cannot
+	// stop the hub.
+	deadline := time.Now().Add(startLimit)
+	envW.SetWriteDeadline(deadline)
+	errR.SetReadDeadline(deadline)
+	_, werr := envW.Write([]byte(strings.Join(r.Env, "\x00")))
+	envW.Close()
+	msg, rerr := io.ReadAll(io.LimitReader(errR, 4<<10))
+	switch {
+	case len(msg) > 0:
 		// The trampoline exits 127; the hub reaps it as a stray.
 		return 0, errors.New(string(msg))
+	case errors.Is(rerr, os.ErrDeadlineExceeded) || errors.Is(werr, os.ErrDeadlineExceeded):
+		syscall.Kill(pid, syscall.SIGKILL)
+		return 0, fmt.Errorf("%s did not start within %v", r.Path, startLimit)
 	}
 	return pid, nil
 }
+
+// startLimit bounds how long the trampoline may take to become the command.
+const startLimit = 30 * time.Second
 
 func (h *hub) reply(m message) {
 	if err := h.out.send(m); err != nil {
@@ -402,15 +423,27 @@ func closeAll(files []*os.File) {
 	}
 }
 
-// trampoline is what the hub starts for a command: it makes itself a child
-// subreaper, which execve keeps, so that the command adopts what its own
-// descendants leave behind and everything it starts stays below it while
-// it runs; then it becomes the command. If it cannot, it says why on fd 3.
+// trampoline is what the hub starts for a command: it reads the command's
+// environment from fd 4, makes itself a child subreaper, which execve
+// keeps, so that the command adopts what its own descendants leave behind
+// and everything it starts stays below it while it runs; then it becomes
+// the command. If it cannot, it says why on fd 3.
 func trampoline(path string, argv []string) int {
 	syscall.CloseOnExec(3)
-	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-	err := syscall.Exec(path, argv, os.Environ())
 	report := os.NewFile(3, "report")
+	envPipe := os.NewFile(4, "env")
+	env, err := io.ReadAll(io.LimitReader(envPipe, maxMessage))
+	envPipe.Close()
+	if err != nil {
+		fmt.Fprint(report, "reading the environment: ", err)
+		return 127
+	}
+	var list []string
+	if len(env) > 0 {
+		list = strings.Split(string(env), "\x00")
+	}
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	err = syscall.Exec(path, argv, list)
 	fmt.Fprint(report, (&os.PathError{Op: "fork/exec", Path: path, Err: err}).Error())
 	return 127
 }
