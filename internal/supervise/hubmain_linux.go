@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -46,6 +47,10 @@ func hubMain() int {
 	signal.Notify(sigchld, syscall.SIGCHLD)
 	reqs := make(chan request)
 	go readRequests(conn, reqs)
+	// The binary's package initialization leaves garbage behind that a
+	// process this quiet would hold for minutes; it lives as long as the
+	// program does.
+	debug.FreeOSMemory()
 	return h.run(reqs, stop, sigchld)
 }
 
