@@ -38,8 +38,9 @@ func TestProcessTreeMemory(t *testing.T) {
 	if os.Getenv("TOOLSEARCH_TREE_MEASURE") == "" {
 		t.Skip("a measurement for BENCHMARKS.md: set TOOLSEARCH_TREE_MEASURE=1")
 	}
+	servers := tenDevServers(t)
 	cfg := filepath.Join(t.TempDir(), "mcp.json")
-	data, _ := json.Marshal(map[string]any{"mcpServers": tenDevServers(t)})
+	data, _ := json.Marshal(map[string]any{"mcpServers": servers})
 	if err := os.WriteFile(cfg, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +55,21 @@ func TestProcessTreeMemory(t *testing.T) {
 			builds = append(builds, build{name, path})
 		}
 	}
+	mcpproxy := os.Getenv("TOOLSEARCH_TREE_MCPPROXY")
+	if mcpproxy != "" {
+		builds = append(builds, build{"mcpproxy", mcpproxy})
+	}
 	rounds := 3
 	fmt.Sscan(os.Getenv("TOOLSEARCH_TREE_ROUNDS"), &rounds)
 	figures := map[string][]treeFigures{}
 	for round := range rounds {
 		for _, b := range builds {
-			f := measureTree(t, b.path, cfg)
+			var f treeFigures
+			if b.path == mcpproxy {
+				f = measureMcpproxy(t, mcpproxy, servers)
+			} else {
+				f = measureTree(t, b.path, cfg)
+			}
 			t.Logf("round %d, %s: %+v", round+1, b.name, f)
 			figures[b.name] = append(figures[b.name], f)
 		}
@@ -123,6 +133,12 @@ func measureTree(t *testing.T, bin, cfg string) treeFigures {
 		t.Fatalf("%s: the servers never all listed their tools:\n%s", bin, listed.tail())
 	}
 	time.Sleep(5 * time.Second) // indexing and pricing, in the background
+	return treeOf(t, cmd.Process.Pid)
+}
+
+// treeOf adds up the Pss of the tree below root.
+func treeOf(t *testing.T, root int) treeFigures {
+	t.Helper()
 	kids := map[int][]int{}
 	pids, err := procfs.PIDs()
 	if err != nil {
@@ -134,7 +150,7 @@ func measureTree(t *testing.T, bin, cfg string) treeFigures {
 		}
 	}
 	var f treeFigures
-	for todo := []int{cmd.Process.Pid}; len(todo) > 0; {
+	for todo := []int{root}; len(todo) > 0; {
 		pid := todo[0]
 		todo = append(todo[1:], kids[pid]...)
 		pss, err := procfs.RollupKB(pid, "Pss")
@@ -143,7 +159,7 @@ func measureTree(t *testing.T, bin, cfg string) treeFigures {
 		}
 		f.processes++
 		switch name, _ := procfs.Argv0(pid); {
-		case pid == cmd.Process.Pid:
+		case pid == root:
 			f.main += pss
 		case name == supervise.SupervisorName:
 			f.supervisors += pss
@@ -153,6 +169,54 @@ func measureTree(t *testing.T, bin, cfg string) treeFigures {
 		}
 	}
 	return f
+}
+
+// measureMcpproxy starts mcpproxy-go (bin) serving the same servers, waits
+// until all ten run and then as long as toolsearch is given and more
+// (it indexes their tools in the background), and adds up its tree.
+func measureMcpproxy(t *testing.T, bin string, servers map[string]any) treeFigures {
+	t.Helper()
+	dir := t.TempDir()
+	var list []map[string]any
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		e := servers[name].(map[string]any)
+		list = append(list, map[string]any{"name": name, "protocol": "stdio", "command": e["command"], "env": e["env"],
+			"enabled": true, "quarantined": false})
+	}
+	data, _ := json.Marshal(map[string]any{"listen": "127.0.0.1:0", "data_dir": dir, "enable_tray": false,
+		"enable_socket": false, "mcpServers": list})
+	cfg := filepath.Join(dir, "mcp_config.json")
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "serve", "--config", cfg)
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	log := &listedLog{want: -1, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			<-done
+		}
+	}()
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		if f := treeOf(t, cmd.Process.Pid); f.processes-1 >= len(servers) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mcpproxy never ran the servers:\n%s", log.tail())
+		}
+	}
+	time.Sleep(15 * time.Second)
+	return treeOf(t, cmd.Process.Pid)
 }
 
 // tenDevServers are ten stdio servers that serve the dev split's tools
