@@ -216,6 +216,9 @@ func measureMcpproxy(t *testing.T, bin string, servers map[string]any) treeFigur
 		}
 	}
 	time.Sleep(15 * time.Second)
+	if os.Getenv("TOOLSEARCH_TREE_LOG") != "" {
+		t.Logf("mcpproxy's log:\n%s", log.tail())
+	}
 	return treeOf(t, cmd.Process.Pid)
 }
 
