@@ -217,7 +217,13 @@ func (c *hubClient) start(cmd *exec.Cmd, opts Options) (*hubProcess, error) {
 	p.id = c.nextID
 	c.pending[p.id] = p
 	c.mu.Unlock()
-	m := message{Op: "start", ID: p.id, Path: cmd.Path, Argv: argv, Env: cmd.Environ(), Dir: cmd.Dir, Grace: opts.Grace}
+	dir := cmd.Dir
+	if dir == "" {
+		// Where this program is now, as os/exec would start it, not
+		// where it was when the supervisor started.
+		dir, _ = os.Getwd()
+	}
+	m := message{Op: "start", ID: p.id, Path: cmd.Path, Argv: argv, Env: cmd.Environ(), Dir: dir, Grace: opts.Grace}
 	fds := make([]int, len(theirs))
 	for i, f := range theirs {
 		fds[i] = int(f.Fd())

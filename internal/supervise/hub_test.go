@@ -283,3 +283,22 @@ func TestProcessSupervisorDies(t *testing.T) {
 		t.Errorf("the new command runs under the dead supervisor %d", hub)
 	}
 }
+
+// A command with no Dir starts where this program is when it starts it.
+func TestProcessStartsInTheCurrentFolder(t *testing.T) {
+	startProc(t, Options{}, "exec sleep 300") // the supervisor runs before the move
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cmd := exec.Command("pwd")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	p, err := Start(cmd, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Wait()
+	real, _ := filepath.EvalSymlinks(dir)
+	if got := strings.TrimSpace(out.String()); got != dir && got != real {
+		t.Errorf("the command ran in %q, want %q", got, dir)
+	}
+}
