@@ -38,3 +38,19 @@ func parseStatusKB(b []byte, field string) (int64, error) {
 	}
 	return 0, fmt.Errorf("no %s", field)
 }
+
+// RollupKB reads a figure given in kB from /proc/PID/smaps_rollup, such as
+// Pss (the resident memory with each shared page divided among the
+// processes that map it), for the benchmarks that add up a process tree.
+func RollupKB(pid int, field string) (int64, error) {
+	name := "/proc/" + strconv.Itoa(pid) + "/smaps_rollup"
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return 0, err
+	}
+	kb, err := parseStatusKB(b, field)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return kb, nil
+}

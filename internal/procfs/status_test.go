@@ -34,3 +34,14 @@ func TestStatusKBSelf(t *testing.T) {
 		t.Errorf("StatusKB(self, VmRSS) = %d, %v; want a positive figure", rss, err)
 	}
 }
+
+func TestRollupKBSelf(t *testing.T) {
+	needProc(t)
+	if _, err := os.Stat("/proc/self/smaps_rollup"); err != nil {
+		t.Skip("no smaps_rollup (Linux before 4.14)")
+	}
+	pss, err := RollupKB(os.Getpid(), "Pss")
+	if err != nil || pss <= 0 {
+		t.Errorf("RollupKB(self, Pss) = %d, %v; want a positive figure", pss, err)
+	}
+}

@@ -17,6 +17,10 @@
 //	err = cmd.Start()
 //	if serr := sup.Started(); err == nil { err = serr }
 //
+// A long-running command (a stdio server) is started with [Start] instead,
+// which returns a [Process]: on Linux every such command runs under one
+// supervisor shared by the program (see Process), rather than one each.
+//
 // # Linux
 //
 // The command runs under a small supervisor: the program's own binary,

@@ -21,8 +21,15 @@ const self = "/proc/self/exe"
 // otherwise it lets Wrap start supervisors and returns. Call it first thing in main, and
 // in TestMain of tests whose code supervises commands.
 func Init() {
-	if len(os.Args) > 1 && os.Args[1] == mode {
-		os.Exit(supervisor(os.Args[1:]))
+	if len(os.Args) > 1 {
+		switch {
+		case os.Args[1] == mode:
+			os.Exit(supervisor(os.Args[1:]))
+		case os.Args[1] == hubModeArg && len(os.Args) == 2:
+			os.Exit(hubMain())
+		case os.Args[1] == execModeArg && len(os.Args) > 3:
+			os.Exit(trampoline(os.Args[2], os.Args[3:]))
+		}
 	}
 	if _, err := os.Stat(self); err == nil {
 		enabled.Store(true)

@@ -26,6 +26,10 @@ func TestMain(m *testing.M) {
 		parent()
 		return
 	}
+	if os.Getenv("SUPERVISE_TEST_HUB_PARENT") != "" {
+		hubParent()
+		return
+	}
 	os.Exit(m.Run())
 }
 

@@ -106,3 +106,42 @@ func TestJobEndsGrandchild(t *testing.T) {
 		})
 	}
 }
+
+// A command started with Start is in a job too, and Kill ends what it
+// started.
+func TestJobEndsGrandchildOfProcess(t *testing.T) {
+	pidFile := filepath.Join(atomicfiletest.TempDir(t), "pid")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "SUPERVISE_TEST_CHILD="+pidFile)
+	p, err := Start(cmd, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for deadline := time.Now().Add(30 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			p.Kill()
+			t.Fatal("the command never started its grandchild")
+		}
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	if !running(pid) {
+		p.Kill()
+		t.Fatalf("the grandchild %d is not seen running before its job ends", pid)
+	}
+	if err := p.Terminate(); err == nil {
+		t.Error("Terminate succeeded: Windows has no SIGTERM")
+	}
+	p.Kill()
+	p.Wait()
+	for deadline := time.Now().Add(30 * time.Second); running(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the grandchild %d outlived its job", pid)
+		}
+	}
+}

@@ -54,60 +54,17 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 		// What the server starts (npx starts node, go run the built
 		// program) is stopped with it: in its process group, and where
 		// the system allows (Linux, Windows), even if it left the group
-		// and even if toolsearch is killed. A Linux supervisor's grace is
-		// shorter than stopGrace, so that it has stopped everything
-		// before the transport would kill it.
-		sup, err := supervise.Wrap(cmd, supervise.Options{Grace: stopGrace / 2})
-		if err != nil {
-			return nil, nil, err
-		}
-		p := &stdioProcess{cmd: cmd, sup: sup}
-		return &startingTransport{CommandTransport: &mcp.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, p: p}, p, nil
+		// and even if toolsearch is killed. On Linux every server runs
+		// under one supervisor, whose grace is shorter than stopGrace,
+		// so that it has stopped everything before it is told to kill.
+		p := &stdioProcess{cmd: cmd, opts: supervise.Options{Grace: stopGrace / 2}}
+		return &stdioTransport{p: p, terminate: stopGrace}, p, nil
 	case TypeHTTP:
 		return withOAuth(&mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	case TypeSSE:
 		return withOAuth(&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
 	}
 	return nil, nil, fmt.Errorf("unknown transport %q", cfg.Type)
-}
-
-// A stdioProcess is a stdio server's command and what stops everything it
-// started.
-type stdioProcess struct {
-	cmd *exec.Cmd
-	sup *supervise.Supervisor
-}
-
-// pid is the process's id, 0 before it started.
-func (p *stdioProcess) pid() int {
-	if p == nil || p.cmd.Process == nil {
-		return 0
-	}
-	return p.cmd.Process.Pid
-}
-
-// kill ends whatever is left of the process and what it started, once the
-// session has closed (stdin first, then signals: see mcp.CommandTransport).
-func (p *stdioProcess) kill() {
-	if p != nil {
-		p.sup.Kill()
-	}
-}
-
-// startingTransport tells the supervisor that the SDK has started the
-// command (on Windows it is then put in its job and let run).
-type startingTransport struct {
-	*mcp.CommandTransport
-	p *stdioProcess
-}
-
-func (t *startingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	conn, err := t.CommandTransport.Connect(ctx)
-	if serr := t.p.sup.Started(); serr != nil && err == nil {
-		_ = conn.Close() // Started killed it: this only reaps it
-		return nil, serr
-	}
-	return conn, err
 }
 
 // httpClient returns the client for a server at endpoint: one that adds the
