@@ -247,8 +247,6 @@ fail() { echo "walkthrough: $1"; cat "$2"; exit 1; }
 	return b.String()
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // walkthroughHome makes the home folder a page's walk-through starts
 // from: a Claude Code configuration with the weather example as a
 // user-scope server and as one of the repository's own (for init --from

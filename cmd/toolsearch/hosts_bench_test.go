@@ -69,8 +69,6 @@ func (r *hostRun) registerDirect(servers map[string]upstreamEntry) {
 	}
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // setServers writes toolsearch's .mcp.json.
 func (e *hostEnv) setServers(servers map[string]upstreamEntry) {
 	data, _ := json.Marshal(map[string]any{"mcpServers": servers})
