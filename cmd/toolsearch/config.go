@@ -109,6 +109,9 @@ type OAuthConfig struct {
 	ClientMetadataURL string   `yaml:"clientMetadataUrl"`
 	Scopes            []string `yaml:"scopes"`
 	CallbackPort      int      `yaml:"callbackPort"`
+	// Identity is shared (one login for everyone, the default) or user
+	// (each principal logs in; see docs/teams.md#people).
+	Identity string `yaml:"identity"`
 }
 
 // HTTPConfig configures `serve --http`.
@@ -274,6 +277,7 @@ func (o *OAuthConfig) settings() oauth.Settings {
 		ClientMetadataURL: o.ClientMetadataURL,
 		Scopes:            o.Scopes,
 		CallbackPort:      o.CallbackPort,
+		Identity:          oauth.Identity(o.Identity),
 	}
 }
 
