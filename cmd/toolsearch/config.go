@@ -125,6 +125,11 @@ type HTTPConfig struct {
 	MaxSessions    int      `yaml:"maxSessions"`
 	// Tokens are further bearer tokens, each serving one profile.
 	Tokens []TokenConfig `yaml:"tokens"`
+	// Principal names the operator's token (TokenFile or TOOLSEARCH_TOKEN);
+	// "" means "operator".
+	Principal string `yaml:"principal"`
+	// JWT takes the identity provider's tokens, each naming its principal.
+	JWT *JWTConfig `yaml:"jwt"`
 }
 
 // Duration reads "30s" or "2m" from YAML.
@@ -172,6 +177,9 @@ func (cfg *Config) resolvePaths(dir string) {
 	}
 	for i := range cfg.HTTP.Tokens {
 		cfg.HTTP.Tokens[i].File = resolveIn(dir, cfg.HTTP.Tokens[i].File)
+	}
+	if cfg.HTTP.JWT != nil {
+		cfg.HTTP.JWT.JWKSFile = resolveIn(dir, cfg.HTTP.JWT.JWKSFile)
 	}
 }
 

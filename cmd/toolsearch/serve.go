@@ -109,8 +109,16 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
+	jwt, err := a.jwtVerifier(a.log)
+	if err != nil {
+		return err
+	}
 	addr := a.cfg.HTTP.Addr
-	if err := web.CheckBind(addr, anyToken(token, tokens)); err != nil {
+	bindToken := anyToken(token, tokens)
+	if bindToken == "" && jwt != nil {
+		bindToken = "http.jwt" // every request needs the provider's token
+	}
+	if err := web.CheckBind(addr, bindToken); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -127,7 +135,10 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Ready:          a.upstreamStates,
 		Profiles:       profiles,
 		Tokens:         tokens,
+		JWT:            jwt,
 		Approvals:      appApprovals{a},
+		// The operator's principal, which a request without a token has too.
+		OperatorPrincipal: a.cfg.HTTP.operatorPrincipal(),
 	}
 	if a.metrics != nil {
 		o.Metrics = a.metrics.Handler()
@@ -145,7 +156,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 		}
 	}
 	h := web.NewHandler(a.server, o)
-	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
+	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "", "principals", len(tokens)+1, "jwt", jwt != nil)
 	return web.Serve(ctx, ln, h, shutdownGrace)
 }
 
