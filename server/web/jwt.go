@@ -113,6 +113,9 @@ type jwtPrincipal struct {
 	name    string
 	profile string
 	expires time.Time
+	// signed says the provider's key verified the token, even when its
+	// claims were then refused.
+	signed bool
 }
 
 // errNotJWT marks a bearer token that is not shaped as a JWT at all.
@@ -154,29 +157,35 @@ func (v *JWTVerifier) Verify(ctx context.Context, raw string) (jwtPrincipal, err
 	if !verified {
 		return jwtPrincipal{}, fmt.Errorf("the signature does not verify with key %q (%s)", clipName(h.KeyID, 64), h.Algorithm)
 	}
+	// Signed by the provider: what is wrong from here on is worth an
+	// operator's attention (a clock adrift, a client given the wrong
+	// audience), which a stranger's forgeries are not.
+	p := jwtPrincipal{signed: true}
 	now := v.now()
 	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: v.o.Issuer, AnyAudience: jwt.Audience{v.o.Audience}, Time: now}, v.o.Leeway); err != nil {
-		return jwtPrincipal{}, err
+		return p, err
 	}
 	if std.Expiry == nil {
-		return jwtPrincipal{}, errors.New("the token has no expiry (exp)")
+		return p, errors.New("the token has no expiry (exp)")
 	}
 	if exp := std.Expiry.Time(); exp.Sub(now) > maxJWTLife {
-		return jwtPrincipal{}, fmt.Errorf("the token expires in %v, more than the %v toolsearch takes", exp.Sub(now).Round(time.Minute), maxJWTLife)
+		return p, fmt.Errorf("the token expires in %v, more than the %v toolsearch takes", exp.Sub(now).Round(time.Minute), maxJWTLife)
 	}
-	p := jwtPrincipal{expires: std.Expiry.Time()}
-	if p.name, err = stringClaim(all, v.o.PrincipalClaim); err != nil {
-		return jwtPrincipal{}, err
+	p.expires = std.Expiry.Time()
+	name, err := stringClaim(all, v.o.PrincipalClaim)
+	switch {
+	case err != nil:
+		return p, err
+	case name == "":
+		return p, fmt.Errorf("the token has no %s claim to name its principal", v.o.PrincipalClaim)
 	}
-	if p.name == "" {
-		return jwtPrincipal{}, fmt.Errorf("the token has no %s claim to name its principal", v.o.PrincipalClaim)
+	if err := principal.Check(name); err != nil {
+		return p, fmt.Errorf("claim %s: %w", v.o.PrincipalClaim, err)
 	}
-	if err := principal.Check(p.name); err != nil {
-		return jwtPrincipal{}, fmt.Errorf("claim %s: %w", v.o.PrincipalClaim, err)
-	}
+	p.name = name
 	if v.o.ProfileClaim != "" {
 		if p.profile, err = stringClaim(all, v.o.ProfileClaim); err != nil {
-			return jwtPrincipal{}, err
+			return jwtPrincipal{signed: true}, err
 		}
 	}
 	return p, nil

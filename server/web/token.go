@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -84,7 +85,13 @@ func identifyJWT(r *http.Request, o Options) (identity, bool) {
 		return identity{}, false
 	}
 	refuse := func(why string) (identity, bool) {
-		o.JWT.log.Warn("refused the identity provider's token", "principal", p.name, "why", why, "remote", r.RemoteAddr)
+		// A token the provider signed is worth a warning; anybody can
+		// send forgeries, which must not flood the log.
+		level := slog.LevelDebug
+		if p.signed {
+			level = slog.LevelWarn
+		}
+		o.JWT.log.Log(r.Context(), level, "refused the identity provider's token", "principal", p.name, "why", why, "remote", r.RemoteAddr)
 		return identity{}, false
 	}
 	switch {
