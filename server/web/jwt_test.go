@@ -338,3 +338,24 @@ func TestParseJWKSSkipsUnusableKeys(t *testing.T) {
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestJWKSFetchedOnceAtOnce: many tokens arriving together before the
+// set is held make one fetch, not one each.
+func TestJWKSFetchedOnceAtOnce(t *testing.T) {
+	p := newIDP(t)
+	p.addKey("k", jose.EdDSA)
+	v := p.verifier(JWTOptions{})
+	tok := p.sign("k", jose.EdDSA, p.valid("alice"))
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if _, err := v.Verify(context.Background(), tok); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := p.fetches.Load(); n != 1 {
+		t.Errorf("%d fetches for 20 tokens at once, want 1", n)
+	}
+}
