@@ -126,8 +126,10 @@ var statusPagePaths = map[string]bool{"/": true, "/status.json": true, "/events"
 // header with the Bearer scheme, whose name is case-insensitive (RFC 9110
 // §11.1), or in the query of a status page GET.
 func validToken(r *http.Request, token string) bool {
-	got := bearerToken(r)
-	if got == "" && r.Method == http.MethodGet && statusPagePaths[r.URL.Path] {
+	got := ""
+	if scheme, cred, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		got = strings.TrimSpace(cred)
+	} else if r.Method == http.MethodGet && statusPagePaths[r.URL.Path] {
 		got = r.URL.Query().Get("token")
 	}
 	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
