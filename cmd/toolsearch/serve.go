@@ -121,6 +121,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err := web.CheckBind(addr, bindToken); err != nil {
 		return err
 	}
+	if jwt != nil {
+		a.log.Info("taking the identity provider's tokens", "issuer", a.cfg.HTTP.JWT.Issuer, "audience", a.cfg.HTTP.JWT.Audience)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -156,7 +159,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 		}
 	}
 	h := web.NewHandler(a.server, o)
-	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "", "principals", len(tokens)+1, "jwt", jwt != nil)
+	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
 	return web.Serve(ctx, ln, h, shutdownGrace)
 }
 
