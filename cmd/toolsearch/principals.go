@@ -84,8 +84,8 @@ func perUserWarning(name string, set upstream.Settings, servers []upstream.Serve
 	if i >= 0 && servers[i].Type == upstream.TypeStdio {
 		return "servers." + name + ".oauth.identity: user applies to servers that log in with OAuth, and " + name + " is a stdio server: its calls are refused; remove identity"
 	}
-	// The store of grants keyed by (principal, server) is not wired in
-	// yet (upstream.Options.UserGrants): say so rather than let every
-	// call's refusal be the first anyone hears of it.
-	return "servers." + name + ".oauth.identity: user: each person's calls need that person's own login, and this build stores none yet, so every call to " + name + " is refused with how to log in; use identity: shared meanwhile"
+	// No login can yet be made as a person (the status page's and
+	// URL-mode elicitation's are the shared one's): say so rather than
+	// let every call's refusal be the first anyone hears of it.
+	return "servers." + name + ".oauth.identity: user: each person's calls need that person's own login, which this build cannot yet take anyone through, so every call to " + name + " is refused with how to log in; use identity: shared meanwhile"
 }
