@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolsearch/toolsearch/internal/principal"
@@ -83,6 +85,9 @@ func perUserWarning(name string, set upstream.Settings, servers []upstream.Serve
 	i := slices.IndexFunc(servers, func(sc upstream.ServerConfig) bool { return sc.Name == name })
 	if i >= 0 && servers[i].Type == upstream.TypeStdio {
 		return "servers." + name + ".oauth.identity: user applies to servers that log in with OAuth, and " + name + " is a stdio server: its calls are refused; remove identity"
+	}
+	if i >= 0 && slices.ContainsFunc(slices.Collect(maps.Keys(servers[i].Headers)), func(k string) bool { return strings.EqualFold(k, "Authorization") }) {
+		return "servers." + name + ".oauth.identity: user applies to servers that log in with OAuth, and " + name + "'s entry sends its own Authorization header: its calls are refused; remove identity or the header"
 	}
 	// No login can yet be made as a person (the status page's and
 	// URL-mode elicitation's are the shared one's): say so rather than

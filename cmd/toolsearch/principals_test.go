@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -77,5 +78,26 @@ http:
 	_, err = parseConfig("toolsearch.yaml", []byte("servers:\n  gh:\n    oauth: {identity: per-user}\n"))
 	if err == nil || !strings.Contains(err.Error(), `servers.gh.oauth.identity: "per-user" is not an identity: shared`) {
 		t.Errorf("bad identity: %v", err)
+	}
+}
+
+func TestPerUserWarning(t *testing.T) {
+	user := upstream.Settings{OAuth: oauth.Settings{Identity: oauth.IdentityUser}}
+	servers := []upstream.ServerConfig{
+		{Name: "local", Type: upstream.TypeStdio, Command: "srv"},
+		{Name: "keyed", Type: upstream.TypeHTTP, URL: "https://k.example/mcp", Headers: map[string]string{"authorization": "Bearer x"}},
+		{Name: "remote", Type: upstream.TypeHTTP, URL: "https://r.example/mcp"},
+	}
+	for name, want := range map[string]string{
+		"local":  "local is a stdio server",
+		"keyed":  "sends its own Authorization header",
+		"remote": "cannot yet take anyone through",
+	} {
+		if got := perUserWarning(name, user, servers); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to say %q", name, got, want)
+		}
+	}
+	if got := perUserWarning("remote", upstream.Settings{}, servers); got != "" {
+		t.Errorf("a shared server warned: %q", got)
 	}
 }
