@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -167,5 +168,21 @@ func TestSharedGrantsIgnoresThePrincipal(t *testing.T) {
 		if err != nil || g == nil || g.Token.AccessToken != "tok" {
 			t.Fatalf("SharedGrants for %s = %v, %v", who, g, err)
 		}
+	}
+}
+
+// TestIdentityUserWithoutOAuth: a server that takes no login (stdio) set
+// to identity: user is refused with what the operator should change, and
+// never called.
+func TestIdentityUserWithoutOAuth(t *testing.T) {
+	e := newEnv(t)
+	f := e.add("local", nil)
+	f.addEcho("echo", "Echo.")
+	e.opts.Settings["local"] = Settings{OAuth: oauth.Settings{Identity: oauth.IdentityUser}}
+	m := e.start()
+	waitSource(t, e.catalog, "local", "active", inState(loader.StateActive))
+	_, err := m.Call(principal.With(context.Background(), "alice"), "local", "echo", json.RawMessage(`{"message":"hi"}`))
+	if err == nil || !strings.Contains(err.Error(), "does not log in with OAuth") || !strings.Contains(err.Error(), "remove identity") {
+		t.Fatalf("got %v", err)
 	}
 }
