@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/principal"
 	"github.com/toolsearch/toolsearch/loader"
 )
 
@@ -22,7 +24,10 @@ type Event struct {
 	Time time.Time `json:"time"`
 	// Session is the SessionTag of the session, when it has an id.
 	Session string `json:"session,omitempty"`
-	Method  string `json:"method"`
+	// Principal is whom the request was made for, when its token named
+	// somebody (see PrincipalOf).
+	Principal string `json:"principal,omitempty"`
+	Method    string `json:"method"`
 	// Tool is the tool called (tools/call), and Target what it was aimed
 	// at: call_tool's catalog tool, run_skill_script's skill:script.
 	Tool   string `json:"tool,omitempty"`
@@ -154,6 +159,9 @@ func (s *Server) activityMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		ev := Event{Time: time.Now(), Method: method, Outcome: "ok"}
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
 			ev.Session = SessionTag(ss.ID())
+		}
+		if principal.Named(ctx) {
+			ev.Principal = principal.From(ctx)
 		}
 		p, isCall := req.GetParams().(*mcp.CallToolParamsRaw)
 		if isCall {

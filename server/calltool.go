@@ -214,7 +214,11 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 	var na notActive
 	var to timeout
 	var ar authRequired
+	var ul userLoginRequired
 	switch {
+	case errors.As(err, &ul):
+		who, reason, how := ul.UserLoginRequired()
+		return userLoginResult(e, who, reason, how)
 	case errors.As(err, &ar):
 		reason, command := ar.AuthRequired()
 		return authRequiredResult(e, reason, command)

@@ -18,6 +18,23 @@ type authRequired interface {
 	AuthRequired() (reason, command string)
 }
 
+// userLoginRequired is implemented by errors saying that a server takes
+// each person's own login and the caller has none
+// (upstream.UserLoginRequiredError). Unlike authRequired, it never makes
+// a session run a login: that would store the server's shared login.
+type userLoginRequired interface {
+	UserLoginRequired() (who, reason, how string)
+}
+
+// userLoginResult tells the model that the person it works for must log
+// in as themselves, and how.
+func userLoginResult(e *loader.Entry, who, reason, how string) *mcp.CallToolResult {
+	res := errorResult(fmt.Sprintf("auth_required: server %s takes each person's own login, and %s has none that works (%s), so %s was not called. Tell the user: %s",
+		e.Source, who, reason, e.Name, how))
+	res.StructuredContent = structuredError(res, map[string]any{"error": "auth_required", "server": e.Source, "principal": who, "reason": reason, "how": how})
+	return res
+}
+
 // loginer is implemented by Upstreams that can run a login
 // (*upstream.Manager).
 type loginer interface {

@@ -325,6 +325,8 @@ func (s *Server) NewMCPServer() *mcp.Server {
 	c.skills.Attach(ms, s.Snapshot(), s.log)
 	s.attachStats(ms, c.stats)
 	ms.AddReceivingMiddleware(s.activityMiddleware, s.metricsMiddleware)
+	// Outermost, so that everything inside knows whom a request is for.
+	ms.AddReceivingMiddleware(s.principalMiddleware)
 	return ms
 }
 

@@ -384,6 +384,10 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 			set.Policy[glob] = pol
 		}
 		settings[name] = set
+		if w := perUserWarning(name, set, servers); w != "" {
+			log.Warn("toolsearch.yaml", "file", cfg.path, "problem", w)
+			cfg.warnings = append(cfg.warnings, w)
+		}
 	}
 	heldByDefault(cfg, settings)
 	return settings, nil

@@ -110,6 +110,9 @@ type OAuthConfig struct {
 	ClientMetadataURL string   `yaml:"clientMetadataUrl"`
 	Scopes            []string `yaml:"scopes"`
 	CallbackPort      int      `yaml:"callbackPort"`
+	// Identity is shared (one login for everyone, the default) or user
+	// (each principal logs in; see docs/teams.md#people).
+	Identity string `yaml:"identity"`
 }
 
 // HTTPConfig configures `serve --http`.
@@ -123,6 +126,11 @@ type HTTPConfig struct {
 	MaxSessions    int      `yaml:"maxSessions"`
 	// Tokens are further bearer tokens, each serving one profile.
 	Tokens []TokenConfig `yaml:"tokens"`
+	// Principal names the operator's token (TokenFile or TOOLSEARCH_TOKEN);
+	// "" means "operator".
+	Principal string `yaml:"principal"`
+	// JWT takes the identity provider's tokens, each naming its principal.
+	JWT *JWTConfig `yaml:"jwt"`
 }
 
 // Duration reads "30s" or "2m" from YAML.
@@ -170,6 +178,9 @@ func (cfg *Config) resolvePaths(dir string) {
 	}
 	for i := range cfg.HTTP.Tokens {
 		cfg.HTTP.Tokens[i].File = resolveIn(dir, cfg.HTTP.Tokens[i].File)
+	}
+	if cfg.HTTP.JWT != nil {
+		cfg.HTTP.JWT.JWKSFile = resolveIn(dir, cfg.HTTP.JWT.JWKSFile)
 	}
 }
 
@@ -275,6 +286,7 @@ func (o *OAuthConfig) settings() oauth.Settings {
 		ClientMetadataURL: o.ClientMetadataURL,
 		Scopes:            o.Scopes,
 		CallbackPort:      o.CallbackPort,
+		Identity:          oauth.Identity(o.Identity),
 	}
 }
 

@@ -29,6 +29,8 @@ type TokenConfig struct {
 	Env     string `yaml:"env"`  // the variable holding the token
 	File    string `yaml:"file"` // or the file
 	Profile string `yaml:"profile"`
+	// Principal names whom the token is for; "" gives "http.tokens[N]".
+	Principal string `yaml:"principal"`
 }
 
 // profileOf builds a configured profile.
@@ -66,6 +68,7 @@ func checkProfiles(path string, cfg *Config) error {
 			errs = append(errs, fmt.Errorf("http.tokens[%d].profile: no profile %q in profiles", i, tc.Profile))
 		}
 	}
+	errs = append(errs, checkPrincipals(cfg)...)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -150,7 +153,7 @@ func (a *app) httpProfiles() (map[string]*server.Server, []web.ProfileToken, err
 				return nil, nil, fmt.Errorf("http.tokens[%d]: %w", i, err)
 			}
 		}
-		tokens = append(tokens, web.ProfileToken{Token: value, Profile: tc.Profile})
+		tokens = append(tokens, web.ProfileToken{Token: value, Profile: tc.Profile, Principal: tc.Principal})
 	}
 	return profiles, tokens, nil
 }

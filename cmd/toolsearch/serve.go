@@ -109,9 +109,20 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	addr := a.cfg.HTTP.Addr
-	if err := web.CheckBind(addr, anyToken(token, tokens)); err != nil {
+	jwt, err := a.jwtVerifier(a.log)
+	if err != nil {
 		return err
+	}
+	addr := a.cfg.HTTP.Addr
+	bindToken := anyToken(token, tokens)
+	if bindToken == "" && jwt != nil {
+		bindToken = "http.jwt" // every request needs the provider's token
+	}
+	if err := web.CheckBind(addr, bindToken); err != nil {
+		return err
+	}
+	if jwt != nil {
+		a.log.Info("taking the identity provider's tokens", "issuer", a.cfg.HTTP.JWT.Issuer, "audience", a.cfg.HTTP.JWT.Audience)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -127,7 +138,10 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Ready:          a.upstreamStates,
 		Profiles:       profiles,
 		Tokens:         tokens,
+		JWT:            jwt,
 		Approvals:      appApprovals{a},
+		// The operator's principal, which a request without a token has too.
+		OperatorPrincipal: a.cfg.HTTP.operatorPrincipal(),
 	}
 	if a.metrics != nil {
 		o.Metrics = a.metrics.Handler()

@@ -79,6 +79,14 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if p := u.settings().policy(tool); p != loader.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
+	if u.settings().OAuth.PerUser() {
+		// Under the caller's own login, never the shared session's.
+		params := &mcp.CallToolParams{Name: tool}
+		if len(args) > 0 {
+			params.Arguments = args
+		}
+		return m.callAsPrincipal(ctx, u, params)
+	}
 	// The call is decided on the definition the server will be called
 	// with: the one its live session listed, after the wait for it. The
 	// last known (approved) definition says nothing of what a server that

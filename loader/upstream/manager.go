@@ -157,6 +157,15 @@ type Options struct {
 	// Observer, when set, is told of the waits and refusals that
 	// Settings.MaxConcurrent causes and of every login's outcome.
 	Observer Observer
+	// UserGrants finds each principal's own grant for the servers whose
+	// logins are per person (oauth.identity: user); nil means nobody has
+	// one yet, and every such call is refused with the sentence that says
+	// how to log in. It must never be oauth.SharedGrants.
+	UserGrants oauth.PrincipalGrants
+	// UserLoginHint, when set, returns the sentence that tells a principal
+	// how to log in to a server as themselves (the status page's address,
+	// say); nil or "" gives a general one.
+	UserLoginHint func(server, principal string) string
 }
 
 // ErrUnknownServer is returned for a server name that is not configured.

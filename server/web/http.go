@@ -57,6 +57,14 @@ type Options struct {
 	// server at /mcp and nothing else (one without a profile serves
 	// everything, as Token does).
 	Tokens []ProfileToken
+	// OperatorPrincipal is the principal of Token, and of every request
+	// when no token is configured; "" means principal.Operator.
+	OperatorPrincipal string
+	// JWT, when set, takes the identity provider's tokens besides the
+	// configured ones: each names a principal (its sub), which reaches
+	// /mcp only, of the profile its ProfileClaim names or the whole
+	// catalog.
+	JWT *JWTVerifier
 	// Approvals, when set, lists on the status page what waits for
 	// approval, and approves it from there (POST /approve).
 	Approvals Approvals

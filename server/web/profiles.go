@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // A ProfileToken is a bearer token that serves one profile: a request
@@ -12,12 +13,23 @@ import (
 type ProfileToken struct {
 	Token   string
 	Profile string // a key of Options.Profiles; "" gives the whole catalog
+	// Principal names the person (or service) the token is for; "" gives
+	// "http.tokens[N]", its place among Options.Tokens, so that no token
+	// is ever taken for the operator.
+	Principal string
 }
 
 // identity is who a request comes from, as its token says: the whole
-// catalog, or one profile.
+// catalog or one profile, and the principal.
 type identity struct {
-	profile string // "" for the whole catalog
+	profile   string // "" for the whole catalog
+	principal string
+	// person marks a principal the identity provider named: it reaches
+	// /mcp and nothing else, whatever its profile (the status page,
+	// /readyz, /metrics and approvals are the operator's).
+	person bool
+	// expires is when the person's token does.
+	expires time.Time
 }
 
 type identityKey struct{}
@@ -32,8 +44,12 @@ func identityOf(r *http.Request) identity {
 // show the whole catalog.
 func checkScope(w http.ResponseWriter, r *http.Request) bool {
 	id := identityOf(r)
-	if id.profile == "" || r.URL.Path == "/mcp" || r.URL.Path == "/mcp/p/"+id.profile {
+	if (id.profile == "" && !id.person) || r.URL.Path == "/mcp" || (id.profile != "" && r.URL.Path == "/mcp/p/"+id.profile) {
 		return true
+	}
+	if id.profile == "" {
+		http.Error(w, "Forbidden: a token of the identity provider reaches /mcp only", http.StatusForbidden)
+		return false
 	}
 	http.Error(w, fmt.Sprintf("Forbidden: this token serves the profile %s, at /mcp only", id.profile), http.StatusForbidden)
 	return false
@@ -55,7 +71,7 @@ func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: this token's profile is not served", http.StatusForbidden)
 		return
 	}
-	e.ServeHTTP(w, r)
+	withPrincipal(e, r).ServeHTTP(w, r)
 }
 
 // serveProfile serves /mcp/p/NAME: the named profile, to clients on this
@@ -76,7 +92,7 @@ func (h *Handler) serveProfile(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: this token serves another profile", http.StatusForbidden)
 		return
 	}
-	e.ServeHTTP(w, r)
+	withPrincipal(e, r).ServeHTTP(w, r)
 }
 
 // remoteLoopback reports whether the client connected from a loopback

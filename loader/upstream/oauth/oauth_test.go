@@ -334,6 +334,9 @@ func TestSettingsCheck(t *testing.T) {
 		{Settings{ClientMetadataURL: "http://toolsearch.example.com/client.json"}, []string{"x.clientMetadataUrl"}},
 		{Settings{ClientMetadataURL: "https://toolsearch.example.com/"}, []string{"x.clientMetadataUrl"}},
 		{Settings{Scopes: []string{"a b", ""}, CallbackPort: 70000}, []string{"x.scopes[0]", "x.scopes[1]", "x.callbackPort"}},
+		{Settings{Identity: IdentityShared}, nil},
+		{Settings{Identity: IdentityUser}, nil},
+		{Settings{Identity: "users"}, []string{"x.identity"}},
 	} {
 		got := tc.s.Check("x")
 		if len(got) != len(tc.want) {

@@ -26,7 +26,28 @@ type Settings struct {
 	// (http://127.0.0.1:PORT/callback), for clients registered with that
 	// exact redirect URI; 0 picks a free port at each login.
 	CallbackPort int
+	// Identity says whose login the server's calls use: IdentityShared
+	// ("" too), one login for everyone, or IdentityUser, each principal's
+	// own.
+	Identity Identity
 }
+
+// Identity is whose login a server's calls use (servers.NAME.oauth.identity).
+type Identity string
+
+const (
+	// IdentityShared is one login per server, used by every caller:
+	// toolsearch's behaviour before principals.
+	IdentityShared Identity = "shared"
+	// IdentityUser is a login per principal and server: each person's
+	// calls use that person's grant, and a caller without one is told how
+	// to log in. No one's grant is ever used for another.
+	IdentityUser Identity = "user"
+)
+
+// PerUser reports whether the server's calls use each principal's own
+// login.
+func (s *Settings) PerUser() bool { return s.Identity == IdentityUser }
 
 // Check returns every problem with the settings, each naming its key
 // under prefix (servers.NAME.oauth).
@@ -45,6 +66,11 @@ func (s *Settings) Check(prefix string) []string {
 		if sc == "" || strings.ContainsAny(sc, " \t\n\"\\") {
 			probs = append(probs, fmt.Sprintf("%s.scopes[%d]: %q is not a scope: no spaces, quotes or backslashes, and not empty", prefix, i, sc))
 		}
+	}
+	switch s.Identity {
+	case "", IdentityShared, IdentityUser:
+	default:
+		probs = append(probs, fmt.Sprintf("%s.identity: %q is not an identity: shared (one login for everyone, the default) or user (each person logs in)", prefix, s.Identity))
 	}
 	if s.CallbackPort < 0 || s.CallbackPort > 65535 {
 		probs = append(probs, fmt.Sprintf("%s.callbackPort: %d is not a port (1-65535, or 0 for any free port)", prefix, s.CallbackPort))
