@@ -160,7 +160,8 @@ type Options struct {
 	// UserGrants finds each principal's own grant for the servers whose
 	// logins are per person (oauth.identity: user); nil means nobody has
 	// one yet, and every such call is refused with the sentence that says
-	// how to log in. It must never be oauth.SharedGrants.
+	// how to log in; New makes it oauth.ByPrincipal over TokenStore. It
+	// must never be oauth.SharedGrants.
 	UserGrants oauth.PrincipalGrants
 	// UserLoginHint, when set, returns the sentence that tells a principal
 	// how to log in to a server as themselves (the status page's address,
@@ -263,6 +264,10 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		if files, storeErr = oauth.NewStore(""); storeErr == nil {
 			opts.TokenStore = files
 		}
+	}
+	if opts.UserGrants == nil && opts.TokenStore != nil {
+		// Each person's own grants, where the shared ones are kept.
+		opts.UserGrants = oauth.ByPrincipal{Grants: opts.TokenStore}
 	}
 	m := &Manager{
 		approvals:     opts.Approvals,

@@ -186,3 +186,44 @@ func TestIdentityUserWithoutOAuth(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestIdentityUserStoredGrants: with no lookup given, a person's grant is
+// the one stored under their own key where the shared grants are kept
+// (oauth.ByPrincipal), and the shared one serves nobody.
+func TestIdentityUserStoredGrants(t *testing.T) {
+	who := newWhoServer(t, map[string]string{"shared-token": "shared", "alice-token": "alice"})
+	store, err := oauth.NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Save(grantFor("who", who.url, "shared-token")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := store.SaveGrant(ctx, oauth.GrantKey{Principal: "alice", Server: "who", Resource: who.url}, grantFor("who", who.url, "alice-token")); err != nil {
+		t.Fatal(err)
+	}
+	catalog := loader.NewCatalog()
+	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
+		Catalog:    catalog,
+		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
+		CacheDir:   t.TempDir(),
+		Logger:     testLogger(t),
+		TokenStore: store,
+	})
+	m.firstBackoff = time.Millisecond
+	m.Start(ctx)
+	t.Cleanup(func() { m.Close() })
+	waitSource(t, catalog, "who", "active", inState(loader.StateActive))
+	res, err := m.Call(principal.With(ctx, "alice"), "who", "whoami", nil)
+	if err != nil || textOf(res) != "alice" {
+		t.Fatalf("alice's call = %v, %v; want under alice's grant", res, err)
+	}
+	var ul *UserLoginRequiredError
+	if _, err := m.Call(principal.With(ctx, "bob"), "who", "whoami", nil); !errors.As(err, &ul) {
+		t.Fatalf("bob's call: %v, want a *UserLoginRequiredError", err)
+	}
+	if got := who.seen(); len(got) != 1 || got[0] != "alice" {
+		t.Fatalf("calls seen from %q, want alice's alone", got)
+	}
+}

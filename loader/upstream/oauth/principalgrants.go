@@ -24,3 +24,17 @@ type SharedGrants struct{ Store *Store }
 func (s SharedGrants) PrincipalGrant(_ context.Context, _, server, resource string) (*Grant, error) {
 	return s.Store.Load(server, resource)
 }
+
+// ByPrincipal is identity: user's lookup over grants keyed by (principal,
+// server): a principal's own grant, never the shared identity's (the key
+// whose Principal is "").
+type ByPrincipal struct{ Grants Grants }
+
+// PrincipalGrant returns the grant stored under who's own key.
+func (b ByPrincipal) PrincipalGrant(ctx context.Context, who, server, resource string) (*Grant, error) {
+	if who == "" {
+		return nil, nil // the shared identity's key is nobody's own
+	}
+	g, _, err := b.Grants.LoadGrant(ctx, GrantKey{Principal: who, Server: server, Resource: resource})
+	return g, err
+}
