@@ -6,9 +6,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // A doc is every text of one definition laid end to end, so that each rule
@@ -64,112 +66,49 @@ func (d *doc) addJSON(root string, v any) {
 	}
 	d.jsons = append(d.jsons, data)
 	d.buf.Grow(len(data))
-	ordinal := 0
-	for i := 0; i < len(data); i++ {
-		if data[i] != '"' {
-			continue
-		}
-		j, escaped := i+1, false
-		for j < len(data) && data[j] != '"' {
-			if data[j] == '\\' {
-				escaped = true
-				j++
-			}
-			j++
-		}
-		if j >= len(data) {
-			return // not JSON
-		}
-		start := d.buf.Len()
-		if escaped {
-			if !unescapeJSON(&d.buf, data[i+1:j]) {
+	dec := decoders.Get().(*jsontext.Decoder)
+	src := bytes.NewBuffer(data) // read in place
+	dec.Reset(src, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	defer func() {
+		dec.Reset(new(bytes.Buffer)) // keep no reference to data in the pool
+		decoders.Put(dec)
+	}()
+	var unquoted []byte
+	for ordinal := 0; ; {
+		switch dec.PeekKind() {
+		case 0: // the end, or not JSON: what was read is kept
+			return
+		case '"':
+		default:
+			if _, err := dec.ReadToken(); err != nil {
 				return
 			}
-		} else {
-			d.buf.Write(data[i+1 : j])
-		}
-		k := j + 1
-		for k < len(data) && (data[k] == ' ' || data[k] == '\n' || data[k] == '\t' || data[k] == '\r') {
-			k++
-		}
-		d.pieces = append(d.pieces, piece{start: start, end: d.buf.Len(), root: root, ordinal: ordinal, key: k < len(data) && data[k] == ':'})
-		d.buf.WriteString(separator)
-		ordinal++
-		i = j
-	}
-}
-
-// unescapeJSON writes the text of a JSON string's body (the bytes between
-// its quotes) to b, and reports whether the escapes were valid. It is
-// json.Unmarshal's decoding of a string, without the reflection a schema
-// of many short strings paid for.
-func unescapeJSON(b *strings.Builder, s []byte) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			b.WriteByte(c)
 			continue
 		}
-		i++
-		if i == len(s) {
-			return false
+		// A string is a key where an object has as many names as values.
+		kind, length := dec.StackIndex(dec.StackDepth())
+		key := kind == '{' && length%2 == 0
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return
 		}
-		switch s[i] {
-		case '"', '\\', '/':
-			b.WriteByte(s[i])
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			r, ok := hex4(s[i+1:])
-			if !ok {
-				return false
-			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				if r2, ok := hex4(s[min(i+3, len(s)):]); ok && i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						r = d
-						i += 6
-					}
-				}
-			}
-			b.WriteRune(r) // a lone surrogate becomes U+FFFD, as with encoding/json
-		default:
-			return false
+		start := d.buf.Len()
+		if text := raw[1 : len(raw)-1]; bytes.IndexByte(text, '\\') < 0 {
+			d.buf.Write(text)
+		} else {
+			// The decoder checked the string: an error here is a lone
+			// surrogate or invalid UTF-8 made U+FFFD, as json.Unmarshal does.
+			unquoted, _ = jsontext.AppendUnquote(unquoted[:0], raw)
+			d.buf.Write(unquoted)
 		}
+		d.pieces = append(d.pieces, piece{start: start, end: d.buf.Len(), root: root, ordinal: ordinal, key: key})
+		d.buf.WriteString(separator)
+		ordinal++
 	}
-	return true
 }
 
-// hex4 reads four hex digits.
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
+// decoders read addJSON's documents, reused.
+var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
 
 // text is the whole buffer as a string, shared, not copied: nothing is
 // added once scanning starts.
