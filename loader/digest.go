@@ -86,16 +86,19 @@ var canonPool = sync.Pool{New: func() any { return new(canonicalizer) }}
 type canonicalizer struct {
 	dec     jsontext.Decoder
 	src     bytes.Buffer // the JSON read: the decoder reads it in place
+	in      []byte       // that JSON
 	out     []byte
 	members []member // the members of the objects being written, innermost last
 	keys    []byte   // the unquoted keys of those members
 	scratch []byte
 }
 
-// member is one "key":value of an object, written at out[start:end], its
-// unquoted key at keys[keyStart:keyEnd].
+// member is one "key":value of an object, written at out[start:end]. Its
+// unquoted key is in[keyStart:keyEnd], or keys[keyStart:keyEnd] when
+// inKeys (a key whose text is not its bytes).
 type member struct {
 	keyStart, keyEnd int
+	inKeys           bool
 	start, end       int
 }
 
@@ -126,10 +129,10 @@ func (c *canonicalizer) reset() {
 // json writes the canonical form of the JSON text data, which it checks as
 // strictly as encoding/json does: one value, white space around it.
 func (c *canonicalizer) json(data []byte) bool {
-	c.src = *bytes.NewBuffer(data)
+	c.in, c.src = data, *bytes.NewBuffer(data)
 	c.dec.Reset(&c.src, asUnmarshalReads...)
 	defer func() { // keep no reference to data in the pool
-		c.src = bytes.Buffer{}
+		c.in, c.src = nil, bytes.Buffer{}
 		c.dec.Reset(&c.src)
 	}()
 	if !c.value() {
@@ -240,16 +243,18 @@ func (c *canonicalizer) value() bool {
 
 // str writes a string as json.Marshal writes its decoded text: as it
 // stands when that is the same (printable ASCII other than what it escapes,
-// valid UTF-8 other than U+2028 and U+2029), else unquoted and quoted again.
-func (c *canonicalizer) str(raw jsontext.Value) {
+// valid UTF-8 other than U+2028 and U+2029), which it reports, else
+// unquoted and quoted again.
+func (c *canonicalizer) str(raw jsontext.Value) (asIs bool) {
 	if marshalsAsIs(raw[1 : len(raw)-1]) {
 		c.out = append(c.out, raw...)
-		return
+		return true
 	}
 	// The decoder checked raw: an error here is invalid UTF-8 or a lone
 	// surrogate made U+FFFD, as json.Unmarshal makes them.
 	c.scratch, _ = jsontext.AppendUnquote(c.scratch[:0], raw)
 	c.out = appendString(c.out, c.scratch)
+	return false
 }
 
 // marshalsAsIs reports whether a string's bytes, between its quotes, are
@@ -257,7 +262,7 @@ func (c *canonicalizer) str(raw jsontext.Value) {
 func marshalsAsIs(s []byte) bool {
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			if !htmlSafe(b) {
+			if !asciiAsIs[b] {
 				return false
 			}
 			i++
@@ -271,6 +276,14 @@ func marshalsAsIs(s []byte) bool {
 	}
 	return true
 }
+
+// asciiAsIs is htmlSafe by table, for marshalsAsIs's loop.
+var asciiAsIs = func() (t [utf8.RuneSelf]bool) {
+	for b := range t {
+		t[b] = htmlSafe(byte(b))
+	}
+	return t
+}()
 
 // open reads the bracket of an array or object and writes it, within
 // maxCanonicalDepth.
@@ -315,14 +328,20 @@ func (c *canonicalizer) object() bool {
 		if len(c.members) > base {
 			c.out = append(c.out, ',')
 		}
-		m := member{keyStart: len(c.keys), start: len(c.out)}
+		m := member{start: len(c.out)}
 		name, err := c.dec.ReadValue()
 		if err != nil {
 			return false
 		}
-		c.keys, _ = jsontext.AppendUnquote(c.keys, name) // checked, as in str
-		m.keyEnd = len(c.keys)
-		c.str(name)
+		if c.str(name) {
+			// Its text is its bytes, just read: where the decoder stands.
+			m.keyEnd = int(c.dec.InputOffset()) - 1
+			m.keyStart = m.keyEnd - (len(name) - 2)
+		} else {
+			m.inKeys, m.keyStart = true, len(c.keys)
+			c.keys, _ = jsontext.AppendUnquote(c.keys, name) // checked, as in str
+			m.keyEnd = len(c.keys)
+		}
 		c.out = append(c.out, ':')
 		if !c.value() {
 			return false
@@ -364,7 +383,12 @@ func (c *canonicalizer) reorder(body int, ms []member) {
 	}
 }
 
-func (c *canonicalizer) key(m member) []byte { return c.keys[m.keyStart:m.keyEnd] }
+func (c *canonicalizer) key(m member) []byte {
+	if m.inKeys {
+		return c.keys[m.keyStart:m.keyEnd]
+	}
+	return c.in[m.keyStart:m.keyEnd]
+}
 
 // number writes a number, which the decoder checked, as the float64 it
 // decodes to.
