@@ -89,7 +89,7 @@ func LoadToolsFile(spec string) (*Source, error) {
 // what the file says. Tools are decoded one at a time, so that a large
 // catalog is never held twice over.
 func DecodeTools(data []byte) ([]*mcp.Tool, error) {
-	return ReadTools(bytes.NewBuffer(data)) // read in place
+	return ReadTools(bytes.NewReader(data))
 }
 
 // ReadTools is DecodeTools for JSON read from r as it comes.
@@ -182,7 +182,7 @@ func decodeToolArray(r *jsonstream.Reader, pack *schemaPacker, make func(*toolJS
 // nextTool appends the JSON of the array's tool i to dst, or reads the end
 // of the array and returns nil.
 func nextTool(r *jsonstream.Reader, i int, dst []byte) ([]byte, error) {
-	more, err := r.More(']')
+	more, err := r.More(']', i)
 	if err != nil {
 		return nil, fmt.Errorf("tools[%d]: want another tool or the end of the array: %v", i, err)
 	}
@@ -484,8 +484,8 @@ func openToolsArray(r *jsonstream.Reader) error {
 		return errors.New(want)
 	}
 	r.Expect('{')
-	for {
-		switch more, err := r.More('}'); {
+	for n := 0; ; n++ {
+		switch more, err := r.More('}', n); {
 		case err != nil:
 			return fmt.Errorf("%s: %v", want, err)
 		case !more:
@@ -501,10 +501,11 @@ func openToolsArray(r *jsonstream.Reader) error {
 			}
 			return nil
 		}
-		// Skipped, but checked (by the reader): a file that is not JSON is
-		// refused whole.
-		if _, err := r.Value(nil); err != nil {
-			return fmt.Errorf("%s: %q is not valid JSON: %v", want, key, err)
+		// Skipped, but checked: a file that is not JSON is refused whole.
+		if raw, err := r.Value(nil); err != nil {
+			return fmt.Errorf("%s: %v", want, err)
+		} else if !json.Valid(raw) {
+			return fmt.Errorf("%s: %q is not valid JSON", want, key)
 		}
 	}
 }

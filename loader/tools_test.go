@@ -42,8 +42,8 @@ func TestDecodeTools(t *testing.T) {
 		{name: "truncated", in: `[{"name":"a"}`, err: "tools[1]: want another tool"},
 		// What is read without decoding is still checked.
 		{name: "a bad member before the tools", in: `{"nextCursor":tru,"tools":[]}`, err: `"nextCursor" is not valid JSON`},
-		{name: "no comma between tools", in: `[{"name":"a"} {"name":"b"}]`, err: "tools[1]: want another tool or the end of the array: invalid character '{' after array element (expecting ',' or ']') at offset 14"},
-		{name: "a trailing comma", in: `[{"name":"a"},]`, err: "tools[1]: want another tool or the end of the array: invalid character ',' at start of value at offset 13"},
+		{name: "no comma between tools", in: `[{"name":"a"} {"name":"b"}]`, err: "tools[1]: want another tool or the end of the array: want ',' or ']'"},
+		{name: "a trailing comma", in: `[{"name":"a"},]`, err: "tools[1]: want a value"},
 		{name: "brackets that do not pair", in: `[{"name":"a"]]`, err: "tools[0]"},
 	}
 	for _, tt := range tests {

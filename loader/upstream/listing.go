@@ -129,7 +129,7 @@ func splitPage(result json.RawMessage, pack *loader.SchemaPacker) (tools []*mcp.
 	if !found || bytes.Contains(raw, []byte("x-mcp-header")) {
 		return nil, nil, false
 	}
-	tools, err := loader.ReadListedTools(jsonstream.NewReader(bytes.NewBuffer(raw)), pack) // read in place
+	tools, err := loader.ReadListedTools(jsonstream.NewReader(bytes.NewReader(raw)), pack)
 	if err != nil {
 		return nil, nil, false
 	}
