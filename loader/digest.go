@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -79,23 +78,27 @@ func roundTrip(data []byte) []byte {
 var canonPool = sync.Pool{New: func() any { return new(canonicalizer) }}
 
 // A canonicalizer rewrites compact JSON as json.Marshal writes the value
-// json.Unmarshal decodes from it into an any. It reads the JSON with a
-// jsontext.Decoder set to take what json.Unmarshal takes (duplicate keys,
-// invalid UTF-8 and lone surrogates, each made U+FFFD when unquoted). Its
-// buffers are reused from call to call.
+// json.Unmarshal decodes from it into an any. Its buffers are reused from
+// call to call.
+//
+// It reads the JSON itself rather than with jsontext's Decoder (issue 46):
+// on the Decoder, a digest cost 10-15 % more (BenchmarkToolDigest) and a
+// tools file's load 17 % more of its digests' share (LoadToolsFile at
+// 42,000 tools, medians of four runs in turn), on the path to a large
+// file's first tools/list, past the start-up guard's 5 %. The golden
+// digests (TestDigestGolden) hold whichever reads it.
 type canonicalizer struct {
-	dec     jsontext.Decoder
-	src     bytes.Buffer // the JSON read: the decoder reads it in place
-	in      []byte       // that JSON
+	in      []byte
 	out     []byte
 	members []member // the members of the objects being written, innermost last
-	keys    []byte   // the unquoted keys of those members
+	keys    []byte   // unescaped keys that differ from their JSON text
 	scratch []byte
+	depth   int
 }
 
 // member is one "key":value of an object, written at out[start:end]. Its
-// unquoted key is in[keyStart:keyEnd], or keys[keyStart:keyEnd] when
-// inKeys (a key whose text is not its bytes).
+// unescaped key is in[keyStart:keyEnd], or keys[keyStart:keyEnd] when
+// inKeys.
 type member struct {
 	keyStart, keyEnd int
 	inKeys           bool
@@ -118,28 +121,17 @@ func (c *canonicalizer) canonical(data []byte) ([]byte, bool) {
 // goes the original way, which has its own bound.
 const maxCanonicalDepth = 1000
 
-// asUnmarshalReads are the decoder's options that take what json.Unmarshal
-// takes.
-var asUnmarshalReads = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
-
 func (c *canonicalizer) reset() {
-	c.out, c.members, c.keys = c.out[:0], c.members[:0], c.keys[:0]
+	c.out, c.members, c.keys, c.depth = c.out[:0], c.members[:0], c.keys[:0], 0
 }
 
 // json writes the canonical form of the JSON text data, which it checks as
-// strictly as encoding/json does: one value, white space around it.
+// strictly as encoding/json does.
 func (c *canonicalizer) json(data []byte) bool {
-	c.in, c.src = data, *bytes.NewBuffer(data)
-	c.dec.Reset(&c.src, asUnmarshalReads...)
-	defer func() { // keep no reference to data in the pool
-		c.in, c.src = nil, bytes.Buffer{}
-		c.dec.Reset(&c.src)
-	}()
-	if !c.value() {
-		return false
-	}
-	_, err := c.dec.ReadToken()
-	return err == io.EOF
+	c.in = data
+	defer func() { c.in = nil }()
+	i, ok := c.value(c.skipSpace(0))
+	return ok && c.skipSpace(i) == len(data)
 }
 
 func (c *canonicalizer) result() []byte {
@@ -218,148 +210,144 @@ func (c *canonicalizer) goString(s string) {
 	c.out = appendString(c.out, c.scratch)
 }
 
-// value writes the next value the decoder holds.
-func (c *canonicalizer) value() bool {
-	switch c.dec.PeekKind() {
-	case '{':
-		return c.object()
-	case '[':
-		return c.array()
+func (c *canonicalizer) skipSpace(i int) int {
+	for i < len(c.in) && (c.in[i] == ' ' || c.in[i] == '\t' || c.in[i] == '\n' || c.in[i] == '\r') {
+		i++
 	}
-	raw, err := c.dec.ReadValue()
-	if err != nil {
-		return false
-	}
-	switch raw.Kind() {
-	case '"':
-		c.str(raw)
-	case '0':
-		return c.number(raw)
-	default: // true, false, null
-		c.out = append(c.out, raw...)
-	}
-	return true
+	return i
 }
 
-// str writes a string as json.Marshal writes its decoded text: as it
-// stands when that is the same (printable ASCII other than what it escapes,
-// valid UTF-8 other than U+2028 and U+2029), which it reports, else
-// unquoted and quoted again.
-func (c *canonicalizer) str(raw jsontext.Value) (asIs bool) {
-	if marshalsAsIs(raw[1 : len(raw)-1]) {
-		c.out = append(c.out, raw...)
-		return true
+// value writes the value starting at in[i] and returns where it ends.
+func (c *canonicalizer) value(i int) (int, bool) {
+	if i >= len(c.in) {
+		return i, false
 	}
-	// The decoder checked raw: an error here is invalid UTF-8 or a lone
-	// surrogate made U+FFFD, as json.Unmarshal makes them.
-	c.scratch, _ = jsontext.AppendUnquote(c.scratch[:0], raw)
-	c.out = appendString(c.out, c.scratch)
-	return false
-}
-
-// marshalsAsIs reports whether a string's bytes, between its quotes, are
-// what json.Marshal writes for the text they decode to.
-func marshalsAsIs(s []byte) bool {
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if !asciiAsIs[b] {
-				return false
-			}
-			i++
-			continue
+	switch b := c.in[i]; {
+	case b == '{':
+		return c.object(i)
+	case b == '[':
+		return c.array(i)
+	case b == '"':
+		end, simple, ok := c.scanString(i)
+		if !ok {
+			return i, false
 		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-			return false
+		if simple {
+			c.out = append(c.out, c.in[i:end]...)
+			return end, true
 		}
-		i += size
+		c.scratch = unquote(c.scratch[:0], c.in[i:end])
+		c.out = appendString(c.out, c.scratch)
+		return end, true
+	case b == '-' || '0' <= b && b <= '9':
+		return c.number(i)
 	}
-	return true
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if bytes.HasPrefix(c.in[i:], []byte(lit)) {
+			c.out = append(c.out, lit...)
+			return i + len(lit), true
+		}
+	}
+	return i, false
 }
 
-// asciiAsIs is htmlSafe by table, for marshalsAsIs's loop.
-var asciiAsIs = func() (t [utf8.RuneSelf]bool) {
-	for b := range t {
-		t[b] = htmlSafe(byte(b))
+func (c *canonicalizer) array(i int) (int, bool) {
+	if c.depth++; c.depth > maxCanonicalDepth {
+		return i, false
 	}
-	return t
-}()
-
-// open reads the bracket of an array or object and writes it, within
-// maxCanonicalDepth.
-func (c *canonicalizer) open(bracket byte) bool {
-	if _, err := c.dec.ReadToken(); err != nil || c.dec.StackDepth() > maxCanonicalDepth {
-		return false
+	defer func() { c.depth-- }()
+	c.out = append(c.out, '[')
+	i = c.skipSpace(i + 1)
+	if i < len(c.in) && c.in[i] == ']' {
+		c.out = append(c.out, ']')
+		return i + 1, true
 	}
-	c.out = append(c.out, bracket)
-	return true
-}
-
-func (c *canonicalizer) array() bool {
-	if !c.open('[') {
-		return false
-	}
-	for n := 0; c.dec.PeekKind() != ']'; n++ {
-		if n > 0 {
+	for {
+		var ok bool
+		if i, ok = c.value(i); !ok {
+			return i, false
+		}
+		i = c.skipSpace(i)
+		if i >= len(c.in) {
+			return i, false
+		}
+		switch c.in[i] {
+		case ',':
 			c.out = append(c.out, ',')
-		}
-		if !c.value() {
-			return false
+			i = c.skipSpace(i + 1)
+		case ']':
+			c.out = append(c.out, ']')
+			return i + 1, true
+		default:
+			return i, false
 		}
 	}
-	if _, err := c.dec.ReadToken(); err != nil {
-		return false
-	}
-	c.out = append(c.out, ']')
-	return true
 }
 
 // object writes the members as they come, then puts them in key order if
 // they were not, keeping the last of equal keys as json.Unmarshal does.
-func (c *canonicalizer) object() bool {
-	if !c.open('{') {
-		return false
+func (c *canonicalizer) object(i int) (int, bool) {
+	if c.depth++; c.depth > maxCanonicalDepth {
+		return i, false
 	}
+	defer func() { c.depth-- }()
+	c.out = append(c.out, '{')
 	body := len(c.out)
 	base := len(c.members)
 	defer func() { c.members = c.members[:base] }()
+	i = c.skipSpace(i + 1)
+	if i < len(c.in) && c.in[i] == '}' {
+		c.out = append(c.out, '}')
+		return i + 1, true
+	}
 	sorted := true
-	for c.dec.PeekKind() != '}' {
-		if len(c.members) > base {
-			c.out = append(c.out, ',')
+	for {
+		if i >= len(c.in) || c.in[i] != '"' {
+			return i, false
 		}
-		m := member{start: len(c.out)}
-		name, err := c.dec.ReadValue()
-		if err != nil {
-			return false
+		end, simple, ok := c.scanString(i)
+		if !ok {
+			return i, false
 		}
-		if c.str(name) {
-			// Its text is its bytes, just read: where the decoder stands.
-			m.keyEnd = int(c.dec.InputOffset()) - 1
-			m.keyStart = m.keyEnd - (len(name) - 2)
-		} else {
+		m := member{keyStart: i + 1, keyEnd: end - 1, start: len(c.out)}
+		if !simple {
 			m.inKeys, m.keyStart = true, len(c.keys)
-			c.keys, _ = jsontext.AppendUnquote(c.keys, name) // checked, as in str
+			c.keys = unquote(c.keys, c.in[i:end])
 			m.keyEnd = len(c.keys)
+			c.out = appendString(c.out, c.keys[m.keyStart:])
+		} else {
+			c.out = append(c.out, c.in[i:end]...)
 		}
 		c.out = append(c.out, ':')
-		if !c.value() {
-			return false
+		if i = c.skipSpace(end); i >= len(c.in) || c.in[i] != ':' {
+			return i, false
+		}
+		if i, ok = c.value(c.skipSpace(i + 1)); !ok {
+			return i, false
 		}
 		m.end = len(c.out)
 		if n := len(c.members); n > base && bytes.Compare(c.key(c.members[n-1]), c.key(m)) >= 0 {
 			sorted = false
 		}
 		c.members = append(c.members, m)
-	}
-	if _, err := c.dec.ReadToken(); err != nil {
-		return false
+		i = c.skipSpace(i)
+		if i >= len(c.in) {
+			return i, false
+		}
+		if c.in[i] == '}' {
+			break
+		}
+		if c.in[i] != ',' {
+			return i, false
+		}
+		c.out = append(c.out, ',')
+		i = c.skipSpace(i + 1)
 	}
 	if !sorted {
 		c.reorder(body, c.members[base:])
 	}
 	c.out = append(c.out, '}')
-	return true
+	return i + 1, true
 }
 
 // reorder rewrites out[body:] with the members in key order, the last of
@@ -390,22 +378,103 @@ func (c *canonicalizer) key(m member) []byte {
 	return c.in[m.keyStart:m.keyEnd]
 }
 
-// number writes a number, which the decoder checked, as the float64 it
-// decodes to.
-func (c *canonicalizer) number(lit jsontext.Value) bool {
-	n := len(lit)
-	if bytes.IndexAny(lit, ".eE") < 0 && (n <= 15 || n == 16 && lit[0] == '-') {
+// scanString finds the end of the string starting at in[i] (past its
+// closing quote). It is simple when json.Marshal would write back its
+// decoded text exactly as it stands: printable ASCII other than the
+// characters it escapes, and valid UTF-8 other than U+2028 and U+2029.
+func (c *canonicalizer) scanString(i int) (end int, simple, ok bool) {
+	simple = true
+	for j := i + 1; j < len(c.in); {
+		b := c.in[j]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '"':
+				return j + 1, simple, true
+			case b == '\\':
+				simple = false
+				if j+1 >= len(c.in) {
+					return len(c.in), false, false
+				}
+				switch c.in[j+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					j += 2
+				case 'u':
+					if getu4(c.in[j:]) < 0 {
+						return j, false, false
+					}
+					j += 6
+				default:
+					return j, false, false
+				}
+				continue
+			case b < ' ':
+				return j, false, false
+			case !htmlSafe(b):
+				simple = false
+			}
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRune(c.in[j:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			simple = false
+		}
+		j += size
+	}
+	return len(c.in), false, false
+}
+
+// number writes the number starting at in[i], read by JSON's grammar, as
+// the float64 it decodes to.
+func (c *canonicalizer) number(i int) (int, bool) {
+	j := i
+	digits := func() int {
+		k := j
+		for j < len(c.in) && '0' <= c.in[j] && c.in[j] <= '9' {
+			j++
+		}
+		return j - k
+	}
+	if c.in[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(c.in) && c.in[j] == '0':
+		j++
+	case digits() == 0:
+		return i, false
+	}
+	plain := true
+	if j < len(c.in) && c.in[j] == '.' {
+		j++
+		if digits() == 0 {
+			return i, false
+		}
+		plain = false
+	}
+	if j < len(c.in) && (c.in[j] == 'e' || c.in[j] == 'E') {
+		j++
+		if j < len(c.in) && (c.in[j] == '+' || c.in[j] == '-') {
+			j++
+		}
+		if digits() == 0 {
+			return i, false
+		}
+		plain = false
+	}
+	lit := c.in[i:j]
+	if n := len(lit); plain && (n <= 15 || n == 16 && lit[0] == '-') {
 		// An integer of 15 digits or fewer: a float64 holds it exactly, and
 		// json.Marshal writes it back digit for digit.
 		c.out = append(c.out, lit...)
-		return true
+		return j, true
 	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil {
-		return false
+		return i, false
 	}
 	c.out = appendFloat(c.out, f)
-	return true
+	return j, true
 }
 
 // appendFloat writes f as json.Marshal writes a float64.
@@ -425,6 +494,37 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// unquote appends the text of a JSON string (quotes included) as
+// json.Unmarshal decodes it: escapes resolved, a lone surrogate and each
+// byte of invalid UTF-8 made U+FFFD. scanString has checked the string: an
+// error of jsontext.AppendUnquote's is one of those made U+FFFD.
+func unquote(dst, quoted []byte) []byte {
+	dst, _ = jsontext.AppendUnquote(dst, quoted)
+	return dst
+}
+
+// getu4 decodes \uXXXX from the start of s, or returns -1.
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c = c - '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 // htmlSafe reports whether json.Marshal writes the ASCII byte b as it is.
