@@ -3,28 +3,26 @@ package search
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"slices"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // schemaReader reads the searchable part of a JSON Schema into a schemaNode
-// straight from its tokens. It gives the node json.Unmarshal would give, for
+// straight from its bytes. It gives the node json.Unmarshal would give, for
 // the schemas catalogs hold, at a fraction of the cost: json.Unmarshal
 // decodes every properties object three times over (a Decoder, a raw copy,
 // the node). Whatever it is not sure to read exactly as json.Unmarshal does
 // (a field name in other letter case, a field given twice, a field of an
 // unexpected type, null, escapes in a field name, invalid JSON) makes it
 // give up, and ToolDocument reads the schema with json.Unmarshal instead.
+//
+// It reads the bytes itself rather than jsontext's Decoder's tokens (issue
+// 46): on the Decoder, building the documents of the dev split cost 12-18 %
+// more (BenchmarkToolDocument, four runs in turn), past the start-up guard's
+// 5 %. Strings with escapes are decoded by encoding/json (unquote).
 type schemaReader struct {
-	dec  jsontext.Decoder
-	src  bytes.Buffer // the schema: the decoder reads it in place
 	data []byte
-	// props is scratch for the properties being read, innermost last.
-	props []namedNode
+	i    int
 	// params is scratch for ToolDocument's flattened parameters.
 	params []Param
 }
@@ -35,26 +33,34 @@ var readers = sync.Pool{New: func() any { return new(schemaReader) }}
 // left to json.Unmarshal, which has its own bound.
 const maxReadDepth = 200
 
-// asUnmarshalReads are the decoder's options that take the JSON
-// json.Unmarshal takes: duplicate names (the reader gives up on a field
-// given twice itself), invalid UTF-8 and lone surrogates (made U+FFFD).
-var asUnmarshalReads = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
-
 // readSchema reads data into n, reporting false when it gave up.
 func (r *schemaReader) readSchema(data []byte, n *schemaNode) bool {
-	r.data, r.src = data, *bytes.NewBuffer(data)
-	r.dec.Reset(&r.src, asUnmarshalReads...)
-	defer func() { // keep no reference to data in the pool
-		r.data, r.src = nil, bytes.Buffer{}
-		r.dec.Reset(&r.src)
-		clear(r.props)
-		r.props = r.props[:0]
-	}()
-	if r.dec.PeekKind() != '{' || !r.node(n, 0) {
+	r.data, r.i = data, 0
+	defer func() { r.data = nil }()
+	r.space()
+	if r.peek() != '{' || !r.node(n, 0) {
 		return false
 	}
-	_, err := r.dec.ReadToken()
-	return err == io.EOF
+	r.space()
+	return r.i == len(r.data)
+}
+
+func (r *schemaReader) peek() byte {
+	if r.i < len(r.data) {
+		return r.data[r.i]
+	}
+	return 0
+}
+
+func (r *schemaReader) space() {
+	for r.i < len(r.data) {
+		switch r.data[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
 }
 
 // The fields of schemaNode that schemaReader reads, each a bit in a set of
@@ -95,14 +101,14 @@ func schemaField(key []byte) uint8 {
 
 var schemaFieldNames = []string{"description", "title", "enum", "properties", "items", "anyOf", "oneOf", "allOf"}
 
-// node reads the object at the decoder's position into n.
+// node reads the object at r.i into n.
 func (r *schemaReader) node(n *schemaNode, depth int) bool {
 	if depth > maxReadDepth {
 		return false
 	}
 	var seen uint8
-	return r.object(func(name jsontext.Value, simple bool) bool {
-		key := name[1 : len(name)-1]
+	return r.object(func(tok []byte, simple bool) bool {
+		key := tok[1 : len(tok)-1]
 		field := schemaField(key)
 		if field == 0 {
 			if !simple || foldsToField(key) {
@@ -124,7 +130,7 @@ func (r *schemaReader) node(n *schemaNode, depth int) bool {
 		case readProperties:
 			return r.properties(&n.Properties, depth+1)
 		case readItems:
-			if r.dec.PeekKind() != '{' {
+			if r.peek() != '{' {
 				return false
 			}
 			n.Items = new(schemaNode)
@@ -151,64 +157,88 @@ func foldsToField(key []byte) bool {
 	return false
 }
 
-// object reads the object at the decoder's position, calling member with
-// each name as written (simple when its text is its bytes between the
-// quotes), positioned at its value, which member must read.
-func (r *schemaReader) object(member func(name jsontext.Value, simple bool) bool) bool {
-	if _, err := r.dec.ReadToken(); err != nil { // {
-		return false
+// object reads the object at r.i, calling member with each key as written
+// (simple when its text is its bytes between the quotes) with r.i at its
+// value, which member must read.
+func (r *schemaReader) object(member func(tok []byte, simple bool) bool) bool {
+	r.i++ // {
+	r.space()
+	if r.peek() == '}' {
+		r.i++
+		return true
 	}
-	for r.dec.PeekKind() != '}' {
-		name, err := r.dec.ReadValue()
-		if err != nil || !member(name, simpleString(name)) {
+	for {
+		if r.peek() != '"' {
+			return false
+		}
+		start := r.i
+		simple, ok := r.str()
+		if !ok {
+			return false
+		}
+		tok := r.data[start:r.i]
+		r.space()
+		if r.peek() != ':' {
+			return false
+		}
+		r.i++
+		r.space()
+		if !member(tok, simple) {
+			return false
+		}
+		r.space()
+		switch r.peek() {
+		case ',':
+			r.i++
+			r.space()
+		case '}':
+			r.i++
+			return true
+		default:
 			return false
 		}
 	}
-	_, err := r.dec.ReadToken()
-	return err == nil
 }
 
 // properties reads a properties object in the order written; a property
 // whose schema is not an object counts by its name alone, as with
-// json.Unmarshal, which leaves that node empty. The properties are gathered
-// in scratch first, so that they take one allocation of the exact size.
+// json.Unmarshal, which leaves that node empty. The properties are counted
+// first, so that they take one allocation of the exact size.
 func (r *schemaReader) properties(props *orderedProps, depth int) bool {
-	if r.dec.PeekKind() != '{' {
+	if r.peek() != '{' {
 		return false
 	}
-	base := len(r.props)
-	defer func() {
-		clear(r.props[base:])
-		r.props = r.props[:base]
-	}()
-	ok := r.object(func(name jsontext.Value, simple bool) bool {
-		var p namedNode
-		if simple {
-			p.name = string(name[1 : len(name)-1])
-		} else {
-			p.name = unquote(name)
-		}
-		if r.dec.PeekKind() != '{' {
-			r.props = append(r.props, p)
-			return r.dec.SkipValue() == nil
-		}
-		ok := r.node(&p.node, depth)
-		r.props = append(r.props, p)
-		return ok
-	})
-	if ok && len(r.props) > base {
-		*props = slices.Clone(r.props[base:])
+	start, count := r.i, 0
+	if !r.object(func([]byte, bool) bool { count++; return r.skip(depth) }) {
+		return false
 	}
-	return ok
+	if count == 0 {
+		return true
+	}
+	r.i = start
+	*props = make(orderedProps, 0, count)
+	return r.object(func(tok []byte, simple bool) bool {
+		*props = append(*props, namedNode{})
+		p := &(*props)[len(*props)-1]
+		if simple {
+			p.name = string(tok[1 : len(tok)-1])
+		} else if !unquote(tok, &p.name) {
+			return false
+		}
+		if r.peek() != '{' {
+			return r.skip(depth)
+		}
+		return r.node(&p.node, depth)
+	})
 }
 
 // nodes reads an array of schemas.
 func (r *schemaReader) nodes(dst *[]schemaNode, depth int) bool {
-	if r.dec.PeekKind() != '[' {
+	if r.peek() != '[' {
 		return false
 	}
 	return r.array(func() bool {
-		if r.dec.PeekKind() != '{' {
+		if r.peek() != '{' {
 			return false
 		}
 		*dst = append(*dst, schemaNode{})
@@ -216,62 +246,71 @@ func (r *schemaReader) nodes(dst *[]schemaNode, depth int) bool {
 	})
 }
 
-// array reads the array at the decoder's position, calling elem at each
-// element, which elem must read.
+// array reads the array at r.i, calling elem with r.i at each element,
+// which elem must read.
 func (r *schemaReader) array(elem func() bool) bool {
-	if _, err := r.dec.ReadToken(); err != nil { // [
-		return false
+	r.i++ // [
+	r.space()
+	if r.peek() == ']' {
+		r.i++
+		return true
 	}
-	for r.dec.PeekKind() != ']' {
+	for {
 		if !elem() {
 			return false
 		}
+		r.space()
+		switch r.peek() {
+		case ',':
+			r.i++
+			r.space()
+		case ']':
+			r.i++
+			return true
+		default:
+			return false
+		}
 	}
-	_, err := r.dec.ReadToken()
-	return err == nil
 }
 
 // text reads a string field.
 func (r *schemaReader) text(dst *string) bool {
-	if r.dec.PeekKind() != '"' {
+	if r.peek() != '"' {
 		return false
 	}
-	raw, err := r.dec.ReadValue()
-	switch {
-	case err != nil:
+	start := r.i
+	simple, ok := r.str()
+	if !ok {
 		return false
-	case simpleString(raw):
-		*dst = string(raw[1 : len(raw)-1])
-	default:
-		*dst = unquote(raw)
 	}
-	return true
+	if simple {
+		*dst = string(r.data[start+1 : r.i-1])
+		return true
+	}
+	return json.Unmarshal(r.data[start:r.i], dst) == nil
 }
 
 // enum reads the values of an enum as json.Unmarshal reads them into
 // []any. Enums of plain strings, the usual ones, are read directly.
 func (r *schemaReader) enum(dst *[]any) bool {
-	if r.dec.PeekKind() != '[' {
+	if r.peek() != '[' {
 		return false
 	}
-	// The offset is past the name just read: the array starts at the
-	// first bracket after it (beyond the colon).
-	start := r.dec.InputOffset()
-	start += int64(bytes.IndexByte(r.data[start:], '['))
+	start := r.i
 	var vals []any
 	plain := true
 	ok := r.array(func() bool {
-		if r.dec.PeekKind() != '"' {
+		if r.peek() != '"' {
 			plain = false
-			return r.dec.SkipValue() == nil
+			return r.skip(0)
 		}
-		raw, err := r.dec.ReadValue()
-		simple := err == nil && simpleString(raw)
+		s := r.i
+		simple, ok := r.str()
 		if simple && plain {
-			vals = append(vals, string(raw[1:len(raw)-1]))
+			vals = append(vals, string(r.data[s+1:r.i-1]))
 		}
 		plain = plain && simple
-		return err == nil
+		return ok
 	})
 	if !ok {
 		return false
@@ -283,29 +322,129 @@ func (r *schemaReader) enum(dst *[]any) bool {
 		*dst = vals
 		return true
 	}
-	return json.Unmarshal(r.data[start:r.dec.InputOffset()], dst) == nil
+	return json.Unmarshal(r.data[start:r.i], dst) == nil
 }
 
-// simpleString reports whether a string, which the decoder read, holds no
-// escape and is valid UTF-8, so that its text is its bytes between the
-// quotes.
-func simpleString(raw jsontext.Value) bool {
-	inner := raw[1 : len(raw)-1]
-	return bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner)
+// str reads the string at r.i (which is at its quote), strictly as JSON. It
+// is simple when it holds no escape and is valid UTF-8, so that its text is
+// its bytes.
+func (r *schemaReader) str() (simple, ok bool) {
+	r.i++
+	simple = true
+	ascii := true
+	start := r.i
+	for r.i < len(r.data) {
+		c := r.data[r.i]
+		switch {
+		case c == '"':
+			if !ascii && !utf8.Valid(r.data[start:r.i]) {
+				simple = false
+			}
+			r.i++
+			return simple, true
+		case c < ' ':
+			return false, false
+		case c == '\\':
+			simple = false
+			r.i++
+			switch r.peek() {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				r.i++
+			case 'u':
+				if r.i+5 > len(r.data) {
+					return false, false
+				}
+				for _, h := range r.data[r.i+1 : r.i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false, false
+					}
+				}
+				r.i += 5
+			default:
+				return false, false
+			}
+		default:
+			if c >= utf8.RuneSelf {
+				ascii = false
+			}
+			r.i++
+		}
+	}
+	return false, false
 }
 
-// skip reads any value, strictly, nested at most maxReadDepth.
+// skip reads any JSON value, strictly.
 func (r *schemaReader) skip(depth int) bool {
 	if depth > maxReadDepth {
 		return false
 	}
-	return r.dec.SkipValue() == nil
+	switch c := r.peek(); {
+	case c == '{':
+		return r.object(func([]byte, bool) bool { return r.skip(depth + 1) })
+	case c == '[':
+		return r.array(func() bool { return r.skip(depth + 1) })
+	case c == '"':
+		_, ok := r.str()
+		return ok
+	case c == '-' || '0' <= c && c <= '9':
+		return r.number()
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if bytes.HasPrefix(r.data[r.i:], []byte(lit)) {
+			r.i += len(lit)
+			return true
+		}
+	}
+	return false
 }
 
-// unquote decodes a string the decoder read, as json.Unmarshal does: the
-// decoder has checked it, so an error here is invalid UTF-8 or a lone
-// surrogate made U+FFFD, which json.Unmarshal does too.
-func unquote(raw jsontext.Value) string {
-	b, _ := jsontext.AppendUnquote(nil, raw)
-	return string(b)
+// number reads a number by JSON's grammar.
+func (r *schemaReader) number() bool {
+	if r.peek() == '-' {
+		r.i++
+	}
+	switch c := r.peek(); {
+	case c == '0':
+		r.i++
+	case '1' <= c && c <= '9':
+		r.digits()
+	default:
+		return false
+	}
+	if r.peek() == '.' {
+		r.i++
+		if !r.digits() {
+			return false
+		}
+	}
+	if c := r.peek(); c == 'e' || c == 'E' {
+		r.i++
+		if c := r.peek(); c == '+' || c == '-' {
+			r.i++
+		}
+		if !r.digits() {
+			return false
+		}
+	}
+	return true
+}
+
+// digits reads one or more digits.
+func (r *schemaReader) digits() bool {
+	start := r.i
+	for r.i < len(r.data) && '0' <= r.data[r.i] && r.data[r.i] <= '9' {
+		r.i++
+	}
+	return r.i > start
+}
+
+// unquote decodes a JSON string token as json.Unmarshal does. (Passing
+// dst itself to json.Unmarshal would move what holds it to the heap.)
+func unquote(tok []byte, dst *string) bool {
+	var s string
+	if json.Unmarshal(tok, &s) != nil {
+		return false
+	}
+	*dst = s
+	return true
 }
