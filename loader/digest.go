@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -80,6 +80,13 @@ var canonPool = sync.Pool{New: func() any { return new(canonicalizer) }}
 // A canonicalizer rewrites compact JSON as json.Marshal writes the value
 // json.Unmarshal decodes from it into an any. Its buffers are reused from
 // call to call.
+//
+// It reads the JSON itself rather than with jsontext's Decoder (issue 46):
+// on the Decoder, a digest cost 10-15 % more (BenchmarkToolDigest) and a
+// tools file's load 17 % more of its digests' share (LoadToolsFile at
+// 42,000 tools, medians of four runs in turn), on the path to a large
+// file's first tools/list, past the start-up guard's 5 %. The golden
+// digests (TestDigestGolden) hold whichever reads it.
 type canonicalizer struct {
 	in      []byte
 	out     []byte
@@ -229,7 +236,7 @@ func (c *canonicalizer) value(i int) (int, bool) {
 			c.out = append(c.out, c.in[i:end]...)
 			return end, true
 		}
-		c.scratch = unquote(c.scratch[:0], c.in[i+1:end-1])
+		c.scratch = unquote(c.scratch[:0], c.in[i:end])
 		c.out = appendString(c.out, c.scratch)
 		return end, true
 	case b == '-' || '0' <= b && b <= '9':
@@ -305,7 +312,7 @@ func (c *canonicalizer) object(i int) (int, bool) {
 		m := member{keyStart: i + 1, keyEnd: end - 1, start: len(c.out)}
 		if !simple {
 			m.inKeys, m.keyStart = true, len(c.keys)
-			c.keys = unquote(c.keys, c.in[i+1:end-1])
+			c.keys = unquote(c.keys, c.in[i:end])
 			m.keyEnd = len(c.keys)
 			c.out = appendString(c.out, c.keys[m.keyStart:])
 		} else {
@@ -489,53 +496,12 @@ func appendFloat(b []byte, f float64) []byte {
 	return b
 }
 
-// unquote appends the text of a JSON string's contents (without quotes) as
+// unquote appends the text of a JSON string (quotes included) as
 // json.Unmarshal decodes it: escapes resolved, a lone surrogate and each
-// byte of invalid UTF-8 made U+FFFD.
-func unquote(dst, s []byte) []byte {
-	for r := 0; r < len(s); {
-		switch c := s[r]; {
-		case c == '\\' && r+1 < len(s):
-			switch s[r+1] {
-			case 'b':
-				dst = append(dst, '\b')
-			case 'f':
-				dst = append(dst, '\f')
-			case 'n':
-				dst = append(dst, '\n')
-			case 'r':
-				dst = append(dst, '\r')
-			case 't':
-				dst = append(dst, '\t')
-			case 'u':
-				rr := getu4(s[r:])
-				if rr < 0 {
-					return append(dst, s[r:]...) // not JSON; never reached from json.Marshal's output
-				}
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != utf8.RuneError {
-						dst = utf8.AppendRune(dst, dec)
-						r += 6
-						continue
-					}
-					rr = utf8.RuneError
-				}
-				dst = utf8.AppendRune(dst, rr)
-				continue
-			default: // '"', '\\', '/'
-				dst = append(dst, s[r+1])
-			}
-			r += 2
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(s[r:])
-			dst = utf8.AppendRune(dst, rr)
-			r += size
-		}
-	}
+// byte of invalid UTF-8 made U+FFFD. scanString has checked the string: an
+// error of jsontext.AppendUnquote's is one of those made U+FFFD.
+func unquote(dst, quoted []byte) []byte {
+	dst, _ = jsontext.AppendUnquote(dst, quoted)
 	return dst
 }
 

@@ -11,6 +11,13 @@
 // only if the text is: the caller decodes them, which checks them. What a
 // Reader checks itself is what lies between values (white space, commas,
 // colons, brackets), so that a text whose values all decode is valid JSON.
+//
+// Why not jsontext's Decoder (issue 46): its ReadValue checks every value
+// in full, which the decoder of each value does again. Built on it, this
+// package read a tools file 10 % slower (ReadTools at 42,000 tools: 150 ms
+// against 137, medians of four runs in turn) and a 100,000-tool file's first
+// tools/list came later; the start-up guard allows 5 %. Strings are decoded
+// by encoding/json (String), not by an unescaper of this package's own.
 package jsonstream
 
 import (

@@ -3,6 +3,7 @@ package scan
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -226,15 +227,28 @@ func TestCaps(t *testing.T) {
 	}
 }
 
-// TestUnescapeJSON decodes string bodies as encoding/json does.
-func TestUnescapeJSON(t *testing.T) {
+// TestAddJSONDecodesAsUnmarshal: the keys and strings of a JSON document
+// are read as encoding/json decodes them, each marked a key or not; a
+// document that is not JSON keeps what was read before the fault.
+func TestAddJSONDecodesAsUnmarshal(t *testing.T) {
 	for _, body := range []string{`plain`, `a\"b\\c\/d`, `\b\f\n\r\t`, `\u200b\u00e9`, `\ud83d\ude00 emoji`, `\udb40\udc49 tag`, `\ud800 lone`, `\u12`, `\x`, `end\`} {
 		var want string
-		wantErr := json.Unmarshal([]byte(`"`+body+`"`), &want) != nil
-		var b strings.Builder
-		ok := unescapeJSON(&b, []byte(body))
-		if ok == wantErr || ok && b.String() != want {
-			t.Errorf("%s: got %q (%v), want %q (valid %v)", body, b.String(), ok, want, !wantErr)
+		valid := json.Unmarshal([]byte(`"`+body+`"`), &want) == nil
+		var d doc
+		d.addJSON("inputSchema", json.RawMessage(`{"type":"object","`+body+`":["`+body+`",1,{"a":"`+body+`"}]}`))
+		var got []string
+		for _, p := range d.pieces {
+			got = append(got, fmt.Sprintf("%v:%s", p.key, d.buf.String()[p.start:p.end]))
+		}
+		wantPieces := []string{"true:type", "false:object"}
+		if valid {
+			wantPieces = append(wantPieces, "true:"+want, "false:"+want, "true:a", "false:"+want)
+		}
+		if !valid && len(got) > len(wantPieces) {
+			got = got[:len(wantPieces)] // what the string's own fault left
+		}
+		if !reflect.DeepEqual(got, wantPieces) {
+			t.Errorf("%s: pieces %q, want %q", body, got, wantPieces)
 		}
 	}
 }

@@ -1,11 +1,12 @@
 package schema
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -27,8 +28,9 @@ import (
 // schema at all, because the decode follows encoding/json wherever the two
 // could differ: a keyword matches a key whatever its case (encoding/json
 // matches struct fields case-insensitively, so "$REF" is a $ref), strings are
-// unquoted by encoding/json itself, and null and booleans stand for what
-// jsonschema-go makes of them. Where encoding/json would merge (a keyword or
+// unquoted as encoding/json unquotes them (jsontext's Decoder reads the
+// tokens, set to take what encoding/json takes), and null and booleans stand
+// for what jsonschema-go makes of them. Where encoding/json would merge (a keyword or
 // a map key twice in one object), or where jsonschema-go would refuse the
 // schema (a subschema that is a string, say), the light decode gives up with
 // errUnsure and Check decodes in full. A schema jsonschema-go refuses has no
@@ -56,14 +58,20 @@ func lightCycle(raw []byte) bool {
 // lightDecode decodes the keywords the cycle analysis reads, and returns
 // about how many subschemas it decoded.
 func lightDecode(raw []byte) (*jsonschema.Schema, int, error) {
-	d := &lightDecoder{data: raw}
+	d := &lightDecoder{}
+	d.dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	root, err := d.schema(falseSchema, 0)
+	if err != nil && err != errUnsure {
+		err = errUnsure // what the decoder refused, Check decodes in full
+	}
 	return root, d.nodes, err
 }
 
+// A lightDecoder reads a schema's tokens with jsontext's Decoder, set to
+// take what encoding/json takes (duplicate names, which the decode gives up
+// on itself where they matter, and invalid UTF-8).
 type lightDecoder struct {
-	data  []byte
-	pos   int
+	dec   jsontext.Decoder
 	free  []jsonschema.Schema // allocated in blocks: a schema is 792 bytes
 	nodes int                 // subschemas decoded
 }
@@ -164,178 +172,85 @@ func keyword(key []byte) int {
 // items, a value of dependencies).
 func falseSchema() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }
 
-// skipSpace moves past white space and returns the next byte, 0 at the
-// end.
-func (d *lightDecoder) skipSpace() byte {
-	for ; d.pos < len(d.data); d.pos++ {
-		switch c := d.data[d.pos]; c {
-		case ' ', '\t', '\n', '\r':
-		default:
-			return c
-		}
-	}
-	return 0
+// peek returns the kind of the next token, 0 at the end or at a fault.
+func (d *lightDecoder) peek() jsontext.Kind { return d.dec.PeekKind() }
+
+// literal consumes the next token, a literal (true, false, null) peek
+// has seen.
+func (d *lightDecoder) literal() error {
+	_, err := d.dec.ReadToken()
+	return err
 }
 
-// literal consumes the literal word (true, false, null).
-func (d *lightDecoder) literal(word string) error {
-	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
-		return errUnsure
-	}
-	d.pos += len(word)
-	return nil
-}
-
-// str reads a string and returns its bytes as encoding/json unquotes them.
-// The result may alias the input.
+// str reads a string and returns its bytes as encoding/json unquotes them
+// (invalid UTF-8 and lone surrogates made U+FFFD). The result may alias the
+// input.
 func (d *lightDecoder) str() ([]byte, error) {
-	if d.skipSpace() != '"' {
+	if d.peek() != '"' {
 		return nil, errUnsure
 	}
-	start := d.pos
-	end, plain, err := d.skipString()
-	switch {
-	case err != nil:
+	raw, err := d.dec.ReadValue()
+	if err != nil {
 		return nil, err
-	case plain:
-		return d.data[start+1 : end-1], nil
 	}
-	var s string
-	if json.Unmarshal(d.data[start:end], &s) != nil {
-		return nil, errUnsure
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return inner, nil
 	}
-	return []byte(s), nil
-}
-
-// skipString moves past the string at d.pos and returns where it ends, and
-// whether its bytes are its value: no escapes, nothing but printable ASCII.
-func (d *lightDecoder) skipString() (end int, plain bool, err error) {
-	plain = true
-	for i := d.pos + 1; i < len(d.data); i++ {
-		switch c := d.data[i]; {
-		case c == '"':
-			d.pos = i + 1
-			return d.pos, plain, nil
-		case c == '\\':
-			plain = false
-			i++ // the escaped byte; a \u escape's digits need no care
-		case c < 0x20 || c >= utf8.RuneSelf:
-			plain = false // encoding/json decides about these
-		}
-	}
-	return 0, false, errUnsure
+	// The decoder checked raw: an error here is a U+FFFD made.
+	v, _ := jsontext.AppendUnquote(nil, raw)
+	return v, nil
 }
 
 // skip moves past one value of any kind.
-func (d *lightDecoder) skip() error {
-	switch d.skipSpace() {
-	case '"':
-		_, _, err := d.skipString()
-		return err
-	case '{', '[':
-		for depth := 0; d.pos < len(d.data); {
-			switch d.data[d.pos] {
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			case '"':
-				if _, _, err := d.skipString(); err != nil {
-					return err
-				}
-				continue
-			}
-			d.pos++
-			if depth == 0 {
-				return nil
-			}
-		}
-		return errUnsure
-	case 0:
-		return errUnsure
-	}
-	// A number or a literal: up to the next delimiter.
-	start := d.pos
-	for ; d.pos < len(d.data); d.pos++ {
-		switch d.data[d.pos] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			if d.pos == start {
-				return errUnsure
-			}
-			return nil
-		}
-	}
-	return nil
-}
+func (d *lightDecoder) skip() error { return d.dec.SkipValue() }
 
 // object calls member for each key of an object, positioned at its value.
 // A null object calls nothing; anything else is refused.
+// The key is valid until member reads the value.
 func (d *lightDecoder) object(member func(key []byte) error) error {
-	switch d.skipSpace() {
+	switch d.peek() {
 	case 'n':
-		return d.literal("null")
+		return d.literal()
 	case '{':
 	default:
 		return errUnsure
 	}
-	d.pos++
-	if d.skipSpace() == '}' {
-		d.pos++
-		return nil
+	if _, err := d.dec.ReadToken(); err != nil {
+		return err
 	}
-	for {
+	for d.peek() != '}' {
 		key, err := d.str()
 		if err != nil {
 			return err
 		}
-		if d.skipSpace() != ':' {
-			return errUnsure
-		}
-		d.pos++
 		if err := member(key); err != nil {
 			return err
 		}
-		switch d.skipSpace() {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return nil
-		default:
-			return errUnsure
-		}
 	}
+	_, err := d.dec.ReadToken()
+	return err
 }
 
 // array calls item for each element of an array, and reports whether the
 // value was an array rather than null.
 func (d *lightDecoder) array(item func() error) (bool, error) {
-	switch d.skipSpace() {
+	switch d.peek() {
 	case 'n':
-		return false, d.literal("null")
+		return false, d.literal()
 	case '[':
 	default:
 		return false, errUnsure
 	}
-	d.pos++
-	if d.skipSpace() == ']' {
-		d.pos++
-		return true, nil
+	if _, err := d.dec.ReadToken(); err != nil {
+		return true, err
 	}
-	for {
+	for d.peek() != ']' {
 		if err := item(); err != nil {
 			return true, err
 		}
-		switch d.skipSpace() {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return true, nil
-		default:
-			return true, errUnsure
-		}
 	}
+	_, err := d.dec.ReadToken()
+	return true, err
 }
 
 // schema decodes a subschema; null decodes as ifNull() (nil where
@@ -344,16 +259,16 @@ func (d *lightDecoder) schema(ifNull func() *jsonschema.Schema, depth int) (*jso
 	if depth > MaxNesting {
 		return nil, errUnsure
 	}
-	switch d.skipSpace() {
+	switch d.peek() {
 	case 't':
-		return d.node(), d.literal("true")
+		return d.node(), d.literal()
 	case 'f':
-		return falseSchema(), d.literal("false")
+		return falseSchema(), d.literal()
 	case 'n':
 		if ifNull == nil {
-			return nil, d.literal("null")
+			return nil, d.literal()
 		}
-		return ifNull(), d.literal("null")
+		return ifNull(), d.literal()
 	case '{':
 	default:
 		return nil, errUnsure // jsonschema-go refuses it
@@ -392,7 +307,7 @@ func (d *lightDecoder) member(s *jsonschema.Schema, name string, kind lightKind,
 		*mapField(s, name) = m
 		return err
 	case kindItems:
-		if d.skipSpace() == '[' {
+		if d.peek() == '[' {
 			list, err := d.list(depth)
 			s.ItemsArray = list
 			return err
@@ -402,19 +317,20 @@ func (d *lightDecoder) member(s *jsonschema.Schema, name string, kind lightKind,
 		return err
 	case kindDependencies:
 		keys := map[string]bool{}
-		return d.object(func(key []byte) error {
-			if keys[string(key)] {
+		return d.object(func(rawKey []byte) error {
+			key := string(rawKey)
+			if keys[key] {
 				return errUnsure
 			}
-			keys[string(key)] = true
-			if d.skipSpace() == '[' { // names, not a schema
+			keys[key] = true
+			if d.peek() == '[' { // names, not a schema
 				return d.skip()
 			}
 			c, err := d.schema(falseSchema, depth+1)
 			if s.DependencySchemas == nil {
 				s.DependencySchemas = map[string]*jsonschema.Schema{}
 			}
-			s.DependencySchemas[string(key)] = c
+			s.DependencySchemas[key] = c
 			return err
 		})
 	}
@@ -422,8 +338,8 @@ func (d *lightDecoder) member(s *jsonschema.Schema, name string, kind lightKind,
 }
 
 func (d *lightDecoder) stringMember(s *jsonschema.Schema, name string) error {
-	if d.skipSpace() == 'n' {
-		return d.literal("null") // leaves the field empty
+	if d.peek() == 'n' {
+		return d.literal() // leaves the field empty
 	}
 	v, err := d.str()
 	if err != nil {
@@ -464,13 +380,14 @@ func (d *lightDecoder) list(depth int) ([]*jsonschema.Schema, error) {
 // nil).
 func (d *lightDecoder) schemas(depth int) (map[string]*jsonschema.Schema, error) {
 	m := map[string]*jsonschema.Schema{}
-	isObject := d.skipSpace() == '{'
-	err := d.object(func(key []byte) error {
-		if _, dup := m[string(key)]; dup {
+	isObject := d.peek() == '{'
+	err := d.object(func(rawKey []byte) error {
+		key := string(rawKey)
+		if _, dup := m[key]; dup {
 			return errUnsure
 		}
 		c, err := d.schema(nil, depth+1)
-		m[string(key)] = c
+		m[key] = c
 		return err
 	})
 	if !isObject {
