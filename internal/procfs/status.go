@@ -11,7 +11,11 @@ import (
 // (the resident memory now) or VmHWM (its peak), for the benchmarks that
 // report a process's memory.
 func StatusKB(pid int, field string) (int64, error) {
-	name := "/proc/" + strconv.Itoa(pid) + "/status"
+	return fileKB("/proc/"+strconv.Itoa(pid)+"/status", field)
+}
+
+// fileKB reads the "Field: N kB" line of a /proc file.
+func fileKB(name, field string) (int64, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return 0, err
@@ -43,14 +47,5 @@ func parseStatusKB(b []byte, field string) (int64, error) {
 // Pss (the resident memory with each shared page divided among the
 // processes that map it), for the benchmarks that add up a process tree.
 func RollupKB(pid int, field string) (int64, error) {
-	name := "/proc/" + strconv.Itoa(pid) + "/smaps_rollup"
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return 0, err
-	}
-	kb, err := parseStatusKB(b, field)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", name, err)
-	}
-	return kb, nil
+	return fileKB("/proc/"+strconv.Itoa(pid)+"/smaps_rollup", field)
 }
