@@ -39,6 +39,41 @@ func (r *run) call(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "name", &name, "args?", &toolArgs, "errors?", &asValues); err != nil {
 		return nil, err
 	}
+	return r.invoke(thread, name, toolArgs, asValues)
+}
+
+// tool is the function a catalog tool is in a script, named as it is:
+// github__get_issue(owner="a", number=1), or with its arguments as one
+// dict (for an argument whose name Starlark reserves, such as from), or
+// both. It fails as call does; call(name, args, errors=True) returns a
+// failure as a value instead.
+func (r *run) tool(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) > 1 {
+		return nil, fmt.Errorf("%s takes its arguments by name, %s(arg=value), or as one dict, got %d positional arguments", b.Name(), b.Name(), len(args))
+	}
+	if len(args) == 0 && len(kwargs) == 0 {
+		return r.invoke(thread, b.Name(), starlark.None, false)
+	}
+	merged := starlark.NewDict(len(kwargs))
+	if len(args) == 1 {
+		m, ok := args[0].(starlark.IterableMapping)
+		if !ok {
+			return nil, fmt.Errorf("%s(args): args must be a dict of the tool's arguments, got %s", b.Name(), args[0].Type())
+		}
+		for _, kv := range m.Items() {
+			_ = merged.SetKey(kv[0], kv[1])
+		}
+	}
+	for _, kv := range kwargs {
+		_ = merged.SetKey(kv[0], kv[1])
+	}
+	return r.invoke(thread, b.Name(), merged, false)
+}
+
+// invoke calls the tool name with toolArgs (None or a mapping) through
+// the host, and gives its result as values, or its failure as an error
+// (or, asValues, as an outcome).
+func (r *run) invoke(thread *starlark.Thread, name string, toolArgs starlark.Value, asValues bool) (starlark.Value, error) {
 	if err := r.count(); err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func Run(ctx context.Context, script string, host Host, l Limits) Result {
 	thread := &starlark.Thread{Name: scriptName}
 	st := &stopper{cancel: thread.Cancel}
 	out := &output{max: l.MaxOutputBytes, full: func() { st.stop(StopOutput) }}
-	thread.Print = func(_ *starlark.Thread, msg string) { out.line(msg) }
+	thread.Print = func(_ *starlark.Thread, msg string) { out.line(msg) } // print is out.print; this is for safety
 	thread.SetMaxExecutionSteps(l.MaxSteps)
 	thread.OnMaxSteps = func(*starlark.Thread) { st.stop(StopSteps) }
 	r := &run{host: host, limits: l, stop: st, ctx: ctx}
@@ -51,6 +51,7 @@ func Run(ctx context.Context, script string, host Host, l Limits) Result {
 	predeclared["call"] = starlark.NewBuiltin("call", r.call)
 	predeclared["search"] = starlark.NewBuiltin("search", r.search)
 	predeclared["json"] = json.Module
+	predeclared["print"] = starlark.NewBuiltin("print", out.print)
 
 	f, err := fileOptions.Parse(scriptName, script, 0)
 	if err == nil {
@@ -58,7 +59,8 @@ func Run(ctx context.Context, script string, host Host, l Limits) Result {
 	}
 	var prog *starlark.Program
 	if err == nil {
-		prog, err = starlark.FileProgram(f, predeclared.Has)
+		keepLastValue(f)
+		prog, err = starlark.FileProgram(f, func(name string) bool { return predeclared.Has(name) || isToolName(name) })
 	}
 	if err != nil {
 		return Result{Error: "the script does not compile: " + compileError(err) + ". Fix it and run it again.", Stop: StopError}
@@ -73,9 +75,13 @@ func Run(ctx context.Context, script string, host Host, l Limits) Result {
 		case <-done:
 		}
 	}()
+	bindTools(f, predeclared, r)
 	stopWatch := watchMemory(l.MaxMemoryBytes, func() { st.stop(StopMemory) })
-	_, err = prog.Init(thread, predeclared)
+	globals, err := prog.Init(thread, predeclared)
 	stopWatch()
+	if v := globals[lastValue]; err == nil && v != nil && v != starlark.None {
+		out.show(v)
+	}
 
 	res := Result{Output: out.String(), Calls: r.calls, Steps: thread.ExecutionSteps()}
 	if err == nil {

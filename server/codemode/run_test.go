@@ -46,6 +46,8 @@ func newHost() *fakeHost {
 		"docs__list": {Structured: json.RawMessage(`{"docs":[{"path":"a.md","owner":"ann"},{"path":"b.md","owner":"bob"}]}`)},
 		"docs__read": {Text: "# A doc\nowner: ann"},
 		"echo":       {Text: "$args"},
+		"echo__x":    {Text: "$args"},
+		"broken__x":  {Error: "the server says: disk on fire"},
 		"broken":     {Error: "the server says: disk on fire"},
 	}}
 }
@@ -75,7 +77,18 @@ print(r.ok, r.error, r.value.splitlines()[1])`, "False the server says: disk on 
 		{"args not a dict", `call("echo", [1])`, "", StopError, "args must be a dict"},
 		{"*= on a name", "x = [1]\nx *= 3\nprint(len(x))", "3\n", "", ""},
 		{"*= elsewhere", "x = [[1]]\nx[0] *= 3", "", StopError, "*= works on a plain name"},
-		{"guarded methods still work", `print("-".join(["a", "b"]), "aXb".replace("X", "-"), "ab" * 2, 3 * [0])`, "a-b a-b abab [0, 0, 0]\n", "", ""},
+		{"guarded methods still work", `print("-".join(["a", "b"]), "aXb".replace("X", "-"), "ab" * 2, 3 * [0])`, "a-b a-b abab [0,0,0]\n", "", ""},
+		{"a tool as a function", `print(docs__list()["docs"][0]["owner"], echo__x(n=2, tags=["x"]), echo__x({"from": 1}, n=2))`, "ann {\"n\":2,\"tags\":[\"x\"]} {\"from\":1,\"n\":2}\n", "", ""},
+		{"a tool function fails as call does", "print('before')\nbroken__x()\nprint('after')", "before\n", StopCall, "line 2: call(\"broken__x\") failed: the server says: disk on fire"},
+		{"a name like a tool that is none", `nowhere__x()`, "", StopCall, `no tool named "nowhere__x"`},
+		{"a script's own name with __ stays its own", "my__n = 2\nprint(my__n)", "2\n", "", ""},
+		{"a tool function takes one dict at most", `echo__x({}, {})`, "", StopError, "takes its arguments by name"},
+		{"the last expression's value comes back", `docs__list()`, `{"docs":[{"owner":"ann","path":"a.md"},{"owner":"bob","path":"b.md"}]}` + "\n", "", ""},
+		{"a last string as its text", "print('x')\ndocs__read()", "x\n# A doc\nowner: ann\n", "", ""},
+		{"a last None shows nothing", "print('x')\nNone", "x\n", "", ""},
+		{"print shows values compactly", `print({"a": [1, (2, None)], "b": True}, "s", 1.5, None, True, sep="|")`, `{"a":[1,[2,null]],"b":true}|s|1.5|None|True` + "\n", "", ""},
+		{"print of a cycle", "l = [1]\nl.append(l)\nd = {}\nd['d'] = d\nprint(l, d)", "[1,[...]] {\"d\":{...}}\n", "", ""},
+		{"print of a struct and odd keys", `print(call("broken", errors=True), {1: "<a&b>"})`, `{"error":"the server says: disk on fire","ok":false,"value":null} {"1":"<a&b>"}` + "\n", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +123,8 @@ func TestHostile(t *testing.T) {
 		{"string doubling", "s = \"x\"\nfor i in range(64):\n    s = s + s", StopMemory, "codeMode.maxMemoryBytes"},
 		{"a tool called thousands of times", "for i in range(5000):\n    call(\"docs__read\", {})", StopCalls, "more than 50 calls (codeMode.maxCalls)"},
 		{"flood of output", "for i in range(1000):\n    print(\"line\", i)", StopOutput, "codeMode.maxOutputBytes"},
+		{"print a value far larger than the output", "s = \"x\" * 1000\nprint([s] * 50000)", StopOutput, "codeMode.maxOutputBytes"},
+		{"end in a value far larger than the output", "s = \"x\" * 1000\n[s] * 50000", StopOutput, "codeMode.maxOutputBytes"},
 		{"a call's result too big", `call("big")`, StopResult, "codeMode.maxResultBytes"},
 		{"load a file", `load("/etc/passwd", "x")`, StopError, "load"},
 		{"open a file", `open("/etc/passwd")`, StopError, "undefined: open"},
@@ -186,7 +201,7 @@ print(len(doc.split()))`, h, Limits{})
 		t.Errorf("printed whole, the steering text reached the model: %q", text)
 	}
 	r = Run(context.Background(), "print('a\u200bb\\nc\U000E0041')", h, Limits{})
-	if text := r.Text(); text != "ab\nc\n" {
+	if text := r.Text(); text != "ab\nc" {
 		t.Errorf("hidden characters are not dropped, or the lines not kept: %q", text)
 	}
 }

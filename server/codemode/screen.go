@@ -14,10 +14,12 @@ const withheldOutput = "(the script's output is left out: the scanner flags it a
 // hides text is dropped (scan.DropHidden, which keeps the lines a script
 // prints, where scan.Screen would make them one) and output the scanner
 // flags as instructions to the model (scan.Text, scan.Withholds) is left
-// out with a note. Then, when the script ended early, why.
+// out with a note. Its last newline goes (each print ends in one; at the
+// end it tells the model nothing, and costs a token). Then, when the
+// script ended early, why.
 func (r Result) Text() string {
 	var b strings.Builder
-	b.WriteString(screen("output", r.Output))
+	b.WriteString(strings.TrimRight(screen("output", r.Output), "\n"))
 	if r.Error != "" {
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteString("\n")
