@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
@@ -26,21 +28,21 @@ var ExampleCodeTasks = []CodeTask{
 		Name:  "projectdocs: list the projects, read each README, name the one with the most sections",
 		Tools: []string{"projectdocs__project_list", "projectdocs__project_doc_read"},
 		Script: `r = []
-for l in call('projectdocs__project_list').splitlines()[1:]:
+for l in projectdocs__project_list().splitlines()[1:]:
     p = l[2:].split(':')[0]
-    d = call('projectdocs__project_doc_read', {'project': p, 'path': 'README.md'})
+    d = projectdocs__project_doc_read(project=p, path='README.md')
     r.append((d.count('\n## '), p))
-print(max(r))`,
+max(r)`,
 	},
 	{
 		Name:   "projectdocs: one call (the project list)",
 		Tools:  []string{"projectdocs__project_list"},
-		Script: `print(call('projectdocs__project_list'))`,
+		Script: `projectdocs__project_list()`,
 	},
 	{
 		Name:   "weather: one call",
 		Tools:  []string{"weather__get_weather"},
-		Script: `print(json.encode(call('weather__get_weather', {'city': 'Paris'})))`,
+		Script: `weather__get_weather(city='Paris')`,
 	},
 }
 
@@ -77,7 +79,7 @@ tasks:
 		r := codemode.Run(ctx, t.Script, rec, limits)
 		c := CodeTaskCost{Task: t.Name, Calls: r.Calls, ProxyTokens: rec.tokens}
 		req, _ := json.Marshal(map[string]any{"name": RunCodeRead, "arguments": CodeArgs{Script: t.Script}})
-		c.ScriptTokens = s.tok.Count(string(req)) + s.tok.Count(s.fitResult(r.Text()))
+		c.ScriptTokens = s.tok.Count(string(req)) + s.tok.Count(modelReads(s.codeResult(r)))
 		if r.Stop != "" {
 			c.Error = r.Error
 		}
@@ -90,24 +92,34 @@ tasks:
 }
 
 // recordingHost is a codeHost that counts what each call would have put
-// in the context through a proxy: the request, and the result's text.
+// in the context through a proxy: the request, and the result as the
+// host gives it to the model.
 type recordingHost struct {
 	codeHost
 	tokens int
 }
 
 func (h *recordingHost) Call(ctx context.Context, name string, args json.RawMessage) codemode.Reply {
-	rep := h.codeHost.Call(ctx, name, args)
+	res := h.s.callThrough(ctx, h.p, CallArgs{Name: name, Arguments: args})
+	// The model's request leaves out arguments a tool does not take
+	// (call_tool_read's arguments is optional), as a script does.
+	var a map[string]json.RawMessage
+	if json.Unmarshal(args, &a) == nil && len(a) == 0 {
+		args = nil
+	}
 	req, _ := json.Marshal(map[string]any{"name": CallToolRead, "arguments": CallArgs{Name: name, Arguments: args}})
-	// Claude Code and Codex give the model a result's structured content
-	// rather than its text, when it has one.
-	text := rep.Text
-	if rep.Structured != nil {
-		text = string(rep.Structured)
+	h.tokens += h.s.tok.Count(string(req)) + h.s.tok.Count(modelReads(res))
+	return reply(res)
+}
+
+// modelReads is a result's text as a host gives it to the model: Claude
+// Code and Codex give its structured content rather than its text, when
+// it has one; what run_code returns is measured the same way.
+func modelReads(res *mcp.CallToolResult) string {
+	if res.StructuredContent != nil && !res.IsError {
+		if raw, err := json.Marshal(res.StructuredContent); err == nil {
+			return string(raw)
+		}
 	}
-	if rep.Error != "" {
-		text = rep.Error
-	}
-	h.tokens += h.s.tok.Count(string(req)) + h.s.tok.Count(text)
-	return rep
+	return joinedText(res)
 }

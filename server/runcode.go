@@ -33,10 +33,10 @@ var (
 // codeAPI is what both descriptions say of a script. Every session pays
 // for it on every request while code mode is on: it says when a script
 // pays off, what it has, and one example, and no more.
-const codeAPI = "; only what it prints comes back. Pays off for many calls, large results, filtering. " +
-	"call(name, args) returns a tool's result as dicts/lists (its text where it has none) and stops the script if the call fails; " +
+const codeAPI = "; only what it prints (or its last line's value) comes back. Pays off for many calls, large results, filtering. " +
+	"Tools are functions, SERVER__TOOL(arg=value), returning results as dicts/lists (text where a tool gives no structure) and stopping the script on failure; " +
 	"call(name, args, errors=True) returns r.ok, r.value, r.error instead. search(query) lists tools. No files, network, imports or recursion. E.g.\n" +
-	"for p in call(\"docs__list\")[\"projects\"]:\n  print(p[\"name\"], call(\"docs__read\", {\"id\": p[\"id\"]})[\"owner\"])"
+	"for p in docs__list()[\"projects\"]:\n  print(p[\"name\"], docs__read(id=p[\"id\"])[\"owner\"])"
 
 // codeTools are the code-mode tools by the proxy whose tools their
 // scripts may call.
@@ -78,17 +78,6 @@ func (s *Server) codeHandler(name string) mcp.ToolHandler {
 	}
 }
 
-// CodeResult is the structured result of run_code and run_code_read.
-type CodeResult struct {
-	// Output is what the script printed, screened; then, when it stopped
-	// early, why.
-	Output string `json:"output"`
-	// Stopped names what stopped it early (a bound: steps, time, calls,
-	// result, value, memory, output; or cancelled, call, error).
-	Stopped string `json:"stopped,omitempty"`
-	Calls   int    `json:"calls"`
-}
-
 // RunCode runs a script as the code-mode tool name does: its calls go
 // through that tool's proxy (see codeTools), in this server's view of the
 // catalog.
@@ -97,15 +86,19 @@ func (s *Server) RunCode(ctx context.Context, name string, args CodeArgs) *mcp.C
 		return errorResult("code mode is off on this server (codeMode in toolsearch.yaml, or serve --code-mode, turns it on); call tools through the call proxies instead")
 	}
 	if strings.TrimSpace(args.Script) == "" {
-		return errorResult("script is required: a Starlark program that calls tools with call(name, args) and prints what answers the question")
+		return errorResult("script is required: a Starlark program that calls tools and prints what answers the question")
 	}
-	r := codemode.Run(ctx, args.Script, codeHost{s: s, p: codeTools[name]}, *s.opts.CodeMode)
-	text := s.fitResult(r.Text())
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: CodeResult{Output: text, Stopped: string(r.Stop), Calls: r.Calls},
-		IsError:           r.Stop != "",
-	}
+	return s.codeResult(codemode.Run(ctx, args.Script, codeHost{s: s, p: codeTools[name]}, *s.opts.CodeMode))
+}
+
+// codeResult is a script's result as the model reads it: its text, cut
+// to the result budget, and nothing else. Claude Code and Codex give the
+// model a result's structured content in place of its text, so a
+// structured {"output": …} would cost the model every quote of the output
+// escaped, more than the output itself: the text says what stopped a
+// script, and isError that one did.
+func (s *Server) codeResult(r codemode.Result) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s.fitResult(r.Text())}}, IsError: r.Stop != ""}
 }
 
 // fitResult cuts text to the result budget, saying so.
@@ -125,7 +118,26 @@ type codeHost struct {
 }
 
 func (h codeHost) Call(ctx context.Context, name string, args json.RawMessage) codemode.Reply {
-	res := h.s.callThrough(ctx, h.p, CallArgs{Name: name, Arguments: args})
+	return reply(h.s.callThrough(ctx, h.p, CallArgs{Name: name, Arguments: args}))
+}
+
+// reply is a proxy's result as a script gets it.
+func reply(res *mcp.CallToolResult) codemode.Reply {
+	text := joinedText(res)
+	if res.IsError {
+		return codemode.Reply{Error: text}
+	}
+	rep := codemode.Reply{Text: text}
+	if res.StructuredContent != nil {
+		if raw, err := json.Marshal(res.StructuredContent); err == nil {
+			rep.Structured = raw
+		}
+	}
+	return rep
+}
+
+// joinedText is a result's text contents, joined by newlines.
+func joinedText(res *mcp.CallToolResult) string {
 	var text strings.Builder
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
@@ -135,16 +147,7 @@ func (h codeHost) Call(ctx context.Context, name string, args json.RawMessage) c
 			text.WriteString(t.Text)
 		}
 	}
-	if res.IsError {
-		return codemode.Reply{Error: text.String()}
-	}
-	rep := codemode.Reply{Text: text.String()}
-	if res.StructuredContent != nil {
-		if raw, err := json.Marshal(res.StructuredContent); err == nil {
-			rep.Structured = raw
-		}
-	}
-	return rep
+	return text.String()
 }
 
 func (h codeHost) Search(ctx context.Context, query string) ([]codemode.Found, error) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func TestCodeCallsThroughProxies(t *testing.T) {
 		if !tt.called && !strings.Contains(text, firstLine(wantText)) {
 			t.Errorf("%s %s: the script's refusal differs from the proxy's:\n%s\nwant %s", tt.code, tt.tool, text, wantText)
 		}
-		if tt.called && text != "True\n{\"ok\": True}\n" {
+		if tt.called && text != "True\n{\"ok\":true}" {
 			t.Errorf("%s %s: %q", tt.code, tt.tool, text)
 		}
 	}
@@ -110,7 +111,9 @@ func TestCodeCallsThroughProxies(t *testing.T) {
 }
 
 // A script can search, and runs end to end through an MCP client; its
-// structured result says what stopped it.
+// result is its text alone (a host that gives the model structured
+// content instead would give a wrapper with the output escaped in it),
+// and says what stopped it.
 func TestCodeOverMCP(t *testing.T) {
 	s, err := New(codeCatalog(t), Options{Upstreams: &fakeUpstreams{}, CodeMode: &codemode.Limits{MaxSteps: 10_000}})
 	if err != nil {
@@ -119,13 +122,16 @@ func TestCodeOverMCP(t *testing.T) {
 	defer s.Close()
 	cs, _ := connectClient(t, s, "")
 	text, _ := callText(t, cs, RunCodeRead, map[string]any{"script": `print([f["name"] for f in search("issue") if "get" in f["name"]])`})
-	if text != "[\"srv__get_issue\"]\n" {
+	if text != "[\"srv__get_issue\"]" {
 		t.Errorf("search: %q", text)
 	}
-	text, res := callText(t, cs, RunCodeRead, map[string]any{"script": "print('so far')\nwhile True:\n  pass"})
-	sc, _ := json.Marshal(res.StructuredContent)
-	if !res.IsError || !strings.HasPrefix(text, "so far\n") || !strings.Contains(string(sc), `"stopped":"steps"`) {
-		t.Errorf("a loop: %q %s", text, sc)
+	text, res := callText(t, cs, RunCodeRead, map[string]any{"script": "srv__get_issue()"})
+	if text != `{"ok":true}` || res.IsError || res.StructuredContent != nil {
+		t.Errorf("a single call as a script: %q, structured %v", text, res.StructuredContent)
+	}
+	text, res = callText(t, cs, RunCodeRead, map[string]any{"script": "print('so far')\nwhile True:\n  pass"})
+	if !res.IsError || !strings.HasPrefix(text, "so far\n") || !strings.Contains(text, "codeMode.maxSteps") || res.StructuredContent != nil {
+		t.Errorf("a loop: %q %v", text, res.StructuredContent)
 	}
 	text, _ = callText(t, cs, RunCode, map[string]any{"script": ""})
 	if !strings.Contains(text, "script is required") {
@@ -136,4 +142,32 @@ func TestCodeOverMCP(t *testing.T) {
 func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// exampleHost serves the tools of the code-mode tools' description.
+type exampleHost struct{}
+
+func (exampleHost) Call(_ context.Context, name string, args json.RawMessage) codemode.Reply {
+	switch name {
+	case "docs__list":
+		return codemode.Reply{Structured: json.RawMessage(`{"projects":[{"name":"atlas","id":1},{"name":"ledger","id":2}]}`)}
+	case "docs__read":
+		return codemode.Reply{Structured: json.RawMessage(`{"owner":"ann","args":` + string(args) + `}`)}
+	}
+	return codemode.Reply{Error: "no tool named " + name}
+}
+
+func (exampleHost) Search(context.Context, string) ([]codemode.Found, error) { return nil, nil }
+
+// TestCodeDescriptionExampleRuns: the example every session reads in the
+// code-mode tools' description is a script that runs.
+func TestCodeDescriptionExampleRuns(t *testing.T) {
+	_, example, ok := strings.Cut(codeTool(RunCodeRead).Description, "E.g.\n")
+	if !ok {
+		t.Fatalf("no example in %q", codeTool(RunCodeRead).Description)
+	}
+	r := codemode.Run(t.Context(), example, exampleHost{}, codemode.Limits{})
+	if r.Error != "" || r.Text() != "atlas ann\nledger ann" {
+		t.Errorf("the description's example: %+v", r)
+	}
 }
