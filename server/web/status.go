@@ -41,6 +41,9 @@ type Status struct {
 	// Pending are the tools and skills waiting for approval, with their
 	// diffs, at most maxPendingShown.
 	Pending []Pending `json:"pending,omitempty"`
+	// Quarantined is everything held, tools and what else servers define
+	// (see quarantined).
+	Quarantined []HeldReport `json:"quarantined,omitempty"`
 	// Logins names the upstream servers the page offers a login for.
 	Logins []string `json:"logins,omitempty"`
 }
@@ -109,6 +112,7 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 		Activity:  []server.Event{},
 		Pending:   v.pending(),
 	}
+	st.Quarantined = quarantined(snap, st.Pending)
 	st.EntriesTotal = len(st.Catalog.Entries)
 	if q := r.URL.Query().Get("filter"); q != "" {
 		st.Catalog.Entries = filterEntries(st.Catalog.Entries, q)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -101,5 +102,55 @@ func TestStatusPageSendsNoReferrer(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Referrer-Policy") != "no-referrer" {
 		t.Errorf("GET /: %s, Referrer-Policy %q; want 200 and no-referrer", resp.Status, resp.Header.Get("Referrer-Policy"))
+	}
+}
+
+// TestStatusListsEverythingQuarantined: the Quarantined list holds held
+// tools and what else servers hold, which is in no entries table: their
+// instructions (from the approvals, or from the catalog without them),
+// prompts and resources; each once, a withheld skill not among them.
+func TestStatusListsEverythingQuarantined(t *testing.T) {
+	c := testCatalog(t)
+	fresh := loader.NewToolEntry("srv", "srv__fresh", &mcp.Tool{Name: "fresh", Description: "New.", InputSchema: json.RawMessage(`{"type":"object"}`)})
+	fresh.Hold(&loader.Quarantine{Reason: "new", Summary: "a new tool", Review: "toolsearch review srv__fresh"})
+	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, InstructionsHeld: "changed", Entries: []*loader.Entry{fresh}})
+	c.Put(&loader.Source{Name: "other", Kind: loader.SourceServer, State: loader.StateActive, InstructionsHeld: "new"})
+	s, _ := server.New(c, server.Options{})
+	defer s.Close()
+	approvals := &fakeApprovals{pending: []Pending{
+		{Name: "srv__fresh", Kind: "tool", Digest: "d1", Reason: "new"},
+		{Name: "srv:instructions", Kind: "instructions", Digest: "d2", Reason: "changed", Change: "instructions changed"},
+		{Name: "srv:prompt:greet", Kind: "prompt", Digest: "d3", Reason: "new", Change: "a new prompt"},
+		{Name: "srv:resource:file:///notes", Kind: "resource", Digest: "d4", Reason: "changed"},
+		{Name: "skills/odd", Kind: "skill", Digest: "d5", Reason: "flagged"},
+	}}
+	v := newStatusView(s, approvals)
+	defer v.close()
+	v.measure = func(context.Context, *loader.Snapshot) (*server.Report, error) { return &server.Report{}, nil }
+	rec := httptest.NewRecorder()
+	v.serveStatus(rec, httptest.NewRequest("GET", "/status.json?filter=echo", nil))
+	var st Status
+	if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range st.Quarantined {
+		got = append(got, h.Name+" "+h.Kind+" "+h.Review)
+	}
+	want := []string{
+		"srv__fresh tool toolsearch review srv__fresh",
+		"srv:instructions instructions ",
+		"srv:prompt:greet prompt ",
+		"srv:resource:file:///notes resource ",
+		"other:instructions instructions ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("quarantined:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The page draws the list, each linked to its approval.
+	for _, part := range []string{`id="quarantined-section"`, "renderQuarantined(st.quarantined, st.pending)", `id: "review-" + p.name`} {
+		if !strings.Contains(string(statusPage), part) {
+			t.Errorf("the status page lacks %s", part)
+		}
 	}
 }
