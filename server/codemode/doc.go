@@ -9,7 +9,12 @@
 // (json.encode, json.decode), and two functions of this package:
 //
 //	call(name, args={}, errors=False)  # a catalog tool's result as values
+//	SERVER__TOOL(arg=value)            # the same call, the tool as a function (names.go)
 //	search(query)                      # tools as tool_search finds them
+//
+// What comes back is what the script prints, then the value of its last
+// line when that is an expression, each value as the model reads it best:
+// a dict or list as compact JSON (show.go).
 //
 // call goes through the Host, which the server implements with its call
 // proxies' path (arguments checked, policy, quarantine, the proxy's
