@@ -81,6 +81,7 @@ print(r.ok, r.error, r.value.splitlines()[1])`, "False the server says: disk on 
 		{"a tool as a function", `print(docs__list()["docs"][0]["owner"], echo__x(n=2, tags=["x"]), echo__x({"from": 1}, n=2))`, "ann {\"n\":2,\"tags\":[\"x\"]} {\"from\":1,\"n\":2}\n", "", ""},
 		{"a tool function fails as call does", "print('before')\nbroken__x()\nprint('after')", "before\n", StopCall, "line 2: call(\"broken__x\") failed: the server says: disk on fire"},
 		{"a name like a tool that is none", `nowhere__x()`, "", StopCall, `no tool named "nowhere__x"`},
+		{"a tool function inside a def, a lambda and a comprehension", "def f(n):\n    return echo__x(n=n)\ng = lambda: docs__read()\nprint(f(1), g().splitlines()[0], [echo__x(i=i) for i in [2]])", "{\"n\":1} # A doc [\"{\\\"i\\\":2}\"]\n", "", ""},
 		{"a script's own name with __ stays its own", "my__n = 2\nprint(my__n)", "2\n", "", ""},
 		{"a tool function takes one dict at most", `echo__x({}, {})`, "", StopError, "takes its arguments by name"},
 		{"the last expression's value comes back", `docs__list()`, `{"docs":[{"owner":"ann","path":"a.md"},{"owner":"bob","path":"b.md"}]}` + "\n", "", ""},
