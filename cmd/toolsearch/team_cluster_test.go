@@ -334,17 +334,20 @@ func (r *teamReplica) running() bool {
 }
 
 // ready asks /readyz as a load balancer does, without a token.
-func (r *teamReplica) ready() bool {
+func (r *teamReplica) ready() bool { return r.readyStatus() == http.StatusOK }
+
+// readyStatus is /readyz's status, 0 when the replica did not answer.
+func (r *teamReplica) readyStatus() int {
 	req, _ := http.NewRequest(http.MethodGet, r.base()+"/readyz", nil)
 	req.Host = "localhost"
 	c := &http.Client{Timeout: 2 * time.Second}
 	res, err := c.Do(req)
 	if err != nil {
-		return false
+		return 0
 	}
 	io.Copy(io.Discard, res.Body)
 	res.Body.Close()
-	return res.StatusCode == http.StatusOK
+	return res.StatusCode
 }
 
 // waitReady waits until /readyz answers ready and returns how long after
