@@ -40,31 +40,15 @@ const (
 	teamBobToken      = "team-bob-token"
 )
 
-var (
-	teamBinOnce sync.Once
-	teamBin     string
-	teamBinErr  error
-)
-
-// teamBinary builds toolsearch once for the suite: the replicas and the
-// CLI run the binary a user runs, not the test binary.
-func teamBinary(t *testing.T) string {
+// teamBinary builds toolsearch once for a cluster, into dir: the replicas
+// and the CLI run the binary a user runs, not the test binary.
+func teamBinary(t *testing.T, dir string) string {
 	t.Helper()
-	teamBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "toolsearch-team-bin-")
-		if err != nil {
-			teamBinErr = err
-			return
-		}
-		teamBin = filepath.Join(dir, "toolsearch")
-		if out, err := exec.Command("go", "build", "-o", teamBin, ".").CombinedOutput(); err != nil {
-			teamBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if teamBinErr != nil {
-		t.Fatal(teamBinErr)
+	bin := filepath.Join(dir, "bin", "toolsearch")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return teamBin
+	return bin
 }
 
 // team is one cluster: its database, replicas, load balancer and the
@@ -90,7 +74,8 @@ type teamOptions struct {
 func startTeam(t *testing.T, o teamOptions) *team {
 	t.Helper()
 	haproxy := teamHAProxyPath(t)
-	tm := &team{t: t, root: t.TempDir(), bin: teamBinary(t)}
+	tm := &team{t: t, root: t.TempDir()}
+	tm.bin = teamBinary(t, tm.root)
 	// Registered first, so it runs last: after every process was stopped
 	// by its PID, none of the run may be left.
 	t.Cleanup(tm.checkNoneLeft)
@@ -120,8 +105,8 @@ func startTeam(t *testing.T, o teamOptions) *team {
 	}
 	wg.Wait()
 	for _, r := range tm.replicas {
-		if !r.ready() {
-			t.Fatalf("%s never became ready:\n%s", r.name, r.logTail())
+		if status := r.readyStatus(); status != http.StatusOK {
+			t.Fatalf("%s never became ready: /readyz without a token, as a load balancer asks, answers %d (0: no answer):\n%s", r.name, status, r.logTail())
 		}
 	}
 	tm.lb = startTeamHAProxy(t, haproxy, tm.root, tm.replicas)
@@ -208,7 +193,7 @@ func (tm *team) live() []*teamReplica {
 // replicas' supervisors, HAProxy's configuration, PostgreSQL's data).
 func (tm *team) checkNoneLeft() {
 	t := tm.t
-	marks := []string{tm.root, filepath.Dir(tm.bin)}
+	marks := []string{tm.root}
 	if tm.pg != nil {
 		marks = append(marks, tm.pg.dir)
 	}
