@@ -61,7 +61,7 @@ func TestTeamFigures(t *testing.T) {
 		victim.signal(syscall.SIGKILL)
 	})
 	<-victim.exited()
-	lostCut, lostRefused := 0, 0
+	lostCut, lostRefused, cutDone := 0, 0, 0
 	for _, c := range r.records {
 		if c.at.Before(killedAt.Add(-time.Second)) {
 			continue
@@ -69,6 +69,9 @@ func TestTeamFigures(t *testing.T) {
 		switch c.outcome {
 		case cut:
 			lostCut++
+			if n, _ := tm.up.count(c.id); n > 0 {
+				cutDone++ // the write happened; its answer was lost with the replica
+			}
 		case refused:
 			lostRefused++
 		}
@@ -87,7 +90,7 @@ func TestTeamFigures(t *testing.T) {
 	for _, row := range rows {
 		t.Log(row)
 	}
-	t.Logf("failover: kill -9 of one replica under %d clients' calls (%d calls in %s): %d cut in flight, %d refused; %d succeeded", clients, r.ok+r.failed, span, lostCut, lostRefused, r.ok)
+	t.Logf("failover: kill -9 of one replica under %d clients' calls (%d calls in %s): %d cut in flight (%d of them done upstream, the answer lost), %d refused; %d succeeded", clients, r.ok+r.failed, span, lostCut, cutDone, lostRefused, r.ok)
 	t.Logf("time to ready (process start to /readyz 200): %s after the kill, %s on a second start", ms(ready), ms(ready2))
 }
 
