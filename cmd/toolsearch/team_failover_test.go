@@ -1,4 +1,4 @@
-//go:build team
+//go:build team && linux
 
 package main
 
