@@ -255,6 +255,7 @@ func (r *teamReplica) start() {
 	os.MkdirAll(home, 0o700)
 	cmd := exec.Command(r.tm.bin, "serve", "--http", "127.0.0.1:"+r.port, "--config", filepath.Join(r.dir, "config", "toolsearch.yaml"))
 	cmd.Env = append(r.tm.env(home), "HOSTNAME="+r.name)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // should the test die first
 	log, err := os.OpenFile(filepath.Join(r.dir, "serve.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		t.Fatal(err)
