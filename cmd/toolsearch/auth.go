@@ -79,10 +79,14 @@ func newAuthFlagSet(name string) (*flag.FlagSet, *sourceFlags) {
 }
 
 // openAuth reads the settings and prepares (without starting) the upstream
-// servers.
+// servers, over the state toolsearch.yaml names: with postgres, the logins
+// are the database's, which the replicas read.
 func openAuth(sf *sourceFlags) (*app, error) {
 	a, err := newApp(sf)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.openState(); err != nil {
 		return nil, err
 	}
 	if err := a.loadUpstreamConfig(); err != nil {

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"golang.org/x/oauth2"
+
+	"github.com/toolsearch/toolsearch/internal/state/pgstate"
 	"github.com/toolsearch/toolsearch/internal/state/pgstate/pgtest"
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // TestStatePostgresEndToEnd runs replicas and the CLI over one PostgreSQL
@@ -57,5 +64,47 @@ func TestStatePostgresEndToEnd(t *testing.T) {
 	}
 	if text, res := b.call(t, "call_tool", callAdd); !res.IsError || !strings.HasPrefix(text, "quarantined:") {
 		t.Errorf("call on the new replica while held: %s", text)
+	}
+}
+
+// TestStatePostgresAuthCommands holds `toolsearch auth` to the state
+// toolsearch.yaml names: with postgres, a login stored in the database
+// (by a replica, or by `auth login` on another machine) is the one `auth
+// status` reports, from a HOME that holds no token file. auth read and
+// wrote the files under the user's folder instead, so a CLI login never
+// reached the replicas.
+func TestStatePostgresAuthCommands(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "state.key")
+	if err := pgstate.WriteKeyFile(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	const url = "http://127.0.0.1:9/mcp" // never dialled: --offline
+	writeFile(t, dir, ".mcp.json", `{"mcpServers": {"tasks": {"type": "http", "url": "`+url+`"}}}`)
+	writeFile(t, dir, "toolsearch.yaml", "state:\n  backend: postgres\n  dsn: \"${TOOLSEARCH_TEST_STATE_DSN}\"\n  keyFile: "+keyFile+"\n")
+	key, err := pgstate.ReadKeyFile(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := pgstate.Open(ctx, dsn, key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := oauth.GrantKey{Server: "tasks", Resource: url}
+	g := &oauth.Grant{Server: "tasks", Resource: url, Issuer: "http://127.0.0.1:9", TokenURL: "http://127.0.0.1:9/token", ClientID: "c",
+		Scopes: []string{"tasks"}, Token: &oauth2.Token{AccessToken: "at", RefreshToken: "rt", Expiry: time.Now().Add(time.Hour)}, Obtained: time.Now()}
+	if _, err := db.Grants().SaveGrant(ctx, k, g); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := toolsearch(ctx, "auth", "status", "--offline", "--config", filepath.Join(dir, "toolsearch.yaml"))
+	home := t.TempDir()
+	cmd.Env = append(cmd.Env, "TOOLSEARCH_TEST_STATE_DSN="+dsn, "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_CACHE_HOME="+home)
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "authorized") {
+		t.Errorf("auth status --offline with the login in the database: %v\n%s", err, out)
 	}
 }
