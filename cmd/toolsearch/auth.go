@@ -85,6 +85,11 @@ func openAuth(sf *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	// With state: postgres the logins are kept in the database, which
+	// every replica reads: a login made here must go there.
+	if err := a.openState(); err != nil {
+		return nil, err
+	}
 	if err := a.loadUpstreamConfig(); err != nil {
 		return nil, err
 	}
