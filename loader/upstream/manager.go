@@ -220,8 +220,10 @@ type Manager struct {
 	shadow    shadowing
 	// tokenStoreErr says why there is no token store.
 	tokenStoreErr error
-	// people are the connections of people's calls (identity: user).
+	// people are the connections of people's calls (identity: user);
+	// begun counts the logins people began, to bound them.
 	people personal
+	begun  begunLogins
 	// minRelist is the least time between two listings a server's change
 	// announcements prompt; tests change it.
 	minRelist time.Duration

@@ -186,3 +186,25 @@ func TestPeopleConnectionsBounded(t *testing.T) {
 		t.Errorf("alice's call after her connection closed: %q, %v", got, err)
 	}
 }
+
+// TestBegunLoginsBounded: a principal may begin only so many logins at
+// once (each a registration and a pending login kept); others still may,
+// and the count frees itself as they expire.
+func TestBegunLoginsBounded(t *testing.T) {
+	var b begunLogins
+	now := time.Now()
+	for i := range maxBegunPerPerson {
+		if !b.admit("mallory", now) {
+			t.Fatalf("login %d refused", i)
+		}
+	}
+	if b.admit("mallory", now) {
+		t.Error("mallory began more logins than the bound")
+	}
+	if !b.admit("alice", now) {
+		t.Error("alice was refused for mallory's logins")
+	}
+	if !b.admit("mallory", now.Add(oauth.LoginLife)) {
+		t.Error("mallory is still refused once her logins expired")
+	}
+}

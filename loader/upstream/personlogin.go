@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
@@ -53,6 +55,9 @@ func (m *Manager) BeginPersonLogin(ctx context.Context, server, who, redirectURL
 	if ul == nil {
 		return "", fmt.Errorf("no place to keep logins: %w", m.tokenStoreErr)
 	}
+	if !m.begun.admit(who, time.Now()) {
+		return "", fmt.Errorf("%s began %d logins in the last %v, which is as many as anyone may: finish one of them, or wait", who, maxBegunPerPerson, oauth.LoginLife)
+	}
 	authURL, err := ul.Begin(ctx, oauth.LoginStart{
 		Principal: who, Server: server, Resource: u.cfg.URL, Settings: u.settings().OAuth,
 		RedirectURL: redirectURL, Nonce: nonce,
@@ -76,4 +81,58 @@ func (m *Manager) PersonLoginNeeded(server, who string) string {
 		return "the server takes no OAuth login"
 	}
 	return personReason(who, m.tokensFor(u, who).NeedsLogin())
+}
+
+// maxBegunPerPerson bounds the logins one principal may begin within
+// oauth.LoginLife, and maxBegun those of everyone: each is a registration
+// at the authorization server and a pending login kept, which a token
+// holder could otherwise pile up.
+const (
+	maxBegunPerPerson = 10
+	maxBegun          = 1000
+)
+
+// begunLogins counts the logins begun recently, by principal.
+type begunLogins struct {
+	mu  sync.Mutex
+	at  map[string][]time.Time
+	all int
+}
+
+// admit records a login who begins at now, unless they, or everyone, began
+// too many within oauth.LoginLife.
+func (b *begunLogins) admit(who string, now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.at == nil {
+		b.at = map[string][]time.Time{}
+	}
+	if b.all >= maxBegun || len(b.at[who]) >= maxBegunPerPerson {
+		b.expire(now)
+	}
+	if b.all >= maxBegun || len(b.at[who]) >= maxBegunPerPerson {
+		return false
+	}
+	b.at[who] = append(b.at[who], now)
+	b.all++
+	return true
+}
+
+// expire forgets the logins begun before oauth.LoginLife ago.
+func (b *begunLogins) expire(now time.Time) {
+	b.all = 0
+	for who, ts := range b.at {
+		keep := ts[:0]
+		for _, t := range ts {
+			if now.Sub(t) < oauth.LoginLife {
+				keep = append(keep, t)
+			}
+		}
+		if len(keep) == 0 {
+			delete(b.at, who)
+			continue
+		}
+		b.at[who] = keep
+		b.all += len(keep)
+	}
 }
