@@ -38,8 +38,8 @@ func (e *UserLoginRequiredError) UserLoginRequired() (who, reason, how string) {
 // userLoginHow is the sentence that tells a person how to log in to a
 // server as themselves, when Options.UserLoginHint gives none.
 func userLoginHow(server, who string) string {
-	return fmt.Sprintf("Log in to %s as %s: open toolsearch's status page with your own token and press \"Log in\" beside %s, "+
-		"or use a client that opens login links (URL-mode elicitation) and call again; the login is yours alone and no one else's calls use it.",
+	return fmt.Sprintf("Log in to %s as %s: open toolsearch's /login page (served by toolsearch serve --http) in a browser with your own token and press \"Log in to %s\", "+
+		"or use a client that opens login pages (URL-mode elicitation) and call again; the login is yours alone and no one else's calls use it.",
 		server, who, server)
 }
 

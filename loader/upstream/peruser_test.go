@@ -113,7 +113,7 @@ func TestIdentityUser(t *testing.T) {
 			t.Fatalf("%q's call without a grant: got %v (%T), want a *UserLoginRequiredError", caller, err, err)
 		}
 		want := principal.From(ctx)
-		if ul.Principal != want || !strings.Contains(err.Error(), "Log in to who as "+want) || !strings.Contains(err.Error(), "status page") {
+		if ul.Principal != want || !strings.Contains(err.Error(), "Log in to who as "+want) || !strings.Contains(err.Error(), "/login page") {
 			t.Errorf("the refusal does not tell %s how to log in: %v", want, err)
 		}
 		var ar *AuthRequiredError
