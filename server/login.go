@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -45,13 +46,91 @@ type loginer interface {
 type loginCallback struct {
 	redirectURL string
 	callbacks   *oauth.Callbacks
+	// personRedirect is where a person's own login (identity: user)
+	// comes back: the HTTP server's callback as people reach it, which
+	// completes it on any replica.
+	personRedirect string
 }
 
 // SetLoginCallback makes the logins that sessions start come back to
 // redirectURL, where the HTTP server serves cb, rather than to a loopback
 // port of their own. Call it before serving.
 func (s *Server) SetLoginCallback(redirectURL string, cb *oauth.Callbacks) {
-	s.loginCallback.Store(&loginCallback{redirectURL, cb})
+	next := loginCallback{redirectURL: redirectURL, callbacks: cb}
+	if old := s.loginCallback.Load(); old != nil {
+		next.personRedirect = old.personRedirect
+	}
+	s.loginCallback.Store(&next)
+}
+
+// SetPersonLoginRedirect lets a session whose client opens login pages
+// (URL-mode elicitation) take its caller through their own login to a
+// server with identity: user, coming back to redirectURL (the HTTP
+// server's callback, as people reach it). Call it before serving.
+func (s *Server) SetPersonLoginRedirect(redirectURL string) {
+	next := loginCallback{personRedirect: redirectURL}
+	if old := s.loginCallback.Load(); old != nil {
+		next.redirectURL, next.callbacks = old.redirectURL, old.callbacks
+	}
+	s.loginCallback.Store(&next)
+}
+
+// personLoginer is implemented by Upstreams whose servers may take each
+// person's own login (*upstream.Manager).
+type personLoginer interface {
+	BeginPersonLogin(ctx context.Context, server, who, redirectURL, nonce string) (string, error)
+	PersonLoginNeeded(server, who string) string
+}
+
+// personLoginPoll is how often a session waiting for its caller's own
+// login looks for the grant, which the callback stores on any replica.
+const personLoginPoll = 500 * time.Millisecond
+
+// personLoginFor takes the caller through their own login to the entry's
+// server when its session's client opens login pages, and reports whether
+// the call should be made again: the grant is stored under the caller's
+// key (the login is begun for them, whoever's browser comes back).
+func (s *Server) personLoginFor(ctx context.Context, e *loader.Entry) bool {
+	p := oauth.PrompterFrom(ctx)
+	pl, ok := s.opts.Upstreams.(personLoginer)
+	cb := s.loginCallback.Load()
+	if p == nil || p.StepUpOnly || !ok || cb == nil || cb.personRedirect == "" {
+		return false
+	}
+	who := PrincipalOf(ctx)
+	authURL, err := pl.BeginPersonLogin(ctx, e.Source, who, cb.personRedirect, "")
+	if err != nil {
+		s.log.Warn("a person's login from a session could not begin", "server", e.Source, "principal", who, "err", err)
+		return false
+	}
+	if err := p.Show(ctx, e.Source, authURL); err != nil {
+		s.log.Info("a person's login was not opened", "server", e.Source, "principal", who, "err", err)
+		return false
+	}
+	wait := p.Wait
+	if wait <= 0 {
+		wait = oauth.LoginLife
+	}
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(personLoginPoll)
+	defer tick.Stop()
+	for pl.PersonLoginNeeded(e.Source, who) != "" {
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			if p.Done != nil {
+				p.Done(ctx, e.Source, errors.New("the login was not finished in time"))
+			}
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+	if p.Done != nil {
+		p.Done(ctx, e.Source, nil)
+	}
+	return true
 }
 
 // authRequiredResult tells the model that a person must log in, and how.
@@ -110,6 +189,10 @@ func (s *Server) withLoginPrompter(ctx context.Context, ss *mcp.ServerSession) c
 // and the call's session can take the person through it. It reports
 // whether the call should be made again.
 func (s *Server) loginFor(ctx context.Context, e *loader.Entry, err error) bool {
+	var ul userLoginRequired
+	if errors.As(err, &ul) {
+		return s.personLoginFor(ctx, e)
+	}
 	var ar authRequired
 	p := oauth.PrompterFrom(ctx)
 	l, ok := s.opts.Upstreams.(loginer)

@@ -318,6 +318,7 @@ func (a *app) loadUpstreamConfig() error {
 		ClientInfo:    &mcp.Implementation{Name: "toolsearch", Version: versionString()},
 		LoginCommand:  a.loginCommand,
 		ReviewCommand: a.reviewCommand,
+		UserLoginHint: userLoginHint,
 	}
 	if a.metrics != nil { // a nil *Metrics in the interface would not be nil
 		a.upOpts.Observer = a.metrics

@@ -131,6 +131,9 @@ type HTTPConfig struct {
 	Principal string `yaml:"principal"`
 	// JWT takes the identity provider's tokens, each naming its principal.
 	JWT *JWTConfig `yaml:"jwt"`
+	// PublicURL is where people reach the server (scheme://host[:port]),
+	// behind a load balancer say: their own logins come back there.
+	PublicURL string `yaml:"publicURL"`
 }
 
 // Duration reads "30s" or "2m" from YAML.

@@ -60,6 +60,9 @@ func checkPrincipals(cfg *Config) []error {
 			errs = append(errs, fmt.Errorf("http.tokens[%d].principal: %q is the operator's token's principal (http.principal); give this token a name of its own", i, tc.Principal))
 		}
 	}
+	if err := checkPublicURL(cfg.HTTP.PublicURL); err != nil {
+		errs = append(errs, err)
+	}
 	if j := cfg.HTTP.JWT; j != nil {
 		for _, p := range j.options().Check("http.jwt") {
 			errs = append(errs, fmt.Errorf("%s", p))
@@ -89,8 +92,7 @@ func perUserWarning(name string, set upstream.Settings, servers []upstream.Serve
 	if i >= 0 && slices.ContainsFunc(slices.Collect(maps.Keys(servers[i].Headers)), func(k string) bool { return strings.EqualFold(k, "Authorization") }) {
 		return "servers." + name + ".oauth.identity: user applies to servers that log in with OAuth, and " + name + "'s entry sends its own Authorization header: its calls are refused; remove identity or the header"
 	}
-	// No login can yet be made as a person (the status page's and
-	// URL-mode elicitation's are the shared one's): say so rather than
-	// let every call's refusal be the first anyone hears of it.
-	return "servers." + name + ".oauth.identity: user: each person's calls need that person's own login, which this build cannot yet take anyone through, so every call to " + name + " is refused with how to log in; use identity: shared meanwhile"
+	// Each person logs in as themselves: on /login (serve --http) or
+	// through a client that opens login pages; nothing to warn of.
+	return ""
 }

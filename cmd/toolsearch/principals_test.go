@@ -89,9 +89,8 @@ func TestPerUserWarning(t *testing.T) {
 		{Name: "remote", Type: upstream.TypeHTTP, URL: "https://r.example/mcp"},
 	}
 	for name, want := range map[string]string{
-		"local":  "local is a stdio server",
-		"keyed":  "sends its own Authorization header",
-		"remote": "cannot yet take anyone through",
+		"local": "local is a stdio server",
+		"keyed": "sends its own Authorization header",
 	} {
 		if got := perUserWarning(name, user, servers); !strings.Contains(got, want) {
 			t.Errorf("%s: %q, want it to say %q", name, got, want)
@@ -99,5 +98,22 @@ func TestPerUserWarning(t *testing.T) {
 	}
 	if got := perUserWarning("remote", upstream.Settings{}, servers); got != "" {
 		t.Errorf("a shared server warned: %q", got)
+	}
+	// A server that logs in with OAuth takes each person's login: no
+	// warning that nobody can log in.
+	if got := perUserWarning("remote", user, servers); got != "" {
+		t.Errorf("an OAuth server under identity: user warned: %q", got)
+	}
+}
+
+func TestCheckPublicURL(t *testing.T) {
+	for s, ok := range map[string]bool{
+		"": true, "https://toolsearch.example.com": true, "http://127.0.0.1:7778/": true,
+		"toolsearch.example.com": false, "ftp://x.example": false, "https://x.example/mcp": false,
+		"https://x.example?a=b": false, "https://user:pw@x.example": false,
+	} {
+		if err := checkPublicURL(s); (err == nil) != ok {
+			t.Errorf("checkPublicURL(%q) = %v", s, err)
+		}
 	}
 }

@@ -157,6 +157,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 				ps.SetLoginCallback(redirect, o.Callbacks)
 			}
 		}
+		a.servePeople(&o, ln)
 	}
 	h := web.NewHandler(a.server, o)
 	a.startReplica(ctx, ln.Addr().String())

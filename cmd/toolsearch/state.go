@@ -132,6 +132,7 @@ func (a *app) stateOptions(o *upstream.Options) {
 	}
 	o.Catalogs = a.state.Catalogs()
 	o.TokenStore = a.state.Grants()
+	o.Logins = a.state.Logins()
 }
 
 // startReplica records this replica in the database's registry while ctx

@@ -73,6 +73,11 @@ func newOAuthEnv(t *testing.T, sse bool) *oauthEnv {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name + " ok"}}}, nil
 			})
 	}
+	// bearer answers with the fingerprint of the token the call came with.
+	server.AddTool(&mcp.Tool{Name: "bearer", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fingerprint(strings.TrimPrefix(req.Extra.Header.Get("Authorization"), "Bearer "))}}}, nil
+		})
 	prm := "/.well-known/oauth-protected-resource" + path
 	mux.Handle(prm, auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource:             e.url,

@@ -157,12 +157,16 @@ type Options struct {
 	// Observer, when set, is told of the waits and refusals that
 	// Settings.MaxConcurrent causes and of every login's outcome.
 	Observer Observer
-	// UserGrants finds each principal's own grant for the servers whose
-	// logins are per person (oauth.identity: user); nil means nobody has
-	// one yet, and every such call is refused with the sentence that says
-	// how to log in; New makes it oauth.ByPrincipal over TokenStore. It
-	// must never be oauth.SharedGrants.
-	UserGrants oauth.PrincipalGrants
+	// MaxPersonal bounds the connections kept for people's calls to
+	// servers with identity: user (one per person and server); zero means
+	// DefaultMaxPersonal. PersonalIdle closes one unused that long; zero
+	// means DefaultPersonalIdle.
+	MaxPersonal  int
+	PersonalIdle time.Duration
+	// Logins keep people's pending logins (identity: user) where every
+	// replica finds them; nil means files beside TokenStore's, when it is
+	// the files.
+	Logins oauth.Logins
 	// UserLoginHint, when set, returns the sentence that tells a principal
 	// how to log in to a server as themselves (the status page's address,
 	// say); nil or "" gives a general one.
@@ -216,6 +220,10 @@ type Manager struct {
 	shadow    shadowing
 	// tokenStoreErr says why there is no token store.
 	tokenStoreErr error
+	// people are the connections of people's calls (identity: user);
+	// begun counts the logins people began, to bound them.
+	people personal
+	begun  begunLogins
 	// minRelist is the least time between two listings a server's change
 	// announcements prompt; tests change it.
 	minRelist time.Duration
@@ -265,9 +273,14 @@ func New(servers []ServerConfig, opts Options) *Manager {
 			opts.TokenStore = files
 		}
 	}
-	if opts.UserGrants == nil && opts.TokenStore != nil {
-		// Each person's own grants, where the shared ones are kept.
-		opts.UserGrants = oauth.ByPrincipal{Grants: opts.TokenStore}
+	if files, ok := opts.TokenStore.(*oauth.Store); ok && opts.Logins == nil {
+		opts.Logins = files.Logins()
+	}
+	if opts.MaxPersonal <= 0 {
+		opts.MaxPersonal = DefaultMaxPersonal
+	}
+	if opts.PersonalIdle <= 0 {
+		opts.PersonalIdle = DefaultPersonalIdle
 	}
 	m := &Manager{
 		approvals:     opts.Approvals,
@@ -277,6 +290,7 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		firstBackoff:  time.Second,
 		minRelist:     time.Second,
 		tokenStoreErr: storeErr,
+		people:        personal{max: opts.MaxPersonal, idle: opts.PersonalIdle},
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, cfg := range servers {
@@ -397,6 +411,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		err = ctx.Err()
 	}
 	m.cancel()
+	m.people.closeAll()
 	m.wg.Wait()
 	<-drained
 	return err

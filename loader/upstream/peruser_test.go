@@ -59,13 +59,6 @@ func (w *whoServer) seen() []string {
 	return append([]string(nil), w.callers...)
 }
 
-// grantsOf is a PrincipalGrants over a map principal -> grant.
-type grantsOf map[string]*oauth.Grant
-
-func (g grantsOf) PrincipalGrant(_ context.Context, who, _, _ string) (*oauth.Grant, error) {
-	return g[who], nil
-}
-
 func grantFor(server, resource, token string) *oauth.Grant {
 	return &oauth.Grant{Server: server, Resource: resource, Token: &oauth2.Token{AccessToken: token, TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)}}
 }
@@ -84,6 +77,12 @@ func TestIdentityUser(t *testing.T) {
 	if err := store.Save(grantFor("who", who.url, "shared-token")); err != nil {
 		t.Fatal(err)
 	}
+	// alice's own; mallory's key holds a grant made for another server.
+	for owner, g := range map[string]*oauth.Grant{"alice": grantFor("who", who.url, "alice-token"), "mallory": grantFor("other", who.url, "alice-token")} {
+		if _, err := store.SaveGrant(context.Background(), oauth.GrantKey{Principal: owner, Server: "who", Resource: who.url}, g); err != nil {
+			t.Fatal(err)
+		}
+	}
 	catalog := loader.NewCatalog()
 	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
 		Catalog:    catalog,
@@ -91,7 +90,6 @@ func TestIdentityUser(t *testing.T) {
 		CacheDir:   t.TempDir(),
 		Logger:     testLogger(t),
 		TokenStore: store,
-		UserGrants: grantsOf{"alice": grantFor("who", who.url, "alice-token"), "mallory": grantFor("other", who.url, "alice-token")},
 	})
 	m.firstBackoff = time.Millisecond
 	m.Start(context.Background())
@@ -115,7 +113,7 @@ func TestIdentityUser(t *testing.T) {
 			t.Fatalf("%q's call without a grant: got %v (%T), want a *UserLoginRequiredError", caller, err, err)
 		}
 		want := principal.From(ctx)
-		if ul.Principal != want || !strings.Contains(err.Error(), "Log in to who as "+want) || !strings.Contains(err.Error(), "status page") {
+		if ul.Principal != want || !strings.Contains(err.Error(), "Log in to who as "+want) || !strings.Contains(err.Error(), "/login page") {
 			t.Errorf("the refusal does not tell %s how to log in: %v", want, err)
 		}
 		var ar *AuthRequiredError
@@ -153,24 +151,6 @@ func TestIdentitySharedUsesTheSharedGrant(t *testing.T) {
 	}
 }
 
-// TestSharedGrantsIgnoresThePrincipal documents what SharedGrants is: the
-// file store's one grant per server, whoever asks.
-func TestSharedGrantsIgnoresThePrincipal(t *testing.T) {
-	store, err := oauth.NewStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Save(grantFor("s", "https://s.example/mcp", "tok")); err != nil {
-		t.Fatal(err)
-	}
-	for _, who := range []string{"alice", "bob"} {
-		g, err := oauth.SharedGrants{Store: store}.PrincipalGrant(context.Background(), who, "s", "https://s.example/mcp")
-		if err != nil || g == nil || g.Token.AccessToken != "tok" {
-			t.Fatalf("SharedGrants for %s = %v, %v", who, g, err)
-		}
-	}
-}
-
 // TestIdentityUserWithoutOAuth: a server that takes no login (stdio) set
 // to identity: user is refused with what the operator should change, and
 // never called.
@@ -188,8 +168,8 @@ func TestIdentityUserWithoutOAuth(t *testing.T) {
 }
 
 // TestIdentityUserStoredGrants: with no lookup given, a person's grant is
-// the one stored under their own key where the shared grants are kept
-// (oauth.ByPrincipal), and the shared one serves nobody.
+// the one stored under their own key where the shared grants are kept,
+// and the shared one serves nobody.
 func TestIdentityUserStoredGrants(t *testing.T) {
 	who := newWhoServer(t, map[string]string{"shared-token": "shared", "alice-token": "alice"})
 	store, err := oauth.NewStore(t.TempDir())

@@ -75,6 +75,9 @@ type Options struct {
 	Login     func(ctx context.Context, server string, p *oauth.Prompter) error
 	Callbacks *oauth.Callbacks
 	Logins    func() []string
+	// People, when set with Callbacks, lets each principal log in as
+	// themselves to the servers with identity: user (loginperson.go).
+	People *People
 
 	// Metrics, when set, is served as GET /metrics (package
 	// server/metrics's Handler), to the operator's token as the status

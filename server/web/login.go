@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
@@ -33,23 +32,25 @@ type logins struct {
 }
 
 // addLogin serves the login routes when o allows logins, and reports
-// whether it does.
+// whether the status page offers the shared ones: the callback, POST
+// /oauth/login, and with o.People each person's own page (loginperson.go).
 func addLogin(mux *http.ServeMux, o Options, log *slog.Logger) bool {
-	if o.Login == nil || o.Callbacks == nil {
+	if o.Callbacks == nil || (o.Login == nil && o.People == nil) {
 		return false
 	}
 	l := &logins{o: o, log: log}
 	mux.Handle("GET "+CallbackPath, o.Callbacks)
 	mux.HandleFunc("POST /oauth/login", l.start)
-	return true
+	if o.People != nil {
+		mux.HandleFunc("GET "+LoginPagePath, l.servePage)
+		mux.HandleFunc("GET /login.json", l.serveMine)
+	}
+	return o.Login != nil
 }
 
 func (l *logins) start(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Server string `json:"server"`
-	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&req); err != nil || req.Server == "" {
-		http.Error(w, `want {"server": NAME}`, http.StatusBadRequest)
+	req, ok := decodeLoginRequest(w, r)
+	if !ok {
 		return
 	}
 	// Without a token the server listens on loopback only: a request
@@ -60,6 +61,20 @@ func (l *logins) start(w http.ResponseWriter, r *http.Request) {
 	}
 	if l.o.Token == "" && !isLoopbackHost(host) {
 		http.Error(w, "Forbidden: logins start from a loopback address", http.StatusForbidden)
+		return
+	}
+	switch {
+	case req.Person && l.o.People != nil:
+		l.startPerson(w, r, req.Server)
+		return
+	case req.Person:
+		writeJSON(w, map[string]string{"error": "this server takes no person's own login"})
+		return
+	case !fullAccess(r):
+		http.Error(w, "Forbidden: this token may start only its own logins (\"person\": true); the shared ones are the operator's", http.StatusForbidden)
+		return
+	case l.o.Login == nil:
+		writeJSON(w, map[string]string{"error": "this server takes no shared login"})
 		return
 	}
 	if _, busy := l.running.LoadOrStore(req.Server, struct{}{}); busy {
@@ -102,6 +117,8 @@ func (l *logins) start(w http.ResponseWriter, r *http.Request) {
 // token: the authorization server's redirect to the callback cannot carry
 // it, and the callback takes nothing but a code for a login this server
 // started. The other checks still apply.
+// The page of a person's own logins is served without it too: it holds
+// nothing of anybody, and asks for the token its data is fetched with.
 func tokenExempt(r *http.Request) bool {
-	return r.Method == http.MethodGet && r.URL.Path == CallbackPath
+	return r.Method == http.MethodGet && (r.URL.Path == CallbackPath || r.URL.Path == LoginPagePath)
 }

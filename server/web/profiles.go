@@ -44,7 +44,7 @@ func identityOf(r *http.Request) identity {
 // show the whole catalog.
 func checkScope(w http.ResponseWriter, r *http.Request) bool {
 	id := identityOf(r)
-	if (id.profile == "" && !id.person) || r.URL.Path == "/mcp" || (id.profile != "" && r.URL.Path == "/mcp/p/"+id.profile) {
+	if (id.profile == "" && !id.person) || r.URL.Path == "/mcp" || personalPath(r.URL.Path) || (id.profile != "" && r.URL.Path == "/mcp/p/"+id.profile) {
 		return true
 	}
 	if id.profile == "" {

@@ -3,9 +3,12 @@ package pgstate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
 // A PendingLogin is a login begun (its OAuth state, which the callback
@@ -60,4 +63,36 @@ func (db *DB) TakeLogin(ctx context.Context, state string) (*PendingLogin, error
 		return nil, err
 	}
 	return &l, nil
+}
+
+// Logins returns the pending logins kept in the database, sealed with the
+// key, as an oauth.Logins: a person's login begun on one replica is
+// completed by the callback on any.
+func (db *DB) Logins() oauth.Logins { return pendingLogins{db} }
+
+type pendingLogins struct{ db *DB }
+
+func (p pendingLogins) PutLogin(ctx context.Context, l *oauth.PendingLogin) error {
+	secret, err := oauth.EncodeLogin(l)
+	if err != nil {
+		return err
+	}
+	return p.db.PutLogin(ctx, PendingLogin{State: l.State, Principal: l.Principal, Server: l.Server, Secret: secret, Expires: l.Expires})
+}
+
+func (p pendingLogins) TakeLogin(ctx context.Context, state string) (*oauth.PendingLogin, error) {
+	row, err := p.db.TakeLogin(ctx, state)
+	if err != nil || row == nil {
+		return nil, err
+	}
+	l, err := oauth.DecodeLogin(row.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("the pending login of %s: %w", row.Server, err)
+	}
+	// The sealed part answers for the columns: a row whose columns were
+	// changed under it is no login.
+	if l.State != state || l.Principal != row.Principal || l.Server != row.Server {
+		return nil, nil
+	}
+	return l, nil
 }

@@ -44,7 +44,7 @@ func TestPostgres(t *testing.T) {
 		dsn, key := pgtest.DSN(t), testKey(t)
 		return func(t *testing.T) statetest.Process {
 			db := open(t, dsn, key)
-			return statetest.Process{Approvals: db.Approvals(), Grants: db.Grants(), Catalogs: db.Catalogs()}
+			return statetest.Process{Approvals: db.Approvals(), Grants: db.Grants(), Catalogs: db.Catalogs(), Logins: db.Logins()}
 		}
 	})
 }

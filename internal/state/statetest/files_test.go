@@ -24,6 +24,7 @@ func TestFiles(t *testing.T) {
 				Approvals: trust.FileBackend(filepath.Join(dir, trust.FileName), nil),
 				Grants:    grants,
 				Catalogs:  upstream.FileCatalogs{Dir: filepath.Join(dir, "upstreams")},
+				Logins:    grants.Logins(),
 			}
 		}
 	})

@@ -30,6 +30,7 @@ type Process struct {
 	Approvals trust.Backend
 	Grants    oauth.Grants
 	Catalogs  upstream.Catalogs
+	Logins    oauth.Logins
 }
 
 // A State opens processes over one state.
@@ -54,7 +55,11 @@ var behaviours = []struct {
 	{"ForgetMakesTheNextListingFirst", forgetMakesFirst},
 	{"GrantsKeyedByPrincipal", grantsByPrincipal},
 	{"GrantStampChangesWithTheGrant", grantStamp},
-	{"RefreshOnceAcrossProcesses", refreshOnce},
+	{"RefreshOnceAcrossProcesses", func(t *testing.T, open State) { refreshOnce(t, open, "") }},
+	{"PersonsRefreshOnceAndAlone", func(t *testing.T, open State) { refreshOnce(t, open, "alice") }},
+	{"PendingLoginTakenOnceByAnyProcess", loginTakenOnce},
+	{"PendingLoginKeepsWhatCompletingNeeds", loginRoundTrip},
+	{"ExpiredLoginIsNone", loginExpired},
 	{"CatalogSavedAndRead", catalogRoundTrip},
 }
 
@@ -258,8 +263,9 @@ func grantStamp(t *testing.T, open State) {
 // refreshOnce: every process finds the access token expiring at once and
 // refreshes it; the authorization server (which rotates refresh tokens,
 // refusing a spent one) sees one refresh, and every process gets its
-// token.
-func refreshOnce(t *testing.T, open State) {
+// token. With a principal, the grant is that person's, and another
+// person's grant of the same server is left as it was.
+func refreshOnce(t *testing.T, open State, principal string) {
 	var refreshes atomic.Int32
 	var mu sync.Mutex
 	spent := map[string]bool{}
@@ -282,12 +288,23 @@ func refreshOnce(t *testing.T, open State) {
 	}))
 	defer as.Close()
 	resource := as.URL + "/mcp"
-	k := oauth.GrantKey{Server: "srv", Resource: resource}
+	k := oauth.GrantKey{Principal: principal, Server: "srv", Resource: resource}
 	g := grant("srv", resource, "old")
 	g.TokenURL = as.URL + "/token"
 	g.Token.Expiry = time.Now().Add(-time.Minute)
 	if _, err := open(t).Grants.SaveGrant(context.Background(), k, g); err != nil {
 		t.Fatal(err)
+	}
+	bob := oauth.GrantKey{Principal: "bob", Server: "srv", Resource: resource}
+	if principal != "" {
+		if _, err := open(t).Grants.SaveGrant(context.Background(), bob, grant("srv", resource, "bobs")); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if g, _, err := open(t).Grants.LoadGrant(context.Background(), bob); err != nil || g == nil || g.Token.AccessToken != "bobs" {
+				t.Errorf("another person's grant after %s's refresh: %+v, %v", principal, g, err)
+			}
+		}()
 	}
 	const processes = 4
 	got := make([]string, processes)
@@ -334,5 +351,80 @@ func catalogRoundTrip(t *testing.T, open State) {
 		if strings.TrimSpace(string(got)) != body {
 			t.Errorf("read %q, want %q", got, body)
 		}
+	}
+}
+
+// pendingLogin is a login begun by who, expiring in life.
+func pendingLogin(state, who string, life time.Duration) *oauth.PendingLogin {
+	return &oauth.PendingLogin{
+		State: state, Principal: who, Server: "srv", Resource: "https://mcp.example.com/mcp", Indicator: "https://mcp.example.com/mcp",
+		Expires: time.Now().Add(life), Verifier: "verifier-" + state, RedirectURL: "https://toolsearch.example.com/oauth/callback",
+		ClientID: "client", ClientSecret: "client-secret", AuthStyle: oauth2.AuthStyleInParams,
+		AuthURL: "https://as.example.com/authorize", TokenURL: "https://as.example.com/token", Issuer: "https://as.example.com",
+		Scopes: []string{"tasks", "offline_access"}, IssRequired: true, Binding: "binding-" + state,
+	}
+}
+
+// loginTakenOnce: a login begun in one process is completed by whichever
+// process its redirect reaches, once, however many race for it.
+func loginTakenOnce(t *testing.T, open State) {
+	ctx := context.Background()
+	if err := open(t).Logins.PutLogin(ctx, pendingLogin("st-1", "alice", time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	const racers = 4
+	var wg sync.WaitGroup
+	var taken atomic.Int32
+	for range racers {
+		p := open(t)
+		wg.Go(func() {
+			l, err := p.Logins.TakeLogin(ctx, "st-1")
+			if err != nil {
+				t.Error(err)
+			}
+			if l != nil {
+				taken.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := taken.Load(); n != 1 {
+		t.Errorf("the pending login was taken %d times, want once", n)
+	}
+	for _, state := range []string{"st-1", "never-begun", ""} {
+		if l, err := open(t).Logins.TakeLogin(ctx, state); l != nil || err != nil {
+			t.Errorf("TakeLogin(%q) = %+v, %v; want none", state, l, err)
+		}
+	}
+}
+
+func loginRoundTrip(t *testing.T, open State) {
+	ctx := context.Background()
+	want := pendingLogin("st-2", "bob", time.Minute)
+	if err := open(t).Logins.PutLogin(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := open(t).Logins.TakeLogin(ctx, "st-2")
+	if err != nil || got == nil {
+		t.Fatalf("TakeLogin = %v, %v", got, err)
+	}
+	if !got.Expires.Equal(want.Expires) {
+		t.Errorf("expires %v, want %v", got.Expires, want.Expires)
+	}
+	got.Expires = want.Expires
+	a, _ := json.Marshal(got)
+	b, _ := json.Marshal(want)
+	if string(a) != string(b) {
+		t.Errorf("taken:\n%s\nwant:\n%s", a, b)
+	}
+}
+
+func loginExpired(t *testing.T, open State) {
+	ctx := context.Background()
+	if err := open(t).Logins.PutLogin(ctx, pendingLogin("st-3", "carol", -time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := open(t).Logins.TakeLogin(ctx, "st-3"); l != nil || err != nil {
+		t.Errorf("an expired login was taken: %+v, %v", l, err)
 	}
 }

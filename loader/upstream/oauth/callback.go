@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"net"
@@ -25,6 +26,19 @@ import (
 type Callbacks struct {
 	mu      sync.Mutex
 	pending map[string]*pendingLogin
+	// users completes the logins of people, kept in the shared state: a
+	// redirect no login of this process waits for may be one of those,
+	// begun here or on another replica.
+	users     *UserLogins
+	usersDone func(l *PendingLogin, err error)
+}
+
+// SetUserLogins makes the callback complete people's logins (see
+// UserLogins.Complete) besides the logins this process waits for; done,
+// when set, is told of each that was found, and how it ended. Call it
+// before serving.
+func (c *Callbacks) SetUserLogins(u *UserLogins, done func(l *PendingLogin, err error)) {
+	c.users, c.usersDone = u, done
 }
 
 type pendingLogin struct {
@@ -78,6 +92,10 @@ func (c *Callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := c.pending[state]
 	delete(c.pending, state)
 	c.mu.Unlock()
+	if p == nil && state != "" && c.users != nil {
+		c.completeUser(w, r)
+		return
+	}
 	if p == nil || state == "" {
 		page(w, http.StatusBadRequest, "Login link not expected",
 			"toolsearch is not waiting for this login: it may have been finished already, or timed out. Run the login again.")
@@ -99,6 +117,44 @@ func (c *Callbacks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.done <- callbackResult{res: &auth.AuthorizationResult{Code: q.Get("code"), State: state, Iss: q.Get("iss")}}
 	page(w, http.StatusOK, "Logged in to "+p.server,
 		"toolsearch received the authorization. You may close this page.")
+}
+
+// userLoginWait bounds a person's login's completion: the code exchange
+// and storing the grant.
+const userLoginWait = 30 * time.Second
+
+// completeUser completes a person's login from the redirect back.
+func (c *Callbacks) completeUser(w http.ResponseWriter, r *http.Request) {
+	nonce := ""
+	if ck, err := r.Cookie(LoginCookie); err == nil {
+		nonce = ck.Value
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), userLoginWait)
+	defer cancel()
+	l, err := c.users.Complete(ctx, r.URL.Query(), nonce)
+	if l == nil {
+		if c.users.Log != nil && !errors.Is(err, ErrNoPendingLogin) {
+			c.users.Log.Warn("a login's redirect could not be completed", "err", err)
+		}
+		page(w, http.StatusBadRequest, "Login link not expected",
+			"toolsearch is not waiting for this login: it may have been finished already, or timed out. Log in again.")
+		return
+	}
+	if c.usersDone != nil {
+		c.usersDone(l, err)
+	}
+	if err != nil {
+		if c.users.Log != nil {
+			c.users.Log.Warn("a person's login failed", "principal", l.Principal, "server", l.Server, "err", err)
+		}
+		page(w, http.StatusOK, "Login to "+l.Server+" failed", err.Error()+". You may close this page.")
+		return
+	}
+	if c.users.Log != nil {
+		c.users.Log.Info("a person logged in", "principal", l.Principal, "server", l.Server)
+	}
+	page(w, http.StatusOK, "Logged in to "+l.Server+" as "+l.Principal,
+		"toolsearch received the authorization; calls to "+l.Server+" made as "+l.Principal+" use it, and no one else's. You may close this page.")
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>

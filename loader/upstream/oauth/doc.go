@@ -18,6 +18,11 @@
 //     browser, a printed URL, an MCP client asked to open it) and receives
 //     the redirect back, on a loopback port or on `serve --http`'s own
 //     address.
+//   - [UserLogins]: each person's own login (a server with identity:
+//     user) in two halves, begun on one replica and completed by the
+//     redirect back on any, its pending state in [Logins] (files,
+//     [FileLogins], or the database), the grant stored under the principal
+//     who began it.
 //   - [Revoke]: forgetting a login at the authorization server (RFC 7009).
 //
 // A server whose tokens cannot be used or refreshed fails its requests

@@ -42,6 +42,10 @@ type Handler struct {
 	// 401 came here, so a failed login opened a second page. A login
 	// runs once; later 401s get its error.
 	failed error
+	// person marks the handler of one person's connection: it never runs
+	// a login, whatever prompter the request's context carries, since a
+	// person logs in through UserLogins, bound to them.
+	person bool
 }
 
 var _ auth.OAuthHandler = (*Handler)(nil)
@@ -51,6 +55,15 @@ var _ auth.OAuthHandler = (*Handler)(nil)
 // http.DefaultClient), guarded (see Guard).
 func NewHandler(t *Tokens, s Settings, client *http.Client) *Handler {
 	return &Handler{tokens: t, settings: s, client: Guard(client, t.resource)}
+}
+
+// NewPersonHandler returns the handler of one person's connection to a
+// server (identity: user): it attaches the tokens of t (that person's
+// grant), refreshes them once for every replica, and never runs a login.
+func NewPersonHandler(t *Tokens, s Settings, client *http.Client) *Handler {
+	h := NewHandler(t, s, client)
+	h.person = true
+	return h
 }
 
 // ForLogin returns a handler for an explicit login through p: it sends no
@@ -106,7 +119,7 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 			discard(resp)
 			return &LoginRequiredError{Server: h.tokens.server, Reason: "the server refused the token the login just obtained"}
 		}
-	} else if p = PrompterFrom(ctx); p != nil && p.StepUpOnly && !stepUp {
+	} else if p = PrompterFrom(ctx); h.person || (p != nil && p.StepUpOnly && !stepUp) {
 		p = nil
 	}
 	if !stepUp && h.prompter == nil {
