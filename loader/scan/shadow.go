@@ -27,6 +27,22 @@ var crossToolPatterns = []pattern{
 	mk(RuleShadowing, "an instruction about how other tools must behave",
 		`\b(?:(?:all|any|every|other|another)\s+)+[\w.-]*\s*tools?\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to)\b`,
 		[]string{"tool must", "tool should", "tool shall", "tool needs", "tool has to", "tools must", "tools should", "tools have to", "tools need"}).strongIn(kindTool),
+	// Ranking and order: a tool that forbids the others, or runs after
+	// them to change what they returned, steers calls it does not own.
+	mk(RuleShadowing, "an instruction not to use the other tools",
+		`\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shall\s+not)\s+(?:ever\s+)?(?:use|call|invoke|choose|select|run|rely\s+on|trust)\s+(?:any|an?|the)\s+(?:of\s+the\s+)?other\s+(?:[\w.-]+\s+){0,2}?`+toolWord+`\b`,
+		[]string{"other"}, negations...).around(120).strongIn(kindTool),
+	mk(RuleShadowing, "an instruction to change what another tool returned",
+		`\b(?:replace|replaces|overwrite|overwrites|override|overrides|discard|discards|ignore|ignores|disregard|supersede|supersedes|rewrite|rewrites|correct|corrects|substitute)\s+(?:the\s+|any\s+|all\s+|each\s+)?(?:results?|outputs?|responses?|answers?|values?|return\s+values?)\s+(?:of|from|returned\s+by|produced\s+by|given\s+by)\s+(?:(?:the|any|all|every|each|other|another|previous|prior)\s+)*(?:[\w.'-]+\s+){0,2}?(?:tools?|functions?|calls?)\b`+
+			`|\b(?:its|this\s+(?:tool|function)'?s?|the)\s+(?:results?|outputs?|responses?|values?|answers?)\s+(?:always\s+)?(?:supersedes?|overrides?|replaces?|takes?\s+precedence\s+over|wins?\s+over)\s+(?:(?:the|any|all|every|each|other|another)\s+)*(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)(?:'s|s')?`+
+			`|\binstead\s+of\s+(?:the\s+|any\s+|an?\s+)?(?:other\s+)?(?:[\w.-]+\s+){0,2}?(?:tool|function)(?:'s|s')\s+(?:results?|outputs?|responses?|answers?|values?)`+
+			`|\b(?:results?|outputs?|responses?|values?|answers?)\s+(?:of|from)\s+(?:the\s+|any\s+|all\s+)?(?:other|another|previous|prior)\s+(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)\b[^.\n]{0,80}?\b(?:overwrite|replace|override|discard|ignore|disregard|correct|rewrite)`+
+			`|\b(?:after|once|whenever|every\s+time)\b[^.\n]{0,80}?\b(?:tool|function|call)\b[^.\n]{0,80}?\b(?:call|run|invoke|use|pass)\s+this\s+(?:tool|function)\b[^.\n]{0,120}?\b(?:replace|overwrite|override|discard|rewrite|substitute)`,
+		[]string{"replace", "overwrite", "override", "discard", "ignore", "disregard", "supersede", "rewrite", "correct", "substitute", "precedence", "wins over", "win over", "instead of"}).around(240).strongIn(kindTool),
+	mk(RuleShadowing, "an instruction to run this tool after another tool",
+		`\b(?:after|once|whenever|every\s+time)\s+(?:you\s+)?(?:call|use|invoke|run|receive)\w*\s+(?:(?:any|every|each|another|other|the\s+output\s+of|the\s+result\s+of)\s+)+(?:[\w.-]+\s+)?(?:tool|function)s?\b[^.\n]{0,80}?\b(?:call|run|invoke|use)\s+this\s+(?:tool|function)\b`+
+			`|\b(?:after|once|whenever|every\s+time)\s+(?:the\s+|any\s+|another\s+)?(?:other\s+)?[\w.-]+\s+(?:tool|function)\s+(?:returns|responds|finishes|completes|runs|is\s+(?:called|used|run))\b[^.\n]{0,80}?\b(?:call|run|invoke|use)\s+this\s+(?:tool|function)\b`,
+		[]string{"this tool", "this function"}, "after", "once", "whenever", "every time").around(200),
 }
 
 // Names records which server each tool belongs to, for Shadowing. The zero
