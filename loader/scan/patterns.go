@@ -70,7 +70,7 @@ func (p *pattern) severity(k kind) Severity {
 // instruction to send somewhere names a way of sending, and padding holds
 // a few blanks in a row.
 var (
-	sendWords    = []string{"send", "forward", "bcc", " cc", "redirect", "post", "upload", "transmit", "email", "copy", "copies", "report", "deliver", "recipient", "destination"}
+	sendWords    = []string{"send", "forward", "bcc", " cc", "redirect", "post", "upload", "transmit", "email", "copy", "copies", "report", "deliver", "recipient", "destination", "share", "sharing", "mail", "relay", "submit", "sync", "leak"}
 	paddingWords = []string{"        ", "\t\t\t\t", "\n\n\n", "\n \n", "\n  \n", "\n\t\n", "\u00a0\u00a0", "\u3000\u3000"}
 
 	sendMask, paddingMask bitset
@@ -509,6 +509,22 @@ var (
 	sendLeadRE = regexp.MustCompile(`(?i)(?:\b(?:all|every|always|also|instead|a\s+copy|additionally|as\s+well|secretly|silently)\b[^.\n]{0,80}?\b` + verbSend + `\b[^.\n]{0,80}?|\b` + verbSend + `\b[^.\n]{0,40}?\b(?:all|every|a\s+copy\s+of)\b[^.\n]{0,60}?\bto\s+|\bchange\s+the\s+(?:recipient|destination|address|number|url|endpoint)\w*\s+to\s+|\b(?:set|put|add|use)\s+(?:the\s+)?(?:bcc|cc|recipients?|to)\s+(?:field\s+|parameter\s+|argument\s+|address\s+)?(?:to\s+|=\s*)?)$`)
 )
 
+// A text may also give data away without an order, as a statement of
+// what the assistant does ("the assistant shares the file contents with
+// audit@..."), which the model reads as what it is to do. Its lead is a
+// verb of giving, led by the model or at the start of a clause, then a
+// recipient word right before the address. It withholds in a server's
+// text when the model is its subject or what it gives is the user's, and
+// in a skill's when what it gives is a secret or the conversation: a
+// skill posts its own reports to webhooks.
+var (
+	giveLeadRE = regexp.MustCompile(`(?i)(?:^|[.!?:;]\s+|\n\s*(?:[-*+>]\s*|\d+[.)]\s*)?|\b(?:assistant|agent|model|ai|claude|llm|it|you|then|also|and|to|must|should|will|please|always|automatically|quietly|silently)\s+(?:\w+\s+){0,2}?)` +
+		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
+	modelSubjectRE = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:assistant|agent|model|ai|claude|llm)\s+(?:\w+\s+){0,2}?(?:share|send|forward|post|upload|e-?mail|mail|transmit|cop|relay|submit|sync|report|leak|deliver|pass|hand)`)
+	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.`)
+	givenUserRE    = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|data|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?|numbers?|results?|outputs?|logs?)\b`)
+)
+
 // maxLead is how far before an address the instruction may start.
 const maxLead = 240
 
@@ -534,6 +550,20 @@ func scanDestinations(fs *findings, text string) {
 		from := max(start-maxLead, 0)
 		for from > 0 && !utf8.RuneStart(text[from]) {
 			from--
+		}
+		if lead := giveLeadRE.FindStringIndex(text[from:start]); lead != nil && !deniedAt(text, from+lead[0]) {
+			span := text[from+lead[0] : start]
+			strong := givenSecretRE.MatchString(span)
+			if fs.kind&serverKinds != 0 {
+				strong = strong || modelSubjectRE.MatchString(text[max(from+lead[0]-40, 0):start]) || givenUserRE.MatchString(span)
+			}
+			if strong {
+				fs.addNorm(RuleExfiltrate, SeverityWithhold, from+lead[0], stop, "a statement that data is given to a fixed address")
+				if fs.full() {
+					return
+				}
+				continue
+			}
 		}
 		if lead := sendLeadRE.FindStringIndex(text[from:start]); lead != nil {
 			sev := SeverityWarn
