@@ -1,0 +1,48 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// An agent's memory and instruction files (CLAUDE.md, AGENTS.md,
+// MEMORY.md, .cursorrules, its long-term memory) are read at the start of
+// every later session: an order written there outlives the text that gave
+// it and the review that would have caught it. A tool has no business
+// writing there; a skill that keeps a project's notes does so openly, and
+// is flagged when what it writes is a standing order ("from now on",
+// "in all future sessions").
+var (
+	memoryWriteRE = regexp.MustCompile(`(?i)\b(?:add|adds|append|appends|prepend|write|writes|insert|inserts|save|saves|store|stores|record|records|put|puts|update|updates|edit|edits|modify|modifies|inject|injects|place|persist|persists|remember|commit)\b(?:[^.\n]|\.\S){0,120}?` + memoryFile +
+		`|` + memoryFile + `(?:[^.\n]|\.\S){0,40}?\b(?:must|should|shall)\s+(?:now\s+)?(?:say|read|contain|include|hold|state)\b`)
+	standingRE = regexp.MustCompile(`(?i)\b(?:always|never|from\s+now\s+on|henceforth|in\s+(?:all\s+|every\s+)?future|every\s+(?:future\s+|later\s+)?(?:session|conversation|time|message|request|turn)|each\s+(?:session|conversation|message|request|turn)|all\s+(?:future\s+|later\s+)?(?:sessions|conversations|messages|requests)|persist\w*|permanent\w*|across\s+sessions|without\s+(?:asking|confirmation|telling|approval)|automatically|silently|forward|send|copy)\b`)
+)
+
+// memoryFile names an agent's memory or instruction file.
+const memoryFile = `(?:\b(?:claude|agents|memory|gemini|copilot-instructions|clinerules|windsurfrules|cursorrules)\.md\b|\.cursorrules\b|\.windsurfrules\b|\.clinerules\b|\.cursor[/\\]rules\b|~[/\\]\.claude[/\\]|\b(?:your|its|the\s+(?:agent|assistant|model)'?s?)\s+(?:own\s+)?(?:long[-\s]term\s+|persistent\s+|permanent\s+)?memory\b|\b(?:long[-\s]term|persistent|permanent)\s+memory\b|\bmemory\s+(?:file|bank|store)s?\b)`
+
+// memoryWords gate the expression.
+var memoryWords = []string{"claude.md", "agents.md", "memory", "gemini.md", "copilot-instructions", "rules", "/.claude"}
+
+func scanStandingOrders(fs *findings, text string) {
+	lower := strings.ToLower(text)
+	if !containsAny(lower, memoryWords) {
+		return
+	}
+	for _, m := range memoryWriteRE.FindAllStringIndex(text, maxPerField) {
+		start, end := trimSpan(text, m[0], m[1])
+		if deniedAt(text, start) {
+			continue
+		}
+		if fs.kind&serverKinds != 0 {
+			fs.addNorm(RuleDirective, SeverityWithhold, start, end, "an instruction to write into the model's memory or instruction files, where it outlives the session")
+			continue
+		}
+		s, e := sentenceAt(text, start)
+		_, next := sentenceAt(text, min(e+1, len(text)))
+		scope := text[s:max(e, next)]
+		if standingRE.MatchString(scope) && !negationRE.MatchString(text[s:e]) {
+			fs.addNorm(RuleDirective, SeverityWarn, start, end, "a standing order written into the model's memory or instruction files, where it outlives the session")
+		}
+	}
+}
