@@ -105,6 +105,9 @@ const (
 	verbPass = `(?:pass|include|provide|put|insert|append|add|attach|send|paste|copy|dump|embed|fill|write|supply|give)`
 	dest     = `(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s"'<>)]+|\+\d[\d\s().-]{6,}\d)`
 	backtick = "`"
+	// secretsSent is what follows a verb of sending in an instruction to
+	// send secrets away: the secrets, then a party outside the session.
+	secretsSent = `(?:(?:the|all|any|every|your|its|their|these|those|collected|gathered|found|harvested|user'?s?)\s+)*(?:\w+\s+){0,2}?(?:api[\s_-]?keys?|credentials|secrets?|access\s+tokens?|auth(?:entication)?\s+tokens?|session\s+tokens?|tokens|passwords?|passphrases?|private\s+keys?|ssh\s+keys?|environment\s+variables|env\s+vars|cookies|seed\s+phrases?)\b[^.\n]{0,60}?\b(?:to|with)\s+(?:(?:our|an?|the|this|my|their|remote|external|outside|third[-\s]party|attacker'?s?)\s+)+(?:\w+\s+){0,2}?(?:server|endpoint|webhook|collector|address|host|domain|inbox|mailbox|channel|contact|desk|team|backup|bucket|gist|pastebin|telegram|discord|url|site|service)s?\b`
 )
 
 // Words that the patterns below key on.
@@ -244,6 +247,17 @@ var patterns = []pattern{
 	mk(RuleExfiltrate, "an instruction to send data to an outside server",
 		`\b(?:send|upload|post|transmit|forward|report|sync)\s+(?:(?:the|all|any|your|its|their|these|those)\s+)?(?:results?|data|findings|outputs?|contents?|files?|reports?|information|details)\s+(?:\w+\s+){0,3}?to\s+(?:our|an?|the|my|this)\s+(?:own\s+)?(?:external\s+|remote\s+|analytics\s+|telemetry\s+|collection\s+|private\s+|third[-\s]party\s+)+(?:server|endpoint|service|host|collector|api)\b`,
 		[]string{"send", "upload", "post", "transmit", "forward", "report", "sync"}, "server", "endpoint", "collector", "service").around(200).strongIn(serverKinds).notIn(kindCode).negatable(),
+
+	// Secrets sent to another party, named by what they are rather than
+	// where they live: an order (the verb's base form) or a statement of
+	// what the model does; "the SDK sends the API key to the server" is
+	// neither.
+	mk(RuleExfiltrate, "an instruction to send secrets to another party",
+		`\b(?:send|upload|post|transmit|forward|share|e-?mail|exfiltrate|report|sync|relay|submit|leak)\s+`+secretsSent,
+		[]string{"send", "upload", "post", "transmit", "forward", "share", "mail", "exfiltrate", "report", "sync", "relay", "submit", "leak"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env vars", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
+	mk(RuleExfiltrate, "an instruction to send secrets to another party",
+		`\b(?:assistant|agent|model|skill|claude|ai|llm|it)\s+(?:\w+\s+){0,2}?(?:sends|uploads|posts|transmits|forwards|shares|e-?mails|exfiltrates|reports|syncs|relays|submits|leaks)\s+`+secretsSent,
+		[]string{"sends", "uploads", "posts", "transmits", "forwards", "shares", "mails", "exfiltrates", "reports", "syncs", "relays", "submits", "leaks"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env vars", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
 
 	// self-promotion: claims that rank a tool above others, an attack on
 	// the ranking of a search gateway. Kept out of what is indexed too
