@@ -215,6 +215,10 @@ var patterns = []pattern{
 		`(?:~|\$home|%appdata%)?[/\\]?(?:(?:\.cursor|\.vscode|\.codeium[/\\]windsurf|\.claude|\.config[/\\]\w+)[/\\])?\.?mcp\.json\b|\bclaude_desktop_config\.json\b|\bmcp_(?:config|settings)\.json\b|\.claude\.json\b|/etc/(?:shadow|passwd|sudoers)\b`,
 		[]string{"mcp.json", "claude_desktop_config", "mcp_config", "mcp_settings", ".claude.json", "/etc/shadow", "/etc/passwd", "/etc/sudoers"}).notIn(kindCode),
 
+	mk(RuleSecretPath, "a reference to a resource that holds secrets",
+		`\b(?:internal|system|resource|resources|file|config|secret|secrets|vault|mcp|db|data|admin|memory|env|private|local|app|s3|gs|ssm|kv|keychain)://[\w.~/-]*?(?:secrets?|credentials?|passwords?|passwd|tokens?|api[_-]?keys?|private[_-]?keys?|confidential|vault)\b[\w./-]*`,
+		[]string{"://"}, "secret", "credential", "password", "passwd", "token", "api_key", "api-key", "apikey", "private_key", "private-key", "confidential", "vault").notIn(kindCode),
+
 	// exfiltration: asking the model to hand over what it holds.
 	mk(RuleExfiltrate, "a request for the model's own instructions or context",
 		`\byour\s+(?:(?:full|entire|complete|whole|original|initial|hidden|current|exact)\s+)?(?:system\s+(?:prompt|message|instructions)|context\s+window|tool\s+(?:list|definitions|descriptions)|list\s+of\s+tools|available\s+tools)\b|\byour\s+(?:full|entire|complete|whole|original|initial|hidden|exact)\s+(?:instructions|prompt)\b|\b(?:names?|list)\s+of\s+(?:the\s+|all\s+)?(?:tools|functions)\s+you\s+(?:can\s+use|have|can\s+call|have\s+access\s+to)\b|\breveal\s+(?:it|your\s+\w+)\s+in\s+full\b`,
@@ -239,8 +243,8 @@ var patterns = []pattern{
 		`\b(?:model|llm|ai|assistant|agent)\s+(?:that|which|who)\s+(?:is\s+)?(?:calls?|calling|uses?|using|invokes?|invoking)\s+this\s+(?:tool|function)\b|\bwhich\s+(?:llm|model|ai|assistant)\s+you\s+are\b`,
 		[]string{"this tool", "this function", "you are"}, "model", "llm", "assistant", "agent", " ai ").around(120).strongIn(serverKinds).notIn(kindCode),
 	mk(RuleExfiltrate, "a request to reveal a credential",
-		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
-		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump"}, "header", "token", "api key", "api_key", "api-key", "apikey", "secret key", "credentials", "password", "cookie", "private key").around(200).strongIn(allKinds).notIn(kindCode).negatable(),
+		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump|include|add|append|attach|insert|put|embed)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
+		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump", "include", "add", "append", "attach", "insert", "put", "embed"}, "header", "token", "api key", "api_key", "api-key", "apikey", "secret key", "credentials", "password", "cookie", "private key").around(200).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "an instruction to keep calling until a credential comes back",
 		`\b(?:retry|repeat|call|invoke|run|poll)\b[^.\n]{0,40}?\b(?:indefinitely|forever|endlessly|until)\b[^.\n]{0,60}?\b(?:api[\s_-]?keys?|tokens?|passwords?|secrets?|credentials?)\b`,
 		[]string{"indefinitely", "forever", "endlessly", "until"}).around(160).strongIn(allKinds).notIn(kindCode).negatable(),
