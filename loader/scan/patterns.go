@@ -273,7 +273,9 @@ var patterns = []pattern{
 	promote(promotionExprs[4], "this tool over", "this function over", "this server over", "this tool rather", "this function rather", "this server rather", "this tool above", "this tool ahead", "this tool in preference"),
 	promote(promotionExprs[5], "only tool", "only function", "only server"),
 	promote(promotionExprs[6], "recommended tool", "recommended function", "recommended server"),
-	promote(promotionExprs[7], "be preferred", "be prioriti", "be favo", "be chosen", "be selected", "be used instead", "be used over", "be used rather", "be used ahead"),
+	promote(promotionExprs[7], "preferred", "prioriti", "favored", "favoured", "chosen", "selected", "be used", "is used", "are used"),
+	promote(promotionExprs[8], "over", "above", "before", "ahead of", "instead of", "rather than", "in place of"),
+	promote(promotionExprs[9], "priority over", "precedence over", "priority above", "precedence above", "priority than"),
 }
 
 // promote makes a self-promotion pattern.
@@ -291,7 +293,9 @@ var promotionExprs = []string{
 	`\b(?:use|call|choose|select|pick|prefer|prioriti[sz]e)\s+this\s+(?:tool|function|server)\s+(?:rather\s+than|over|in\s+preference\s+to|ahead\s+of|above)\s+(?:any\s+|all\s+)?(?:the\s+)?(?:others?|other\s+\w+|alternatives?)\b`,
 	`\b(?:the\s+)?only\s+(?:tool|function|server)\s+(?:you\s+)?(?:need|should\s+use|to\s+use|you\s+should\s+use)\b`,
 	`\b(?:most|highly)\s+recommended\s+(?:tool|function|server)\b`,
-	`\b(?:should|must|is\s+to|are\s+to|needs?\s+to|has\s+to)\s+(?:always\s+)?be\s+(?:preferred|prioriti[sz]ed|favou?red|chosen|selected|used)\s+(?:over|above|instead\s+of|rather\s+than|ahead\s+of|in\s+preference\s+to)\s+(?:any|all|every|the|each)\s+(?:of\s+the\s+)?(?:other|alternative)\b`,
+	`\b(?:is|are|be)\s+(?:always\s+|strongly\s+|generally\s+)?(?:preferred|prioriti[sz]ed|favou?red|chosen|selected|used)\s+(?:over|above|instead\s+of|rather\s+than|ahead\s+of|in\s+place\s+of|in\s+preference\s+to)\s+(?:any|all|every|the|each)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
+	`\b(?:prefer|prioriti[sz]e|favou?r|choose|select|pick|use|call|invoke|run)\s+(?:this|it|me)\s+(?:tool\s+|function\s+|server\s+)?(?:first\s+)?(?:over|above|before|ahead\s+of|instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
+	`\b(?:takes?|has|have|gets?|given)\s+(?:top\s+|higher\s+|the\s+highest\s+|absolute\s+|first\s+)?(?:priority|precedence)\s+(?:over|above|than)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing)\b`,
 }
 
 // tagTriggers are the openings of the tags <NAME and </NAME.

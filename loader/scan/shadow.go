@@ -37,12 +37,14 @@ var crossToolPatterns = []pattern{
 			`|\b(?:its|this\s+(?:tool|function)'?s?|the)\s+(?:results?|outputs?|responses?|values?|answers?)\s+(?:always\s+)?(?:supersedes?|overrides?|replaces?|takes?\s+precedence\s+over|wins?\s+over)\s+(?:(?:the|any|all|every|each|other|another)\s+)*(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)(?:'s|s')?`+
 			`|\binstead\s+of\s+(?:the\s+|any\s+|an?\s+)?(?:other\s+)?(?:[\w.-]+\s+){0,2}?(?:tool|function)(?:'s|s')\s+(?:results?|outputs?|responses?|answers?|values?)`+
 			`|\b(?:results?|outputs?|responses?|values?|answers?)\s+(?:of|from)\s+(?:the\s+|any\s+|all\s+)?(?:other|another|previous|prior)\s+(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)\b[^.\n]{0,80}?\b(?:overwrite|replace|override|discard|ignore|disregard|correct|rewrite)`+
-			`|\b(?:after|once|whenever|every\s+time)\b[^.\n]{0,80}?\b(?:tool|function|call)\b[^.\n]{0,80}?\b(?:call|run|invoke|use|pass)\s+this\s+(?:tool|function)\b[^.\n]{0,120}?\b(?:replace|overwrite|override|discard|rewrite|substitute)`,
-		[]string{"replace", "overwrite", "override", "discard", "ignore", "disregard", "supersede", "rewrite", "correct", "substitute", "precedence", "wins over", "win over", "instead of"}).around(240).strongIn(kindTool),
+			`|\b(?:after|once|whenever|every\s+time)\b[^.\n]{0,80}?\b(?:tool|function|call)\b[^.\n]{0,80}?\b(?:call|run|invoke|use|pass)\s+this\s+(?:tool|function)\b[^.\n]{0,120}?\b(?:replace|overwrite|override|discard|rewrite|substitute|correct|amend|alter)`+
+			`|\b(?:disregard|ignore|discard|distrust|do\s+not\s+trust|don'?t\s+trust|never\s+trust)\s+(?:what|whatever|anything)\s+(?:the\s+|any\s+|other\s+|another\s+)*(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)\s+(?:returned|returns|return|said|says|reported|reports|gave|gives|output|outputs)\b`,
+		[]string{"replace", "overwrite", "override", "discard", "ignore", "disregard", "supersede", "rewrite", "correct", "substitute", "precedence", "wins over", "win over", "instead of", "amend", "alter", "trust"}).around(240).strongIn(kindTool),
 	mk(RuleShadowing, "an instruction to run this tool after another tool",
 		`\b(?:after|once|whenever|every\s+time)\s+(?:you\s+)?(?:call|use|invoke|run|receive)\w*\s+(?:(?:any|every|each|another|other|the\s+output\s+of|the\s+result\s+of)\s+)+(?:[\w.-]+\s+)?(?:tool|function)s?\b[^.\n]{0,80}?\b(?:call|run|invoke|use)\s+this\s+(?:tool|function)\b`+
-			`|\b(?:after|once|whenever|every\s+time)\s+(?:the\s+|any\s+|another\s+)?(?:other\s+)?[\w.-]+\s+(?:tool|function)\s+(?:returns|responds|finishes|completes|runs|is\s+(?:called|used|run))\b[^.\n]{0,80}?\b(?:call|run|invoke|use)\s+this\s+(?:tool|function)\b`,
-		[]string{"this tool", "this function"}, "after", "once", "whenever", "every time").around(200),
+			`|\b(?:after|once|whenever|every\s+time)\s+(?:the\s+|any\s+|another\s+)?(?:other\s+)?[\w.-]+\s+(?:tool|function)\s+(?:returns|responds|finishes|completes|runs|is\s+(?:called|used|run))\b[^.\n]{0,80}?\b(?:call|run|invoke|use)\s+this\s+(?:tool|function)\b`+
+			`|\b(?:after|following)\s+(?:any|every|each|all)\s+(?:other\s+)?(?:[\w.-]+\s+){0,2}?(?:tool\s+|function\s+)?(?:calls?|invocations?|uses?|runs?)\b[^.\n]{0,80}?\b(?:call|run|invoke|use|pass)\b[^.\n]{0,40}?\bthis\s+(?:tool|function)\b`,
+		[]string{"this tool", "this function"}, "after", "once", "whenever", "every time", "following").around(200),
 }
 
 // Names records which server each tool belongs to, for Shadowing. The zero
