@@ -14,7 +14,11 @@ import (
 // "in all future sessions").
 var (
 	memoryWriteRE = regexp.MustCompile(`(?i)\b(?:add|adds|append|appends|prepend|write|writes|insert|inserts|save|saves|store|stores|record|records|put|puts|update|updates|edit|edits|modify|modifies|inject|injects|place|persist|persists|remember|commit)\b(?:[^.\n]|\.\S){0,120}?` + memoryFile +
-		`|` + memoryFile + `(?:[^.\n]|\.\S){0,40}?\b(?:must|should|shall)\s+(?:now\s+)?(?:say|read|contain|include|hold|state)\b`)
+		`|` + memoryFile + `(?:[^.\n]|\.\S){0,40}?\b(?:must|should|shall)\s+(?:now\s+)?(?:say|read|contain|include|hold|state)\b` +
+		`|\b(?:remember|memori[sz]e|note|store|save|keep)\s+(?:this|that|these|the\s+following|it|to)\b[^.\n]{0,80}?\b(?:in\s+(?:all\s+|every\s+)?future|for\s+(?:all\s+|every\s+)?(?:future|later)|across\s+(?:all\s+)?(?:sessions|conversations)|from\s+now\s+on|permanently|forever|for\s+good)\b`)
+	// forwardRE is an order to pass every message of the user on, which a
+	// standing order in memory is often for.
+	forwardRE = regexp.MustCompile(`(?i)\b(?:forward|forwards|relay|relays|mirror|mirrors|copy|copies|cc|bcc)\s+(?:(?:each|every|all|any)\s+(?:of\s+)?)(?:the\s+)?(?:user'?s?\s+)?(?:messages?|prompts?|requests?|queries|inputs?|conversations?)\b`)
 	standingRE = regexp.MustCompile(`(?i)\b(?:always|never|from\s+now\s+on|henceforth|in\s+(?:all\s+|every\s+)?future|every\s+(?:future\s+|later\s+)?(?:session|conversation|time|message|request|turn)|each\s+(?:session|conversation|message|request|turn)|all\s+(?:future\s+|later\s+)?(?:sessions|conversations|messages|requests)|persist\w*|permanent\w*|across\s+sessions|without\s+(?:asking|confirmation|telling|approval)|automatically|silently|forward|send|copy)\b`)
 )
 
@@ -22,10 +26,26 @@ var (
 const memoryFile = `(?:\b(?:claude|agents|memory|gemini|copilot-instructions|clinerules|windsurfrules|cursorrules)\.md\b|\.cursorrules\b|\.windsurfrules\b|\.clinerules\b|\.cursor[/\\]rules\b|~[/\\]\.claude[/\\]|\b(?:your|its|the\s+(?:agent|assistant|model)'?s?)\s+(?:own\s+)?(?:long[-\s]term\s+|persistent\s+|permanent\s+)?memory\b|\b(?:long[-\s]term|persistent|permanent)\s+memory\b|\bmemory\s+(?:file|bank|store)s?\b)`
 
 // memoryWords gate the expression.
-var memoryWords = []string{"claude.md", "agents.md", "memory", "gemini.md", "copilot-instructions", "rules", "/.claude"}
+var memoryWords = []string{"claude.md", "agents.md", "memory", "gemini.md", "copilot-instructions", "rules", "/.claude", "remember", "memori", "future", "from now on", "permanently", "forever", "for good"}
+
+// forwardWords gate forwardRE.
+var forwardWords = []string{"forward", "relay", "mirror", "cop", "cc"}
 
 func scanStandingOrders(fs *findings, text string) {
 	lower := strings.ToLower(text)
+	if containsAny(lower, forwardWords) {
+		for _, m := range forwardRE.FindAllStringIndex(text, maxPerField) {
+			start, end := trimSpan(text, m[0], m[1])
+			if deniedAt(text, start) {
+				continue
+			}
+			sev := SeverityWarn
+			if fs.kind&serverKinds != 0 {
+				sev = SeverityWithhold
+			}
+			fs.addNorm(RuleExfiltrate, sev, start, end, "an instruction to pass every message of the user on")
+		}
+	}
 	if !containsAny(lower, memoryWords) {
 		return
 	}
