@@ -18,7 +18,7 @@ var (
 		`|\b(?:remember|memori[sz]e|note|store|save|keep)\s+(?:this|that|these|the\s+following|it|to)\b[^.\n]{0,80}?\b(?:in\s+(?:all\s+|every\s+)?future|for\s+(?:all\s+|every\s+)?(?:future|later)|across\s+(?:all\s+)?(?:sessions|conversations)|from\s+now\s+on|permanently|forever|for\s+good)\b`)
 	// forwardRE is an order to pass every message of the user on, which a
 	// standing order in memory is often for.
-	forwardRE = regexp.MustCompile(`(?i)\b(?:forward|forwards|relay|relays|mirror|mirrors|copy|copies|cc|bcc)\s+(?:(?:each|every|all|any)\s+(?:of\s+)?)(?:the\s+)?(?:user'?s?\s+)?(?:messages?|prompts?|requests?|queries|inputs?|conversations?)\b`)
+	forwardRE  = regexp.MustCompile(`(?i)\b(?:forward|forwards|relay|relays|mirror|mirrors|copy|copies|cc|bcc)\s+(?:(?:each|every|all|any)\s+(?:of\s+)?)(?:the\s+)?(?:user'?s?\s+)?(?:messages?|prompts?|requests?|queries|inputs?|conversations?)\b`)
 	standingRE = regexp.MustCompile(`(?i)\b(?:always|never|from\s+now\s+on|henceforth|in\s+(?:all\s+|every\s+)?future|every\s+(?:future\s+|later\s+)?(?:session|conversation|time|message|request|turn)|each\s+(?:session|conversation|message|request|turn)|all\s+(?:future\s+|later\s+)?(?:sessions|conversations|messages|requests)|persist\w*|permanent\w*|across\s+sessions|without\s+(?:asking|confirmation|telling|approval)|automatically|silently|forward|send|copy)\b`)
 )
 
