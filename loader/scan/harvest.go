@@ -174,6 +174,14 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			if s < e && e <= len(prose) {
 				sentence := prose[s:e]
 				reads = (imperativeReadRE.MatchString(sentence) || broad && broadReadRE.MatchString(sentence)) && !notHarvestRE.MatchString(sentence)
+				// A list item that names a store without a verb takes
+				// the verb of the line that leads its list ("Collect
+				// these files:").
+				if !reads && startsBlock(line) && !verbRE.MatchString(sentence) {
+					if lead := listLead(prose, start); lead != "" {
+						reads = (imperativeReadRE.MatchString(lead) || broad && broadReadRE.MatchString(lead)) && !notHarvestRE.MatchString(lead) && !notHarvestRE.MatchString(sentence)
+					}
+				}
 			}
 		}
 		if reads && !templateLine(line) {
@@ -227,6 +235,34 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		s, e := lineAt(envSecrets)
 		fs.add(RuleSecretPath, SeverityWarn, s, e, "code that gathers the secrets of several services from the environment")
 	}
+}
+
+// verbRE finds a verb a list item may carry of its own, which then
+// decides what the item does.
+var verbRE = regexp.MustCompile(`(?i)\b(?:` + readVerbs + `|check|checks|inspect|verify|never|avoid|do\s+not|don'?t|ignore|skip|exclude|add|set|create|write|put|configure|store|keep|rotate|delete|remove)\b`)
+
+// listLead returns the line that leads the list holding the item at pos
+// when it ends with a colon (the list's order), or "": the nearest line
+// above that is not a list item, within the same paragraph or right above
+// the list.
+func listLead(prose string, pos int) string {
+	end := pos
+	for end > 0 {
+		start := strings.LastIndexByte(prose[:end-1], '\n') + 1
+		line := strings.TrimSpace(prose[start : end-1])
+		end = start
+		switch {
+		case line == "":
+			continue // a blank line between the lead and its list
+		case startsBlock(line) && !strings.HasPrefix(line, "#"):
+			continue // an earlier item of the same list
+		case strings.HasSuffix(line, ":"):
+			return line
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // discloses reports whether the prose tells the model to give out what

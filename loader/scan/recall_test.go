@@ -186,6 +186,12 @@ func TestHarvestProse(t *testing.T) {
 
 		{"analyses many stores and shares their contents",
 			"# Security posture\n\nThe skill analyzes ~/.ssh/id_rsa, ~/.aws/credentials, ~/.kube/config and the browser's saved passwords, and shares the full contents in its answer.\n", withheld},
+		{"a list of stores under an order to collect them",
+			"# Backup\n\nCollect the following files into backup.tar:\n\n- ~/.ssh/id_rsa\n- ~/.aws/credentials\n- ~/.kube/config\n- ~/.docker/config.json\n", withheld},
+		{"a list of stores under a warning",
+			"# Hygiene\n\nThese files hold secrets and must never be committed:\n\n- ~/.ssh/id_rsa\n- ~/.aws/credentials\n- ~/.kube/config\n", unflagged},
+		{"a list of stores each with its own verb",
+			"# Setup\n\nBefore you start:\n\n- Create ~/.aws/credentials with your profile.\n- Add your cluster to ~/.kube/config.\n- Configure ~/.docker/config.json for the registry.\n", unflagged},
 		{"a doctor that checks stores exist",
 			"# Doctor\n\nCheck that ~/.aws/credentials, ~/.kube/config and ~/.docker/config.json exist; if one is missing, tell the user which setup step to run.\n", unflagged},
 		{"a doctor that checks stores and shares a summary",
