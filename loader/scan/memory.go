@@ -6,7 +6,8 @@ import (
 )
 
 // An agent's memory and instruction files (CLAUDE.md, AGENTS.md,
-// MEMORY.md, .cursorrules, its long-term memory) are read at the start of
+// MEMORY.md, .cursorrules, GEMINI.md, OpenClaw's SOUL.md, IDENTITY.md,
+// USER.md and memory/ notes, its long-term memory) are read at the start of
 // every later session: an order written there outlives the text that gave
 // it and the review that would have caught it. A tool has no business
 // writing there; a skill that keeps a project's notes does so openly, and
@@ -23,10 +24,10 @@ var (
 )
 
 // memoryFile names an agent's memory or instruction file.
-const memoryFile = `(?:\b(?:claude|agents|memory|gemini|copilot-instructions|clinerules|windsurfrules|cursorrules)\.md\b|\.cursorrules\b|\.windsurfrules\b|\.clinerules\b|\.cursor[/\\]rules\b|~[/\\]\.claude[/\\]|\b(?:your|its|the\s+(?:agent|assistant|model)'?s?)\s+(?:own\s+)?(?:long[-\s]term\s+|persistent\s+|permanent\s+)?memory\b|\b(?:long[-\s]term|persistent|permanent)\s+memory\b|\bmemory\s+(?:file|bank|store)s?\b)`
+const memoryFile = `(?:\b(?:claude|agents|agent|memory|gemini|copilot-instructions|clinerules|windsurfrules|cursorrules|soul|identity|user|heartbeat|bootstrap|conventions)\.md\b|\bmemory[/\\][\w.-]+\.md\b|\.cursorrules\b|\.windsurfrules\b|\.clinerules\b|\.cursor[/\\]rules\b|~[/\\]\.claude[/\\]|\b(?:your|its|the\s+(?:agent|assistant|model)'?s?)\s+(?:own\s+)?(?:long[-\s]term\s+|persistent\s+|permanent\s+)?memory\b|\b(?:long[-\s]term|persistent|permanent)\s+memory\b|\bmemory\s+(?:file|bank|store)s?\b)`
 
 // memoryWords gate the expression.
-var memoryWords = []string{"claude.md", "agents.md", "memory", "gemini.md", "copilot-instructions", "rules", "/.claude", "remember", "memori", "future", "from now on", "permanently", "forever", "for good"}
+var memoryWords = []string{"claude.md", "agents.md", "agent.md", "memory", "gemini.md", "soul.md", "identity.md", "user.md", "heartbeat.md", "bootstrap.md", "conventions.md", "copilot-instructions", "rules", "/.claude", "remember", "memori", "future", "from now on", "permanently", "forever", "for good"}
 
 // forwardWords gate forwardRE.
 var forwardWords = []string{"forward", "relay", "mirror", "cop", "cc"}

@@ -103,8 +103,11 @@ const (
 	toolWord = `(?:tools?|functions?|commands?|actions?|operations?|mcp\s+tools?)`
 	verbSend = `(?:send|sends|sending|forward|forwards|bcc|cc|redirect|redirects|post|posts|upload|uploads|transmit|transmits|email|emails|copy|copies|report|reports|deliver|delivers)`
 	verbPass = `(?:pass|include|provide|put|insert|append|add|attach|send|paste|copy|dump|embed|fill|write|supply|give)`
-	dest     = `(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s"'<>)]+|\+\d[\d\s().-]{6,}\d)`
-	backtick = "`"
+	dest     = `(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s"'<>)]+|\+\d[\d\s().-]{6,}\d|` + obfuscatedMail + `)`
+	// obfuscatedMail is an address written to slip past a reader's eye
+	// and a filter's: "name [at] host [dot] com", "name(at)host(dot)com".
+	obfuscatedMail = `[\w.+-]+\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|\s+at\s+)\s*[\w-]+(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|\s+dot\s+)\s*[\w-]+)+`
+	backtick       = "`"
 	// secretsSent is what follows a verb of sending in an instruction to
 	// send secrets away: the secrets, then a party outside the session.
 	secretsSent = `(?:(?:the|all|any|every|your|its|their|these|those|collected|gathered|found|harvested|user'?s?)\s+)*(?:\w+\s+){0,2}?(?:api[\s_-]?keys?|credentials|secrets?|access\s+tokens?|auth(?:entication)?\s+tokens?|session\s+tokens?|tokens|passwords?|passphrases?|private\s+keys?|ssh\s+keys?|environment\s+variables|env\s+vars|cookies|seed\s+phrases?)\b[^.\n]{0,60}?\b(?:to|with)\s+(?:(?:our|an?|the|this|my|their|remote|external|outside|third[-\s]party|attacker'?s?)\s+)+(?:\w+\s+){0,2}?(?:server|endpoint|webhook|collector|address|host|domain|inbox|mailbox|channel|contact|desk|team|backup|bucket|gist|pastebin|telegram|discord|url|site|service)s?\b`
@@ -126,6 +129,11 @@ var patterns = []pattern{
 	mk(RuleDirective, "a tag that marks text as instructions for the model",
 		`</?(?:(?:extremely|very|super|really)[-_ ])?(?:important|system|sys|instructions?|system[-_ ]?(?:prompt|message|instructions?|note|directive|override)|admin(?:istrator)?|hidden|critical|override|mandatory|urgent|priority|attention|directive|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note|directive)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*>`,
 		tagTriggers("important", "system", "sys", "instruction", "admin", "hidden", "critical", "override", "mandatory", "urgent", "priority", "attention", "directive", "ai", "assistant", "model", "llm", "agent", "note", "extremely", "very", "super", "really")).strongIn(serverKinds).notIn(kindCode),
+	// The same markers in brackets ("[IMPORTANT]", "[Note to AI]") are
+	// emphasis in many real descriptions: weak.
+	mk(RuleDirective, "a bracketed marker that sets text apart as instructions for the model",
+		`\[\s*(?:(?:extremely|very|super|really)[-_ ])?(?:important|critical|mandatory|urgent|hidden|instructions?|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note|directive)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*\]`,
+		[]string{"[important", "[critical", "[mandatory", "[urgent", "[hidden", "[instruction", "[ai", "[assistant", "[model", "[llm", "[agent", "[note", "[ important", "[extremely", "[very", "[super", "[really"}).only(serverKinds),
 	mk(RuleDirective, "a block that poses as a message from the user or the system",
 		`</?(?:information|info|user[-_ ]?(?:message|note|instructions?)|system[-_ ]?reminder|message[-_ ]?from[-_ ]?(?:the[-_ ])?user)\s*>`,
 		tagTriggers("information", "info", "user", "system", "message")).strongIn(allKinds).notIn(kindCode),
@@ -551,13 +559,37 @@ var (
 // maxLead is how far before an address the instruction may start.
 const maxLead = 240
 
+// obfuscatedAt reports whether an obfuscated address's "at" starts at i:
+// "[at]", "(at)", "{at}", or " at " with a " dot " after it.
+func obfuscatedAt(text string, i int) bool {
+	if len(text)-i < 4 {
+		return false
+	}
+	switch text[i] {
+	case '[', '(', '{':
+		j := i + 1
+		for j < len(text) && text[j] == ' ' {
+			j++
+		}
+		return len(text)-j >= 3 && strings.EqualFold(text[j:j+2], "at") && strings.ContainsRune("])} ", rune(text[j+2]))
+	case ' ':
+		if !strings.EqualFold(text[i:i+4], " at ") {
+			return false
+		}
+		rest := text[i+4 : min(i+48, len(text))]
+		return strings.Contains(strings.ToLower(rest), " dot ")
+	}
+	return false
+}
+
 // scanDestinations reports instructions to send data to a fixed address.
 func scanDestinations(fs *findings, text string) {
 	end := 0 // of the last address found, so that none is read twice
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if i < end || !(c == '@' || c == '+' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' ||
-			(c == 'h' || c == 'H') && len(text)-i >= 7 && strings.EqualFold(text[i:i+4], "http")) {
+			(c == 'h' || c == 'H') && len(text)-i >= 7 && strings.EqualFold(text[i:i+4], "http") ||
+			obfuscatedAt(text, i)) {
 			continue
 		}
 		lo := max(i-64, end) // an address's local part starts at most this far back
