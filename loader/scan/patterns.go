@@ -78,7 +78,7 @@ var (
 
 // allTriggers finds every pattern's triggers in one pass.
 var allTriggers = func() *triggerSet {
-	words := slices.Concat(sendWords, paddingWords)
+	words := slices.Concat(sendWords, paddingWords, memoryFileWords, memoryPhraseWords, rememberWords, foreverWords, forwardWords)
 	for _, list := range [][]pattern{patterns, crossToolPatterns} {
 		for _, p := range list {
 			words = append(words, p.triggers...)
@@ -87,6 +87,7 @@ var allTriggers = func() *triggerSet {
 	}
 	t := newTriggerSet(words)
 	sendMask, paddingMask = t.mask(sendWords), t.mask(paddingWords)
+	memoryFileMask, memoryPhraseMask, rememberMask, foreverMask, forwardMask = t.mask(memoryFileWords), t.mask(memoryPhraseWords), t.mask(rememberWords), t.mask(foreverWords), t.mask(forwardWords)
 	for _, list := range [][]pattern{patterns, crossToolPatterns} {
 		for i := range list {
 			list[i].triggerMask = t.mask(list[i].triggers)
@@ -282,7 +283,7 @@ var patterns = []pattern{
 	promote(promotionExprs[5], "only tool", "only function", "only server"),
 	promote(promotionExprs[6], "recommended tool", "recommended function", "recommended server"),
 	promote(promotionExprs[7], "preferred", "prioriti", "favored", "favoured", "chosen", "selected", "be used", "is used", "are used"),
-	promote(promotionExprs[8], "over", "above", "before", "ahead of", "instead of", "rather than", "in place of"),
+	promote(promotionExprs[8], rankTriggers()...),
 	promote(promotionExprs[9], "priority over", "precedence over", "priority above", "precedence above", "priority than"),
 }
 
@@ -304,6 +305,18 @@ var promotionExprs = []string{
 	`\b(?:is|are|be)\s+(?:always\s+|strongly\s+|generally\s+)?(?:preferred|prioriti[sz]ed|favou?red|chosen|selected|used)\s+(?:over|above|instead\s+of|rather\s+than|ahead\s+of|in\s+place\s+of|in\s+preference\s+to)\s+(?:any|all|every|the|each)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
 	`\b(?:prefer|prioriti[sz]e|favou?r|choose|select|pick|use|call|invoke|run)\s+(?:this|it|me)\s+(?:tool\s+|function\s+|server\s+)?(?:first\s+)?(?:over|above|before|ahead\s+of|instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
 	`\b(?:takes?|has|have|gets?|given)\s+(?:top\s+|higher\s+|the\s+highest\s+|absolute\s+|first\s+)?(?:priority|precedence)\s+(?:over|above|than)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing)\b`,
+}
+
+// rankTriggers are the pieces of "prefer this tool over", "choose it
+// instead of": a subject and a word of rank, together.
+func rankTriggers() []string {
+	var out []string
+	for _, who := range []string{"this tool ", "this function ", "this server ", " it ", " me "} {
+		for _, what := range []string{"over", "above", "before", "ahead", "instead", "rather", "in place", "first"} {
+			out = append(out, who+what)
+		}
+	}
+	return out
 }
 
 // tagTriggers are the openings of the tags <NAME and </NAME.
