@@ -226,7 +226,7 @@ var patterns = []pattern{
 
 	mk(RuleSecretPath, "a reference to a resource that holds secrets",
 		`\b(?:internal|system|resource|resources|file|config|secret|secrets|vault|mcp|db|data|admin|memory|env|private|local|app|s3|gs|ssm|kv|keychain)://[\w.~/-]*?(?:secrets?|credentials?|passwords?|passwd|tokens?|api[_-]?keys?|private[_-]?keys?|confidential|vault)\b[\w./-]*`,
-		[]string{"://"}, "secret", "credential", "password", "passwd", "token", "api_key", "api-key", "apikey", "private_key", "private-key", "confidential", "vault").notIn(kindCode),
+		schemeTriggers(), "secret", "credential", "password", "passwd", "token", "api_key", "api-key", "apikey", "private_key", "private-key", "confidential", "vault").notIn(kindCode),
 
 	// exfiltration: asking the model to hand over what it holds.
 	mk(RuleExfiltrate, "a request for the model's own instructions or context",
@@ -252,8 +252,13 @@ var patterns = []pattern{
 		`\b(?:model|llm|ai|assistant|agent)\s+(?:that|which|who)\s+(?:is\s+)?(?:calls?|calling|uses?|using|invokes?|invoking)\s+this\s+(?:tool|function)\b|\bwhich\s+(?:llm|model|ai|assistant)\s+you\s+are\b`,
 		[]string{"this tool", "this function", "you are"}, "model", "llm", "assistant", "agent", " ai ").around(120).strongIn(serverKinds).notIn(kindCode),
 	mk(RuleExfiltrate, "a request to reveal a credential",
-		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump|include|add|append|attach|insert|put|embed)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
-		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump", "include", "add", "append", "attach", "insert", "put", "embed"}, "header", "token", "api key", "api_key", "api-key", "apikey", "secret key", "credentials", "password", "cookie", "private key").around(200).strongIn(allKinds).notIn(kindCode).negatable(),
+		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
+		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump"}, "header", "token", "api key", "api_key", "api-key", "apikey", "secret key", "credentials", "password", "cookie", "private key").around(200).strongIn(allKinds).notIn(kindCode).negatable(),
+	// The same, put into the answer rather than printed: found from where
+	// it goes, which tool descriptions rarely name.
+	mk(RuleExfiltrate, "a request to reveal a credential",
+		`\b(?:include|add|append|attach|insert|put|embed)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
+		[]string{"your response", "your reply", "your answer", "your message", "your output", "your next", "the response", "the reply", "the answer"}).around(200).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "an instruction to keep calling until a credential comes back",
 		`\b(?:retry|repeat|call|invoke|run|poll)\b[^.\n]{0,40}?\b(?:indefinitely|forever|endlessly|until)\b[^.\n]{0,60}?\b(?:api[\s_-]?keys?|tokens?|passwords?|secrets?|credentials?)\b`,
 		[]string{"indefinitely", "forever", "endlessly", "until"}).around(160).strongIn(allKinds).notIn(kindCode).negatable(),
@@ -282,7 +287,7 @@ var patterns = []pattern{
 	promote(promotionExprs[4], "this tool over", "this function over", "this server over", "this tool rather", "this function rather", "this server rather", "this tool above", "this tool ahead", "this tool in preference"),
 	promote(promotionExprs[5], "only tool", "only function", "only server"),
 	promote(promotionExprs[6], "recommended tool", "recommended function", "recommended server"),
-	promote(promotionExprs[7], "preferred", "prioriti", "favored", "favoured", "chosen", "selected", "be used", "is used", "are used"),
+	promote(promotionExprs[7], preferredTriggers()...),
 	promote(promotionExprs[8], rankTriggers()...),
 	promote(promotionExprs[9], "priority over", "precedence over", "priority above", "precedence above", "priority than"),
 }
@@ -305,6 +310,28 @@ var promotionExprs = []string{
 	`\b(?:is|are|be)\s+(?:always\s+|strongly\s+|generally\s+)?(?:preferred|prioriti[sz]ed|favou?red|chosen|selected|used)\s+(?:over|above|instead\s+of|rather\s+than|ahead\s+of|in\s+place\s+of|in\s+preference\s+to)\s+(?:any|all|every|the|each)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
 	`\b(?:prefer|prioriti[sz]e|favou?r|choose|select|pick|use|call|invoke|run)\s+(?:this|it|me)\s+(?:tool\s+|function\s+|server\s+)?(?:first\s+)?(?:over|above|before|ahead\s+of|instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
 	`\b(?:takes?|has|have|gets?|given)\s+(?:top\s+|higher\s+|the\s+highest\s+|absolute\s+|first\s+)?(?:priority|precedence)\s+(?:over|above|than)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing)\b`,
+}
+
+// schemeTriggers are the schemes of the resource addresses that may hold
+// secrets, with their "://": web addresses are documentation.
+func schemeTriggers() []string {
+	var out []string
+	for _, s := range []string{"internal", "system", "resource", "resources", "file", "config", "secret", "secrets", "vault", "mcp", "db", "data", "admin", "memory", "env", "private", "local", "app", "s3", "gs", "ssm", "kv", "keychain"} {
+		out = append(out, s+"://")
+	}
+	return out
+}
+
+// preferredTriggers are the pieces of "is preferred over", "be used
+// instead of".
+func preferredTriggers() []string {
+	var out []string
+	for _, how := range []string{"preferred", "prioritized", "prioritised", "favored", "favoured", "chosen", "selected", "used"} {
+		for _, what := range []string{" over", " above", " instead", " rather", " ahead", " in place", " in preference"} {
+			out = append(out, how+what)
+		}
+	}
+	return out
 }
 
 // rankTriggers are the pieces of "prefer this tool over", "choose it
