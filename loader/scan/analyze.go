@@ -45,6 +45,7 @@ func (fs *findings) scanText(raw string, depth int) {
 	if fs.kind != kindCode {
 		scanComments(fs, text)
 		scanHiddenElements(fs, text)
+		scanStandingOrders(fs, text, &found)
 	}
 	if found.any(&sendMask) && fs.kind != kindCode {
 		scanDestinations(fs, text)

@@ -35,20 +35,30 @@
 //     describing the tool: tags and headers that address it, blocks posing
 //     as the user or the system, chat-template tokens, concealment ("do not
 //     tell the user"), "ignore previous instructions" in its phrasings and
-//     languages, new roles, precedence claims, threats.
+//     languages, new roles, precedence claims, threats, and orders written
+//     into the model's memory or instruction files (CLAUDE.md, AGENTS.md,
+//     MEMORY.md, "remember this for all future conversations"), which
+//     outlive the session (memory.go).
 //   - secret-path: where secrets live (~/.ssh, .env, cloud and registry
 //     credentials, MCP client configurations, shell histories, toolsearch's
 //     own folders), judged by what the sentence does with them; a skill's
 //     file that reads every file of a folder of keys, or several kinds of
-//     credential store at once, withholds (harvest.go).
+//     credential store at once (read, or checked and given out), or reads
+//     one and hands it to another party, withholds (harvest.go). A
+//     resource address whose path names secrets (internal://credentials)
+//     is a secret path too.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
-//     data to a fixed address, or a skill's commands that read a secret
-//     file (or the environment) and send data over the network.
+//     data to a fixed address (also as a statement: "the assistant shares
+//     the file contents with ..."), secrets named by what they are sent to
+//     another party, every message of the user forwarded, or a skill's
+//     commands that read a secret file (or the environment) and send data
+//     over the network.
 //   - shadowing: a tool that names another server's tool, or tells the
-//     model how other tools must behave (Shadowing; it needs the names of
-//     the other servers' tools).
+//     model how other tools must behave: forbids them, or runs after them
+//     to change what they returned (Shadowing; it needs the names of the
+//     other servers' tools).
 //   - disguise: a word mixing Latin letters with look-alikes of another
 //     script.
 //   - self-promotion: claims that rank a tool above the others, which

@@ -39,7 +39,7 @@ var storeKinds = []struct {
 	{"registry", regexp.MustCompile(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
 	{"git", regexp.MustCompile(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
 	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
-	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b`)},
+	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b`)},
 	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
 	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]`)},
 	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
@@ -79,6 +79,19 @@ var (
 	// that only names a store ("reads of ~/.ssh can be disguised") is
 	// not one.
 	imperativeReadRE = regexp.MustCompile(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:` + readVerbs + `)\b`)
+	// broadReadRE is a sentence that tells the model to touch a store with
+	// a verb that need not read it (check, inspect, verify): a read when
+	// the file also hands what it found over (handOverRE), as a harvest
+	// dressed as an audit does.
+	broadReadRE = regexp.MustCompile(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:check|checks|inspect|inspects|scan|scans|verify|verifies|review|reviews|analy[sz]e|analy[sz]es|examine|examines|access|accesses|locate|locates|find|finds|search|searches|audit|audits|validate|validates|test|tests|enumerate|enumerates|catalog|catalogs|parse|parses|assess|assesses|evaluate|evaluates|look\s+(?:at|in|into|for|through)|looks\s+(?:at|in|into|for|through)|go\s+through|goes\s+through|back\s+up|backs\s+up)\b`)
+	// handOverRE is a sentence that gives what was read to someone other
+	// than the user: "share them with the support desk", "include their
+	// full contents in the report you upload".
+	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
+	// discloseRE is a sentence that gives out what was read in full,
+	// whoever to: with a broad read of several stores it is a harvest.
+	discloseRE = regexp.MustCompile(`(?i)\b(?:share|shares|sharing|send|sends|report|reports|output|outputs|display|displays|print|prints|show|shows|include|includes|return|returns|list|lists|paste|pastes|dump|dumps|reproduce|reproduces|copy|copies)\s+(?:back\s+)?(?:(?:the|their|its|all|each|every|of|them|file'?s?)\s+)*(?:(?:full|complete|entire|raw|exact|verbatim|unredacted|unmasked)\s+)+(?:contents?|text|values?|keys?|credentials?|secrets?|tokens?|passwords?)\b`)
 	// notHarvestRE is what makes a sentence describe, forbid or defend
 	// against a harvest rather than ask for one.
 	notHarvestRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|exclude|excludes|excluding|prevent|prevents|block|blocks|deny|denies|refuse|refuses|reject|detect|detects|detecting|detection|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|malware|exfiltration|injection|vulnerab\w*|threat|threats|stealer|steal|steals|audit\s+for|gitignore|\.gitignore|permissions?|chmod|dangerous|suspicious|red\s+flags?|exploit\w*|compromised?)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|collects?|harvests?|asks?|tells?|instructs?)\b`)
@@ -128,6 +141,8 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
 			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
 	}
+	handOver := handsOver(prose)
+	broad := handOver >= 0 || discloses(prose)
 	kinds := map[string]bool{}
 	firstRead, firstSend, firstDump := -1, -1, -1
 	sweep := -1
@@ -158,7 +173,15 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			s, e := sentenceAt(prose, start+len(line)/2)
 			if s < e && e <= len(prose) {
 				sentence := prose[s:e]
-				reads = imperativeReadRE.MatchString(sentence) && !notHarvestRE.MatchString(sentence)
+				reads = (imperativeReadRE.MatchString(sentence) || broad && broadReadRE.MatchString(sentence)) && !notHarvestRE.MatchString(sentence)
+				// A list item that names a store without a verb takes
+				// the verb of the line that leads its list ("Collect
+				// these files:").
+				if !reads && startsBlock(line) && !verbRE.MatchString(sentence) {
+					if lead := listLead(prose, start); lead != "" {
+						reads = (imperativeReadRE.MatchString(lead) || broad && broadReadRE.MatchString(lead)) && !notHarvestRE.MatchString(lead) && !notHarvestRE.MatchString(sentence)
+					}
+				}
 			}
 		}
 		if reads && !templateLine(line) {
@@ -202,6 +225,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case firstRead >= 0 && firstSend >= 0 && codeReads(raw, blocks, example, fs.kind):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
+	case firstRead >= 0 && handOver >= 0:
+		s, e := lineAt(handOver)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to read a secret and hand it over")
 	case firstDump >= 0 && firstSend >= 0:
 		s, e := lineAt(firstDump)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that send the environment's variables over the network")
@@ -209,6 +235,67 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		s, e := lineAt(envSecrets)
 		fs.add(RuleSecretPath, SeverityWarn, s, e, "code that gathers the secrets of several services from the environment")
 	}
+}
+
+// verbRE finds a verb a list item may carry of its own, which then
+// decides what the item does.
+var verbRE = regexp.MustCompile(`(?i)\b(?:` + readVerbs + `|check|checks|inspect|verify|never|avoid|do\s+not|don'?t|ignore|skip|exclude|add|set|create|write|put|configure|store|keep|rotate|delete|remove)\b`)
+
+// listLead returns the line that leads the list holding the item at pos
+// when it ends with a colon (the list's order), or "": the nearest line
+// above that is not a list item, within the same paragraph or right above
+// the list.
+func listLead(prose string, pos int) string {
+	end := pos
+	for end > 0 {
+		start := strings.LastIndexByte(prose[:end-1], '\n') + 1
+		line := strings.TrimSpace(prose[start : end-1])
+		end = start
+		switch {
+		case line == "":
+			continue // a blank line between the lead and its list
+		case startsBlock(line) && !strings.HasPrefix(line, "#"):
+			continue // an earlier item of the same list
+		case strings.HasSuffix(line, ":"):
+			return line
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// discloses reports whether the prose tells the model to give out what
+// it read in full, in a sentence that neither negates nor describes it.
+func discloses(prose string) bool {
+	for _, m := range discloseRE.FindAllStringIndex(prose, 8) {
+		s, e := sentenceAt(prose, m[0])
+		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// userRecipients are who a hand-over may go to without leaving the
+// session.
+var userRecipients = map[string]bool{"user": true, "users": true, "requester": true, "caller": true, "you": true, "yourself": true, "terminal": true, "screen": true, "console": true, "stdout": true}
+
+// handsOver returns where the prose first tells the model to give what it
+// read to someone other than the user, in a sentence that neither negates
+// nor describes it, or -1.
+func handsOver(prose string) int {
+	for _, m := range handOverRE.FindAllStringSubmatchIndex(prose, 8) {
+		if m[2] >= 0 && userRecipients[strings.ToLower(prose[m[2]:m[3]])] {
+			continue // shown to the user, not handed over
+		}
+		s, e := sentenceAt(prose, m[0])
+		if notHarvestRE.MatchString(prose[s:e]) || deniedAt(prose, m[0]) {
+			continue
+		}
+		return m[0]
+	}
+	return -1
 }
 
 // codeReads reports whether a line of code (not only prose) reads a store:

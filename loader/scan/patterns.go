@@ -70,7 +70,7 @@ func (p *pattern) severity(k kind) Severity {
 // instruction to send somewhere names a way of sending, and padding holds
 // a few blanks in a row.
 var (
-	sendWords    = []string{"send", "forward", "bcc", " cc", "redirect", "post", "upload", "transmit", "email", "copy", "copies", "report", "deliver", "recipient", "destination"}
+	sendWords    = []string{"send", "forward", "bcc", " cc", "redirect", "post", "upload", "transmit", "email", "copy", "copies", "report", "deliver", "recipient", "destination", "share", "sharing", "mail", "relay", "submit", "sync", "leak"}
 	paddingWords = []string{"        ", "\t\t\t\t", "\n\n\n", "\n \n", "\n  \n", "\n\t\n", "\u00a0\u00a0", "\u3000\u3000"}
 
 	sendMask, paddingMask bitset
@@ -78,7 +78,7 @@ var (
 
 // allTriggers finds every pattern's triggers in one pass.
 var allTriggers = func() *triggerSet {
-	words := slices.Concat(sendWords, paddingWords)
+	words := slices.Concat(sendWords, paddingWords, memoryFileWords, memoryPhraseWords, rememberWords, foreverWords, forwardWords)
 	for _, list := range [][]pattern{patterns, crossToolPatterns} {
 		for _, p := range list {
 			words = append(words, p.triggers...)
@@ -87,6 +87,7 @@ var allTriggers = func() *triggerSet {
 	}
 	t := newTriggerSet(words)
 	sendMask, paddingMask = t.mask(sendWords), t.mask(paddingWords)
+	memoryFileMask, memoryPhraseMask, rememberMask, foreverMask, forwardMask = t.mask(memoryFileWords), t.mask(memoryPhraseWords), t.mask(rememberWords), t.mask(foreverWords), t.mask(forwardWords)
 	for _, list := range [][]pattern{patterns, crossToolPatterns} {
 		for i := range list {
 			list[i].triggerMask = t.mask(list[i].triggers)
@@ -103,8 +104,14 @@ const (
 	toolWord = `(?:tools?|functions?|commands?|actions?|operations?|mcp\s+tools?)`
 	verbSend = `(?:send|sends|sending|forward|forwards|bcc|cc|redirect|redirects|post|posts|upload|uploads|transmit|transmits|email|emails|copy|copies|report|reports|deliver|delivers)`
 	verbPass = `(?:pass|include|provide|put|insert|append|add|attach|send|paste|copy|dump|embed|fill|write|supply|give)`
-	dest     = `(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s"'<>)]+|\+\d[\d\s().-]{6,}\d)`
-	backtick = "`"
+	dest     = `(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s"'<>)]+|\+\d[\d\s().-]{6,}\d|` + obfuscatedMail + `)`
+	// obfuscatedMail is an address written to slip past a reader's eye
+	// and a filter's: "name [at] host [dot] com", "name(at)host(dot)com".
+	obfuscatedMail = `[\w.+-]+\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|\s+at\s+)\s*[\w-]+(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|\s+dot\s+)\s*[\w-]+)+`
+	backtick       = "`"
+	// secretsSent is what follows a verb of sending in an instruction to
+	// send secrets away: the secrets, then a party outside the session.
+	secretsSent = `(?:(?:the|all|any|every|your|its|their|these|those|collected|gathered|found|harvested|user'?s?)\s+)*(?:\w+\s+){0,2}?(?:api[\s_-]?keys?|credentials|secrets?|access\s+tokens?|auth(?:entication)?\s+tokens?|session\s+tokens?|tokens|passwords?|passphrases?|private\s+keys?|ssh\s+keys?|environment\s+variables|env\s+vars|cookies|seed\s+phrases?)\b[^.\n]{0,60}?\b(?:to|with)\s+(?:(?:our|an?|the|this|my|their|remote|external|outside|third[-\s]party|attacker'?s?)\s+)+(?:\w+\s+){0,2}?(?:server|endpoint|webhook|collector|address|host|domain|inbox|mailbox|channel|contact|desk|team|backup|bucket|gist|pastebin|telegram|discord|url|site|service)s?\b`
 )
 
 // Words that the patterns below key on.
@@ -123,6 +130,11 @@ var patterns = []pattern{
 	mk(RuleDirective, "a tag that marks text as instructions for the model",
 		`</?(?:(?:extremely|very|super|really)[-_ ])?(?:important|system|sys|instructions?|system[-_ ]?(?:prompt|message|instructions?|note|directive|override)|admin(?:istrator)?|hidden|critical|override|mandatory|urgent|priority|attention|directive|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note|directive)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*>`,
 		tagTriggers("important", "system", "sys", "instruction", "admin", "hidden", "critical", "override", "mandatory", "urgent", "priority", "attention", "directive", "ai", "assistant", "model", "llm", "agent", "note", "extremely", "very", "super", "really")).strongIn(serverKinds).notIn(kindCode),
+	// The same markers in brackets ("[IMPORTANT]", "[Note to AI]") are
+	// emphasis in many real descriptions: weak.
+	mk(RuleDirective, "a bracketed marker that sets text apart as instructions for the model",
+		`\[\s*(?:(?:extremely|very|super|really)[-_ ])?(?:important|critical|mandatory|urgent|hidden|instructions?|(?:ai|assistant|model|llm|agent)[-_ ]?(?:instructions?|note|directive)|note[-_ ]?to[-_ ]?(?:ai|assistant|model|llm|agent))\s*\]`,
+		[]string{"[important", "[critical", "[mandatory", "[urgent", "[hidden", "[instruction", "[ai", "[assistant", "[model", "[llm", "[agent", "[note", "[ important", "[extremely", "[very", "[super", "[really"}).only(serverKinds),
 	mk(RuleDirective, "a block that poses as a message from the user or the system",
 		`</?(?:information|info|user[-_ ]?(?:message|note|instructions?)|system[-_ ]?reminder|message[-_ ]?from[-_ ]?(?:the[-_ ])?user)\s*>`,
 		tagTriggers("information", "info", "user", "system", "message")).strongIn(allKinds).notIn(kindCode),
@@ -212,6 +224,10 @@ var patterns = []pattern{
 		`(?:~|\$home|%appdata%)?[/\\]?(?:(?:\.cursor|\.vscode|\.codeium[/\\]windsurf|\.claude|\.config[/\\]\w+)[/\\])?\.?mcp\.json\b|\bclaude_desktop_config\.json\b|\bmcp_(?:config|settings)\.json\b|\.claude\.json\b|/etc/(?:shadow|passwd|sudoers)\b`,
 		[]string{"mcp.json", "claude_desktop_config", "mcp_config", "mcp_settings", ".claude.json", "/etc/shadow", "/etc/passwd", "/etc/sudoers"}).notIn(kindCode),
 
+	mk(RuleSecretPath, "a reference to a resource that holds secrets",
+		`\b(?:internal|system|resource|resources|file|config|secret|secrets|vault|mcp|db|data|admin|memory|env|private|local|app|s3|gs|ssm|kv|keychain)://[\w.~/-]*?(?:secrets?|credentials?|passwords?|passwd|tokens?|api[_-]?keys?|private[_-]?keys?|confidential|vault)\b[\w./-]*`,
+		schemeTriggers(), "secret", "credential", "password", "passwd", "token", "api_key", "api-key", "apikey", "private_key", "private-key", "confidential", "vault").notIn(kindCode),
+
 	// exfiltration: asking the model to hand over what it holds.
 	mk(RuleExfiltrate, "a request for the model's own instructions or context",
 		`\byour\s+(?:(?:full|entire|complete|whole|original|initial|hidden|current|exact)\s+)?(?:system\s+(?:prompt|message|instructions)|context\s+window|tool\s+(?:list|definitions|descriptions)|list\s+of\s+tools|available\s+tools)\b|\byour\s+(?:full|entire|complete|whole|original|initial|hidden|exact)\s+(?:instructions|prompt)\b|\b(?:names?|list)\s+of\s+(?:the\s+|all\s+)?(?:tools|functions)\s+you\s+(?:can\s+use|have|can\s+call|have\s+access\s+to)\b|\breveal\s+(?:it|your\s+\w+)\s+in\s+full\b`,
@@ -238,12 +254,28 @@ var patterns = []pattern{
 	mk(RuleExfiltrate, "a request to reveal a credential",
 		`\b(?:echo|print|reveal|output|display|repeat|leak|disclose|dump)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
 		[]string{"echo", "print", "reveal", "output", "display", "repeat", "leak", "disclose", "dump"}, "header", "token", "api key", "api_key", "api-key", "apikey", "secret key", "credentials", "password", "cookie", "private key").around(200).strongIn(allKinds).notIn(kindCode).negatable(),
+	// The same, put into the answer rather than printed: found from where
+	// it goes, which tool descriptions rarely name.
+	mk(RuleExfiltrate, "a request to reveal a credential",
+		`\b(?:include|add|append|attach|insert|put|embed)\s+(?:\w+\s+){0,3}?(?:value\s+of\s+(?:the\s+|your\s+)?)?(?:authorization\s+header|bearer\s+token|access\s+tokens?|api[\s_-]?keys?|secret\s+keys?|credentials|passwords?|session\s+(?:cookies?|tokens?)|private\s+keys?|auth(?:entication)?\s+tokens?)\b[^.\n]{0,60}?\b(?:in|into|to)\s+(?:your|the)\s+(?:next\s+)?(?:response|reply|answer|message|output|chat)\b`,
+		[]string{"your response", "your reply", "your answer", "your message", "your output", "your next", "the response", "the reply", "the answer"}).around(200).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "an instruction to keep calling until a credential comes back",
 		`\b(?:retry|repeat|call|invoke|run|poll)\b[^.\n]{0,40}?\b(?:indefinitely|forever|endlessly|until)\b[^.\n]{0,60}?\b(?:api[\s_-]?keys?|tokens?|passwords?|secrets?|credentials?)\b`,
 		[]string{"indefinitely", "forever", "endlessly", "until"}).around(160).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "an instruction to send data to an outside server",
 		`\b(?:send|upload|post|transmit|forward|report|sync)\s+(?:(?:the|all|any|your|its|their|these|those)\s+)?(?:results?|data|findings|outputs?|contents?|files?|reports?|information|details)\s+(?:\w+\s+){0,3}?to\s+(?:our|an?|the|my|this)\s+(?:own\s+)?(?:external\s+|remote\s+|analytics\s+|telemetry\s+|collection\s+|private\s+|third[-\s]party\s+)+(?:server|endpoint|service|host|collector|api)\b`,
 		[]string{"send", "upload", "post", "transmit", "forward", "report", "sync"}, "server", "endpoint", "collector", "service").around(200).strongIn(serverKinds).notIn(kindCode).negatable(),
+
+	// Secrets sent to another party, named by what they are rather than
+	// where they live: an order (the verb's base form) or a statement of
+	// what the model does; "the SDK sends the API key to the server" is
+	// neither.
+	mk(RuleExfiltrate, "an instruction to send secrets to another party",
+		`\b(?:send|upload|post|transmit|forward|share|e-?mail|exfiltrate|report|sync|relay|submit|leak)\s+`+secretsSent,
+		[]string{"send", "upload", "post", "transmit", "forward", "share", "mail", "exfiltrate", "report", "sync", "relay", "submit", "leak"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env vars", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
+	mk(RuleExfiltrate, "an instruction to send secrets to another party",
+		`\b(?:assistant|agent|model|skill|claude|ai|llm|it)\s+(?:\w+\s+){0,2}?(?:sends|uploads|posts|transmits|forwards|shares|e-?mails|exfiltrates|reports|syncs|relays|submits|leaks)\s+`+secretsSent,
+		[]string{"sends", "uploads", "posts", "transmits", "forwards", "shares", "mails", "exfiltrates", "reports", "syncs", "relays", "submits", "leaks"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env vars", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
 
 	// self-promotion: claims that rank a tool above others, an attack on
 	// the ranking of a search gateway. Kept out of what is indexed too
@@ -255,6 +287,9 @@ var patterns = []pattern{
 	promote(promotionExprs[4], "this tool over", "this function over", "this server over", "this tool rather", "this function rather", "this server rather", "this tool above", "this tool ahead", "this tool in preference"),
 	promote(promotionExprs[5], "only tool", "only function", "only server"),
 	promote(promotionExprs[6], "recommended tool", "recommended function", "recommended server"),
+	promote(promotionExprs[7], preferredTriggers()...),
+	promote(promotionExprs[8], rankTriggers()...),
+	promote(promotionExprs[9], "priority over", "precedence over", "priority above", "precedence above", "priority than"),
 }
 
 // promote makes a self-promotion pattern.
@@ -272,6 +307,43 @@ var promotionExprs = []string{
 	`\b(?:use|call|choose|select|pick|prefer|prioriti[sz]e)\s+this\s+(?:tool|function|server)\s+(?:rather\s+than|over|in\s+preference\s+to|ahead\s+of|above)\s+(?:any\s+|all\s+)?(?:the\s+)?(?:others?|other\s+\w+|alternatives?)\b`,
 	`\b(?:the\s+)?only\s+(?:tool|function|server)\s+(?:you\s+)?(?:need|should\s+use|to\s+use|you\s+should\s+use)\b`,
 	`\b(?:most|highly)\s+recommended\s+(?:tool|function|server)\b`,
+	`\b(?:is|are|be)\s+(?:always\s+|strongly\s+|generally\s+)?(?:preferred|prioriti[sz]ed|favou?red|chosen|selected|used)\s+(?:over|above|instead\s+of|rather\s+than|ahead\s+of|in\s+place\s+of|in\s+preference\s+to)\s+(?:any|all|every|the|each)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
+	`\b(?:prefer|prioriti[sz]e|favou?r|choose|select|pick|use|call|invoke|run)\s+(?:this|it|me)\s+(?:tool\s+|function\s+|server\s+)?(?:first\s+)?(?:over|above|before|ahead\s+of|instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing|built-in)\b`,
+	`\b(?:takes?|has|have|gets?|given)\s+(?:top\s+|higher\s+|the\s+highest\s+|absolute\s+|first\s+)?(?:priority|precedence)\s+(?:over|above|than)\s+(?:any|all|every|each|the)\s+(?:of\s+the\s+)?(?:other|alternative|similar|existing)\b`,
+}
+
+// schemeTriggers are the schemes of the resource addresses that may hold
+// secrets, with their "://": web addresses are documentation.
+func schemeTriggers() []string {
+	var out []string
+	for _, s := range []string{"internal", "system", "resource", "resources", "file", "config", "secret", "secrets", "vault", "mcp", "db", "data", "admin", "memory", "env", "private", "local", "app", "s3", "gs", "ssm", "kv", "keychain"} {
+		out = append(out, s+"://")
+	}
+	return out
+}
+
+// preferredTriggers are the pieces of "is preferred over", "be used
+// instead of".
+func preferredTriggers() []string {
+	var out []string
+	for _, how := range []string{"preferred", "prioritized", "prioritised", "favored", "favoured", "chosen", "selected", "used"} {
+		for _, what := range []string{" over", " above", " instead", " rather", " ahead", " in place", " in preference"} {
+			out = append(out, how+what)
+		}
+	}
+	return out
+}
+
+// rankTriggers are the pieces of "prefer this tool over", "choose it
+// instead of": a subject and a word of rank, together.
+func rankTriggers() []string {
+	var out []string
+	for _, who := range []string{"this tool ", "this function ", "this server ", " it ", " me "} {
+		for _, what := range []string{"over", "above", "before", "ahead", "instead", "rather", "in place", "first"} {
+			out = append(out, who+what)
+		}
+	}
+	return out
 }
 
 // tagTriggers are the openings of the tags <NAME and </NAME.
@@ -507,8 +579,48 @@ var (
 	sendLeadRE = regexp.MustCompile(`(?i)(?:\b(?:all|every|always|also|instead|a\s+copy|additionally|as\s+well|secretly|silently)\b[^.\n]{0,80}?\b` + verbSend + `\b[^.\n]{0,80}?|\b` + verbSend + `\b[^.\n]{0,40}?\b(?:all|every|a\s+copy\s+of)\b[^.\n]{0,60}?\bto\s+|\bchange\s+the\s+(?:recipient|destination|address|number|url|endpoint)\w*\s+to\s+|\b(?:set|put|add|use)\s+(?:the\s+)?(?:bcc|cc|recipients?|to)\s+(?:field\s+|parameter\s+|argument\s+|address\s+)?(?:to\s+|=\s*)?)$`)
 )
 
+// A text may also give data away without an order, as a statement of
+// what the assistant does ("the assistant shares the file contents with
+// audit@..."), which the model reads as what it is to do. Its lead is a
+// verb of giving, led by the model or at the start of a clause, then a
+// recipient word right before the address. It withholds in a server's
+// text when the model is its subject or what it gives is the user's (not
+// the tool's own results, which a server may route), and in a skill's
+// when what it gives is a secret or the conversation: a skill posts its
+// own reports to webhooks.
+var (
+	giveLeadRE = regexp.MustCompile(`(?i)(?:^|[.!?:;]\s+|\n\s*(?:[-*+>]\s*|\d+[.)]\s*)?|\b(?:assistant|agent|model|ai|claude|llm|it|you|then|also|and|to|must|should|will|please|always|automatically|quietly|silently)\s+(?:\w+\s+){0,2}?)` +
+		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
+	modelSubjectRE = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:assistant|agent|model|ai|claude|llm)\s+(?:\w+\s+){0,2}?(?:share|send|forward|post|upload|e-?mail|mail|transmit|cop|relay|submit|sync|report|leak|deliver|pass|hand)`)
+	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.`)
+	givenUserRE    = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?)\b`)
+)
+
 // maxLead is how far before an address the instruction may start.
 const maxLead = 240
+
+// obfuscatedAt reports whether an obfuscated address's "at" starts at i:
+// "[at]", "(at)", "{at}", or " at " with a " dot " after it.
+func obfuscatedAt(text string, i int) bool {
+	if len(text)-i < 4 {
+		return false
+	}
+	switch text[i] {
+	case '[', '(', '{':
+		j := i + 1
+		for j < len(text) && text[j] == ' ' {
+			j++
+		}
+		return len(text)-j >= 3 && strings.EqualFold(text[j:j+2], "at") && strings.ContainsRune("])} ", rune(text[j+2]))
+	case ' ':
+		if !strings.EqualFold(text[i:i+4], " at ") {
+			return false
+		}
+		rest := text[i+4 : min(i+48, len(text))]
+		return strings.Contains(strings.ToLower(rest), " dot ")
+	}
+	return false
+}
 
 // scanDestinations reports instructions to send data to a fixed address.
 func scanDestinations(fs *findings, text string) {
@@ -516,7 +628,8 @@ func scanDestinations(fs *findings, text string) {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if i < end || !(c == '@' || c == '+' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' ||
-			(c == 'h' || c == 'H') && len(text)-i >= 7 && strings.EqualFold(text[i:i+4], "http")) {
+			(c == 'h' || c == 'H') && len(text)-i >= 7 && strings.EqualFold(text[i:i+4], "http") ||
+			obfuscatedAt(text, i)) {
 			continue
 		}
 		lo := max(i-64, end) // an address's local part starts at most this far back
@@ -532,6 +645,20 @@ func scanDestinations(fs *findings, text string) {
 		from := max(start-maxLead, 0)
 		for from > 0 && !utf8.RuneStart(text[from]) {
 			from--
+		}
+		if lead := giveLeadRE.FindStringIndex(text[from:start]); lead != nil && !deniedAt(text, from+lead[0]) {
+			span := text[from+lead[0] : start]
+			strong := givenSecretRE.MatchString(span)
+			if fs.kind&serverKinds != 0 {
+				strong = strong || modelSubjectRE.MatchString(text[max(from+lead[0]-40, 0):start]) || givenUserRE.MatchString(span)
+			}
+			if strong {
+				fs.addNorm(RuleExfiltrate, SeverityWithhold, from+lead[0], stop, "a statement that data is given to a fixed address")
+				if fs.full() {
+					return
+				}
+				continue
+			}
 		}
 		if lead := sendLeadRE.FindStringIndex(text[from:start]); lead != nil {
 			sev := SeverityWarn

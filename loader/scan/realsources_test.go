@@ -64,6 +64,11 @@ var corpusSources = []corpusSource{
 	{name: "AIS2Lab+MCPSecBench", heldOut: true, load: loadMCPSecBench},
 	{name: "johannhartmann+mcp-injection-experiments", heldOut: true, load: loadInjectionExperiments},
 	{name: "harryc295+tool-poisoning-bench", heldOut: true, load: loadToolPoisoningBench},
+	// Held out and unread before issue 43's third session measured them
+	// (fresh_sources_test.go).
+	{name: "harishsg993010+damn-vulnerable-MCP-server", heldOut: true, load: loadDVMCP},
+	{name: "jiaxiaojunQAQ+SkillJect", heldOut: true, load: loadSkillJect},
+	{name: "liangjinghan035-max+Malicious-SKILL.md-Research-Dataset-Adversarial-Variants", heldOut: true, load: loadMaliciousVariants},
 }
 
 // cleanSkills reads every skill under the folder as a clean skill.

@@ -27,6 +27,52 @@ var crossToolPatterns = []pattern{
 	mk(RuleShadowing, "an instruction about how other tools must behave",
 		`\b(?:(?:all|any|every|other|another)\s+)+[\w.-]*\s*tools?\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to)\b`,
 		[]string{"tool must", "tool should", "tool shall", "tool needs", "tool has to", "tools must", "tools should", "tools have to", "tools need"}).strongIn(kindTool),
+	// Ranking and order: a tool that forbids the others, or runs after
+	// them to change what they returned, steers calls it does not own.
+	mk(RuleShadowing, "an instruction not to use the other tools",
+		`\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shall\s+not)\s+(?:ever\s+)?(?:use|call|invoke|choose|select|run|rely\s+on|trust)\s+(?:any|an?|the)\s+(?:of\s+the\s+)?other\s+(?:[\w.-]+\s+){0,2}?`+toolWord+`\b`,
+		[]string{"other"}, negations...).around(120).strongIn(kindTool),
+	mk(RuleShadowing, changedResult,
+		`\b(?:replace|replaces|overwrite|overwrites|override|overrides|discard|discards|ignore|ignores|disregard|supersede|supersedes|rewrite|rewrites|correct|corrects|substitute)\s+(?:the\s+|any\s+|all\s+|each\s+)?(?:results?|outputs?|responses?|answers?|values?|return\s+values?)\s+(?:of|from|returned\s+by|produced\s+by|given\s+by)\s+(?:(?:the|any|all|every|each|other|another|previous|prior)\s+)*(?:[\w.'-]+\s+){0,2}?(?:tools?|functions?|calls?)\b`,
+		resultVerbs(" the result", " the output", " the response", " the answer", " the value", " any result", " all result", " result", " output", " response")).around(160).strongIn(kindTool),
+	mk(RuleShadowing, changedResult,
+		`\b(?:its|this\s+(?:tool|function)'?s?|the)\s+(?:results?|outputs?|responses?|values?|answers?)\s+(?:always\s+)?(?:supersedes?|overrides?|replaces?|takes?\s+precedence\s+over|wins?\s+over)\s+(?:(?:the|any|all|every|each|other|another)\s+)*(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)(?:'s|s')?`,
+		[]string{"supersede", "overrides", "override the", "override any", "override all", "replaces the", "replaces any", "replace the", "precedence over", "wins over", "win over"}).around(120).strongIn(kindTool),
+	mk(RuleShadowing, changedResult,
+		`\binstead\s+of\s+(?:the\s+|any\s+|an?\s+)?(?:other\s+)?(?:[\w.-]+\s+){0,2}?(?:tool|function)(?:'s|s')\s+(?:results?|outputs?|responses?|answers?|values?)`,
+		[]string{"tool's result", "tool's output", "tool's response", "tool's answer", "tool's value", "tools' result", "tools' output", "function's result", "function's output", "function's response"}).around(120).strongIn(kindTool),
+	mk(RuleShadowing, changedResult,
+		`\b(?:results?|outputs?|responses?|values?|answers?)\s+(?:of|from)\s+(?:the\s+|any\s+|all\s+)?(?:other|another|previous|prior)\s+(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)\b[^.\n]{0,80}?\b(?:overwrite|replace|override|discard|ignore|disregard|correct|rewrite)`,
+		[]string{"of the other", "from the other", "of other", "from other", "of another", "from another", "of the previous", "of previous", "from the previous", "from previous", "of the prior", "of prior"},
+		"overwrite", "replace", "override", "discard", "ignore", "disregard", "correct", "rewrite").around(200).strongIn(kindTool),
+	mk(RuleShadowing, changedResult,
+		`\b(?:after|once|whenever|every\s+time)\b[^.\n]{0,80}?\b(?:tool|function|call)\b[^.\n]{0,80}?\b(?:call|run|invoke|use|pass)\s+this\s+(?:tool|function)\b[^.\n]{0,120}?\b(?:replace|overwrite|override|discard|rewrite|substitute|correct|amend|alter)`,
+		[]string{"this tool", "this function"}, "replace", "overwrite", "override", "discard", "rewrite", "substitute", "correct", "amend", "alter").around(240).strongIn(kindTool),
+	mk(RuleShadowing, changedResult,
+		`\b(?:disregard|ignore|discard|distrust|do\s+not\s+trust|don'?t\s+trust|never\s+trust)\s+(?:what|whatever|anything)\s+(?:the\s+|any\s+|other\s+|another\s+)*(?:[\w.-]+\s+){0,2}?(?:tools?|functions?)\s+(?:returned|returns|return|said|says|reported|reports|gave|gives|output|outputs)\b`,
+		[]string{"disregard what", "ignore what", "discard what", "distrust what", "trust what", "ignore anything", "disregard anything"}).around(120).strongIn(kindTool),
+	mk(RuleShadowing, "an instruction to run this tool after another tool",
+		`\b(?:after|once|whenever|every\s+time)\s+(?:you\s+)?(?:call|use|invoke|run|receive)\w*\s+(?:(?:any|every|each|another|other|the\s+output\s+of|the\s+result\s+of)\s+)+(?:[\w.-]+\s+)?(?:tool|function)s?\b[^.\n]{0,80}?\b(?:call|run|invoke|use)\s+this\s+(?:tool|function)\b`+
+			`|\b(?:after|once|whenever|every\s+time)\s+(?:the\s+|any\s+|another\s+)?(?:other\s+)?[\w.-]+\s+(?:tool|function)\s+(?:returns|responds|finishes|completes|runs|is\s+(?:called|used|run))\b[^.\n]{0,80}?\b(?:call|run|invoke|use)\s+this\s+(?:tool|function)\b`+
+			`|\b(?:after|following)\s+(?:any|every|each|all)\s+(?:other\s+)?(?:[\w.-]+\s+){0,2}?(?:tool\s+|function\s+)?(?:calls?|invocations?|uses?|runs?)\b[^.\n]{0,80}?\b(?:call|run|invoke|use|pass)\b[^.\n]{0,40}?\bthis\s+(?:tool|function)\b`,
+		[]string{"this tool", "this function"}, "after", "once", "whenever", "every time", "following").around(200),
+}
+
+// changedResult is the message of the rules of changing what another tool
+// returned, one expression a phrasing, each with its own triggers.
+const changedResult = "an instruction to change what another tool returned"
+
+// resultVerbs are the verbs of changing a result, each followed by each of
+// the given objects.
+func resultVerbs(objects ...string) []string {
+	var out []string
+	for _, v := range []string{"replace", "overwrite", "override", "discard", "ignore", "disregard", "supersede", "rewrite", "correct", "substitute",
+		"replaces", "overwrites", "overrides", "discards", "ignores", "supersedes", "rewrites", "corrects"} {
+		for _, o := range objects {
+			out = append(out, v+o)
+		}
+	}
+	return out
 }
 
 // Names records which server each tool belongs to, for Shadowing. The zero
