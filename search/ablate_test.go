@@ -59,7 +59,7 @@ func TestEveryRuleSwitches(t *testing.T) {
 	base := build(Ablation{})
 	for _, r := range Rules() {
 		switch r.Rule {
-		case RuleGloss, RuleFuzzy, RuleSpelling:
+		case RuleGloss, RuleFuzzy:
 			continue // no request of the sets reaches them: TestGlossSwitches, TestSmallRulesSwitch
 		}
 		got := build(Ablation{}.Off(r.Rule))
@@ -94,7 +94,7 @@ func TestGlossSwitches(t *testing.T) {
 }
 
 // TestSmallRulesSwitch checks the rules that the dev split's requests do not reach: a
-// one-word query's fuzzy name match and spelling.
+// one-word query's fuzzy name match.
 func TestSmallRulesSwitch(t *testing.T) {
 	tests := []struct {
 		rule  Rule
@@ -105,10 +105,6 @@ func TestSmallRulesSwitch(t *testing.T) {
 			{ID: "github__create_issue", Name: "github__create_issue", Description: "Open a ticket"},
 			{ID: "jira__new_ticket", Name: "jira__new_ticket", Description: "Create an issue in a project"},
 		}, "gh_create_isue"},
-		{RuleSpelling, []Document{
-			{ID: "get_weather", Name: "get_weather", Description: "Current weather for a city"},
-			{ID: "send_mail", Name: "send_mail", Description: "Send an email"},
-		}, "wether"},
 	}
 	for _, tt := range tests {
 		var rankings [2][]string

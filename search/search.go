@@ -476,9 +476,6 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 			optional = append(optional, concept{idf: ix.idf(id), weight: phraseWeight, terms: []queryTerm{{id: id, weight: 1}}})
 		}
 	}
-	if ix.ablate.on(RuleSpelling) {
-		optional = append(optional, ix.corrections(p.words)...)
-	}
 	var hints []string
 	if ix.ablate.on(RuleHints) {
 		hints = valueHints(p.words)
