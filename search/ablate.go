@@ -26,8 +26,6 @@ const (
 	RuleWordNet
 	RuleSoft
 	RuleGloss
-	RuleSpelling
-	RuleFuzzy
 	RuleServer
 	RuleNameFit
 	RuleChangeAsked
@@ -53,8 +51,6 @@ var rules = [numRules]RuleInfo{
 	RuleWordNet:     {Name: "wordnet", What: "WordNet's derived forms and senses (wordnet.go)"},
 	RuleSoft:        {Name: "soft", What: "word vectors for a word no document has (soft.go)"},
 	RuleGloss:       {Name: "gloss", What: "English glosses of Chinese words, in requests and tools (cedict.go)"},
-	RuleSpelling:    {Name: "spelling", What: "spelling corrections of unknown words (spell.go)"},
-	RuleFuzzy:       {Name: "fuzzy", What: "fuzzy name matching of a one-word query (names.go)"},
 	RuleServer:      {Name: "server", What: "a server's evidence lends weight to each of its tools"},
 	RuleNameFit:     {Name: "name_fit", What: "fitted feature: the share of the name's words the query asks for"},
 	RuleChangeAsked: {Name: "change_asked", What: "fitted feature: a tool named for a change when the request only asks (action.go)"},

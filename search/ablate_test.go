@@ -1,7 +1,6 @@
 package search
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -59,8 +58,8 @@ func TestEveryRuleSwitches(t *testing.T) {
 	base := build(Ablation{})
 	for _, r := range Rules() {
 		switch r.Rule {
-		case RuleGloss, RuleFuzzy, RuleSpelling:
-			continue // no request of the sets reaches them: TestGlossSwitches, TestSmallRulesSwitch
+		case RuleGloss:
+			continue // no request of the sets reaches it: TestGlossSwitches
 		}
 		got := build(Ablation{}.Off(r.Rule))
 		if slices.EqualFunc(base, got, slices.Equal) {
@@ -89,38 +88,6 @@ func TestGlossSwitches(t *testing.T) {
 		}
 		if n != tc.hits {
 			t.Errorf("ablate %q: %d hits that match 天气, want %d", tc.a, n, tc.hits)
-		}
-	}
-}
-
-// TestSmallRulesSwitch checks the rules that the dev split's requests do not reach: a
-// one-word query's fuzzy name match and spelling.
-func TestSmallRulesSwitch(t *testing.T) {
-	tests := []struct {
-		rule  Rule
-		docs  []Document
-		query string
-	}{
-		{RuleFuzzy, []Document{
-			{ID: "github__create_issue", Name: "github__create_issue", Description: "Open a ticket"},
-			{ID: "jira__new_ticket", Name: "jira__new_ticket", Description: "Create an issue in a project"},
-		}, "gh_create_isue"},
-		{RuleSpelling, []Document{
-			{ID: "get_weather", Name: "get_weather", Description: "Current weather for a city"},
-			{ID: "send_mail", Name: "send_mail", Description: "Send an email"},
-		}, "wether"},
-	}
-	for _, tt := range tests {
-		var rankings [2][]string
-		for i, a := range []Ablation{{}, Ablation{}.Off(tt.rule)} {
-			ix := NewIndexWith(Options{Ablate: a})
-			ix.Add(tt.docs...)
-			for _, h := range ix.Search(Query{Text: tt.query}).Hits {
-				rankings[i] = append(rankings[i], fmt.Sprintf("%s %.4f", h.ID, h.Score))
-			}
-		}
-		if slices.Equal(rankings[0], rankings[1]) {
-			t.Errorf("%s: %q ranks %q with the rule and without", rules[tt.rule].Name, tt.query, rankings[0])
 		}
 	}
 }

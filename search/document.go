@@ -19,8 +19,7 @@
 // not words about it, and do not count; nor do conversational openers ("help me", "show
 // me"). A request that enumerates its needs ("First, … Then, …") is also ranked need by
 // need. A word no document has finds the catalog's words nearest to it in embedded GloVe
-// word vectors, at a low weight (the soft stage, pluggable: see SoftStage). Short queries also
-// get fuzzy name matching (sahilm/fuzzy) and spelling correction. The descriptions of
+// word vectors, at a low weight (the soft stage, pluggable: see SoftStage). The descriptions of
 // parameters nearly all of a server's tools share are not indexed (SharedParams). The
 // English word lists these read (stop words, abbreviations, synonyms, verb classes,
 // openers) are one embedded data file, language.txt. A second stage reorders the best few by how much of the tool's own name

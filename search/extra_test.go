@@ -159,19 +159,6 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-func TestForEachEdit(t *testing.T) {
-	var got []string
-	forEachEdit("ab", func(v string) { got = append(got, v) })
-	for _, want := range []string{"b", "a", "ba", "xb", "ax", "xab", "axb", "abx"} {
-		if !slices.Contains(got, want) {
-			t.Errorf("edits of %q lack %q", "ab", want)
-		}
-	}
-	if slices.Contains(got, "ab") {
-		t.Error("edits include the word itself")
-	}
-}
-
 // TestNameFit checks the second stage: among tools that match the query's words equally,
 // the one whose name asks for nothing the query does not mention comes first.
 func TestNameFit(t *testing.T) {

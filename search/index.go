@@ -70,7 +70,6 @@ type slot struct {
 	terms    []byte   // the terms of the name's words, then all the document's terms (see encodeTerms)
 	refs     int32    // postings that still point at this slot
 	short    int32    // where the tool's own name starts in name (see splitQualified)
-	chars    uint64   // letters and digits of the name, to skip hopeless fuzzy candidates quickly
 }
 
 // Index is an in-memory search index of tools and skills. Search may be called
@@ -232,7 +231,7 @@ func (ix *Index) insert(d Document, a *analyzedDoc) {
 	sl := &ix.slots[s]
 	*sl = slot{
 		id: d.ID, name: d.Name, alt: slices.Clip(slices.Clone(d.AltNames)),
-		refs: int32(len(a.terms)), short: int32(len(d.Name) - len(short)), chars: charSet(d.Name),
+		refs: int32(len(a.terms)), short: int32(len(d.Name) - len(short)),
 	}
 	ix.stats[s] = docStats{lens: a.lens, live: true, kind: ix.kindID(d.Kind), verbs: a.verbs, group: ix.joinGroup(groupKey(d.Name))}
 	for _, k := range nameKeys(sl) {
@@ -530,22 +529,6 @@ func docTermIDs(b []byte) iter.Seq[int32] {
 			}
 		}
 	}
-}
-
-// charSet returns a bit set of the ASCII letters (any case) and digits in s.
-func charSet(s string) uint64 {
-	var m uint64
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z':
-			m |= 1 << (c - 'a')
-		case c >= 'A' && c <= 'Z':
-			m |= 1 << (c - 'A')
-		case c >= '0' && c <= '9':
-			m |= 1 << (26 + c - '0')
-		}
-	}
-	return m
 }
 
 // analyzedDoc is a document reduced to what the index stores: its distinct terms with their

@@ -4,19 +4,11 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/sahilm/fuzzy"
 )
 
 const (
-	// fuzzyWeight scales fuzzy name evidence relative to the best text score of the query.
-	fuzzyWeight = 1.0
-	// fuzzyTop is how many of the best fuzzy name matches count at all (more on ties).
-	fuzzyTop = 10
 	// minPrefixLen is the shortest query that is taken as a name prefix.
 	minPrefixLen = 2
-	// minFuzzyLen is the shortest query worth matching fuzzily against names.
-	minFuzzyLen = 3
 )
 
 // nameTiers finds the documents whose name the query is (tierExact) or starts (tierPrefix)
@@ -114,80 +106,6 @@ func hasPrefixFold(s, prefix string) bool {
 		}
 	}
 	return true
-}
-
-// fuzzyNames matches a one-word query against the names with sahilm/fuzzy, which rewards
-// characters at word starts and in runs, so "gh_create_isue" still finds
-// "github__create_issue". It records, for the best few matches, their closeness in [0, 1]
-// in sc.fuzz. Sentences skip it: they gain nothing and should stay fast.
-func (ix *Index) fuzzyNames(sc *scratch, p parsedQuery, kind int) {
-	if len(p.words) != 1 || len(p.required) > 0 {
-		return
-	}
-	pattern := strings.ToLower(p.words[0])
-	if len(pattern) < minFuzzyLen {
-		return
-	}
-	// sahilm/fuzzy only matches names that contain the pattern as a subsequence; checking
-	// that first (and the character set before that) keeps the scan cheap.
-	need := charSet(pattern)
-	var cands fuzzySource
-	for s := range ix.slots {
-		sl := &ix.slots[s]
-		if sl.chars&need != need || !ix.kindOK(int32(s), kind) || !isSubsequenceFold(pattern, sl.name) {
-			continue
-		}
-		cands.slots = append(cands.slots, int32(s))
-		cands.names = append(cands.names, sl.name) // sahilm/fuzzy ignores case but rewards camelCase humps
-	}
-	if len(cands.slots) == 0 {
-		return
-	}
-	matches := fuzzy.FindFrom(pattern, cands)
-	if len(matches) > fuzzyTop {
-		// Keep whatever ties with the last one kept, so that the result does not depend on
-		// the order of slots.
-		n := fuzzyTop
-		for n < len(matches) && matches[n].Score == matches[fuzzyTop-1].Score {
-			n++
-		}
-		matches = matches[:n]
-	}
-	best, worst := matches[0].Score, matches[len(matches)-1].Score
-	for _, m := range matches {
-		closeness := 1.0
-		if best > worst {
-			closeness = float64(m.Score-worst) / float64(best-worst)
-		}
-		s := cands.slots[m.Index]
-		sc.fuzz[s] = closeness
-		sc.touch(s)
-	}
-}
-
-// fuzzySource feeds candidate names to sahilm/fuzzy.
-type fuzzySource struct {
-	slots []int32
-	names []string
-}
-
-func (f fuzzySource) String(i int) string { return f.names[i] }
-func (f fuzzySource) Len() int            { return len(f.names) }
-
-// isSubsequenceFold reports whether the bytes of p (lower-case) occur in s in order,
-// ignoring the case of ASCII letters in s.
-func isSubsequenceFold(p, s string) bool {
-	i := 0
-	for j := 0; i < len(p) && j < len(s); j++ {
-		c := s[j]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if p[i] == c {
-			i++
-		}
-	}
-	return i == len(p)
 }
 
 // selectNames answers a "select:" query: the named documents in the order given. A name

@@ -9,8 +9,7 @@ import (
 //
 //   - plain words rank documents: an exact name (Name, ID or an alternative name, ignoring
 //     case; the whole query or a word written like an identifier) comes first, then names
-//     that start with the query, then the rest by text relevance, with fuzzy name matching
-//     and spelling correction for short queries;
+//     that start with the query, then the rest by text relevance;
 //   - "+word" makes a word required: documents without it are dropped, but it adds almost
 //     nothing to the score, so the other words decide the order;
 //   - "select:a,b" returns exactly the named documents in the order given (no ranking, no
@@ -123,7 +122,6 @@ const (
 	MatchExact  Match = iota + 1 // the query (or a word of it) is the document's name
 	MatchPrefix                  // the query starts the document's name
 	MatchText                    // the words matched the document's text
-	MatchFuzzy                   // mostly the query's closeness to the name (typos, abbreviations)
 	MatchBrowse                  // nothing matched: an entry to start from, one per server first
 )
 
@@ -135,8 +133,6 @@ func (m Match) String() string {
 		return "prefix"
 	case MatchText:
 		return "text"
-	case MatchFuzzy:
-		return "fuzzy"
 	case MatchBrowse:
 		return "browse"
 	}

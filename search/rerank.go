@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// The second stage reorders the best few candidates of the first (BM25F, server evidence,
-// fuzzy name score) by how well their names fit the query. BM25F rewards a document for
+// The second stage reorders the best few candidates of the first (BM25F and server
+// evidence) by how well their names fit the query. BM25F rewards a document for
 // the query's words it has; it does not mind what else the name says, so among near
 // duplicates the one whose name asks for something the query does not mention often won
 // ("add_postgres_server" for "list the PostgreSQL servers"). Other features were tried

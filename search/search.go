@@ -83,17 +83,16 @@ type scratch struct {
 	docs     []int32   // slots with tf set
 	groupSum []float64 // text score per group
 	key      []float64 // per passed slot: tier + squashed first-stage score
-	base, fz []float64 // per passed slot: first-stage score and its fuzzy part, relative to the best text score
+	base     []float64 // per passed slot: first-stage score, relative to the best text score
 	heap     []float64 // for kthLargest
 	cands    []candidate
 	tiers    map[int32]int
-	fuzz     map[int32]float64
 }
 
 func (ix *Index) getScratch() *scratch {
 	sc, _ := ix.scratch.Get().(*scratch)
 	if sc == nil {
-		sc = &scratch{tiers: map[int32]int{}, fuzz: map[int32]float64{}}
+		sc = &scratch{tiers: map[int32]int{}}
 	}
 	if n := len(ix.slots); len(sc.score) < n {
 		n += n / 4 // room to grow before the next reallocation
@@ -115,7 +114,6 @@ func (ix *Index) putScratch(sc *scratch) {
 	sc.touched = sc.touched[:0]
 	clear(sc.groupSum)
 	clear(sc.tiers)
-	clear(sc.fuzz)
 	ix.scratch.Put(sc)
 }
 
@@ -236,9 +234,6 @@ func (ix *Index) rank(p parsedQuery, kind, limit int) ([]Hit, int) {
 	ix.scoreConcepts(sc, optional, kind, 1, false)
 	ix.scoreConcepts(sc, required, kind, reqWeight, true)
 	ix.nameTiers(sc, p, kind)
-	if ix.ablate.on(RuleFuzzy) {
-		ix.fuzzyNames(sc, p, kind)
-	}
 
 	top := ix.firstStage(sc, len(required), max(limit, rerankDepth))
 	total := len(sc.passed)
@@ -320,7 +315,7 @@ func (l *leastIDs) least() []int32 {
 }
 
 // firstStage keeps the documents that pass every "+term" (of nRequired) and returns the
-// best depth of them by BM25F, server evidence and fuzzy name score, best first. Their
+// best depth of them by BM25F and server evidence, best first. Their
 // scores are gathered first and only those at or above the depth-th best become
 // candidates, so that the many documents that tie (replicated or near-identical tools)
 // cost no name comparisons.
@@ -341,7 +336,7 @@ func (ix *Index) firstStage(sc *scratch, nRequired, depth int) ranking {
 	if maxText == 0 {
 		maxText = 1
 	}
-	sc.key, sc.base, sc.fz = sc.key[:0], sc.base[:0], sc.fz[:0]
+	sc.key, sc.base = sc.key[:0], sc.base[:0]
 	for _, s := range sc.passed {
 		text := sc.score[s]
 		// A request about a server's domain ("my last order") lends weight to each of its
@@ -354,11 +349,9 @@ func (ix *Index) firstStage(sc *scratch, nRequired, depth int) ranking {
 		default:
 			text += groupWeight * text
 		}
-		fz := fuzzyWeight * sc.fuzz[s] // relative to the best text score, as text/maxText is
-		base := text/maxText + fz
+		base := text / maxText
 		sc.key = append(sc.key, float64(sc.tiers[s])+squash(base))
 		sc.base = append(sc.base, base)
-		sc.fz = append(sc.fz, fz)
 	}
 	cut := sc.kthLargest(sc.key, depth)
 	top := ranking{slots: ix.slots, c: sc.cands[:0]}
@@ -372,8 +365,6 @@ func (ix *Index) firstStage(sc *scratch, nRequired, depth int) ranking {
 			c.match = MatchExact
 		case c.tier == tierPrefix:
 			c.match = MatchPrefix
-		case sc.fz[i] > sc.base[i]-sc.fz[i]:
-			c.match = MatchFuzzy
 		}
 		top.c = append(top.c, c)
 	}
@@ -475,9 +466,6 @@ func (ix *Index) queryConcepts(p parsedQuery) (optional, required []concept, imp
 		if id, ok := ix.lookup(t); ok {
 			optional = append(optional, concept{idf: ix.idf(id), weight: phraseWeight, terms: []queryTerm{{id: id, weight: 1}}})
 		}
-	}
-	if ix.ablate.on(RuleSpelling) {
-		optional = append(optional, ix.corrections(p.words)...)
 	}
 	var hints []string
 	if ix.ablate.on(RuleHints) {
@@ -734,7 +722,7 @@ type candidate struct {
 	match Match
 	tier  int8
 	score float64 // tier plus a squashed score: of the first stage, then of the second
-	base  float64 // first-stage score (BM25F, server evidence, fuzzy name score) / the best text score
+	base  float64 // first-stage score (BM25F and server evidence) / the best text score
 }
 
 // ranking orders candidates: higher score first, then ID, so that ties are deterministic.

@@ -186,18 +186,6 @@ func FuzzSearchNeverEmpty(f *testing.F) {
 	})
 }
 
-// TestNoCorrectionOfLongWords: spelling correction costs the square of a word's length;
-// a query of one 5,000-letter word took seconds (found by FuzzSearchNeverEmpty).
-func TestNoCorrectionOfLongWords(t *testing.T) {
-	ix := testIndex()
-	if cs := ix.corrections([]string{strings.Repeat("a", maxCorrectedLen+1)}); len(cs) != 0 {
-		t.Errorf("corrections of a %d-letter word: %d, want none", maxCorrectedLen+1, len(cs))
-	}
-	if cs := ix.corrections([]string{"isssue"}); len(cs) != 1 {
-		t.Errorf("corrections of a typo: %d, want 1", len(cs))
-	}
-}
-
 // TestWordNet: derivations the stemmer does not join, and words the catalog does not use,
 // find the tool through WordNet.
 func TestWordNet(t *testing.T) {
