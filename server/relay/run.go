@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"maps"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/ownership"
 )
 
 // Bounds on calls of 2026-07-28 clients waiting for their input.
@@ -162,7 +163,7 @@ func (r *Relay) wait(ctx context.Context, req Request, c *call) (any, error) {
 			if len(requests) == 0 {
 				continue // answered or given up meanwhile
 			}
-			if err := r.park(c); err != nil {
+			if err := r.park(ctx, c); err != nil {
 				c.refuse(err)
 				continue
 			}
@@ -203,15 +204,18 @@ func (c *call) refuse(err error) {
 }
 
 // park files the call under a new request state until the client's retry,
-// or until the park timeout cancels it.
-func (r *Relay) park(c *call) error {
+// or until the park timeout cancels it. The state names this replica and
+// the caller when the client request's ctx carries a Sealer (package
+// internal/ownership), so that a retry reaching another replica comes
+// here, and no other caller's does.
+func (r *Relay) park(ctx context.Context, c *call) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.parked) >= r.maxParked {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("%d calls wait for their clients' input already, the most toolsearch keeps; retry later", r.maxParked)}
 	}
-	state := rand.Text()
+	state := ownership.NewState(ctx)
 	r.parked[state] = c
 	c.mu.Lock()
 	c.state = state
