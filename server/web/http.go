@@ -76,6 +76,12 @@ type Options struct {
 	Callbacks *oauth.Callbacks
 	Logins    func() []string
 
+	// Replicas, when set, makes this one replica of several sharing the
+	// state: sessions and parked calls name their replica, and requests
+	// for another's are forwarded to it (replicas.go). Unset, ids are
+	// what they were.
+	Replicas *Replicas
+
 	// Metrics, when set, is served as GET /metrics (package
 	// server/metrics's Handler), to the operator's token as the status
 	// page is, in the Authorization header only.
