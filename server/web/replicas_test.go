@@ -59,7 +59,7 @@ func startCluster(t *testing.T, n int) *cluster {
 				hits.Add(1)
 			}
 			h.ServeHTTP(w, r)
-		}), mcp: h.mcp, profiles: h.profiles, status: h.status}
+		}), mcp: h.mcp, profiles: h.profiles, status: h.status, ready: h.ready}
 		u := serveHandler(t, counting)
 		c.urls = append(c.urls, u)
 		c.hits = append(c.hits, hits)
