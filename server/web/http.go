@@ -85,6 +85,10 @@ type Options struct {
 	// for another's are forwarded to it (replicas.go). Unset, ids are
 	// what they were.
 	Replicas *Replicas
+	// Cluster, when set, lists the replicas sharing the state, this one
+	// marked Self, for the status page; with a state of files there is
+	// none, and the page shows this process alone.
+	Cluster func() ([]ReplicaStatus, error)
 
 	// Metrics, when set, is served as GET /metrics (package
 	// server/metrics's Handler), to the operator's token as the status
@@ -136,6 +140,7 @@ func NewHandler(s *server.Server, o Options) *Handler {
 	if o.Metrics != nil {
 		mux.Handle("GET /metrics", o.Metrics)
 	}
+	h.status.cluster = o.Cluster
 	h.status.register(mux)
 	if addLogin(mux, o, s.Options().Logger) {
 		h.status.logins = o.Logins
