@@ -52,6 +52,8 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		cfg.CodeMode.Enabled = cfg.CodeMode.Enabled || *codeMode
 	}
 	sf.follow = true
+	sf.stopping = ctx
+	defer configuredGrace.Store(0)
 	// The collector is paced from the start: loading a large catalog
 	// allocates several times what it keeps.
 	gcCtx, stopGC := context.WithCancel(context.Background())
@@ -62,6 +64,7 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		return err
 	}
 	defer a.close(ctx)
+	configuredGrace.Store(int64(a.cfg.HTTP.ShutdownGrace))
 	pacer.log.Store(a.log)
 	bulk := func() bool { return a.server.Bulk() || a.upstreams.Bulk() }
 	pacer.bulk.Store(&bulk)
@@ -118,15 +121,21 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if bindToken == "" && jwt != nil {
 		bindToken = "http.jwt" // every request needs the provider's token
 	}
+	ln := a.early.take()
+	a.early = nil
+	if ln != nil {
+		defer ln.Close()
+	}
 	if err := web.CheckBind(addr, bindToken); err != nil {
 		return err
 	}
 	if jwt != nil {
 		a.log.Info("taking the identity provider's tokens", "issuer", a.cfg.HTTP.JWT.Issuer, "audience", a.cfg.HTTP.JWT.Audience)
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
+	if ln == nil {
+		if ln, err = net.Listen("tcp", addr); err != nil {
+			return err
+		}
 	}
 	o := web.Options{
 		Token:          token,
@@ -142,7 +151,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Approvals:      appApprovals{a},
 		// The operator's principal, which a request without a token has too.
 		OperatorPrincipal: a.cfg.HTTP.operatorPrincipal(),
+		DrainDelay:        time.Duration(a.cfg.HTTP.DrainDelay),
 	}
+	reps := a.clusterOptions(&o)
 	if a.metrics != nil {
 		o.Metrics = a.metrics.Handler()
 	}
@@ -159,9 +170,10 @@ func serveHTTP(ctx context.Context, a *app) error {
 		}
 	}
 	h := web.NewHandler(a.server, o)
-	a.startReplica(ctx, ln.Addr().String())
+	// The replica leaves the registry once it has drained and stopped.
+	defer a.startReplica(ln.Addr().String(), reps)()
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
-	return web.Serve(ctx, ln, h, shutdownGrace)
+	return web.Serve(ctx, ln, h, shutdownGrace())
 }
 
 // gcHeadroom is the garbage the server lets pile up between collections

@@ -16,7 +16,7 @@ type Replica struct {
 	// runs its own connections.
 	Upstreams map[string]string
 	Started   time.Time
-	Heartbeat    time.Time
+	Heartbeat time.Time
 }
 
 // Beat records the replica as alive now.

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/state/pgstate"
+	"github.com/toolsearch/toolsearch/internal/state/pgstate/pgtest"
+)
+
+// replica is one toolsearch serve --http of a cluster started by a test.
+type replica struct {
+	base string
+	proc *os.Process
+	done chan struct{}
+}
+
+// startReplica starts serve --http as replica id with the configuration
+// in dir, a cache of its own (nothing shared through files).
+func startReplica(t *testing.T, dir, id string) *replica {
+	t.Helper()
+	addr := net.JoinHostPort("127.0.0.1", freePort(t))
+	cmd := toolsearch(context.Background(), "serve", "--config", filepath.Join(dir, "toolsearch.yaml"), "--http", addr)
+	cmd.Env = append(cmd.Env, "HOSTNAME="+id, "XDG_CACHE_HOME="+t.TempDir())
+	cmd.Stderr = &testLog{t: t}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := &replica{base: "http://" + addr, proc: cmd.Process, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(r.done) }()
+	t.Cleanup(func() {
+		r.proc.Signal(os.Interrupt)
+		select {
+		case <-r.done:
+		case <-time.After(20 * time.Second):
+			r.proc.Kill()
+			<-r.done
+		}
+	})
+	return r
+}
+
+// readyz returns /readyz's status code and body, asked without a token
+// as a load balancer asks; 0 when nothing answers.
+func readyz(base string) (int, map[string]any) {
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		return 0, nil
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&body)
+	return resp.StatusCode, body
+}
+
+func awaitReady(t *testing.T, r *replica, want int) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		code, body := readyz(r.base)
+		if code == want {
+			return body
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s/readyz never answered %d (last %d %v)", r.base, want, code, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// roundRobin sends each request to the next of urls in turn, as a load
+// balancer without affinity.
+type roundRobin struct {
+	urls []string
+	next atomic.Int64
+}
+
+func (b *roundRobin) RoundTrip(r *http.Request) (*http.Response, error) {
+	u, _ := url.Parse(b.urls[int(b.next.Add(1))%len(b.urls)])
+	r = r.Clone(r.Context())
+	r.URL.Host, r.Host = u.Host, u.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestReplicasBehindABalancer runs two replicas over one PostgreSQL state
+// and key file: a session of protocol 2025-11-25 whose requests go to
+// either replica is served by the one that made it; SIGTERM turns a
+// replica not ready at once, it serves on through its drain delay, stops,
+// and leaves the registry; its sessions are then lost (404), so their
+// clients initialize again.
+func TestReplicasBehindABalancer(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "state.key")
+	if err := pgstate.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TOOLSEARCH_TEST_STATE_DSN", dsn)
+	writeFile(t, dir, "toolsearch.yaml", "state:\n  backend: postgres\n  dsn: \"${TOOLSEARCH_TEST_STATE_DSN}\"\n  keyFile: "+key+"\nhttp:\n  drainDelay: 2s\n  shutdownGrace: 5s\n")
+	a, b := startReplica(t, dir, "replica-a"), startReplica(t, dir, "replica-b")
+	if body := awaitReady(t, a, http.StatusOK); body["ready"] != true {
+		t.Errorf("readyz: %v", body)
+	}
+	awaitReady(t, b, http.StatusOK)
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "replicas-e2e"}, nil)
+	hc := &http.Client{Transport: &roundRobin{urls: []string{a.base, b.base}}}
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: a.base + "/mcp", HTTPClient: hc}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for i := range 6 {
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
+			t.Fatalf("tools/list %d through the balancer: %v", i, err)
+		}
+	}
+	// A session opened at a, for requests sent to b alone.
+	id := initializeAt(t, a.base)
+
+	a.proc.Signal(syscall.SIGTERM)
+	awaitReady(t, a, http.StatusServiceUnavailable)
+	if resp, err := http.Get(a.base + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("draining, a stopped serving at once: %v", err)
+	}
+	select {
+	case <-a.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a did not stop after its drain delay and grace")
+	}
+	db, err := pgstate.Open(context.Background(), dsn, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	live, err := db.Replicas(context.Background(), pgstate.LiveWithin)
+	if err != nil || len(live) != 1 || live[0].ID != "replica-b" {
+		t.Errorf("after a stopped, the registry holds %+v, %v; want replica-b alone", live, err)
+	}
+	if got := pingSession(t, b.base, id); got != http.StatusNotFound {
+		t.Errorf("a session of the replica that stopped, at b: %d, want 404", got)
+	}
+}
+
+// initializeAt opens a session at base and returns its Mcp-Session-Id.
+func initializeAt(t *testing.T, base string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	id := resp.Header.Get("Mcp-Session-Id")
+	if !strings.Contains(id, ".") {
+		t.Fatalf("initialize at %s: session %q names no replica", base, id)
+	}
+	return id
+}
+
+// pingSession pings in session id at base and returns the status.
+func pingSession(t *testing.T, base, id string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestReplicaNotReadyUntilTheStateLoads: a replica whose database is not
+// up yet already answers /readyz, not ready, and /healthz, alive.
+func TestReplicaNotReadyUntilTheStateLoads(t *testing.T) {
+	dir := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := ln.Addr().String()
+	ln.Close() // a database nobody runs
+	t.Setenv("TOOLSEARCH_TEST_STATE_DSN", "postgres://toolsearch@"+down+"/toolsearch?connect_timeout=1")
+	writeFile(t, dir, "toolsearch.yaml", "state:\n  backend: postgres\n  dsn: \"${TOOLSEARCH_TEST_STATE_DSN}\"\n")
+	r := startReplica(t, dir, "replica-early")
+	if body := awaitReady(t, r, http.StatusServiceUnavailable); body["ready"] != false {
+		t.Errorf("readyz while the state loads: %v", body)
+	}
+	if resp, err := http.Get(r.base + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("healthz while the state loads: %v", err)
+	}
+}
