@@ -211,3 +211,69 @@ func TestReplicaNotReadyUntilTheStateLoads(t *testing.T) {
 		t.Errorf("healthz while the state loads: %v", err)
 	}
 }
+
+// TestReplicaStaysReadyWhileTheDatabaseIsDown: a replica that has loaded
+// the state stays ready and serves what it holds while the database is
+// away; its status page says the registry cannot be read, until it can.
+func TestReplicaStaysReadyWhileTheDatabaseIsDown(t *testing.T) {
+	proxy, dsn := pgtest.NewProxy(t, pgtest.DSN(t))
+	dir := t.TempDir()
+	key := filepath.Join(dir, "state.key")
+	if err := pgstate.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TOOLSEARCH_TEST_STATE_DSN", dsn)
+	writeFile(t, dir, "toolsearch.yaml", "state:\n  backend: postgres\n  dsn: \"${TOOLSEARCH_TEST_STATE_DSN}\"\n  keyFile: "+key+"\n")
+	r := startReplica(t, dir, "replica-down")
+	awaitReady(t, r, http.StatusOK)
+	client := mcp.NewClient(&mcp.Implementation{Name: "replicas-e2e"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.base + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	proxy.Down()
+	registryError := func() string {
+		resp, err := http.Get(r.base + "/status.json")
+		if err != nil {
+			return "status.json: " + err.Error()
+		}
+		defer resp.Body.Close()
+		var st struct {
+			Cluster *struct {
+				Replicas []struct{ ID string }
+				Error    string
+			}
+		}
+		json.NewDecoder(resp.Body).Decode(&st)
+		if st.Cluster == nil {
+			return "no cluster on the status page"
+		}
+		return st.Cluster.Error
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(registryError(), "cannot be reached") {
+		if code, _ := readyz(r.base); code != http.StatusOK {
+			t.Fatalf("with the database down, readyz answered %d", code)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the status page never said the registry cannot be read: %q", registryError())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code, _ := readyz(r.base); code != http.StatusOK {
+		t.Errorf("with the database down, readyz answered %d, want 200: the replica serves what it holds", code)
+	}
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Errorf("tools/list with the database down: %v", err)
+	}
+	proxy.Up()
+	deadline = time.Now().Add(30 * time.Second)
+	for registryError() != "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database back, the status page still says %q", registryError())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

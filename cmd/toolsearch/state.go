@@ -174,6 +174,13 @@ func (a *app) startReplica(served string, reps *replicaSet) (stop func()) {
 	now := func() pgstate.Replica {
 		return pgstate.Replica{ID: reps.self, Address: addr, ConfigDigest: a.configDigest(), Upstreams: a.upstreamStates(), Started: started}
 	}
+	// Registered before it serves: a session it opens at once must be
+	// found by a replica its client's next request reaches.
+	first, cancelFirst := context.WithTimeout(context.Background(), replicaLookupWait)
+	if err := a.state.Beat(first, now()); err != nil {
+		a.log.Warn("could not record this replica as live", "id", reps.self, "err", err)
+	}
+	cancelFirst()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
