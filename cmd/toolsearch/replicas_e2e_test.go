@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -275,5 +276,80 @@ func TestReplicaStaysReadyWhileTheDatabaseIsDown(t *testing.T) {
 			t.Fatalf("the database back, the status page still says %q", registryError())
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestAParkedCallIsResumedThroughAnyReplica: a 2026-07-28 client whose
+// calls an upstream answers with a question gets it in an input-required
+// result, whose requestState names the replica holding the call; its
+// retry, which the balancer sends to the other replica, is forwarded
+// there, and the call completes.
+func TestAParkedCallIsResumedThroughAnyReplica(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "greet", Description: "Greets whoever answers."},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + res.Content["name"].(string)}}}, nil, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(hs.Close) // after the replicas, whose connections it would wait for
+	dir := t.TempDir()
+	key := filepath.Join(dir, "state.key")
+	if err := pgstate.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TOOLSEARCH_TEST_STATE_DSN", dsn)
+	writeFile(t, dir, "mcp.json", `{"mcpServers": {"up": {"type": "http", "url": "`+hs.URL+`"}}}`)
+	writeFile(t, dir, "toolsearch.yaml", "mcpConfig: mcp.json\nstate:\n  backend: postgres\n  dsn: \"${TOOLSEARCH_TEST_STATE_DSN}\"\n  keyFile: "+key+"\n")
+	// A remote server's first listing waits for a person: approved once,
+	// for every replica.
+	approve := toolsearch(t.Context(), "approve", "up", "--connect", "--config", filepath.Join(dir, "toolsearch.yaml"))
+	approve.Env = append(approve.Env, "XDG_CACHE_HOME="+t.TempDir())
+	if out, err := approve.CombinedOutput(); err != nil {
+		t.Fatalf("approve: %v\n%s", err, out)
+	}
+	a, b := startReplica(t, dir, "replica-a"), startReplica(t, dir, "replica-b")
+	awaitReady(t, a, http.StatusOK)
+	awaitReady(t, b, http.StatusOK)
+
+	var asked atomic.Int64
+	client := mcp.NewClient(&mcp.Implementation{Name: "replicas-e2e"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Add(1)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+	})
+	// Strictly alternating, each retry reaches the other replica than
+	// the request it follows.
+	hc := &http.Client{Transport: &roundRobin{urls: []string{a.base, b.base}}}
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: a.base + "/mcp", HTTPClient: hc}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for i := range 4 {
+		var res *mcp.CallToolResult
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "up__greet", "arguments": map[string]any{}}})
+			if err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+			text := res.Content[0].(*mcp.TextContent).Text
+			if !strings.Contains(text, "is starting") && !strings.Contains(text, "not connected") || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(200 * time.Millisecond) // the replica's connection to up is still starting
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || text != "hello Ada" {
+			t.Fatalf("call %d through the balancer: %v %q", i, res.IsError, text)
+		}
+	}
+	if asked.Load() < 4 {
+		t.Errorf("the client was asked %d times, want once per call", asked.Load())
 	}
 }
