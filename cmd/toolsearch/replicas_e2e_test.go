@@ -27,6 +27,7 @@ type replica struct {
 	base string
 	proc *os.Process
 	done chan struct{}
+	exit int // its exit code, once done
 }
 
 // startReplica starts serve --http as replica id with the configuration
@@ -41,7 +42,11 @@ func startReplica(t *testing.T, dir, id string) *replica {
 		t.Fatal(err)
 	}
 	r := &replica{base: "http://" + addr, proc: cmd.Process, done: make(chan struct{})}
-	go func() { cmd.Wait(); close(r.done) }()
+	go func() {
+		cmd.Wait()
+		r.exit = cmd.ProcessState.ExitCode()
+		close(r.done)
+	}()
 	t.Cleanup(func() {
 		r.proc.Signal(os.Interrupt)
 		select {
@@ -210,6 +215,16 @@ func TestReplicaNotReadyUntilTheStateLoads(t *testing.T) {
 	}
 	if resp, err := http.Get(r.base + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("healthz while the state loads: %v", err)
+	}
+	// Asked to stop while it waits, it stops, as any serve does.
+	r.proc.Signal(syscall.SIGTERM)
+	select {
+	case <-r.done:
+		if r.exit != 0 {
+			t.Errorf("stopped while waiting for its database: exit %d, want 0", r.exit)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("a replica waiting for its database did not stop when asked")
 	}
 }
 

@@ -61,6 +61,9 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	pacer := paceGC(gcCtx)
 	a, err := openApp(sf)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // asked to stop while it waited for the shared state
+		}
 		return err
 	}
 	defer a.close(ctx)

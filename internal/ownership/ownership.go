@@ -123,3 +123,15 @@ func NewState(ctx context.Context) string {
 	}
 	return v
 }
+
+// CheckState reports whether state, a request state a retry brings, was
+// issued to the caller of ctx when ctx carries a Sealer: ErrForged if not.
+// Without one every state passes, as before.
+func CheckState(ctx context.Context, state string) error {
+	s := From(ctx)
+	if s == nil {
+		return nil
+	}
+	_, _, err := s.Open(RequestState, principal.From(ctx), state)
+	return err
+}

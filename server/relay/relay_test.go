@@ -305,6 +305,15 @@ func TestARequestStateNamesItsReplicaAndCaller(t *testing.T) {
 	retry := modernRequest()
 	retry.RequestState = state
 	retry.InputResponses = mcp.InputResponseMap{}
+	// Bob, who learned alice's state, cannot resume her call, even at the
+	// replica holding it.
+	bob := principal.With(ownership.With(context.Background(), s), "bob")
+	if _, err := runWithCaps(r, bob, retry, asking, needs); err == nil || !strings.Contains(err.Error(), "not issued to this caller") {
+		t.Errorf("bob's retry with alice's state: %v", err)
+	}
+	if r.Parked() != 1 {
+		t.Errorf("bob's retry took alice's call: parked = %d", r.Parked())
+	}
 	if _, err := runWithCaps(r, ctx, retry, asking, needs); err != nil && !strings.Contains(err.Error(), "did not answer") {
 		t.Errorf("the retry: %v", err)
 	}

@@ -58,6 +58,13 @@ func Run[R any](r *Relay, ctx context.Context, req Request, do func(context.Cont
 		c = r.start(ctx, req, func(ctx context.Context, caller Caller) (any, error) { return do(ctx, caller) })
 	} else {
 		var err error
+		if ownership.CheckState(ctx, req.RequestState) != nil {
+			// Another caller's state, or none this cluster issued: the
+			// call it names, if any, is not this caller's to resume.
+			var zero R
+			return zero, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+				Message: "requestState was not issued to this caller by a replica of this cluster: make the request again without it"}
+		}
 		if c, err = r.resume(req); err != nil {
 			var zero R
 			return zero, err
