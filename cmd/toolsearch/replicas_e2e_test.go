@@ -368,3 +368,62 @@ func TestAParkedCallIsResumedThroughAnyReplica(t *testing.T) {
 		t.Errorf("the client was asked %d times, want once per call", asked.Load())
 	}
 }
+
+// TestADrainingServerServesCallsInFull: asked to stop, serve --http with
+// a drain delay answers /readyz not ready at once, and a call that still
+// reaches it meanwhile (the load balancer has not seen it leave yet) goes
+// upstream and back, rather than being refused as the app stops.
+func TestADrainingServerServesCallsInFull(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "echoer", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "Echoes a word."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+			Word string `json:"word"`
+		}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo " + in.Word}}}, nil, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	dir := t.TempDir()
+	writeFile(t, dir, "mcp.json", `{"mcpServers": {"up": {"type": "http", "url": "`+hs.URL+`"}}}`)
+	writeFile(t, dir, "toolsearch.yaml", "mcpConfig: mcp.json\nhttp:\n  drainDelay: 3s\n")
+	cache := t.TempDir()
+	approve := toolsearch(t.Context(), "approve", "up", "--connect", "--config", filepath.Join(dir, "toolsearch.yaml"))
+	approve.Env = append(approve.Env, "XDG_CACHE_HOME="+cache)
+	if out, err := approve.CombinedOutput(); err != nil {
+		t.Fatalf("approve: %v\n%s", err, out)
+	}
+	addr := net.JoinHostPort("127.0.0.1", freePort(t))
+	cmd := toolsearch(context.Background(), "serve", "--config", filepath.Join(dir, "toolsearch.yaml"), "--http", addr)
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+cache)
+	cmd.Stderr = &testLog{t: t}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := &replica{base: "http://" + addr, proc: cmd.Process, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(r.done) }()
+	t.Cleanup(func() { r.proc.Kill(); <-r.done })
+	awaitReady(t, r, http.StatusOK)
+	client := mcp.NewClient(&mcp.Implementation{Name: "drain-e2e"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.base + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func() string {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "up__echo", "arguments": map[string]any{"word": "hi"}}})
+		if err != nil {
+			return err.Error()
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	for deadline := time.Now().Add(30 * time.Second); call() != "echo hi"; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the call never went through before the stop: %q", call())
+		}
+	}
+	r.proc.Signal(syscall.SIGTERM)
+	awaitReady(t, r, http.StatusServiceUnavailable)
+	if got := call(); got != "echo hi" {
+		t.Errorf("a call during the drain: %q, want echo hi", got)
+	}
+}

@@ -73,9 +73,13 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	pacer.bulk.Store(&bulk)
 	// Once asked to stop, scripts and upstream calls in flight get the
 	// grace, then are stopped, so that the sessions waiting for them end.
-	work, cancelWork := afterGrace(ctx)
+	// Behind a load balancer that is once the server has drained
+	// (http.drainDelay): what reaches it meanwhile is served in full.
+	drained, stopDrain := afterDelay(ctx, a.drainDelay())
+	defer stopDrain()
+	work, cancelWork := afterGrace(drained)
 	defer cancelWork()
-	defer context.AfterFunc(ctx, func() { a.shutdown(work) })()
+	defer context.AfterFunc(drained, func() { a.shutdown(work) })()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)

@@ -75,6 +75,34 @@ func afterGrace(ctx context.Context) (work context.Context, cancel context.Cance
 	return work, cancel
 }
 
+// afterDelay returns a context that ends d after ctx ends (with it when d
+// is 0), or when stop is called.
+func afterDelay(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	out, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-out.Done():
+		}
+		cancel()
+	})
+	return out, func() { stop(); cancel() }
+}
+
+// drainDelay is how long serve --http goes on serving once asked to stop
+// (http.drainDelay); 0 over stdio.
+func (a *app) drainDelay() time.Duration {
+	if a.cfg.HTTP.Addr == "" {
+		return 0
+	}
+	return time.Duration(a.cfg.HTTP.DrainDelay)
+}
+
 // shutdown stops the app's work gracefully: no new script or upstream call
 // starts, and those in flight get until ctx ends; then scripts are stopped
 // with every process they started, upstream calls are ended and upstream
