@@ -130,8 +130,9 @@ type HTTPConfig struct {
 	ShutdownGrace Duration `yaml:"shutdownGrace"`
 	// DrainDelay is how long a stopping serve goes on serving, /readyz
 	// answering 503, before it closes its listener: a load balancer's
-	// checks see it leave first (default 0).
-	DrainDelay Duration `yaml:"drainDelay"`
+	// checks see it leave first (default 0 alone, 2s with a shared state:
+	// app.drainDelay).
+	DrainDelay *Duration `yaml:"drainDelay"`
 	// Tokens are further bearer tokens, each serving one profile.
 	Tokens []TokenConfig `yaml:"tokens"`
 	// Principal names the operator's token (TokenFile or TOOLSEARCH_TOKEN);
@@ -238,7 +239,11 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	if cfg.HTTP.MaxSessions < 0 {
 		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
 	}
-	for key, d := range map[string]Duration{"http.shutdownGrace": cfg.HTTP.ShutdownGrace, "http.drainDelay": cfg.HTTP.DrainDelay} {
+	drain := Duration(0)
+	if cfg.HTTP.DrainDelay != nil {
+		drain = *cfg.HTTP.DrainDelay
+	}
+	for key, d := range map[string]Duration{"http.shutdownGrace": cfg.HTTP.ShutdownGrace, "http.drainDelay": drain} {
 		if d < 0 {
 			return nil, fmt.Errorf("%s: %s must be 0 or more (leave it out for the default), got %v", path, key, time.Duration(d))
 		}

@@ -158,7 +158,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Approvals:      appApprovals{a},
 		// The operator's principal, which a request without a token has too.
 		OperatorPrincipal: a.cfg.HTTP.operatorPrincipal(),
-		DrainDelay:        time.Duration(a.cfg.HTTP.DrainDelay),
+		DrainDelay:        a.drainDelay(),
 	}
 	reps := a.clusterOptions(&o)
 	if a.metrics != nil {

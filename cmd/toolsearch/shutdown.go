@@ -94,13 +94,24 @@ func afterDelay(ctx context.Context, d time.Duration) (context.Context, context.
 	return out, func() { stop(); cancel() }
 }
 
+// defaultReplicaDrain is http.drainDelay's default for a replica of
+// several (a shared state): two of a load balancer's usual check intervals,
+// so that it sees the replica turn not ready before its address closes.
+const defaultReplicaDrain = 2 * time.Second
+
 // drainDelay is how long serve --http goes on serving once asked to stop
-// (http.drainDelay); 0 over stdio.
+// (http.drainDelay; by default none for a server alone, and
+// defaultReplicaDrain for a replica of several); 0 over stdio.
 func (a *app) drainDelay() time.Duration {
-	if a.cfg.HTTP.Addr == "" {
+	switch {
+	case a.cfg.HTTP.Addr == "":
 		return 0
+	case a.cfg.HTTP.DrainDelay != nil:
+		return time.Duration(*a.cfg.HTTP.DrainDelay)
+	case a.cfg.State.Backend == statePostgres:
+		return defaultReplicaDrain
 	}
-	return time.Duration(a.cfg.HTTP.DrainDelay)
+	return 0
 }
 
 // shutdown stops the app's work gracefully: no new script or upstream call

@@ -92,11 +92,6 @@ func (a *app) openState() error {
 		key = k
 	}
 	a.stateKey = key
-	if a.follow && a.cfg.HTTP.Addr != "" {
-		// A load balancer asking meanwhile is told: not ready.
-		a.early = listenEarly(a.cfg.HTTP.Addr, a.log)
-		a.closers = append(a.closers, closerFunc(func() { a.early.close() })) // unless serve took it
-	}
 	db, err := a.connectState(st.DSN, key)
 	if err != nil {
 		a.early.close()
@@ -128,10 +123,26 @@ func (a *app) connectState(dsn string, key *pgstate.Key) (*pgstate.DB, error) {
 			return nil, fmt.Errorf("the shared state (toolsearch.yaml's state, PostgreSQL) cannot be used, so nothing was read or changed: %w; check state.dsn and that the database is up", err)
 		}
 		a.log.Warn("waiting for the shared state (PostgreSQL) before serving", "err", err)
+		a.listenWhileWaiting()
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
+	}
+}
+
+// listenWhileWaiting has serve --http, waiting for its database, answer
+// /readyz (not ready) and /healthz on its address meanwhile, so that a
+// load balancer or Kubernetes sees a replica that is starting rather than
+// none. Only then: a replica whose database answers at once starts as
+// before, its address refusing connections until it serves, which a load
+// balancer retries elsewhere (an early answer, 503, it would pass on).
+func (a *app) listenWhileWaiting() {
+	if !a.follow || a.cfg.HTTP.Addr == "" || a.early != nil {
+		return
+	}
+	if a.early = listenEarly(a.cfg.HTTP.Addr, a.log); a.early != nil {
+		a.closers = append(a.closers, closerFunc(func() { a.early.close() })) // unless serve took it
 	}
 }
 
