@@ -3,7 +3,9 @@ package loader
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -17,6 +19,11 @@ import (
 // is asked again after each call, so that the set may change (a
 // configuration naming another file). A folder that cannot be watched is
 // logged and skipped.
+//
+// A file that is a link is followed through the names its link passes:
+// Kubernetes mounts a ConfigMap's file as a link through ..data, a link to
+// a timestamped folder that the kubelet replaces by renaming a new ..data
+// over it, and no event names the file itself (see linkedNames).
 func WatchFiles(ctx context.Context, debounce time.Duration, paths func() []string, changed func(), log *slog.Logger) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -39,6 +46,12 @@ func WatchFiles(ctx context.Context, debounce time.Duration, paths func() []stri
 				continue
 			}
 			files[abs] = true
+			for _, name := range linkedNames(abs) {
+				files[name] = true
+				if dir := filepath.Dir(name); !dirs[dir] && w.Add(dir) == nil {
+					dirs[dir] = true
+				}
+			}
 			if dir := filepath.Dir(abs); !dirs[dir] {
 				if err := w.Add(dir); err != nil {
 					log.Warn("cannot watch a configuration folder", "dir", dir, "err", err)
@@ -72,4 +85,32 @@ func WatchFiles(ctx context.Context, debounce time.Duration, paths func() []stri
 			follow()
 		}
 	}
+}
+
+// maxLinkHops bounds how many links linkedNames follows: a loop of links
+// must not hold the watcher.
+const maxLinkHops = 8
+
+// linkedNames are the paths whose replacement changes what path reads
+// when path is a link: for each link on the way, the first name of its
+// target (..data for a ConfigMap's file), and the target itself.
+func linkedNames(path string) []string {
+	var out []string
+	for range maxLinkHops {
+		target, err := os.Readlink(path)
+		if err != nil {
+			return out
+		}
+		if !filepath.IsAbs(target) {
+			dir := filepath.Dir(path)
+			first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(target)), "/")
+			if first != ".." && first != "." {
+				out = append(out, filepath.Join(dir, filepath.FromSlash(first)))
+			}
+			target = filepath.Join(dir, target)
+		}
+		path = filepath.Clean(target)
+		out = append(out, path)
+	}
+	return out
 }

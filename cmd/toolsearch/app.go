@@ -45,11 +45,17 @@ type app struct {
 	// follow says that the command follows edits of its configuration
 	// (serve): it gets a Manager even without servers.
 	follow bool
+	// stopping is sourceFlags.stopping, or nil.
+	stopping context.Context
 	// approvals holds the approved definitions of tools and skills.
 	approvals *trust.Store
 	// state is the database of toolsearch.yaml's state: postgres; nil
 	// with files.
 	state *pgstate.DB
+	// stateKey is state.keyFile's key, nil without one; early serves
+	// /readyz, not ready, while serve loads the shared state.
+	stateKey *pgstate.Key
+	early    *earlyListener
 	// serverOpts are the options every server of the app shares; profiles
 	// holds a server per profile served, each over its view of catalog.
 	serverOpts server.Options
@@ -270,7 +276,7 @@ func newApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), follow: f.follow}
+	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), follow: f.follow, stopping: f.stopping}
 	if !f.follow {
 		a.held = newHeldLog(log.Handler())
 		a.log = slog.New(a.held)

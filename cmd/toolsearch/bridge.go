@@ -219,7 +219,7 @@ func serveBridge(ctx context.Context, ln net.Listener, h http.Handler, b *stdiob
 	// Sessions end first, which ends their event streams, so that
 	// Shutdown waits only for requests in flight.
 	_ = b.Close()
-	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	shut, cancel := context.WithTimeout(context.Background(), shutdownGrace())
 	defer cancel()
 	if serr := srv.Shutdown(shut); serr != nil {
 		_ = srv.Close()

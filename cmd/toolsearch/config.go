@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -124,6 +125,14 @@ type HTTPConfig struct {
 	MaxBodyBytes   int64    `yaml:"maxBodyBytes"`
 	SessionTimeout Duration `yaml:"sessionTimeout"`
 	MaxSessions    int      `yaml:"maxSessions"`
+	// ShutdownGrace is how long requests and work in flight get to finish
+	// once serve is asked to stop (default 10s).
+	ShutdownGrace Duration `yaml:"shutdownGrace"`
+	// DrainDelay is how long a stopping serve goes on serving, /readyz
+	// answering 503, before it closes its listener: a load balancer's
+	// checks see it leave first (default 0 alone, 2s with a shared state:
+	// app.drainDelay).
+	DrainDelay *Duration `yaml:"drainDelay"`
 	// Tokens are further bearer tokens, each serving one profile.
 	Tokens []TokenConfig `yaml:"tokens"`
 	// Principal names the operator's token (TokenFile or TOOLSEARCH_TOKEN);
@@ -233,6 +242,15 @@ func parseConfig(path string, data []byte) (*Config, error) {
 	if cfg.HTTP.MaxSessions < 0 {
 		return nil, fmt.Errorf("%s: http.maxSessions must be positive (0 for the default, %d), got %d", path, web.DefaultMaxSessions, cfg.HTTP.MaxSessions)
 	}
+	drain := Duration(0)
+	if cfg.HTTP.DrainDelay != nil {
+		drain = *cfg.HTTP.DrainDelay
+	}
+	for key, d := range map[string]Duration{"http.shutdownGrace": cfg.HTTP.ShutdownGrace, "http.drainDelay": drain} {
+		if d < 0 {
+			return nil, fmt.Errorf("%s: %s must be 0 or more (leave it out for the default), got %v", path, key, time.Duration(d))
+		}
+	}
 	probs := cfg.State.check()
 	for _, name := range slices.Sorted(maps.Keys(cfg.Servers)) {
 		probs = append(probs, cfg.expandOAuth(name)...)
@@ -331,6 +349,9 @@ type sourceFlags struct {
 	hostStarted bool
 	// follow makes the command follow edits of its configuration files.
 	follow bool
+	// stopping, when set, ends when the command is asked to stop: serve
+	// waiting for the shared state gives up then.
+	stopping context.Context
 	// listsProblems marks a command that lists the configuration's
 	// problems itself (catalog): they are not counted in the log.
 	listsProblems bool

@@ -121,11 +121,13 @@ http:
 			t.Errorf("%s's call under identity: user: %q", tc.who, got)
 		}
 	}
-	if code, _ := get("/readyz", token("carol", "another-app")); code != http.StatusUnauthorized {
+	// /readyz answers anybody (ready or not): the operator's pages are
+	// what a token is checked for.
+	if code, _ := get("/status.json", token("carol", "another-app")); code != http.StatusUnauthorized {
 		t.Errorf("a JWT for another audience got %d, want 401", code)
 	}
-	if code, _ := get("/readyz", token("carol", "toolsearch")); code != http.StatusForbidden {
-		t.Errorf("a person's JWT reached /readyz: %d, want 403", code)
+	if code, _ := get("/status.json", token("carol", "toolsearch")); code != http.StatusForbidden {
+		t.Errorf("a person's JWT reached the status page: %d, want 403", code)
 	}
 	_, status := get("/status.json", "op-token")
 	var st struct {

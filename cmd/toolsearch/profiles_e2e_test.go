@@ -259,7 +259,8 @@ func TestProfilesOverHTTP(t *testing.T) {
 			}
 		})
 		t.Run(tc.profile+"/other endpoints", func(t *testing.T) {
-			for _, path := range []string{"/", "/status.json", "/search?q=x", "/readyz", "/mcp/p/" + otherProfile(tc.profile)} {
+			// /readyz answers anybody, ready or not, and is not among them.
+			for _, path := range []string{"/", "/status.json", "/search?q=x", "/mcp/p/" + otherProfile(tc.profile)} {
 				if code := s.get(t, s.base, path, tc.token); code != http.StatusForbidden {
 					t.Errorf("GET %s with the %s token: %d, want 403", path, tc.profile, code)
 				}

@@ -52,6 +52,8 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 		cfg.CodeMode.Enabled = cfg.CodeMode.Enabled || *codeMode
 	}
 	sf.follow = true
+	sf.stopping = ctx
+	defer configuredGrace.Store(0)
 	// The collector is paced from the start: loading a large catalog
 	// allocates several times what it keeps.
 	gcCtx, stopGC := context.WithCancel(context.Background())
@@ -59,17 +61,25 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	pacer := paceGC(gcCtx)
 	a, err := openApp(sf)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // asked to stop while it waited for the shared state
+		}
 		return err
 	}
 	defer a.close(ctx)
+	configuredGrace.Store(int64(a.cfg.HTTP.ShutdownGrace))
 	pacer.log.Store(a.log)
 	bulk := func() bool { return a.server.Bulk() || a.upstreams.Bulk() }
 	pacer.bulk.Store(&bulk)
 	// Once asked to stop, scripts and upstream calls in flight get the
 	// grace, then are stopped, so that the sessions waiting for them end.
-	work, cancelWork := afterGrace(ctx)
+	// Behind a load balancer that is once the server has drained
+	// (http.drainDelay): what reaches it meanwhile is served in full.
+	drained, stopDrain := afterDelay(ctx, a.drainDelay())
+	defer stopDrain()
+	work, cancelWork := afterGrace(drained)
 	defer cancelWork()
-	defer context.AfterFunc(ctx, func() { a.shutdown(work) })()
+	defer context.AfterFunc(drained, func() { a.shutdown(work) })()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)
@@ -118,15 +128,21 @@ func serveHTTP(ctx context.Context, a *app) error {
 	if bindToken == "" && jwt != nil {
 		bindToken = "http.jwt" // every request needs the provider's token
 	}
+	ln := a.early.take()
+	a.early = nil
+	if ln != nil {
+		defer ln.Close()
+	}
 	if err := web.CheckBind(addr, bindToken); err != nil {
 		return err
 	}
 	if jwt != nil {
 		a.log.Info("taking the identity provider's tokens", "issuer", a.cfg.HTTP.JWT.Issuer, "audience", a.cfg.HTTP.JWT.Audience)
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
+	if ln == nil {
+		if ln, err = net.Listen("tcp", addr); err != nil {
+			return err
+		}
 	}
 	o := web.Options{
 		Token:          token,
@@ -142,7 +158,9 @@ func serveHTTP(ctx context.Context, a *app) error {
 		Approvals:      appApprovals{a},
 		// The operator's principal, which a request without a token has too.
 		OperatorPrincipal: a.cfg.HTTP.operatorPrincipal(),
+		DrainDelay:        a.drainDelay(),
 	}
+	reps := a.clusterOptions(&o)
 	if a.metrics != nil {
 		o.Metrics = a.metrics.Handler()
 	}
@@ -160,9 +178,10 @@ func serveHTTP(ctx context.Context, a *app) error {
 		a.servePeople(&o, ln)
 	}
 	h := web.NewHandler(a.server, o)
-	a.startReplica(ctx, ln.Addr().String())
+	// The replica leaves the registry once it has drained and stopped.
+	defer a.startReplica(ln.Addr().String(), reps)()
 	a.log.Info("serving Streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", token != "")
-	return web.Serve(ctx, ln, h, shutdownGrace)
+	return web.Serve(ctx, ln, h, shutdownGrace())
 }
 
 // gcHeadroom is the garbage the server lets pile up between collections

@@ -6,13 +6,27 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// shutdownGrace is how long work in flight (running scripts, upstream calls,
-// requests) gets to finish once a shutdown signal (shutdownSignals) asks
-// toolsearch to stop.
-const shutdownGrace = 10 * time.Second
+// defaultShutdownGrace is how long work in flight (running scripts,
+// upstream calls, requests) gets to finish once a shutdown signal
+// (shutdownSignals) asks toolsearch to stop, unless http.shutdownGrace
+// says otherwise.
+const defaultShutdownGrace = 10 * time.Second
+
+// configuredGrace is http.shutdownGrace once serve has read it; 0 until
+// then. Atomic: a signal may arrive while serve starts.
+var configuredGrace atomic.Int64
+
+// shutdownGrace is the grace in force.
+func shutdownGrace() time.Duration {
+	if g := configuredGrace.Load(); g > 0 {
+		return time.Duration(g)
+	}
+	return defaultShutdownGrace
+}
 
 // hurry is closed by a second shutdown signal: the grace is cut short and
 // work still in flight is stopped at once.
@@ -29,7 +43,7 @@ func notifyShutdown() context.Context {
 		sig := <-signals
 		// A warning, so that one-shot commands, which log only those,
 		// say why they have not stopped yet.
-		slog.Warn("stopping: work in flight gets the grace to finish; interrupt again to stop it now", "signal", sig, "grace", shutdownGrace)
+		slog.Warn("stopping: work in flight gets the grace to finish; interrupt again to stop it now", "signal", sig, "grace", shutdownGrace())
 		stop()
 		<-signals
 		close(hurry)
@@ -49,7 +63,7 @@ func afterGrace(ctx context.Context) (work context.Context, cancel context.Cance
 		case <-work.Done():
 			return
 		}
-		grace := time.NewTimer(shutdownGrace)
+		grace := time.NewTimer(shutdownGrace())
 		defer grace.Stop()
 		select {
 		case <-grace.C:
@@ -59,6 +73,45 @@ func afterGrace(ctx context.Context) (work context.Context, cancel context.Cance
 		cancel()
 	}()
 	return work, cancel
+}
+
+// afterDelay returns a context that ends d after ctx ends (with it when d
+// is 0), or when stop is called.
+func afterDelay(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	out, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-out.Done():
+		}
+		cancel()
+	})
+	return out, func() { stop(); cancel() }
+}
+
+// defaultReplicaDrain is http.drainDelay's default for a replica of
+// several (a shared state): two of a load balancer's usual check intervals,
+// so that it sees the replica turn not ready before its address closes.
+const defaultReplicaDrain = 2 * time.Second
+
+// drainDelay is how long serve --http goes on serving once asked to stop
+// (http.drainDelay; by default none for a server alone, and
+// defaultReplicaDrain for a replica of several); 0 over stdio.
+func (a *app) drainDelay() time.Duration {
+	switch {
+	case a.cfg.HTTP.Addr == "":
+		return 0
+	case a.cfg.HTTP.DrainDelay != nil:
+		return time.Duration(*a.cfg.HTTP.DrainDelay)
+	case a.cfg.State.Backend == statePostgres:
+		return defaultReplicaDrain
+	}
+	return 0
 }
 
 // shutdown stops the app's work gracefully: no new script or upstream call
@@ -85,7 +138,7 @@ func (a *app) shutdown(ctx context.Context) {
 func (a *app) close(ctx context.Context) {
 	work, cancel := afterGrace(ctx)
 	defer cancel()
-	grace, cancelGrace := context.WithTimeout(work, shutdownGrace)
+	grace, cancelGrace := context.WithTimeout(work, shutdownGrace())
 	defer cancelGrace()
 	a.shutdown(grace)
 	a.closeProfiles()

@@ -91,8 +91,11 @@ func (a *app) openState() error {
 		}
 		key = k
 	}
+	a.stateKey = key
 	db, err := a.connectState(st.DSN, key)
 	if err != nil {
+		a.early.close()
+		a.early = nil
 		return err
 	}
 	a.state = db
@@ -103,6 +106,9 @@ func (a *app) openState() error {
 
 func (a *app) connectState(dsn string, key *pgstate.Key) (*pgstate.DB, error) {
 	ctx := context.Background()
+	if a.stopping != nil {
+		ctx = a.stopping // a replica waiting for its database stops when asked
+	}
 	if !a.follow {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, stateConnectWait)
@@ -117,10 +123,26 @@ func (a *app) connectState(dsn string, key *pgstate.Key) (*pgstate.DB, error) {
 			return nil, fmt.Errorf("the shared state (toolsearch.yaml's state, PostgreSQL) cannot be used, so nothing was read or changed: %w; check state.dsn and that the database is up", err)
 		}
 		a.log.Warn("waiting for the shared state (PostgreSQL) before serving", "err", err)
+		a.listenWhileWaiting()
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
+	}
+}
+
+// listenWhileWaiting has serve --http, waiting for its database, answer
+// /readyz (not ready) and /healthz on its address meanwhile, so that a
+// load balancer or Kubernetes sees a replica that is starting rather than
+// none. Only then: a replica whose database answers at once starts as
+// before, its address refusing connections until it serves, which a load
+// balancer retries elsewhere (an early answer, 503, it would pass on).
+func (a *app) listenWhileWaiting() {
+	if !a.follow || a.cfg.HTTP.Addr == "" || a.early != nil {
+		return
+	}
+	if a.early = listenEarly(a.cfg.HTTP.Addr, a.log); a.early != nil {
+		a.closers = append(a.closers, closerFunc(func() { a.early.close() })) // unless serve took it
 	}
 }
 
@@ -135,13 +157,8 @@ func (a *app) stateOptions(o *upstream.Options) {
 	o.Logins = a.state.Logins()
 }
 
-// startReplica records this replica in the database's registry while ctx
-// lasts, under its id (state.id, else the host name) and the address it
-// tells the others (state.address, else the one it serves on).
-func (a *app) startReplica(ctx context.Context, served string) {
-	if a.state == nil {
-		return
-	}
+// replicaID is this replica's id: state.id, else the host name.
+func (a *app) replicaID() string {
 	id := a.cfg.State.ID
 	if id == "" {
 		id = os.Getenv("HOSTNAME")
@@ -149,12 +166,43 @@ func (a *app) startReplica(ctx context.Context, served string) {
 	if id == "" {
 		id, _ = os.Hostname()
 	}
+	return id
+}
+
+// startReplica records this replica in the database's registry, under
+// its id and the address it tells the others (state.address, else the one
+// it serves on), with its configuration digest and upstream states as
+// they are at each beat, and keeps reps up to date with the others. stop
+// ends the heartbeat and waits until the replica has left the registry.
+func (a *app) startReplica(served string, reps *replicaSet) (stop func()) {
+	if a.state == nil {
+		return func() {}
+	}
 	addr := a.cfg.State.Address
 	if addr == "" {
 		addr = "http://" + served
 	}
-	r := pgstate.Replica{ID: id, Address: addr, ConfigDigest: a.configDigest(), Started: time.Now()}
-	go a.state.Heartbeat(ctx, r)
+	started := time.Now()
+	now := func() pgstate.Replica {
+		return pgstate.Replica{ID: reps.self, Address: addr, ConfigDigest: a.configDigest(), Upstreams: a.upstreamStates(), Started: started}
+	}
+	// Registered before it serves: a session it opens at once must be
+	// found by a replica its client's next request reaches.
+	first, cancelFirst := context.WithTimeout(context.Background(), replicaLookupWait)
+	if err := a.state.Beat(first, now()); err != nil {
+		a.log.Warn("could not record this replica as live", "id", reps.self, "err", err)
+	}
+	cancelFirst()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.state.Heartbeat(ctx, now, reps.update)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 // configDigest is the sha256 of the configuration file, so that replicas

@@ -11,6 +11,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/ownership"
+	"github.com/toolsearch/toolsearch/internal/principal"
 )
 
 // eras are the protocol versions a client may follow.
@@ -275,4 +278,43 @@ func runWithCaps(r *Relay, ctx context.Context, req Request, do func(context.Con
 		return do(ctx, c)
 	}
 	return Run(r, ctx, req, wrapped, needs)
+}
+
+// A parked call's request state names this replica and the caller when the
+// client request carries a Sealer, so that a retry reaching another replica
+// is forwarded here, and nobody else's retry is.
+func TestARequestStateNamesItsReplicaAndCaller(t *testing.T) {
+	r := New()
+	s := ownership.New([]byte("0123456789abcdef0123456789abcdef"), "replica-1")
+	ctx := principal.With(ownership.With(context.Background(), s), "alice")
+	asking := func(ctx context.Context, c Caller) (string, error) {
+		_, err := c.Elicit(ctx, &mcp.ElicitParams{Message: "?"})
+		return "done", err
+	}
+	needs := func(_ mcp.InputRequestMap, state string) string { return state }
+	state, err := runWithCaps(r, ctx, modernRequest(), asking, needs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owner, _, err := s.Open(ownership.RequestState, "alice", state); err != nil || owner != "replica-1" {
+		t.Errorf("the state %q opens as %q, %v; want replica-1's, for alice", state, owner, err)
+	}
+	if _, _, err := s.Open(ownership.RequestState, "bob", state); err == nil {
+		t.Errorf("the state %q opens for bob", state)
+	}
+	retry := modernRequest()
+	retry.RequestState = state
+	retry.InputResponses = mcp.InputResponseMap{}
+	// Bob, who learned alice's state, cannot resume her call, even at the
+	// replica holding it.
+	bob := principal.With(ownership.With(context.Background(), s), "bob")
+	if _, err := runWithCaps(r, bob, retry, asking, needs); err == nil || !strings.Contains(err.Error(), "not issued to this caller") {
+		t.Errorf("bob's retry with alice's state: %v", err)
+	}
+	if r.Parked() != 1 {
+		t.Errorf("bob's retry took alice's call: parked = %d", r.Parked())
+	}
+	if _, err := runWithCaps(r, ctx, retry, asking, needs); err != nil && !strings.Contains(err.Error(), "did not answer") {
+		t.Errorf("the retry: %v", err)
+	}
 }

@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"maps"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/ownership"
 )
 
 // Bounds on calls of 2026-07-28 clients waiting for their input.
@@ -57,6 +58,13 @@ func Run[R any](r *Relay, ctx context.Context, req Request, do func(context.Cont
 		c = r.start(ctx, req, func(ctx context.Context, caller Caller) (any, error) { return do(ctx, caller) })
 	} else {
 		var err error
+		if ownership.CheckState(ctx, req.RequestState) != nil {
+			// Another caller's state, or none this cluster issued: the
+			// call it names, if any, is not this caller's to resume.
+			var zero R
+			return zero, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+				Message: "requestState was not issued to this caller by a replica of this cluster: make the request again without it"}
+		}
 		if c, err = r.resume(req); err != nil {
 			var zero R
 			return zero, err
@@ -162,7 +170,7 @@ func (r *Relay) wait(ctx context.Context, req Request, c *call) (any, error) {
 			if len(requests) == 0 {
 				continue // answered or given up meanwhile
 			}
-			if err := r.park(c); err != nil {
+			if err := r.park(ctx, c); err != nil {
 				c.refuse(err)
 				continue
 			}
@@ -203,15 +211,18 @@ func (c *call) refuse(err error) {
 }
 
 // park files the call under a new request state until the client's retry,
-// or until the park timeout cancels it.
-func (r *Relay) park(c *call) error {
+// or until the park timeout cancels it. The state names this replica and
+// the caller when the client request's ctx carries a Sealer (package
+// internal/ownership), so that a retry reaching another replica comes
+// here, and no other caller's does.
+func (r *Relay) park(ctx context.Context, c *call) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.parked) >= r.maxParked {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("%d calls wait for their clients' input already, the most toolsearch keeps; retry later", r.maxParked)}
 	}
-	state := rand.Text()
+	state := ownership.NewState(ctx)
 	r.parked[state] = c
 	c.mu.Lock()
 	c.state = state

@@ -19,7 +19,7 @@ func TestOversizedBodyRefusedEverywhere(t *testing.T) {
 	s, _ := server.New(testCatalog(t), server.Options{})
 	defer s.Close()
 	url, _ := startHTTP(t, s, Options{MaxBodyBytes: 1 << 10})
-	for _, path := range []string{"/mcp", "/", "/search", "/readyz"} {
+	for _, path := range []string{"/mcp", "/", "/search"} {
 		req, _ := http.NewRequest(http.MethodPost, url+path, strings.NewReader(strings.Repeat("x", 2<<10)))
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

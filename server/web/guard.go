@@ -11,9 +11,11 @@ type check func(w http.ResponseWriter, r *http.Request) bool
 // guard puts every check in front of every endpoint, in order: the Host
 // header (DNS rebinding), the Origin (pages of other sites), the bearer
 // token, what a profile's token may reach, the body's size, and what may
-// change state (pages of other origins, bodies a page sends unasked). /healthz stays open so that liveness probes
-// need no secret and no particular name; it answers "ok" and reveals
-// nothing.
+// change state (pages of other origins, bodies a page sends unasked).
+// /healthz and /readyz stay open so that liveness and readiness probes
+// need no secret and no particular name; they answer "ok", or ready or
+// not, and reveal nothing more (/readyz runs the checks itself before it
+// shows details: readiness).
 type guard struct {
 	next   http.Handler
 	checks []check
@@ -24,7 +26,7 @@ func newGuard(next http.Handler, o Options) *guard {
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/healthz" {
+	if r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
 		for _, c := range g.checks {
 			if !c(w, r) {
 				return

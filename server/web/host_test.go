@@ -50,7 +50,7 @@ func TestRebindingHostRefusedEverywhere(t *testing.T) {
 	defer s.Close()
 	for _, token := range []string{"", "secret"} {
 		url, _ := startHTTP(t, s, Options{Token: token})
-		for _, path := range []string{"/", "/status.json", "/search?q=echo", "/readyz", "/events", "/mcp"} {
+		for _, path := range []string{"/", "/status.json", "/search?q=echo", "/events", "/mcp"} {
 			for _, origin := range []string{"", "http://evil.example:7777"} {
 				req, _ := http.NewRequest(http.MethodGet, url+path, nil)
 				req.Host = "evil.example:7777"

@@ -2,13 +2,10 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
 )
@@ -79,6 +76,23 @@ type Options struct {
 	// themselves to the servers with identity: user (loginperson.go).
 	People *People
 
+	// DrainDelay is how long a stopping server goes on serving, not ready
+	// (/readyz answers 503), before it closes its listener: a load
+	// balancer checking readiness every few seconds stops sending it new
+	// requests meanwhile. 0 closes it at once, enough for one server
+	// alone.
+	DrainDelay time.Duration
+
+	// Replicas, when set, makes this one replica of several sharing the
+	// state: sessions and parked calls name their replica, and requests
+	// for another's are forwarded to it (replicas.go). Unset, ids are
+	// what they were.
+	Replicas *Replicas
+	// Cluster, when set, lists the replicas sharing the state, this one
+	// marked Self, for the status page; with a state of files there is
+	// none, and the page shows this process alone.
+	Cluster func() ([]ReplicaStatus, error)
+
 	// Metrics, when set, is served as GET /metrics (package
 	// server/metrics's Handler), to the operator's token as the status
 	// page is, in the Authorization header only.
@@ -93,6 +107,9 @@ type Handler struct {
 	mcp      *mcpEndpoint            // the whole catalog
 	profiles map[string]*mcpEndpoint // by profile
 	status   *statusView
+	ready    *readiness
+	// drainDelay is Options.DrainDelay, which Serve waits.
+	drainDelay time.Duration
 }
 
 // NewHandler builds the handler over s; Close (or Serve) ends what it
@@ -110,7 +127,7 @@ func NewHandler(s *server.Server, o Options) *Handler {
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
-	h := &Handler{mcp: newMCPEndpoint(s, o), profiles: map[string]*mcpEndpoint{}, status: newStatusView(s, o.Approvals)}
+	h := &Handler{mcp: newMCPEndpoint(s, o), profiles: map[string]*mcpEndpoint{}, status: newStatusView(s, o.Approvals), drainDelay: o.DrainDelay}
 	for name, ps := range o.Profiles {
 		h.profiles[name] = newMCPEndpoint(ps, o)
 	}
@@ -121,30 +138,12 @@ func NewHandler(s *server.Server, o Options) *Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
-	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
-		snap := s.Snapshot()
-		body := map[string]any{"ready": true, "entries": len(snap.Entries), "sessions": h.mcp.openSessions()}
-		if o.Ready != nil {
-			body["upstreams"] = o.Ready()
-		}
-		// Why a server is not serving: its error and the last lines of
-		// its stderr, where the cause usually is.
-		errs := map[string]any{}
-		for _, src := range snap.Sources {
-			if src.Kind == loader.SourceServer && src.LastError != "" {
-				first, _, _ := strings.Cut(src.LastError, "\n")
-				errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": loader.LastLines(src.Stderr, 5)}
-			}
-		}
-		if len(errs) > 0 {
-			body["errors"] = errs
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(body)
-	})
+	h.ready = newReadiness(s, o, h.mcp.openSessions)
+	mux.Handle("GET /readyz", h.ready)
 	if o.Metrics != nil {
 		mux.Handle("GET /metrics", o.Metrics)
 	}
+	h.status.cluster = o.Cluster
 	h.status.register(mux)
 	if addLogin(mux, o, s.Options().Logger) {
 		h.status.logins = o.Logins

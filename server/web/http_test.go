@@ -123,7 +123,7 @@ func TestHTTPGuards(t *testing.T) {
 		{"loopback origin", "/mcp", initialize, map[string]string{"Authorization": "Bearer secret", "Origin": "http://localhost:3000"}, http.StatusOK},
 		{"oversized body", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 4<<10) + `"}}`, map[string]string{"Authorization": "Bearer secret"}, http.StatusRequestEntityTooLarge},
 		{"healthz is open", "/healthz", "", nil, http.StatusOK},
-		{"readyz needs the token", "/readyz", "", nil, http.StatusUnauthorized},
+		{"readyz is open, without details", "/readyz", "", nil, http.StatusOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolsearch/toolsearch/internal/ownership"
+	"github.com/toolsearch/toolsearch/internal/principal"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
@@ -43,6 +44,11 @@ type mcpEndpoint struct {
 	// s.NewMCPServer, or a counting stand-in in tests.
 	newServer func() *mcp.Server
 
+	// replicas, when set, routes requests naming another replica's
+	// session or parked call to it (replicas.go); fwd forwards them.
+	replicas *Replicas
+	fwd      *forwarder
+
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]bool // open legacy sessions
 	opening  int                         // initialize requests being served, each holding a slot
@@ -58,6 +64,10 @@ func newMCPEndpoint(s *server.Server, o Options) *mcpEndpoint {
 		maxSessions: o.MaxSessions,
 		newServer:   s.NewMCPServer,
 		sessions:    map[*mcp.ServerSession]bool{},
+		replicas:    o.Replicas,
+	}
+	if o.Replicas != nil {
+		e.fwd = newForwarder(o.Replicas)
 	}
 	// The guard checks the Host header of every request, /mcp included, and
 	// knows the allowed names: the go-sdk's own check would refuse them.
@@ -94,8 +104,19 @@ func (e *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.inflight.Add(1)
 		defer e.inflight.Add(-1)
 	}
+	if e.replicas != nil {
+		// Request states made while serving this request name this
+		// replica and its caller.
+		r = r.WithContext(ownership.With(r.Context(), e.replicas.Sealer))
+	}
 	if r.Header.Get("Mcp-Protocol-Version") >= protocol.Modern {
+		if e.replicas != nil && r.Method == http.MethodPost && e.routeModern(w, r) {
+			return
+		}
 		e.stateless.ServeHTTP(w, r)
+		return
+	}
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" && e.replicas != nil && e.routeLegacy(w, r, id) {
 		return
 	}
 	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
@@ -104,11 +125,7 @@ func (e *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		status := http.StatusBadRequest
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			status = http.StatusRequestEntityTooLarge
-		}
-		http.Error(w, "reading the request body: "+err.Error(), status)
+		bodyError(w, err)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -152,10 +169,10 @@ func (e *mcpEndpoint) openSession(w http.ResponseWriter, r *http.Request) {
 		ms = e.newServer()
 		r = r.WithContext(context.WithValue(r.Context(), newSessionKey{}, ms))
 	}
-	e.stateful.ServeHTTP(w, r)
+	id := e.serveInitialize(w, r)
 
 	var ss *mcp.ServerSession
-	if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+	if id != "" {
 		for s := range ms.Sessions() {
 			if s.ID() == id {
 				ss = s
@@ -183,6 +200,20 @@ func (e *mcpEndpoint) openSession(w http.ResponseWriter, r *http.Request) {
 			e.s.Release(ms)
 		}
 	}()
+}
+
+// serveInitialize serves an initialize request and returns the id of the
+// session it opened, as the go-sdk knows it; the client gets it sealed
+// when this is one replica of several.
+func (e *mcpEndpoint) serveInitialize(w http.ResponseWriter, r *http.Request) string {
+	if e.replicas == nil {
+		e.stateful.ServeHTTP(w, r)
+		return w.Header().Get("Mcp-Session-Id")
+	}
+	sw := &sealingWriter{ResponseWriter: w, sealer: e.replicas.Sealer, principal: principal.From(r.Context())}
+	e.stateful.ServeHTTP(sw, r)
+	sw.seal()
+	return sw.internal
 }
 
 // openSessions returns how many legacy sessions are open.

@@ -168,7 +168,7 @@ func TestJWTPrincipalsReach(t *testing.T) {
 	}{
 		{"alice at /mcp", "POST", "/mcp", alice, http.StatusOK},
 		{"alice's status page", "GET", "/status.json", alice, http.StatusForbidden},
-		{"alice's readyz", "GET", "/readyz", alice, http.StatusForbidden},
+		{"alice's readyz, without details", "GET", "/readyz", alice, http.StatusOK},
 		{"alice's metrics", "GET", "/metrics", alice, http.StatusForbidden},
 		{"alice approves", "POST", "/approve", alice, http.StatusForbidden},
 		{"alice of triage at /mcp", "POST", "/mcp", withTeam("alice", "triage"), http.StatusOK},

@@ -54,7 +54,7 @@ func TestProfileRouting(t *testing.T) {
 		{"admin status", "GET", "/status.json", "admin", "127.0.0.1:1", "", http.StatusOK},
 		{"full token status", "GET", "/status.json", "all", "127.0.0.1:1", "", http.StatusOK},
 		{"profile token status", "GET", "/status.json", "tri", "127.0.0.1:1", "", http.StatusForbidden},
-		{"profile token readyz", "GET", "/readyz", "tri", "127.0.0.1:1", "", http.StatusForbidden},
+		{"profile token readyz, without details", "GET", "/readyz", "tri", "127.0.0.1:1", "", http.StatusOK},
 		{"profile token approve", "POST", "/approve", "tri", "127.0.0.1:1", `{"name":"srv__echo","digest":"abc"}`, http.StatusForbidden},
 		{"profile path off loopback", "GET", "/mcp/p/triage", "admin", "10.1.2.3:5", "", http.StatusForbidden},
 		{"profile path, another profile's token", "GET", "/mcp/p/other", "tri", "127.0.0.1:1", "", http.StatusForbidden},

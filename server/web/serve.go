@@ -8,8 +8,10 @@ import (
 	"time"
 )
 
-// Serve serves h on ln until ctx ends, then shuts down within grace: new
-// connections are refused at once, requests in flight get the grace to
+// Serve serves h on ln until ctx ends, then shuts down within grace: /readyz
+// turns not ready at once (Handler.Drain), and after the handler's
+// DrainDelay, serving all the while, new connections are refused,
+// requests in flight get the grace to
 // finish, and whatever still runs after it (long calls, scripts, event
 // streams) is cancelled and its connection closed. Serve returns by then
 // even if a handler ignores the cancellation.
@@ -30,6 +32,16 @@ func Serve(ctx context.Context, ln net.Listener, h *Handler, grace time.Duration
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	h.Drain()
+	if h.drainDelay > 0 {
+		t := time.NewTimer(h.drainDelay)
+		select {
+		case <-t.C:
+		case err := <-errc:
+			t.Stop()
+			return err
+		}
 	}
 	deadline, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()

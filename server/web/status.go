@@ -46,6 +46,9 @@ type Status struct {
 	Quarantined []HeldReport `json:"quarantined,omitempty"`
 	// Logins names the upstream servers the page offers a login for.
 	Logins []string `json:"logins,omitempty"`
+	// Cluster are the replicas sharing the state, with their upstreams'
+	// states; nil with a state of files (this process alone).
+	Cluster *ClusterStatus `json:"cluster,omitempty"`
 }
 
 // statusView serves the status page and its data.
@@ -57,6 +60,8 @@ type statusView struct {
 	// logins names the servers the page offers a login for; nil when
 	// the page offers none.
 	logins func() []string
+	// cluster lists the replicas sharing the state (Options.Cluster).
+	cluster func() ([]ReplicaStatus, error)
 	// measure measures the catalog for the page; statusView.measureCatalog,
 	// or a stand-in in tests.
 	measure func(context.Context, *loader.Snapshot) (*server.Report, error)
@@ -126,6 +131,7 @@ func (v *statusView) serveStatus(w http.ResponseWriter, r *http.Request) {
 	if v.logins != nil {
 		st.Logins = v.logins()
 	}
+	st.Cluster = clusterStatus(v.cluster)
 	writeJSON(w, st)
 }
 

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -17,7 +19,21 @@ const KeySize = 32
 // A Key seals what the database keeps secret (OAuth grants, pending
 // logins) with AES-256-GCM, each value bound to what it is stored under,
 // so that a row copied under another key does not open.
-type Key struct{ aead cipher.AEAD }
+type Key struct {
+	aead cipher.AEAD
+	// ownership signs the session ids and request states that name the
+	// replica owning them (package internal/ownership): a key of its own,
+	// derived from the file's, so that no value is both sealed and signed
+	// with one key.
+	ownership []byte
+}
+
+// ownershipLabel derives Key.ownership from the key file's bytes.
+const ownershipLabel = "toolsearch: the replica owning a session or request state"
+
+// OwnershipKey is the key every replica sharing the key file signs the
+// session ids and request states it issues with.
+func (k *Key) OwnershipKey() []byte { return k.ownership }
 
 // NewKey makes a Key of KeySize bytes.
 func NewKey(raw []byte) (*Key, error) {
@@ -32,7 +48,9 @@ func NewKey(raw []byte) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Key{aead}, nil
+	mac := hmac.New(sha256.New, raw)
+	mac.Write([]byte(ownershipLabel))
+	return &Key{aead: aead, ownership: mac.Sum(nil)}, nil
 }
 
 // ReadKeyFile reads a key file: 64 hex digits (32 bytes), as WriteKeyFile

@@ -60,32 +60,45 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrationLock)); err != nil {
+	// Not pgx.BeginFunc: its error for a database out of reach would not
+	// say so, and serve, which waits for the database, would give up.
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return unavailable(err)
+	}
+	defer tx.Rollback(ctx)
+	if err := db.migrateIn(ctx, tx, all); err != nil {
+		return err
+	}
+	return unavailable(tx.Commit(ctx))
+}
+
+// migrateIn applies, in tx, the migrations of all the database lacks.
+func (db *DB) migrateIn(ctx context.Context, tx pgx.Tx, all []migration) error {
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrationLock)); err != nil {
+		return unavailable(err)
+	}
+	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS toolsearch_migrations (
+		version int PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return unavailable(err)
+	}
+	var have int
+	if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM toolsearch_migrations").Scan(&have); err != nil {
+		return unavailable(err)
+	}
+	if last := all[len(all)-1].version; have > last {
+		return fmt.Errorf("the database's schema is version %d, newer than this toolsearch knows (%d): upgrade toolsearch", have, last)
+	}
+	for _, m := range all {
+		if m.version <= have {
+			continue
+		}
+		if _, err := tx.Exec(ctx, m.sql); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, unavailable(err))
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO toolsearch_migrations (version, name) VALUES ($1, $2)", m.version, m.name); err != nil {
 			return unavailable(err)
 		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS toolsearch_migrations (
-			version int PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
-			return unavailable(err)
-		}
-		var have int
-		if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM toolsearch_migrations").Scan(&have); err != nil {
-			return unavailable(err)
-		}
-		if last := all[len(all)-1].version; have > last {
-			return fmt.Errorf("the database's schema is version %d, newer than this toolsearch knows (%d): upgrade toolsearch", have, last)
-		}
-		for _, m := range all {
-			if m.version <= have {
-				continue
-			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("migration %s: %w", m.name, unavailable(err))
-			}
-			if _, err := tx.Exec(ctx, "INSERT INTO toolsearch_migrations (version, name) VALUES ($1, $2)", m.version, m.name); err != nil {
-				return unavailable(err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }

@@ -146,13 +146,17 @@ func TestReplicas(t *testing.T) {
 	a := open(t, dsn, nil)
 	ctx := context.Background()
 	for _, id := range []string{"b", "a"} {
-		if err := a.Beat(ctx, pgstate.Replica{ID: id, Address: "http://" + id + ":8080", ConfigDigest: "d", Started: nowPlusMinute()}); err != nil {
+		if err := a.Beat(ctx, pgstate.Replica{ID: id, Address: "http://" + id + ":8080", ConfigDigest: "d", Upstreams: map[string]string{"weather": "active", "tasks": "needs-auth"}, Started: nowPlusMinute()}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	live, err := a.Replicas(ctx, pgstate.HeartbeatEvery*3)
 	if err != nil || len(live) != 2 || live[0].ID != "a" {
 		t.Fatalf("Replicas: %+v, %v", live, err)
+	}
+	// Each replica's upstream states are published with it.
+	if got := live[1].Upstreams; got["weather"] != "active" || got["tasks"] != "needs-auth" || len(got) != 2 {
+		t.Errorf("b's upstreams read back as %v", got)
 	}
 	a.Leave(ctx, "a")
 	if live, _ := a.Replicas(ctx, pgstate.HeartbeatEvery*3); len(live) != 1 {

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync/atomic"
+
+	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/server"
+)
+
+// readiness answers /readyz. It answers anybody, as a load balancer's
+// health check carries no token and may name no host this server knows:
+// ready or not, and nothing more (200 or 503, {"ready": bool}). A request
+// that would pass the guard's checks of who it is (Host, Origin, the
+// operator's token) gets the details besides: the catalog's size, the
+// sessions, each upstream's state and why one is not serving.
+//
+// A handler is ready once it exists (the catalog is loaded, and the
+// shared state with it) until it drains (Handler.Drain): then it turns
+// not ready at once, so that the load balancer sends it nothing new while
+// what it serves finishes.
+type readiness struct {
+	s        *server.Server
+	o        Options
+	sessions func() int
+	draining atomic.Bool
+	// insiders are the checks a request must pass to see the details.
+	insiders []check
+}
+
+func newReadiness(s *server.Server, o Options, sessions func() int) *readiness {
+	return &readiness{s: s, o: o, sessions: sessions, insiders: []check{checkHost(o), checkOrigin(o), checkToken(o), checkScope}}
+}
+
+func (rd *readiness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ready := !rd.draining.Load()
+	status := http.StatusOK
+	if !ready {
+		status = http.StatusServiceUnavailable
+	}
+	body := map[string]any{"ready": ready}
+	if rd.insider(r) {
+		rd.details(body)
+		if !ready {
+			body["draining"] = true
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(body)
+}
+
+// insider reports whether r passes the checks of who it is, answering
+// nothing itself.
+func (rd *readiness) insider(r *http.Request) bool {
+	r = r.Clone(r.Context())
+	for _, c := range rd.insiders {
+		if !c(discardWriter{}, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// details adds to body what the operator sees of readiness.
+func (rd *readiness) details(body map[string]any) {
+	snap := rd.s.Snapshot()
+	body["entries"], body["sessions"] = len(snap.Entries), rd.sessions()
+	if rd.o.Ready != nil {
+		body["upstreams"] = rd.o.Ready()
+	}
+	// Why a server is not serving: its error and the last lines of its
+	// stderr, where the cause usually is.
+	errs := map[string]any{}
+	for _, src := range snap.Sources {
+		if src.Kind == loader.SourceServer && src.LastError != "" {
+			first, _, _ := strings.Cut(src.LastError, "\n")
+			errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": loader.LastLines(src.Stderr, 5)}
+		}
+	}
+	if len(errs) > 0 {
+		body["errors"] = errs
+	}
+}
+
+// discardWriter takes what a check would answer a request it refuses.
+type discardWriter struct{}
+
+func (discardWriter) Header() http.Header         { return http.Header{} }
+func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (discardWriter) WriteHeader(int)             {}
+
+// Drain turns the handler not ready: /readyz answers 503 from now on,
+// while everything else is served as before. Serve drains before it
+// stops.
+func (h *Handler) Drain() { h.ready.draining.Store(true) }
