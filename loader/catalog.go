@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // SourceKind tells what a source is.
@@ -48,7 +50,7 @@ type Source struct {
 	// say), so that operators see them with the reason.
 	Refused []Refusal
 	// Problems found while loading; they never stop the rest.
-	Problems Problems
+	Problems problem.Problems
 
 	// For servers.
 	State      State

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 func tool(name string) *mcp.Tool {
@@ -179,7 +180,7 @@ func TestSkillSourceFirstRootWins(t *testing.T) {
 	if e, _ := snap.Lookup("demo"); e.Description != "From a." {
 		t.Errorf("demo from %q", e.Description)
 	}
-	text := probs.Err(SeverityHint).Error()
+	text := probs.Err(problem.SeverityHint).Error()
 	for _, want := range []string{"no YAML frontmatter", `skill "demo" is also defined in`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems %q lack %q", text, want)
@@ -207,7 +208,7 @@ func TestSkillSourceNested(t *testing.T) {
 	if got, want := strings.Join(names, " "), "forms=forms invoice=forms/templates/invoice notes=forms/templates/notes"; got != want {
 		t.Errorf("entries %s, want %s", got, want)
 	}
-	text := probs.Err(SeverityHint).Error()
+	text := probs.Err(problem.SeverityHint).Error()
 	for _, want := range []string{`skill "notes" is also defined in`, `skill "forms" is also defined in`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems %q lack %q", text, want)

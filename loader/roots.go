@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // MaxOrgDepth is how many folders deep below a root a skill folder may sit:
@@ -19,13 +21,13 @@ const MaxOrgDepth = 3
 // inside skill folders, whose nested skills belong to them. Folders whose
 // skill file is misnamed (skill.md) come back as problems, since they are
 // almost always meant to be skills.
-func SkillDirs(root string) ([]string, Problems, error) {
+func SkillDirs(root string) ([]string, problem.Problems, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading skill root: %w", err)
 	}
 	var dirs []string
-	var probs Problems
+	var probs problem.Problems
 	var scan func(parent string, entries []os.DirEntry, depth int)
 	scan = func(parent string, entries []os.DirEntry, depth int) {
 		for _, e := range entries {
@@ -80,6 +82,6 @@ func skillFileIn(entries []os.DirEntry) string {
 
 // misnamedSkillFile is the problem of a skill file named other than exactly
 // SKILL.md (skill.md, Skill.md): almost always meant to be a skill.
-func misnamedSkillFile(file string) Problem {
-	return Problem{File: file, Severity: SeverityWarning, Message: "the skill file must be named exactly SKILL.md; this folder is not loaded"}
+func misnamedSkillFile(file string) problem.Problem {
+	return problem.Problem{File: file, Severity: problem.SeverityWarning, Message: "the skill file must be named exactly SKILL.md; this folder is not loaded"}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 func TestParseSkill(t *testing.T) {
@@ -306,7 +307,7 @@ func TestLoadSkillNested(t *testing.T) {
 	if n := s.Nested[0]; n.Dir != filepath.Join(dir, "templates", "invoice") || n.Body != "Use layout.md.\n" {
 		t.Errorf("invoice: dir %s, body %q", n.Dir, n.Body)
 	}
-	text := probs.Err(SeverityHint).Error()
+	text := probs.Err(problem.SeverityHint).Error()
 	for _, want := range []string{"templates/broken/SKILL.md", "templates/receipt/SKILL.md"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems do not name %s:\n%s", want, text)
@@ -356,7 +357,7 @@ func TestLoadSkillRefusals(t *testing.T) {
 			if s != nil {
 				t.Fatalf("skill loaded, want it refused")
 			}
-			if err := probs.Err(SeverityError); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err := probs.Err(problem.SeverityError); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("problems = %v, want %q", probs, tt.want)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
@@ -40,15 +41,15 @@ func (s *Skill) Scan() []scan.Finding {
 // WithheldProblems reports a skill's findings as problems, each with its
 // file and line: a strong finding is an error that keeps the skill out of
 // the catalog until it is approved, a weak one a hint that annotates it.
-func WithheldProblems(s *Skill, findings []scan.Finding) Problems {
-	var probs Problems
+func WithheldProblems(s *Skill, findings []scan.Finding) problem.Problems {
+	var probs problem.Problems
 	for _, f := range findings {
-		p := Problem{File: filepath.FromSlash(f.Field), Line: f.Line, Field: string(f.Rule)}
+		p := problem.Problem{File: filepath.FromSlash(f.Field), Line: f.Line, Field: string(f.Rule)}
 		if f.Severity == scan.SeverityWarn {
-			p.Severity = SeverityHint
+			p.Severity = problem.SeverityHint
 			p.Message = fmt.Sprintf("skill %s: the scanner notes (a weak signal; not withheld): %s: %s: %s", s.Path, f.Rule, f.Message, scan.Reveal(f.Span))
 		} else {
-			p.Severity = SeverityError
+			p.Severity = problem.SeverityError
 			p.Message = fmt.Sprintf("skill %s withheld: %s: %s: %s (if it is safe, approve it with toolsearch approve skills/%s)", s.Path, f.Rule, f.Message, scan.Reveal(f.Span), s.Path)
 		}
 		probs = append(probs, p)

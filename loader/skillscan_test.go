@@ -3,6 +3,8 @@ package loader
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // TestSkillSourceWithholdsFlaggedSkills: a skill the scanner flags, nested
@@ -27,7 +29,7 @@ func TestSkillSourceWithholdsFlaggedSkills(t *testing.T) {
 	if got := names(); got != "clean outer" {
 		t.Errorf("entries %q, want clean outer", got)
 	}
-	text := probs.Err(SeverityError).Error()
+	text := probs.Err(problem.SeverityError).Error()
 	for _, want := range []string{
 		"poisoned/SKILL.md:7: error: skill poisoned withheld: model-directive:",
 		"poisoned/SKILL.md:7: error: skill poisoned withheld: secret-path:",
@@ -98,7 +100,7 @@ func TestSkillScanEveryFile(t *testing.T) {
 	if got := strings.Join(names, " "); got != "weak" {
 		t.Errorf("entries %q, want weak", got)
 	}
-	text := probs.Err(SeverityHint).Error()
+	text := probs.Err(problem.SeverityHint).Error()
 	for _, want := range []string{
 		"setup/references/setup.md:4: error: skill setup withheld: secret-path:",
 		"setup/references/setup.md:5: error: skill setup withheld: model-directive:",

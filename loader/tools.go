@@ -20,6 +20,7 @@ import (
 	"github.com/toolsearch/toolsearch/internal/fastjson"
 	"github.com/toolsearch/toolsearch/internal/jsonstream"
 	"github.com/toolsearch/toolsearch/internal/parallel"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/schema"
 )
 
@@ -63,7 +64,7 @@ func LoadToolsFile(spec string) (*Source, error) {
 	for i, t := range tools {
 		exposed := exposedName(t)
 		problem := func(msg string) {
-			src.Problems = append(src.Problems, Problem{File: file, Field: fmt.Sprintf("tools[%d]", i), Severity: SeverityError, Message: msg})
+			src.Problems = append(src.Problems, problem.Problem{File: file, Field: fmt.Sprintf("tools[%d]", i), Severity: problem.SeverityError, Message: msg})
 		}
 		switch {
 		case t.Name == "":

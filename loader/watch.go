@@ -15,6 +15,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
@@ -55,7 +56,7 @@ type SkillSource struct {
 
 type loadedDir struct {
 	skill    *Skill
-	probs    Problems
+	probs    problem.Problems
 	findings map[*Skill][]scan.Finding // the scanner's, for the skill and its nested ones
 	withheld bool                      // over MaxTotalBytes: retried at every refresh
 }
@@ -83,7 +84,7 @@ func NewSkillSource(roots []string, catalog *Catalog, logger *slog.Logger) *Skil
 
 // Load reads every skill folder and publishes the skills. It returns every
 // problem found, including those of skills that did load.
-func (s *SkillSource) Load() Problems {
+func (s *SkillSource) Load() problem.Problems {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.loadedAt = time.Now()
@@ -92,7 +93,7 @@ func (s *SkillSource) Load() Problems {
 
 // refresh reloads the given folders (all when dirty is nil), then merges and
 // publishes. Callers hold s.mu.
-func (s *SkillSource) refresh(dirty map[string]bool) Problems {
+func (s *SkillSource) refresh(dirty map[string]bool) problem.Problems {
 	order, rootProbs, _ := s.reload(dirty)
 	return s.publish(order, rootProbs)
 }
@@ -101,7 +102,7 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 // dirty (all when dirty is nil) or were withheld, within MaxTotalBytes. It
 // returns the folders in order, the problems of the roots themselves, and
 // whether it loaded or dropped any folder. Callers hold s.mu.
-func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs Problems, changed bool) {
+func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs problem.Problems, changed bool) {
 	var total int64 // bytes of the skills kept so far
 	limit := s.MaxTotalBytes
 	if limit <= 0 {
@@ -112,7 +113,7 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs P
 		dirs, probs, err := SkillDirs(root)
 		rootProbs = append(rootProbs, probs...)
 		if err != nil {
-			rootProbs = append(rootProbs, Problem{File: root, Severity: SeverityError, Message: err.Error()})
+			rootProbs = append(rootProbs, problem.Problem{File: root, Severity: problem.SeverityError, Message: err.Error()})
 			continue
 		}
 		for _, dir := range dirs {
@@ -163,7 +164,7 @@ func loadDir(root, dir string) *loadedDir {
 // publish merges the loaded folders, in order, into the skills source: the
 // first skill of a name wins, and a flagged skill not approved is withheld.
 // Callers hold s.mu.
-func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
+func (s *SkillSource) publish(order []string, rootProbs problem.Problems) problem.Problems {
 	src := &Source{Name: SkillsSourceName, Kind: SourceSkills, Problems: rootProbs}
 	s.flagged = nil
 	winners := map[string]*Skill{}
@@ -177,9 +178,9 @@ func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
 		// of its nested skills either.
 		for i, sk := range append([]*Skill{ld.skill}, ld.skill.Nested...) {
 			if first, dup := winners[sk.Name]; dup {
-				src.Problems = append(src.Problems, Problem{
+				src.Problems = append(src.Problems, problem.Problem{
 					File:     filepath.Join(sk.Dir, SkillFileName),
-					Severity: SeverityWarning,
+					Severity: problem.SeverityWarning,
 					Message:  fmt.Sprintf("skill %q is also defined in %s, which wins; this one is not loaded", sk.Name, first.Dir),
 				})
 				if i == 0 {
@@ -249,9 +250,9 @@ func (s *SkillSource) decidedAsBefore() bool {
 
 // withheld is the entry of a skill folder kept out for want of room.
 func withheld(dir string, total, limit int64) *loadedDir {
-	return &loadedDir{withheld: true, probs: Problems{{
+	return &loadedDir{withheld: true, probs: problem.Problems{{
 		File:     filepath.Join(dir, SkillFileName),
-		Severity: SeverityError,
+		Severity: problem.SeverityError,
 		Message: fmt.Sprintf("skill folder %s is withheld: the skills loaded before it already hold %s of the %s that all skills together may take in memory; remove or shrink skills to make room, or raise skillsMaxBytes in toolsearch.yaml",
 			filepath.Base(dir), mib(total), mib(limit)),
 	}}}
@@ -262,7 +263,7 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // logNews logs problems not logged before, so that a watcher's reloads do
 // not repeat old complaints.
-func (s *SkillSource) logNews(probs Problems) {
+func (s *SkillSource) logNews(probs problem.Problems) {
 	now := map[string]bool{}
 	for _, p := range probs {
 		key := p.String()
@@ -271,9 +272,9 @@ func (s *SkillSource) logNews(probs Problems) {
 			continue
 		}
 		switch p.Severity {
-		case SeverityError:
+		case problem.SeverityError:
 			s.logger.Error("skill not loaded", "problem", key)
-		case SeverityWarning:
+		case problem.SeverityWarning:
 			s.logger.Warn("skill loaded with a problem", "problem", key)
 		default:
 			s.logger.Info("skill hint", "problem", key)

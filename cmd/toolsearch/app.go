@@ -21,6 +21,7 @@ import (
 	"github.com/toolsearch/toolsearch/internal/state/pgstate"
 	"github.com/toolsearch/toolsearch/internal/suggest"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/runner"
@@ -336,8 +337,8 @@ func (a *app) loadUpstreamConfig() error {
 
 // unshown are the problems of an MCP config that no server's source
 // carries: those of the file, and every one of an entry left out.
-func unshown(probs loader.Problems, servers []upstream.ServerConfig) loader.Problems {
-	var out loader.Problems
+func unshown(probs problem.Problems, servers []upstream.ServerConfig) problem.Problems {
+	var out problem.Problems
 	for _, p := range probs {
 		if !slices.ContainsFunc(servers, func(sc upstream.ServerConfig) bool { return slices.Contains(sc.Problems, p) }) {
 			out = append(out, p)
@@ -348,17 +349,17 @@ func unshown(probs loader.Problems, servers []upstream.ServerConfig) loader.Prob
 
 // fileProblem is the problem of a configuration file that could not be
 // read: located, when it was read but is not what it should be.
-func fileProblem(path string, err error) loader.Problem {
+func fileProblem(path string, err error) problem.Problem {
 	var fe *upstream.FileError
 	if errors.As(err, &fe) {
 		return fe.Problem
 	}
-	return loader.Problem{File: path, Severity: loader.SeverityError, Message: pathError(err).Error()}
+	return problem.Problem{File: path, Severity: problem.SeverityError, Message: pathError(err).Error()}
 }
 
 // readServers reads the upstream servers of an MCP config file; no file
 // means no servers.
-func readServers(path string) ([]upstream.ServerConfig, loader.Problems, error) {
+func readServers(path string) ([]upstream.ServerConfig, problem.Problems, error) {
 	if path == "" {
 		return nil, nil, nil
 	}

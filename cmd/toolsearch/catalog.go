@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
@@ -81,7 +82,7 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 			fmt.Fprintf(out, "  %s (%s from %s): %s\n", e.Name, e.Kind, e.Source, e.Reason)
 		}
 	}
-	var probs loader.Problems
+	var probs problem.Problems
 	for _, s := range rep.Sources {
 		probs = append(probs, s.Problems...)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -288,10 +289,10 @@ func (cfg *Config) expandOAuth(name string) []string {
 
 // warningProblems are the warnings as problems of the file, for the
 // catalog's configuration source.
-func (cfg *Config) warningProblems() loader.Problems {
-	var probs loader.Problems
+func (cfg *Config) warningProblems() problem.Problems {
+	var probs problem.Problems
 	for _, w := range cfg.warnings {
-		probs = append(probs, loader.Problem{File: cfg.path, Severity: loader.SeverityWarning, Message: w})
+		probs = append(probs, problem.Problem{File: cfg.path, Severity: problem.SeverityWarning, Message: w})
 	}
 	return probs
 }

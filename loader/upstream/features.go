@@ -14,6 +14,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
@@ -75,7 +76,7 @@ type features struct {
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate
 	// problems are the lists cut short and the listings that failed.
-	problems loader.Problems
+	problems problem.Problems
 }
 
 // featureState is an upstream's side of its features.
@@ -174,7 +175,7 @@ func (u *upstream) fetchFeatures(s *session) features {
 		caps = res.Capabilities
 	}
 	problem := func(msg string) {
-		f.problems = append(f.problems, loader.Problem{File: u.cfg.Name, Severity: loader.SeverityWarning, Message: u.redact.String(msg)})
+		f.problems = append(f.problems, problem.Problem{File: u.cfg.Name, Severity: problem.SeverityWarning, Message: u.redact.String(msg)})
 	}
 	if caps.Prompts == nil {
 		f.prompts = nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
 
@@ -282,9 +283,9 @@ func TestSkillsAdvertisedFilesAreReadable(t *testing.T) {
 
 func TestSkillViewWithholds(t *testing.T) {
 	invalid := memSkill("invalid", 1, nil)
-	invalid.Problems = loader.Problems{{Severity: loader.SeverityWarning, Message: `unknown frontmatter key "version"`}}
+	invalid.Problems = problem.Problems{{Severity: problem.SeverityWarning, Message: `unknown frontmatter key "version"`}}
 	hinted := memSkill("hinted", 1, nil)
-	hinted.Problems = loader.Problems{{Severity: loader.SeverityHint, Message: "body is long"}}
+	hinted.Problems = problem.Problems{{Severity: problem.SeverityHint, Message: "body is long"}}
 	numeric := memSkill("numeric", 1, nil)
 	numeric.Frontmatter["description"] = 42
 	infinite := memSkill("infinite", 1, nil)

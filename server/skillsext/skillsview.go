@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // skillMetaPrefix is the _meta key prefix the Skills extension reserves for
@@ -180,7 +181,7 @@ func skillPath(sk *loader.Skill) string {
 func checkServable(sk *loader.Skill) error {
 	if !sk.Valid() {
 		for _, p := range sk.Problems {
-			if p.Severity >= loader.SeverityWarning {
+			if p.Severity >= problem.SeverityWarning {
 				return fmt.Errorf("it breaks an Agent Skills rule: %s", p.Message)
 			}
 		}

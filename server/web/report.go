@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // CatalogReport is what operators see of the catalog: sources with their
@@ -24,8 +25,8 @@ type SourceReport struct {
 	LastListed *time.Time `json:"lastListed,omitempty"`
 	LastError  string     `json:"lastError,omitempty"`
 	// Stderr is the tail of a server's stderr at its last failure.
-	Stderr   string          `json:"stderr,omitempty"`
-	Problems loader.Problems `json:"problems,omitempty"`
+	Stderr   string           `json:"stderr,omitempty"`
+	Problems problem.Problems `json:"problems,omitempty"`
 }
 
 // EntryReport describes one entry.
