@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
 	"github.com/toolsearch/toolsearch/loader/problem"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 func tool(name string) *mcp.Tool {
@@ -363,7 +364,7 @@ func TestSkillDirs(t *testing.T) {
 		name := filepath.Base(filepath.Dir(p))
 		write(t, root, p, "---\nname: "+name+"\ndescription: The "+name+" skill.\n---\n")
 	}
-	dirs, probs, err := SkillDirs(root)
+	dirs, probs, err := skill.SkillDirs(root)
 	if err != nil {
 		t.Fatal(err)
 	}

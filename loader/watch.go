@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // SkillsSourceName is the catalog source that holds the skills.
@@ -46,7 +47,7 @@ type SkillSource struct {
 	loadedAt time.Time             // when Load began: Watch reads again what changed since
 	loaded   map[string]*loadedDir // by skill folder path
 	reported map[string]bool       // problems already logged, so a reload logs only news
-	flagged  []*Skill              // flagged by the scanner and not approved
+	flagged  []*skill.Skill        // flagged by the scanner and not approved
 
 	// Approved, when set, reports whether a person approved a skill the
 	// scanner flagged, by its path and digest; a flagged skill that is not
@@ -55,10 +56,10 @@ type SkillSource struct {
 }
 
 type loadedDir struct {
-	skill    *Skill
+	skill    *skill.Skill
 	probs    problem.Problems
-	findings map[*Skill][]scan.Finding // the scanner's, for the skill and its nested ones
-	withheld bool                      // over MaxTotalBytes: retried at every refresh
+	findings map[*skill.Skill][]scan.Finding // the scanner's, for the skill and its nested ones
+	withheld bool                            // over MaxTotalBytes: retried at every refresh
 }
 
 // size is what the skill's files take in memory; a nested skill's files
@@ -110,7 +111,7 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs p
 	}
 	present := map[string]bool{}
 	for _, root := range s.roots {
-		dirs, probs, err := SkillDirs(root)
+		dirs, probs, err := skill.SkillDirs(root)
 		rootProbs = append(rootProbs, probs...)
 		if err != nil {
 			rootProbs = append(rootProbs, problem.Problem{File: root, Severity: problem.SeverityError, Message: err.Error()})
@@ -148,11 +149,11 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs p
 // loadDir loads the skill folder dir of root, and scans the skill and its
 // nested ones.
 func loadDir(root, dir string) *loadedDir {
-	sk, probs := LoadSkill(dir)
-	ld := &loadedDir{skill: sk, probs: probs, findings: map[*Skill][]scan.Finding{}}
+	sk, probs := skill.LoadSkill(dir)
+	ld := &loadedDir{skill: sk, probs: probs, findings: map[*skill.Skill][]scan.Finding{}}
 	if sk != nil {
-		sk.placeUnder(root)
-		for _, k := range append([]*Skill{sk}, sk.Nested...) {
+		sk.PlaceUnder(root)
+		for _, k := range append([]*skill.Skill{sk}, sk.Nested...) {
 			if fs := k.Scan(); len(fs) > 0 {
 				ld.findings[k] = fs
 			}
@@ -167,7 +168,7 @@ func loadDir(root, dir string) *loadedDir {
 func (s *SkillSource) publish(order []string, rootProbs problem.Problems) problem.Problems {
 	src := &Source{Name: SkillsSourceName, Kind: SourceSkills, Problems: rootProbs}
 	s.flagged = nil
-	winners := map[string]*Skill{}
+	winners := map[string]*skill.Skill{}
 	for _, dir := range order {
 		ld := s.loaded[dir]
 		src.Problems = append(src.Problems, ld.probs...)
@@ -176,10 +177,10 @@ func (s *SkillSource) publish(order []string, rootProbs problem.Problems) proble
 		}
 		// A folder whose skill loses to another of the same name brings none
 		// of its nested skills either.
-		for i, sk := range append([]*Skill{ld.skill}, ld.skill.Nested...) {
+		for i, sk := range append([]*skill.Skill{ld.skill}, ld.skill.Nested...) {
 			if first, dup := winners[sk.Name]; dup {
 				src.Problems = append(src.Problems, problem.Problem{
-					File:     filepath.Join(sk.Dir, SkillFileName),
+					File:     filepath.Join(sk.Dir, skill.SkillFileName),
 					Severity: problem.SeverityWarning,
 					Message:  fmt.Sprintf("skill %q is also defined in %s, which wins; this one is not loaded", sk.Name, first.Dir),
 				})
@@ -191,13 +192,13 @@ func (s *SkillSource) publish(order []string, rootProbs problem.Problems) proble
 			fs := ld.findings[sk]
 			withholds := scan.Withholds(fs)
 			if withholds && (s.Approved == nil || !s.Approved(sk.Path, sk.Digest())) {
-				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
+				src.Problems = append(src.Problems, skill.WithheldProblems(sk, fs)...)
 				s.flagged = append(s.flagged, sk)
 				continue
 			}
 			if len(fs) > 0 && !withholds {
 				// Weak signals alone annotate the skill; it loads.
-				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
+				src.Problems = append(src.Problems, skill.WithheldProblems(sk, fs)...)
 			}
 			winners[sk.Name] = sk
 			src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, sk))
@@ -209,7 +210,7 @@ func (s *SkillSource) publish(order []string, rootProbs problem.Problems) proble
 }
 
 // Withheld returns the skills the scanner flagged that are not approved.
-func (s *SkillSource) Withheld() []*Skill {
+func (s *SkillSource) Withheld() []*skill.Skill {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.flagged)
@@ -251,7 +252,7 @@ func (s *SkillSource) decidedAsBefore() bool {
 // withheld is the entry of a skill folder kept out for want of room.
 func withheld(dir string, total, limit int64) *loadedDir {
 	return &loadedDir{withheld: true, probs: problem.Problems{{
-		File:     filepath.Join(dir, SkillFileName),
+		File:     filepath.Join(dir, skill.SkillFileName),
 		Severity: problem.SeverityError,
 		Message: fmt.Sprintf("skill folder %s is withheld: the skills loaded before it already hold %s of the %s that all skills together may take in memory; remove or shrink skills to make room, or raise skillsMaxBytes in toolsearch.yaml",
 			filepath.Base(dir), mib(total), mib(limit)),
@@ -407,7 +408,7 @@ func (s *SkillSource) syncWatches(w *fsnotify.Watcher, watched map[string]bool) 
 				if err != nil || !d.IsDir() {
 					return nil
 				}
-				if p != dir && skippedDirs[d.Name()] {
+				if p != dir && skill.SkippedDirs[d.Name()] {
 					return fs.SkipDir
 				}
 				want[p] = true

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/server/skillsext"
 )
 
@@ -17,7 +18,7 @@ func TestCapabilitiesFollowWhatIsServed(t *testing.T) {
 	tool := loader.NewToolEntry("srv", "srv__t", &mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)})
 	prompt := loader.NewPromptEntry("srv", "srv__p", &mcp.Prompt{Name: "p"})
 	resource := loader.NewResourceEntry("srv", &mcp.Resource{URI: "notes://today", Name: "today"})
-	skill := loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "notes", Description: "Take notes."})
+	skill := loader.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "notes", Description: "Take notes."})
 	server := func(state loader.State, entries ...*loader.Entry) *loader.Source {
 		return &loader.Source{Name: "srv", Kind: loader.SourceServer, State: state, Entries: entries}
 	}

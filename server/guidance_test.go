@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // guidanceCatalog has an active server with tools, a prompt and
@@ -30,8 +31,8 @@ func guidanceCatalog(t *testing.T) *loader.Catalog {
 	c.Put(&loader.Source{Name: "old", Kind: loader.SourceServer, State: loader.StateConnecting, Cached: true,
 		Entries: []*loader.Entry{tool("old", "list_files", "List the files of a folder.", `{"type":"object"}`, nil)}})
 	c.Put(&loader.Source{Name: "slow", Kind: loader.SourceServer, State: loader.StateConnecting})
-	sk := &loader.Skill{Name: "pdf-forms", Description: "Fill PDF forms.", Body: "Fill the form.\n",
-		Files: []loader.File{{Path: loader.SkillFileName, Size: 10}, {Path: "scripts/fill.py", Size: 20}}}
+	sk := &skill.Skill{Name: "pdf-forms", Description: "Fill PDF forms.", Body: "Fill the form.\n",
+		Files: []skill.File{{Path: skill.SkillFileName, Size: 10}, {Path: "scripts/fill.py", Size: 20}}}
 	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, sk)}})
 	return c
 }
@@ -101,7 +102,7 @@ func structuredOf(t *testing.T, res *mcp.CallToolResult) *SearchResult {
 // result too.
 func TestStructuredResultSaysWhereCutBodyGoesOn(t *testing.T) {
 	c := loader.NewCatalog(ReservedNames...)
-	sk := &loader.Skill{Name: "long", Description: "A long skill.", Body: strings.Repeat("Step: do the next thing with care.\n", 400)}
+	sk := &skill.Skill{Name: "long", Description: "A long skill.", Body: strings.Repeat("Step: do the next thing with care.\n", 400)}
 	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, sk)}})
 	s, err := New(c, Options{ResultBudget: 500})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -16,7 +17,7 @@ import (
 func Document(e *loader.Entry) search.Document {
 	switch e.Kind {
 	case loader.KindSkill:
-		d := search.SkillDocument(e.Name, loader.IndexedDescription(e.Description), e.Skill.Body)
+		d := search.SkillDocument(e.Name, skill.IndexedDescription(e.Description), e.Skill.Body)
 		d.Source = e.Source
 		return d
 	case loader.KindPrompt, loader.KindResource:
@@ -33,7 +34,7 @@ func Document(e *loader.Entry) search.Document {
 	if !ok && tool.InputSchema != nil {
 		schema, _ = json.Marshal(tool.InputSchema)
 	}
-	d := search.ToolDocument(e.Name, e.Name, loader.IndexedDescription(e.Description), schema)
+	d := search.ToolDocument(e.Name, e.Name, skill.IndexedDescription(e.Description), schema)
 	d.Source = e.Source
 	d.Title = tool.Title
 	if d.Title == "" && tool.Annotations != nil {
@@ -49,7 +50,7 @@ func Document(e *loader.Entry) search.Document {
 // parameters) or a resource (its name is its URI, and the resource's own
 // name counts as a name too).
 func featureDocument(e *loader.Entry) search.Document {
-	d := search.Document{ID: indexID(e), Name: e.Name, Kind: string(e.Kind), Source: e.Source, Description: loader.IndexedDescription(e.Description)}
+	d := search.Document{ID: indexID(e), Name: e.Name, Kind: string(e.Kind), Source: e.Source, Description: skill.IndexedDescription(e.Description)}
 	switch {
 	case e.Prompt != nil:
 		d.Title = e.Prompt.Title

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // Sizes above which an entry is flagged in a report.
@@ -253,7 +254,7 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 			names.tools++
 		}
 		if c.entry.Kind == loader.KindSkill {
-			if f, ok := c.entry.Skill.File(loader.SkillFileName); ok {
+			if f, ok := c.entry.Skill.File(skill.SkillFileName); ok {
 				row.SkillFileBytes += f.Size
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/devsplit"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
@@ -65,10 +66,10 @@ func measureCatalog(t *testing.T) *loader.Catalog {
 	c := testCatalog(t)
 	body := "# Release notes\n\nCollect the merged changes since the last tag and write them up by theme.\n"
 	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{
-		loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "release-notes", Description: "Write release notes from merged changes.", Body: body,
-			Files: []loader.File{{Path: loader.SkillFileName, Size: 1234}}}),
-		loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "huge-skill", Description: "A skill with a very long body.", Body: strings.Repeat("Check every field twice. ", 2000),
-			Files: []loader.File{{Path: loader.SkillFileName, Size: 48000}}}),
+		loader.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "release-notes", Description: "Write release notes from merged changes.", Body: body,
+			Files: []skill.File{{Path: skill.SkillFileName, Size: 1234}}}),
+		loader.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "huge-skill", Description: "A skill with a very long body.", Body: strings.Repeat("Check every field twice. ", 2000),
+			Files: []skill.File{{Path: skill.SkillFileName, Size: 48000}}}),
 	}})
 	props := map[string]any{}
 	for i := range 300 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // annotatedCatalog has one server with a tool of each class: read-only,
@@ -199,7 +200,7 @@ func TestOwnToolsFollowCatalog(t *testing.T) {
 		}
 	}
 	step("empty catalog", "tool_search", func() {})
-	skill := &loader.Skill{Name: "notes", Description: "Take notes."}
+	skill := &skill.Skill{Name: "notes", Description: "Take notes."}
 	step("a skill", "read_skill_file,run_skill_script,tool_search", func() {
 		c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, skill)}})
 	})

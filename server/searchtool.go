@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -459,7 +460,7 @@ func (s *Server) fillDetail(it *ResultItem, detail string) {
 		} else {
 			it.Body = e.Skill.Body
 			for _, f := range ownFiles(e.Skill) {
-				if f.Path != loader.SkillFileName {
+				if f.Path != skill.SkillFileName {
 					it.Files = append(it.Files, FileInfo{f.Path, f.Size})
 				}
 			}

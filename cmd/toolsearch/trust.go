@@ -17,6 +17,7 @@ import (
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/server"
@@ -51,7 +52,7 @@ func (a *app) reviewCommand(name string) string {
 
 // skillApproved reports whether a person approved a flagged skill.
 func (a *app) skillApproved(path, digest string) bool {
-	return a.approvals.Approved(loader.SkillsApprovalKey, path, digest)
+	return a.approvals.Approved(skill.SkillsApprovalKey, path, digest)
 }
 
 // watchApprovals follows the approvals file until ctx ends, so that an
@@ -104,7 +105,7 @@ type pending struct {
 
 	server, tool string        // for a server's definition (tool: its own name or approvals entry)
 	entry        *loader.Entry // for a server's definition
-	skill        *loader.Skill // for a skill
+	skill        *skill.Skill  // for a skill
 	// previous and current are, for a server's definition other than a
 	// tool, the one approved (nil if none) and the one held.
 	previous, current any
@@ -302,7 +303,7 @@ func (a *app) approve(ctx context.Context, chosen []pending, by string) ([]pendi
 	}
 	var errs []error
 	if len(skills) > 0 {
-		if err := a.approvals.Approve(ctx, loader.SkillsApprovalKey, loader.SkillsSourceName, skills); err != nil {
+		if err := a.approvals.Approve(ctx, skill.SkillsApprovalKey, loader.SkillsSourceName, skills); err != nil {
 			return nil, err
 		}
 	}

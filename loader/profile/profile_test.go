@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 func toolEntry(src, name string, pol loader.Policy) *loader.Entry {
@@ -19,7 +20,7 @@ func toolEntry(src, name string, pol loader.Policy) *loader.Entry {
 
 func skillEntry(path string) *loader.Entry {
 	name := path[strings.LastIndexByte(path, '/')+1:]
-	return loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: name, Path: path, Description: name + "."})
+	return loader.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: name, Path: path, Description: name + "."})
 }
 
 // names lists a catalog's entries as NAME or NAME=POLICY for tools that

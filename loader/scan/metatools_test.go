@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
@@ -21,7 +22,7 @@ func TestToolsearchPassesItsOwnScan(t *testing.T) {
 	// toolsearch's own is listed (see server.ownTools).
 	c := loader.NewCatalog(server.ReservedNames...)
 	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills,
-		Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "notes", Description: "Take notes."})}})
+		Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "notes", Description: "Take notes."})}})
 	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateConnecting})
 	s, err := server.New(c, server.Options{ListingBudget: server.DefaultListingBudget, CodeMode: &codemode.Limits{}})
 	if err != nil {

@@ -20,15 +20,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/problem"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
 
 // memSkill makes a valid skill held in memory, with a SKILL.md and the
 // given other files.
-func memSkill(name string, version int, files map[string]string) *loader.Skill {
+func memSkill(name string, version int, files map[string]string) *skill.Skill {
 	desc := fmt.Sprintf("Test skill %s. Use when testing.", name)
 	md := fmt.Sprintf("---\nname: %s\ndescription: %s\n---\nVersion %d.\n", name, desc, version)
-	sk := &loader.Skill{
+	sk := &skill.Skill{
 		Name:        name,
 		Description: desc,
 		Frontmatter: map[string]any{"name": name, "description": desc},
@@ -36,19 +37,19 @@ func memSkill(name string, version int, files map[string]string) *loader.Skill {
 	}
 	add := func(p, data string) {
 		sum := sha256.Sum256([]byte(data))
-		sk.Files = append(sk.Files, loader.File{Path: p, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Data: []byte(data)})
+		sk.Files = append(sk.Files, skill.File{Path: p, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Data: []byte(data)})
 	}
-	add(loader.SkillFileName, md)
+	add(skill.SkillFileName, md)
 	for p, data := range files {
 		add(p, data)
 	}
 	// Files are sorted by path, as the loader keeps them.
-	slices.SortFunc(sk.Files, func(a, b loader.File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(sk.Files, func(a, b skill.File) int { return strings.Compare(a.Path, b.Path) })
 	return sk
 }
 
 // putSkills replaces the catalog's skills.
-func putSkills(c *loader.Catalog, skills ...*loader.Skill) {
+func putSkills(c *loader.Catalog, skills ...*skill.Skill) {
 	src := &loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills}
 	for _, sk := range skills {
 		src.Entries = append(src.Entries, loader.NewSkillEntry(loader.SkillsSourceName, sk))
@@ -111,7 +112,7 @@ func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {
 func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
 	catalog := loader.NewCatalog()
 	// 401 files a skill: four fit in 2000 manifest entries, a fifth does not.
-	var skills []*loader.Skill
+	var skills []*skill.Skill
 	for i := range 9 {
 		files := map[string]string{}
 		for j := range 400 {
@@ -144,7 +145,7 @@ func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
 // is missed.
 func TestSkillsCursorSurvivesChanges(t *testing.T) {
 	catalog := loader.NewCatalog()
-	var skills []*loader.Skill
+	var skills []*skill.Skill
 	for i := range 60 {
 		skills = append(skills, memSkill(fmt.Sprintf("skill-%03d", i), 1, nil))
 	}
@@ -155,7 +156,7 @@ func TestSkillsCursorSurvivesChanges(t *testing.T) {
 		t.Fatalf("first page: %d skills, cursor %q", len(first.Skills), first.NextCursor)
 	}
 	// Drop one skill on each side of the page boundary, add one past it.
-	putSkills(catalog, slices.Concat(skills[:10], skills[11:50], skills[51:], []*loader.Skill{memSkill("skill-0505", 1, nil)})...)
+	putSkills(catalog, slices.Concat(skills[:10], skills[11:50], skills[51:], []*skill.Skill{memSkill("skill-0505", 1, nil)})...)
 	var rest []string
 	for _, sk := range listPageAt(t, cs, first.NextCursor).Skills {
 		rest = append(rest, strings.TrimSuffix(strings.TrimPrefix(sk.URI, "skill://"), "/SKILL.md"))
@@ -221,7 +222,7 @@ func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 	o := &orderChecker{t: t, c: c, registered: map[string]bool{}}
 	catalog := loader.NewCatalog()
 	log := slog.New(slog.DiscardHandler)
-	steps := [][]*loader.Skill{
+	steps := [][]*skill.Skill{
 		{memSkill("alpha", 1, map[string]string{"a.md": "a", "old/b.md": "b"}), memSkill("beta", 1, nil)},
 		{memSkill("alpha", 2, map[string]string{"a.md": "a2", "new/c.md": "c"}), memSkill("gamma", 1, nil)},
 		{},
@@ -341,7 +342,7 @@ func TestSkillViewNested(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644)
 	}
-	sk, probs := loader.LoadSkill(dir)
+	sk, probs := skill.LoadSkill(dir)
 	if sk == nil || len(sk.Nested) != 1 {
 		t.Fatalf("loading: %v", probs)
 	}

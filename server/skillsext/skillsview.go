@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/problem"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // skillMetaPrefix is the _meta key prefix the Skills extension reserves for
@@ -36,15 +37,15 @@ type skillView struct {
 
 // A servedSkill is a valid skill with its wire entry rendered once.
 type servedSkill struct {
-	*loader.Skill
+	*skill.Skill
 	uri     string          // of its SKILL.md
 	entry   json.RawMessage // its skills/list and skills/get entry
-	skillMD *loader.File
+	skillMD *skill.File
 }
 
 // A servedFile is one file of a served skill.
 type servedFile struct {
-	file     *loader.File
+	file     *skill.File
 	resource *mcp.Resource
 }
 
@@ -78,7 +79,7 @@ func emptySkillView() *skillView {
 func newSkillView(snap *loader.Snapshot) *skillView {
 	v := emptySkillView()
 	v.snap = snap
-	var skills []*loader.Skill
+	var skills []*skill.Skill
 	for _, e := range snap.Entries {
 		if e.Kind == loader.KindSkill && e.Skill != nil && e.Listed() {
 			skills = append(skills, e.Skill)
@@ -86,7 +87,7 @@ func newSkillView(snap *loader.Snapshot) *skillView {
 	}
 	// Enclosing skills before the skills nested in them, so that a nested
 	// skill's folder is already linked into the enclosing skill's tree.
-	slices.SortFunc(skills, func(a, b *loader.Skill) int { return strings.Compare(skillPath(a), skillPath(b)) })
+	slices.SortFunc(skills, func(a, b *skill.Skill) int { return strings.Compare(skillPath(a), skillPath(b)) })
 	for _, sk := range skills {
 		if err := v.add(sk); err != nil {
 			v.withheld[sk.Name] = err.Error()
@@ -100,12 +101,12 @@ func newSkillView(snap *loader.Snapshot) *skillView {
 }
 
 // add serves sk if it can be served.
-func (v *skillView) add(sk *loader.Skill) error {
+func (v *skillView) add(sk *skill.Skill) error {
 	if err := checkServable(sk); err != nil {
 		return err
 	}
 	root := "skill://" + escapePath(skillPath(sk))
-	served := &servedSkill{Skill: sk, uri: root + "/" + loader.SkillFileName}
+	served := &servedSkill{Skill: sk, uri: root + "/" + skill.SkillFileName}
 	entry := skillEntry{URI: served.uri, Frontmatter: sk.Frontmatter, Resources: make([]manifestEntry, len(sk.Files))}
 	files := map[string]servedFile{}
 	for i := range sk.Files {
@@ -113,7 +114,7 @@ func (v *skillView) add(sk *loader.Skill) error {
 		uri := root + "/" + escapePath(f.Path)
 		entry.Resources[i] = manifestEntry{URI: uri, Digest: "sha256:" + f.SHA256, Size: f.Size}
 		files[uri] = servedFile{file: f, resource: fileResource(sk, f, uri)}
-		if f.Path == loader.SkillFileName {
+		if f.Path == skill.SkillFileName {
 			served.skillMD = f
 		}
 	}
@@ -167,7 +168,7 @@ func (v *skillView) link(root, rel string, child *mcp.Resource) {
 }
 
 // skillPath is where a skill is served: skill://<path>/SKILL.md.
-func skillPath(sk *loader.Skill) string {
+func skillPath(sk *skill.Skill) string {
 	if sk.Path != "" {
 		return sk.Path
 	}
@@ -178,7 +179,7 @@ func skillPath(sk *loader.Skill) string {
 // extension: it breaks an Agent Skills rule, or its frontmatter does not
 // carry name and description as the strings the wire entry needs (the
 // loader accepts `name: 123`, for instance, which hosts read as a number).
-func checkServable(sk *loader.Skill) error {
+func checkServable(sk *skill.Skill) error {
 	if !sk.Valid() {
 		for _, p := range sk.Problems {
 			if p.Severity >= problem.SeverityWarning {
@@ -199,9 +200,9 @@ func checkServable(sk *loader.Skill) error {
 // fileResource is the resource metadata of a skill file. The SKILL.md
 // resource takes its name and description from the frontmatter, as the
 // extension asks, and carries the other frontmatter fields in _meta.
-func fileResource(sk *loader.Skill, f *loader.File, uri string) *mcp.Resource {
+func fileResource(sk *skill.Skill, f *skill.File, uri string) *mcp.Resource {
 	r := &mcp.Resource{URI: uri, Name: path.Base(f.Path), MIMEType: mimeType(f), Size: f.Size}
-	if f.Path != loader.SkillFileName {
+	if f.Path != skill.SkillFileName {
 		return r
 	}
 	r.Name, r.Description, r.MIMEType = sk.Name, sk.Description, "text/markdown"
@@ -247,7 +248,7 @@ var mimeTypes = map[string]string{
 	".svg":      "image/svg+xml",
 }
 
-func mimeType(f *loader.File) string {
+func mimeType(f *skill.File) string {
 	if t, ok := mimeTypes[strings.ToLower(path.Ext(f.Path))]; ok {
 		return t
 	}

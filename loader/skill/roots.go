@@ -1,4 +1,4 @@
-package loader
+package skill
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func SkillDirs(root string) ([]string, problem.Problems, error) {
 	var scan func(parent string, entries []os.DirEntry, depth int)
 	scan = func(parent string, entries []os.DirEntry, depth int) {
 		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") || skippedDirs[e.Name()] {
+			if strings.HasPrefix(e.Name(), ".") || SkippedDirs[e.Name()] {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())

@@ -1,4 +1,4 @@
-package loader
+package skill
 
 import (
 	"bytes"
@@ -163,10 +163,10 @@ func LoadSkill(dir string) (*Skill, problem.Problems) {
 	return s, append(probs, nestedProbs...)
 }
 
-// placeUnder records the skill root the skill was found in, and makes the
+// PlaceUnder records the skill root the skill was found in, and makes the
 // skill's path its folder's path below the root ("team/release-notes" for a
 // skill in an organizational folder), its nested skills' paths following.
-func (s *Skill) placeUnder(root string) {
+func (s *Skill) PlaceUnder(root string) {
 	s.Root = root
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -676,7 +676,7 @@ func snapshotFiles(dir, skillFile string) ([]File, []string, problem.Problems) {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		if d.IsDir() {
-			if p != dir && skippedDirs[d.Name()] {
+			if p != dir && SkippedDirs[d.Name()] {
 				return fs.SkipDir
 			}
 			if p != dir {
@@ -761,7 +761,7 @@ func emptyDirs(dirs []string, files []File) []string {
 
 // Folders and files that are tooling debris rather than part of a skill.
 var (
-	skippedDirs  = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".venv": true}
+	SkippedDirs  = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".venv": true}
 	skippedFiles = map[string]bool{".DS_Store": true}
 )
 
