@@ -364,7 +364,7 @@ func TestSkillDirs(t *testing.T) {
 		name := filepath.Base(filepath.Dir(p))
 		write(t, root, p, "---\nname: "+name+"\ndescription: The "+name+" skill.\n---\n")
 	}
-	dirs, probs, err := skill.SkillDirs(root)
+	dirs, probs, err := skill.Dirs(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ import (
 const SkillsSourceName = "skills"
 
 // DefaultMaxTotalSkillBytes bounds the files of all skills together, which
-// are held in memory: MaxSkillBytes bounds one skill, but not how many
+// are held in memory: skill.MaxBytes bounds one skill, but not how many
 // there are.
 const DefaultMaxTotalSkillBytes = 256 << 20
 
@@ -111,7 +111,7 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs p
 	}
 	present := map[string]bool{}
 	for _, root := range s.roots {
-		dirs, probs, err := skill.SkillDirs(root)
+		dirs, probs, err := skill.Dirs(root)
 		rootProbs = append(rootProbs, probs...)
 		if err != nil {
 			rootProbs = append(rootProbs, problem.Problem{File: root, Severity: problem.SeverityError, Message: err.Error()})
@@ -149,7 +149,7 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs p
 // loadDir loads the skill folder dir of root, and scans the skill and its
 // nested ones.
 func loadDir(root, dir string) *loadedDir {
-	sk, probs := skill.LoadSkill(dir)
+	sk, probs := skill.Load(dir)
 	ld := &loadedDir{skill: sk, probs: probs, findings: map[*skill.Skill][]scan.Finding{}}
 	if sk != nil {
 		sk.PlaceUnder(root)
@@ -180,7 +180,7 @@ func (s *SkillSource) publish(order []string, rootProbs problem.Problems) proble
 		for i, sk := range append([]*skill.Skill{ld.skill}, ld.skill.Nested...) {
 			if first, dup := winners[sk.Name]; dup {
 				src.Problems = append(src.Problems, problem.Problem{
-					File:     filepath.Join(sk.Dir, skill.SkillFileName),
+					File:     filepath.Join(sk.Dir, skill.FileName),
 					Severity: problem.SeverityWarning,
 					Message:  fmt.Sprintf("skill %q is also defined in %s, which wins; this one is not loaded", sk.Name, first.Dir),
 				})
@@ -252,7 +252,7 @@ func (s *SkillSource) decidedAsBefore() bool {
 // withheld is the entry of a skill folder kept out for want of room.
 func withheld(dir string, total, limit int64) *loadedDir {
 	return &loadedDir{withheld: true, probs: problem.Problems{{
-		File:     filepath.Join(dir, skill.SkillFileName),
+		File:     filepath.Join(dir, skill.FileName),
 		Severity: problem.SeverityError,
 		Message: fmt.Sprintf("skill folder %s is withheld: the skills loaded before it already hold %s of the %s that all skills together may take in memory; remove or shrink skills to make room, or raise skillsMaxBytes in toolsearch.yaml",
 			filepath.Base(dir), mib(total), mib(limit)),

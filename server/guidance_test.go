@@ -32,7 +32,7 @@ func guidanceCatalog(t *testing.T) *loader.Catalog {
 		Entries: []*loader.Entry{tool("old", "list_files", "List the files of a folder.", `{"type":"object"}`, nil)}})
 	c.Put(&loader.Source{Name: "slow", Kind: loader.SourceServer, State: loader.StateConnecting})
 	sk := &skill.Skill{Name: "pdf-forms", Description: "Fill PDF forms.", Body: "Fill the form.\n",
-		Files: []skill.File{{Path: skill.SkillFileName, Size: 10}, {Path: "scripts/fill.py", Size: 20}}}
+		Files: []skill.File{{Path: skill.FileName, Size: 10}, {Path: "scripts/fill.py", Size: 20}}}
 	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, sk)}})
 	return c
 }

@@ -254,7 +254,7 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 			names.tools++
 		}
 		if c.entry.Kind == loader.KindSkill {
-			if f, ok := c.entry.Skill.File(skill.SkillFileName); ok {
+			if f, ok := c.entry.Skill.File(skill.FileName); ok {
 				row.SkillFileBytes += f.Size
 			}
 		}

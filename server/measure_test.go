@@ -67,9 +67,9 @@ func measureCatalog(t *testing.T) *loader.Catalog {
 	body := "# Release notes\n\nCollect the merged changes since the last tag and write them up by theme.\n"
 	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{
 		loader.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "release-notes", Description: "Write release notes from merged changes.", Body: body,
-			Files: []skill.File{{Path: skill.SkillFileName, Size: 1234}}}),
+			Files: []skill.File{{Path: skill.FileName, Size: 1234}}}),
 		loader.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "huge-skill", Description: "A skill with a very long body.", Body: strings.Repeat("Check every field twice. ", 2000),
-			Files: []skill.File{{Path: skill.SkillFileName, Size: 48000}}}),
+			Files: []skill.File{{Path: skill.FileName, Size: 48000}}}),
 	}})
 	props := map[string]any{}
 	for i := range 300 {

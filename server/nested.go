@@ -42,7 +42,7 @@ func (s *Server) nestedFolders(sk *skill.Skill) map[string]string {
 func nestedDirs(sk *skill.Skill) []string {
 	var dirs []string
 	for _, f := range sk.Files {
-		if dir, ok := strings.CutSuffix(f.Path, "/"+skill.SkillFileName); ok {
+		if dir, ok := strings.CutSuffix(f.Path, "/"+skill.FileName); ok {
 			dirs = append(dirs, dir)
 		}
 	}

@@ -460,7 +460,7 @@ func (s *Server) fillDetail(it *ResultItem, detail string) {
 		} else {
 			it.Body = e.Skill.Body
 			for _, f := range ownFiles(e.Skill) {
-				if f.Path != skill.SkillFileName {
+				if f.Path != skill.FileName {
 					it.Files = append(it.Files, FileInfo{f.Path, f.Size})
 				}
 			}

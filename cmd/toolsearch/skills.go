@@ -83,10 +83,10 @@ func validateSkills(dirs []string) validation {
 	seen := map[string]string{}
 	for _, dir := range dirs {
 		folders := []string{dir}
-		if _, err := os.Stat(filepath.Join(dir, skill.SkillFileName)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, skill.FileName)); err != nil {
 			var err error
 			var misnamed problem.Problems
-			folders, misnamed, err = skill.SkillDirs(dir)
+			folders, misnamed, err = skill.Dirs(dir)
 			v.probs = append(v.probs, misnamed...)
 			v.invalid += len(misnamed)
 			if err != nil {
@@ -99,12 +99,12 @@ func validateSkills(dirs []string) validation {
 		}
 		for _, folder := range folders {
 			v.checked++
-			s, ps := skill.LoadSkill(folder)
+			s, ps := skill.Load(folder)
 			if s != nil {
 				v.checked += len(s.Nested)
 				for _, sk := range append([]*skill.Skill{s}, s.Nested...) {
 					if first, dup := seen[sk.Name]; dup {
-						ps = append(ps, problem.Problem{File: filepath.Join(sk.Dir, skill.SkillFileName), Severity: problem.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", sk.Name, first)})
+						ps = append(ps, problem.Problem{File: filepath.Join(sk.Dir, skill.FileName), Severity: problem.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", sk.Name, first)})
 					}
 					seen[sk.Name] = sk.Dir
 					ps = append(ps, skill.WithheldProblems(sk, sk.Scan())...)

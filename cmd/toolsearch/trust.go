@@ -52,7 +52,7 @@ func (a *app) reviewCommand(name string) string {
 
 // skillApproved reports whether a person approved a flagged skill.
 func (a *app) skillApproved(path, digest string) bool {
-	return a.approvals.Approved(skill.SkillsApprovalKey, path, digest)
+	return a.approvals.Approved(skill.ApprovalKey, path, digest)
 }
 
 // watchApprovals follows the approvals file until ctx ends, so that an
@@ -303,7 +303,7 @@ func (a *app) approve(ctx context.Context, chosen []pending, by string) ([]pendi
 	}
 	var errs []error
 	if len(skills) > 0 {
-		if err := a.approvals.Approve(ctx, skill.SkillsApprovalKey, loader.SkillsSourceName, skills); err != nil {
+		if err := a.approvals.Approve(ctx, skill.ApprovalKey, loader.SkillsSourceName, skills); err != nil {
 			return nil, err
 		}
 	}

@@ -15,13 +15,13 @@ import (
 // "eng/backend/skill"), as the MCP Skills extension allows.
 const MaxOrgDepth = 3
 
-// SkillDirs lists the folders below root that hold a SKILL.md, in path
+// Dirs lists the folders below root that hold a SKILL.md, in path
 // order: the root's subfolders, and the folders of organizational subfolders
 // (those without a SKILL.md) down to MaxOrgDepth levels. It does not look
 // inside skill folders, whose nested skills belong to them. Folders whose
 // skill file is misnamed (skill.md) come back as problems, since they are
 // almost always meant to be skills.
-func SkillDirs(root string) ([]string, problem.Problems, error) {
+func Dirs(root string) ([]string, problem.Problems, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading skill root: %w", err)
@@ -47,7 +47,7 @@ func SkillDirs(root string) ([]string, problem.Problems, error) {
 			// skill.md too, and the folder would fail to load there while Linux
 			// reports it misnamed.
 			switch name := skillFileIn(sub); name {
-			case SkillFileName:
+			case FileName:
 				dirs = append(dirs, dir)
 				continue
 			case "":
@@ -71,9 +71,9 @@ func skillFileIn(entries []os.DirEntry) string {
 	folded := ""
 	for _, e := range entries {
 		switch {
-		case e.Name() == SkillFileName:
-			return SkillFileName
-		case folded == "" && strings.EqualFold(e.Name(), SkillFileName):
+		case e.Name() == FileName:
+			return FileName
+		case folded == "" && strings.EqualFold(e.Name(), FileName):
 			folded = e.Name()
 		}
 	}

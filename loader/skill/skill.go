@@ -24,17 +24,17 @@ import (
 
 // Limits from the Agent Skills guidance and the MCP Skills extension.
 const (
-	MaxSkillFileSize   = 1 << 20  // SKILL.md itself
-	MaxSkillFiles      = 512      // files in one skill, SKILL.md included
-	MaxSkillBytes      = 16 << 20 // all files of one skill together
+	MaxFileSize        = 1 << 20  // SKILL.md itself
+	MaxFiles           = 512      // files in one skill, SKILL.md included
+	MaxBytes           = 16 << 20 // all files of one skill together
 	MaxNameLen         = 64
 	MaxDescriptionLen  = 1024
 	MaxCompatibility   = 500
 	recommendedMaxBody = 500 // lines
 )
 
-// SkillFileName is the file that makes a folder a skill.
-const SkillFileName = "SKILL.md"
+// FileName is the file that makes a folder a skill.
+const FileName = "SKILL.md"
 
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -117,11 +117,11 @@ func (s *Skill) Digest() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// LoadSkill reads and checks the skill in dir. It returns a nil skill when
+// Load reads and checks the skill in dir. It returns a nil skill when
 // the problems include an error that keeps it out of the catalog; problems
 // of lower severity come back with a usable skill.
-func LoadSkill(dir string) (*Skill, problem.Problems) {
-	file := filepath.Join(dir, SkillFileName)
+func Load(dir string) (*Skill, problem.Problems) {
+	file := filepath.Join(dir, FileName)
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, problem.Problems{{File: file, Severity: problem.SeverityError, Message: err.Error()}}
@@ -132,7 +132,7 @@ func LoadSkill(dir string) (*Skill, problem.Problems) {
 	}
 	var raw []byte
 	for _, f := range files {
-		if f.Path == SkillFileName {
+		if f.Path == FileName {
 			raw = f.Data
 		}
 	}
@@ -140,7 +140,7 @@ func LoadSkill(dir string) (*Skill, problem.Problems) {
 		// A skill.md where the file system ignores case opens as SKILL.md,
 		// and the folder is asked to load; its listing says what it holds.
 		for _, f := range files {
-			if !strings.Contains(f.Path, "/") && strings.EqualFold(f.Path, SkillFileName) {
+			if !strings.Contains(f.Path, "/") && strings.EqualFold(f.Path, FileName) {
 				p := misnamedSkillFile(filepath.Join(dir, f.Path))
 				p.Severity = problem.SeverityError
 				return nil, append(probs, p)
@@ -148,7 +148,7 @@ func LoadSkill(dir string) (*Skill, problem.Problems) {
 		}
 		return nil, append(probs, problem.Problem{File: file, Severity: problem.SeverityError, Message: "SKILL.md is missing or not a regular file"})
 	}
-	s, more := ParseSkill(file, filepath.Base(abs), raw)
+	s, more := Parse(file, filepath.Base(abs), raw)
 	probs = append(probs, more...)
 	if s == nil {
 		return nil, probs
@@ -197,12 +197,12 @@ func (s *Skill) nestedSkills() ([]*Skill, problem.Problems) {
 	var nested []*Skill
 	var probs problem.Problems
 	for _, f := range s.Files {
-		sub, ok := strings.CutSuffix(f.Path, "/"+SkillFileName)
+		sub, ok := strings.CutSuffix(f.Path, "/"+FileName)
 		if !ok {
 			continue
 		}
 		file := filepath.Join(s.Dir, filepath.FromSlash(f.Path))
-		n, more := ParseSkill(file, path.Base(sub), f.Data)
+		n, more := Parse(file, path.Base(sub), f.Data)
 		probs = append(probs, more...)
 		if n == nil {
 			continue
@@ -226,11 +226,11 @@ func (s *Skill) nestedSkills() ([]*Skill, problem.Problems) {
 	return nested, probs
 }
 
-// ParseSkill parses the bytes of a SKILL.md whose folder is named folder and
+// Parse parses the bytes of a SKILL.md whose folder is named folder and
 // validates them by the Agent Skills rules. file is used in problem reports.
 // Files, Dir and Root are left for the caller to fill. It reports every
 // problem it finds; the skill is nil when one of them leaves it unusable.
-func ParseSkill(file, folder string, raw []byte) (*Skill, problem.Problems) {
+func Parse(file, folder string, raw []byte) (*Skill, problem.Problems) {
 	p := &skillParser{file: file, folder: folder}
 	s := p.parse(raw)
 	if p.failed {
@@ -301,7 +301,7 @@ func (p *skillParser) parse(raw []byte) *Skill {
 // encoding, byte order mark and line endings. It reports false when the
 // file cannot be parsed.
 func (p *skillParser) wholeFile(raw []byte) bool {
-	if len(raw) > MaxSkillFileSize {
+	if len(raw) > MaxFileSize {
 		p.report(0, "", problem.SeverityError, "SKILL.md is %d bytes, over the 1 MiB limit", len(raw))
 		return false
 	}
@@ -711,16 +711,16 @@ func snapshotFiles(dir, skillFile string) ([]File, []string, problem.Problems) {
 		if !info.Mode().IsRegular() {
 			return nil
 		}
-		if len(files) >= MaxSkillFiles {
-			fail(skillFile, "the skill has more than %d files", MaxSkillFiles)
+		if len(files) >= MaxFiles {
+			fail(skillFile, "the skill has more than %d files", MaxFiles)
 			return fs.SkipAll
 		}
 		total += info.Size()
-		if total > MaxSkillBytes {
+		if total > MaxBytes {
 			fail(skillFile, "the skill's files add up to more than 16 MiB")
 			return fs.SkipAll
 		}
-		if filepath.ToSlash(rel) == SkillFileName && info.Size() > MaxSkillFileSize {
+		if filepath.ToSlash(rel) == FileName && info.Size() > MaxFileSize {
 			fail(p, "SKILL.md is %d bytes, over the 1 MiB limit", info.Size())
 			return fs.SkipAll
 		}
@@ -751,7 +751,7 @@ func emptyDirs(dirs []string, files []File) []string {
 	}
 	var empty []string
 	for _, d := range dirs {
-		if !full[d] && len(empty) < MaxSkillFiles {
+		if !full[d] && len(empty) < MaxFiles {
 			empty = append(empty, d)
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
-// SkillsApprovalKey is the skills' key in the approvals store: a withheld
+// ApprovalKey is the skills' key in the approvals store: a withheld
 // skill is approved by its path and digest under it.
-const SkillsApprovalKey = "skills"
+const ApprovalKey = "skills"
 
 // Scan runs the scanner (package loader/scan) over every file of the skill
 // that the model or a host can receive as text: SKILL.md, frontmatter and
@@ -23,7 +23,7 @@ const SkillsApprovalKey = "skills"
 func (s *Skill) Scan() []scan.Finding {
 	var nested []string
 	for _, f := range s.Files {
-		if dir, ok := strings.CutSuffix(f.Path, "/"+SkillFileName); ok {
+		if dir, ok := strings.CutSuffix(f.Path, "/"+FileName); ok {
 			nested = append(nested, dir+"/")
 		}
 	}

@@ -48,7 +48,7 @@ type identity struct {
 }
 
 // trustKeyPrefix starts the approvals key of every server, keeping them
-// apart from the skills' (skill.SkillsApprovalKey).
+// apart from the skills' (skill.ApprovalKey).
 const trustKeyPrefix = "server:"
 
 // trustKey is the approvals key of the server of that name.

@@ -39,7 +39,7 @@ func memSkill(name string, version int, files map[string]string) *skill.Skill {
 		sum := sha256.Sum256([]byte(data))
 		sk.Files = append(sk.Files, skill.File{Path: p, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Data: []byte(data)})
 	}
-	add(skill.SkillFileName, md)
+	add(skill.FileName, md)
 	for p, data := range files {
 		add(p, data)
 	}
@@ -342,7 +342,7 @@ func TestSkillViewNested(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644)
 	}
-	sk, probs := skill.LoadSkill(dir)
+	sk, probs := skill.Load(dir)
 	if sk == nil || len(sk.Nested) != 1 {
 		t.Fatalf("loading: %v", probs)
 	}

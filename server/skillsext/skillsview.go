@@ -106,7 +106,7 @@ func (v *skillView) add(sk *skill.Skill) error {
 		return err
 	}
 	root := "skill://" + escapePath(skillPath(sk))
-	served := &servedSkill{Skill: sk, uri: root + "/" + skill.SkillFileName}
+	served := &servedSkill{Skill: sk, uri: root + "/" + skill.FileName}
 	entry := skillEntry{URI: served.uri, Frontmatter: sk.Frontmatter, Resources: make([]manifestEntry, len(sk.Files))}
 	files := map[string]servedFile{}
 	for i := range sk.Files {
@@ -114,7 +114,7 @@ func (v *skillView) add(sk *skill.Skill) error {
 		uri := root + "/" + escapePath(f.Path)
 		entry.Resources[i] = manifestEntry{URI: uri, Digest: "sha256:" + f.SHA256, Size: f.Size}
 		files[uri] = servedFile{file: f, resource: fileResource(sk, f, uri)}
-		if f.Path == skill.SkillFileName {
+		if f.Path == skill.FileName {
 			served.skillMD = f
 		}
 	}
@@ -202,7 +202,7 @@ func checkServable(sk *skill.Skill) error {
 // extension asks, and carries the other frontmatter fields in _meta.
 func fileResource(sk *skill.Skill, f *skill.File, uri string) *mcp.Resource {
 	r := &mcp.Resource{URI: uri, Name: path.Base(f.Path), MIMEType: mimeType(f), Size: f.Size}
-	if f.Path != skill.SkillFileName {
+	if f.Path != skill.FileName {
 		return r
 	}
 	r.Name, r.Description, r.MIMEType = sk.Name, sk.Description, "text/markdown"
