@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/devsplit"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // The digests in testdata/*.golden were made by the code that wrote the
@@ -96,7 +97,7 @@ func goldenEdgeFile(text string) []byte {
 // PackSchemas): the two ways definitions arrive.
 func digestLines(label string, data []byte) []string {
 	var lines []string
-	fromFile, err := DecodeTools(data)
+	fromFile, err := toolfile.DecodeTools(data)
 	if err != nil {
 		lines = append(lines, label+" file: refused")
 	}
@@ -105,7 +106,7 @@ func digestLines(label string, data []byte) []string {
 		lines = append(lines, label+" listed: refused")
 		listed = nil
 	}
-	PackSchemas(listed)
+	toolfile.PackSchemas(listed)
 	for i, t := range fromFile {
 		lines = append(lines, fmt.Sprintf("%s file %d %q %s", label, i, t.Name, ToolDigest(t)))
 	}

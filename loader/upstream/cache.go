@@ -19,7 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/internal/jsonstream"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // cacheVersion changes when the file format does; other versions are
@@ -220,7 +220,7 @@ func readCache(r io.Reader, server string) (*persisted, error) {
 }
 
 // decodeCache reads a cache file as it comes, never whole: its tools
-// through loader.ReadListedTools, with their schemas as JSON (decoded into
+// through toolfile.ReadListedTools, with their schemas as JSON (decoded into
 // maps, as mcp.Tool decodes them, they would take several times the file's
 // size before being packed), its maps of names a name at a time, the other
 // fields as persisted says.
@@ -237,7 +237,7 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	err := jr.Object(func(key string) (err error) {
 		switch key {
 		case "tools":
-			tools, err = loader.ReadListedTools(jr, nil)
+			tools, err = toolfile.ReadListedTools(jr, nil)
 		case "digests":
 			p.Digests, err = readArray(jr, len(tools), jsonstream.String)
 		case "firstSeen":
@@ -270,7 +270,7 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	}
 	p.Tools = tools
 	// The definitions kept for held tools are few: decoded whole, then packed.
-	loader.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
+	toolfile.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
 	return &p, nil
 }
 

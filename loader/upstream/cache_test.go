@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // Only cache files nobody has written for staleCacheAge go, and never the
@@ -116,7 +117,7 @@ func cacheTools() []*mcp.Tool {
 // before through maps (the digests on disk depend on it).
 func TestCacheRoundTrip(t *testing.T) {
 	tools := cacheTools()
-	loader.PackSchemas(tools)
+	toolfile.PackSchemas(tools)
 	p := &persisted{Version: cacheVersion, Server: "fake", Listed: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Instructions: `Say "tools":null and <b>hi</b>.`, Tools: tools, FirstSeen: map[string]string{"plain": "abc", "tools": "def"}}
 	var buf bytes.Buffer
@@ -187,7 +188,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	// What loading through mcp.Tool and PackSchemas gave.
 	var old persisted
 	json.Unmarshal(want, &old)
-	loader.PackSchemas(old.Tools)
+	toolfile.PackSchemas(old.Tools)
 	if len(back.Tools) != len(old.Tools) || back.Instructions != p.Instructions || !maps.Equal(back.FirstSeen, p.FirstSeen) || !back.Listed.Equal(p.Listed) {
 		t.Fatalf("read back %+v", back)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/toolsearch/toolsearch/internal/utf8cut"
 	"github.com/toolsearch/toolsearch/loader"
 	"github.com/toolsearch/toolsearch/loader/schema"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -478,7 +479,7 @@ func (u *upstream) readTools(s *session) ([]*mcp.Tool, error) {
 	u.mu.Unlock()
 	var (
 		tools  []*mcp.Tool
-		pack   loader.SchemaPacker
+		pack   toolfile.SchemaPacker
 		params = &mcp.ListToolsParams{}
 		empty  int // pages without tools in a row
 	)
