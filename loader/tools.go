@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/parallel"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
@@ -27,7 +28,7 @@ func ParseToolsSpec(spec string) (namespace, file string) {
 // namespace the tools are exposed as NS__name, otherwise under their own
 // names. Tools that cannot be exposed are reported as problems; the rest
 // load.
-func LoadToolsFile(spec string) (*Source, error) {
+func LoadToolsFile(spec string) (*catalog.Source, error) {
 	ns, file := ParseToolsSpec(spec)
 	f, err := os.Open(file)
 	if err != nil {
@@ -44,12 +45,12 @@ func LoadToolsFile(spec string) (*Source, error) {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
-	src := &Source{Name: name, Kind: SourceTools}
-	exposedName := func(t *mcp.Tool) string { return QualifiedName(ns, t.Name) }
+	src := &catalog.Source{Name: name, Kind: catalog.SourceTools}
+	exposedName := func(t *mcp.Tool) string { return catalog.QualifiedName(ns, t.Name) }
 	// Entries are made on every core beforehand (a large file's digests
 	// are a good part of its load); the few of tools refused are dropped.
-	entries := make([]*Entry, len(tools))
-	parallel.For(len(tools), func(i int) { entries[i] = NewToolEntry(name, exposedName(tools[i]), tools[i]) })
+	entries := make([]*catalog.Entry, len(tools))
+	parallel.For(len(tools), func(i int) { entries[i] = catalog.NewToolEntry(name, exposedName(tools[i]), tools[i]) })
 	seen := map[string]bool{}
 	for i, t := range tools {
 		exposed := exposedName(t)
@@ -64,7 +65,7 @@ func LoadToolsFile(spec string) (*Source, error) {
 			problem(fmt.Sprintf("tool %q appears twice; the first definition is used", exposed))
 			continue
 		}
-		if err := CheckProxiedName(exposed, t.Name); err != nil {
+		if err := catalog.CheckProxiedName(exposed, t.Name); err != nil {
 			problem(err.Error())
 			continue
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/skill"
@@ -33,7 +34,7 @@ const DefaultMaxTotalSkillBytes = 256 << 20
 // re-reads only the folder it touched.
 type SkillSource struct {
 	roots   []string
-	catalog *Catalog
+	catalog *catalog.Catalog
 	logger  *slog.Logger
 
 	// MaxTotalBytes bounds the files of all skills together; zero means
@@ -76,7 +77,7 @@ func (ld *loadedDir) size() int64 {
 
 // NewSkillSource prepares a source for the given roots; nothing is read
 // until Load.
-func NewSkillSource(roots []string, catalog *Catalog, logger *slog.Logger) *SkillSource {
+func NewSkillSource(roots []string, catalog *catalog.Catalog, logger *slog.Logger) *SkillSource {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -166,7 +167,7 @@ func loadDir(root, dir string) *loadedDir {
 // first skill of a name wins, and a flagged skill not approved is withheld.
 // Callers hold s.mu.
 func (s *SkillSource) publish(order []string, rootProbs problem.Problems) problem.Problems {
-	src := &Source{Name: SkillsSourceName, Kind: SourceSkills, Problems: rootProbs}
+	src := &catalog.Source{Name: SkillsSourceName, Kind: catalog.SourceSkills, Problems: rootProbs}
 	s.flagged = nil
 	winners := map[string]*skill.Skill{}
 	for _, dir := range order {
@@ -201,7 +202,7 @@ func (s *SkillSource) publish(order []string, rootProbs problem.Problems) proble
 				src.Problems = append(src.Problems, skill.WithheldProblems(sk, fs)...)
 			}
 			winners[sk.Name] = sk
-			src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, sk))
+			src.Entries = append(src.Entries, catalog.NewSkillEntry(SkillsSourceName, sk))
 		}
 	}
 	s.logNews(src.Problems)

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
@@ -30,7 +30,7 @@ func (s *Server) nestedFolders(sk *skill.Skill) map[string]string {
 			nested = map[string]string{}
 		}
 		name := path.Base(folder)
-		if e, ok := snap.Lookup(name); !ok || e.Kind != loader.KindSkill || e.Skill.Dir != filepath.Join(sk.Dir, filepath.FromSlash(folder)) {
+		if e, ok := snap.Lookup(name); !ok || e.Kind != catalog.KindSkill || e.Skill.Dir != filepath.Join(sk.Dir, filepath.FromSlash(folder)) {
 			name = ""
 		}
 		nested[folder] = name

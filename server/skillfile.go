@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
@@ -102,7 +102,7 @@ func (s *Server) skill(name string) (*skill.Skill, error) {
 		return nil, fmt.Errorf("skill is required: the name of a skill from tool_search")
 	}
 	e, ok := s.Snapshot().Lookup(name)
-	if !ok || e.Kind != loader.KindSkill {
+	if !ok || e.Kind != catalog.KindSkill {
 		return nil, fmt.Errorf("no skill named %s; find skills with tool_search {\"query\": \"...\", \"kind\": \"skill\"}", quoteName(name))
 	}
 	return e.Skill, nil

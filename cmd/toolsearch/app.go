@@ -21,6 +21,7 @@ import (
 	"github.com/toolsearch/toolsearch/internal/state/pgstate"
 	"github.com/toolsearch/toolsearch/internal/suggest"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
@@ -33,7 +34,7 @@ import (
 type app struct {
 	cfg     *Config
 	log     *slog.Logger
-	catalog *loader.Catalog
+	catalog *catalog.Catalog
 	skills  *loader.SkillSource
 	server  *server.Server
 	// activity records requests for the status page and the trace.
@@ -277,7 +278,7 @@ func newApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), follow: f.follow, stopping: f.stopping}
+	a := &app{cfg: cfg, log: log, catalog: catalog.NewCatalog(server.ReservedNames...), follow: f.follow, stopping: f.stopping}
 	if !f.follow {
 		a.held = newHeldLog(log.Handler())
 		a.log = slog.New(a.held)
@@ -383,9 +384,9 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 			cfg.warnings = append(cfg.warnings, w)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine), MaxConcurrent: sc.MaxConcurrent}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]catalog.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine), MaxConcurrent: sc.MaxConcurrent}
 		for glob, p := range sc.Policy {
-			pol, err := loader.ParsePolicy(p)
+			pol, err := catalog.ParsePolicy(p)
 			if err != nil {
 				return nil, fmt.Errorf("servers.%s.policy.%s: %w", name, glob, err)
 			}
@@ -461,7 +462,7 @@ func (a *app) loginServers() []string {
 	var names []string
 	for _, st := range a.upstreams.Status() {
 		tokens, _ := a.upstreams.Tokens(st.Server)
-		if tokens != nil && (st.State == loader.StateNeedsAuth || tokens.Info() != nil) {
+		if tokens != nil && (st.State == catalog.StateNeedsAuth || tokens.Info() != nil) {
 			names = append(names, st.Server)
 		}
 	}
@@ -506,7 +507,7 @@ func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...s
 	} else {
 		a.upstreams.StartServers(context.Background(), only...) // they run until the app closes
 	}
-	starting := func(s loader.State) bool { return s == loader.StateConnecting || s == loader.StateValidating }
+	starting := func(s catalog.State) bool { return s == catalog.StateConnecting || s == catalog.StateValidating }
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		settled := true

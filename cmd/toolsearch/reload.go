@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
@@ -121,7 +122,7 @@ func (a *app) reportConfig(shown problem.Problems) {
 		}
 		return
 	}
-	src := &loader.Source{Name: configSource, Kind: loader.SourceConfig, Problems: shown}
+	src := &catalog.Source{Name: configSource, Kind: catalog.SourceConfig, Problems: shown}
 	if errs := shown.Errors(); len(errs) > 0 {
 		src.LastError = errs[0].String()
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 func TestReloadKeepsTheRunningConfigurationOnBrokenEdits(t *testing.T) {
@@ -36,7 +36,7 @@ func TestReloadKeepsTheRunningConfigurationOnBrokenEdits(t *testing.T) {
 	servers := func() []string {
 		var names []string
 		for _, src := range a.catalog.Snapshot().Sources {
-			if src.Kind == loader.SourceServer {
+			if src.Kind == catalog.SourceServer {
 				names = append(names, src.Name)
 			}
 		}

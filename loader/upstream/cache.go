@@ -33,7 +33,7 @@ type persisted struct {
 	Listed       time.Time   `json:"listed"`
 	Instructions string      `json:"instructions,omitempty"`
 	Tools        []*mcp.Tool `json:"tools"`
-	// Digests are the tools' digests (loader.ToolDigest), by position.
+	// Digests are the tools' digests (catalog.ToolDigest), by position.
 	// Files written before they were kept lack them.
 	Digests []string `json:"digests,omitempty"`
 	// FirstSeen maps each tool remembered to the digest of its first

@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
@@ -199,7 +199,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		if tl == nil {
 			continue
 		}
-		if got, want := loader.ToolDigest(tl), loader.ToolDigest(old.Tools[i]); got != want {
+		if got, want := catalog.ToolDigest(tl), catalog.ToolDigest(old.Tools[i]); got != want {
 			t.Errorf("%s: digest %s, want %s", tl.Name, got, want)
 		}
 		for _, s := range [][2]any{{tl.InputSchema, old.Tools[i].InputSchema}, {tl.OutputSchema, old.Tools[i].OutputSchema}} {
@@ -237,7 +237,7 @@ func TestLastKnownDigests(t *testing.T) {
 	f := e.add("s", nil)
 	f.setTool("one", "The first tool.")
 	m := e.start()
-	real := entry(waitSource(t, e.catalog, "s", "listed", inState(loader.StateActive)), "s__one").Digest
+	real := entry(waitSource(t, e.catalog, "s", "listed", inState(catalog.StateActive)), "s__one").Digest
 	waitKnown(t, m, "s")
 	m.Close() // once the listing is saved
 	file := m.servers["s"].id.file
@@ -256,16 +256,16 @@ func TestLastKnownDigests(t *testing.T) {
 
 	gate := make(chan struct{})
 	f.gateList(gate)
-	e.catalog = loader.NewCatalog()
+	e.catalog = catalog.NewCatalog()
 	e.opts.Catalog = e.catalog
 	e.start()
-	src := waitSource(t, e.catalog, "s", "last known catalog", inState(loader.StateConnecting))
+	src := waitSource(t, e.catalog, "s", "last known catalog", inState(catalog.StateConnecting))
 	if d := entry(src, "s__one").Digest; d != lie {
 		t.Errorf("served with digest %s, want the saved %s", d, lie)
 	}
 	close(gate)
-	waitSource(t, e.catalog, "s", "listed again, its tool hashed", func(src *loader.Source) bool {
-		return src.State == loader.StateActive && entry(src, "s__one").Digest == real
+	waitSource(t, e.catalog, "s", "listed again, its tool hashed", func(src *catalog.Source) bool {
+		return src.State == catalog.StateActive && entry(src, "s__one").Digest == real
 	})
 }
 

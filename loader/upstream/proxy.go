@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // proxy runs one request to the server u, with the rules of calls:
@@ -68,7 +68,7 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string,
 // tools.
 func (u *upstream) live(ctx context.Context, timeout time.Duration) (*session, error) {
 	u.mu.Lock()
-	s, up := u.sess, u.sess != nil && (u.state == loader.StateActive || u.state == loader.StateValidating)
+	s, up := u.sess, u.sess != nil && (u.state == catalog.StateActive || u.state == catalog.StateValidating)
 	u.mu.Unlock()
 	if up {
 		return s, nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/server/internal/mcptest"
@@ -49,10 +50,10 @@ func memSkill(name string, version int, files map[string]string) *skill.Skill {
 }
 
 // putSkills replaces the catalog's skills.
-func putSkills(c *loader.Catalog, skills ...*skill.Skill) {
-	src := &loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills}
+func putSkills(c *catalog.Catalog, skills ...*skill.Skill) {
+	src := &catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills}
 	for _, sk := range skills {
-		src.Entries = append(src.Entries, loader.NewSkillEntry(loader.SkillsSourceName, sk))
+		src.Entries = append(src.Entries, catalog.NewSkillEntry(loader.SkillsSourceName, sk))
 	}
 	c.Put(src)
 }
@@ -83,13 +84,13 @@ type getResult struct {
 // skillsClient connects a go-sdk client that can call the extension's
 // methods, over the given protocol version, to an MCP server that serves
 // the catalog's skills and follows its changes.
-func skillsClient(t *testing.T, catalog *loader.Catalog, version string) *mcp.ClientSession {
+func skillsClient(t *testing.T, cat *catalog.Catalog, version string) *mcp.ClientSession {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
 	ms := mcp.NewServer(&mcp.Implementation{Name: "skills", Version: "1"}, &mcp.ServerOptions{Capabilities: Declare(&mcp.ServerCapabilities{})})
 	c := NewConn()
-	c.Attach(ms, catalog.Snapshot(), log)
-	t.Cleanup(catalog.Subscribe(func(_, snap *loader.Snapshot) { c.Sync(ms, snap, log) }))
+	c.Attach(ms, cat.Snapshot(), log)
+	t.Cleanup(cat.Subscribe(func(_, snap *catalog.Snapshot) { c.Sync(ms, snap, log) }))
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	if err := errors.Join(
 		mcp.AddSendingCustomMethod[*listSkillsParams, *listPage](client, "skills/list"),
@@ -110,7 +111,7 @@ func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {
 }
 
 func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	// 401 files a skill: four fit in 2000 manifest entries, a fifth does not.
 	var skills []*skill.Skill
 	for i := range 9 {
@@ -144,7 +145,7 @@ func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
 // before the catalog changed: no skill is listed twice and none that stayed
 // is missed.
 func TestSkillsCursorSurvivesChanges(t *testing.T) {
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	var skills []*skill.Skill
 	for i := range 60 {
 		skills = append(skills, memSkill(fmt.Sprintf("skill-%03d", i), 1, nil))
@@ -220,7 +221,7 @@ func (o *orderChecker) RemovePrompts(names ...string) {
 func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 	c := NewConn()
 	o := &orderChecker{t: t, c: c, registered: map[string]bool{}}
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	log := slog.New(slog.DiscardHandler)
 	steps := [][]*skill.Skill{
 		{memSkill("alpha", 1, map[string]string{"a.md": "a", "old/b.md": "b"}), memSkill("beta", 1, nil)},
@@ -248,7 +249,7 @@ func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 // names while the skill keeps gaining files, through a real MCP server:
 // no read of an advertised file fails, and each hashes to its digest.
 func TestSkillsAdvertisedFilesAreReadable(t *testing.T) {
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	putSkills(catalog, memSkill("live", 0, nil))
 	cs := skillsClient(t, catalog, "2025-11-25")
 	ctx := context.Background()
@@ -291,7 +292,7 @@ func TestSkillViewWithholds(t *testing.T) {
 	numeric.Frontmatter["description"] = 42
 	infinite := memSkill("infinite", 1, nil)
 	infinite.Frontmatter["license"] = math.Inf(1)
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	putSkills(catalog, invalid, hinted, numeric, infinite)
 
 	v := newSkillView(catalog.Snapshot())
@@ -315,7 +316,7 @@ func TestSkillViewFolders(t *testing.T) {
 		"references/deep/c d.md": "c",
 		"z.txt":                  "z",
 	})
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	putSkills(catalog, sk)
 	v := newSkillView(catalog.Snapshot())
 	want := map[string]string{
@@ -346,7 +347,7 @@ func TestSkillViewNested(t *testing.T) {
 	if sk == nil || len(sk.Nested) != 1 {
 		t.Fatalf("loading: %v", probs)
 	}
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	putSkills(catalog, sk.Nested[0], sk) // the nested one first: the view must not mind
 	v := newSkillView(catalog.Snapshot())
 	manifest := func(uri string) string {
@@ -385,7 +386,7 @@ func TestSkillViewNested(t *testing.T) {
 func TestSkillViewEmptyFolders(t *testing.T) {
 	sk := memSkill("forms", 1, map[string]string{"references/a.md": "a"})
 	sk.EmptyDirs = []string{"assets", "assets/fonts", "references/drafts"}
-	catalog := loader.NewCatalog()
+	catalog := catalog.NewCatalog()
 	putSkills(catalog, sk)
 	v := newSkillView(catalog.Snapshot())
 	want := map[string]string{

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/skill"
 )
@@ -24,7 +24,7 @@ const skillMetaPrefix = "io.modelcontextprotocol.skills/"
 // one catalog snapshot: the listing entries, the files behind them and the
 // folders holding those files. It is immutable.
 type skillView struct {
-	snap   *loader.Snapshot        // nil for the empty view a connection starts with
+	snap   *catalog.Snapshot       // nil for the empty view a connection starts with
 	skills []*servedSkill          // sorted by URI, the order of skills/list
 	byURI  map[string]*servedSkill // by the URI of the skill's SKILL.md
 	byName map[string]*servedSkill
@@ -76,12 +76,12 @@ func emptySkillView() *skillView {
 // newSkillView derives the view of a snapshot. Only skills valid by the
 // Agent Skills rules are served: the extension requires them to be, and
 // hosts refuse the others anyway.
-func newSkillView(snap *loader.Snapshot) *skillView {
+func newSkillView(snap *catalog.Snapshot) *skillView {
 	v := emptySkillView()
 	v.snap = snap
 	var skills []*skill.Skill
 	for _, e := range snap.Entries {
-		if e.Kind == loader.KindSkill && e.Skill != nil && e.Listed() {
+		if e.Kind == catalog.KindSkill && e.Skill != nil && e.Listed() {
 			skills = append(skills, e.Skill)
 		}
 	}

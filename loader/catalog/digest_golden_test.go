@@ -1,4 +1,4 @@
-package loader
+package catalog
 
 import (
 	"bytes"
@@ -23,8 +23,8 @@ import (
 // canonicalizer) must leave every one of them as it is. Regenerate them only
 // for a deliberate change of the digest, which invalidates every approval:
 //
-//	go test ./loader -run TestDigestGolden -update-digests
-var updateDigests = flag.Bool("update-digests", false, "rewrite loader/testdata/*.golden from the current code")
+//	go test ./loader/catalog -run TestDigestGolden -update-digests
+var updateDigests = flag.Bool("update-digests", false, "rewrite loader/catalog/testdata/*.golden from the current code")
 
 // goldenEdgeJSON are JSON texts at the edges of the grammar and of the
 // round trip: escapes, surrogates, numbers a float64 does not hold, keys
@@ -133,7 +133,7 @@ func edgeDigestLines() []string {
 // poisonedDigestLines digests the scanner's poisoned corpus: its tools,
 // read as a tools file, and each entry whole as a feature's definition.
 func poisonedDigestLines(t *testing.T) []string {
-	data, err := os.ReadFile(filepath.Join("scan", "testdata", "poisoned.json"))
+	data, err := os.ReadFile(filepath.Join("..", "scan", "testdata", "poisoned.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
