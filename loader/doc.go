@@ -6,7 +6,7 @@
 // source's problems in loader/problem; loader combines them with the
 // catalog and keeps it in step as files change.
 //
-//	c := catalog.NewCatalog("tool_search", "call_tool") // names no entry may take
+//	c := catalog.New("tool_search", "call_tool") // names no entry may take
 //
 //	skills := loader.NewSkillSource([]string{"./skills"}, c, logger)
 //	skills.Load()                            // every skill folder under the roots

@@ -60,7 +60,7 @@ func TestSkillSourceFirstRootWins(t *testing.T) {
 	write(t, b, "demo/SKILL.md", "---\nname: demo\ndescription: From b.\n---\n")
 	write(t, b, "broken/SKILL.md", "no frontmatter")
 	write(t, b, "other/SKILL.md", "---\nname: other\ndescription: Other.\n---\n")
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	probs := NewSkillSource([]string{a, b}, c, nil).Load()
 	snap := c.Snapshot()
 	if len(snap.Entries) != 2 {
@@ -87,7 +87,7 @@ func TestSkillSourceNested(t *testing.T) {
 	write(t, root, "notes/SKILL.md", "---\nname: notes\ndescription: Top-level notes.\n---\n")
 	write(t, root, "zz/SKILL.md", "---\nname: forms\ndescription: Another forms.\n---\n")
 	write(t, root, "zz/inner/SKILL.md", "---\nname: inner\ndescription: Inside the loser.\n---\n")
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	probs := NewSkillSource([]string{root}, c, nil).Load()
 	var names []string
 	for _, e := range c.Snapshot().Entries {
@@ -119,7 +119,7 @@ func watch(t *testing.T, c *catalog.Catalog, src *SkillSource) <-chan *catalog.S
 func TestSkillSourceWatch(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: First.\n---\n")
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	src := NewSkillSource([]string{root}, c, nil)
 	src.Load()
 	changes := watch(t, c, src)
@@ -185,7 +185,7 @@ func TestSkillSourceWatchCatchesUp(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "one/SKILL.md", "---\nname: one\ndescription: First.\n---\n")
 	write(t, root, "gone/SKILL.md", "---\nname: gone\ndescription: Removed.\n---\n")
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	src := NewSkillSource([]string{root}, c, nil)
 	src.Load()
 	write(t, root, "two/SKILL.md", "---\nname: two\ndescription: Second.\n---\n")
@@ -217,7 +217,7 @@ func TestSkillSourceWatchStartsQuietly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	src := NewSkillSource([]string{root}, c, nil)
 	src.Load()
 	changes := watch(t, c, src)
@@ -268,7 +268,7 @@ func TestSkillDirs(t *testing.T) {
 		t.Errorf("problems %v, want the misnamed skill file", probs)
 	}
 
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	NewSkillSource([]string{root}, c, nil).Load()
 	var paths []string
 	for _, e := range c.Snapshot().Entries {

@@ -38,7 +38,7 @@ func TestDecodeArgsReportsEveryProblem(t *testing.T) {
 
 // A call with wrong arguments lists every problem, then the schema.
 func TestCallArgumentProblems(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	schema := json.RawMessage(`{"type": "object", "properties": {
 		"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}, "days": {"type": "integer", "minimum": 1}},
 		"required": ["city", "days"], "additionalProperties": false}`)

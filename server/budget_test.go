@@ -16,7 +16,7 @@ import (
 // signatures, then into names, then results go, and what the client reads is
 // exactly that fitted text.
 func TestSearchFitsResultBudget(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	var entries []*catalog.Entry
 	for i := range 5 {
 		var props []string

@@ -21,7 +21,7 @@ type namedServer struct {
 // first keeps a contested name) and serves it.
 func namesCatalog(t *testing.T, servers ...namedServer) (*mcp.ClientSession, *fakeUpstreams) {
 	t.Helper()
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	for _, srv := range servers {
 		var entries []*catalog.Entry
 		for own, policy := range srv.tools {

@@ -102,7 +102,7 @@ func TestCallToolCaseVariants(t *testing.T) {
 // connected client, and returns the client and the upstream calls go to.
 func serveSrv(t *testing.T, entries []*catalog.Entry) (*mcp.ClientSession, *fakeUpstreams) {
 	t.Helper()
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: entries})
 	up := &fakeUpstreams{}
 	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up})

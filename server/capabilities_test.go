@@ -40,7 +40,7 @@ func TestCapabilitiesFollowWhatIsServed(t *testing.T) {
 	for _, tt := range tests {
 		for _, version := range []string{"2025-11-25", "2026-07-28"} {
 			t.Run(tt.name+"/"+version, func(t *testing.T) {
-				c := catalog.NewCatalog(ReservedNames...)
+				c := catalog.New(ReservedNames...)
 				for _, src := range tt.sources {
 					c.Put(src)
 				}

@@ -44,7 +44,7 @@ func (trackerUpstream) Call(_ context.Context, _, tool string, args json.RawMess
 // script costs at most a fifth of the tokens of the same calls made one
 // by one; on a single call, no more than the proxy.
 func TestCodeModeSaves(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	c.Put(&catalog.Source{Name: "tracker", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
 		catalog.NewToolEntry("tracker", "tracker__list_issues", &mcp.Tool{Name: "list_issues", Description: "List issues.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: ro}),

@@ -29,7 +29,7 @@ func TestPromotedListingFollowsApproval(t *testing.T) {
 		put := func(c *catalog.Catalog, e *catalog.Entry) {
 			c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{e}})
 		}
-		c := catalog.NewCatalog(ReservedNames...)
+		c := catalog.New(ReservedNames...)
 		put(c, catalog.NewToolEntry("srv", "srv__purge", readOnly))
 		s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}, Promote: true})
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 // and never listed to the host directly, always-loaded or promoted.
 func TestNamesModelAPIsRefuseStayProxied(t *testing.T) {
 	own := strings.Repeat("x", 64)
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	var entries []*catalog.Entry
 	for _, name := range []string{own, "dotted.name", "fits"} {
 		e := catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "Echo " + name + ".", InputSchema: json.RawMessage(`{"type":"object"}`)})

@@ -6,7 +6,7 @@
 // A [Server] is made once over a catalog.Catalog and follows its changes;
 // each MCP connection gets an mcp.Server from it:
 //
-//	catalog := catalog.NewCatalog(server.ReservedNames...)
+//	catalog := catalog.New(server.ReservedNames...)
 //	// ... fill the catalog (package loader)
 //	s, err := server.New(catalog, server.Options{
 //		ListingBudget: server.DefaultListingBudget,

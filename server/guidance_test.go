@@ -21,7 +21,7 @@ func guidanceCatalog(t *testing.T) *catalog.Catalog {
 	tool := func(src, name, desc, params string, a *mcp.ToolAnnotations) *catalog.Entry {
 		return catalog.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(params), Annotations: a})
 	}
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive,
 		Instructions: "Call get_forecast before\u200b anything else.\n\nDates are ISO 8601.",
 		Entries: []*catalog.Entry{
@@ -102,7 +102,7 @@ func structuredOf(t *testing.T, res *mcp.CallToolResult) *SearchResult {
 // A body cut to fit the budget says where the rest is, in the structured
 // result too.
 func TestStructuredResultSaysWhereCutBodyGoesOn(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	sk := &skill.Skill{Name: "long", Description: "A long skill.", Body: strings.Repeat("Step: do the next thing with care.\n", 400)}
 	c.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills, Entries: []*catalog.Entry{catalog.NewSkillEntry(loader.SkillsSourceName, sk)}})
 	s, err := New(c, Options{ResultBudget: 500})

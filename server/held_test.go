@@ -27,7 +27,7 @@ func heldCatalog(t *testing.T) *catalog.Catalog {
 	add.Hold(&catalog.Quarantine{Reason: trust.ReasonFlagged, Findings: scan.Tool(cur), Summary: trust.Summarize(old, cur), Previous: old, Review: "toolsearch review calc__add"})
 	fr := catalog.NewToolEntry("calc", "calc__fresh", fresh)
 	fr.Hold(&catalog.Quarantine{Reason: trust.ReasonNew, Summary: trust.Summarize(nil, fresh), Review: "toolsearch review calc__fresh"})
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(&catalog.Source{Name: "calc", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{add, fr}})
 	return c
 }

@@ -33,7 +33,7 @@ func TestSyncIndexAcrossBatches(t *testing.T) {
 		return src
 	}
 	n := 2*indexBatch + 3
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	c.Put(tools(n, ""))
 	first := c.Snapshot()
 	ix := search.NewIndex()
@@ -209,7 +209,7 @@ func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
 		}
 		return src
 	}
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	c.Put(server(""))
 	first := c.Snapshot()
 	ix := search.NewIndex()

@@ -45,7 +45,7 @@ func TestShownInstructions(t *testing.T) {
 // call them (full detail), once per result, and give way first to the
 // result budget.
 func TestSearchShowsServerInstructions(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	instr := "Call find_docs first." + strings.Repeat(" Pages are numbered from one.", 8)
 	schema := `{"type":"object","properties":{"q":{"type":"string","description":"` + strings.Repeat("The query to look up. ", 20) + `"}}}`
 	var entries []*catalog.Entry

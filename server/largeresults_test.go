@@ -47,7 +47,7 @@ func TestSearchNotesLargeResults(t *testing.T) {
 		return catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool for issues.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a})
 	}
 	catalog := func() *catalog.Catalog {
-		c := catalog.NewCatalog(ReservedNames...)
+		c := catalog.New(ReservedNames...)
 		c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
 			tool("list_issues", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 			tool("get_issue", &mcp.ToolAnnotations{ReadOnlyHint: true}),

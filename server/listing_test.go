@@ -14,7 +14,7 @@ import (
 // syntheticCatalog makes a catalog of n tools spread over a few sources,
 // with descriptions of realistic length.
 func syntheticCatalog(n int) *catalog.Catalog {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	verbs := []string{"get", "list", "create", "update", "delete", "search", "send", "fetch"}
 	nouns := []string{"issue", "pull_request", "message", "channel", "file", "record", "invoice", "ticket", "user", "event"}
 	perSource := map[string][]*catalog.Entry{}
@@ -68,7 +68,7 @@ func TestListingBudgetHoldsAtAnySize(t *testing.T) {
 // A catalog of 40 tools named as the examples' are (a verb and a noun or
 // two, from four servers) keeps a one-liner for each at the default budget.
 func TestDefaultBudgetKeepsOneLinersOf40(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	verbs := []string{"get", "list", "create", "update", "delete", "search", "send", "read", "close", "merge"}
 	nouns := []string{"issue", "pull_request", "message", "channel"}
 	for s, noun := range nouns {
@@ -161,7 +161,7 @@ func TestListingSaysWhatIsStarting(t *testing.T) {
 		}, "1 server unavailable (notion: needs a login).\n[linear] (needs_auth)\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := catalog.NewCatalog(ReservedNames...)
+			c := catalog.New(ReservedNames...)
 			for _, src := range tc.sources {
 				c.Put(src)
 			}

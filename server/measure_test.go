@@ -290,7 +290,7 @@ func scaledCatalog(t testing.TB, n int) *catalog.Catalog {
 		}
 		scaled.Entries = append(scaled.Entries, catalog.NewToolEntry("dev", name, e.Tool))
 	}
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(scaled)
 	return c
 }
@@ -352,7 +352,7 @@ func loadDevServer(tb testing.TB) (*Server, []string) {
 	for i, q := range qs {
 		queries[i] = q.Query
 	}
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(src)
 	s, err := New(c, Options{ListingBudget: DefaultListingBudget})
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // needsServer serves hotel, car and weather tools of a few servers.
 func needsServer(t *testing.T, opts Options) *Server {
 	t.Helper()
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	var entries []*catalog.Entry
 	for _, tool := range []struct{ name, desc string }{
 		{"hotels__book_hotel", "Book a hotel room in a city."},

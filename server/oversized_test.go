@@ -26,7 +26,7 @@ func hugeDescription(n int) string {
 
 func oversizedServer(t *testing.T, desc string, budget int) *Server {
 	t.Helper()
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	schema := json.RawMessage(`{"type":"object","properties":{"ledger":{"type":"string","description":"Which ledger."}},"required":["ledger"]}`)
 	tool := &mcp.Tool{Name: "export_ledger", Description: desc, InputSchema: schema}
 	small := &mcp.Tool{Name: "count_items", Description: "Count the items of a ledger.", InputSchema: json.RawMessage(`{"type":"object"}`)}

@@ -106,7 +106,7 @@ var hangStarted, hangCancelled = make(chan struct{}, 16), make(chan struct{}, 16
 // protocol version upVersion speaks ("" for the latest).
 func passthroughServer(t *testing.T, up *mcp.Server) (*Server, *upstream.Manager) {
 	t.Helper()
-	cat := catalog.NewCatalog(ReservedNames...)
+	cat := catalog.New(ReservedNames...)
 	m := upstream.New([]upstream.ServerConfig{{Name: "up", Type: upstream.TypeStdio, Command: "up"}}, upstream.Options{
 		Catalog:  cat,
 		CacheDir: t.TempDir(),
@@ -513,7 +513,7 @@ func BenchmarkResourceOf(b *testing.B) {
 	for i := range 1000 {
 		src.Entries = append(src.Entries, catalog.NewTemplateEntry("notes", &mcp.ResourceTemplate{URITemplate: fmt.Sprintf("notes%d://day/{date}/{+rest}", i), Name: fmt.Sprint("t", i)}))
 	}
-	catalog := catalog.NewCatalog(ReservedNames...)
+	catalog := catalog.New(ReservedNames...)
 	catalog.Put(src)
 	s, err := New(catalog, Options{ListingBudget: DefaultListingBudget})
 	if err != nil {
@@ -535,7 +535,7 @@ func serverOf(t *testing.T, ups map[string]*mcp.Server) *Server {
 	for name := range ups {
 		configs = append(configs, upstream.ServerConfig{Name: name, Type: upstream.TypeStdio, Command: name})
 	}
-	catalog := catalog.NewCatalog(ReservedNames...)
+	catalog := catalog.New(ReservedNames...)
 	m := upstream.New(configs, upstream.Options{
 		Catalog:  catalog,
 		CacheDir: t.TempDir(),

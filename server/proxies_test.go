@@ -21,7 +21,7 @@ func annotatedCatalog(t *testing.T) *catalog.Catalog {
 	tool := func(name string, a *mcp.ToolAnnotations) *catalog.Entry {
 		return catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a})
 	}
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
 		tool("get_issue", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 		tool("create_issue", &mcp.ToolAnnotations{DestructiveHint: ptr(false)}),
@@ -177,7 +177,7 @@ func TestSearchNamesProxy(t *testing.T) {
 // run_skill_script; no read-only tool, no call_tool_read; a server still
 // starting without known tools may bring any class.
 func TestOwnToolsFollowCatalog(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	s, err := New(c, Options{Upstreams: &fakeUpstreams{}})
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func TestProxiesWanted(t *testing.T) {
 		{"validating without tools", &catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateValidating}, "call_tool,call_tool_read,call_tool_write"},
 	}
 	for _, tt := range tests {
-		c := catalog.NewCatalog(ReservedNames...)
+		c := catalog.New(ReservedNames...)
 		c.Put(tt.source)
 		var got []string
 		for name, ok := range proxiesWanted(c.Snapshot()) {
@@ -257,7 +257,7 @@ func TestProxiesWanted(t *testing.T) {
 // unknown, while the announcement that gives it to the connection is still
 // to come.
 func TestProxyCallableBeforeAnnouncement(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	up := &fakeUpstreams{}
 	s, err := New(c, Options{Upstreams: up, FirstListWait: -1})
 	if err != nil {

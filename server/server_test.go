@@ -44,7 +44,7 @@ func (notActiveErr) NotActive() (catalog.State, string) {
 // policies, a static tools file and a skill.
 func testCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	echo := &mcp.Tool{Name: "echo", Description: "Echo a message back.", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
 	secret := &mcp.Tool{Name: "read_secret", Description: "Read a secret value.", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	wipe := &mcp.Tool{Name: "wipe_disk", Description: "Erase everything.", InputSchema: json.RawMessage(`{"type":"object"}`)}

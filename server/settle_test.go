@@ -14,7 +14,7 @@ import (
 // startingCatalog has n upstream servers that have not listed yet, on a
 // very first start.
 func startingCatalog(names ...string) *catalog.Catalog {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	for _, name := range names {
 		c.Put(&catalog.Source{Name: name, Kind: catalog.SourceServer, State: catalog.StateConnecting})
 	}

@@ -17,7 +17,7 @@ import (
 // too. tool_search's description is shown over an empty catalog: the
 // listing in it is tested on its own.
 func TestSnapshots(t *testing.T) {
-	s, err := New(catalog.NewCatalog(ReservedNames...), Options{ListingBudget: DefaultListingBudget})
+	s, err := New(catalog.New(ReservedNames...), Options{ListingBudget: DefaultListingBudget})
 	if err != nil {
 		t.Fatal(err)
 	}

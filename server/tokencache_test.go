@@ -113,7 +113,7 @@ func TestCountCacheBounded(t *testing.T) {
 // an upstream may describe one: the description is counted once, not on
 // every search that returns it.
 func BenchmarkSearchHugeDescription(b *testing.B) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	huge := &mcp.Tool{
 		Name:        "huge",
 		Description: "Frobnicate the widgets. " + strings.Repeat("Lorem ipsum dolor sit amet, widgets frobnicated. ", (10<<20)/50),

@@ -14,7 +14,7 @@ import (
 // failed to start, with its error and stderr, and a disabled one.
 func unavailableCatalog(t *testing.T) *Server {
 	t.Helper()
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	tool := func(name, desc string) *catalog.Entry {
 		return catalog.NewToolEntry("weather", "weather__"+name, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)})
 	}

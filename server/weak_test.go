@@ -11,7 +11,7 @@ import (
 )
 
 func TestWeakMatch(t *testing.T) {
-	c := catalog.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	tool := func(name, desc, params string) *catalog.Entry {
 		return catalog.NewToolEntry("t", name, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(params)})
 	}

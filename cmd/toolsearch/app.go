@@ -278,7 +278,7 @@ func newApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: log, catalog: catalog.NewCatalog(server.ReservedNames...), follow: f.follow, stopping: f.stopping}
+	a := &app{cfg: cfg, log: log, catalog: catalog.New(server.ReservedNames...), follow: f.follow, stopping: f.stopping}
 	if !f.follow {
 		a.held = newHeldLog(log.Handler())
 		a.log = slog.New(a.held)

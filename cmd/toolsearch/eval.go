@@ -235,7 +235,7 @@ func writeJSON(out io.Writer, v any) error {
 // documents are server.Documents', as serve indexes them. Problems and refusals
 // are written to warn.
 func evalEntries(files []string, warn io.Writer) ([]*catalog.Entry, error) {
-	c := catalog.NewCatalog(server.ReservedNames...)
+	c := catalog.New(server.ReservedNames...)
 	for _, spec := range files {
 		src, err := loader.LoadToolsFile(spec)
 		if err != nil {

@@ -185,9 +185,9 @@ type Catalog struct {
 	nextSub  int
 }
 
-// NewCatalog returns an empty catalog. Reserved names (toolsearch's own
+// New returns an empty catalog. Reserved names (toolsearch's own
 // tools) are refused to every source.
-func NewCatalog(reserved ...string) *Catalog {
+func New(reserved ...string) *Catalog {
 	c := &Catalog{sources: map[string]*Source{}, reserved: map[string]string{}, subs: map[int]func(old, new *Snapshot){}}
 	for _, r := range reserved {
 		c.reserved[strings.ToLower(r)] = r

@@ -16,7 +16,7 @@ func tool(name string) *mcp.Tool {
 }
 
 func TestCatalogCollisionsAndReserved(t *testing.T) {
-	c := NewCatalog("tool_search")
+	c := New("tool_search")
 	c.Put(&Source{Name: "a", Kind: SourceTools, Entries: []*Entry{NewToolEntry("a", "echo", tool("echo")), NewToolEntry("a", "tool_search", tool("tool_search"))}})
 	c.Put(&Source{Name: "b", Kind: SourceTools, Entries: []*Entry{
 		NewToolEntry("b", "ECHO", tool("ECHO")), NewToolEntry("b", "echo", tool("echo")), NewToolEntry("b", "b__x", tool("x")),
@@ -86,7 +86,7 @@ func TestCatalogCollisionsAndReserved(t *testing.T) {
 }
 
 func TestCatalogSubscribeSeesEveryChangeInOrder(t *testing.T) {
-	c := NewCatalog()
+	c := New()
 	var versions []uint64
 	cancel := c.Subscribe(func(old, new *Snapshot) {
 		if new.Version != old.Version+1 {
@@ -123,7 +123,7 @@ func TestSummarize(t *testing.T) {
 // only in case are both served, each by its own name, and a name in another case
 // finds neither, since case cannot say which is meant.
 func TestCatalogPromptCaseVariants(t *testing.T) {
-	c := NewCatalog("tool_search")
+	c := New("tool_search")
 	c.Put(&Source{Name: "a", Kind: SourceServer, Entries: []*Entry{
 		NewPromptEntry("a", "a__review", &mcp.Prompt{Name: "review"}),
 		NewPromptEntry("a", "a__Review", &mcp.Prompt{Name: "Review"}),
@@ -150,7 +150,7 @@ func TestCatalogPromptCaseVariants(t *testing.T) {
 }
 
 func TestCatalogPromptsAndResourcesHaveTheirOwnNameSpaces(t *testing.T) {
-	c := NewCatalog("tool_search")
+	c := New("tool_search")
 	c.Put(&Source{Name: "a", Kind: SourceServer, Entries: []*Entry{
 		NewToolEntry("a", "a__review", tool("review")),
 		NewPromptEntry("a", "a__review", &mcp.Prompt{Name: "review", Description: "Review code."}),
@@ -238,7 +238,7 @@ func TestCatalogRefusesAURIThatTwoServersClaim(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := NewCatalog()
+			c := New()
 			c.Put(&Source{Name: "a", Kind: SourceServer, Entries: tt.a})
 			c.Put(&Source{Name: "b", Kind: SourceServer, Entries: tt.b})
 			snap := c.Snapshot()

@@ -7,7 +7,7 @@
 // A [Catalog] is made once and fed by its sources; readers take a
 // [Snapshot] of it, or subscribe to its changes:
 //
-//	c := catalog.NewCatalog("tool_search", "call_tool") // names no entry may take
+//	c := catalog.New("tool_search", "call_tool") // names no entry may take
 //	c.Put(&catalog.Source{Name: "gh", Kind: catalog.SourceTools, Entries: entries})
 //
 //	snap := c.Snapshot()

@@ -11,7 +11,7 @@ import (
 // main are narrowed again. reserved are the names no source may take, as
 // for main.
 func Follow(main *catalog.Catalog, p *Profile, reserved ...string) (view *catalog.Catalog, stop func()) {
-	view = catalog.NewCatalog(reserved...)
+	view = catalog.New(reserved...)
 	f := &follower{p: p, view: view, put: map[string]*catalog.Source{}}
 	// Changes are applied under f.mu in the order main makes them; the
 	// first sync and the subscription overlap, and the version check keeps

@@ -40,7 +40,7 @@ func names(c *catalog.Catalog) string {
 }
 
 func TestFollow(t *testing.T) {
-	main := catalog.NewCatalog()
+	main := catalog.New()
 	main.Put(&catalog.Source{Name: "github", Kind: catalog.SourceServer, Entries: []*catalog.Entry{
 		toolEntry("github", "get_issue", catalog.PolicyCallable),
 		toolEntry("github", "get_secret", catalog.PolicyHidden),
@@ -90,7 +90,7 @@ func TestFollow(t *testing.T) {
 // TestFollowAll: a profile without lists is the whole catalog, hidden
 // entries left out.
 func TestFollowAll(t *testing.T) {
-	main := catalog.NewCatalog()
+	main := catalog.New()
 	main.Put(&catalog.Source{Name: "s", Kind: catalog.SourceServer, Entries: []*catalog.Entry{toolEntry("s", "a", catalog.PolicyCallable), toolEntry("s", "b", catalog.PolicyHidden)}})
 	view, stop := Follow(main, &Profile{Name: "all"})
 	defer stop()

@@ -21,7 +21,7 @@ import (
 func TestToolsearchPassesItsOwnScan(t *testing.T) {
 	// A skill, a server still starting and code mode on: every tool of
 	// toolsearch's own is listed (see server.ownTools).
-	c := catalog.NewCatalog(server.ReservedNames...)
+	c := catalog.New(server.ReservedNames...)
 	c.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills,
 		Entries: []*catalog.Entry{catalog.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "notes", Description: "Take notes."})}})
 	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateConnecting})

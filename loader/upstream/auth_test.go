@@ -46,7 +46,7 @@ type oauthEnv struct {
 }
 
 func newOAuthEnv(t *testing.T, sse bool) *oauthEnv {
-	e := &oauthEnv{t: t, catalog: catalog.NewCatalog()}
+	e := &oauthEnv{t: t, catalog: catalog.New()}
 	e.as = authserver.New(authserver.Options{Scopes: []string{"tasks", "admin"}})
 	asSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hook, _ := e.asHook.Load().(http.HandlerFunc); hook != nil {
@@ -237,7 +237,7 @@ func TestOAuthLoginServesAndSurvivesRestart(t *testing.T) {
 
 			// A new process (a new Manager) uses the stored tokens.
 			m.Close()
-			e.catalog = catalog.NewCatalog()
+			e.catalog = catalog.New()
 			e.opts.Catalog = e.catalog
 			m2 := e.start(typ)
 			waitSource(t, e.catalog, "remote", "active after restart", inState(catalog.StateActive))

@@ -256,7 +256,7 @@ func TestLastKnownDigests(t *testing.T) {
 
 	gate := make(chan struct{})
 	f.gateList(gate)
-	e.catalog = catalog.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	e.start()
 	src := waitSource(t, e.catalog, "s", "last known catalog", inState(catalog.StateConnecting))

@@ -108,7 +108,7 @@ func TestPromptsAndResourcesAreListedWithPolicies(t *testing.T) {
 
 	// The last known features are served before the server answers.
 	m.Close()
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	opts := e.opts
 	opts.Catalog = c
 	LoadPersisted(e.configs(), opts)

@@ -94,7 +94,7 @@ func TestChangedInstructionsAreHeld(t *testing.T) {
 	m.Close()
 
 	restart := func() *Manager {
-		e.catalog = catalog.NewCatalog()
+		e.catalog = catalog.New()
 		e.opts.Catalog = e.catalog
 		return e.start()
 	}

@@ -121,7 +121,7 @@ type testEnv struct {
 }
 
 func newEnv(t *testing.T) *testEnv {
-	e := &testEnv{t: t, catalog: catalog.NewCatalog(), fakes: map[string]*fakeServer{}}
+	e := &testEnv{t: t, catalog: catalog.New(), fakes: map[string]*fakeServer{}}
 	e.opts = Options{
 		Catalog:  e.catalog,
 		Settings: map[string]Settings{},

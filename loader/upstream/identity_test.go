@@ -18,7 +18,7 @@ import (
 // startWith makes and starts a Manager over the given configurations of
 // the fake servers, in a fresh catalog.
 func (e *testEnv) startWith(cfgs ...ServerConfig) *Manager {
-	e.catalog = catalog.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	m := New(cfgs, e.opts)
 	m.firstBackoff = time.Millisecond
@@ -131,7 +131,7 @@ func TestApprovalsMigrate(t *testing.T) {
 	// The digests as listed, from a run with a cache of its own.
 	probe := e.opts
 	probe.CacheDir = t.TempDir()
-	probe.Catalog = catalog.NewCatalog()
+	probe.Catalog = catalog.New()
 	pm := New([]ServerConfig{cfg}, probe)
 	pm.Start(context.Background())
 	listed := waitSource(t, probe.Catalog, "calc", "probe listing", inState(catalog.StateActive))

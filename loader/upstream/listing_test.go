@@ -152,7 +152,7 @@ func TestStreamableSessionReachesTheClient(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	m := New([]ServerConfig{{Name: "old", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: catalog.NewCatalog(), CacheDir: t.TempDir(), Logger: testLogger(t)})
+	m := New([]ServerConfig{{Name: "old", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: catalog.New(), CacheDir: t.TempDir(), Logger: testLogger(t)})
 	m.Start(context.Background())
 	defer m.Close()
 	waitSource(t, m.opts.Catalog, "old", "active", inState(catalog.StateActive))

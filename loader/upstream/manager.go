@@ -233,7 +233,7 @@ type Manager struct {
 // Start.
 func New(servers []ServerConfig, opts Options) *Manager {
 	if opts.Catalog == nil {
-		opts.Catalog = catalog.NewCatalog()
+		opts.Catalog = catalog.New()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)

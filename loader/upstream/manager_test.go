@@ -498,7 +498,7 @@ func TestPersistedCatalog(t *testing.T) {
 	// A restarted toolsearch publishes the last known tools before the
 	// server answers.
 	blocked := e.opts
-	blocked.Catalog = catalog.NewCatalog()
+	blocked.Catalog = catalog.New()
 	dialled := make(chan struct{})
 	blocked.Dial = func(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
 		close(dialled)
@@ -528,7 +528,7 @@ func TestPersistedCatalog(t *testing.T) {
 	f.RemoveTools("shifty")
 	f.addEcho("shifty", "Version two.")
 	for range 2 {
-		e.catalog = catalog.NewCatalog()
+		e.catalog = catalog.New()
 		e.opts.Catalog = e.catalog
 		m3 := e.start()
 		src = waitSource(t, e.catalog, "fake", "active", func(s *catalog.Source) bool {
@@ -551,7 +551,7 @@ func TestPersistedCatalog(t *testing.T) {
 		t.Error("still marked changed after ResetChanged")
 	}
 	m4.Close()
-	e.opts.Catalog = catalog.NewCatalog()
+	e.opts.Catalog = catalog.New()
 	LoadPersisted(e.configs(), e.opts)
 	if src, _ := e.opts.Catalog.Snapshot().Source("fake"); len(src.Entries) != 2 || src.Entries[0].Changed {
 		t.Errorf("LoadPersisted after reset: %+v", src)
@@ -566,7 +566,7 @@ func TestDisabled(t *testing.T) {
 	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	first.Close() // leaves a last known catalog
 
-	e.opts.Catalog = catalog.NewCatalog()
+	e.opts.Catalog = catalog.New()
 	e.opts.Settings["fake"] = Settings{Disabled: true}
 	m := New(e.configs(), e.opts)
 	m.Start(context.Background())

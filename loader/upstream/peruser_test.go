@@ -83,7 +83,7 @@ func TestIdentityUser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cat := catalog.NewCatalog()
+	cat := catalog.New()
 	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
 		Catalog:    cat,
 		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
@@ -137,7 +137,7 @@ func TestIdentitySharedUsesTheSharedGrant(t *testing.T) {
 	if err := store.Save(grantFor("who", who.url, "shared-token")); err != nil {
 		t.Fatal(err)
 	}
-	cat := catalog.NewCatalog()
+	cat := catalog.New()
 	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
 		Catalog: cat, CacheDir: t.TempDir(), Logger: testLogger(t), TokenStore: store,
 	})
@@ -183,7 +183,7 @@ func TestIdentityUserStoredGrants(t *testing.T) {
 	if _, err := store.SaveGrant(ctx, oauth.GrantKey{Principal: "alice", Server: "who", Resource: who.url}, grantFor("who", who.url, "alice-token")); err != nil {
 		t.Fatal(err)
 	}
-	cat := catalog.NewCatalog()
+	cat := catalog.New()
 	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
 		Catalog:    cat,
 		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},

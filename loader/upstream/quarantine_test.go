@@ -81,7 +81,7 @@ func TestQuarantineChanged(t *testing.T) {
 	m.Close()
 
 	// A restart holds it still, and still knows what changed.
-	e.catalog = catalog.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	m = e.start()
 	src = waitSource(t, e.catalog, "calc", "held after a restart", held("calc__add", true))
@@ -232,7 +232,7 @@ func TestQuarantineApprovalFromElsewhere(t *testing.T) {
 	// after the listing is published.
 	deadline := time.Now().Add(waitLimit)
 	for {
-		other := New(e.configs(), Options{CacheDir: e.opts.CacheDir, Catalog: catalog.NewCatalog(), Settings: e.opts.Settings})
+		other := New(e.configs(), Options{CacheDir: e.opts.CacheDir, Catalog: catalog.New(), Settings: e.opts.Settings})
 		other.LoadPersisted()
 		_, err := other.Approve(context.Background(), "cli", ApproveRequest{Server: "s"})
 		if err == nil {
@@ -269,7 +269,7 @@ func restartSettled(t *testing.T) (*Manager, *catalog.Catalog) {
 	m.Close()
 
 	blocked := e.opts
-	blocked.Catalog = catalog.NewCatalog()
+	blocked.Catalog = catalog.New()
 	blocked.Dial = func(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -335,7 +335,7 @@ func TestQuarantineCallRightAfterStart(t *testing.T) {
 	f.setTool("add", "Adds two numbers, and keeps a copy of them for later.", "a", "b", "keep")
 	gate := make(chan struct{})
 	f.gateList(gate)
-	e.catalog = catalog.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	m = e.start()
 	if src := waitSource(t, e.catalog, "calc", "last known catalog", inState(catalog.StateConnecting)); entry(src, "calc__add").Held() {

@@ -63,7 +63,7 @@ func TestSecretsAreRedacted(t *testing.T) {
 		return strings.Replace(base, "http://", "http://admin:pa55word@", 1) + "/mcp?api_key=queryS3cret&page=1"
 	}
 	var logs syncBuffer
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	m := New([]ServerConfig{
 		{Name: "echo", Type: TypeHTTP, URL: withSecrets(echo.URL), Headers: headers},
 		{Name: "down", Type: TypeSSE, URL: withSecrets("http://" + closed), Headers: headers},
@@ -177,7 +177,7 @@ func TestInstructionsAreRedacted(t *testing.T) {
 	})
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	defer srv.Close()
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	m := New([]ServerConfig{{Name: "quoter", Type: TypeHTTP, URL: srv.URL, Headers: map[string]string{"X-Api-Key": "hdrS3cret"}}},
 		Options{Catalog: c, CacheDir: t.TempDir()})
 	m.Start(context.Background())

@@ -27,7 +27,7 @@ import (
 
 // realEnv runs servers over the real transports.
 func realEnv(t *testing.T, opts Options, servers ...ServerConfig) (*Manager, *catalog.Catalog) {
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	opts.Catalog, opts.CacheDir, opts.Logger = c, t.TempDir(), testLogger(t)
 	m := New(servers, opts)
 	m.firstBackoff = time.Hour // each test looks at one attempt
@@ -338,7 +338,7 @@ func TestHTTPServerWithATooLargeAnswerFails(t *testing.T) {
 		w.Write([]byte(`","inputSchema":{"type":"object"}}]}}`))
 	}))
 	defer srv.Close()
-	cat := catalog.NewCatalog()
+	cat := catalog.New()
 	m := New([]ServerConfig{{Name: "big", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: cat, CacheDir: t.TempDir(), Logger: testLogger(t)})
 	m.Start(context.Background())
 	defer m.Close()

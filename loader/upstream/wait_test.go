@@ -88,7 +88,7 @@ func TestCachedUntilListed(t *testing.T) {
 	}
 	first.Close()
 
-	e.catalog = catalog.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	gate := make(chan struct{})
 	f.gateList(gate)

@@ -108,7 +108,7 @@ func TestToolLabelsCapped(t *testing.T) {
 // The servers' states and the held definitions are read at each scrape:
 // every state of a server is a series, 1 for the one it is in.
 func TestCatalogGauges(t *testing.T) {
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	c.Put(&catalog.Source{Name: "weather", Kind: catalog.SourceServer, State: catalog.StateActive})
 	c.Put(&catalog.Source{Name: "tasks", Kind: catalog.SourceServer, State: catalog.StateNeedsAuth})
 	c.Put(&catalog.Source{Name: "skills", Kind: catalog.SourceSkills})
@@ -161,7 +161,7 @@ func TestInstancesApart(t *testing.T) {
 // skips.
 func TestPromtoolCheckMetrics(t *testing.T) {
 	promtool := promtoolForTest(t)
-	c := catalog.NewCatalog()
+	c := catalog.New()
 	c.Put(&catalog.Source{Name: "weather", Kind: catalog.SourceServer, State: catalog.StateActive})
 	c.Put(&catalog.Source{Name: "skills", Kind: catalog.SourceSkills})
 	m := New(Options{Snapshot: c.Snapshot, Held: func() map[string]int { return map[string]int{"skills": 1} }})

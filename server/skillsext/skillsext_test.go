@@ -111,7 +111,7 @@ func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {
 }
 
 func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	// 401 files a skill: four fit in 2000 manifest entries, a fifth does not.
 	var skills []*skill.Skill
 	for i := range 9 {
@@ -145,7 +145,7 @@ func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
 // before the catalog changed: no skill is listed twice and none that stayed
 // is missed.
 func TestSkillsCursorSurvivesChanges(t *testing.T) {
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	var skills []*skill.Skill
 	for i := range 60 {
 		skills = append(skills, memSkill(fmt.Sprintf("skill-%03d", i), 1, nil))
@@ -221,7 +221,7 @@ func (o *orderChecker) RemovePrompts(names ...string) {
 func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 	c := NewConn()
 	o := &orderChecker{t: t, c: c, registered: map[string]bool{}}
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	log := slog.New(slog.DiscardHandler)
 	steps := [][]*skill.Skill{
 		{memSkill("alpha", 1, map[string]string{"a.md": "a", "old/b.md": "b"}), memSkill("beta", 1, nil)},
@@ -249,7 +249,7 @@ func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 // names while the skill keeps gaining files, through a real MCP server:
 // no read of an advertised file fails, and each hashes to its digest.
 func TestSkillsAdvertisedFilesAreReadable(t *testing.T) {
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, memSkill("live", 0, nil))
 	cs := skillsClient(t, catalog, "2025-11-25")
 	ctx := context.Background()
@@ -292,7 +292,7 @@ func TestSkillViewWithholds(t *testing.T) {
 	numeric.Frontmatter["description"] = 42
 	infinite := memSkill("infinite", 1, nil)
 	infinite.Frontmatter["license"] = math.Inf(1)
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, invalid, hinted, numeric, infinite)
 
 	v := newSkillView(catalog.Snapshot())
@@ -316,7 +316,7 @@ func TestSkillViewFolders(t *testing.T) {
 		"references/deep/c d.md": "c",
 		"z.txt":                  "z",
 	})
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk)
 	v := newSkillView(catalog.Snapshot())
 	want := map[string]string{
@@ -347,7 +347,7 @@ func TestSkillViewNested(t *testing.T) {
 	if sk == nil || len(sk.Nested) != 1 {
 		t.Fatalf("loading: %v", probs)
 	}
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk.Nested[0], sk) // the nested one first: the view must not mind
 	v := newSkillView(catalog.Snapshot())
 	manifest := func(uri string) string {
@@ -386,7 +386,7 @@ func TestSkillViewNested(t *testing.T) {
 func TestSkillViewEmptyFolders(t *testing.T) {
 	sk := memSkill("forms", 1, map[string]string{"references/a.md": "a"})
 	sk.EmptyDirs = []string{"assets", "assets/fonts", "references/drafts"}
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk)
 	v := newSkillView(catalog.Snapshot())
 	want := map[string]string{

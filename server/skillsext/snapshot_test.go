@@ -18,7 +18,7 @@ import (
 func TestSnapshots(t *testing.T) {
 	sk := memSkill("csv-audit", 1, map[string]string{"references/rules.md": "# Rules\n"})
 	sk.Frontmatter["license"] = "MIT"
-	catalog := catalog.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk)
 	cs := skillsClient(t, catalog, "2025-11-25")
 	ctx := context.Background()

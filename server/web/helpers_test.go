@@ -30,7 +30,7 @@ func (f *fakeUpstreams) Call(ctx context.Context, server, tool string, args json
 // file.
 func testCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
-	c := catalog.NewCatalog(server.ReservedNames...)
+	c := catalog.New(server.ReservedNames...)
 	echo := &mcp.Tool{Name: "echo", Description: "Echo a message back.", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
 	ping := &mcp.Tool{Name: "ping", Description: "Check the server answers.", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{catalog.NewToolEntry("srv", "srv__echo", echo), catalog.NewToolEntry("srv", "srv__ping", ping)}})
