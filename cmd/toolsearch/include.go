@@ -63,7 +63,7 @@ func (cfg *Config) applyInclude() error {
 	cfg.Tools = append(cfg.Tools, inc.Tools...)
 	for name, sc := range inc.Servers {
 		if cfg.Servers == nil {
-			cfg.Servers = map[string]*ServerConfig{}
+			cfg.Servers = map[string]*ServerSettings{}
 		}
 		if _, own := cfg.Servers[name]; !own {
 			cfg.Servers[name] = sc

@@ -91,8 +91,8 @@ func TestReloadKeepsTheRunningConfigurationOnBrokenEdits(t *testing.T) {
 
 func TestRestartKeysNameWhatAppliesAtTheNextStart(t *testing.T) {
 	budget, other := 300, 500
-	prev := &Config{ListingBudget: &budget, MCPConfig: "a.json", Servers: map[string]*ServerConfig{}}
-	cur := &Config{ListingBudget: &other, MCPConfig: "b.json", Servers: map[string]*ServerConfig{"x": {Disabled: true}}, Promote: true}
+	prev := &Config{ListingBudget: &budget, MCPConfig: "a.json", Servers: map[string]*ServerSettings{}}
+	cur := &Config{ListingBudget: &other, MCPConfig: "b.json", Servers: map[string]*ServerSettings{"x": {Disabled: true}}, Promote: true}
 	if got, want := restartKeys(prev, cur), []string{"listingBudget", "promote"}; !slices.Equal(got, want) {
 		t.Errorf("restartKeys = %v, want %v", got, want)
 	}

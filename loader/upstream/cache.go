@@ -124,7 +124,7 @@ var (
 // reads them (a database, package internal/state/pgstate). Without them
 // (Options.Catalogs nil) they are files in CacheDir, one per server. name
 // is the base name the catalog's file would have: it says which server
-// configuration the catalog belongs to (see identity.go).
+// configuration the catalog belongs to (see keys.go).
 type Catalogs interface {
 	// OpenCatalog returns the catalog stored under name; nil, nil when
 	// none is.

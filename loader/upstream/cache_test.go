@@ -80,7 +80,7 @@ func TestStartPrunesAbandonedCatalogs(t *testing.T) {
 	abandoned := filepath.Join(e.opts.CacheDir, "gone-0123456789abcdef.json")
 	os.WriteFile(abandoned, []byte("{}"), 0o644)
 	os.Chtimes(abandoned, old, old)
-	mine := identify(e.opts.CacheDir, e.configs()[0]).file
+	mine := keysOf(e.opts.CacheDir, e.configs()[0]).file
 	os.WriteFile(mine, []byte("{}"), 0o644)
 	os.Chtimes(mine, old, old)
 

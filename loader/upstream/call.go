@@ -115,7 +115,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
 	var res *mcp.CallToolResult
-	err = m.proxy(ctx, u, tool, connect, func(ctx context.Context, s *session, clock *callClock) (err error) {
+	err = m.forward(ctx, u, tool, connect, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		res, err = request(ctx, u, clock, params, s.cs.CallTool)
 		return err
 	})

@@ -427,7 +427,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.GetPromptResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
 		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
 		res, err = request(ctx, u, clock, &params, s.cs.GetPrompt)
@@ -451,7 +451,7 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.ReadResourceResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
 		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
 		res, err = request(ctx, u, clock, &params, s.cs.ReadResource)
@@ -472,7 +472,7 @@ func (m *Manager) Complete(ctx context.Context, server string, p *mcp.CompletePa
 		return nil, err
 	}
 	var res *mcp.CompleteResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if init := s.cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Completions == nil {
 			res = &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 			return nil // the server completes nothing: nothing to offer

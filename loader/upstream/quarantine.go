@@ -28,7 +28,7 @@ type quarantine struct {
 	// inherited stands in for trusted, until the server's first listing
 	// under a configuration that has no last known catalog yet: the
 	// definitions of the catalog of its previous configuration (see
-	// identity), so that a change held across an edit is still shown as
+	// serverKeys), so that a change held across an edit is still shown as
 	// one.
 	inherited map[string]*mcp.Tool
 	// scans are the scanner's results by definition digest, so that a

@@ -98,7 +98,7 @@ func TestSeenToolsPersist(t *testing.T) {
 	e := newEnv(t)
 	f := e.add("srv", nil)
 	f.addEcho("a", "A.")
-	file := identify(e.opts.CacheDir, e.configs()[0]).file
+	file := keysOf(e.opts.CacheDir, e.configs()[0]).file
 	old := time.Now().Add(-forgetAfter - time.Hour)
 	os.MkdirAll(e.opts.CacheDir, 0o700)
 	saveCache(file, &persisted{Server: "srv", Listed: old, Tools: []*mcp.Tool{{Name: "gone", InputSchema: json.RawMessage(`{"type":"object"}`)}},

@@ -77,7 +77,7 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 	if !first {
 		return cancel, nil
 	}
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if !supportsSubscribe(s) {
 			return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("server %s does not support resource subscriptions", server)}
 		}

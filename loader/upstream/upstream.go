@@ -32,7 +32,7 @@ type upstream struct {
 	remote bool
 	set    Settings
 	log    *slog.Logger
-	id     identity // its approvals key and last known catalog
+	id     serverKeys // its approvals key and last known catalog
 	client *mcp.Client
 	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
 	// servers that do not use it.
@@ -124,7 +124,7 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		set:          set,
 		redact:       redactor,
 		log:          slog.New(redactor.Handler(m.log.Handler())).With("server", cfg.Name),
-		id:           identify(m.opts.CacheDir, cfg),
+		id:           keysOf(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
 		subscribed:   make(chan struct{}, 1),
@@ -563,7 +563,7 @@ func (u *upstream) loadPersisted() {
 	// The catalog first: the approvals file is read meanwhile (trust.Open).
 	p, err := u.m.loadCatalog(u.id.file, u.cfg.Name)
 	if p == nil && err == nil && u.id.legacy != u.id.file {
-		p, err = u.m.loadCatalog(u.id.legacy, u.cfg.Name) // written by a toolsearch before identities
+		p, err = u.m.loadCatalog(u.id.legacy, u.cfg.Name) // written by a toolsearch before server keys
 	}
 	u.adoptApprovals()
 	if err != nil {

@@ -118,7 +118,7 @@ func TestLastKnownCatalogAcrossFolders(t *testing.T) {
 }
 
 // TestApprovalsMigrate: approvals kept under the keys of a toolsearch
-// before identities (the catalog file's name) move to the server's name:
+// before server keys (the catalog file's name) move to the server's name:
 // a person's approvals from every old key, what listings trusted from the
 // oldest only.
 func TestApprovalsMigrate(t *testing.T) {
@@ -249,7 +249,7 @@ func waitKnown(t *testing.T, m *Manager, server string) {
 	}
 }
 
-// TestLegacyKey: the keys of a toolsearch before identities are the
+// TestLegacyKey: the keys of a toolsearch before server keys are the
 // server's safe name, a dash and 16 lowercase hex digits, and nothing else
 // (another server's whose name starts alike is not this one's).
 func TestLegacyKey(t *testing.T) {
