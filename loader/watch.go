@@ -15,14 +15,17 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // SkillsSourceName is the catalog source that holds the skills.
 const SkillsSourceName = "skills"
 
 // DefaultMaxTotalSkillBytes bounds the files of all skills together, which
-// are held in memory: MaxSkillBytes bounds one skill, but not how many
+// are held in memory: skill.MaxBytes bounds one skill, but not how many
 // there are.
 const DefaultMaxTotalSkillBytes = 256 << 20
 
@@ -31,7 +34,7 @@ const DefaultMaxTotalSkillBytes = 256 << 20
 // re-reads only the folder it touched.
 type SkillSource struct {
 	roots   []string
-	catalog *Catalog
+	catalog *catalog.Catalog
 	logger  *slog.Logger
 
 	// MaxTotalBytes bounds the files of all skills together; zero means
@@ -45,7 +48,7 @@ type SkillSource struct {
 	loadedAt time.Time             // when Load began: Watch reads again what changed since
 	loaded   map[string]*loadedDir // by skill folder path
 	reported map[string]bool       // problems already logged, so a reload logs only news
-	flagged  []*Skill              // flagged by the scanner and not approved
+	flagged  []*skill.Skill        // flagged by the scanner and not approved
 
 	// Approved, when set, reports whether a person approved a skill the
 	// scanner flagged, by its path and digest; a flagged skill that is not
@@ -54,10 +57,10 @@ type SkillSource struct {
 }
 
 type loadedDir struct {
-	skill    *Skill
-	probs    Problems
-	findings map[*Skill][]scan.Finding // the scanner's, for the skill and its nested ones
-	withheld bool                      // over MaxTotalBytes: retried at every refresh
+	skill    *skill.Skill
+	probs    problem.Problems
+	findings map[*skill.Skill][]scan.Finding // the scanner's, for the skill and its nested ones
+	withheld bool                            // over MaxTotalBytes: retried at every refresh
 }
 
 // size is what the skill's files take in memory; a nested skill's files
@@ -74,7 +77,7 @@ func (ld *loadedDir) size() int64 {
 
 // NewSkillSource prepares a source for the given roots; nothing is read
 // until Load.
-func NewSkillSource(roots []string, catalog *Catalog, logger *slog.Logger) *SkillSource {
+func NewSkillSource(roots []string, catalog *catalog.Catalog, logger *slog.Logger) *SkillSource {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -83,7 +86,7 @@ func NewSkillSource(roots []string, catalog *Catalog, logger *slog.Logger) *Skil
 
 // Load reads every skill folder and publishes the skills. It returns every
 // problem found, including those of skills that did load.
-func (s *SkillSource) Load() Problems {
+func (s *SkillSource) Load() problem.Problems {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.loadedAt = time.Now()
@@ -92,7 +95,7 @@ func (s *SkillSource) Load() Problems {
 
 // refresh reloads the given folders (all when dirty is nil), then merges and
 // publishes. Callers hold s.mu.
-func (s *SkillSource) refresh(dirty map[string]bool) Problems {
+func (s *SkillSource) refresh(dirty map[string]bool) problem.Problems {
 	order, rootProbs, _ := s.reload(dirty)
 	return s.publish(order, rootProbs)
 }
@@ -101,7 +104,7 @@ func (s *SkillSource) refresh(dirty map[string]bool) Problems {
 // dirty (all when dirty is nil) or were withheld, within MaxTotalBytes. It
 // returns the folders in order, the problems of the roots themselves, and
 // whether it loaded or dropped any folder. Callers hold s.mu.
-func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs Problems, changed bool) {
+func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs problem.Problems, changed bool) {
 	var total int64 // bytes of the skills kept so far
 	limit := s.MaxTotalBytes
 	if limit <= 0 {
@@ -109,10 +112,10 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs P
 	}
 	present := map[string]bool{}
 	for _, root := range s.roots {
-		dirs, probs, err := SkillDirs(root)
+		dirs, probs, err := skill.Dirs(root)
 		rootProbs = append(rootProbs, probs...)
 		if err != nil {
-			rootProbs = append(rootProbs, Problem{File: root, Severity: SeverityError, Message: err.Error()})
+			rootProbs = append(rootProbs, problem.Problem{File: root, Severity: problem.SeverityError, Message: err.Error()})
 			continue
 		}
 		for _, dir := range dirs {
@@ -147,11 +150,11 @@ func (s *SkillSource) reload(dirty map[string]bool) (order []string, rootProbs P
 // loadDir loads the skill folder dir of root, and scans the skill and its
 // nested ones.
 func loadDir(root, dir string) *loadedDir {
-	sk, probs := LoadSkill(dir)
-	ld := &loadedDir{skill: sk, probs: probs, findings: map[*Skill][]scan.Finding{}}
+	sk, probs := skill.Load(dir)
+	ld := &loadedDir{skill: sk, probs: probs, findings: map[*skill.Skill][]scan.Finding{}}
 	if sk != nil {
-		sk.placeUnder(root)
-		for _, k := range append([]*Skill{sk}, sk.Nested...) {
+		sk.PlaceUnder(root)
+		for _, k := range append([]*skill.Skill{sk}, sk.Nested...) {
 			if fs := k.Scan(); len(fs) > 0 {
 				ld.findings[k] = fs
 			}
@@ -163,10 +166,10 @@ func loadDir(root, dir string) *loadedDir {
 // publish merges the loaded folders, in order, into the skills source: the
 // first skill of a name wins, and a flagged skill not approved is withheld.
 // Callers hold s.mu.
-func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
-	src := &Source{Name: SkillsSourceName, Kind: SourceSkills, Problems: rootProbs}
+func (s *SkillSource) publish(order []string, rootProbs problem.Problems) problem.Problems {
+	src := &catalog.Source{Name: SkillsSourceName, Kind: catalog.SourceSkills, Problems: rootProbs}
 	s.flagged = nil
-	winners := map[string]*Skill{}
+	winners := map[string]*skill.Skill{}
 	for _, dir := range order {
 		ld := s.loaded[dir]
 		src.Problems = append(src.Problems, ld.probs...)
@@ -175,11 +178,11 @@ func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
 		}
 		// A folder whose skill loses to another of the same name brings none
 		// of its nested skills either.
-		for i, sk := range append([]*Skill{ld.skill}, ld.skill.Nested...) {
+		for i, sk := range append([]*skill.Skill{ld.skill}, ld.skill.Nested...) {
 			if first, dup := winners[sk.Name]; dup {
-				src.Problems = append(src.Problems, Problem{
-					File:     filepath.Join(sk.Dir, SkillFileName),
-					Severity: SeverityWarning,
+				src.Problems = append(src.Problems, problem.Problem{
+					File:     filepath.Join(sk.Dir, skill.FileName),
+					Severity: problem.SeverityWarning,
 					Message:  fmt.Sprintf("skill %q is also defined in %s, which wins; this one is not loaded", sk.Name, first.Dir),
 				})
 				if i == 0 {
@@ -190,16 +193,16 @@ func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
 			fs := ld.findings[sk]
 			withholds := scan.Withholds(fs)
 			if withholds && (s.Approved == nil || !s.Approved(sk.Path, sk.Digest())) {
-				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
+				src.Problems = append(src.Problems, skill.WithheldProblems(sk, fs)...)
 				s.flagged = append(s.flagged, sk)
 				continue
 			}
 			if len(fs) > 0 && !withholds {
 				// Weak signals alone annotate the skill; it loads.
-				src.Problems = append(src.Problems, WithheldProblems(sk, fs)...)
+				src.Problems = append(src.Problems, skill.WithheldProblems(sk, fs)...)
 			}
 			winners[sk.Name] = sk
-			src.Entries = append(src.Entries, NewSkillEntry(SkillsSourceName, sk))
+			src.Entries = append(src.Entries, catalog.NewSkillEntry(SkillsSourceName, sk))
 		}
 	}
 	s.logNews(src.Problems)
@@ -208,7 +211,7 @@ func (s *SkillSource) publish(order []string, rootProbs Problems) Problems {
 }
 
 // Withheld returns the skills the scanner flagged that are not approved.
-func (s *SkillSource) Withheld() []*Skill {
+func (s *SkillSource) Withheld() []*skill.Skill {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.flagged)
@@ -249,9 +252,9 @@ func (s *SkillSource) decidedAsBefore() bool {
 
 // withheld is the entry of a skill folder kept out for want of room.
 func withheld(dir string, total, limit int64) *loadedDir {
-	return &loadedDir{withheld: true, probs: Problems{{
-		File:     filepath.Join(dir, SkillFileName),
-		Severity: SeverityError,
+	return &loadedDir{withheld: true, probs: problem.Problems{{
+		File:     filepath.Join(dir, skill.FileName),
+		Severity: problem.SeverityError,
 		Message: fmt.Sprintf("skill folder %s is withheld: the skills loaded before it already hold %s of the %s that all skills together may take in memory; remove or shrink skills to make room, or raise skillsMaxBytes in toolsearch.yaml",
 			filepath.Base(dir), mib(total), mib(limit)),
 	}}}
@@ -262,7 +265,7 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // logNews logs problems not logged before, so that a watcher's reloads do
 // not repeat old complaints.
-func (s *SkillSource) logNews(probs Problems) {
+func (s *SkillSource) logNews(probs problem.Problems) {
 	now := map[string]bool{}
 	for _, p := range probs {
 		key := p.String()
@@ -271,9 +274,9 @@ func (s *SkillSource) logNews(probs Problems) {
 			continue
 		}
 		switch p.Severity {
-		case SeverityError:
+		case problem.SeverityError:
 			s.logger.Error("skill not loaded", "problem", key)
-		case SeverityWarning:
+		case problem.SeverityWarning:
 			s.logger.Warn("skill loaded with a problem", "problem", key)
 		default:
 			s.logger.Info("skill hint", "problem", key)
@@ -406,7 +409,7 @@ func (s *SkillSource) syncWatches(w *fsnotify.Watcher, watched map[string]bool) 
 				if err != nil || !d.IsDir() {
 					return nil
 				}
-				if p != dir && skippedDirs[d.Name()] {
+				if p != dir && skill.SkippedDirs[d.Name()] {
 					return fs.SkipDir
 				}
 				want[p] = true

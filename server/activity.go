@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/principal"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // An Event is one request the server handled, as the status page and the
@@ -234,7 +234,7 @@ func (s *Server) describeCall(ev *Event, p *mcp.CallToolParamsRaw, withArgs bool
 	case RunScript, ReadSkillFile:
 		return
 	}
-	if src, ok := s.Snapshot().Source(source); ok && src.Kind == loader.SourceServer {
+	if src, ok := s.Snapshot().Source(source); ok && src.Kind == catalog.SourceServer {
 		ev.Upstream, ev.State = src.Name, string(src.State)
 	}
 }

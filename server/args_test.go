@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 func TestDecodeArgsReportsEveryProblem(t *testing.T) {
@@ -38,14 +38,14 @@ func TestDecodeArgsReportsEveryProblem(t *testing.T) {
 
 // A call with wrong arguments lists every problem, then the schema.
 func TestCallArgumentProblems(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	schema := json.RawMessage(`{"type": "object", "properties": {
 		"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}, "days": {"type": "integer", "minimum": 1}},
 		"required": ["city", "days"], "additionalProperties": false}`)
 	open := json.RawMessage(`{"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}`)
-	c.Put(&loader.Source{Name: "wx", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{
-		loader.NewToolEntry("wx", "wx__forecast", &mcp.Tool{Name: "forecast", InputSchema: schema}),
-		loader.NewToolEntry("wx", "wx__echo", &mcp.Tool{Name: "echo", InputSchema: open}),
+	c.Put(&catalog.Source{Name: "wx", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
+		catalog.NewToolEntry("wx", "wx__forecast", &mcp.Tool{Name: "forecast", InputSchema: schema}),
+		catalog.NewToolEntry("wx", "wx__echo", &mcp.Tool{Name: "echo", InputSchema: open}),
 	}})
 	up := &fakeUpstreams{}
 	s, err := New(c, Options{Upstreams: up})

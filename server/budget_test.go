@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
 
@@ -16,8 +16,8 @@ import (
 // signatures, then into names, then results go, and what the client reads is
 // exactly that fitted text.
 func TestSearchFitsResultBudget(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
-	var entries []*loader.Entry
+	c := catalog.New(ReservedNames...)
+	var entries []*catalog.Entry
 	for i := range 5 {
 		var props []string
 		for p := range 12 {
@@ -26,9 +26,9 @@ func TestSearchFitsResultBudget(t *testing.T) {
 		schema := `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
 		name := fmt.Sprintf("report_%d", i)
 		tool := &mcp.Tool{Name: name, Description: "Build a report of the sales figures.", InputSchema: json.RawMessage(schema)}
-		entries = append(entries, loader.NewToolEntry("reports", name, tool))
+		entries = append(entries, catalog.NewToolEntry("reports", name, tool))
 	}
-	c.Put(&loader.Source{Name: "reports", Kind: loader.SourceTools, Entries: entries})
+	c.Put(&catalog.Source{Name: "reports", Kind: catalog.SourceTools, Entries: entries})
 	tok, err := tokens.Get("")
 	if err != nil {
 		t.Fatal(err)

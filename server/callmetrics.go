@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/metrics"
 )
 
@@ -61,7 +61,7 @@ func (s *Server) callLabels(name string, rawArgs json.RawMessage) (server, tool 
 	case CallTool, CallToolRead, CallToolWrite:
 		var args CallArgs
 		_ = json.Unmarshal(rawArgs, &args) // bad arguments were answered with an error
-		if e := snap.Resolve(args.Name).Entry; e != nil && e.Kind == loader.KindTool {
+		if e := snap.Resolve(args.Name).Entry; e != nil && e.Kind == catalog.KindTool {
 			return e.Source, e.Name
 		}
 		return OverheadSource, metrics.UnknownTool
@@ -69,7 +69,7 @@ func (s *Server) callLabels(name string, rawArgs json.RawMessage) (server, tool 
 	if slices.Contains(ReservedNames, name) {
 		return OverheadSource, name
 	}
-	if e, ok := snap.Lookup(name); ok && e.Kind == loader.KindTool { // listed directly
+	if e, ok := snap.Lookup(name); ok && e.Kind == catalog.KindTool { // listed directly
 		return e.Source, e.Name
 	}
 	return OverheadSource, metrics.UnknownTool

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/metrics"
 )
 
@@ -43,14 +43,14 @@ func testMetricsOfCalls(t *testing.T) {
 	m := metrics.New(metrics.Options{})
 	// Enough tools for deferring them to pay: loading them all costs
 	// more than the listing and a search.
-	catalog := testCatalog(t)
-	var many []*loader.Entry
+	cat := testCatalog(t)
+	var many []*catalog.Entry
 	for i := range 40 {
 		desc := fmt.Sprintf("Report number %d of the quarterly figures, with every column the finance team keeps. ", i) + strings.Repeat("It takes the period, the region and the currency. ", 8)
-		many = append(many, loader.NewToolEntry("reports", fmt.Sprintf("reports__figures_%d", i), &mcp.Tool{Name: fmt.Sprintf("figures_%d", i), Description: desc, InputSchema: json.RawMessage(`{"type":"object","properties":{"period":{"type":"string"},"region":{"type":"string"},"currency":{"type":"string"}}}`)}))
+		many = append(many, catalog.NewToolEntry("reports", fmt.Sprintf("reports__figures_%d", i), &mcp.Tool{Name: fmt.Sprintf("figures_%d", i), Description: desc, InputSchema: json.RawMessage(`{"type":"object","properties":{"period":{"type":"string"},"region":{"type":"string"},"currency":{"type":"string"}}}`)}))
 	}
-	catalog.Put(&loader.Source{Name: "reports", Kind: loader.SourceServer, State: loader.StateActive, Entries: many})
-	s, err := New(catalog, Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}, Logger: slog.New(logs), Metrics: m})
+	cat.Put(&catalog.Source{Name: "reports", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: many})
+	s, err := New(cat, Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}, Logger: slog.New(logs), Metrics: m})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/schema"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/server/relay"
@@ -94,11 +94,11 @@ type starter interface {
 // starting returns the servers whose namespace a tool name carries that
 // are connecting or re-listing without any known tools: the name may be
 // one they have not listed yet.
-func starting(snap *loader.Snapshot, name string) []*loader.Source {
-	var out []*loader.Source
+func starting(snap *catalog.Snapshot, name string) []*catalog.Source {
+	var out []*catalog.Source
 	for _, src := range snap.Resolve(name).Sources {
-		if src.Kind == loader.SourceServer && len(src.Entries) == 0 &&
-			(src.State == loader.StateConnecting || src.State == loader.StateValidating) {
+		if src.Kind == catalog.SourceServer && len(src.Entries) == 0 &&
+			(src.State == catalog.StateConnecting || src.State == catalog.StateValidating) {
 			out = append(out, src)
 		}
 	}
@@ -107,7 +107,7 @@ func starting(snap *loader.Snapshot, name string) []*loader.Source {
 
 // awaitSupplier waits, as a call to a known tool would, for the starting
 // servers that could supply an unknown name, and reports whether it did.
-func (s *Server) awaitSupplier(ctx context.Context, snap *loader.Snapshot, name string) bool {
+func (s *Server) awaitSupplier(ctx context.Context, snap *catalog.Snapshot, name string) bool {
 	st, ok := s.opts.Upstreams.(starter)
 	srcs := starting(snap, name)
 	if !ok || len(srcs) == 0 {
@@ -120,12 +120,12 @@ func (s *Server) awaitSupplier(ctx context.Context, snap *loader.Snapshot, name 
 }
 
 // resolveTool finds the listed tool a name means (see
-// loader.Snapshot.Resolve), or says why there is none in a sentence the
+// catalog.Snapshot.Resolve), or says why there is none in a sentence the
 // model can act on.
-func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
+func resolveTool(snap *catalog.Snapshot, name string) (*catalog.Entry, error) {
 	r := snap.Resolve(name)
 	switch {
-	case r.Entry != nil && r.Entry.Kind != loader.KindTool:
+	case r.Entry != nil && r.Entry.Kind != catalog.KindTool:
 		return nil, fmt.Errorf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}", r.Entry.Name, r.Entry.Name)
 	case r.Entry != nil:
 		return r.Entry, nil
@@ -141,7 +141,7 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 		if unavailable(src) {
 			return nil, fmt.Errorf("no tool named %s is known: %s", quoteName(name), unavailableNote(src))
 		}
-		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
+		if src.Kind == catalog.SourceServer && src.State != catalog.StateActive {
 			return nil, fmt.Errorf("no tool named %s: server %s is %s and lists no such tool now; find tools with tool_search and call them by the name it gives", quoteName(name), src.Name, src.State)
 		}
 	}
@@ -150,7 +150,7 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 	// say so, or the model concludes that no such tool exists.
 	var notes []string
 	for _, src := range snap.Sources {
-		if unavailable(src) && src.State != loader.StateDisabled && len(notes) < maxListed {
+		if unavailable(src) && src.State != catalog.StateDisabled && len(notes) < maxListed {
 			notes = append(notes, unavailableNote(src))
 		}
 	}
@@ -161,7 +161,7 @@ func resolveTool(snap *loader.Snapshot, name string) (*loader.Entry, error) {
 }
 
 // joinNames lists the entries' names for an error.
-func joinNames(es []*loader.Entry) string {
+func joinNames(es []*catalog.Entry) string {
 	names := make([]string, len(es))
 	for i, e := range es {
 		names[i] = e.Name
@@ -170,14 +170,14 @@ func joinNames(es []*loader.Entry) string {
 }
 
 // forward checks policy and arguments, then calls the upstream.
-func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.Entry, rawArgs json.RawMessage) *mcp.CallToolResult {
+func (s *Server) forward(ctx context.Context, snap *catalog.Snapshot, e *catalog.Entry, rawArgs json.RawMessage) *mcp.CallToolResult {
 	src, _ := snap.Source(e.Source)
 	switch {
 	case e.Held():
 		return heldResult(e)
-	case e.Policy == loader.PolicyVisibleOnly:
+	case e.Policy == catalog.PolicyVisibleOnly:
 		return errorResult(fmt.Sprintf("%s is listed but not callable: the policy visible_only applies to it (servers.%s.policy in toolsearch.yaml). Tell the user if they need it.", e.Name, e.Source))
-	case src == nil || src.Kind != loader.SourceServer || s.opts.Upstreams == nil:
+	case src == nil || src.Kind != catalog.SourceServer || s.opts.Upstreams == nil:
 		return errorResult(fmt.Sprintf("%s comes from a static tool catalog (%s) and has no upstream server to run it: it can be searched and measured, not called.", e.Name, e.Source))
 	}
 	if len(rawArgs) == 0 || string(rawArgs) == "null" {
@@ -203,14 +203,14 @@ func (s *Server) forward(ctx context.Context, snap *loader.Snapshot, e *loader.E
 // notActive is implemented by errors saying that a server cannot take calls
 // in its current state (upstream.NotActiveError).
 type notActive interface {
-	NotActive() (state loader.State, reason string)
+	NotActive() (state catalog.State, reason string)
 }
 
 // timeout is the net.Error idiom for errors that are timeouts.
 type timeout interface{ Timeout() bool }
 
 // callError turns a failed forward into a result the model can act on.
-func callError(e *loader.Entry, err error) *mcp.CallToolResult {
+func callError(e *catalog.Entry, err error) *mcp.CallToolResult {
 	var na notActive
 	var to timeout
 	var ar authRequired
@@ -243,7 +243,7 @@ func callError(e *loader.Entry, err error) *mcp.CallToolResult {
 // that cannot be checked, and arguments whose check would cost more than
 // schema's bounds allow, are not the model's fault: the call goes on and
 // the upstream judges.
-func (s *Server) validateArgs(e *loader.Entry, raw json.RawMessage) error {
+func (s *Server) validateArgs(e *catalog.Entry, raw json.RawMessage) error {
 	var instance any
 	if err := json.Unmarshal(raw, &instance); err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)

@@ -6,32 +6,32 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // namedServer is a server of the catalog namesCatalog builds: its state and
 // its tools' own names, with the policy of each ("" callable).
 type namedServer struct {
 	name  string
-	state loader.State
-	tools map[string]loader.Policy
+	state catalog.State
+	tools map[string]catalog.Policy
 }
 
 // namesCatalog puts the servers in the catalog in the order given (the
 // first keeps a contested name) and serves it.
 func namesCatalog(t *testing.T, servers ...namedServer) (*mcp.ClientSession, *fakeUpstreams) {
 	t.Helper()
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	for _, srv := range servers {
-		var entries []*loader.Entry
+		var entries []*catalog.Entry
 		for own, policy := range srv.tools {
-			e := loader.NewToolEntry(srv.name, loader.QualifiedName(srv.name, own), &mcp.Tool{Name: own, Description: "A tool.", InputSchema: map[string]any{"type": "object"}})
+			e := catalog.NewToolEntry(srv.name, catalog.QualifiedName(srv.name, own), &mcp.Tool{Name: own, Description: "A tool.", InputSchema: map[string]any{"type": "object"}})
 			if policy != "" {
 				e.Policy = policy
 			}
 			entries = append(entries, e)
 		}
-		c.Put(&loader.Source{Name: srv.name, Kind: loader.SourceServer, State: srv.state, Entries: entries})
+		c.Put(&catalog.Source{Name: srv.name, Kind: catalog.SourceServer, State: srv.state, Entries: entries})
 	}
 	up := &fakeUpstreams{}
 	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up})
@@ -59,49 +59,49 @@ func TestCallNeverRunsAnotherServersTool(t *testing.T) {
 	}{{
 		name: "hidden by policy",
 		servers: []namedServer{
-			{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}},
-			{"b", loader.StateActive, map[string]loader.Policy{"x": loader.PolicyHidden}},
+			{"a", catalog.StateActive, map[string]catalog.Policy{"b__x": ""}},
+			{"b", catalog.StateActive, map[string]catalog.Policy{"x": catalog.PolicyHidden}},
 		},
 		call: "b__x", refusal: "no tool named \"b__x\": find tools with tool_search",
 	}, {
 		name: "server failed before it listed",
 		servers: []namedServer{
-			{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}},
-			{"b", loader.StateFailed, nil},
+			{"a", catalog.StateActive, map[string]catalog.Policy{"b__x": ""}},
+			{"b", catalog.StateFailed, nil},
 		},
 		call: "b__x", refusal: "no tool named \"b__x\" is known: server b failed to start",
 	}, {
 		name:    "no such server",
-		servers: []namedServer{{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}}},
+		servers: []namedServer{{"a", catalog.StateActive, map[string]catalog.Policy{"b__x": ""}}},
 		call:    "b__x", refusal: "no tool named \"b__x\"",
 	}, {
 		name:    "the hostile tool by its exposed name",
-		servers: []namedServer{{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}}, {"b", loader.StateFailed, nil}},
+		servers: []namedServer{{"a", catalog.StateActive, map[string]catalog.Policy{"b__x": ""}}, {"b", catalog.StateFailed, nil}},
 		call:    "a__b__x", upstream: "a/b__x",
 	}, {
 		name: "a server's own name with a separator, its server first",
 		servers: []namedServer{
-			{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}},
-			{"a__b", loader.StateActive, map[string]loader.Policy{"x": ""}},
+			{"a", catalog.StateActive, map[string]catalog.Policy{"b__x": ""}},
+			{"a__b", catalog.StateActive, map[string]catalog.Policy{"x": ""}},
 		},
 		call: "a__b__x", upstream: "a/b__x",
 	}, {
 		name: "a server's name with a separator, its server first",
 		servers: []namedServer{
-			{"a__b", loader.StateActive, map[string]loader.Policy{"x": ""}},
-			{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}},
+			{"a__b", catalog.StateActive, map[string]catalog.Policy{"x": ""}},
+			{"a", catalog.StateActive, map[string]catalog.Policy{"b__x": ""}},
 		},
 		call: "a__b__x", upstream: "a__b/x",
 	}, {
 		name: "the other's tool, hidden, is not found under its rival's name",
 		servers: []namedServer{
-			{"a__b", loader.StateActive, map[string]loader.Policy{"x": loader.PolicyHidden}},
-			{"a", loader.StateActive, map[string]loader.Policy{"b__x": ""}},
+			{"a__b", catalog.StateActive, map[string]catalog.Policy{"x": catalog.PolicyHidden}},
+			{"a", catalog.StateActive, map[string]catalog.Policy{"b__x": ""}},
 		},
 		call: "a__b__x", refusal: "no tool named \"a__b__x\"",
 	}, {
 		name:    "an unqualified own name still reaches its one tool",
-		servers: []namedServer{{"a", loader.StateActive, map[string]loader.Policy{"echo": ""}}},
+		servers: []namedServer{{"a", catalog.StateActive, map[string]catalog.Policy{"echo": ""}}},
 		call:    "echo", upstream: "a/echo",
 	}}
 	for _, tt := range tests {

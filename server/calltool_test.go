@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // An upstream's schema can neither crash toolsearch nor keep a tool from
@@ -23,9 +23,9 @@ func TestCallToolWithHostileSchemas(t *testing.T) {
 		"missing":     nil,
 		"null":        json.RawMessage(`null`),
 	}
-	var entries []*loader.Entry
+	var entries []*catalog.Entry
 	for name, s := range schemas {
-		e := loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "A tool."})
+		e := catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "A tool."})
 		e.Tool.InputSchema = s // as a source might leave it, default or not
 		entries = append(entries, e)
 	}
@@ -57,9 +57,9 @@ func TestCallToolWithHostileSchemas(t *testing.T) {
 // them only when case is ignored is refused with both to choose from, and one
 // that matches a single tool so still reaches it.
 func TestCallToolCaseVariants(t *testing.T) {
-	var entries []*loader.Entry
+	var entries []*catalog.Entry
 	for _, name := range []string{"calculate_bmi", "calculate_BMI", "echo"} {
-		entries = append(entries, loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "A tool.", InputSchema: map[string]any{"type": "object"}}))
+		entries = append(entries, catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "A tool.", InputSchema: map[string]any{"type": "object"}}))
 	}
 	cs, up := serveSrv(t, entries)
 
@@ -100,10 +100,10 @@ func TestCallToolCaseVariants(t *testing.T) {
 
 // serveSrv serves a catalog of one active server, srv, with the entries, to a
 // connected client, and returns the client and the upstream calls go to.
-func serveSrv(t *testing.T, entries []*loader.Entry) (*mcp.ClientSession, *fakeUpstreams) {
+func serveSrv(t *testing.T, entries []*catalog.Entry) (*mcp.ClientSession, *fakeUpstreams) {
 	t.Helper()
-	c := loader.NewCatalog(ReservedNames...)
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
+	c := catalog.New(ReservedNames...)
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: entries})
 	up := &fakeUpstreams{}
 	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up})
 	if err != nil {

@@ -8,14 +8,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // startingUpstreams is a server still starting: AwaitStarted lists its
 // tools when asked (listed) or gives up (not).
 type startingUpstreams struct {
 	fakeUpstreams
-	catalog *loader.Catalog
+	catalog *catalog.Catalog
 	listed  bool
 	awaited []string
 }
@@ -24,7 +24,7 @@ func (u *startingUpstreams) AwaitStarted(_ context.Context, server string) {
 	u.awaited = append(u.awaited, server)
 	if u.listed {
 		tool := &mcp.Tool{Name: "fresh", Description: "Listed once started.", InputSchema: json.RawMessage(`{"type":"object"}`)}
-		u.catalog.Put(&loader.Source{Name: server, Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{loader.NewToolEntry(server, server+"__fresh", tool)}})
+		u.catalog.Put(&catalog.Source{Name: server, Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{catalog.NewToolEntry(server, server+"__fresh", tool)}})
 	}
 }
 
@@ -33,7 +33,7 @@ func (u *startingUpstreams) AwaitStarted(_ context.Context, server string) {
 func TestCallWaitsForTheServerOfAnUnknownName(t *testing.T) {
 	for _, listed := range []bool{true, false} {
 		c := testCatalog(t)
-		c.Put(&loader.Source{Name: "late", Kind: loader.SourceServer, State: loader.StateConnecting})
+		c.Put(&catalog.Source{Name: "late", Kind: catalog.SourceServer, State: catalog.StateConnecting})
 		up := &startingUpstreams{catalog: c, listed: listed}
 		s, err := New(c, Options{Upstreams: up})
 		if err != nil {
@@ -64,8 +64,8 @@ func TestCallWaitsForTheServerOfAnUnknownName(t *testing.T) {
 // would name: late__x's fresh is late__x__fresh, and so is late's x__fresh.
 func TestCallWaitsForEveryServerAnUnknownNameMayBelongTo(t *testing.T) {
 	c := testCatalog(t)
-	c.Put(&loader.Source{Name: "late", Kind: loader.SourceServer, State: loader.StateActive})
-	c.Put(&loader.Source{Name: "late__x", Kind: loader.SourceServer, State: loader.StateConnecting})
+	c.Put(&catalog.Source{Name: "late", Kind: catalog.SourceServer, State: catalog.StateActive})
+	c.Put(&catalog.Source{Name: "late__x", Kind: catalog.SourceServer, State: catalog.StateConnecting})
 	up := &startingUpstreams{catalog: c, listed: true}
 	s, err := New(c, Options{Upstreams: up})
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/skillsext"
 )
 
@@ -54,9 +54,9 @@ func (s *Server) capabilitiesMiddleware(next mcp.MethodHandler) mcp.MethodHandle
 // featuresWanted says whether snap has resources and prompts to serve: the
 // skills' (served as skill:// resources and as prompts), the upstreams',
 // or possibly those of a server still starting whose catalog is unknown.
-func featuresWanted(snap *loader.Snapshot) (resources, prompts bool) {
+func featuresWanted(snap *catalog.Snapshot) (resources, prompts bool) {
 	for _, src := range snap.Sources {
-		if src.Kind == loader.SourceServer && len(src.Entries) == 0 && (src.State == loader.StateConnecting || src.State == loader.StateValidating) {
+		if src.Kind == catalog.SourceServer && len(src.Entries) == 0 && (src.State == catalog.StateConnecting || src.State == catalog.StateValidating) {
 			return true, true
 		}
 	}
@@ -65,11 +65,11 @@ func featuresWanted(snap *loader.Snapshot) (resources, prompts bool) {
 			continue
 		}
 		switch e.Kind {
-		case loader.KindSkill:
+		case catalog.KindSkill:
 			return true, true
-		case loader.KindPrompt:
+		case catalog.KindPrompt:
 			prompts = true
-		case loader.KindResource:
+		case catalog.KindResource:
 			resources = true
 		}
 	}

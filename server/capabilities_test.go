@@ -7,6 +7,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/server/skillsext"
 )
 
@@ -14,31 +16,31 @@ import (
 // something to serve through them: hosts give the model tools of their own
 // for every server that declares resources.
 func TestCapabilitiesFollowWhatIsServed(t *testing.T) {
-	tool := loader.NewToolEntry("srv", "srv__t", &mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)})
-	prompt := loader.NewPromptEntry("srv", "srv__p", &mcp.Prompt{Name: "p"})
-	resource := loader.NewResourceEntry("srv", &mcp.Resource{URI: "notes://today", Name: "today"})
-	skill := loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "notes", Description: "Take notes."})
-	server := func(state loader.State, entries ...*loader.Entry) *loader.Source {
-		return &loader.Source{Name: "srv", Kind: loader.SourceServer, State: state, Entries: entries}
+	tool := catalog.NewToolEntry("srv", "srv__t", &mcp.Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`)})
+	prompt := catalog.NewPromptEntry("srv", "srv__p", &mcp.Prompt{Name: "p"})
+	resource := catalog.NewResourceEntry("srv", &mcp.Resource{URI: "notes://today", Name: "today"})
+	skill := catalog.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "notes", Description: "Take notes."})
+	server := func(state catalog.State, entries ...*catalog.Entry) *catalog.Source {
+		return &catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: state, Entries: entries}
 	}
 	tests := []struct {
 		name               string
-		sources            []*loader.Source
+		sources            []*catalog.Source
 		resources, prompts bool
 	}{
 		{"nothing", nil, false, false},
-		{"tools only", []*loader.Source{server(loader.StateActive, tool)}, false, false},
-		{"a prompt", []*loader.Source{server(loader.StateActive, tool, prompt)}, false, true},
-		{"a resource", []*loader.Source{server(loader.StateActive, tool, resource)}, true, false},
-		{"a skill", []*loader.Source{{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{skill}}}, true, true},
-		{"a server starting, its catalog unknown", []*loader.Source{server(loader.StateConnecting)}, true, true},
-		{"a server starting from its last known catalog", []*loader.Source{server(loader.StateConnecting, tool)}, false, false},
-		{"a server failed", []*loader.Source{server(loader.StateFailed)}, false, false},
+		{"tools only", []*catalog.Source{server(catalog.StateActive, tool)}, false, false},
+		{"a prompt", []*catalog.Source{server(catalog.StateActive, tool, prompt)}, false, true},
+		{"a resource", []*catalog.Source{server(catalog.StateActive, tool, resource)}, true, false},
+		{"a skill", []*catalog.Source{{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills, Entries: []*catalog.Entry{skill}}}, true, true},
+		{"a server starting, its catalog unknown", []*catalog.Source{server(catalog.StateConnecting)}, true, true},
+		{"a server starting from its last known catalog", []*catalog.Source{server(catalog.StateConnecting, tool)}, false, false},
+		{"a server failed", []*catalog.Source{server(catalog.StateFailed)}, false, false},
 	}
 	for _, tt := range tests {
 		for _, version := range []string{"2025-11-25", "2026-07-28"} {
 			t.Run(tt.name+"/"+version, func(t *testing.T) {
-				c := loader.NewCatalog(ReservedNames...)
+				c := catalog.New(ReservedNames...)
 				for _, src := range tt.sources {
 					c.Put(src)
 				}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
 
@@ -67,7 +67,7 @@ func (s *Server) MeasureCode(ctx context.Context, tasks []CodeTask) []CodeTaskCo
 tasks:
 	for _, t := range tasks {
 		for _, name := range t.Tools {
-			if e, err := resolveTool(snap, name); err != nil || e.Held() || e.Policy == loader.PolicyVisibleOnly {
+			if e, err := resolveTool(snap, name); err != nil || e.Held() || e.Policy == catalog.PolicyVisibleOnly {
 				continue tasks
 			}
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
 
@@ -44,11 +44,11 @@ func (trackerUpstream) Call(_ context.Context, _, tool string, args json.RawMess
 // script costs at most a fifth of the tokens of the same calls made one
 // by one; on a single call, no more than the proxy.
 func TestCodeModeSaves(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	c.Put(&loader.Source{Name: "tracker", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{
-		loader.NewToolEntry("tracker", "tracker__list_issues", &mcp.Tool{Name: "list_issues", Description: "List issues.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: ro}),
-		loader.NewToolEntry("tracker", "tracker__get_issue", &mcp.Tool{Name: "get_issue", Description: "Get an issue.", InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}}}`), Annotations: ro}),
+	c.Put(&catalog.Source{Name: "tracker", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
+		catalog.NewToolEntry("tracker", "tracker__list_issues", &mcp.Tool{Name: "list_issues", Description: "List issues.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: ro}),
+		catalog.NewToolEntry("tracker", "tracker__get_issue", &mcp.Tool{Name: "get_issue", Description: "Get an issue.", InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}}}`), Annotations: ro}),
 	}})
 	s, err := New(c, Options{Upstreams: trackerUpstream{}, CodeMode: &codemode.Limits{}})
 	if err != nil {

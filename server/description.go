@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolsearch/toolsearch/internal/utf8cut"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // MaxDescriptionShown bounds how much of one tool's description a search
@@ -88,7 +88,7 @@ func thousands(n int) string {
 // a cursor with a query continues the description of the one tool that
 // select: named.
 func (s *Server) pageDescription(selected bool, items []ResultItem, from int) error {
-	if !selected || len(items) != 1 || items[0].entry.Kind != loader.KindTool || items[0].Detail != DetailFull {
+	if !selected || len(items) != 1 || items[0].entry.Kind != catalog.KindTool || items[0].Detail != DetailFull {
 		return errors.New("with a query, cursor continues one tool's description: pass it with the select:NAME query of that tool, as its note gives, and detail full")
 	}
 	it := &items[0]

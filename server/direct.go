@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
 
@@ -24,10 +24,10 @@ func legacySession(req *mcp.CallToolRequest) bool {
 // listed until a person approves it, and is then listed as approved (read-
 // only become destructive, say), since hosts decide by its annotations
 // whether to ask before a call.
-func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
-	want := map[string]*loader.Entry{}
+func (s *Server) syncDirectTools(ms *mcp.Server, snap *catalog.Snapshot) {
+	want := map[string]*catalog.Entry{}
 	for _, e := range snap.Entries {
-		if e.AlwaysLoad && e.Listed() && e.Kind == loader.KindTool && !e.Held() && listableName(e) {
+		if e.AlwaysLoad && e.Listed() && e.Kind == catalog.KindTool && !e.Held() && listableName(e) {
 			want[e.Name] = e
 		}
 	}
@@ -48,7 +48,7 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 			held[name] = e.Held() // listed again once approved
 		}
 	}
-	var add []*loader.Entry
+	var add []*catalog.Entry
 	for _, name := range slices.Sorted(maps.Keys(current)) {
 		if e := current[name]; c.direct[name] != e.Digest {
 			add = append(add, e)
@@ -74,15 +74,15 @@ func (s *Server) syncDirectTools(ms *mcp.Server, snap *loader.Snapshot) {
 // promotable reports whether a tool may be listed directly for its session
 // once tool_search returned it: a callable tool, not held, whose name model
 // APIs accept.
-func promotable(e *loader.Entry) bool {
-	return e.Kind == loader.KindTool && e.Listed() && e.Policy != loader.PolicyVisibleOnly && !e.Held() && listableName(e)
+func promotable(e *catalog.Entry) bool {
+	return e.Kind == catalog.KindTool && e.Listed() && e.Policy != catalog.PolicyVisibleOnly && !e.Held() && listableName(e)
 }
 
 // listableName reports whether a tool's name may be listed to a host as a
 // tool of its own: the catalog keeps names model APIs refuse (over 64
 // characters, with dots), which only the call proxy reaches.
-func listableName(e *loader.Entry) bool {
-	return loader.CheckToolName(e.Name) == nil
+func listableName(e *catalog.Entry) bool {
+	return catalog.CheckToolName(e.Name) == nil
 }
 
 // promote adds the callable tools of a search result to ms's tools/list.
@@ -110,7 +110,7 @@ func (s *Server) promote(ms *mcp.Server, res *SearchResult) {
 
 // addDirectTool registers a catalog tool under its exposed name. Calls go
 // through the same checks as call_tool.
-func (s *Server) addDirectTool(ms *mcp.Server, e *loader.Entry) {
+func (s *Server) addDirectTool(ms *mcp.Server, e *catalog.Entry) {
 	def := *e.Exposed()
 	def.Meta = maps.Clone(def.Meta)
 	if def.Meta == nil {
@@ -121,7 +121,7 @@ func (s *Server) addDirectTool(ms *mcp.Server, e *loader.Entry) {
 	handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		snap := s.Snapshot()
 		cur, ok := snap.Lookup(name)
-		if !ok || cur.Kind != loader.KindTool || !cur.Listed() {
+		if !ok || cur.Kind != catalog.KindTool || !cur.Listed() {
 			return errorResult(fmt.Sprintf("%s is no longer in the catalog; search again with tool_search", name)), nil
 		}
 		return s.relayCall(ctx, req, func(ctx context.Context) *mcp.CallToolResult {

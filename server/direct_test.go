@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // TestPromotedListingFollowsApproval: a promoted tool whose change from
@@ -26,11 +26,11 @@ func TestPromotedListingFollowsApproval(t *testing.T) {
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
 		destructive := &mcp.Tool{Name: "purge", Description: "Purge the old records.", InputSchema: json.RawMessage(`{"type":"object"}`),
 			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}}
-		put := func(c *loader.Catalog, e *loader.Entry) {
-			c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{e}})
+		put := func(c *catalog.Catalog, e *catalog.Entry) {
+			c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{e}})
 		}
-		c := loader.NewCatalog(ReservedNames...)
-		put(c, loader.NewToolEntry("srv", "srv__purge", readOnly))
+		c := catalog.New(ReservedNames...)
+		put(c, catalog.NewToolEntry("srv", "srv__purge", readOnly))
 		s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: &fakeUpstreams{}, Promote: true})
 		if err != nil {
 			t.Fatal(err)
@@ -43,8 +43,8 @@ func TestPromotedListingFollowsApproval(t *testing.T) {
 			t.Fatalf("promoted annotations = %+v, want readOnlyHint", got)
 		}
 
-		held := loader.NewToolEntry("srv", "srv__purge", destructive)
-		held.Hold(&loader.Quarantine{Reason: "changed since approved", Summary: "annotations changed", Previous: readOnly})
+		held := catalog.NewToolEntry("srv", "srv__purge", destructive)
+		held.Hold(&catalog.Quarantine{Reason: "changed since approved", Summary: "annotations changed", Previous: readOnly})
 		put(c, held)
 		synctest.Wait()
 		if got := toolNames(t, cs); slices.Contains(strings.Split(got, ","), "srv__purge") {
@@ -57,7 +57,7 @@ func TestPromotedListingFollowsApproval(t *testing.T) {
 		for len(changed) > 0 { // what the hold announced
 			<-changed
 		}
-		put(c, loader.NewToolEntry("srv", "srv__purge", destructive)) // approved
+		put(c, catalog.NewToolEntry("srv", "srv__purge", destructive)) // approved
 		awaitChange(t, changed, "approval")
 		got := listedAnnotations(t, cs, "srv__purge")
 		if got == nil || got.ReadOnlyHint || got.DestructiveHint == nil || !*got.DestructiveHint {

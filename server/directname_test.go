@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // TestNamesModelAPIsRefuseStayProxied: a tool whose exposed name model
@@ -15,14 +15,14 @@ import (
 // and never listed to the host directly, always-loaded or promoted.
 func TestNamesModelAPIsRefuseStayProxied(t *testing.T) {
 	own := strings.Repeat("x", 64)
-	c := loader.NewCatalog(ReservedNames...)
-	var entries []*loader.Entry
+	c := catalog.New(ReservedNames...)
+	var entries []*catalog.Entry
 	for _, name := range []string{own, "dotted.name", "fits"} {
-		e := loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "Echo " + name + ".", InputSchema: json.RawMessage(`{"type":"object"}`)})
+		e := catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "Echo " + name + ".", InputSchema: json.RawMessage(`{"type":"object"}`)})
 		e.AlwaysLoad = true
 		entries = append(entries, e)
 	}
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: entries})
 	up := &fakeUpstreams{}
 	s, err := New(c, Options{ListingBudget: DefaultListingBudget, Upstreams: up, Promote: true})
 	if err != nil {

@@ -3,10 +3,10 @@
 // asked for, and nothing up front but names and one-liners. It measures,
 // with a real tokenizer, everything it sends.
 //
-// A [Server] is made once over a loader.Catalog and follows its changes;
+// A [Server] is made once over a catalog.Catalog and follows its changes;
 // each MCP connection gets an mcp.Server from it:
 //
-//	catalog := loader.NewCatalog(server.ReservedNames...)
+//	catalog := catalog.New(server.ReservedNames...)
 //	// ... fill the catalog (package loader)
 //	s, err := server.New(catalog, server.Options{
 //		ListingBudget: server.DefaultListingBudget,

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // eagerBook keeps the price of eager loading: what the catalog would cost
@@ -22,9 +22,9 @@ import (
 // snapshot waits for the pass under way rather than starting its own.
 type eagerBook struct {
 	mu     sync.Mutex
-	snap   *loader.Snapshot // the last snapshot priced
-	cost   EagerCost        // its price
-	counts map[*loader.Entry]int
+	snap   *catalog.Snapshot // the last snapshot priced
+	cost   EagerCost         // its price
+	counts map[*catalog.Entry]int
 	// running is closed when the pass under way ends; nil when none is.
 	running chan struct{}
 	counted int // entries counted, over all passes
@@ -92,9 +92,9 @@ func (s *Server) priceEagerLater() {
 }
 
 // listing reports whether a server of snap is listing its tools.
-func listing(snap *loader.Snapshot) bool {
+func listing(snap *catalog.Snapshot) bool {
 	for _, src := range snap.Sources {
-		if src.State == loader.StateConnecting || src.State == loader.StateValidating {
+		if src.State == catalog.StateConnecting || src.State == catalog.StateValidating {
 			return true
 		}
 	}
@@ -103,7 +103,7 @@ func listing(snap *loader.Snapshot) bool {
 
 // priceEager prices snap, counting only the entries not counted before,
 // then closes running. A pass cut short by Close keeps what it counted.
-func (s *Server) priceEager(snap *loader.Snapshot, running chan struct{}) {
+func (s *Server) priceEager(snap *catalog.Snapshot, running chan struct{}) {
 	s.pricing.Add(1)
 	defer s.pricing.Add(-1)
 	if gate := testEagerGate.Load(); gate != nil {
@@ -113,7 +113,7 @@ func (s *Server) priceEager(snap *loader.Snapshot, running chan struct{}) {
 	b.mu.Lock()
 	known := b.counts
 	b.mu.Unlock()
-	counts := make(map[*loader.Entry]int, len(known))
+	counts := make(map[*catalog.Entry]int, len(known))
 	cost := EagerCost{CatalogVersion: snap.Version}
 	complete, counted := true, 0
 	for i, e := range snap.Listed() {
@@ -161,8 +161,8 @@ func (s *Server) closed() bool {
 // eagerText is what eager loading puts in the model's context for an
 // entry: a tool's JSON as in a tools/list result (json.Marshal is what the
 // SDK sends), a skill's SKILL.md body.
-func eagerText(e *loader.Entry) string {
-	if e.Kind == loader.KindSkill {
+func eagerText(e *catalog.Entry) string {
+	if e.Kind == catalog.KindSkill {
 		return e.Skill.Body
 	}
 	if data, err := json.Marshal(e.Exposed()); err == nil {

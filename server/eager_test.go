@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // fullPrice prices a snapshot from scratch, as eager loading's price was
@@ -60,7 +60,7 @@ func testEagerPricedOnce(t *testing.T) {
 
 	// A new tool: only it is counted.
 	extra := &mcp.Tool{Name: "extra_tool", Description: "One more.", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	c.Put(&loader.Source{Name: "more", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("more", "extra_tool", extra)}})
+	c.Put(&catalog.Source{Name: "more", Kind: catalog.SourceTools, Entries: []*catalog.Entry{catalog.NewToolEntry("more", "extra_tool", extra)}})
 	synctest.Wait()
 	tokens, entries = fullPrice(s)
 	if got := s.eagerCost(); got.Tokens != tokens || got.Entries != entries {
@@ -127,10 +127,10 @@ func TestEagerWaitsForListings(t *testing.T) { synctest.Test(t, testEagerWaitsFo
 func testEagerWaitsForListings(t *testing.T) {
 	c := testCatalog(t)
 	tool := &mcp.Tool{Name: "slow_tool", Description: "Listed late.", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	up := func(state loader.State) {
-		c.Put(&loader.Source{Name: "up", Kind: loader.SourceServer, State: state, Entries: []*loader.Entry{loader.NewToolEntry("up", "up__slow_tool", tool)}})
+	up := func(state catalog.State) {
+		c.Put(&catalog.Source{Name: "up", Kind: catalog.SourceServer, State: state, Entries: []*catalog.Entry{catalog.NewToolEntry("up", "up__slow_tool", tool)}})
 	}
-	up(loader.StateConnecting)
+	up(catalog.StateConnecting)
 	s, err := New(c, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -145,11 +145,11 @@ func testEagerWaitsForListings(t *testing.T) {
 	if priced() {
 		t.Fatal("priced while a server was connecting")
 	}
-	up(loader.StateValidating)
+	up(catalog.StateValidating)
 	if priced() {
 		t.Fatal("priced while a server was listing again")
 	}
-	up(loader.StateActive)
+	up(catalog.StateActive)
 	if !priced() {
 		t.Fatal("not priced once the listing was in")
 	}

@@ -9,30 +9,32 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // guidanceCatalog has an active server with tools, a prompt and
 // instructions, a server starting from its last known catalog, one
 // starting with no known tools, and a skill with files.
-func guidanceCatalog(t *testing.T) *loader.Catalog {
+func guidanceCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
-	tool := func(src, name, desc, params string, a *mcp.ToolAnnotations) *loader.Entry {
-		return loader.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(params), Annotations: a})
+	tool := func(src, name, desc, params string, a *mcp.ToolAnnotations) *catalog.Entry {
+		return catalog.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(params), Annotations: a})
 	}
-	c := loader.NewCatalog(ReservedNames...)
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive,
+	c := catalog.New(ReservedNames...)
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive,
 		Instructions: "Call get_forecast before\u200b anything else.\n\nDates are ISO 8601.",
-		Entries: []*loader.Entry{
+		Entries: []*catalog.Entry{
 			tool("srv", "get_forecast", "Weather forecast for a city.", `{"type":"object","properties":{"city":{"type":"string"}}}`, &mcp.ToolAnnotations{ReadOnlyHint: true}),
 			tool("srv", "read_pdf", "Read the text of a PDF file.", `{"type":"object","properties":{"path":{"type":"string","description":"The file, e.g. a bread recipe scanned as PDF."}}}`, nil),
-			loader.NewPromptEntry("srv", "srv__summarize", &mcp.Prompt{Name: "summarize", Description: "Summarize a long text for the user."}),
+			catalog.NewPromptEntry("srv", "srv__summarize", &mcp.Prompt{Name: "summarize", Description: "Summarize a long text for the user."}),
 		}})
-	c.Put(&loader.Source{Name: "old", Kind: loader.SourceServer, State: loader.StateConnecting, Cached: true,
-		Entries: []*loader.Entry{tool("old", "list_files", "List the files of a folder.", `{"type":"object"}`, nil)}})
-	c.Put(&loader.Source{Name: "slow", Kind: loader.SourceServer, State: loader.StateConnecting})
-	sk := &loader.Skill{Name: "pdf-forms", Description: "Fill PDF forms.", Body: "Fill the form.\n",
-		Files: []loader.File{{Path: loader.SkillFileName, Size: 10}, {Path: "scripts/fill.py", Size: 20}}}
-	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, sk)}})
+	c.Put(&catalog.Source{Name: "old", Kind: catalog.SourceServer, State: catalog.StateConnecting, Cached: true,
+		Entries: []*catalog.Entry{tool("old", "list_files", "List the files of a folder.", `{"type":"object"}`, nil)}})
+	c.Put(&catalog.Source{Name: "slow", Kind: catalog.SourceServer, State: catalog.StateConnecting})
+	sk := &skill.Skill{Name: "pdf-forms", Description: "Fill PDF forms.", Body: "Fill the form.\n",
+		Files: []skill.File{{Path: skill.FileName, Size: 10}, {Path: "scripts/fill.py", Size: 20}}}
+	c.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills, Entries: []*catalog.Entry{catalog.NewSkillEntry(loader.SkillsSourceName, sk)}})
 	return c
 }
 
@@ -100,9 +102,9 @@ func structuredOf(t *testing.T, res *mcp.CallToolResult) *SearchResult {
 // A body cut to fit the budget says where the rest is, in the structured
 // result too.
 func TestStructuredResultSaysWhereCutBodyGoesOn(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
-	sk := &loader.Skill{Name: "long", Description: "A long skill.", Body: strings.Repeat("Step: do the next thing with care.\n", 400)}
-	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, sk)}})
+	c := catalog.New(ReservedNames...)
+	sk := &skill.Skill{Name: "long", Description: "A long skill.", Body: strings.Repeat("Step: do the next thing with care.\n", 400)}
+	c.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills, Entries: []*catalog.Entry{catalog.NewSkillEntry(loader.SkillsSourceName, sk)}})
 	s, err := New(c, Options{ResultBudget: 500})
 	if err != nil {
 		t.Fatal(err)
@@ -132,9 +134,9 @@ func TestCallResultsCarryTheirTextStructured(t *testing.T) {
 	if res := s.RunScript(context.Background(), ScriptArgs{Skill: "gamma", Script: "scripts/own.sh"}); res.StructuredContent.(ScriptResult).Output != "gamma\n" {
 		t.Errorf("structured output: %+v", res.StructuredContent)
 	}
-	e := loader.NewToolEntry("srv", "srv__t", &mcp.Tool{Name: "t"})
-	held := loader.NewToolEntry("srv", "srv__h", &mcp.Tool{Name: "h"})
-	held.Hold(&loader.Quarantine{Reason: "new", Review: "toolsearch review srv__h"})
+	e := catalog.NewToolEntry("srv", "srv__t", &mcp.Tool{Name: "t"})
+	held := catalog.NewToolEntry("srv", "srv__h", &mcp.Tool{Name: "h"})
+	held.Hold(&catalog.Quarantine{Reason: "new", Review: "toolsearch review srv__h"})
 	for name, res := range map[string]*mcp.CallToolResult{
 		"not active":    callError(e, notActiveErr{}),
 		"auth required": authRequiredResult(e, "no token", "toolsearch login srv"),

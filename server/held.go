@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // HeldInfo tells the model that a tool waits for approval, in words that
@@ -23,7 +23,7 @@ type HeldInfo struct {
 
 // heldInfo describes an entry's quarantine for the model; nil when it is
 // not held.
-func heldInfo(e *loader.Entry) *HeldInfo {
+func heldInfo(e *catalog.Entry) *HeldInfo {
 	q := e.Quarantine
 	if q == nil {
 		return nil
@@ -33,7 +33,7 @@ func heldInfo(e *loader.Entry) *HeldInfo {
 
 // heldReason is the reason with the scanner's rules, never their spans:
 // those are the held text.
-func heldReason(q *loader.Quarantine) string {
+func heldReason(q *catalog.Quarantine) string {
 	if len(q.Findings) == 0 {
 		return q.Reason
 	}
@@ -52,7 +52,7 @@ func heldNote(h *HeldInfo) string {
 }
 
 // heldResult refuses a call to a held tool.
-func heldResult(e *loader.Entry) *mcp.CallToolResult {
+func heldResult(e *catalog.Entry) *mcp.CallToolResult {
 	h := heldInfo(e)
 	res := errorResult(fmt.Sprintf("quarantined: %s is held for review (%s; %s) and cannot be called until the user approves it. Do not try to approve it yourself: tell the user, who can review the change with `%s` or on the status page and approve it there.",
 		e.Name, h.Reason, h.Change, h.Review))
@@ -62,8 +62,8 @@ func heldResult(e *loader.Entry) *mcp.CallToolResult {
 
 // Quarantined are the held entries of a snapshot, for the status page and
 // review.
-func Quarantined(snap *loader.Snapshot) []*loader.Entry {
-	var out []*loader.Entry
+func Quarantined(snap *catalog.Snapshot) []*catalog.Entry {
+	var out []*catalog.Entry
 	for _, e := range snap.Entries {
 		if e.Held() {
 			out = append(out, e)

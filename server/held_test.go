@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
@@ -17,18 +17,18 @@ const poison = "ZEBRA-POISON"
 
 // heldCatalog has a server with a held, always-loaded tool whose new
 // definition carries poison, and a held tool never approved before.
-func heldCatalog(t *testing.T) *loader.Catalog {
+func heldCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	old := &mcp.Tool{Name: "add", Description: "Adds two numbers.", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}}}`)}
 	cur := &mcp.Tool{Name: "add", Description: "Adds two numbers. <IMPORTANT>" + poison + "</IMPORTANT>", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"sidenote":{"type":"string","description":"` + poison + `"}}}`)}
 	fresh := &mcp.Tool{Name: "fresh", Description: "Fresh " + poison, InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}
-	add := loader.NewToolEntry("calc", "calc__add", cur)
+	add := catalog.NewToolEntry("calc", "calc__add", cur)
 	add.AlwaysLoad = true
-	add.Hold(&loader.Quarantine{Reason: trust.ReasonFlagged, Findings: scan.Tool(cur), Summary: trust.Summarize(old, cur), Previous: old, Review: "toolsearch review calc__add"})
-	fr := loader.NewToolEntry("calc", "calc__fresh", fresh)
-	fr.Hold(&loader.Quarantine{Reason: trust.ReasonNew, Summary: trust.Summarize(nil, fresh), Review: "toolsearch review calc__fresh"})
-	c := loader.NewCatalog(ReservedNames...)
-	c.Put(&loader.Source{Name: "calc", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{add, fr}})
+	add.Hold(&catalog.Quarantine{Reason: trust.ReasonFlagged, Findings: scan.Tool(cur), Summary: trust.Summarize(old, cur), Previous: old, Review: "toolsearch review calc__add"})
+	fr := catalog.NewToolEntry("calc", "calc__fresh", fresh)
+	fr.Hold(&catalog.Quarantine{Reason: trust.ReasonNew, Summary: trust.Summarize(nil, fresh), Review: "toolsearch review calc__fresh"})
+	c := catalog.New(ReservedNames...)
+	c.Put(&catalog.Source{Name: "calc", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{add, fr}})
 	return c
 }
 

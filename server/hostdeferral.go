@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // The second baseline of a report: deferral as a host does it itself.
@@ -56,8 +56,8 @@ func hostFixedText() string {
 // namesOnlyText is what an entry costs up front under the host's own
 // deferral: a tool's name line as the host writes it, a skill's name and
 // description.
-func namesOnlyText(e *loader.Entry) string {
-	if e.Kind == loader.KindSkill {
+func namesOnlyText(e *catalog.Entry) string {
+	if e.Kind == catalog.KindSkill {
 		return "- " + e.Name + ": " + e.Description + "\n"
 	}
 	name := e.Name

@@ -7,19 +7,20 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/search"
 )
 
 // Document turns a catalog entry into what the index ranks. The eval command
 // and the server share it, so that what is measured is what is served.
-func Document(e *loader.Entry) search.Document {
+func Document(e *catalog.Entry) search.Document {
 	switch e.Kind {
-	case loader.KindSkill:
-		d := search.SkillDocument(e.Name, loader.IndexedDescription(e.Description), e.Skill.Body)
+	case catalog.KindSkill:
+		d := search.SkillDocument(e.Name, skill.IndexedDescription(e.Description), e.Skill.Body)
 		d.Source = e.Source
 		return d
-	case loader.KindPrompt, loader.KindResource:
+	case catalog.KindPrompt, catalog.KindResource:
 		return featureDocument(e)
 	}
 	tool := e.Tool
@@ -33,7 +34,7 @@ func Document(e *loader.Entry) search.Document {
 	if !ok && tool.InputSchema != nil {
 		schema, _ = json.Marshal(tool.InputSchema)
 	}
-	d := search.ToolDocument(e.Name, e.Name, loader.IndexedDescription(e.Description), schema)
+	d := search.ToolDocument(e.Name, e.Name, skill.IndexedDescription(e.Description), schema)
 	d.Source = e.Source
 	d.Title = tool.Title
 	if d.Title == "" && tool.Annotations != nil {
@@ -48,8 +49,8 @@ func Document(e *loader.Entry) search.Document {
 // featureDocument makes the document of a prompt (its arguments are its
 // parameters) or a resource (its name is its URI, and the resource's own
 // name counts as a name too).
-func featureDocument(e *loader.Entry) search.Document {
-	d := search.Document{ID: indexID(e), Name: e.Name, Kind: string(e.Kind), Source: e.Source, Description: loader.IndexedDescription(e.Description)}
+func featureDocument(e *catalog.Entry) search.Document {
+	d := search.Document{ID: indexID(e), Name: e.Name, Kind: string(e.Kind), Source: e.Source, Description: skill.IndexedDescription(e.Description)}
 	switch {
 	case e.Prompt != nil:
 		d.Title = e.Prompt.Title
@@ -75,20 +76,20 @@ func featureDocument(e *loader.Entry) search.Document {
 // name, as Document has always keyed them; prompts and resources, whose
 // names live in name spaces of their own, by kind and name. Neither a tool
 // nor a skill name holds a colon.
-func indexID(e *loader.Entry) string {
+func indexID(e *catalog.Entry) string {
 	switch {
-	case e.Kind == loader.KindPrompt:
+	case e.Kind == catalog.KindPrompt:
 		return "prompt:" + e.Name
 	case e.Template != nil:
 		return "template:" + e.Name
-	case e.Kind == loader.KindResource:
+	case e.Kind == catalog.KindResource:
 		return "resource:" + e.Name
 	}
 	return e.Name
 }
 
 // entryByIndexID finds the entry an index hit names.
-func entryByIndexID(snap *loader.Snapshot, id string) (*loader.Entry, bool) {
+func entryByIndexID(snap *catalog.Snapshot, id string) (*catalog.Entry, bool) {
 	if name, ok := strings.CutPrefix(id, "prompt:"); ok {
 		return snap.Prompt(name)
 	}
@@ -107,8 +108,8 @@ func entryByIndexID(snap *loader.Snapshot, id string) (*loader.Entry, bool) {
 // server's tools counted again for the parameters they share (see
 // search.SharedParams); shared keeps, per server, what they shared the last
 // time (a fingerprint), and when that changes, all of them are indexed again.
-func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[serverID]uint64) {
-	before := map[string]*loader.Entry{}
+func syncIndex(ix *search.Index, old, new *catalog.Snapshot, shared map[serverID]uint64) {
+	before := map[string]*catalog.Entry{}
 	if old != nil {
 		for _, e := range old.Entries {
 			if e.Listed() {
@@ -116,7 +117,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[serverID]
 			}
 		}
 	}
-	var add []*loader.Entry
+	var add []*catalog.Entry
 	changed := map[string]bool{}   // index IDs of the entries in add
 	touched := map[serverID]bool{} // servers whose tools changed
 	for _, e := range new.Entries {
@@ -131,17 +132,17 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[serverID]
 		}
 		add = append(add, e)
 		changed[id] = true
-		if e.Kind == loader.KindTool {
+		if e.Kind == catalog.KindTool {
 			touched[serverKey(e)] = true
 		}
-		if ok && prev.Kind == loader.KindTool {
+		if ok && prev.Kind == catalog.KindTool {
 			touched[serverKey(prev)] = true
 		}
 	}
 	var remove []string
 	for name, e := range before {
 		remove = append(remove, name)
-		if e.Kind == loader.KindTool {
+		if e.Kind == catalog.KindTool {
 			touched[serverKey(e)] = true
 		}
 	}
@@ -157,10 +158,10 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[serverID]
 			pending = pending[:0]
 		}
 	}
-	servers := map[serverID][]*loader.Entry{} // the tools of each touched server
+	servers := map[serverID][]*catalog.Entry{} // the tools of each touched server
 	if len(touched) > 0 {
 		for _, e := range new.Entries {
-			if !e.Listed() || e.Kind != loader.KindTool {
+			if !e.Listed() || e.Kind != catalog.KindTool {
 				continue
 			}
 			if k := serverKey(e); touched[k] {
@@ -170,7 +171,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[serverID]
 	}
 	n := 0 // entries indexed
 	for _, e := range add {
-		if e.Kind != loader.KindTool { // tools are added with their server's, below
+		if e.Kind != catalog.KindTool { // tools are added with their server's, below
 			put(Document(e))
 			n++
 		}
@@ -230,7 +231,7 @@ func syncIndex(ix *search.Index, old, new *loader.Snapshot, shared map[serverID]
 // without the descriptions of the parameters each server's tools share
 // (counted over all of a server's tools, where syncIndex samples a server of
 // more than indexBatch).
-func Documents(entries []*loader.Entry) []search.Document {
+func Documents(entries []*catalog.Entry) []search.Document {
 	shared := map[serverID]*search.SharedParams{}
 	docs := make([]search.Document, len(entries))
 	for i, e := range entries {
@@ -254,7 +255,7 @@ func Documents(entries []*loader.Entry) []search.Document {
 // allocates nothing.
 type serverID struct{ source, prefix string }
 
-func serverKey(e *loader.Entry) serverID {
+func serverKey(e *catalog.Entry) serverID {
 	if e.Upstream != "" {
 		// Its source named it (SOURCE__OWN): the source is its server,
 		// whatever separators its own name holds.
@@ -262,9 +263,9 @@ func serverKey(e *loader.Entry) serverID {
 	}
 	// A name given as it is can only be guessed at, as search groups it:
 	// the part before its last separator. A guess for ranking, never for
-	// calling (loader.Snapshot.Resolve).
+	// calling (catalog.Snapshot.Resolve).
 	prefix := ""
-	if i := strings.LastIndex(e.Name, loader.NameSeparator); i > 0 {
+	if i := strings.LastIndex(e.Name, catalog.NameSeparator); i > 0 {
 		prefix = e.Name[:i]
 	}
 	return serverID{e.Source, prefix}
@@ -324,14 +325,14 @@ var testIndexGate func()
 // reflects. The index stays as it is until done is called, so that hits
 // and entries agree. A search during indexing thus waits rather than
 // missing what is not indexed yet.
-func (s *Server) indexedSnapshot() (snap *loader.Snapshot, done func()) {
+func (s *Server) indexedSnapshot() (snap *catalog.Snapshot, done func()) {
 	s.waitIndexed(nil)
 	s.indexMu.RLock()
 	s.mu.RLock()
 	snap = s.indexed
 	s.mu.RUnlock()
 	if snap == nil { // closed before anything was indexed
-		snap = &loader.Snapshot{}
+		snap = &catalog.Snapshot{}
 	}
 	return snap, s.indexMu.RUnlock
 }

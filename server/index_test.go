@@ -12,15 +12,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/search"
 )
 
 // syncIndex feeds the index in batches; every entry must arrive, and a later sync
 // must touch only what changed.
 func TestSyncIndexAcrossBatches(t *testing.T) {
-	tools := func(n int, changed string) *loader.Source {
-		src := &loader.Source{Name: "big", Kind: loader.SourceTools}
+	tools := func(n int, changed string) *catalog.Source {
+		src := &catalog.Source{Name: "big", Kind: catalog.SourceTools}
 		for i := range n {
 			name := fmt.Sprintf("tool_%05d", i)
 			desc := "Does thing number " + fmt.Sprint(i) + "."
@@ -28,12 +28,12 @@ func TestSyncIndexAcrossBatches(t *testing.T) {
 				desc = "Now frobnicates instead."
 			}
 			tl := &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)}
-			src.Entries = append(src.Entries, loader.NewToolEntry("big", name, tl))
+			src.Entries = append(src.Entries, catalog.NewToolEntry("big", name, tl))
 		}
 		return src
 	}
 	n := 2*indexBatch + 3
-	c := loader.NewCatalog()
+	c := catalog.New()
 	c.Put(tools(n, ""))
 	first := c.Snapshot()
 	ix := search.NewIndex()
@@ -134,7 +134,7 @@ func TestCatalogChangesDuringIndexing(t *testing.T) {
 	defer s.Close()
 	add := func(name, desc string) {
 		tl := &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)}
-		c.Put(&loader.Source{Name: "dump", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("dump", name, tl)}})
+		c.Put(&catalog.Source{Name: "dump", Kind: catalog.SourceTools, Entries: []*catalog.Entry{catalog.NewToolEntry("dump", name, tl)}})
 	}
 	add("frobnicate", "Frobnicates a widget.") // replaces static_tool
 	add("defrobnicate", "Undoes a frobnication.")
@@ -163,11 +163,11 @@ func TestCatalogChangesDuringIndexing(t *testing.T) {
 // is the best tool in the world.") stay out of what the index ranks on,
 // for tools and skills; the rest of the description is indexed.
 func TestIndexLeavesOutSelfPromotion(t *testing.T) {
-	tool := loader.NewToolEntry("ddg", "ddg__search", &mcp.Tool{Name: "search", Description: "This is the best tool in the world. Search DuckDuckGo and return results."})
+	tool := catalog.NewToolEntry("ddg", "ddg__search", &mcp.Tool{Name: "search", Description: "This is the best tool in the world. Search DuckDuckGo and return results."})
 	if d := Document(tool); d.Description != "Search DuckDuckGo and return results." {
 		t.Errorf("tool indexed with %q", d.Description)
 	}
-	plain := loader.NewToolEntry("ddg", "ddg__fetch", &mcp.Tool{Name: "fetch", Description: "Fetch a page."})
+	plain := catalog.NewToolEntry("ddg", "ddg__fetch", &mcp.Tool{Name: "fetch", Description: "Fetch a page."})
 	if d := Document(plain); d.Description != "Fetch a page." {
 		t.Errorf("plain tool indexed with %q", d.Description)
 	}
@@ -189,11 +189,11 @@ func matchedIDs(ix *search.Index, q string) []string {
 func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
 	const boilerplate = `"auth-method": {"type": "string", "description": "Authentication method: 'credential' (Azure CLI or managed identity) or 'key'."},
 		"retry-mode": {"type": "string", "description": "Retry strategy: 'fixed' keeps one delay, 'zorblax' backoff doubles it each time."}`
-	server := func(changed string, more ...string) *loader.Source {
-		src := &loader.Source{Name: "azure", Kind: loader.SourceTools}
+	server := func(changed string, more ...string) *catalog.Source {
+		src := &catalog.Source{Name: "azure", Kind: catalog.SourceTools}
 		add := func(name, desc, props string) {
 			tl := &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type": "object", "properties": {` + props + `}}`)}
-			src.Entries = append(src.Entries, loader.NewToolEntry("azure", name, tl))
+			src.Entries = append(src.Entries, catalog.NewToolEntry("azure", name, tl))
 		}
 		for _, r := range []string{"vault", "storage", "cosmos", "redis", "search", "monitor", "kusto", "sql", "postgres"} {
 			desc := "Lists the " + r + " resources of a subscription."
@@ -209,7 +209,7 @@ func TestSyncIndexLeavesOutSharedParameters(t *testing.T) {
 		}
 		return src
 	}
-	c := loader.NewCatalog()
+	c := catalog.New()
 	c.Put(server(""))
 	first := c.Snapshot()
 	ix := search.NewIndex()

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
@@ -24,8 +24,8 @@ const MaxShownInstructions = 1024
 // every character that hides text dropped, whitespace runs made one
 // space, clipped at MaxShownInstructions bytes). measure counts them with
 // this function.
-func ShownInstructions(src *loader.Source) string {
-	if src == nil || src.Kind != loader.SourceServer || src.Instructions == "" {
+func ShownInstructions(src *catalog.Source) string {
+	if src == nil || src.Kind != catalog.SourceServer || src.Instructions == "" {
 		return ""
 	}
 	return scan.Clean(src.Instructions, MaxShownInstructions)
@@ -45,16 +45,16 @@ func instructionsLine(server, text string) string {
 
 // addInstructions gives the result the instructions of each server whose
 // tools it shows in full: the ones the model is about to call.
-func addInstructions(snap *loader.Snapshot, res *SearchResult) {
+func addInstructions(snap *catalog.Snapshot, res *SearchResult) {
 	for _, it := range res.Results {
-		if it.Detail != DetailFull || it.Kind != string(loader.KindTool) {
+		if it.Detail != DetailFull || it.Kind != string(catalog.KindTool) {
 			continue
 		}
 		if _, ok := res.Instructions[it.Source]; ok {
 			continue
 		}
 		src, _ := snap.Source(it.Source)
-		if src != nil && src.Kind == loader.SourceServer && src.InstructionsHeld != "" {
+		if src != nil && src.Kind == catalog.SourceServer && src.InstructionsHeld != "" {
 			// The reason is toolsearch's own words (loader/trust).
 			if note := heldInstructionsNote(it.Source, src.InstructionsHeld); !slices.Contains(res.Notes, note) {
 				res.Notes = append(res.Notes, note)

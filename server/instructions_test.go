@@ -7,21 +7,21 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 func TestShownInstructions(t *testing.T) {
-	server := func(text string) *loader.Source {
-		return &loader.Source{Name: "srv", Kind: loader.SourceServer, Instructions: text}
+	server := func(text string) *catalog.Source {
+		return &catalog.Source{Name: "srv", Kind: catalog.SourceServer, Instructions: text}
 	}
 	long := strings.Repeat("word ", 1000)
 	tests := []struct {
 		name string
-		src  *loader.Source
+		src  *catalog.Source
 		want string
 	}{
 		{"none", server(""), ""},
-		{"not a server", &loader.Source{Name: "skills", Kind: loader.SourceSkills, Instructions: "x"}, ""},
+		{"not a server", &catalog.Source{Name: "skills", Kind: catalog.SourceSkills, Instructions: "x"}, ""},
 		{"nil", nil, ""},
 		{"whitespace runs become one space", server("  Use\n\n\tthe tools.  \n"), "Use the tools."},
 		{"hidden characters go", server("Say\u200b hi\u202e to\u0007 me\U000E0041\uE000."), "Say hi to me."},
@@ -45,16 +45,16 @@ func TestShownInstructions(t *testing.T) {
 // call them (full detail), once per result, and give way first to the
 // result budget.
 func TestSearchShowsServerInstructions(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	instr := "Call find_docs first." + strings.Repeat(" Pages are numbered from one.", 8)
 	schema := `{"type":"object","properties":{"q":{"type":"string","description":"` + strings.Repeat("The query to look up. ", 20) + `"}}}`
-	var entries []*loader.Entry
+	var entries []*catalog.Entry
 	for _, name := range []string{"find_docs", "find_code"} {
-		entries = append(entries, loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "Find docs and code.", InputSchema: json.RawMessage(schema)}))
+		entries = append(entries, catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "Find docs and code.", InputSchema: json.RawMessage(schema)}))
 	}
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Instructions: instr, Entries: entries})
-	c.Put(&loader.Source{Name: "quiet", Kind: loader.SourceServer, State: loader.StateActive,
-		Entries: []*loader.Entry{loader.NewToolEntry("quiet", "quiet__find", &mcp.Tool{Name: "find", Description: "Find docs.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Instructions: instr, Entries: entries})
+	c.Put(&catalog.Source{Name: "quiet", Kind: catalog.SourceServer, State: catalog.StateActive,
+		Entries: []*catalog.Entry{catalog.NewToolEntry("quiet", "quiet__find", &mcp.Tool{Name: "find", Description: "Find docs.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
 	s, err := New(c, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
 
@@ -43,12 +43,12 @@ func TestLargeResults(t *testing.T) {
 // names the script tool that can call it, the one of its proxy's class;
 // with code mode off, or for a tool of small results, no result does.
 func TestSearchNotesLargeResults(t *testing.T) {
-	tool := func(name string, a *mcp.ToolAnnotations) *loader.Entry {
-		return loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool for issues.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a})
+	tool := func(name string, a *mcp.ToolAnnotations) *catalog.Entry {
+		return catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool for issues.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a})
 	}
-	catalog := func() *loader.Catalog {
-		c := loader.NewCatalog(ReservedNames...)
-		c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{
+	catalog := func() *catalog.Catalog {
+		c := catalog.New(ReservedNames...)
+		c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
 			tool("list_issues", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 			tool("get_issue", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 			tool("search_everything", nil),

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // DefaultListingBudget fits the one-liners of some 40 entries, the size of
@@ -32,7 +32,7 @@ type countFunc func(string) int
 // (within countsBudget).
 // It always says how many entries exist, and never exceeds the budget; a
 // budget of 0 lists nothing.
-func renderListing(snap *loader.Snapshot, budget int, count countFunc) string {
+func renderListing(snap *catalog.Snapshot, budget int, count countFunc) string {
 	if budget <= 0 {
 		return ""
 	}
@@ -44,8 +44,8 @@ func renderListing(snap *loader.Snapshot, budget int, count countFunc) string {
 	if len(groups) == 0 {
 		return head
 	}
-	for _, oneLiner := range []int{loader.SummaryLen, 60, shortestOneLiner} {
-		if text, ok := fitAll(head, groups, budget, count, func(e *loader.Entry) string {
+	for _, oneLiner := range []int{catalog.SummaryLen, 60, shortestOneLiner} {
+		if text, ok := fitAll(head, groups, budget, count, func(e *catalog.Entry) string {
 			return listedName(e) + " — " + truncateRunes(e.Summary, oneLiner)
 		}, "\n"); ok {
 			return text
@@ -68,7 +68,7 @@ func countsBudget(budget int) int { return budget * 3 / 5 }
 // without the "SERVER__" its group header already says (the headline tells
 // the model how the full name is made), a quarter to a half of a line's
 // tokens.
-func listedName(e *loader.Entry) string {
+func listedName(e *catalog.Entry) string {
 	if rest, ok := strings.CutPrefix(e.Name, e.Source+"__"); ok && rest != "" {
 		return rest
 	}
@@ -76,11 +76,11 @@ func listedName(e *loader.Entry) string {
 }
 
 type sourceGroup struct {
-	src     *loader.Source
-	entries []*loader.Entry
+	src     *catalog.Source
+	entries []*catalog.Entry
 }
 
-func groupBySource(snap *loader.Snapshot) []sourceGroup {
+func groupBySource(snap *catalog.Snapshot) []sourceGroup {
 	var groups []sourceGroup
 	index := map[string]int{}
 	for _, e := range snap.Entries {
@@ -109,9 +109,9 @@ func listingHeadline(groups []sourceGroup, waiting serversWaiting) string {
 		servers       bool
 	)
 	for _, g := range groups {
-		servers = servers || g.src != nil && g.src.Kind == loader.SourceServer
+		servers = servers || g.src != nil && g.src.Kind == catalog.SourceServer
 		for _, e := range g.entries {
-			if e.Kind == loader.KindSkill {
+			if e.Kind == catalog.KindSkill {
 				skills++
 			} else {
 				tools++
@@ -154,18 +154,18 @@ func (w serversWaiting) empty() bool { return len(w.starting)+len(w.unavailable)
 
 // waitingServers finds the servers the listing lacks, by name. A server
 // that listed once, even nothing, is not waited for.
-func waitingServers(snap *loader.Snapshot) serversWaiting {
+func waitingServers(snap *catalog.Snapshot) serversWaiting {
 	var w serversWaiting
 	for _, src := range snap.Sources {
-		if src.Kind != loader.SourceServer || !src.LastListed.IsZero() || len(src.Entries) > 0 {
+		if src.Kind != catalog.SourceServer || !src.LastListed.IsZero() || len(src.Entries) > 0 {
 			continue
 		}
 		switch src.State {
-		case loader.StateConnecting, loader.StateValidating:
+		case catalog.StateConnecting, catalog.StateValidating:
 			w.starting = append(w.starting, src.Name)
-		case loader.StateFailed:
+		case catalog.StateFailed:
 			w.unavailable = append(w.unavailable, src.Name+": failed to start")
-		case loader.StateNeedsAuth:
+		case catalog.StateNeedsAuth:
 			w.unavailable = append(w.unavailable, src.Name+": needs a login")
 		}
 	}
@@ -176,7 +176,7 @@ func waitingServers(snap *loader.Snapshot) serversWaiting {
 
 // complete reports whether the listing of snap waits for no server to
 // start: every server has listed once, or given up for now.
-func complete(snap *loader.Snapshot) bool {
+func complete(snap *catalog.Snapshot) bool {
 	return len(waitingServers(snap).starting) == 0
 }
 
@@ -186,7 +186,7 @@ func complete(snap *loader.Snapshot) bool {
 // the listing for the whole session, and a tag would outlive its truth.
 func groupHeader(g sourceGroup) string {
 	name := g.entries[0].Source
-	if g.src != nil && g.src.Kind == loader.SourceServer && g.src.State == loader.StateNeedsAuth {
+	if g.src != nil && g.src.Kind == catalog.SourceServer && g.src.State == catalog.StateNeedsAuth {
 		return fmt.Sprintf("[%s] (%s)", name, g.src.State)
 	}
 	return "[" + name + "]"
@@ -198,7 +198,7 @@ func groupHeader(g sourceGroup) string {
 // runs over the total (a piece's leading newline or separator is its own
 // token counted alone, merged with the next word in the whole text): 15 %
 // over on 40 one-liners, so it bails out only a quarter past the budget.
-func fitAll(head string, groups []sourceGroup, budget int, count countFunc, line func(*loader.Entry) string, sep string) (string, bool) {
+func fitAll(head string, groups []sourceGroup, budget int, count countFunc, line func(*catalog.Entry) string, sep string) (string, bool) {
 	var b strings.Builder
 	b.WriteString(head)
 	used := count(head)

@@ -7,17 +7,17 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
 
 // syntheticCatalog makes a catalog of n tools spread over a few sources,
 // with descriptions of realistic length.
-func syntheticCatalog(n int) *loader.Catalog {
-	c := loader.NewCatalog(ReservedNames...)
+func syntheticCatalog(n int) *catalog.Catalog {
+	c := catalog.New(ReservedNames...)
 	verbs := []string{"get", "list", "create", "update", "delete", "search", "send", "fetch"}
 	nouns := []string{"issue", "pull_request", "message", "channel", "file", "record", "invoice", "ticket", "user", "event"}
-	perSource := map[string][]*loader.Entry{}
+	perSource := map[string][]*catalog.Entry{}
 	var order []string
 	for i := range n {
 		src := fmt.Sprintf("server%d", i%7)
@@ -30,10 +30,10 @@ func syntheticCatalog(n int) *loader.Catalog {
 		if _, ok := perSource[src]; !ok {
 			order = append(order, src)
 		}
-		perSource[src] = append(perSource[src], loader.NewToolEntry(src, name, t))
+		perSource[src] = append(perSource[src], catalog.NewToolEntry(src, name, t))
 	}
 	for _, src := range order {
-		c.Put(&loader.Source{Name: src, Kind: loader.SourceTools, Entries: perSource[src]})
+		c.Put(&catalog.Source{Name: src, Kind: catalog.SourceTools, Entries: perSource[src]})
 	}
 	return c
 }
@@ -68,15 +68,15 @@ func TestListingBudgetHoldsAtAnySize(t *testing.T) {
 // A catalog of 40 tools named as the examples' are (a verb and a noun or
 // two, from four servers) keeps a one-liner for each at the default budget.
 func TestDefaultBudgetKeepsOneLinersOf40(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	verbs := []string{"get", "list", "create", "update", "delete", "search", "send", "read", "close", "merge"}
 	nouns := []string{"issue", "pull_request", "message", "channel"}
 	for s, noun := range nouns {
-		src := &loader.Source{Name: fmt.Sprintf("server%d", s), Kind: loader.SourceServer}
+		src := &catalog.Source{Name: fmt.Sprintf("server%d", s), Kind: catalog.SourceServer}
 		for _, verb := range verbs {
 			name := src.Name + "__" + verb + "_" + noun
 			desc := fmt.Sprintf("%s%s a %s of the workspace, with its fields and history.", strings.ToUpper(verb[:1]), verb[1:], noun)
-			src.Entries = append(src.Entries, loader.NewToolEntry(src.Name, name, &mcp.Tool{Name: name, Description: desc}))
+			src.Entries = append(src.Entries, catalog.NewToolEntry(src.Name, name, &mcp.Tool{Name: name, Description: desc}))
 		}
 		c.Put(src)
 	}
@@ -128,40 +128,40 @@ func TestDefaultDescriptionUnder4KB(t *testing.T) {
 // keep the listing for the whole session).
 func TestListingSaysWhatIsStarting(t *testing.T) {
 	count := tokens.MustGet(tokens.Default).Count
-	tool := func(src, name string) *loader.Entry {
-		return loader.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: "Does " + name + ".", InputSchema: map[string]any{"type": "object"}})
+	tool := func(src, name string) *catalog.Entry {
+		return catalog.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: "Does " + name + ".", InputSchema: map[string]any{"type": "object"}})
 	}
 	listed := time.Now()
 	for _, tc := range []struct {
 		name    string
-		sources []*loader.Source
+		sources []*catalog.Source
 		want    string
 		never   []string
 	}{
-		{"a very first start", []*loader.Source{
-			{Name: "github", Kind: loader.SourceServer, State: loader.StateConnecting},
-			{Name: "slack", Kind: loader.SourceServer, State: loader.StateConnecting},
+		{"a very first start", []*catalog.Source{
+			{Name: "github", Kind: catalog.SourceServer, State: catalog.StateConnecting},
+			{Name: "slack", Kind: catalog.SourceServer, State: catalog.StateConnecting},
 		}, "Catalog: 0 tools from 0 sources so far; 2 servers still starting (github, slack), whose tools tool_search finds once listed.", []string{"reaches all"}},
-		{"one listed, one starting, one failed", []*loader.Source{
-			{Name: "github", Kind: loader.SourceServer, State: loader.StateActive, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
-			{Name: "slack", Kind: loader.SourceServer, State: loader.StateConnecting},
-			{Name: "jira", Kind: loader.SourceServer, State: loader.StateFailed},
+		{"one listed, one starting, one failed", []*catalog.Source{
+			{Name: "github", Kind: catalog.SourceServer, State: catalog.StateActive, LastListed: listed, Entries: []*catalog.Entry{tool("github", "create_issue")}},
+			{Name: "slack", Kind: catalog.SourceServer, State: catalog.StateConnecting},
+			{Name: "jira", Kind: catalog.SourceServer, State: catalog.StateFailed},
 		}, "Catalog: 1 tool from 1 source (tools named SERVER__TOOL) so far; 1 server still starting (slack), whose tools tool_search finds once listed; 1 server unavailable (jira: failed to start).\n[github]\n", []string{"reaches all", "(active)"}},
-		{"a later start: last known catalogs", []*loader.Source{
-			{Name: "github", Kind: loader.SourceServer, State: loader.StateConnecting, Cached: true, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
-			{Name: "slack", Kind: loader.SourceServer, State: loader.StateValidating, LastListed: listed, Entries: []*loader.Entry{tool("slack", "post")}},
-			{Name: "empty", Kind: loader.SourceServer, State: loader.StateActive, LastListed: listed},
+		{"a later start: last known catalogs", []*catalog.Source{
+			{Name: "github", Kind: catalog.SourceServer, State: catalog.StateConnecting, Cached: true, LastListed: listed, Entries: []*catalog.Entry{tool("github", "create_issue")}},
+			{Name: "slack", Kind: catalog.SourceServer, State: catalog.StateValidating, LastListed: listed, Entries: []*catalog.Entry{tool("slack", "post")}},
+			{Name: "empty", Kind: catalog.SourceServer, State: catalog.StateActive, LastListed: listed},
 		}, "Catalog: 2 tools from 2 sources (tools named SERVER__TOOL); tool_search reaches all of them.\n[github]\n", []string{"(connecting)", "(validating)", "(cached)", "so far"}},
-		{"a failed server with a catalog", []*loader.Source{
-			{Name: "github", Kind: loader.SourceServer, State: loader.StateFailed, LastListed: listed, Entries: []*loader.Entry{tool("github", "create_issue")}},
+		{"a failed server with a catalog", []*catalog.Source{
+			{Name: "github", Kind: catalog.SourceServer, State: catalog.StateFailed, LastListed: listed, Entries: []*catalog.Entry{tool("github", "create_issue")}},
 		}, "[github]\n", []string{"(failed)", "unavailable"}},
-		{"a login to make", []*loader.Source{
-			{Name: "linear", Kind: loader.SourceServer, State: loader.StateNeedsAuth, LastListed: listed, Entries: []*loader.Entry{tool("linear", "create")}},
-			{Name: "notion", Kind: loader.SourceServer, State: loader.StateNeedsAuth},
+		{"a login to make", []*catalog.Source{
+			{Name: "linear", Kind: catalog.SourceServer, State: catalog.StateNeedsAuth, LastListed: listed, Entries: []*catalog.Entry{tool("linear", "create")}},
+			{Name: "notion", Kind: catalog.SourceServer, State: catalog.StateNeedsAuth},
 		}, "1 server unavailable (notion: needs a login).\n[linear] (needs_auth)\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := loader.NewCatalog(ReservedNames...)
+			c := catalog.New(ReservedNames...)
 			for _, src := range tc.sources {
 				c.Put(src)
 			}

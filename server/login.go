@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -29,7 +29,7 @@ type userLoginRequired interface {
 
 // userLoginResult tells the model that the person it works for must log
 // in as themselves, and how.
-func userLoginResult(e *loader.Entry, who, reason, how string) *mcp.CallToolResult {
+func userLoginResult(e *catalog.Entry, who, reason, how string) *mcp.CallToolResult {
 	res := errorResult(fmt.Sprintf("auth_required: server %s takes each person's own login, and %s has none that works (%s), so %s was not called. Tell the user: %s",
 		e.Source, who, reason, e.Name, how))
 	res.StructuredContent = structuredError(res, map[string]any{"error": "auth_required", "server": e.Source, "principal": who, "reason": reason, "how": how})
@@ -90,7 +90,7 @@ const personLoginPoll = 500 * time.Millisecond
 // server when its session's client opens login pages, and reports whether
 // the call should be made again: the grant is stored under the caller's
 // key (the login is begun for them, whoever's browser comes back).
-func (s *Server) personLoginFor(ctx context.Context, e *loader.Entry) bool {
+func (s *Server) personLoginFor(ctx context.Context, e *catalog.Entry) bool {
 	p := oauth.PrompterFrom(ctx)
 	pl, ok := s.opts.Upstreams.(personLoginer)
 	cb := s.loginCallback.Load()
@@ -134,7 +134,7 @@ func (s *Server) personLoginFor(ctx context.Context, e *loader.Entry) bool {
 }
 
 // authRequiredResult tells the model that a person must log in, and how.
-func authRequiredResult(e *loader.Entry, reason, command string) *mcp.CallToolResult {
+func authRequiredResult(e *catalog.Entry, reason, command string) *mcp.CallToolResult {
 	reason = upstreamError(reason) // it may quote the server's own error
 	res := errorResult(fmt.Sprintf("auth_required: server %s needs a login before %s can be called (%s). Ask the user to run this command in a terminal, then call again:\n%s",
 		e.Source, e.Name, reason, command))
@@ -188,7 +188,7 @@ func (s *Server) withLoginPrompter(ctx context.Context, ss *mcp.ServerSession) c
 // loginFor runs a login when a call failed because its server needs one
 // and the call's session can take the person through it. It reports
 // whether the call should be made again.
-func (s *Server) loginFor(ctx context.Context, e *loader.Entry, err error) bool {
+func (s *Server) loginFor(ctx context.Context, e *catalog.Entry, err error) bool {
 	var ul userLoginRequired
 	if errors.As(err, &ul) {
 		return s.personLoginFor(ctx, e)

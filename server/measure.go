@@ -11,7 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // Sizes above which an entry is flagged in a report.
@@ -221,7 +222,7 @@ func (s *Server) Measure(ctx context.Context, opts MeasureOptions) (*Report, err
 // and its share of what a session received up front (its listing lines
 // and its always-loaded tools). It flags entries over the limits, and sums
 // up the tools' name lines for paysOffAt.
-func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, []Flag, nameLines) {
+func (s *Server) sourceCosts(snap *catalog.Snapshot, up *upFront) ([]SourceCost, []Flag, nameLines) {
 	rows := make([]SourceCost, len(snap.Sources))
 	byName := map[string]*SourceCost{}
 	for i, src := range snap.Sources {
@@ -248,12 +249,12 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 		row.Eager += c.tokens
 		nameTokens := s.tok.Count(namesOnlyText(c.entry))
 		row.NamesOnly += nameTokens
-		if c.entry.Kind == loader.KindTool {
+		if c.entry.Kind == catalog.KindTool {
 			names.tokens += nameTokens
 			names.tools++
 		}
-		if c.entry.Kind == loader.KindSkill {
-			if f, ok := c.entry.Skill.File(loader.SkillFileName); ok {
+		if c.entry.Kind == catalog.KindSkill {
+			if f, ok := c.entry.Skill.File(skill.FileName); ok {
 				row.SkillFileBytes += f.Size
 			}
 		}
@@ -267,7 +268,7 @@ func (s *Server) sourceCosts(snap *loader.Snapshot, up *upFront) ([]SourceCost, 
 		}
 	}
 	for name, n := range up.tools {
-		if e, ok := snap.Lookup(name); ok && e.Kind == loader.KindTool && byName[e.Source] != nil {
+		if e, ok := snap.Lookup(name); ok && e.Kind == catalog.KindTool && byName[e.Source] != nil {
 			byName[e.Source].UpFront += n
 		}
 	}
@@ -292,8 +293,8 @@ func (c *SourceCost) settle() {
 	}
 }
 
-func flagLimit(k loader.Kind) int {
-	if k == loader.KindSkill {
+func flagLimit(k catalog.Kind) int {
+	if k == catalog.KindSkill {
 		return MaxSkillBodyTokens
 	}
 	return MaxToolTokens
@@ -323,7 +324,7 @@ func (c entryCost) flag() (Flag, bool) {
 // String says what is over which limit, as catalog and scan print it.
 func (f Flag) String() string {
 	what := "definition"
-	if f.Kind == string(loader.KindSkill) {
+	if f.Kind == string(catalog.KindSkill) {
 		what = "SKILL.md body"
 	}
 	return fmt.Sprintf("oversized: its %s is %s tokens, over the %s a %s should cost", what, thousands(f.Tokens), thousands(f.Limit), f.Kind)
@@ -331,7 +332,7 @@ func (f Flag) String() string {
 
 // entryCost is what one entry costs when loaded eagerly.
 type entryCost struct {
-	entry  *loader.Entry
+	entry  *catalog.Entry
 	tokens int
 }
 
@@ -340,7 +341,7 @@ type entryCost struct {
 // skill as its SKILL.md body. Hidden entries are left out: without
 // toolsearch they would be loaded too, but counting them would credit
 // toolsearch with a policy choice rather than with deferral.
-func eagerCosts(snap *loader.Snapshot, count countFunc) []entryCost {
+func eagerCosts(snap *catalog.Snapshot, count countFunc) []entryCost {
 	var costs []entryCost
 	for _, e := range snap.Listed() {
 		if !e.ForModel() {
@@ -422,7 +423,7 @@ type listingLines struct {
 
 // listingLines measures what an entry of snap costs in the listing, each
 // form rendered whole with no budget, less the headline.
-func (s *Server) listingLines(snap *loader.Snapshot) listingLines {
+func (s *Server) listingLines(snap *catalog.Snapshot) listingLines {
 	groups := groupBySource(snap)
 	entries := 0
 	for _, g := range groups {
@@ -432,12 +433,12 @@ func (s *Server) listingLines(snap *loader.Snapshot) listingLines {
 		return listingLines{}
 	}
 	head := listingHeadline(groups, serversWaiting{})
-	per := func(line func(*loader.Entry) string, sep string) float64 {
+	per := func(line func(*catalog.Entry) string, sep string) float64 {
 		text, _ := fitAll(head, groups, math.MaxInt/2, s.tok.Count, line, sep)
 		return float64(s.tok.Count(text)-s.tok.Count(head)) / float64(entries)
 	}
 	return listingLines{
-		oneLiner: per(func(e *loader.Entry) string {
+		oneLiner: per(func(e *catalog.Entry) string {
 			return listedName(e) + " — " + truncateRunes(e.Summary, shortestOneLiner)
 		}, "\n"),
 		name: per(listedName, ", "),
@@ -486,7 +487,7 @@ func (s *Server) paysOffAt(names nameLines, lines listingLines, overhead, hostFi
 // each as it appears in tools/list: JSON-escaped inside the description.
 // The sum of the parts differs from the whole by a token here and there;
 // the report's total uses the whole.
-func (s *Server) listingTokensBySource(snap *loader.Snapshot, description string) map[string]int {
+func (s *Server) listingTokensBySource(snap *catalog.Snapshot, description string) map[string]int {
 	groups := map[string][]string{}
 	current := ""
 	for line := range strings.SplitSeq(description, "\n") {
@@ -540,7 +541,7 @@ func detailLevels() []string {
 // OneLinerQueries makes one query per listed entry from its one-liner, the
 // way a model might describe what it needs. Measure uses them when it is
 // given no queries.
-func OneLinerQueries(snap *loader.Snapshot) []string {
+func OneLinerQueries(snap *catalog.Snapshot) []string {
 	var qs []string
 	for _, e := range snap.Listed() {
 		if !e.ForModel() {

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/devsplit"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
@@ -61,22 +63,22 @@ func TestTokenCountsMatchReference(t *testing.T) {
 
 // measureCatalog is testCatalog plus a skill and two entries over the
 // flagging limits.
-func measureCatalog(t *testing.T) *loader.Catalog {
+func measureCatalog(t *testing.T) *catalog.Catalog {
 	c := testCatalog(t)
 	body := "# Release notes\n\nCollect the merged changes since the last tag and write them up by theme.\n"
-	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{
-		loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "release-notes", Description: "Write release notes from merged changes.", Body: body,
-			Files: []loader.File{{Path: loader.SkillFileName, Size: 1234}}}),
-		loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "huge-skill", Description: "A skill with a very long body.", Body: strings.Repeat("Check every field twice. ", 2000),
-			Files: []loader.File{{Path: loader.SkillFileName, Size: 48000}}}),
+	c.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills, Entries: []*catalog.Entry{
+		catalog.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "release-notes", Description: "Write release notes from merged changes.", Body: body,
+			Files: []skill.File{{Path: skill.FileName, Size: 1234}}}),
+		catalog.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "huge-skill", Description: "A skill with a very long body.", Body: strings.Repeat("Check every field twice. ", 2000),
+			Files: []skill.File{{Path: skill.FileName, Size: 48000}}}),
 	}})
 	props := map[string]any{}
 	for i := range 300 {
 		props[fmt.Sprintf("field_%d", i)] = map[string]any{"type": "string", "description": "One of many fields."}
 	}
 	big := &mcp.Tool{Name: "big", Description: "A tool with a huge schema.", InputSchema: map[string]any{"type": "object", "properties": props}}
-	c.Put(&loader.Source{Name: "bigsrv", Kind: loader.SourceTools, Instructions: bigsrvInstructions,
-		Entries: []*loader.Entry{loader.NewToolEntry("bigsrv", "bigsrv__big", big)}})
+	c.Put(&catalog.Source{Name: "bigsrv", Kind: catalog.SourceTools, Instructions: bigsrvInstructions,
+		Entries: []*catalog.Entry{catalog.NewToolEntry("bigsrv", "bigsrv__big", big)}})
 	return c
 }
 
@@ -102,7 +104,7 @@ func TestMeasureReport(t *testing.T) {
 	wantEntries := map[string]int{}
 	for _, e := range snap.Listed() {
 		var text string
-		if e.Kind == loader.KindSkill {
+		if e.Kind == catalog.KindSkill {
 			text = e.Skill.Body
 		} else {
 			data, _ := json.Marshal(e.Exposed())
@@ -270,7 +272,7 @@ func TestSummarize(t *testing.T) {
 
 // scaledCatalog makes a catalog of n tools: the dev split's tools, copied
 // under new names as often as needed, or synthetic ones without it.
-func scaledCatalog(t testing.TB, n int) *loader.Catalog {
+func scaledCatalog(t testing.TB, n int) *catalog.Catalog {
 	src, err := loader.LoadToolsFile(filepath.Join(devDir, "catalog.json"))
 	if os.IsNotExist(err) {
 		t.Log(devsplit.Missing() + ": using synthetic tools")
@@ -279,16 +281,16 @@ func scaledCatalog(t testing.TB, n int) *loader.Catalog {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scaled := &loader.Source{Name: "dev", Kind: loader.SourceTools}
+	scaled := &catalog.Source{Name: "dev", Kind: catalog.SourceTools}
 	for i := range n {
 		e := src.Entries[i%len(src.Entries)]
 		name := e.Name
 		if copyN := i / len(src.Entries); copyN > 0 {
 			name = fmt.Sprintf("%s_%d", name, copyN+1)
 		}
-		scaled.Entries = append(scaled.Entries, loader.NewToolEntry("dev", name, e.Tool))
+		scaled.Entries = append(scaled.Entries, catalog.NewToolEntry("dev", name, e.Tool))
 	}
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(scaled)
 	return c
 }
@@ -350,7 +352,7 @@ func loadDevServer(tb testing.TB) (*Server, []string) {
 	for i, q := range qs {
 		queries[i] = q.Query
 	}
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	c.Put(src)
 	s, err := New(c, Options{ListingBudget: DefaultListingBudget})
 	if err != nil {

@@ -8,14 +8,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // needsServer serves hotel, car and weather tools of a few servers.
 func needsServer(t *testing.T, opts Options) *Server {
 	t.Helper()
-	c := loader.NewCatalog(ReservedNames...)
-	var entries []*loader.Entry
+	c := catalog.New(ReservedNames...)
+	var entries []*catalog.Entry
 	for _, tool := range []struct{ name, desc string }{
 		{"hotels__book_hotel", "Book a hotel room in a city."},
 		{"travel__reserve_hotel", "Reserve a hotel room for given dates."},
@@ -29,9 +29,9 @@ func needsServer(t *testing.T, opts Options) *Server {
 	} {
 		server, name, _ := strings.Cut(tool.name, "__")
 		props := `{"type":"object","properties":{"city":{"type":"string","description":"The city, spelled out in full as it appears on a map of the region."}}}`
-		entries = append(entries, loader.NewToolEntry(server, tool.name, &mcp.Tool{Name: name, Description: tool.desc, InputSchema: json.RawMessage(props)}))
+		entries = append(entries, catalog.NewToolEntry(server, tool.name, &mcp.Tool{Name: name, Description: tool.desc, InputSchema: json.RawMessage(props)}))
 	}
-	c.Put(&loader.Source{Name: "tools", Kind: loader.SourceTools, Entries: entries})
+	c.Put(&catalog.Source{Name: "tools", Kind: catalog.SourceTools, Entries: entries})
 	s, err := New(c, opts)
 	if err != nil {
 		t.Fatal(err)

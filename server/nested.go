@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
-// A skill's folder may hold other skills (see loader.Skill.Nested). Their
+// A skill's folder may hold other skills (see skill.Skill.Nested). Their
 // files are theirs alone for read_skill_file and run_skill_script: read or
 // run through the enclosing skill, a nested skill's script would escape
 // the settings that name it (scripts.disabledSkills), and the other way
@@ -21,7 +22,7 @@ import (
 // sk's own that holds a SKILL.md belongs to another skill, loaded or not.
 // The name is "" for a skill that is not served (it did not load, or
 // another skill has its name).
-func (s *Server) nestedFolders(sk *loader.Skill) map[string]string {
+func (s *Server) nestedFolders(sk *skill.Skill) map[string]string {
 	var nested map[string]string
 	snap := s.Snapshot()
 	for _, folder := range nestedDirs(sk) {
@@ -29,7 +30,7 @@ func (s *Server) nestedFolders(sk *loader.Skill) map[string]string {
 			nested = map[string]string{}
 		}
 		name := path.Base(folder)
-		if e, ok := snap.Lookup(name); !ok || e.Kind != loader.KindSkill || e.Skill.Dir != filepath.Join(sk.Dir, filepath.FromSlash(folder)) {
+		if e, ok := snap.Lookup(name); !ok || e.Kind != catalog.KindSkill || e.Skill.Dir != filepath.Join(sk.Dir, filepath.FromSlash(folder)) {
 			name = ""
 		}
 		nested[folder] = name
@@ -38,10 +39,10 @@ func (s *Server) nestedFolders(sk *loader.Skill) map[string]string {
 }
 
 // nestedDirs lists the folders below sk's own that hold a SKILL.md.
-func nestedDirs(sk *loader.Skill) []string {
+func nestedDirs(sk *skill.Skill) []string {
 	var dirs []string
 	for _, f := range sk.Files {
-		if dir, ok := strings.CutSuffix(f.Path, "/"+loader.SkillFileName); ok {
+		if dir, ok := strings.CutSuffix(f.Path, "/"+skill.FileName); ok {
 			dirs = append(dirs, dir)
 		}
 	}
@@ -59,12 +60,12 @@ func inNested(dirs []string, rel string) (dir string, ok bool) {
 }
 
 // ownFiles returns sk's files without those of the skills nested in it.
-func ownFiles(sk *loader.Skill) []loader.File {
+func ownFiles(sk *skill.Skill) []skill.File {
 	dirs := nestedDirs(sk)
 	if len(dirs) == 0 {
 		return sk.Files
 	}
-	var own []loader.File
+	var own []skill.File
 	for _, f := range sk.Files {
 		if _, nested := inNested(dirs, f.Path); !nested {
 			own = append(own, f)
@@ -75,7 +76,7 @@ func ownFiles(sk *loader.Skill) []loader.File {
 
 // checkOwnFile refuses rel, a path in sk's folder, when it belongs to a
 // skill nested in sk, saying how to read it instead.
-func (s *Server) checkOwnFile(sk *loader.Skill, rel string) error {
+func (s *Server) checkOwnFile(sk *skill.Skill, rel string) error {
 	nested := s.nestedFolders(sk)
 	dirs := make([]string, 0, len(nested))
 	for d := range nested {

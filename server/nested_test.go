@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/runner"
 )
 
@@ -35,7 +36,7 @@ func nestedServer(t *testing.T, disabled ...string) *Server {
 			t.Fatal(err)
 		}
 	}
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	loader.NewSkillSource([]string{root}, c, nil).Load()
 	scripts := runner.New(runner.Options{SkillDisabled: func(skill string) bool { return slices.Contains(disabled, skill) }})
 	s, err := New(c, Options{Scripts: scripts})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/tokens"
 )
 
@@ -26,13 +26,13 @@ func hugeDescription(n int) string {
 
 func oversizedServer(t *testing.T, desc string, budget int) *Server {
 	t.Helper()
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	schema := json.RawMessage(`{"type":"object","properties":{"ledger":{"type":"string","description":"Which ledger."}},"required":["ledger"]}`)
 	tool := &mcp.Tool{Name: "export_ledger", Description: desc, InputSchema: schema}
 	small := &mcp.Tool{Name: "count_items", Description: "Count the items of a ledger.", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	c.Put(&loader.Source{Name: "ledger", Kind: loader.SourceTools, Entries: []*loader.Entry{
-		loader.NewToolEntry("ledger", "export_ledger", tool),
-		loader.NewToolEntry("ledger", "count_items", small),
+	c.Put(&catalog.Source{Name: "ledger", Kind: catalog.SourceTools, Entries: []*catalog.Entry{
+		catalog.NewToolEntry("ledger", "export_ledger", tool),
+		catalog.NewToolEntry("ledger", "count_items", small),
 	}})
 	s, err := New(c, Options{ResultBudget: budget})
 	if err != nil {

@@ -2,7 +2,7 @@ package server
 
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // ownTools are toolsearch's tools other than tool_search, in the order
@@ -13,10 +13,10 @@ import (
 var ownTools = []string{CallToolRead, CallToolWrite, CallTool, ReadSkillFile, RunScript, RunCodeRead, RunCode}
 
 // ownToolsWanted says which of ownTools have something to do in snap.
-func ownToolsWanted(snap *loader.Snapshot) map[string]bool {
+func ownToolsWanted(snap *catalog.Snapshot) map[string]bool {
 	want := proxiesWanted(snap)
 	for _, e := range snap.Entries {
-		if e.Kind == loader.KindSkill && e.Listed() {
+		if e.Kind == catalog.KindSkill && e.Listed() {
 			want[ReadSkillFile], want[RunScript] = true, true
 			break
 		}

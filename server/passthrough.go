@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/server/relay"
 )
@@ -40,7 +40,7 @@ func (s *Server) passthrough() Passthrough {
 // sees reports whether the client of a request may see an entry: list it,
 // get or read it, complete its arguments or subscribe to it. This is the one
 // place that decides it for prompts and resources.
-func (s *Server) sees(_ *mcp.ServerSession, e *loader.Entry) bool {
+func (s *Server) sees(_ *mcp.ServerSession, e *catalog.Entry) bool {
 	return e != nil && e.Listed()
 }
 
@@ -55,7 +55,7 @@ type featureSet struct {
 // ones removed, and the SDK announces each change with list_changed. Their
 // handlers look the entry up again at each request, so that what is served
 // is always the current catalog's.
-func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
+func (s *Server) syncFeatures(ms *mcp.Server, snap *catalog.Snapshot) {
 	if s.passthrough() == nil {
 		return
 	}
@@ -89,21 +89,21 @@ func (s *Server) syncFeatures(ms *mcp.Server, snap *loader.Snapshot) {
 // servedFeatures are the upstream prompts and resources of one snapshot,
 // worked out once for every MCP server to sync with and every URI to find.
 type servedFeatures struct {
-	snap    *loader.Snapshot
+	snap    *catalog.Snapshot
 	set     featureSet
-	entries []*loader.Entry
+	entries []*catalog.Entry
 	// templates are the URI templates among the entries, parsed.
 	templates []servedTemplate
 }
 
 type servedTemplate struct {
-	entry *loader.Entry
+	entry *catalog.Entry
 	tmpl  *uritemplate.Template
 }
 
 // featuresOf returns the upstream prompts, resources and templates of snap
 // that are listed. They are shared and must not be changed.
-func (s *Server) featuresOf(snap *loader.Snapshot) *servedFeatures {
+func (s *Server) featuresOf(snap *catalog.Snapshot) *servedFeatures {
 	s.featMu.Lock()
 	defer s.featMu.Unlock()
 	if f := s.served; f != nil && f.snap == snap {
@@ -114,7 +114,7 @@ func (s *Server) featuresOf(snap *loader.Snapshot) *servedFeatures {
 		if !e.Listed() || e.ForModel() {
 			continue
 		}
-		if src, _ := snap.Source(e.Source); src == nil || src.Kind != loader.SourceServer {
+		if src, _ := snap.Source(e.Source); src == nil || src.Kind != catalog.SourceServer {
 			continue
 		}
 		f.set.of(e)[e.Name] = e.Digest
@@ -129,9 +129,9 @@ func (s *Server) featuresOf(snap *loader.Snapshot) *servedFeatures {
 	return f
 }
 
-func (f featureSet) of(e *loader.Entry) map[string]string {
+func (f featureSet) of(e *catalog.Entry) map[string]string {
 	switch {
-	case e.Kind == loader.KindPrompt:
+	case e.Kind == catalog.KindPrompt:
 		return f.prompts
 	case e.Template != nil:
 		return f.templates
@@ -151,7 +151,7 @@ func missing(have, want map[string]string) []string {
 }
 
 // registerFeature adds one upstream prompt, resource or template to ms.
-func (s *Server) registerFeature(ms *mcp.Server, e *loader.Entry) {
+func (s *Server) registerFeature(ms *mcp.Server, e *catalog.Entry) {
 	// The SDK panics on a URI template it cannot parse; the loader refuses
 	// those, but an upstream's definition must never take the server down.
 	defer func() {
@@ -164,7 +164,7 @@ func (s *Server) registerFeature(ms *mcp.Server, e *loader.Entry) {
 		ms.AddPrompt(e.Prompt, s.getPrompt)
 	case e.Resource != nil:
 		uri := e.Name
-		ms.AddResource(e.Resource, s.readResource(func(snap *loader.Snapshot, _ string) *loader.Entry {
+		ms.AddResource(e.Resource, s.readResource(func(snap *catalog.Snapshot, _ string) *catalog.Entry {
 			r, _ := snap.Resource(uri)
 			return r
 		}))
@@ -189,7 +189,7 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 	if !ok || !s.sees(req.Session, e) || p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", req.Params.Name)}
 	}
-	if e.Policy != loader.PolicyCallable {
+	if e.Policy != catalog.PolicyCallable {
 		return nil, policyRefusal(e)
 	}
 	s.followLogLevel(req.Params.Meta)
@@ -211,7 +211,7 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 
 // readResource reads an upstream resource for the client; find names the
 // entry a URI belongs to, or nil.
-func (s *Server) readResource(find func(*loader.Snapshot, string) *loader.Entry) mcp.ResourceHandler {
+func (s *Server) readResource(find func(*catalog.Snapshot, string) *catalog.Entry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		p := s.passthrough()
 		uri := req.Params.URI
@@ -221,7 +221,7 @@ func (s *Server) readResource(find func(*loader.Snapshot, string) *loader.Entry)
 		if upstream.ReservedScheme(uri) != "" || !s.sees(req.Session, e) || p == nil {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		if e.Policy != loader.PolicyCallable {
+		if e.Policy != catalog.PolicyCallable {
 			return nil, policyRefusal(e)
 		}
 		s.followLogLevel(req.Params.Meta)
@@ -243,12 +243,12 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	none := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 	ref := req.Params.Ref
 	snap := s.Snapshot()
-	var e *loader.Entry
+	var e *catalog.Entry
 	switch ref.Type {
 	case "ref/prompt":
 		if p, ok := snap.Prompt(ref.Name); ok {
 			e = p
-		} else if sk, ok := snap.Lookup(ref.Name); ok && sk.Kind == loader.KindSkill && sk.Listed() {
+		} else if sk, ok := snap.Lookup(ref.Name); ok && sk.Kind == catalog.KindSkill && sk.Listed() {
 			return none, nil
 		}
 	case "ref/resource":
@@ -267,12 +267,12 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	}
 	// Arguments of a prompt or template that may not be used are not
 	// worth the server's work.
-	if e.Policy != loader.PolicyCallable {
+	if e.Policy != catalog.PolicyCallable {
 		return nil, policyRefusal(e)
 	}
 	params := *req.Params
 	params.Meta = nil // the client's, not toolsearch's
-	if e.Kind == loader.KindPrompt {
+	if e.Kind == catalog.KindPrompt {
 		r := *ref
 		if r.Name = e.Upstream; r.Name == "" {
 			r.Name = e.Name
@@ -285,7 +285,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 
 // policyRefusal refuses a prompt or resource that is listed but not
 // available (visible_only).
-func policyRefusal(e *loader.Entry) error {
+func policyRefusal(e *catalog.Entry) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 		Message: fmt.Sprintf("%s is listed but not available: the policy %s applies to it (servers.%s.policy in toolsearch.yaml)", e.Name, e.Policy, e.Source)}
 }
@@ -293,7 +293,7 @@ func policyRefusal(e *loader.Entry) error {
 // protocolError turns a failed upstream request into the JSON-RPC error the
 // client gets: the upstream's own error unchanged, or a sentence saying
 // what went wrong, with service_not_active for a server that is not.
-func (s *Server) protocolError(e *loader.Entry, err error) error {
+func (s *Server) protocolError(e *catalog.Entry, err error) error {
 	var (
 		rpc  *jsonrpc.Error
 		na   notActive

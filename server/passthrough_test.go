@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
 
@@ -106,11 +106,11 @@ var hangStarted, hangCancelled = make(chan struct{}, 16), make(chan struct{}, 16
 // protocol version upVersion speaks ("" for the latest).
 func passthroughServer(t *testing.T, up *mcp.Server) (*Server, *upstream.Manager) {
 	t.Helper()
-	catalog := loader.NewCatalog(ReservedNames...)
+	cat := catalog.New(ReservedNames...)
 	m := upstream.New([]upstream.ServerConfig{{Name: "up", Type: upstream.TypeStdio, Command: "up"}}, upstream.Options{
-		Catalog:  catalog,
+		Catalog:  cat,
 		CacheDir: t.TempDir(),
-		Settings: map[string]upstream.Settings{"up": {Policy: map[string]loader.Policy{"secret_*": loader.PolicyHidden, "draft_*": loader.PolicyVisibleOnly}}},
+		Settings: map[string]upstream.Settings{"up": {Policy: map[string]catalog.Policy{"secret_*": catalog.PolicyHidden, "draft_*": catalog.PolicyVisibleOnly}}},
 		Dial: func(ctx context.Context, _ upstream.ServerConfig) (mcp.Transport, error) {
 			ct, st := mcp.NewInMemoryTransports()
 			_, err := up.Connect(ctx, st, nil)
@@ -119,7 +119,7 @@ func passthroughServer(t *testing.T, up *mcp.Server) (*Server, *upstream.Manager
 	})
 	m.Start(context.Background())
 	t.Cleanup(func() { m.Close() })
-	s, err := New(catalog, Options{ListingBudget: DefaultListingBudget, Upstreams: m})
+	s, err := New(cat, Options{ListingBudget: DefaultListingBudget, Upstreams: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func passthroughServer(t *testing.T, up *mcp.Server) (*Server, *upstream.Manager
 	deadline := time.Now().Add(waitLimit)
 	for {
 		src, _ := s.Snapshot().Source("up")
-		if src != nil && src.State == loader.StateActive && len(src.Entries) > 3 {
+		if src != nil && src.State == catalog.StateActive && len(src.Entries) > 3 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -509,11 +509,11 @@ func TestAURITheTemplatesOfTwoServersMatchIsReadFromNeither(t *testing.T) {
 // BenchmarkResourceOf finds the template a URI belongs to among the 1,000
 // templates one server may list.
 func BenchmarkResourceOf(b *testing.B) {
-	src := &loader.Source{Name: "notes", Kind: loader.SourceServer, State: loader.StateActive}
+	src := &catalog.Source{Name: "notes", Kind: catalog.SourceServer, State: catalog.StateActive}
 	for i := range 1000 {
-		src.Entries = append(src.Entries, loader.NewTemplateEntry("notes", &mcp.ResourceTemplate{URITemplate: fmt.Sprintf("notes%d://day/{date}/{+rest}", i), Name: fmt.Sprint("t", i)}))
+		src.Entries = append(src.Entries, catalog.NewTemplateEntry("notes", &mcp.ResourceTemplate{URITemplate: fmt.Sprintf("notes%d://day/{date}/{+rest}", i), Name: fmt.Sprint("t", i)}))
 	}
-	catalog := loader.NewCatalog(ReservedNames...)
+	catalog := catalog.New(ReservedNames...)
 	catalog.Put(src)
 	s, err := New(catalog, Options{ListingBudget: DefaultListingBudget})
 	if err != nil {
@@ -535,7 +535,7 @@ func serverOf(t *testing.T, ups map[string]*mcp.Server) *Server {
 	for name := range ups {
 		configs = append(configs, upstream.ServerConfig{Name: name, Type: upstream.TypeStdio, Command: name})
 	}
-	catalog := loader.NewCatalog(ReservedNames...)
+	catalog := catalog.New(ReservedNames...)
 	m := upstream.New(configs, upstream.Options{
 		Catalog:  catalog,
 		CacheDir: t.TempDir(),

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // Names of the call proxies beside call_tool. Hosts decide permissions per
@@ -50,7 +50,7 @@ func classOf(t *mcp.Tool) callClass {
 // entryClass is the class of a catalog tool: of the definition last
 // trusted when it is held, since the held one is not approved (a change to
 // readOnlyHint: true is exactly what must not loosen a host's approval).
-func entryClass(e *loader.Entry) callClass {
+func entryClass(e *catalog.Entry) callClass {
 	if e.Held() {
 		if e.Quarantine.Previous == nil {
 			return classAny
@@ -90,7 +90,7 @@ func proxyTool(name, description string, a *mcp.ToolAnnotations) *mcp.Tool {
 }
 
 // proxyFor names the proxy that calls a catalog tool.
-func proxyFor(e *loader.Entry) string { return proxies[entryClass(e)].name }
+func proxyFor(e *catalog.Entry) string { return proxies[entryClass(e)].name }
 
 func (s *Server) proxyHandler(p proxy) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -106,7 +106,7 @@ func (s *Server) proxyHandler(p proxy) mcp.ToolHandler {
 
 // belowClass refuses a call through a proxy that does not call a tool of
 // e's class, naming the one that does; nil when p may call it.
-func belowClass(p proxy, e *loader.Entry) *mcp.CallToolResult {
+func belowClass(p proxy, e *catalog.Entry) *mcp.CallToolResult {
 	c := entryClass(e)
 	if c <= p.class {
 		return nil
@@ -122,23 +122,23 @@ func belowClass(p proxy, e *loader.Entry) *mcp.CallToolResult {
 // that lists tools once, at start, can call whatever comes. A static tool
 // catalog's tools count as its servers' would: such a catalog stands in
 // for them when measure prices a deployment.
-func proxiesWanted(snap *loader.Snapshot) map[string]bool {
+func proxiesWanted(snap *catalog.Snapshot) map[string]bool {
 	want := map[string]bool{}
 	for _, src := range snap.Sources {
-		if src.Kind != loader.SourceServer {
+		if src.Kind != catalog.SourceServer {
 			continue
 		}
 		want[CallTool] = true
-		if len(src.Entries) == 0 && (src.State == loader.StateConnecting || src.State == loader.StateValidating) {
+		if len(src.Entries) == 0 && (src.State == catalog.StateConnecting || src.State == catalog.StateValidating) {
 			want[CallToolRead], want[CallToolWrite] = true, true
 		}
 	}
 	for _, e := range snap.Entries {
-		if e.Kind != loader.KindTool || !e.Listed() {
+		if e.Kind != catalog.KindTool || !e.Listed() {
 			continue
 		}
 		want[CallTool] = true
-		if e.Policy != loader.PolicyVisibleOnly {
+		if e.Policy != catalog.PolicyVisibleOnly {
 			want[proxyFor(e)] = true
 		}
 	}

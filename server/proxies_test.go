@@ -10,17 +10,19 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // annotatedCatalog has one server with a tool of each class: read-only,
 // writing without destroying, destructive, and one without annotations.
-func annotatedCatalog(t *testing.T) *loader.Catalog {
+func annotatedCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
-	tool := func(name string, a *mcp.ToolAnnotations) *loader.Entry {
-		return loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a})
+	tool := func(name string, a *mcp.ToolAnnotations) *catalog.Entry {
+		return catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: a})
 	}
-	c := loader.NewCatalog(ReservedNames...)
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{
+	c := catalog.New(ReservedNames...)
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
 		tool("get_issue", &mcp.ToolAnnotations{ReadOnlyHint: true}),
 		tool("create_issue", &mcp.ToolAnnotations{DestructiveHint: ptr(false)}),
 		tool("delete_repo", &mcp.ToolAnnotations{DestructiveHint: ptr(true)}),
@@ -117,13 +119,13 @@ func TestCallProxiesByAnnotations(t *testing.T) {
 func TestHeldToolKeepsTrustedClass(t *testing.T) {
 	prev := &mcp.Tool{Name: "wipe", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}}
 	now := &mcp.Tool{Name: "wipe", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
-	e := loader.NewToolEntry("srv", "srv__wipe", now)
-	e.Hold(&loader.Quarantine{Reason: "changed", Previous: prev})
+	e := catalog.NewToolEntry("srv", "srv__wipe", now)
+	e.Hold(&catalog.Quarantine{Reason: "changed", Previous: prev})
 	if got := proxyFor(e); got != CallTool {
 		t.Errorf("held tool's proxy = %s, want call_tool", got)
 	}
-	fresh := loader.NewToolEntry("srv", "srv__new", now)
-	fresh.Hold(&loader.Quarantine{Reason: "new"})
+	fresh := catalog.NewToolEntry("srv", "srv__new", now)
+	fresh.Hold(&catalog.Quarantine{Reason: "new"})
 	if got := proxyFor(fresh); got != CallTool {
 		t.Errorf("new held tool's proxy = %s, want call_tool", got)
 	}
@@ -175,7 +177,7 @@ func TestSearchNamesProxy(t *testing.T) {
 // run_skill_script; no read-only tool, no call_tool_read; a server still
 // starting without known tools may bring any class.
 func TestOwnToolsFollowCatalog(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	s, err := New(c, Options{Upstreams: &fakeUpstreams{}})
 	if err != nil {
 		t.Fatal(err)
@@ -199,16 +201,16 @@ func TestOwnToolsFollowCatalog(t *testing.T) {
 		}
 	}
 	step("empty catalog", "tool_search", func() {})
-	skill := &loader.Skill{Name: "notes", Description: "Take notes."}
+	skill := &skill.Skill{Name: "notes", Description: "Take notes."}
 	step("a skill", "read_skill_file,run_skill_script,tool_search", func() {
-		c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, skill)}})
+		c.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills, Entries: []*catalog.Entry{catalog.NewSkillEntry(loader.SkillsSourceName, skill)}})
 	})
 	step("a server starting", "call_tool,call_tool_read,call_tool_write,read_skill_file,run_skill_script,tool_search", func() {
-		c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateConnecting})
+		c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateConnecting})
 	})
-	read := loader.NewToolEntry("srv", "srv__get", &mcp.Tool{Name: "get", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
+	read := catalog.NewToolEntry("srv", "srv__get", &mcp.Tool{Name: "get", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
 	step("its tools known", "call_tool,call_tool_read,read_skill_file,run_skill_script,tool_search", func() {
-		c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{read}})
+		c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{read}})
 	})
 	step("no skill", "call_tool,call_tool_read,tool_search", func() { c.Remove(loader.SkillsSourceName) })
 	step("no server", "tool_search", func() { c.Remove("srv") })
@@ -218,24 +220,24 @@ func TestOwnToolsFollowCatalog(t *testing.T) {
 }
 
 func TestProxiesWanted(t *testing.T) {
-	readOnly := func(src, name string, policy loader.Policy) *loader.Entry {
-		e := loader.NewToolEntry(src, name, &mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
+	readOnly := func(src, name string, policy catalog.Policy) *catalog.Entry {
+		e := catalog.NewToolEntry(src, name, &mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
 		e.Policy = policy
 		return e
 	}
 	tests := []struct {
 		name   string
-		source *loader.Source
+		source *catalog.Source
 		want   string
 	}{
-		{"a read-only tool", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{readOnly("srv", "srv__a", loader.PolicyCallable)}}, "call_tool,call_tool_read"},
-		{"listed only: nothing to call", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{readOnly("srv", "srv__a", loader.PolicyVisibleOnly)}}, "call_tool"},
-		{"hidden", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateFailed, Entries: []*loader.Entry{readOnly("srv", "srv__a", loader.PolicyHidden)}}, "call_tool"},
-		{"a static catalog stands in for its servers", &loader.Source{Name: "dump", Kind: loader.SourceTools, Entries: []*loader.Entry{readOnly("dump", "a", loader.PolicyCallable)}}, "call_tool,call_tool_read"},
-		{"validating without tools", &loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateValidating}, "call_tool,call_tool_read,call_tool_write"},
+		{"a read-only tool", &catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{readOnly("srv", "srv__a", catalog.PolicyCallable)}}, "call_tool,call_tool_read"},
+		{"listed only: nothing to call", &catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{readOnly("srv", "srv__a", catalog.PolicyVisibleOnly)}}, "call_tool"},
+		{"hidden", &catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateFailed, Entries: []*catalog.Entry{readOnly("srv", "srv__a", catalog.PolicyHidden)}}, "call_tool"},
+		{"a static catalog stands in for its servers", &catalog.Source{Name: "dump", Kind: catalog.SourceTools, Entries: []*catalog.Entry{readOnly("dump", "a", catalog.PolicyCallable)}}, "call_tool,call_tool_read"},
+		{"validating without tools", &catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateValidating}, "call_tool,call_tool_read,call_tool_write"},
 	}
 	for _, tt := range tests {
-		c := loader.NewCatalog(ReservedNames...)
+		c := catalog.New(ReservedNames...)
 		c.Put(tt.source)
 		var got []string
 		for name, ok := range proxiesWanted(c.Snapshot()) {
@@ -255,7 +257,7 @@ func TestProxiesWanted(t *testing.T) {
 // unknown, while the announcement that gives it to the connection is still
 // to come.
 func TestProxyCallableBeforeAnnouncement(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	up := &fakeUpstreams{}
 	s, err := New(c, Options{Upstreams: up, FirstListWait: -1})
 	if err != nil {

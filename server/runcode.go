@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/utf8cut"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
 
@@ -151,7 +151,7 @@ func joinedText(res *mcp.CallToolResult) string {
 }
 
 func (h codeHost) Search(ctx context.Context, query string) ([]codemode.Found, error) {
-	res, err := h.s.Search(SearchArgs{Query: query, Detail: DetailCompact, Kind: string(loader.KindTool)})
+	res, err := h.s.Search(SearchArgs{Query: query, Detail: DetailCompact, Kind: string(catalog.KindTool)})
 	if err != nil {
 		return nil, err
 	}

@@ -7,26 +7,26 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
 
 // codeCatalog is annotatedCatalog with a tool under each refusal a proxy
 // makes: visible_only, hidden, and held (new, never approved), and a tool
 // whose schema requires an argument.
-func codeCatalog(t *testing.T) *loader.Catalog {
+func codeCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	c := annotatedCatalog(t)
 	src, _ := c.Snapshot().Source("srv")
-	tool := func(name, schema string) *loader.Entry {
-		return loader.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool.", InputSchema: json.RawMessage(schema), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
+	tool := func(name, schema string) *catalog.Entry {
+		return catalog.NewToolEntry("srv", "srv__"+name, &mcp.Tool{Name: name, Description: "The " + name + " tool.", InputSchema: json.RawMessage(schema), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}})
 	}
 	visible, hidden, held := tool("peek", `{"type":"object"}`), tool("secret", `{"type":"object"}`), tool("fresh", `{"type":"object"}`)
-	visible.Policy, hidden.Policy = loader.PolicyVisibleOnly, loader.PolicyHidden
-	held.Hold(&loader.Quarantine{Reason: "new", Summary: "a new tool", Review: "toolsearch review srv__fresh"})
+	visible.Policy, hidden.Policy = catalog.PolicyVisibleOnly, catalog.PolicyHidden
+	held.Hold(&catalog.Quarantine{Reason: "new", Summary: "a new tool", Review: "toolsearch review srv__fresh"})
 	needs := tool("get_doc", `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`)
 	entries := append(src.Entries, visible, hidden, held, needs)
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: entries})
 	return c
 }
 

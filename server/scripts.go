@@ -13,7 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/runner"
 )
 
@@ -141,7 +141,7 @@ var scriptExts = []string{".py", ".sh", ".bash", ".js", ".mjs", ".ts", ".rb", ".
 // skillScripts lists a skill's scripts, for a call that named one it does
 // not have: the files under scripts/, or else those that look like one;
 // never those of the skills nested in it, which it cannot run.
-func skillScripts(sk *loader.Skill) []string {
+func skillScripts(sk *skill.Skill) []string {
 	var under, others []string
 	for _, f := range ownFiles(sk) {
 		switch {

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // setFeatureDetail fills the detail of a prompt or resource item: in full
@@ -31,7 +31,7 @@ func setFeatureDetail(it *ResultItem, detail string) {
 // featureSignature is a prompt's name with its arguments, bounded and
 // ordered as a tool's parameters are (required first, optional ones
 // marked), or a resource's URI with its MIME type.
-func featureSignature(e *loader.Entry) string {
+func featureSignature(e *catalog.Entry) string {
 	switch {
 	case e.Prompt != nil:
 		var required, optional []string
@@ -74,8 +74,8 @@ func promptArguments(args []*mcp.PromptArgument) string {
 
 // featureNamed finds the listed prompt, resource or resource template a name
 // names.
-func featureNamed(snap *loader.Snapshot, name string) (*loader.Entry, bool) {
-	for _, find := range []func(string) (*loader.Entry, bool){snap.Prompt, snap.Resource, snap.ResourceTemplate} {
+func featureNamed(snap *catalog.Snapshot, name string) (*catalog.Entry, bool) {
+	for _, find := range []func(string) (*catalog.Entry, bool){snap.Prompt, snap.Resource, snap.ResourceTemplate} {
 		if e, ok := find(name); ok && e.Listed() {
 			return e, true
 		}

@@ -6,21 +6,21 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // featureCatalog is testCatalog with a server that also has prompts and
 // resources.
-func featureCatalog(t *testing.T) *loader.Catalog {
+func featureCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	c := testCatalog(t)
-	review := loader.NewPromptEntry("docs", "docs__review_release_notes", &mcp.Prompt{Name: "review_release_notes", Description: "Review release notes before publishing.",
+	review := catalog.NewPromptEntry("docs", "docs__review_release_notes", &mcp.Prompt{Name: "review_release_notes", Description: "Review release notes before publishing.",
 		Arguments: []*mcp.PromptArgument{{Name: "version", Description: "Release to review.", Required: true}, {Name: "tone", Description: "Formal or casual."}}})
-	guide := loader.NewResourceEntry("docs", &mcp.Resource{URI: "docs://guide/publishing.md", Name: "publishing guide", Description: "How releases are published.", MIMEType: "text/markdown"})
-	page := loader.NewTemplateEntry("docs", &mcp.ResourceTemplate{URITemplate: "docs://pages/{slug}", Name: "page", Description: "Any documentation page by slug.", MIMEType: "text/html"})
-	secret := loader.NewPromptEntry("docs", "docs__leak_release_secrets", &mcp.Prompt{Name: "leak_release_secrets", Description: "Release secrets."})
-	secret.Policy = loader.PolicyHidden
-	c.Put(&loader.Source{Name: "docs", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{review, guide, page, secret}})
+	guide := catalog.NewResourceEntry("docs", &mcp.Resource{URI: "docs://guide/publishing.md", Name: "publishing guide", Description: "How releases are published.", MIMEType: "text/markdown"})
+	page := catalog.NewTemplateEntry("docs", &mcp.ResourceTemplate{URITemplate: "docs://pages/{slug}", Name: "page", Description: "Any documentation page by slug.", MIMEType: "text/html"})
+	secret := catalog.NewPromptEntry("docs", "docs__leak_release_secrets", &mcp.Prompt{Name: "leak_release_secrets", Description: "Release secrets."})
+	secret.Policy = catalog.PolicyHidden
+	c.Put(&catalog.Source{Name: "docs", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{review, guide, page, secret}})
 	return c
 }
 
@@ -116,7 +116,7 @@ func TestAPromptSignatureIsBoundedAsAToolsIs(t *testing.T) {
 		args = append(args, &mcp.PromptArgument{Name: fmt.Sprintf("opt%d", i)})
 	}
 	args = append(args, &mcp.PromptArgument{Name: "lang", Required: true})
-	e := loader.NewPromptEntry("docs", "docs__brief", &mcp.Prompt{Name: "brief", Arguments: args})
+	e := catalog.NewPromptEntry("docs", "docs__brief", &mcp.Prompt{Name: "brief", Arguments: args})
 	want := "docs__brief(topic, lang, opt0?, opt1?, opt2?, opt3?, opt4?, opt5?, opt6?, opt7?, …22 more optional)"
 	if got := featureSignature(e); got != want {
 		t.Errorf("featureSignature = %q, want %q", got, want)

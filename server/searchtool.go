@@ -13,8 +13,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -62,7 +63,7 @@ const anyKind = "any"
 // searchKinds and searchDetails are the values kind and detail take; the
 // default detail comes first.
 var (
-	searchKinds   = []string{string(loader.KindTool), string(loader.KindSkill), string(loader.KindPrompt), string(loader.KindResource), anyKind}
+	searchKinds   = []string{string(catalog.KindTool), string(catalog.KindSkill), string(catalog.KindPrompt), string(catalog.KindResource), anyKind}
 	searchDetails = []string{DetailFull, DetailCompact, DetailNames}
 )
 
@@ -178,7 +179,7 @@ type ResultItem struct {
 	// Arguments are a prompt's; MIMEType is a resource's.
 	Arguments   []*mcp.PromptArgument `json:"arguments,omitempty"`
 	MIMEType    string                `json:"mimeType,omitempty"`
-	entry       *loader.Entry         // what the item was made from
+	entry       *catalog.Entry        // what the item was made from
 	need, rank  int                   // its query's index in Needs, and its rank among that query's results (from 1)
 	stateReason string                // why a server is not active
 	bodyCut     int                   // bytes of body left out, when cut to fit
@@ -247,7 +248,7 @@ func (s *Server) Search(args SearchArgs) (*SearchResult, error) {
 	if len(needs) == 1 {
 		res.Query = needs[0]
 	}
-	seen := map[*loader.Entry]bool{}
+	seen := map[*catalog.Entry]bool{}
 	weak := true
 	for n, q := range needs {
 		sr := ix.Search(search.Query{Text: q, Limit: args.Limit, Kind: args.Kind})
@@ -333,18 +334,18 @@ type detailPicker struct {
 	full, bodies int
 }
 
-func (p *detailPicker) next(e *loader.Entry, score float64) string {
+func (p *detailPicker) next(e *catalog.Entry, score float64) string {
 	if p.full == 0 && p.bodies == 0 {
 		p.best = score
 	}
 	switch {
 	case p.full >= p.maxFull, p.full > 0 && score < p.best*closeToBest:
 		return DetailCompact
-	case e.Kind == loader.KindSkill && p.bodies >= maxSkillBodies:
+	case e.Kind == catalog.KindSkill && p.bodies >= maxSkillBodies:
 		return DetailCompact
 	}
 	p.full++
-	if e.Kind == loader.KindSkill {
+	if e.Kind == catalog.KindSkill {
 		p.bodies++
 	}
 	return DetailFull
@@ -394,21 +395,21 @@ func checkSearchArgs(a *SearchArgs) error {
 }
 
 // item renders one entry at the given detail.
-func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, detail string) ResultItem {
+func (s *Server) item(snap *catalog.Snapshot, e *catalog.Entry, score float64, detail string) ResultItem {
 	it := ResultItem{Kind: string(e.Kind), Name: e.Name, Source: e.Source, Score: round(score), entry: e, Changed: e.Changed, Quarantined: heldInfo(e)}
 	if src, ok := snap.Source(e.Source); ok {
-		if src.Kind == loader.SourceServer && src.State != loader.StateActive {
+		if src.Kind == catalog.SourceServer && src.State != catalog.StateActive {
 			it.State = string(src.EntryState())
 			it.stateReason = src.LastError
 		}
-		if e.Kind == loader.KindTool && (src.Kind == loader.SourceTools || e.Policy == loader.PolicyVisibleOnly || e.Held()) {
+		if e.Kind == catalog.KindTool && (src.Kind == catalog.SourceTools || e.Policy == catalog.PolicyVisibleOnly || e.Held()) {
 			it.Callable = ptr(false)
 		}
 	}
 	if !e.ForModel() {
 		it.Callable = ptr(false) // a person picks it; call_tool cannot
 	}
-	if e.Kind == loader.KindTool && it.Callable == nil {
+	if e.Kind == catalog.KindTool && it.Callable == nil {
 		it.Proxy = proxyFor(e)
 	}
 	it.Notes = itemNotes(&it)
@@ -425,7 +426,7 @@ func (s *Server) item(snap *loader.Snapshot, e *loader.Entry, score float64, det
 // (a zero-width joiner in an emoji, a stray zero-width space).
 func (s *Server) setDetail(it *ResultItem, detail string) {
 	s.fillDetail(it, detail)
-	if it.entry.Kind == loader.KindTool {
+	if it.entry.Kind == catalog.KindTool {
 		it.Description = scan.DropHidden(it.Description)
 	}
 }
@@ -450,7 +451,7 @@ func (s *Server) fillDetail(it *ResultItem, detail string) {
 	switch detail {
 	case DetailFull:
 		it.Description = e.Description
-		if e.Kind == loader.KindTool {
+		if e.Kind == catalog.KindTool {
 			it.Description, it.More = descriptionPage(e.Name, e.Description, it.descFrom)
 			it.InputSchema = e.Tool.InputSchema
 			if e.Tool.Annotations != nil {
@@ -459,20 +460,20 @@ func (s *Server) fillDetail(it *ResultItem, detail string) {
 		} else {
 			it.Body = e.Skill.Body
 			for _, f := range ownFiles(e.Skill) {
-				if f.Path != loader.SkillFileName {
+				if f.Path != skill.FileName {
 					it.Files = append(it.Files, FileInfo{f.Path, f.Size})
 				}
 			}
 		}
 	case DetailCompact:
-		if e.Kind == loader.KindTool {
+		if e.Kind == catalog.KindTool {
 			it.Signature = s.signature(e)
 		}
 	}
 }
 
 // signature is Signature for a catalog entry, computed once per snapshot.
-func (s *Server) signature(e *loader.Entry) string {
+func (s *Server) signature(e *catalog.Entry) string {
 	if sig, ok := s.signatures.Load(e); ok {
 		return sig.(string)
 	}
@@ -488,12 +489,12 @@ func (s *Server) signature(e *loader.Entry) string {
 // if nothing could. Other servers without tools (failed, needing a login,
 // disabled) are named, with their error, when nothing or only a weak match
 // was found, or when the query names them.
-func (s *Server) addStateNotes(snap *loader.Snapshot, res *SearchResult) {
+func (s *Server) addStateNotes(snap *catalog.Snapshot, res *SearchResult) {
 	for _, src := range snap.Sources {
-		if src.Kind != loader.SourceServer || src.State == loader.StateActive || len(src.Entries) > 0 {
+		if src.Kind != catalog.SourceServer || src.State == catalog.StateActive || len(src.Entries) > 0 {
 			continue
 		}
-		if src.State == loader.StateConnecting || src.State == loader.StateValidating {
+		if src.State == catalog.StateConnecting || src.State == catalog.StateValidating {
 			res.Connecting = append(res.Connecting, src.Name)
 			continue
 		}
@@ -546,7 +547,7 @@ func (s *Server) fitBudget(res *SearchResult) {
 		if fits() {
 			break
 		}
-		if it := &res.Results[i]; it.Detail == DetailFull && it.Kind == string(loader.KindTool) {
+		if it := &res.Results[i]; it.Detail == DetailFull && it.Kind == string(catalog.KindTool) {
 			s.setDetail(it, DetailCompact)
 		}
 	}
@@ -659,7 +660,7 @@ func bodyRest(it *ResultItem) string {
 }
 
 // listPage answers an empty query: the catalog, page by page.
-func (s *Server) listPage(snap *loader.Snapshot, args SearchArgs) (*SearchResult, error) {
+func (s *Server) listPage(snap *catalog.Snapshot, args SearchArgs) (*SearchResult, error) {
 	offset := 0
 	if args.Cursor != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(args.Cursor)
@@ -673,7 +674,7 @@ func (s *Server) listPage(snap *loader.Snapshot, args SearchArgs) (*SearchResult
 	if args.Limit != DefaultLimit {
 		size = args.Limit
 	}
-	var entries []*loader.Entry
+	var entries []*catalog.Entry
 	for _, e := range snap.Listed() {
 		if args.Kind == "" || string(e.Kind) == args.Kind {
 			entries = append(entries, e)
@@ -884,14 +885,14 @@ func (g group) guidance() string {
 // ResultItem.Notes.
 func itemNotes(it *ResultItem) []string {
 	var notes []string
-	switch loader.State(it.State) {
+	switch catalog.State(it.State) {
 	case "":
 	// A call waits for a server that is starting or re-listing its tools.
-	case loader.StateCached:
+	case catalog.StateCached:
 		notes = append(notes, "cached: its last known definition; the server is starting, and a call waits for it")
-	case loader.StateConnecting:
+	case catalog.StateConnecting:
 		notes = append(notes, "connecting: a call waits for the server to start")
-	case loader.StateValidating:
+	case catalog.StateValidating:
 		notes = append(notes, "validating: the server is re-listing its tools; a call waits for it")
 	default:
 		note := fmt.Sprintf("server %s: calls fail until it is active", it.State)
@@ -904,7 +905,7 @@ func itemNotes(it *ResultItem) []string {
 	case it.Quarantined != nil:
 		notes = append(notes, heldNote(it.Quarantined))
 	case it.Callable != nil && !*it.Callable && it.entry.ForModel():
-		if it.entry.Policy == loader.PolicyVisibleOnly {
+		if it.entry.Policy == catalog.PolicyVisibleOnly {
 			notes = append(notes, "listed only: calls are refused by policy")
 		} else {
 			notes = append(notes, "no upstream server: not callable")
@@ -1013,7 +1014,7 @@ func ptr[T any](v T) *T { return &v }
 // skill's body, its server), or, for a short keyword query, by fewer than
 // half of its words there. A long request names many things a tool does not
 // (the values, the circumstances), so its share says little.
-func weakMatch(query string, m search.Match, e *loader.Entry) bool {
+func weakMatch(query string, m search.Match, e *catalog.Entry) bool {
 	if m == search.MatchExact || m == search.MatchPrefix {
 		return false
 	}

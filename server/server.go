@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/runner"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/codemode"
@@ -85,12 +85,12 @@ type Options struct {
 // the rendered listing. It keeps them in step with the catalog.
 type Server struct {
 	opts    Options
-	catalog *loader.Catalog
+	catalog *catalog.Catalog
 	tok     *tokens.Counter
 	log     *slog.Logger
 
 	mu   sync.RWMutex
-	snap *loader.Snapshot // the catalog as listed
+	snap *catalog.Snapshot // the catalog as listed
 	// snapChanged is closed when snap moves on.
 	snapChanged chan struct{}
 	listing     string                // tool_search's description
@@ -100,8 +100,8 @@ type Server struct {
 	// The index follows snap in the background (see index.go), so that a
 	// large catalog is listed before it is indexed; searches wait for it.
 	index   *search.Index
-	indexMu sync.RWMutex     // held by the indexer while it changes the index, by searches while they read it
-	indexed *loader.Snapshot // what the index reflects; guarded by mu
+	indexMu sync.RWMutex      // held by the indexer while it changes the index, by searches while they read it
+	indexed *catalog.Snapshot // what the index reflects; guarded by mu
 	// indexShared is, per server, what its tools' parameters share (see
 	// syncIndex); only the indexer touches it.
 	indexShared map[serverID]uint64
@@ -134,10 +134,10 @@ type Server struct {
 	// resolving gave), since resolving costs more than validating.
 	schemas sync.Map
 	// signatures holds the compact signatures of entries already shown, by
-	// *loader.Entry: parsing a schema for it costs more than the search.
+	// *catalog.Entry: parsing a schema for it costs more than the search.
 	// Emptied when the catalog changes, so it never outgrows one snapshot.
 	signatures sync.Map
-	// largeResults holds, by *loader.Entry, whether a tool's results are
+	// largeResults holds, by *catalog.Entry, whether a tool's results are
 	// known to be large (see largeResultNote), emptied with signatures.
 	largeResults sync.Map
 
@@ -151,7 +151,7 @@ type Server struct {
 }
 
 // New builds a server over the catalog and follows its changes until Close.
-func New(catalog *loader.Catalog, opts Options) (*Server, error) {
+func New(catalog *catalog.Catalog, opts Options) (*Server, error) {
 	if opts.Name == "" {
 		opts.Name = "toolsearch"
 	}
@@ -214,13 +214,13 @@ func (s *Server) Close() {
 func (s *Server) Options() Options { return s.opts }
 
 // Catalog returns the catalog the server follows.
-func (s *Server) Catalog() *loader.Catalog { return s.catalog }
+func (s *Server) Catalog() *catalog.Catalog { return s.catalog }
 
 // Tokens returns the counter every figure of this server is measured with.
 func (s *Server) Tokens() *tokens.Counter { return s.tok }
 
 // Snapshot returns the catalog snapshot the server lists and serves.
-func (s *Server) Snapshot() *loader.Snapshot {
+func (s *Server) Snapshot() *catalog.Snapshot {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.snap
@@ -228,7 +228,7 @@ func (s *Server) Snapshot() *loader.Snapshot {
 
 // update follows a catalog change: listing, index (in the background),
 // then every connection.
-func (s *Server) update(old, new *loader.Snapshot) {
+func (s *Server) update(old, new *catalog.Snapshot) {
 	s.mu.Lock()
 	if s.snap != nil && new.Version <= s.snap.Version {
 		s.mu.Unlock()
@@ -265,7 +265,7 @@ func (s *Server) update(old, new *loader.Snapshot) {
 
 // renderDescription is tool_search's description: how to use it, then the
 // listing within its budget.
-func (s *Server) renderDescription(snap *loader.Snapshot) string {
+func (s *Server) renderDescription(snap *catalog.Snapshot) string {
 	listing := renderListing(snap, s.opts.ListingBudget, s.tok.Count)
 	if listing == "" {
 		return searchToolIntro
@@ -426,10 +426,10 @@ func (s *Server) unknownToolMessage(ms *mcp.Server, name string) string {
 	// What the name means as call_tool would take it: a hidden tool's name
 	// means nothing, and is not shown to be in the catalog.
 	switch e := s.Snapshot().Resolve(name).Entry; {
-	case e != nil && e.Kind == loader.KindTool:
+	case e != nil && e.Kind == catalog.KindTool:
 		p := proxyFor(e)
 		return fmt.Sprintf("%s is not a tool of this connection: it is in the catalog and is called through %s, e.g. %s {\"name\": %q, \"arguments\": {...}}. Use tool_search {\"query\": \"select:%s\"} first to see its input schema.", name, p, p, e.Name, e.Name)
-	case e != nil && e.Kind == loader.KindSkill:
+	case e != nil && e.Kind == catalog.KindSkill:
 		return fmt.Sprintf("%s is a skill, not a tool: load its instructions with tool_search {\"query\": \"select:%s\"}.", name, e.Name)
 	}
 	return fmt.Sprintf("unknown tool %s. This server's tools are %s; find other tools with tool_search.", quoteName(name), strings.Join(s.ownToolsListed(ms), ", "))

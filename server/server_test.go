@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
 
@@ -36,25 +36,25 @@ func (f *fakeUpstreams) Call(ctx context.Context, server, tool string, args json
 type notActiveErr struct{}
 
 func (notActiveErr) Error() string { return "not active" }
-func (notActiveErr) NotActive() (loader.State, string) {
-	return loader.StateValidating, "re-listing tools"
+func (notActiveErr) NotActive() (catalog.State, string) {
+	return catalog.StateValidating, "re-listing tools"
 }
 
 // testCatalog has one upstream server with three tools under different
 // policies, a static tools file and a skill.
-func testCatalog(t *testing.T) *loader.Catalog {
+func testCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	echo := &mcp.Tool{Name: "echo", Description: "Echo a message back.", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
 	secret := &mcp.Tool{Name: "read_secret", Description: "Read a secret value.", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	wipe := &mcp.Tool{Name: "wipe_disk", Description: "Erase everything.", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	ping := &mcp.Tool{Name: "ping", Description: "Check the server answers.", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	entries := []*loader.Entry{loader.NewToolEntry("srv", "srv__echo", echo), loader.NewToolEntry("srv", "srv__read_secret", secret), loader.NewToolEntry("srv", "srv__wipe_disk", wipe), loader.NewToolEntry("srv", "srv__ping", ping)}
+	entries := []*catalog.Entry{catalog.NewToolEntry("srv", "srv__echo", echo), catalog.NewToolEntry("srv", "srv__read_secret", secret), catalog.NewToolEntry("srv", "srv__wipe_disk", wipe), catalog.NewToolEntry("srv", "srv__ping", ping)}
 	entries[0].AlwaysLoad = true
-	entries[1].Policy = loader.PolicyVisibleOnly
-	entries[2].Policy = loader.PolicyHidden
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: entries})
-	c.Put(&loader.Source{Name: "dump", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("dump", "static_tool", &mcp.Tool{Name: "static_tool", Description: "A static tool.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
+	entries[1].Policy = catalog.PolicyVisibleOnly
+	entries[2].Policy = catalog.PolicyHidden
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: entries})
+	c.Put(&catalog.Source{Name: "dump", Kind: catalog.SourceTools, Entries: []*catalog.Entry{catalog.NewToolEntry("dump", "static_tool", &mcp.Tool{Name: "static_tool", Description: "A static tool.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
 	return c
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // Hosts ask for tools/list 0.1–0.3 s after they start toolsearch, before
@@ -54,7 +54,7 @@ type announcer struct {
 // settleSnapshot follows a new snapshot: when the listing changed, or one
 // is pending and the catalog may now be complete, the announcement is
 // (re)scheduled. Called by update, in snapshot order.
-func (s *Server) settleSnapshot(snap *loader.Snapshot, listingChanged bool) {
+func (s *Server) settleSnapshot(snap *catalog.Snapshot, listingChanged bool) {
 	a := &s.announce
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -8,24 +8,24 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // startingCatalog has n upstream servers that have not listed yet, on a
 // very first start.
-func startingCatalog(names ...string) *loader.Catalog {
-	c := loader.NewCatalog(ReservedNames...)
+func startingCatalog(names ...string) *catalog.Catalog {
+	c := catalog.New(ReservedNames...)
 	for _, name := range names {
-		c.Put(&loader.Source{Name: name, Kind: loader.SourceServer, State: loader.StateConnecting})
+		c.Put(&catalog.Source{Name: name, Kind: catalog.SourceServer, State: catalog.StateConnecting})
 	}
 	return c
 }
 
 // listed puts a server's first listing, of one tool, into the catalog.
-func listed(c *loader.Catalog, name string) {
+func listed(c *catalog.Catalog, name string) {
 	t := &mcp.Tool{Name: "do", Description: "Does it for " + name + ".", InputSchema: map[string]any{"type": "object"}}
-	c.Put(&loader.Source{Name: name, Kind: loader.SourceServer, State: loader.StateActive, LastListed: time.Now(),
-		Entries: []*loader.Entry{loader.NewToolEntry(name, name+"__do", t)}})
+	c.Put(&catalog.Source{Name: name, Kind: catalog.SourceServer, State: catalog.StateActive, LastListed: time.Now(),
+		Entries: []*catalog.Entry{catalog.NewToolEntry(name, name+"__do", t)}})
 }
 
 func searchDescription(t *testing.T, cs *mcp.ClientSession) string {

@@ -8,7 +8,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // MaxReadChunk bounds one read_skill_file result.
@@ -63,7 +64,7 @@ func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
 	if len(args.Path) > maxPath {
 		return "", fmt.Errorf("path %s is longer than any path in a skill folder: give a path relative to the skill folder, such as references/guide.md", quoteName(args.Path))
 	}
-	rel, err := loader.CleanRelPath(args.Path)
+	rel, err := skill.CleanRelPath(args.Path)
 	if err != nil {
 		return "", err
 	}
@@ -96,18 +97,18 @@ func (s *Server) ReadSkillFile(args ReadArgs) (string, error) {
 }
 
 // skill finds a skill by name in the current snapshot.
-func (s *Server) skill(name string) (*loader.Skill, error) {
+func (s *Server) skill(name string) (*skill.Skill, error) {
 	if name == "" {
 		return nil, fmt.Errorf("skill is required: the name of a skill from tool_search")
 	}
 	e, ok := s.Snapshot().Lookup(name)
-	if !ok || e.Kind != loader.KindSkill {
+	if !ok || e.Kind != catalog.KindSkill {
 		return nil, fmt.Errorf("no skill named %s; find skills with tool_search {\"query\": \"...\", \"kind\": \"skill\"}", quoteName(name))
 	}
 	return e.Skill, nil
 }
 
-func fileList(sk *loader.Skill) string {
+func fileList(sk *skill.Skill) string {
 	var paths []string
 	for _, f := range ownFiles(sk) {
 		paths = append(paths, f.Path)

@@ -7,7 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/snapshot"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // TestSnapshots keeps toolsearch's own tools and resources, as clients get
@@ -17,7 +17,7 @@ import (
 // too. tool_search's description is shown over an empty catalog: the
 // listing in it is tested on its own.
 func TestSnapshots(t *testing.T) {
-	s, err := New(loader.NewCatalog(ReservedNames...), Options{ListingBudget: DefaultListingBudget})
+	s, err := New(catalog.New(ReservedNames...), Options{ListingBudget: DefaultListingBudget})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // StatsURI is the resource holding the requesting session's accounting.
@@ -346,7 +347,7 @@ func (s *Server) attributeCall(name string, rawArgs json.RawMessage) (tool, sour
 	case RunScript, ReadSkillFile:
 		_ = json.Unmarshal(rawArgs, &args)
 		e, ok := s.Snapshot().Lookup(args.Skill)
-		if !ok || e.Kind != loader.KindSkill {
+		if !ok || e.Kind != catalog.KindSkill {
 			return name, OverheadSource
 		}
 		if name == RunScript && args.Script != "" {

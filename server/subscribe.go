@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
 
@@ -41,7 +41,7 @@ func (s *Server) subscribe(ms *mcp.Server, subs *subscriptions, ctx context.Cont
 	if e == nil || !s.sees(req.Session, e) || p == nil {
 		return mcp.ResourceNotFoundError(uri)
 	}
-	if e.Policy != loader.PolicyCallable {
+	if e.Policy != catalog.PolicyCallable {
 		return policyRefusal(e)
 	}
 	subs.mu.Lock()
@@ -146,11 +146,11 @@ func ownResource(uri string) bool {
 // resourceOf finds the upstream resource a URI names: the resource of that
 // URI, or the template it matches. A URI that templates of several servers
 // match belongs to none of them.
-func (s *Server) resourceOf(snap *loader.Snapshot, uri string) *loader.Entry {
+func (s *Server) resourceOf(snap *catalog.Snapshot, uri string) *catalog.Entry {
 	if e, ok := snap.Resource(uri); ok {
 		return e
 	}
-	var found *loader.Entry
+	var found *catalog.Entry
 	for _, t := range s.featuresOf(snap).templates {
 		if t.tmpl.Match(uri) == nil {
 			continue

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // hugeCatalog adds to testCatalog a tool described in one line of size
 // bytes, with a large schema, and a skill whose body is long.
-func hugeCatalog(t *testing.T, size int) *loader.Catalog {
+func hugeCatalog(t *testing.T, size int) *catalog.Catalog {
 	t.Helper()
 	c := testCatalog(t)
 	huge := &mcp.Tool{
@@ -22,8 +22,8 @@ func hugeCatalog(t *testing.T, size int) *loader.Catalog {
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string","description":"` + strings.Repeat("long ", 4000) + `"}}}`),
 	}
 	odd := &mcp.Tool{Name: "odd", Description: "  /leading slash and spaces\n\n  indented\n/again", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	c.Put(&loader.Source{Name: "big", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{
-		loader.NewToolEntry("big", "big__huge", huge), loader.NewToolEntry("big", "big__odd", odd),
+	c.Put(&catalog.Source{Name: "big", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{
+		catalog.NewToolEntry("big", "big__huge", huge), catalog.NewToolEntry("big", "big__odd", odd),
 	}})
 	return c
 }
@@ -113,13 +113,13 @@ func TestCountCacheBounded(t *testing.T) {
 // an upstream may describe one: the description is counted once, not on
 // every search that returns it.
 func BenchmarkSearchHugeDescription(b *testing.B) {
-	c := loader.NewCatalog(ReservedNames...)
+	c := catalog.New(ReservedNames...)
 	huge := &mcp.Tool{
 		Name:        "huge",
 		Description: "Frobnicate the widgets. " + strings.Repeat("Lorem ipsum dolor sit amet, widgets frobnicated. ", (10<<20)/50),
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}
-	c.Put(&loader.Source{Name: "big", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{loader.NewToolEntry("big", "big__huge", huge)}})
+	c.Put(&catalog.Source{Name: "big", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{catalog.NewToolEntry("big", "big__huge", huge)}})
 	s, err := New(c, Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -5,19 +5,19 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // unavailable reports whether src is an upstream server that serves no
 // tools now and has none known: it failed to start, needs a login or is
 // disabled, so that a search cannot find its tools and a call cannot
 // reach them. A server still starting is not: it is waited for.
-func unavailable(src *loader.Source) bool {
-	if src.Kind != loader.SourceServer || len(src.Entries) > 0 {
+func unavailable(src *catalog.Source) bool {
+	if src.Kind != catalog.SourceServer || len(src.Entries) > 0 {
 		return false
 	}
 	switch src.State {
-	case loader.StateActive, loader.StateConnecting, loader.StateValidating:
+	case catalog.StateActive, catalog.StateConnecting, catalog.StateValidating:
 		return false
 	}
 	return true
@@ -26,7 +26,7 @@ func unavailable(src *loader.Source) bool {
 // unavailableNote says what became of an unavailable server and what to
 // do, for a search or call that points at it: its error, and that the
 // user can see why.
-func unavailableNote(src *loader.Source) string {
+func unavailableNote(src *catalog.Source) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server %s %s, so its tools are not known and none of them can be found or called", src.Name, stateWords(src.State))
 	if src.LastError != "" { // the server's words, screened as every upstream text is
@@ -37,13 +37,13 @@ func unavailableNote(src *loader.Source) string {
 }
 
 // stateWords says what a server's state means, as a predicate.
-func stateWords(st loader.State) string {
+func stateWords(st catalog.State) string {
 	switch st {
-	case loader.StateFailed:
+	case catalog.StateFailed:
 		return "failed to start"
-	case loader.StateNeedsAuth:
+	case catalog.StateNeedsAuth:
 		return "needs a login"
-	case loader.StateDisabled:
+	case catalog.StateDisabled:
 		return "is disabled in toolsearch.yaml"
 	}
 	return "is " + string(st)

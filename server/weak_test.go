@@ -7,15 +7,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 func TestWeakMatch(t *testing.T) {
-	c := loader.NewCatalog(ReservedNames...)
-	tool := func(name, desc, params string) *loader.Entry {
-		return loader.NewToolEntry("t", name, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(params)})
+	c := catalog.New(ReservedNames...)
+	tool := func(name, desc, params string) *catalog.Entry {
+		return catalog.NewToolEntry("t", name, &mcp.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(params)})
 	}
-	c.Put(&loader.Source{Name: "t", Kind: loader.SourceTools, Entries: []*loader.Entry{
+	c.Put(&catalog.Source{Name: "t", Kind: catalog.SourceTools, Entries: []*catalog.Entry{
 		tool("send_email", "Send an email to a recipient.", `{"type":"object","properties":{"to":{"type":"string"}}}`),
 		tool("read_pdf", "Read the text of a PDF file.", `{"type":"object","properties":{"path":{"type":"string","description":"The file, e.g. a bread recipe scanned as PDF."}}}`),
 		tool("generate_chart", "Draw a scatter chart of data points.", `{"type":"object"}`),

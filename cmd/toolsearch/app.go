@@ -21,6 +21,8 @@ import (
 	"github.com/toolsearch/toolsearch/internal/state/pgstate"
 	"github.com/toolsearch/toolsearch/internal/suggest"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/runner"
@@ -32,7 +34,7 @@ import (
 type app struct {
 	cfg     *Config
 	log     *slog.Logger
-	catalog *loader.Catalog
+	catalog *catalog.Catalog
 	skills  *loader.SkillSource
 	server  *server.Server
 	// activity records requests for the status page and the trace.
@@ -276,7 +278,7 @@ func newApp(f *sourceFlags) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: log, catalog: loader.NewCatalog(server.ReservedNames...), follow: f.follow, stopping: f.stopping}
+	a := &app{cfg: cfg, log: log, catalog: catalog.New(server.ReservedNames...), follow: f.follow, stopping: f.stopping}
 	if !f.follow {
 		a.held = newHeldLog(log.Handler())
 		a.log = slog.New(a.held)
@@ -336,8 +338,8 @@ func (a *app) loadUpstreamConfig() error {
 
 // unshown are the problems of an MCP config that no server's source
 // carries: those of the file, and every one of an entry left out.
-func unshown(probs loader.Problems, servers []upstream.ServerConfig) loader.Problems {
-	var out loader.Problems
+func unshown(probs problem.Problems, servers []upstream.ServerConfig) problem.Problems {
+	var out problem.Problems
 	for _, p := range probs {
 		if !slices.ContainsFunc(servers, func(sc upstream.ServerConfig) bool { return slices.Contains(sc.Problems, p) }) {
 			out = append(out, p)
@@ -348,17 +350,17 @@ func unshown(probs loader.Problems, servers []upstream.ServerConfig) loader.Prob
 
 // fileProblem is the problem of a configuration file that could not be
 // read: located, when it was read but is not what it should be.
-func fileProblem(path string, err error) loader.Problem {
+func fileProblem(path string, err error) problem.Problem {
 	var fe *upstream.FileError
 	if errors.As(err, &fe) {
 		return fe.Problem
 	}
-	return loader.Problem{File: path, Severity: loader.SeverityError, Message: pathError(err).Error()}
+	return problem.Problem{File: path, Severity: problem.SeverityError, Message: pathError(err).Error()}
 }
 
 // readServers reads the upstream servers of an MCP config file; no file
 // means no servers.
-func readServers(path string) ([]upstream.ServerConfig, loader.Problems, error) {
+func readServers(path string) ([]upstream.ServerConfig, problem.Problems, error) {
 	if path == "" {
 		return nil, nil, nil
 	}
@@ -382,9 +384,9 @@ func upstreamSettings(cfg *Config, servers []upstream.ServerConfig, log *slog.Lo
 			cfg.warnings = append(cfg.warnings, w)
 			continue
 		}
-		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]loader.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine), MaxConcurrent: sc.MaxConcurrent}
+		set := upstream.Settings{Disabled: sc.Disabled, Timeout: time.Duration(sc.Timeout), ConnectWait: time.Duration(sc.ConnectWait), AlwaysLoad: sc.AlwaysLoad, Policy: map[string]catalog.Policy{}, OAuth: sc.OAuth.settings(), Quarantine: trust.Mode(sc.Quarantine), MaxConcurrent: sc.MaxConcurrent}
 		for glob, p := range sc.Policy {
-			pol, err := loader.ParsePolicy(p)
+			pol, err := catalog.ParsePolicy(p)
 			if err != nil {
 				return nil, fmt.Errorf("servers.%s.policy.%s: %w", name, glob, err)
 			}
@@ -460,7 +462,7 @@ func (a *app) loginServers() []string {
 	var names []string
 	for _, st := range a.upstreams.Status() {
 		tokens, _ := a.upstreams.Tokens(st.Server)
-		if tokens != nil && (st.State == loader.StateNeedsAuth || tokens.Info() != nil) {
+		if tokens != nil && (st.State == catalog.StateNeedsAuth || tokens.Info() != nil) {
 			names = append(names, st.Server)
 		}
 	}
@@ -505,7 +507,7 @@ func (a *app) settleUpstreams(ctx context.Context, wait time.Duration, only ...s
 	} else {
 		a.upstreams.StartServers(context.Background(), only...) // they run until the app closes
 	}
-	starting := func(s loader.State) bool { return s == loader.StateConnecting || s == loader.StateValidating }
+	starting := func(s catalog.State) bool { return s == catalog.StateConnecting || s == catalog.StateValidating }
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		settled := true

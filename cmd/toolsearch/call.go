@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 	"github.com/toolsearch/toolsearch/server"
@@ -64,7 +64,7 @@ func runCall(ctx context.Context, args []string, out io.Writer) error {
 // serversFor names the upstream servers a call to the tool name needs, so
 // that the call does not wait for the others: none for a skill or a static
 // tool, the servers whose namespace the name carries, or the servers whose
-// last known catalogs give it the meaning it has (loader.Snapshot.Resolve).
+// last known catalogs give it the meaning it has (catalog.Snapshot.Resolve).
 // nil means any of them (an unqualified name not known yet): all are
 // started.
 func (a *app) serversFor(name string) []string {
@@ -77,13 +77,13 @@ func (a *app) serversFor(name string) []string {
 	if e, ok := a.server.Snapshot().Lookup(name); ok && !isServer(e.Source) {
 		return []string{}
 	}
-	if ns := loader.Namespaces(name, isServer); len(ns) > 0 {
+	if ns := catalog.Namespaces(name, isServer); len(ns) > 0 {
 		return ns
 	}
 	a.loadPersistedUpstreams()
 	r := a.server.Snapshot().Resolve(name)
 	var found []string
-	for _, e := range append(append([]*loader.Entry{r.Entry}, r.CaseVariants...), r.SameOwnName...) {
+	for _, e := range append(append([]*catalog.Entry{r.Entry}, r.CaseVariants...), r.SameOwnName...) {
 		if e != nil && isServer(e.Source) && !slices.Contains(found, e.Source) {
 			found = append(found, e.Source)
 		}
@@ -91,7 +91,7 @@ func (a *app) serversFor(name string) []string {
 	switch {
 	case found != nil:
 		return found // several: call_tool asks which
-	case loader.IsQualified(name):
+	case catalog.IsQualified(name):
 		return []string{} // qualified, and no server's: the call is refused
 	}
 	return nil // unqualified and not known yet: any server may have it

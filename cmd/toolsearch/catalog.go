@@ -10,7 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/server/web"
 )
 
@@ -50,10 +51,10 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 			listed = s.LastListed.Local().Format(time.DateTime)
 		}
 		lastError, _, _ := strings.Cut(s.LastError, "\n")
-		if last := loader.LastLines(s.Stderr, 1); len(last) > 0 {
+		if last := catalog.LastLines(s.Stderr, 1); len(last) > 0 {
 			lastError += "; stderr: " + last[0] // the cause, usually
 		}
-		if s.Kind == string(loader.SourceConfig) && len(s.Problems) > 0 {
+		if s.Kind == string(catalog.SourceConfig) && len(s.Problems) > 0 {
 			lastError = plural(len(s.Problems), "problem") + ", listed below" // once, in full, there
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.Kind, dash(s.State), s.Entries, listed, dash(lastError))
@@ -68,7 +69,7 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 	}
 	writeQuarantined(out, rep)
 	for _, s := range rep.Sources {
-		if lines := loader.LastLines(s.Stderr, stderrLines); len(lines) > 0 {
+		if lines := catalog.LastLines(s.Stderr, stderrLines); len(lines) > 0 {
 			fmt.Fprintf(out, "\n%s's stderr, last lines:\n", s.Name)
 			for _, l := range lines {
 				fmt.Fprintf(out, "  %s\n", l)
@@ -81,7 +82,7 @@ func writeCatalogReport(out io.Writer, rep web.CatalogReport) error {
 			fmt.Fprintf(out, "  %s (%s from %s): %s\n", e.Name, e.Kind, e.Source, e.Reason)
 		}
 	}
-	var probs loader.Problems
+	var probs problem.Problems
 	for _, s := range rep.Sources {
 		probs = append(probs, s.Problems...)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
@@ -32,17 +33,17 @@ const DefaultConfigFile = "toolsearch.yaml"
 
 // Config is toolsearch.yaml. Every setting has a flag too; flags win.
 type Config struct {
-	Skills        []string                 `yaml:"skills"`        // skill roots
-	Tools         []string                 `yaml:"tools"`         // static tool files, FILE or NS=FILE
-	MCPConfig     string                   `yaml:"mcpConfig"`     // Claude-style .mcp.json
-	ListingBudget *int                     `yaml:"listingBudget"` // tokens
-	ResultBudget  int                      `yaml:"resultBudget"`  // tokens
-	Tokenizer     string                   `yaml:"tokenizer"`
-	Promote       bool                     `yaml:"promote"`
-	Workdir       string                   `yaml:"workdir"`
-	Scripts       ScriptsConfig            `yaml:"scripts"`
-	Servers       map[string]*ServerConfig `yaml:"servers"`
-	ConnectWait   Duration                 `yaml:"connectWait"` // how long a call waits for a starting server
+	Skills        []string                   `yaml:"skills"`        // skill roots
+	Tools         []string                   `yaml:"tools"`         // static tool files, FILE or NS=FILE
+	MCPConfig     string                     `yaml:"mcpConfig"`     // Claude-style .mcp.json
+	ListingBudget *int                       `yaml:"listingBudget"` // tokens
+	ResultBudget  int                        `yaml:"resultBudget"`  // tokens
+	Tokenizer     string                     `yaml:"tokenizer"`
+	Promote       bool                       `yaml:"promote"`
+	Workdir       string                     `yaml:"workdir"`
+	Scripts       ScriptsConfig              `yaml:"scripts"`
+	Servers       map[string]*ServerSettings `yaml:"servers"`
+	ConnectWait   Duration                   `yaml:"connectWait"` // how long a call waits for a starting server
 	// FirstListWait bounds how long the first tools/list answers wait for
 	// upstream servers that have no last known catalog (a very first start
 	// with a configuration); 0 turns the wait off, absent is the default
@@ -87,9 +88,9 @@ type ScriptsConfig struct {
 	Env            []string `yaml:"env"` // extra environment names passed to scripts
 }
 
-// ServerConfig is toolsearch's own per-upstream settings; how to start the
+// ServerSettings are toolsearch's own settings of a server; how to start the
 // server lives in .mcp.json.
-type ServerConfig struct {
+type ServerSettings struct {
 	Disabled bool     `yaml:"disabled"`
 	Timeout  Duration `yaml:"timeout"`
 	// ConnectWait is how long a call waits for the server while it starts
@@ -288,10 +289,10 @@ func (cfg *Config) expandOAuth(name string) []string {
 
 // warningProblems are the warnings as problems of the file, for the
 // catalog's configuration source.
-func (cfg *Config) warningProblems() loader.Problems {
-	var probs loader.Problems
+func (cfg *Config) warningProblems() problem.Problems {
+	var probs problem.Problems
 	for _, w := range cfg.warnings {
-		probs = append(probs, loader.Problem{File: cfg.path, Severity: loader.SeverityWarning, Message: w})
+		probs = append(probs, problem.Problem{File: cfg.path, Severity: problem.SeverityWarning, Message: w})
 	}
 	return probs
 }

@@ -74,7 +74,7 @@ func keyColumn(n *yaml.Node, line int, name string) int {
 }
 
 // yamlKeys maps each struct type reachable from t, by the name yaml.v3
-// gives it in errors (main.ServerConfig), to its keys.
+// gives it in errors (main.ServerSettings), to its keys.
 func yamlKeys(t reflect.Type) map[string][]string {
 	out := map[string][]string{}
 	var walk func(reflect.Type)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
@@ -28,16 +28,16 @@ func TestUnknownCommandSuggests(t *testing.T) {
 // TestValidationSummary: a skill with warnings only is counted as one that
 // loads but breaks a rule, not as invalid.
 func TestValidationSummary(t *testing.T) {
-	warn := loader.Problem{File: "a/SKILL.md", Severity: loader.SeverityWarning, Message: "w"}
-	errp := loader.Problem{File: "b/SKILL.md", Severity: loader.SeverityError, Message: "e"}
-	hint := loader.Problem{File: "c/SKILL.md", Severity: loader.SeverityHint, Message: "h"}
+	warn := problem.Problem{File: "a/SKILL.md", Severity: problem.SeverityWarning, Message: "w"}
+	errp := problem.Problem{File: "b/SKILL.md", Severity: problem.SeverityError, Message: "e"}
+	hint := problem.Problem{File: "c/SKILL.md", Severity: problem.SeverityHint, Message: "h"}
 	tests := []struct {
 		v    validation
 		want string
 	}{
 		{validation{checked: 3}, "3 skills checked: 3 valid; 0 errors, 0 warnings, 0 hints"},
-		{validation{checked: 3, warned: 1, probs: loader.Problems{warn, hint}}, "3 skills checked: 2 valid, 1 with warnings (they load, but break a rule of the Agent Skills format); 0 errors, 1 warning, 1 hint"},
-		{validation{checked: 2, warned: 1, invalid: 1, probs: loader.Problems{warn, errp}}, "2 skills checked: 0 valid, 1 with warnings (they load, but break a rule of the Agent Skills format), 1 invalid (not loaded); 1 error, 1 warning, 0 hints"},
+		{validation{checked: 3, warned: 1, probs: problem.Problems{warn, hint}}, "3 skills checked: 2 valid, 1 with warnings (they load, but break a rule of the Agent Skills format); 0 errors, 1 warning, 1 hint"},
+		{validation{checked: 2, warned: 1, invalid: 1, probs: problem.Problems{warn, errp}}, "2 skills checked: 0 valid, 1 with warnings (they load, but break a rule of the Agent Skills format), 1 invalid (not loaded); 1 error, 1 warning, 0 hints"},
 	}
 	for _, tt := range tests {
 		if got := tt.v.summary(); got != tt.want {

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 )
@@ -233,8 +234,8 @@ func writeJSON(out io.Writer, v any) error {
 // refuses names that collide (ignoring case) or are toolsearch's own. Their
 // documents are server.Documents', as serve indexes them. Problems and refusals
 // are written to warn.
-func evalEntries(files []string, warn io.Writer) ([]*loader.Entry, error) {
-	c := loader.NewCatalog(server.ReservedNames...)
+func evalEntries(files []string, warn io.Writer) ([]*catalog.Entry, error) {
+	c := catalog.New(server.ReservedNames...)
 	for _, spec := range files {
 		src, err := loader.LoadToolsFile(spec)
 		if err != nil {

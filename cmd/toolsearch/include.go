@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
@@ -63,7 +63,7 @@ func (cfg *Config) applyInclude() error {
 	cfg.Tools = append(cfg.Tools, inc.Tools...)
 	for name, sc := range inc.Servers {
 		if cfg.Servers == nil {
-			cfg.Servers = map[string]*ServerConfig{}
+			cfg.Servers = map[string]*ServerSettings{}
 		}
 		if _, own := cfg.Servers[name]; !own {
 			cfg.Servers[name] = sc
@@ -99,7 +99,7 @@ func cmpOrZero[T comparable](own, included T) T {
 // readConfigServers reads the servers of cfg's MCP config file and, when
 // it includes another configuration, that one's after them: a name both
 // define is this file's. Without an include, it is readServers.
-func readConfigServers(cfg *Config) ([]upstream.ServerConfig, loader.Problems, error) {
+func readConfigServers(cfg *Config) ([]upstream.ServerConfig, problem.Problems, error) {
 	own, probs, err := readServers(cfg.MCPConfig)
 	cfg.ownServers = nil
 	if cfg.included == nil {

@@ -14,7 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
 
@@ -246,7 +246,7 @@ func report(out io.Writer, host, project string, imported *hosts.Result, plans [
 			notes = append(notes, err.Error())
 		}
 		for _, pr := range probs {
-			if pr.Severity >= loader.SeverityWarning {
+			if pr.Severity >= problem.SeverityWarning {
 				notes = append(notes, pr.String())
 			}
 		}

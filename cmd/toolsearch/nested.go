@@ -7,7 +7,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/procfs"
 	"github.com/toolsearch/toolsearch/internal/supervise"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
 
@@ -57,20 +57,20 @@ func supervisedAncestor() string {
 // withoutStdioWhenNested leaves out every stdio entry of the .mcp.json at
 // path when reason says that a toolsearch started this one, each with a
 // problem that says why and what to do.
-func withoutStdioWhenNested(path string, servers []upstream.ServerConfig, reason string) ([]upstream.ServerConfig, loader.Problems) {
+func withoutStdioWhenNested(path string, servers []upstream.ServerConfig, reason string) ([]upstream.ServerConfig, problem.Problems) {
 	if reason == "" {
 		return servers, nil
 	}
 	var (
 		kept  []upstream.ServerConfig
-		probs loader.Problems
+		probs problem.Problems
 	)
 	for _, s := range servers {
 		if s.Type != upstream.TypeStdio {
 			kept = append(kept, s)
 			continue
 		}
-		probs = append(probs, loader.Problem{File: path, Field: "mcpServers." + s.Name, Severity: loader.SeverityError,
+		probs = append(probs, problem.Problem{File: path, Field: "mcpServers." + s.Name, Severity: problem.SeverityError,
 			Message: "mcpServers." + s.Name + ": not started: this toolsearch was started by another toolsearch (" + reason + "), " +
 				"and a toolsearch inside toolsearch starts no stdio server, so that it cannot start itself again through a script or shell; " +
 				"list the server in the outer toolsearch's .mcp.json instead"})

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/profile"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/web"
@@ -37,9 +37,9 @@ type TokenConfig struct {
 func profileOf(name string, pc *ProfileConfig) *profile.Profile {
 	p := &profile.Profile{Name: name, Servers: pc.Servers, Tools: pc.Tools, Skills: pc.Skills}
 	if pc.Policy != nil {
-		p.Policy = map[string]loader.Policy{}
+		p.Policy = map[string]catalog.Policy{}
 		for g, pol := range pc.Policy {
-			p.Policy[g] = loader.Policy(pol)
+			p.Policy[g] = catalog.Policy(pol)
 		}
 	}
 	return p

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
 
@@ -68,22 +70,22 @@ func configFiles(sf *sourceFlags, cfg *Config) []string {
 func (a *app) reload(sf *sourceFlags, prev *Config) *Config {
 	cfg, err := sf.settings()
 	if err != nil {
-		a.configBroken(loader.Problem{File: sf.configUsed, Severity: loader.SeverityError, Message: err.Error()})
+		a.configBroken(problem.Problem{File: sf.configUsed, Severity: problem.SeverityError, Message: err.Error()})
 		return prev
 	}
 	if gone := prev.MCPConfig; gone != "" && !fileExists(gone) && (cfg.MCPConfig == "" || cfg.MCPConfig == gone) {
-		a.configBroken(loader.Problem{File: gone, Severity: loader.SeverityError, Message: "the file is gone; the servers it defined keep running until it is back or toolsearch restarts"})
+		a.configBroken(problem.Problem{File: gone, Severity: problem.SeverityError, Message: "the file is gone; the servers it defined keep running until it is back or toolsearch restarts"})
 		return prev
 	}
 	servers, probs, err := readConfigServers(cfg)
 	if err != nil {
-		a.configBroken(loader.Problem{File: cfg.MCPConfig, Severity: loader.SeverityError, Message: err.Error()})
+		a.configBroken(problem.Problem{File: cfg.MCPConfig, Severity: problem.SeverityError, Message: err.Error()})
 		return prev
 	}
 	servers, kept := keepBroken(a.servers, servers, probs)
 	settings, err := upstreamSettings(cfg, servers, a.log)
 	if err != nil {
-		a.configBroken(loader.Problem{File: sf.configUsed, Severity: loader.SeverityError, Message: err.Error()})
+		a.configBroken(problem.Problem{File: sf.configUsed, Severity: problem.SeverityError, Message: err.Error()})
 		return prev
 	}
 	for _, p := range probs {
@@ -91,7 +93,7 @@ func (a *app) reload(sf *sourceFlags, prev *Config) *Config {
 	}
 	shown := unshown(probs, servers)
 	for _, name := range kept {
-		shown = append(shown, loader.Problem{File: cfg.MCPConfig, Field: "mcpServers." + name, Severity: loader.SeverityWarning,
+		shown = append(shown, problem.Problem{File: cfg.MCPConfig, Field: "mcpServers." + name, Severity: problem.SeverityWarning,
 			Message: "mcpServers." + name + ": the entry is broken; the server keeps running as it was configured before"})
 	}
 	a.upstreams.Reconfigure(servers, settings)
@@ -104,23 +106,23 @@ func (a *app) reload(sf *sourceFlags, prev *Config) *Config {
 }
 
 // configBroken reports an edit that cannot be applied.
-func (a *app) configBroken(p loader.Problem) {
+func (a *app) configBroken(p problem.Problem) {
 	p.Message += "; the configuration read before stays in force"
 	a.log.Error("configuration not reloaded", "problem", p.String())
-	a.reportConfig(loader.Problems{p})
+	a.reportConfig(problem.Problems{p})
 }
 
 // reportConfig shows the configuration's problems in the catalog, as the
 // source configSource, and takes that source away when there are none.
 // Warnings about one server's entry show on that server's source instead.
-func (a *app) reportConfig(shown loader.Problems) {
+func (a *app) reportConfig(shown problem.Problems) {
 	if len(shown) == 0 {
 		if _, ok := a.catalog.Snapshot().Source(configSource); ok {
 			a.catalog.Remove(configSource)
 		}
 		return
 	}
-	src := &loader.Source{Name: configSource, Kind: loader.SourceConfig, Problems: shown}
+	src := &catalog.Source{Name: configSource, Kind: catalog.SourceConfig, Problems: shown}
 	if errs := shown.Errors(); len(errs) > 0 {
 		src.LastError = errs[0].String()
 	}
@@ -130,15 +132,15 @@ func (a *app) reportConfig(shown loader.Problems) {
 // keepBroken keeps, in the servers read now, the configuration of each
 // server that ran before and whose entry is broken now: a typo must not
 // stop a server. It returns the servers and the names kept.
-func keepBroken(before, now []upstream.ServerConfig, probs loader.Problems) ([]upstream.ServerConfig, []string) {
+func keepBroken(before, now []upstream.ServerConfig, probs problem.Problems) ([]upstream.ServerConfig, []string) {
 	var kept []string
 	for _, old := range before {
 		if slices.ContainsFunc(now, func(sc upstream.ServerConfig) bool { return sc.Name == old.Name }) {
 			continue
 		}
 		key := "mcpServers." + old.Name
-		if slices.ContainsFunc(probs, func(p loader.Problem) bool {
-			return p.Severity == loader.SeverityError && (p.Field == key || strings.HasPrefix(p.Field, key+"."))
+		if slices.ContainsFunc(probs, func(p problem.Problem) bool {
+			return p.Severity == problem.SeverityError && (p.Field == key || strings.HasPrefix(p.Field, key+"."))
 		}) {
 			now = append(now, old)
 			kept = append(kept, old.Name)

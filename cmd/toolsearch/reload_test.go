@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 func TestReloadKeepsTheRunningConfigurationOnBrokenEdits(t *testing.T) {
@@ -36,7 +36,7 @@ func TestReloadKeepsTheRunningConfigurationOnBrokenEdits(t *testing.T) {
 	servers := func() []string {
 		var names []string
 		for _, src := range a.catalog.Snapshot().Sources {
-			if src.Kind == loader.SourceServer {
+			if src.Kind == catalog.SourceServer {
 				names = append(names, src.Name)
 			}
 		}
@@ -91,8 +91,8 @@ func TestReloadKeepsTheRunningConfigurationOnBrokenEdits(t *testing.T) {
 
 func TestRestartKeysNameWhatAppliesAtTheNextStart(t *testing.T) {
 	budget, other := 300, 500
-	prev := &Config{ListingBudget: &budget, MCPConfig: "a.json", Servers: map[string]*ServerConfig{}}
-	cur := &Config{ListingBudget: &other, MCPConfig: "b.json", Servers: map[string]*ServerConfig{"x": {Disabled: true}}, Promote: true}
+	prev := &Config{ListingBudget: &budget, MCPConfig: "a.json", Servers: map[string]*ServerSettings{}}
+	cur := &Config{ListingBudget: &other, MCPConfig: "b.json", Servers: map[string]*ServerSettings{"x": {Disabled: true}}, Promote: true}
 	if got, want := restartKeys(prev, cur), []string{"listingBudget", "promote"}; !slices.Equal(got, want) {
 		t.Errorf("restartKeys = %v, want %v", got, want)
 	}

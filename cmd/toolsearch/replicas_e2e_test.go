@@ -232,7 +232,7 @@ func TestReplicaNotReadyUntilTheStateLoads(t *testing.T) {
 // the state stays ready and serves what it holds while the database is
 // away; its status page says the registry cannot be read, until it can.
 func TestReplicaStaysReadyWhileTheDatabaseIsDown(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.DSN(t))
+	proxy, dsn := pgtest.NewLink(t, pgtest.DSN(t))
 	dir := t.TempDir()
 	key := filepath.Join(dir, "state.key")
 	if err := pgstate.WriteKeyFile(key); err != nil {

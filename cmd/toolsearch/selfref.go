@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
 
@@ -16,11 +16,11 @@ import (
 // says why: such an entry (what `claude mcp add --scope project` writes,
 // in the project folder whose .mcp.json toolsearch reads) made toolsearch
 // start a copy of itself, which started another, some 20 a second.
-func withoutSelf(path string, servers []upstream.ServerConfig) ([]upstream.ServerConfig, loader.Problems) {
+func withoutSelf(path string, servers []upstream.ServerConfig) ([]upstream.ServerConfig, problem.Problems) {
 	self := selfExecutable()
 	var (
 		kept  []upstream.ServerConfig
-		probs loader.Problems
+		probs problem.Problems
 	)
 	for _, s := range servers {
 		how := startsSelf(s, self, path)
@@ -28,7 +28,7 @@ func withoutSelf(path string, servers []upstream.ServerConfig) ([]upstream.Serve
 			kept = append(kept, s)
 			continue
 		}
-		probs = append(probs, loader.Problem{File: path, Field: "mcpServers." + s.Name, Severity: loader.SeverityError,
+		probs = append(probs, problem.Problem{File: path, Field: "mcpServers." + s.Name, Severity: problem.SeverityError,
 			Message: "mcpServers." + s.Name + ": the entry starts toolsearch itself (" + how + "), which would read this file and start itself again without end; " +
 				"toolsearch leaves it out: remove the entry, or give it --mcp-config with another file"})
 	}

@@ -7,7 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 func runSkills(_ context.Context, args []string, out io.Writer) error {
@@ -47,7 +48,7 @@ type validation struct {
 	checked int
 	invalid int // skills with an error: hosts do not load them
 	warned  int // skills with warnings only: they load, but break a rule
-	probs   loader.Problems
+	probs   problem.Problems
 }
 
 // summary says what the check found: how many skills are fine, how many
@@ -57,9 +58,9 @@ func (v validation) summary() string {
 	var errs, warns, hints int
 	for _, p := range v.probs {
 		switch p.Severity {
-		case loader.SeverityError:
+		case problem.SeverityError:
 			errs++
-		case loader.SeverityWarning:
+		case problem.SeverityWarning:
 			warns++
 		default:
 			hints++
@@ -82,37 +83,37 @@ func validateSkills(dirs []string) validation {
 	seen := map[string]string{}
 	for _, dir := range dirs {
 		folders := []string{dir}
-		if _, err := os.Stat(filepath.Join(dir, loader.SkillFileName)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, skill.FileName)); err != nil {
 			var err error
-			var misnamed loader.Problems
-			folders, misnamed, err = loader.SkillDirs(dir)
+			var misnamed problem.Problems
+			folders, misnamed, err = skill.Dirs(dir)
 			v.probs = append(v.probs, misnamed...)
 			v.invalid += len(misnamed)
 			if err != nil {
-				v.probs = append(v.probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: err.Error()})
+				v.probs = append(v.probs, problem.Problem{File: dir, Severity: problem.SeverityError, Message: err.Error()})
 				continue
 			}
 			if len(folders) == 0 && len(misnamed) == 0 {
-				v.probs = append(v.probs, loader.Problem{File: dir, Severity: loader.SeverityError, Message: "no skills here: a skill is a folder holding SKILL.md"})
+				v.probs = append(v.probs, problem.Problem{File: dir, Severity: problem.SeverityError, Message: "no skills here: a skill is a folder holding SKILL.md"})
 			}
 		}
 		for _, folder := range folders {
 			v.checked++
-			s, ps := loader.LoadSkill(folder)
+			s, ps := skill.Load(folder)
 			if s != nil {
 				v.checked += len(s.Nested)
-				for _, sk := range append([]*loader.Skill{s}, s.Nested...) {
+				for _, sk := range append([]*skill.Skill{s}, s.Nested...) {
 					if first, dup := seen[sk.Name]; dup {
-						ps = append(ps, loader.Problem{File: filepath.Join(sk.Dir, loader.SkillFileName), Severity: loader.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", sk.Name, first)})
+						ps = append(ps, problem.Problem{File: filepath.Join(sk.Dir, skill.FileName), Severity: problem.SeverityWarning, Message: fmt.Sprintf("skill name %q is also used by %s", sk.Name, first)})
 					}
 					seen[sk.Name] = sk.Dir
-					ps = append(ps, loader.WithheldProblems(sk, sk.Scan())...)
+					ps = append(ps, skill.WithheldProblems(sk, sk.Scan())...)
 				}
 			}
 			switch ps.Worst() {
-			case loader.SeverityError:
+			case problem.SeverityError:
 				v.invalid++
-			case loader.SeverityWarning:
+			case problem.SeverityWarning:
 				v.warned++
 			}
 			v.probs = append(v.probs, ps...)

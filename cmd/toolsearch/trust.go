@@ -16,7 +16,9 @@ import (
 
 	"github.com/toolsearch/toolsearch/cmd/toolsearch/internal/hosts"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 	"github.com/toolsearch/toolsearch/server"
@@ -51,7 +53,7 @@ func (a *app) reviewCommand(name string) string {
 
 // skillApproved reports whether a person approved a flagged skill.
 func (a *app) skillApproved(path, digest string) bool {
-	return a.approvals.Approved(loader.SkillsApprovalKey, path, digest)
+	return a.approvals.Approved(skill.ApprovalKey, path, digest)
 }
 
 // watchApprovals follows the approvals file until ctx ends, so that an
@@ -102,9 +104,9 @@ type pending struct {
 	Found  []scan.Finding `json:"findings,omitempty"`
 	Diff   string         `json:"diff,omitempty"`
 
-	server, tool string        // for a server's definition (tool: its own name or approvals entry)
-	entry        *loader.Entry // for a server's definition
-	skill        *loader.Skill // for a skill
+	server, tool string         // for a server's definition (tool: its own name or approvals entry)
+	entry        *catalog.Entry // for a server's definition
+	skill        *skill.Skill   // for a skill
 	// previous and current are, for a server's definition other than a
 	// tool, the one approved (nil if none) and the one held.
 	previous, current any
@@ -302,7 +304,7 @@ func (a *app) approve(ctx context.Context, chosen []pending, by string) ([]pendi
 	}
 	var errs []error
 	if len(skills) > 0 {
-		if err := a.approvals.Approve(ctx, loader.SkillsApprovalKey, loader.SkillsSourceName, skills); err != nil {
+		if err := a.approvals.Approve(ctx, skill.ApprovalKey, loader.SkillsSourceName, skills); err != nil {
 			return nil, err
 		}
 	}
@@ -390,11 +392,11 @@ type ScanFinding struct {
 // shadowing counts every other source's tools. held are the definitions
 // other than tools that wait for approval, which the snapshot leaves out:
 // their findings are the scanner's, made when they were decided.
-func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource, held []upstream.Pending) ScanReport {
+func scanCatalog(snap *catalog.Snapshot, skills *loader.SkillSource, held []upstream.Pending) ScanReport {
 	rep := ScanReport{Findings: []ScanFinding{}}
 	var names scan.Names
 	for _, e := range snap.Entries {
-		if e.Kind == loader.KindTool {
+		if e.Kind == catalog.KindTool {
 			names.Add(e.Source, e.Tool.Name, e.Name)
 		}
 	}
@@ -409,23 +411,23 @@ func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource, held []upstr
 	}
 	for _, e := range snap.Entries {
 		switch e.Kind {
-		case loader.KindTool:
+		case catalog.KindTool:
 			add(e.Name, "tool", e.Source, slices.Concat(scan.Tool(e.Tool), scan.Shadowing(e.Source, e.Tool, &names)))
-		case loader.KindSkill:
+		case catalog.KindSkill:
 			add(e.Name, "skill", e.Source, e.Skill.Scan())
-		case loader.KindPrompt:
+		case catalog.KindPrompt:
 			add(e.Name, "prompt", e.Source, scan.Prompt(e.Prompt))
-		case loader.KindResource:
+		case catalog.KindResource:
 			add(e.Name, "resource", e.Source, scanResource(e))
 		}
 	}
 	for _, src := range snap.Sources {
-		if src.Kind == loader.SourceServer && src.Instructions != "" {
+		if src.Kind == catalog.SourceServer && src.Instructions != "" {
 			add(src.Name+upstream.InstructionsKey, upstream.KindInstructions, src.Name, scan.Text("instructions", src.Instructions))
 		}
 	}
 	for _, p := range held {
-		if p.Kind != string(loader.KindTool) {
+		if p.Kind != string(catalog.KindTool) {
 			add(p.Entry.Name, p.Kind, p.Server, p.Entry.Quarantine.Findings)
 		}
 	}
@@ -438,7 +440,7 @@ func scanCatalog(snap *loader.Snapshot, skills *loader.SkillSource, held []upstr
 }
 
 // scanResource scans what a resource or template says of itself.
-func scanResource(e *loader.Entry) []scan.Finding {
+func scanResource(e *catalog.Entry) []scan.Finding {
 	var name, title, desc string
 	switch {
 	case e.Resource != nil:

@@ -3,21 +3,21 @@ package profile
 import (
 	"sync"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // Follow returns a catalog holding the profile's part of main, and keeps it
 // in step with main until stop is called. Only the sources that changed in
 // main are narrowed again. reserved are the names no source may take, as
 // for main.
-func Follow(main *loader.Catalog, p *Profile, reserved ...string) (view *loader.Catalog, stop func()) {
-	view = loader.NewCatalog(reserved...)
-	f := &follower{p: p, view: view, put: map[string]*loader.Source{}}
+func Follow(main *catalog.Catalog, p *Profile, reserved ...string) (view *catalog.Catalog, stop func()) {
+	view = catalog.New(reserved...)
+	f := &follower{p: p, view: view, put: map[string]*catalog.Source{}}
 	// Changes are applied under f.mu in the order main makes them; the
 	// first sync and the subscription overlap, and the version check keeps
 	// a late first sync from undoing a newer change.
 	f.mu.Lock()
-	cancel := main.Subscribe(func(_, snap *loader.Snapshot) { f.sync(snap) })
+	cancel := main.Subscribe(func(_, snap *catalog.Snapshot) { f.sync(snap) })
 	snap := main.Snapshot()
 	f.mu.Unlock()
 	f.sync(snap)
@@ -26,16 +26,16 @@ func Follow(main *loader.Catalog, p *Profile, reserved ...string) (view *loader.
 
 type follower struct {
 	p    *Profile
-	view *loader.Catalog
+	view *catalog.Catalog
 
 	mu      sync.Mutex
 	version uint64
 	synced  bool
-	put     map[string]*loader.Source // main's source each view source was made from
+	put     map[string]*catalog.Source // main's source each view source was made from
 }
 
 // sync brings the view to main's snapshot.
-func (f *follower) sync(snap *loader.Snapshot) {
+func (f *follower) sync(snap *catalog.Snapshot) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.synced && snap.Version <= f.version {
@@ -67,7 +67,7 @@ func (f *follower) sync(snap *loader.Snapshot) {
 // filtered, its state and problems as they are; nil when the profile
 // leaves the whole source out, so that its sessions do not even learn that
 // it exists (search notes name servers that are not active).
-func (f *follower) narrow(src *loader.Source) *loader.Source {
+func (f *follower) narrow(src *catalog.Source) *catalog.Source {
 	if !f.p.admitsSource(src) {
 		return nil
 	}

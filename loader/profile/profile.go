@@ -23,7 +23,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // A Profile is a named part of the catalog. A nil list admits everything
@@ -42,7 +42,7 @@ type Profile struct {
 	// Policy maps globs on exposed names to a policy; the most specific
 	// wins (the exact name, then the longest pattern, then the one that
 	// sorts first), and applies when stricter than the entry's own.
-	Policy map[string]loader.Policy
+	Policy map[string]catalog.Policy
 }
 
 // Check reports what is wrong with the profile's globs and policies, every
@@ -64,7 +64,7 @@ func (p *Profile) Check() []error {
 		if _, err := path.Match(g, ""); err != nil {
 			errs = append(errs, fmt.Errorf("profiles.%s.policy: bad glob %q: %v", p.Name, g, err))
 		}
-		if _, err := loader.ParsePolicy(string(pol)); err != nil {
+		if _, err := catalog.ParsePolicy(string(pol)); err != nil {
 			errs = append(errs, fmt.Errorf("profiles.%s.policy.%s: %v", p.Name, g, err))
 		}
 	}
@@ -73,8 +73,8 @@ func (p *Profile) Check() []error {
 
 // Admits reports whether an entry belongs to the profile, before its
 // policy.
-func (p *Profile) Admits(e *loader.Entry) bool {
-	if e.Kind == loader.KindSkill {
+func (p *Profile) Admits(e *catalog.Entry) bool {
+	if e.Kind == catalog.KindSkill {
 		return p.Skills == nil || e.Skill != nil && p.admitsSkill(e.Skill.Path)
 	}
 	if p.Servers != nil && !slices.Contains(p.Servers, e.Source) {
@@ -85,8 +85,8 @@ func (p *Profile) Admits(e *loader.Entry) bool {
 
 // admitsSource reports whether any entry of the source may belong to the
 // profile.
-func (p *Profile) admitsSource(src *loader.Source) bool {
-	if src.Kind == loader.SourceSkills {
+func (p *Profile) admitsSource(src *catalog.Source) bool {
+	if src.Kind == catalog.SourceSkills {
 		return p.Skills == nil || len(p.Skills) > 0
 	}
 	return p.Servers == nil || slices.Contains(p.Servers, src.Name)
@@ -112,7 +112,7 @@ func (p *Profile) admitsSkill(skillPath string) bool {
 
 // policy returns the profile's policy for an exposed name, if any glob
 // matches it.
-func (p *Profile) policy(name string) (loader.Policy, bool) {
+func (p *Profile) policy(name string) (catalog.Policy, bool) {
 	if pol, ok := p.Policy[name]; ok {
 		return pol, true
 	}
@@ -131,18 +131,18 @@ func (p *Profile) policy(name string) (loader.Policy, bool) {
 // Apply returns the entry as the profile shows it, or nil when the
 // profile leaves it out or hides it. An entry whose policy the profile
 // makes stricter is a copy; others are the entry itself.
-func (p *Profile) Apply(e *loader.Entry) *loader.Entry {
+func (p *Profile) Apply(e *catalog.Entry) *catalog.Entry {
 	if !p.Admits(e) {
 		return nil
 	}
 	pol, ok := p.policy(e.Name)
 	if !ok || !pol.StricterThan(e.Policy) {
-		if e.Policy == loader.PolicyHidden {
+		if e.Policy == catalog.PolicyHidden {
 			return nil
 		}
 		return e
 	}
-	if pol == loader.PolicyHidden {
+	if pol == catalog.PolicyHidden {
 		return nil
 	}
 	c := *e

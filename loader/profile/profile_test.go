@@ -9,26 +9,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
-func toolEntry(src, name string, pol loader.Policy) *loader.Entry {
-	e := loader.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: name + ".", InputSchema: json.RawMessage(`{"type":"object"}`)})
+func toolEntry(src, name string, pol catalog.Policy) *catalog.Entry {
+	e := catalog.NewToolEntry(src, src+"__"+name, &mcp.Tool{Name: name, Description: name + ".", InputSchema: json.RawMessage(`{"type":"object"}`)})
 	e.Policy = pol
 	return e
 }
 
-func skillEntry(path string) *loader.Entry {
+func skillEntry(path string) *catalog.Entry {
 	name := path[strings.LastIndexByte(path, '/')+1:]
-	return loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: name, Path: path, Description: name + "."})
+	return catalog.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: name, Path: path, Description: name + "."})
 }
 
 // names lists a catalog's entries as NAME or NAME=POLICY for tools that
 // are not callable.
-func names(c *loader.Catalog) string {
+func names(c *catalog.Catalog) string {
 	var out []string
 	for _, e := range c.Snapshot().Entries {
 		s := e.Name
-		if e.Kind == loader.KindTool && e.Policy != loader.PolicyCallable {
+		if e.Kind == catalog.KindTool && e.Policy != catalog.PolicyCallable {
 			s += "=" + string(e.Policy)
 		}
 		out = append(out, s)
@@ -38,27 +40,27 @@ func names(c *loader.Catalog) string {
 }
 
 func TestFollow(t *testing.T) {
-	main := loader.NewCatalog()
-	main.Put(&loader.Source{Name: "github", Kind: loader.SourceServer, Entries: []*loader.Entry{
-		toolEntry("github", "get_issue", loader.PolicyCallable),
-		toolEntry("github", "get_secret", loader.PolicyHidden),
-		toolEntry("github", "delete_repo", loader.PolicyCallable),
-		toolEntry("github", "create_issue", loader.PolicyVisibleOnly),
+	main := catalog.New()
+	main.Put(&catalog.Source{Name: "github", Kind: catalog.SourceServer, Entries: []*catalog.Entry{
+		toolEntry("github", "get_issue", catalog.PolicyCallable),
+		toolEntry("github", "get_secret", catalog.PolicyHidden),
+		toolEntry("github", "delete_repo", catalog.PolicyCallable),
+		toolEntry("github", "create_issue", catalog.PolicyVisibleOnly),
 	}})
-	main.Put(&loader.Source{Name: "sentry", Kind: loader.SourceServer, Entries: []*loader.Entry{toolEntry("sentry", "list_events", loader.PolicyCallable)}})
-	main.Put(&loader.Source{Name: "mail", Kind: loader.SourceServer, State: loader.StateFailed, LastError: "secret failure"})
-	main.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills, Entries: []*loader.Entry{skillEntry("csv-audit"), skillEntry("team/notes"), skillEntry("team/notes/inner"), skillEntry("other")}})
+	main.Put(&catalog.Source{Name: "sentry", Kind: catalog.SourceServer, Entries: []*catalog.Entry{toolEntry("sentry", "list_events", catalog.PolicyCallable)}})
+	main.Put(&catalog.Source{Name: "mail", Kind: catalog.SourceServer, State: catalog.StateFailed, LastError: "secret failure"})
+	main.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills, Entries: []*catalog.Entry{skillEntry("csv-audit"), skillEntry("team/notes"), skillEntry("team/notes/inner"), skillEntry("other")}})
 
 	p := &Profile{
 		Name:    "triage",
 		Servers: []string{"github", "sentry"},
 		Tools:   []string{"github__*", "sentry__list_*"},
 		Skills:  []string{"csv-audit", "team/*"},
-		Policy: map[string]loader.Policy{
-			"github__delete_*":    loader.PolicyHidden,
-			"github__*":           loader.PolicyCallable, // cannot widen create_issue or get_secret
-			"github__get_issue":   loader.PolicyVisibleOnly,
-			"sentry__list_events": loader.PolicyCallable,
+		Policy: map[string]catalog.Policy{
+			"github__delete_*":    catalog.PolicyHidden,
+			"github__*":           catalog.PolicyCallable, // cannot widen create_issue or get_secret
+			"github__get_issue":   catalog.PolicyVisibleOnly,
+			"sentry__list_events": catalog.PolicyCallable,
 		},
 	}
 	if errs := p.Check(); len(errs) > 0 {
@@ -73,12 +75,12 @@ func TestFollow(t *testing.T) {
 	if _, ok := view.Snapshot().Source("mail"); ok {
 		t.Error("a server outside the profile is in its view")
 	}
-	if e, _ := main.Snapshot().Lookup("github__get_issue"); e.Policy != loader.PolicyCallable {
+	if e, _ := main.Snapshot().Lookup("github__get_issue"); e.Policy != catalog.PolicyCallable {
 		t.Error("the profile changed the catalog's own entry")
 	}
 
 	// The view follows the catalog.
-	main.Put(&loader.Source{Name: "sentry", Kind: loader.SourceServer, Entries: []*loader.Entry{toolEntry("sentry", "list_events", loader.PolicyCallable), toolEntry("sentry", "list_issues", loader.PolicyCallable), toolEntry("sentry", "resolve", loader.PolicyCallable)}})
+	main.Put(&catalog.Source{Name: "sentry", Kind: catalog.SourceServer, Entries: []*catalog.Entry{toolEntry("sentry", "list_events", catalog.PolicyCallable), toolEntry("sentry", "list_issues", catalog.PolicyCallable), toolEntry("sentry", "resolve", catalog.PolicyCallable)}})
 	main.Remove(loader.SkillsSourceName)
 	if got, want := names(view), "github__create_issue=visible_only github__get_issue=visible_only sentry__list_events sentry__list_issues"; got != want {
 		t.Errorf("after changes: %q\nwant %q", got, want)
@@ -88,8 +90,8 @@ func TestFollow(t *testing.T) {
 // TestFollowAll: a profile without lists is the whole catalog, hidden
 // entries left out.
 func TestFollowAll(t *testing.T) {
-	main := loader.NewCatalog()
-	main.Put(&loader.Source{Name: "s", Kind: loader.SourceServer, Entries: []*loader.Entry{toolEntry("s", "a", loader.PolicyCallable), toolEntry("s", "b", loader.PolicyHidden)}})
+	main := catalog.New()
+	main.Put(&catalog.Source{Name: "s", Kind: catalog.SourceServer, Entries: []*catalog.Entry{toolEntry("s", "a", catalog.PolicyCallable), toolEntry("s", "b", catalog.PolicyHidden)}})
 	view, stop := Follow(main, &Profile{Name: "all"})
 	defer stop()
 	if got := names(view); got != "s__a" {
@@ -98,7 +100,7 @@ func TestFollowAll(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	p := &Profile{Name: "x", Tools: []string{"["}, Skills: []string{"a[", "ok"}, Policy: map[string]loader.Policy{"*": "sometimes"}}
+	p := &Profile{Name: "x", Tools: []string{"["}, Skills: []string{"a[", "ok"}, Policy: map[string]catalog.Policy{"*": "sometimes"}}
 	errs := p.Check()
 	if len(errs) != 3 {
 		t.Fatalf("want 3 problems, got %v", errs)
@@ -108,7 +110,7 @@ func TestCheck(t *testing.T) {
 // TestCheckOrder: the policy's problems come in the order of its globs,
 // the same at every run, so that a fixed configuration reads the same.
 func TestCheckOrder(t *testing.T) {
-	p := &Profile{Name: "x", Policy: map[string]loader.Policy{"a": "never", "b": "never", "c": "never", "d": "never", "e": "never", "f": "never"}}
+	p := &Profile{Name: "x", Policy: map[string]catalog.Policy{"a": "never", "b": "never", "c": "never", "d": "never", "e": "never", "f": "never"}}
 	var got []string
 	for _, err := range p.Check() {
 		got = append(got, err.Error())

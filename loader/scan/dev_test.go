@@ -37,7 +37,7 @@ func loadDevCatalog(tb testing.TB) []*mcp.Tool {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		tb.Fatal(err)
 	}
-	// Schemas stay JSON, as the catalog keeps them (loader.PackSchemas).
+	// Schemas stay JSON, as the catalog keeps them (toolfile.PackSchemas).
 	tools := make([]*mcp.Tool, len(raw))
 	for i, r := range raw {
 		tools[i] = &mcp.Tool{Name: r.Name, Description: r.Description, InputSchema: r.InputSchema}

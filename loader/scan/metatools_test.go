@@ -7,7 +7,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/codemode"
 )
@@ -19,10 +21,10 @@ import (
 func TestToolsearchPassesItsOwnScan(t *testing.T) {
 	// A skill, a server still starting and code mode on: every tool of
 	// toolsearch's own is listed (see server.ownTools).
-	c := loader.NewCatalog(server.ReservedNames...)
-	c.Put(&loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills,
-		Entries: []*loader.Entry{loader.NewSkillEntry(loader.SkillsSourceName, &loader.Skill{Name: "notes", Description: "Take notes."})}})
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateConnecting})
+	c := catalog.New(server.ReservedNames...)
+	c.Put(&catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills,
+		Entries: []*catalog.Entry{catalog.NewSkillEntry(loader.SkillsSourceName, &skill.Skill{Name: "notes", Description: "Take notes."})}})
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateConnecting})
 	s, err := server.New(c, server.Options{ListingBudget: server.DefaultListingBudget, CodeMode: &codemode.Limits{}})
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,7 @@
 // a definition that is new, changed or flagged by the scanner (package
 // loader/scan) waits in quarantine until a person approves it.
 //
-// Approval is per definition digest (loader.ToolDigest): a tool that
+// Approval is per definition digest (catalog.ToolDigest): a tool that
 // changes again is held again. A [Store] keeps the approved digests of
 // every source in its [Backend]: a file beside the last known catalogs
 // ([FileBackend]), shared by every toolsearch process of the user, or a

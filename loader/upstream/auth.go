@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/redact"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -161,7 +161,7 @@ func (u *upstream) needAuth(lr *oauth.LoginRequiredError) {
 	u.log.Warn("upstream needs a login", "reason", lr.Reason, "command", u.m.loginCommand(u.cfg.Name))
 	version := u.auth.Tokens().Version()
 	u.update(func() {
-		u.state, u.sess, u.authVersion = loader.StateNeedsAuth, nil, version
+		u.state, u.sess, u.authVersion = catalog.StateNeedsAuth, nil, version
 		u.lastErr = fmt.Sprintf("needs a login: %s; run %s", lr.Reason, u.m.loginCommand(u.cfg.Name))
 	})
 }

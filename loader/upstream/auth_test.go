@@ -21,7 +21,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/toolsearch/toolsearch/examples/servers/authserver"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -32,7 +32,7 @@ type oauthEnv struct {
 	as      *authserver.Server
 	url     string // the MCP endpoint
 	store   *oauth.Store
-	catalog *loader.Catalog
+	catalog *catalog.Catalog
 	opts    Options
 	// adminScope, when set, is the scope tools/call of "admin" needs, asked
 	// for with a 403 insufficient_scope; "never" refuses it whatever the
@@ -46,7 +46,7 @@ type oauthEnv struct {
 }
 
 func newOAuthEnv(t *testing.T, sse bool) *oauthEnv {
-	e := &oauthEnv{t: t, catalog: loader.NewCatalog()}
+	e := &oauthEnv{t: t, catalog: catalog.New()}
 	e.as = authserver.New(authserver.Options{Scopes: []string{"tasks", "admin"}})
 	asSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hook, _ := e.asHook.Load().(http.HandlerFunc); hook != nil {
@@ -213,7 +213,7 @@ func TestOAuthLoginServesAndSurvivesRestart(t *testing.T) {
 		t.Run(typ, func(t *testing.T) {
 			e := newOAuthEnv(t, typ == TypeSSE)
 			m := e.start(typ)
-			src := waitSource(t, e.catalog, "remote", "needs_auth", inState(loader.StateNeedsAuth))
+			src := waitSource(t, e.catalog, "remote", "needs_auth", inState(catalog.StateNeedsAuth))
 			if !strings.Contains(src.LastError, "toolsearch auth login remote") {
 				t.Errorf("LastError = %q, want the login command", src.LastError)
 			}
@@ -224,7 +224,7 @@ func TestOAuthLoginServesAndSurvivesRestart(t *testing.T) {
 			if info.Issuer != e.as.Issuer() || !slices.Contains(info.Scopes, "tasks") || !info.Refreshable || info.NeedsLogin != "" {
 				t.Errorf("login: %+v", info)
 			}
-			waitSource(t, e.catalog, "remote", "active", inState(loader.StateActive))
+			waitSource(t, e.catalog, "remote", "active", inState(catalog.StateActive))
 			callOK(t, m, "echo")
 
 			file, err := os.Stat(e.store.Path("remote", e.url))
@@ -237,10 +237,10 @@ func TestOAuthLoginServesAndSurvivesRestart(t *testing.T) {
 
 			// A new process (a new Manager) uses the stored tokens.
 			m.Close()
-			e.catalog = loader.NewCatalog()
+			e.catalog = catalog.New()
 			e.opts.Catalog = e.catalog
 			m2 := e.start(typ)
-			waitSource(t, e.catalog, "remote", "active after restart", inState(loader.StateActive))
+			waitSource(t, e.catalog, "remote", "active after restart", inState(catalog.StateActive))
 			callOK(t, m2, "echo")
 			if st := e.as.Stats(); st.Authorizations != 1 || e.shows.Load() != 1 {
 				t.Errorf("%d authorizations, %d pages shown; want one login", st.Authorizations, e.shows.Load())
@@ -271,7 +271,7 @@ func TestOAuthRefreshOnce(t *testing.T) {
 	e := newOAuthEnv(t, false)
 	m := e.start(TypeHTTP)
 	e.login(m)
-	waitSource(t, e.catalog, "remote", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "remote", "active", inState(catalog.StateActive))
 
 	// Make the stored token about to expire (it is still good at the
 	// authorization server, which does not matter here).
@@ -308,7 +308,7 @@ func TestOAuthRevoked(t *testing.T) {
 			e := newOAuthEnv(t, false)
 			m := e.start(TypeHTTP)
 			e.login(m)
-			waitSource(t, e.catalog, "remote", "active", inState(loader.StateActive))
+			waitSource(t, e.catalog, "remote", "active", inState(catalog.StateActive))
 			callOK(t, m, "echo")
 
 			e.as.RevokeAll()
@@ -322,12 +322,12 @@ func TestOAuthRevoked(t *testing.T) {
 			if !strings.Contains(ar.Reason, "refused") {
 				t.Errorf("reason = %q", ar.Reason)
 			}
-			waitSource(t, e.catalog, "remote", "needs_auth", inState(loader.StateNeedsAuth))
+			waitSource(t, e.catalog, "remote", "needs_auth", inState(catalog.StateNeedsAuth))
 			_, err = m.Call(context.Background(), "remote", "echo", nil)
 			wantAuthRequired(t, err)
 
 			e.login(m)
-			waitSource(t, e.catalog, "remote", "active again", inState(loader.StateActive))
+			waitSource(t, e.catalog, "remote", "active again", inState(catalog.StateActive))
 			callOK(t, m, "echo")
 		})
 	}
@@ -338,12 +338,12 @@ func TestOAuthRevoked(t *testing.T) {
 func TestOAuthLoginElsewhere(t *testing.T) {
 	e := newOAuthEnv(t, false)
 	m := e.start(TypeHTTP)
-	waitSource(t, e.catalog, "remote", "needs_auth", inState(loader.StateNeedsAuth))
+	waitSource(t, e.catalog, "remote", "needs_auth", inState(catalog.StateNeedsAuth))
 
 	other := New(e.config(TypeHTTP), Options{TokenStore: e.store, CacheDir: t.TempDir()})
 	defer other.Close()
 	e.login(other)
-	waitSource(t, e.catalog, "remote", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "remote", "active", inState(catalog.StateActive))
 	callOK(t, m, "echo")
 }
 
@@ -356,7 +356,7 @@ func TestOAuthStepUp(t *testing.T) {
 	e.adminScope.Store("admin")
 	m := e.start(TypeHTTP)
 	e.login(m)
-	waitSource(t, e.catalog, "remote", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "remote", "active", inState(catalog.StateActive))
 	callOK(t, m, "echo")
 
 	_, err := m.Call(context.Background(), "remote", "admin", nil)
@@ -364,7 +364,7 @@ func TestOAuthStepUp(t *testing.T) {
 	if !slices.Contains(ar.Scopes, "admin") {
 		t.Errorf("scopes = %v, want admin among them", ar.Scopes)
 	}
-	if src, _ := e.catalog.Snapshot().Source("remote"); src.State != loader.StateActive {
+	if src, _ := e.catalog.Snapshot().Source("remote"); src.State != catalog.StateActive {
 		t.Errorf("state %s after a call that needs more scopes, want active", src.State)
 	}
 
@@ -387,7 +387,7 @@ func TestOAuthStepUp(t *testing.T) {
 	_, err = m.Call(context.Background(), "remote", "admin", nil)
 	wantAuthRequired(t, err)
 	callOK(t, m, "echo")
-	if src, _ := e.catalog.Snapshot().Source("remote"); src.State != loader.StateActive {
+	if src, _ := e.catalog.Snapshot().Source("remote"); src.State != catalog.StateActive {
 		t.Errorf("state %s after a 403 insufficient_scope without scopes, want active", src.State)
 	}
 

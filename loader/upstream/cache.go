@@ -19,7 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/internal/jsonstream"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // cacheVersion changes when the file format does; other versions are
@@ -33,7 +33,7 @@ type persisted struct {
 	Listed       time.Time   `json:"listed"`
 	Instructions string      `json:"instructions,omitempty"`
 	Tools        []*mcp.Tool `json:"tools"`
-	// Digests are the tools' digests (loader.ToolDigest), by position.
+	// Digests are the tools' digests (catalog.ToolDigest), by position.
 	// Files written before they were kept lack them.
 	Digests []string `json:"digests,omitempty"`
 	// FirstSeen maps each tool remembered to the digest of its first
@@ -124,7 +124,7 @@ var (
 // reads them (a database, package internal/state/pgstate). Without them
 // (Options.Catalogs nil) they are files in CacheDir, one per server. name
 // is the base name the catalog's file would have: it says which server
-// configuration the catalog belongs to (see identity.go).
+// configuration the catalog belongs to (see keys.go).
 type Catalogs interface {
 	// OpenCatalog returns the catalog stored under name; nil, nil when
 	// none is.
@@ -220,7 +220,7 @@ func readCache(r io.Reader, server string) (*persisted, error) {
 }
 
 // decodeCache reads a cache file as it comes, never whole: its tools
-// through loader.ReadListedTools, with their schemas as JSON (decoded into
+// through toolfile.ReadListedTools, with their schemas as JSON (decoded into
 // maps, as mcp.Tool decodes them, they would take several times the file's
 // size before being packed), its maps of names a name at a time, the other
 // fields as persisted says.
@@ -237,7 +237,7 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	err := jr.Object(func(key string) (err error) {
 		switch key {
 		case "tools":
-			tools, err = loader.ReadListedTools(jr, nil)
+			tools, err = toolfile.ReadListedTools(jr, nil)
 		case "digests":
 			p.Digests, err = readArray(jr, len(tools), jsonstream.String)
 		case "firstSeen":
@@ -270,7 +270,7 @@ func decodeCache(r io.Reader) (*persisted, error) {
 	}
 	p.Tools = tools
 	// The definitions kept for held tools are few: decoded whole, then packed.
-	loader.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
+	toolfile.PackSchemas(slices.Collect(maps.Values(p.Trusted)))
 	return &p, nil
 }
 

@@ -14,7 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // Only cache files nobody has written for staleCacheAge go, and never the
@@ -79,7 +80,7 @@ func TestStartPrunesAbandonedCatalogs(t *testing.T) {
 	abandoned := filepath.Join(e.opts.CacheDir, "gone-0123456789abcdef.json")
 	os.WriteFile(abandoned, []byte("{}"), 0o644)
 	os.Chtimes(abandoned, old, old)
-	mine := identify(e.opts.CacheDir, e.configs()[0]).file
+	mine := keysOf(e.opts.CacheDir, e.configs()[0]).file
 	os.WriteFile(mine, []byte("{}"), 0o644)
 	os.Chtimes(mine, old, old)
 
@@ -116,7 +117,7 @@ func cacheTools() []*mcp.Tool {
 // before through maps (the digests on disk depend on it).
 func TestCacheRoundTrip(t *testing.T) {
 	tools := cacheTools()
-	loader.PackSchemas(tools)
+	toolfile.PackSchemas(tools)
 	p := &persisted{Version: cacheVersion, Server: "fake", Listed: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Instructions: `Say "tools":null and <b>hi</b>.`, Tools: tools, FirstSeen: map[string]string{"plain": "abc", "tools": "def"}}
 	var buf bytes.Buffer
@@ -187,7 +188,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	// What loading through mcp.Tool and PackSchemas gave.
 	var old persisted
 	json.Unmarshal(want, &old)
-	loader.PackSchemas(old.Tools)
+	toolfile.PackSchemas(old.Tools)
 	if len(back.Tools) != len(old.Tools) || back.Instructions != p.Instructions || !maps.Equal(back.FirstSeen, p.FirstSeen) || !back.Listed.Equal(p.Listed) {
 		t.Fatalf("read back %+v", back)
 	}
@@ -198,7 +199,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		if tl == nil {
 			continue
 		}
-		if got, want := loader.ToolDigest(tl), loader.ToolDigest(old.Tools[i]); got != want {
+		if got, want := catalog.ToolDigest(tl), catalog.ToolDigest(old.Tools[i]); got != want {
 			t.Errorf("%s: digest %s, want %s", tl.Name, got, want)
 		}
 		for _, s := range [][2]any{{tl.InputSchema, old.Tools[i].InputSchema}, {tl.OutputSchema, old.Tools[i].OutputSchema}} {
@@ -236,7 +237,7 @@ func TestLastKnownDigests(t *testing.T) {
 	f := e.add("s", nil)
 	f.setTool("one", "The first tool.")
 	m := e.start()
-	real := entry(waitSource(t, e.catalog, "s", "listed", inState(loader.StateActive)), "s__one").Digest
+	real := entry(waitSource(t, e.catalog, "s", "listed", inState(catalog.StateActive)), "s__one").Digest
 	waitKnown(t, m, "s")
 	m.Close() // once the listing is saved
 	file := m.servers["s"].id.file
@@ -255,16 +256,16 @@ func TestLastKnownDigests(t *testing.T) {
 
 	gate := make(chan struct{})
 	f.gateList(gate)
-	e.catalog = loader.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	e.start()
-	src := waitSource(t, e.catalog, "s", "last known catalog", inState(loader.StateConnecting))
+	src := waitSource(t, e.catalog, "s", "last known catalog", inState(catalog.StateConnecting))
 	if d := entry(src, "s__one").Digest; d != lie {
 		t.Errorf("served with digest %s, want the saved %s", d, lie)
 	}
 	close(gate)
-	waitSource(t, e.catalog, "s", "listed again, its tool hashed", func(src *loader.Source) bool {
-		return src.State == loader.StateActive && entry(src, "s__one").Digest == real
+	waitSource(t, e.catalog, "s", "listed again, its tool hashed", func(src *catalog.Source) bool {
+		return src.State == catalog.StateActive && entry(src, "s__one").Digest == real
 	})
 }
 

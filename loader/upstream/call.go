@@ -10,13 +10,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // NotActiveError is returned for a call to a server that is not active.
 type NotActiveError struct {
 	Server string
-	State  loader.State
+	State  catalog.State
 	Reason string // the last error (with stderr) or what the server is doing
 }
 
@@ -30,7 +30,7 @@ func (e *NotActiveError) Error() string {
 
 // NotActive returns the state and the reason, for callers that render
 // not-active errors without knowing this package.
-func (e *NotActiveError) NotActive() (loader.State, string) { return e.State, e.Reason }
+func (e *NotActiveError) NotActive() (catalog.State, string) { return e.State, e.Reason }
 
 // TimeoutError is returned for a call that got no result within the
 // server's timeout. The call was cancelled upstream.
@@ -76,7 +76,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	if p := u.settings().policy(tool); p != loader.PolicyCallable {
+	if p := u.settings().policy(tool); p != catalog.PolicyCallable {
 		return nil, fmt.Errorf("upstream %s: %s is not callable: its policy is %s", server, tool, p)
 	}
 	if u.settings().OAuth.PerUser() {
@@ -115,7 +115,7 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		params.Arguments = args // a nil RawMessage would be sent as null
 	}
 	var res *mcp.CallToolResult
-	err = m.proxy(ctx, u, tool, connect, func(ctx context.Context, s *session, clock *callClock) (err error) {
+	err = m.forward(ctx, u, tool, connect, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		res, err = request(ctx, u, clock, params, s.cs.CallTool)
 		return err
 	})
@@ -139,21 +139,21 @@ func (u *upstream) await(ctx context.Context, timeout time.Duration) (*session, 
 		state, s, attempt, lastErr, changed := u.state, u.sess, u.attempt, u.lastErr, u.changed
 		u.mu.Unlock()
 		switch {
-		case state == loader.StateActive && s != nil:
+		case state == catalog.StateActive && s != nil:
 			return s, nil
-		case state == loader.StateFailed && !kicked:
+		case state == catalog.StateFailed && !kicked:
 			kicked, kickedAt = true, attempt
 			signal(u.kick)
-		case state == loader.StateNeedsAuth && !kicked && u.loggedInSince():
+		case state == catalog.StateNeedsAuth && !kicked && u.loggedInSince():
 			// Someone logged in (perhaps in another process): try
 			// the new tokens rather than refusing.
 			kicked, kickedAt = true, attempt
 			signal(u.kick)
-		case kicked && (state == loader.StateConnecting || (state == loader.StateFailed || state == loader.StateNeedsAuth) && attempt == kickedAt):
+		case kicked && (state == catalog.StateConnecting || (state == catalog.StateFailed || state == catalog.StateNeedsAuth) && attempt == kickedAt):
 			// The reconnection asked for is pending or under way.
-		case state == loader.StateNeedsAuth:
+		case state == catalog.StateNeedsAuth:
 			return nil, u.authRequired(u.authReason(), nil)
-		case !kicked && (state == loader.StateConnecting || state == loader.StateValidating):
+		case !kicked && (state == catalog.StateConnecting || state == catalog.StateValidating):
 			// Starting, or re-listing its tools: a call made right
 			// after start waits rather than fails.
 		default:
@@ -190,7 +190,7 @@ func (u *upstream) awaitListed(ctx context.Context, timeout time.Duration) (*ses
 			return nil, err
 		}
 		u.mu.Lock()
-		changed, current := u.changed, u.sess == s && u.state == loader.StateActive
+		changed, current := u.changed, u.sess == s && u.state == catalog.StateActive
 		u.mu.Unlock()
 		if current && !u.relisting.Load() {
 			return s, nil
@@ -198,9 +198,9 @@ func (u *upstream) awaitListed(ctx context.Context, timeout time.Duration) (*ses
 		select {
 		case <-changed:
 		case <-wait.C:
-			return nil, u.notReady(loader.StateValidating, "", false, min(u.connectWait(), timeout))
+			return nil, u.notReady(catalog.StateValidating, "", false, min(u.connectWait(), timeout))
 		case <-ctx.Done():
-			return nil, u.notReady(loader.StateValidating, "", false, timeout)
+			return nil, u.notReady(catalog.StateValidating, "", false, timeout)
 		case <-u.m.ctx.Done():
 			return nil, ErrClosed
 		}
@@ -208,7 +208,7 @@ func (u *upstream) awaitListed(ctx context.Context, timeout time.Duration) (*ses
 }
 
 // notReady describes a server that was waited for in vain.
-func (u *upstream) notReady(state loader.State, lastErr string, kicked bool, waited time.Duration) *NotActiveError {
+func (u *upstream) notReady(state catalog.State, lastErr string, kicked bool, waited time.Duration) *NotActiveError {
 	e := u.notActive(state, lastErr)
 	what := "still " + string(state)
 	if kicked {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
 	"github.com/toolsearch/toolsearch/internal/suggest"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // Transport types of a ServerConfig.
@@ -51,7 +51,7 @@ type ServerConfig struct {
 	// Problems holds warnings about this entry that did not stop it loading
 	// (an unset ${VAR}, say). They are also among LoadConfig's problems; the
 	// Manager publishes them on the server's catalog source.
-	Problems loader.Problems
+	Problems problem.Problems
 }
 
 // LoadConfig reads the upstream servers from a Claude-style .mcp.json:
@@ -73,7 +73,7 @@ type ServerConfig struct {
 // its line and column. The servers come sorted by name. Only a file that
 // cannot be read or is not a JSON object of servers is an error: a
 // *FileError, located, when the file was read but is not such JSON.
-func LoadConfig(path string) ([]ServerConfig, loader.Problems, error) {
+func LoadConfig(path string) ([]ServerConfig, problem.Problems, error) {
 	data, err := atomicfile.ReadFile(path, atomicfile.MaxConfig)
 	if err != nil {
 		return nil, nil, err
@@ -90,7 +90,7 @@ func LoadConfig(path string) ([]ServerConfig, loader.Problems, error) {
 	}
 	var (
 		configs []ServerConfig
-		probs   loader.Problems
+		probs   problem.Problems
 		atKey   = map[string]bool{}
 	)
 	if servers == nil {
@@ -116,11 +116,11 @@ func LoadConfig(path string) ([]ServerConfig, loader.Problems, error) {
 // noServersKey warns about a file without "mcpServers" whose keys include
 // one that looks like it: a file with none at all (an empty {}) is just a
 // file without servers.
-func noServersKey(path string, file map[string]json.RawMessage, atKey map[string]bool) loader.Problems {
+func noServersKey(path string, file map[string]json.RawMessage, atKey map[string]bool) problem.Problems {
 	for _, key := range slices.Sorted(maps.Keys(file)) {
 		if hint := suggest.Hint(key, []string{"mcpServers"}); hint != "" {
 			atKey[key] = true
-			return loader.Problems{{File: path, Field: key, Severity: loader.SeverityWarning,
+			return problem.Problems{{File: path, Field: key, Severity: problem.SeverityWarning,
 				Message: fmt.Sprintf("%s: unknown key, so the file defines no server: servers go in \"mcpServers\"%s", key, hint)}}
 		}
 	}
@@ -133,7 +133,7 @@ type entryDecoder struct {
 	file   string
 	key    string // mcpServers.NAME
 	fields map[string]json.RawMessage
-	probs  loader.Problems
+	probs  problem.Problems
 	vars   []string // the variables ${VAR} named
 	failed bool     // an error-level problem: the entry cannot be used
 	// atKey collects the fields whose problem is the key itself (an
@@ -158,7 +158,7 @@ func (d *entryDecoder) unknownKeys() {
 			if d.atKey != nil {
 				d.atKey[key] = true
 			}
-			d.report(key, loader.SeverityWarning, "unknown key, ignored"+hint)
+			d.report(key, problem.SeverityWarning, "unknown key, ignored"+hint)
 		}
 	}
 }
@@ -206,7 +206,7 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 			d.resolvePaths(&cfg)
 		}
 		if note := noteBridge(cfg); note != "" && !d.failed {
-			d.report(d.key, loader.SeverityHint, note)
+			d.report(d.key, problem.SeverityHint, note)
 		}
 	default:
 		cfg.URL = d.str("url")
@@ -225,7 +225,7 @@ func (d *entryDecoder) server(name string, raw json.RawMessage) (ServerConfig, b
 		d.localBridge(&cfg)
 	}
 	for _, p := range d.probs {
-		if p.Severity < loader.SeverityError {
+		if p.Severity < problem.SeverityError {
 			cfg.Problems = append(cfg.Problems, p)
 		}
 	}
@@ -311,20 +311,20 @@ func (d *entryDecoder) expand(key string, raw json.RawMessage) string {
 	s, named, missing := expandVars(s)
 	d.vars = append(d.vars, named...)
 	for _, name := range missing {
-		d.report(key, loader.SeverityWarning, fmt.Sprintf("${%s} is not set and has no default: it expands to an empty string", name))
+		d.report(key, problem.SeverityWarning, fmt.Sprintf("${%s} is not set and has no default: it expands to an empty string", name))
 	}
 	return s
 }
 
 func (d *entryDecoder) errorf(key, format string, args ...any) {
 	d.failed = true
-	d.report(key, loader.SeverityError, fmt.Sprintf(format, args...))
+	d.report(key, problem.SeverityError, fmt.Sprintf(format, args...))
 }
 
 // report records a problem. The key leads the message too, because
 // Problem.String shows only the file and the message.
-func (d *entryDecoder) report(key string, sev loader.Severity, msg string) {
-	d.probs = append(d.probs, loader.Problem{File: d.file, Field: key, Severity: sev, Message: key + ": " + msg})
+func (d *entryDecoder) report(key string, sev problem.Severity, msg string) {
+	d.probs = append(d.probs, problem.Problem{File: d.file, Field: key, Severity: sev, Message: key + ": " + msg})
 }
 
 // jsonKind names the kind of a JSON value for messages.

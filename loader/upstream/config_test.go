@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -176,27 +176,27 @@ func TestExpandVars(t *testing.T) {
 }
 
 func TestPolicyPrecedence(t *testing.T) {
-	s := Settings{Policy: map[string]loader.Policy{
-		"*":              loader.PolicyVisibleOnly,
-		"get_*":          loader.PolicyCallable,
-		"get_secret*":    loader.PolicyHidden,
-		"get_secret_ok":  loader.PolicyCallable,
-		"?et_secret_*":   loader.PolicyVisibleOnly, // same length as get_secret_* below
-		"get_secret_*":   loader.PolicyHidden,
-		"delete_[a-z]*":  loader.PolicyHidden,
-		"delete_all_now": loader.PolicyCallable,
+	s := Settings{Policy: map[string]catalog.Policy{
+		"*":              catalog.PolicyVisibleOnly,
+		"get_*":          catalog.PolicyCallable,
+		"get_secret*":    catalog.PolicyHidden,
+		"get_secret_ok":  catalog.PolicyCallable,
+		"?et_secret_*":   catalog.PolicyVisibleOnly, // same length as get_secret_* below
+		"get_secret_*":   catalog.PolicyHidden,
+		"delete_[a-z]*":  catalog.PolicyHidden,
+		"delete_all_now": catalog.PolicyCallable,
 	}}
 	tests := []struct {
 		tool string
-		want loader.Policy
+		want catalog.Policy
 	}{
-		{"list", loader.PolicyVisibleOnly},           // only "*"
-		{"get_weather", loader.PolicyCallable},       // "get_*" is longer than "*"
-		{"get_secrets", loader.PolicyHidden},         // "get_secret*"
-		{"get_secret_key", loader.PolicyVisibleOnly}, // tie on length: "?et_secret_*" sorts first
-		{"get_secret_ok", loader.PolicyCallable},     // the exact name beats longer globs
-		{"delete_all_now", loader.PolicyCallable},    // exact
-		{"delete_x", loader.PolicyHidden},
+		{"list", catalog.PolicyVisibleOnly},           // only "*"
+		{"get_weather", catalog.PolicyCallable},       // "get_*" is longer than "*"
+		{"get_secrets", catalog.PolicyHidden},         // "get_secret*"
+		{"get_secret_key", catalog.PolicyVisibleOnly}, // tie on length: "?et_secret_*" sorts first
+		{"get_secret_ok", catalog.PolicyCallable},     // the exact name beats longer globs
+		{"delete_all_now", catalog.PolicyCallable},    // exact
+		{"delete_x", catalog.PolicyHidden},
 	}
 	for _, tt := range tests {
 		for range 20 { // map order must not matter
@@ -205,7 +205,7 @@ func TestPolicyPrecedence(t *testing.T) {
 			}
 		}
 	}
-	if got := (&Settings{}).policy("x"); got != loader.PolicyCallable {
+	if got := (&Settings{}).policy("x"); got != catalog.PolicyCallable {
 		t.Errorf("default policy = %s, want callable", got)
 	}
 	if (&Settings{AlwaysLoad: []string{"[bad"}}).alwaysLoad("[bad") {

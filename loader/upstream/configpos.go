@@ -8,14 +8,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // A FileError is a configuration file that could not be read as one: the
 // problem, located where the file went wrong (file:line:column) when it
 // was read at all.
 type FileError struct {
-	Problem loader.Problem
+	Problem problem.Problem
 	Err     error // the error read or decoding gave, for errors.Is and As
 }
 
@@ -40,7 +40,7 @@ func (e *FileError) Unwrap() error { return e.Err }
 // value of the wrong type. want describes the document wanted, for a wrong
 // type at the top.
 func jsonFileError(path string, data []byte, err error, want string) *FileError {
-	p := loader.Problem{File: path, Severity: loader.SeverityError}
+	p := problem.Problem{File: path, Severity: problem.SeverityError}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -197,7 +197,7 @@ func (w *posWalker) value(path string) error {
 // placeProblems gives each problem about a key of data its line and
 // column: the value's, or the key's itself for the fields in atKey (an
 // unknown key).
-func placeProblems(data []byte, positions func() jsonPositions, probs loader.Problems, atKey map[string]bool) {
+func placeProblems(data []byte, positions func() jsonPositions, probs problem.Problems, atKey map[string]bool) {
 	if len(probs) == 0 {
 		return
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/oauth2"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -103,7 +103,7 @@ func TestCredentialsStayWithTheirOrigin(t *testing.T) {
 			_, c := realEnv(t, Options{TokenStore: store}, ServerConfig{Name: "hostile", Type: tc.typ, URL: url,
 				Headers: map[string]string{"X-Api-Key": "k3y-stays-home", "Cookie": "session=c00kie-stays-home"}})
 			recv(t, redirected, "the redirect")
-			src := waitSource(t, c, "hostile", "the connection to fail", inState(loader.StateFailed))
+			src := waitSource(t, c, "hostile", "the connection to fail", inState(catalog.StateFailed))
 			for _, got := range away.requests() {
 				t.Errorf("the other origin received a request with headers %v", got)
 			}
@@ -137,7 +137,7 @@ func TestCallErrorsHoldNoToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, c := realEnv(t, Options{TokenStore: store}, ServerConfig{Name: "echoing", Type: TypeHTTP, URL: srv.URL})
-	waitSource(t, c, "echoing", "active", inState(loader.StateActive))
+	waitSource(t, c, "echoing", "active", inState(catalog.StateActive))
 	_, err = m.Call(context.Background(), "echoing", "echo", nil)
 	if err == nil || strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), "not good enough") {
 		t.Errorf("Call: %v; want the server's error without the token", err)

@@ -13,13 +13,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
 // A server's prompts, resources and resource templates are listed beside
-// its tools and published as catalog entries of kinds loader.KindPrompt and
-// loader.KindResource: prompts as SERVER__PROMPT, resources under their own
+// its tools and published as catalog entries of kinds catalog.KindPrompt and
+// catalog.KindResource: prompts as SERVER__PROMPT, resources under their own
 // URIs. A hostile server could list without end, so each list is bounded.
 const (
 	maxPrompts   = 1_000
@@ -75,7 +76,7 @@ type features struct {
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate
 	// problems are the lists cut short and the listings that failed.
-	problems loader.Problems
+	problems problem.Problems
 }
 
 // featureState is an upstream's side of its features.
@@ -174,7 +175,7 @@ func (u *upstream) fetchFeatures(s *session) features {
 		caps = res.Capabilities
 	}
 	problem := func(msg string) {
-		f.problems = append(f.problems, loader.Problem{File: u.cfg.Name, Severity: loader.SeverityWarning, Message: u.redact.String(msg)})
+		f.problems = append(f.problems, problem.Problem{File: u.cfg.Name, Severity: problem.SeverityWarning, Message: u.redact.String(msg)})
 	}
 	if caps.Prompts == nil {
 		f.prompts = nil
@@ -257,8 +258,8 @@ func collect[T any](ctx context.Context, list func(ctx context.Context, cursor s
 // approval (see held.go): a held one is not published, so that neither a
 // listing nor a get serves it. Callers hold u.mu.
 func (u *upstream) rebuildFeatures() {
-	refuse := func(e *loader.Entry, reason string) {
-		u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: reason})
+	refuse := func(e *catalog.Entry, reason string) {
+		u.refused = append(u.refused, catalog.Refusal{Entry: e, Reason: reason})
 	}
 	prevTrusted, fresh := u.startFeatures()
 	scans := map[string][]scan.Finding{}
@@ -267,7 +268,7 @@ func (u *upstream) rebuildFeatures() {
 	// resource says reaches the model (in search results, and when a
 	// person picks it), so hidden instructions in it hold it for a
 	// person, as they hold a tool.
-	scanned := func(e *loader.Entry, find func() []scan.Finding) []scan.Finding {
+	scanned := func(e *catalog.Entry, find func() []scan.Finding) []scan.Finding {
 		findings, ok := u.feat.scans[e.Digest]
 		if !ok {
 			findings = find()
@@ -281,7 +282,7 @@ func (u *upstream) rebuildFeatures() {
 		if p == nil {
 			continue
 		}
-		e := loader.NewPromptEntry(u.cfg.Name, loader.QualifiedName(u.cfg.Name, p.Name), p)
+		e := catalog.NewPromptEntry(u.cfg.Name, catalog.QualifiedName(u.cfg.Name, p.Name), p)
 		if seen[p.Name] {
 			refuse(e, fmt.Sprintf("the server lists the prompt %q more than once; the first is used", p.Name))
 			continue
@@ -300,7 +301,7 @@ func (u *upstream) rebuildFeatures() {
 	}
 	// addResource serves a resource or template under uri, unless the URI
 	// cannot be served or the definition waits for approval.
-	addResource := func(e *loader.Entry, kind, uri string, def any, name, title, description string) {
+	addResource := func(e *catalog.Entry, kind, uri string, def any, name, title, description string) {
 		if reason := checkURI(uri, kind == KindTemplate); reason != "" {
 			refuse(e, reason)
 			return
@@ -316,12 +317,12 @@ func (u *upstream) rebuildFeatures() {
 	}
 	for _, r := range u.features.resources {
 		if r != nil {
-			addResource(loader.NewResourceEntry(u.cfg.Name, r), KindResource, r.URI, r, r.Name, r.Title, r.Description)
+			addResource(catalog.NewResourceEntry(u.cfg.Name, r), KindResource, r.URI, r, r.Name, r.Title, r.Description)
 		}
 	}
 	for _, t := range u.features.templates {
 		if t != nil {
-			addResource(loader.NewTemplateEntry(u.cfg.Name, t), KindTemplate, t.URITemplate, t, t.Name, t.Title, t.Description)
+			addResource(catalog.NewTemplateEntry(u.cfg.Name, t), KindTemplate, t.URITemplate, t, t.Name, t.Title, t.Description)
 		}
 	}
 }
@@ -377,7 +378,7 @@ func checkURI(uri string, template bool) string {
 
 // featurePolicy is the policy of a resource or template: the stricter of
 // what its URI and its name match, so that a glob on either hides it.
-func (s *Settings) featurePolicy(uri, name string) loader.Policy {
+func (s *Settings) featurePolicy(uri, name string) catalog.Policy {
 	byURI, byName := s.policy(uri), s.policy(name)
 	if byName.StricterThan(byURI) {
 		return byName
@@ -388,7 +389,7 @@ func (s *Settings) featurePolicy(uri, name string) loader.Policy {
 // resourcePolicy is the policy of a URI read or subscribed to: what its
 // globs say, and what a listed resource of that URI has, so that a resource
 // hidden by its name stays hidden when its URI is read through a template.
-func (u *upstream) resourcePolicy(uri string) loader.Policy {
+func (u *upstream) resourcePolicy(uri string) catalog.Policy {
 	set := u.settings()
 	pol := set.policy(uri)
 	u.mu.Lock()
@@ -406,7 +407,7 @@ func (u *upstream) resourcePolicy(uri string) loader.Policy {
 // PolicyError refuses a prompt or resource its policy keeps from clients.
 type PolicyError struct {
 	Server, What string
-	Policy       loader.Policy
+	Policy       catalog.Policy
 }
 
 func (e *PolicyError) Error() string {
@@ -422,11 +423,11 @@ func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPrompt
 		return nil, err
 	}
 	what := "prompt " + p.Name
-	if pol := u.settings().policy(p.Name); pol != loader.PolicyCallable {
+	if pol := u.settings().policy(p.Name); pol != catalog.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.GetPromptResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
 		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
 		res, err = request(ctx, u, clock, &params, s.cs.GetPrompt)
@@ -446,11 +447,11 @@ func (m *Manager) ReadResource(ctx context.Context, server string, p *mcp.ReadRe
 	if err := checkReserved(p.URI); err != nil {
 		return nil, err
 	}
-	if pol := u.resourcePolicy(p.URI); pol != loader.PolicyCallable {
+	if pol := u.resourcePolicy(p.URI); pol != catalog.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	var res *mcp.ReadResourceResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, clock *callClock) (err error) {
 		params := *p
 		params.Meta = maps.Clone(p.Meta) // the token request sets is this request's own
 		res, err = request(ctx, u, clock, &params, s.cs.ReadResource)
@@ -471,7 +472,7 @@ func (m *Manager) Complete(ctx context.Context, server string, p *mcp.CompletePa
 		return nil, err
 	}
 	var res *mcp.CompleteResult
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if init := s.cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Completions == nil {
 			res = &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 			return nil // the server completes nothing: nothing to offer

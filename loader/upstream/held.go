@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/toolsearch/toolsearch/internal/utf8cut"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
@@ -136,12 +136,12 @@ func (u *upstream) pendingOf(h *heldDef) Pending {
 		Server: u.cfg.Name,
 		Tool:   h.key,
 		Kind:   h.kind,
-		Entry: &loader.Entry{
-			Kind:   loader.Kind(h.kind),
+		Entry: &catalog.Entry{
+			Kind:   catalog.Kind(h.kind),
 			Name:   name,
 			Source: u.cfg.Name,
 			Digest: h.digest,
-			Quarantine: &loader.Quarantine{
+			Quarantine: &catalog.Quarantine{
 				Reason:   h.reason,
 				Findings: h.findings,
 				Summary:  heldSummary(h),

@@ -3,7 +3,7 @@ package upstream
 import (
 	"slices"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
@@ -39,7 +39,7 @@ func (u *upstream) startFeatures() (prevTrusted map[string]any, fresh bool) {
 // holdFeature decides whether a prompt, resource or template (def, of
 // entry e) waits for approval, as decide does for a tool, and reports
 // whether it is held. Callers hold u.mu.
-func (u *upstream) holdFeature(e *loader.Entry, kind, name string, def any, findings []scan.Finding, prevTrusted map[string]any, fresh bool) bool {
+func (u *upstream) holdFeature(e *catalog.Entry, kind, name string, def any, findings []scan.Finding, prevTrusted map[string]any, fresh bool) bool {
 	key := FeatureKey(kind, name)
 	v := u.m.approvals.Decide(u.mode(), u.id.trust, key, e.Digest, scan.Withholds(findings))
 	f := &u.q.feat
@@ -61,7 +61,7 @@ func (u *upstream) holdFeature(e *loader.Entry, kind, name string, def any, find
 
 // featureOf names the feature of a published entry: its kind and its own
 // name (a prompt's name, a resource's URI, a template's URI template).
-func featureOf(e *loader.Entry) (kind, name string, ok bool) {
+func featureOf(e *catalog.Entry) (kind, name string, ok bool) {
 	switch {
 	case e.Prompt != nil:
 		name := e.Upstream

@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // waitLimit bounds every wait; it is generous because nothing in the tests
@@ -115,13 +115,13 @@ func (f *fakeServer) addEcho(name, desc string) {
 
 type testEnv struct {
 	t       *testing.T
-	catalog *loader.Catalog
+	catalog *catalog.Catalog
 	opts    Options
 	fakes   map[string]*fakeServer
 }
 
 func newEnv(t *testing.T) *testEnv {
-	e := &testEnv{t: t, catalog: loader.NewCatalog(), fakes: map[string]*fakeServer{}}
+	e := &testEnv{t: t, catalog: catalog.New(), fakes: map[string]*fakeServer{}}
 	e.opts = Options{
 		Catalog:  e.catalog,
 		Settings: map[string]Settings{},
@@ -171,10 +171,10 @@ func (e *testEnv) start() *Manager {
 }
 
 // waitSource waits until the named source satisfies cond and returns it.
-func waitSource(t *testing.T, c *loader.Catalog, name, what string, cond func(*loader.Source) bool) *loader.Source {
+func waitSource(t *testing.T, c *catalog.Catalog, name, what string, cond func(*catalog.Source) bool) *catalog.Source {
 	t.Helper()
-	found := make(chan *loader.Source, 1)
-	check := func(s *loader.Snapshot) {
+	found := make(chan *catalog.Source, 1)
+	check := func(s *catalog.Snapshot) {
 		if src, ok := s.Source(name); ok && cond(src) {
 			select {
 			case found <- src:
@@ -182,7 +182,7 @@ func waitSource(t *testing.T, c *loader.Catalog, name, what string, cond func(*l
 			}
 		}
 	}
-	defer c.Subscribe(func(_, s *loader.Snapshot) { check(s) })()
+	defer c.Subscribe(func(_, s *catalog.Snapshot) { check(s) })()
 	check(c.Snapshot())
 	select {
 	case src := <-found:
@@ -194,11 +194,11 @@ func waitSource(t *testing.T, c *loader.Catalog, name, what string, cond func(*l
 	}
 }
 
-func inState(st loader.State) func(*loader.Source) bool {
-	return func(s *loader.Source) bool { return s.State == st }
+func inState(st catalog.State) func(*catalog.Source) bool {
+	return func(s *catalog.Source) bool { return s.State == st }
 }
 
-func entryNames(src *loader.Source) []string {
+func entryNames(src *catalog.Source) []string {
 	var names []string
 	for _, e := range src.Entries {
 		names = append(names, e.Name)

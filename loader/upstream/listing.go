@@ -11,7 +11,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/internal/fastjson"
 	"github.com/toolsearch/toolsearch/internal/jsonstream"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // listingTransport reads the pages of a tools/list as the server wrote them,
@@ -37,7 +37,7 @@ type listingTransport struct {
 	page    []*mcp.Tool         // the tools of the last page read here
 	read    bool                // page holds a page not yet taken
 	// pack packs the schemas of one listing's pages side by side.
-	pack *loader.SchemaPacker
+	pack *toolfile.SchemaPacker
 }
 
 func (t *listingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -60,7 +60,7 @@ func (t *listingTransport) enable(on bool) {
 	t.enabled = on
 	t.pack = nil
 	if on {
-		t.pack = new(loader.SchemaPacker)
+		t.pack = new(toolfile.SchemaPacker)
 	}
 }
 
@@ -120,7 +120,7 @@ func (c *listingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // splitPage reads the tools of a tools/list result, packing their schemas
 // with pack, and returns them with the result without them ("tools": []),
 // or false to leave the result as it is.
-func splitPage(result json.RawMessage, pack *loader.SchemaPacker) (tools []*mcp.Tool, rest json.RawMessage, ok bool) {
+func splitPage(result json.RawMessage, pack *toolfile.SchemaPacker) (tools []*mcp.Tool, rest json.RawMessage, ok bool) {
 	var fields map[string]json.RawMessage
 	if fastjson.Unmarshal(result, &fields) != nil {
 		return nil, nil, false
@@ -129,7 +129,7 @@ func splitPage(result json.RawMessage, pack *loader.SchemaPacker) (tools []*mcp.
 	if !found || bytes.Contains(raw, []byte("x-mcp-header")) {
 		return nil, nil, false
 	}
-	tools, err := loader.ReadListedTools(jsonstream.NewReader(bytes.NewReader(raw)), pack)
+	tools, err := toolfile.ReadListedTools(jsonstream.NewReader(bytes.NewReader(raw)), pack)
 	if err != nil {
 		return nil, nil, false
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // rawServer answers MCP over an in-memory transport from canned pages, as a
@@ -73,7 +73,7 @@ func TestListingReadAsWritten(t *testing.T) {
 	e.add("raw", nil)
 	e.opts.Dial = rawServer(t, pages)
 	e.start()
-	src := waitSource(t, e.catalog, "raw", "active", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "raw", "active", inState(catalog.StateActive))
 	if got := entryNames(src); !slices.Equal(got, []string{"raw__b_first", "raw__fine", "raw__last"}) {
 		t.Fatalf("entries = %v, want the null tool and the bad header left out", got)
 	}
@@ -152,10 +152,10 @@ func TestStreamableSessionReachesTheClient(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	m := New([]ServerConfig{{Name: "old", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: loader.NewCatalog(), CacheDir: t.TempDir(), Logger: testLogger(t)})
+	m := New([]ServerConfig{{Name: "old", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: catalog.New(), CacheDir: t.TempDir(), Logger: testLogger(t)})
 	m.Start(context.Background())
 	defer m.Close()
-	waitSource(t, m.opts.Catalog, "old", "active", inState(loader.StateActive))
+	waitSource(t, m.opts.Catalog, "old", "active", inState(catalog.StateActive))
 	select {
 	case <-opened:
 	case <-time.After(10 * time.Second):
@@ -208,13 +208,13 @@ func TestListingEndsAtEmptyOrRepeatedPages(t *testing.T) {
 			e.opts.Dial = rawServer(t, pages)
 			e.start()
 			if tt.wantErr != "" {
-				src := waitSource(t, e.catalog, "raw", "failed", inState(loader.StateFailed))
+				src := waitSource(t, e.catalog, "raw", "failed", inState(catalog.StateFailed))
 				if !strings.Contains(src.LastError, tt.wantErr) {
 					t.Errorf("LastError = %q, want it to say %q", src.LastError, tt.wantErr)
 				}
 				return
 			}
-			src := waitSource(t, e.catalog, "raw", "active", inState(loader.StateActive))
+			src := waitSource(t, e.catalog, "raw", "active", inState(catalog.StateActive))
 			if got := entryNames(src); !slices.Equal(got, []string{"raw__first", "raw__last"}) {
 				t.Errorf("entries = %v, want first and last", got)
 			}

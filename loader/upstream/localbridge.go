@@ -3,7 +3,7 @@ package upstream
 import (
 	"encoding/json"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // localBridge reads an entry's "bridge": true, by which the operator says
@@ -27,9 +27,9 @@ func (d *entryDecoder) localBridge(cfg *ServerConfig) {
 		return
 	}
 	if cfg.Type == TypeStdio {
-		d.report(key, loader.SeverityWarning, `ignored: "bridge": true marks an http entry that reaches a toolsearch bridge; a stdio entry is a local program already`)
+		d.report(key, problem.SeverityWarning, `ignored: "bridge": true marks an http entry that reaches a toolsearch bridge; a stdio entry is a local program already`)
 		return
 	}
 	cfg.LocalBridge = true
-	d.report(d.key, loader.SeverityHint, `a toolsearch bridge of a local program ("bridge": true): its first listing is trusted as a stdio server's is, unless its settings name a quarantine mode`)
+	d.report(d.key, problem.SeverityHint, `a toolsearch bridge of a local program ("bridge": true): its first listing is trusted as a stdio server's is, unless its settings name a quarantine mode`)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // TestLoadConfigLocalBridge: an http entry the operator marks "bridge":
@@ -19,14 +19,14 @@ func TestLoadConfigLocalBridge(t *testing.T) {
 		loads       bool
 		remote      bool
 		problem     string // part of the entry's one problem, "" for none
-		severity    loader.Severity
+		severity    problem.Severity
 	}{
-		{"an http entry marked", `{"type": "http", "url": "http://bridge.internal:7778/mcp", "bridge": true}`, true, false, "toolsearch bridge of a local program", loader.SeverityHint},
-		{"an sse entry marked", `{"type": "sse", "url": "http://127.0.0.1:7778/sse", "bridge": true}`, true, false, "toolsearch bridge of a local program", loader.SeverityHint},
+		{"an http entry marked", `{"type": "http", "url": "http://bridge.internal:7778/mcp", "bridge": true}`, true, false, "toolsearch bridge of a local program", problem.SeverityHint},
+		{"an sse entry marked", `{"type": "sse", "url": "http://127.0.0.1:7778/sse", "bridge": true}`, true, false, "toolsearch bridge of a local program", problem.SeverityHint},
 		{"an http entry not marked", `{"type": "http", "url": "http://127.0.0.1:7778/mcp"}`, true, true, "", 0},
 		{"marked false", `{"type": "http", "url": "http://127.0.0.1:7778/mcp", "bridge": false}`, true, true, "", 0},
-		{"a stdio entry marked", `{"command": "weather", "bridge": true}`, true, false, "ignored", loader.SeverityWarning},
-		{"not a boolean", `{"type": "http", "url": "http://127.0.0.1:7778/mcp", "bridge": "yes"}`, false, false, `mcpServers.s.bridge: want true or false, got string`, loader.SeverityError},
+		{"a stdio entry marked", `{"command": "weather", "bridge": true}`, true, false, "ignored", problem.SeverityWarning},
+		{"not a boolean", `{"type": "http", "url": "http://127.0.0.1:7778/mcp", "bridge": "yes"}`, false, false, `mcpServers.s.bridge: want true or false, got string`, problem.SeverityError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), ".mcp.json")

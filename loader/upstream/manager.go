@@ -3,7 +3,7 @@
 //
 // Servers come from a Claude-style .mcp.json (LoadConfig) and toolsearch's
 // own per-server Settings. A Manager publishes each server as one catalog
-// source of kind loader.SourceServer, named after the server, whose tools
+// source of kind catalog.SourceServer, named after the server, whose tools
 // are exposed as SERVER__TOOL:
 //
 //	servers, problems, err := upstream.LoadConfig(".mcp.json")
@@ -34,7 +34,7 @@
 // explicit Refresh replaces them.
 //
 // A tool whose definition differs from the one first seen (by
-// loader.ToolDigest) is marked Changed, across restarts, until
+// catalog.ToolDigest) is marked Changed, across restarts, until
 // ResetChanged accepts the new definitions.
 //
 // Failed servers are reconnected with exponential backoff. Their stderr is
@@ -84,7 +84,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/admission"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
@@ -100,7 +100,7 @@ const (
 // Options configure a Manager.
 type Options struct {
 	// Catalog receives one source per server.
-	Catalog *loader.Catalog
+	Catalog *catalog.Catalog
 	// Settings by server name; a server without any gets the defaults.
 	Settings map[string]Settings
 	// CacheDir holds the last known catalogs. Empty means
@@ -233,7 +233,7 @@ type Manager struct {
 // Start.
 func New(servers []ServerConfig, opts Options) *Manager {
 	if opts.Catalog == nil {
-		opts.Catalog = loader.NewCatalog()
+		opts.Catalog = catalog.New()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -317,11 +317,11 @@ func New(servers []ServerConfig, opts Options) *Manager {
 // hidden: a typo must not make a tool callable.
 func (m *Manager) settings(name string) Settings {
 	s := m.opts.Settings[name]
-	policy := make(map[string]loader.Policy, len(s.Policy))
+	policy := make(map[string]catalog.Policy, len(s.Policy))
 	for glob, p := range s.Policy {
-		if _, err := loader.ParsePolicy(string(p)); err != nil {
+		if _, err := catalog.ParsePolicy(string(p)); err != nil {
 			m.log.Warn("unknown policy; hiding the tools it names", "server", name, "glob", glob, "err", err)
-			p = loader.PolicyHidden
+			p = catalog.PolicyHidden
 		}
 		policy[glob] = p
 	}
@@ -426,7 +426,7 @@ func (m *Manager) Refresh(ctx context.Context, server string) error {
 		return err
 	}
 	if u.settings().Disabled {
-		return u.notActive(loader.StateDisabled, "")
+		return u.notActive(catalog.StateDisabled, "")
 	}
 	reply := make(chan error, 1)
 	select {
@@ -459,7 +459,7 @@ func (m *Manager) AwaitStarted(ctx context.Context, server string) {
 		u.mu.Lock()
 		state, changed := u.state, u.changed
 		u.mu.Unlock()
-		if state != loader.StateConnecting && state != loader.StateValidating || m.ctx.Err() != nil {
+		if state != catalog.StateConnecting && state != catalog.StateValidating || m.ctx.Err() != nil {
 			return
 		}
 		select {
@@ -485,7 +485,7 @@ func (m *Manager) ResetChanged(server string) error {
 		now := time.Now().Unix()
 		u.seen = seenTools{}
 		for _, t := range u.tools {
-			u.seen[t.Name] = seenTool{first: loader.ToolDigest(t), last: now}
+			u.seen[t.Name] = seenTool{first: catalog.ToolDigest(t), last: now}
 		}
 		u.rebuild()
 	})
@@ -496,7 +496,7 @@ func (m *Manager) ResetChanged(server string) error {
 // Status describes one server.
 type Status struct {
 	Server     string
-	State      loader.State
+	State      catalog.State
 	Since      time.Time // when it entered State
 	LastListed time.Time // last good tools/list
 	LastError  string

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
@@ -34,9 +34,9 @@ func TestConnectListCall(t *testing.T) {
 		return &mcp.CallToolResult{StructuredContent: map[string]any{}}, nil
 	})
 
-	var states []loader.State
+	var states []catalog.State
 	var mu sync.Mutex
-	defer e.catalog.Subscribe(func(_, s *loader.Snapshot) {
+	defer e.catalog.Subscribe(func(_, s *catalog.Snapshot) {
 		if src, ok := s.Source("fake"); ok {
 			mu.Lock()
 			if len(states) == 0 || states[len(states)-1] != src.State {
@@ -46,9 +46,9 @@ func TestConnectListCall(t *testing.T) {
 		}
 	})()
 	m := e.start()
-	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	mu.Lock()
-	if want := []loader.State{loader.StateConnecting, loader.StateActive}; !slices.Equal(states, want) {
+	if want := []catalog.State{catalog.StateConnecting, catalog.StateActive}; !slices.Equal(states, want) {
 		t.Errorf("states = %v, want %v", states, want)
 	}
 	mu.Unlock()
@@ -56,13 +56,13 @@ func TestConnectListCall(t *testing.T) {
 	if got, want := entryNames(src), []string{"fake__echo", "fake__rich"}; !slices.Equal(got, want) {
 		t.Fatalf("entries = %v, want %v", got, want)
 	}
-	if src.Kind != loader.SourceServer || src.Instructions != "Use fake for echoes." || src.LastListed.IsZero() || src.LastError != "" {
+	if src.Kind != catalog.SourceServer || src.Instructions != "Use fake for echoes." || src.LastListed.IsZero() || src.LastError != "" {
 		t.Errorf("source = %+v", src)
 	}
 	rich := src.Entries[1]
 	if rich.Upstream != "rich" || rich.Tool.Title != "Rich" || rich.Tool.OutputSchema == nil ||
 		rich.Tool.Annotations == nil || !rich.Tool.Annotations.ReadOnlyHint || len(rich.Tool.Icons) != 1 ||
-		rich.Policy != loader.PolicyCallable || rich.Changed || rich.AlwaysLoad {
+		rich.Policy != catalog.PolicyCallable || rich.Changed || rich.AlwaysLoad {
 		t.Errorf("rich entry lost part of its definition: %+v, tool %+v", rich, rich.Tool)
 	}
 	// Schemas are kept as JSON, not as the maps the client decodes them into.
@@ -105,7 +105,7 @@ func TestConnectListCall(t *testing.T) {
 	}
 
 	st := m.Status()
-	if len(st) != 1 || st[0].State != loader.StateActive || st[0].Tools != 2 || st[0].PID != 0 {
+	if len(st) != 1 || st[0].State != catalog.StateActive || st[0].Tools != 2 || st[0].PID != 0 {
 		t.Errorf("status = %+v", st)
 	}
 }
@@ -113,9 +113,9 @@ func TestConnectListCall(t *testing.T) {
 func TestCallErrors(t *testing.T) {
 	e := newEnv(t)
 	e.add("fake", nil).addEcho("echo", "Echo.")
-	e.opts.Settings["fake"] = Settings{Policy: map[string]loader.Policy{"echo": loader.PolicyHidden}}
+	e.opts.Settings["fake"] = Settings{Policy: map[string]catalog.Policy{"echo": catalog.PolicyHidden}}
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	ctx := context.Background()
 
 	_, err := m.Call(ctx, "fake", "nosuch", nil)
@@ -137,12 +137,12 @@ func TestListChanged(t *testing.T) {
 	f := e.add("fake", nil)
 	f.addEcho("one", "First.")
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 
 	gate := make(chan struct{})
 	f.gateList(gate)
 	f.addEcho("two", "Second.") // notifies tools/list_changed
-	src := waitSource(t, e.catalog, "fake", "validating", inState(loader.StateValidating))
+	src := waitSource(t, e.catalog, "fake", "validating", inState(catalog.StateValidating))
 	if got := entryNames(src); !slices.Equal(got, []string{"fake__one"}) {
 		t.Errorf("while validating, entries = %v, want the old list", got)
 	}
@@ -162,8 +162,8 @@ func TestListChanged(t *testing.T) {
 	if err := recv(t, called, "the call made while validating"); err != nil {
 		t.Errorf("call while validating: %v", err)
 	}
-	src = waitSource(t, e.catalog, "fake", "the new tool", func(s *loader.Source) bool {
-		return s.State == loader.StateActive && len(s.Entries) == 2
+	src = waitSource(t, e.catalog, "fake", "the new tool", func(s *catalog.Source) bool {
+		return s.State == catalog.StateActive && len(s.Entries) == 2
 	})
 	if got := entryNames(src); !slices.Equal(got, []string{"fake__one", "fake__two"}) {
 		t.Errorf("entries = %v", got)
@@ -188,7 +188,7 @@ func TestBulkWhileListing(t *testing.T) {
 	m := e.start()
 	waitFor(t, "bulk work while the tools are listed", m.Bulk)
 	close(gate)
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	waitFor(t, "the end of bulk work once listed and saved", func() bool { return !m.Bulk() })
 	if _, err := os.Stat(m.servers["fake"].id.file); err != nil {
 		t.Errorf("bulk work over before the catalog was saved: %v", err)
@@ -200,11 +200,11 @@ func TestZeroToolsKeepLastList(t *testing.T) {
 	f := e.add("fake", nil)
 	f.addEcho("one", "First.")
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 
 	f.RemoveTools("one")
-	src := waitSource(t, e.catalog, "fake", "the warning", func(s *loader.Source) bool {
-		return s.State == loader.StateActive && s.LastError != ""
+	src := waitSource(t, e.catalog, "fake", "the warning", func(s *catalog.Source) bool {
+		return s.State == catalog.StateActive && s.LastError != ""
 	})
 	if got := entryNames(src); !slices.Equal(got, []string{"fake__one"}) || !strings.Contains(src.LastError, "no tools") {
 		t.Errorf("after an empty listing: entries %v, last error %q", got, src.LastError)
@@ -215,13 +215,13 @@ func TestZeroToolsKeepLastList(t *testing.T) {
 		t.Fatal(err)
 	}
 	src, _ = e.catalog.Snapshot().Source("fake")
-	if len(src.Entries) != 0 || src.LastError != "" || src.State != loader.StateActive {
+	if len(src.Entries) != 0 || src.LastError != "" || src.State != catalog.StateActive {
 		t.Errorf("after refresh: %+v", src)
 	}
 
 	// A real list replaces it again.
 	f.addEcho("two", "Second.")
-	waitSource(t, e.catalog, "fake", "the new list", func(s *loader.Source) bool { return len(s.Entries) == 1 })
+	waitSource(t, e.catalog, "fake", "the new list", func(s *catalog.Source) bool { return len(s.Entries) == 1 })
 }
 
 func TestCrashRecovery(t *testing.T) {
@@ -230,14 +230,14 @@ func TestCrashRecovery(t *testing.T) {
 		f := e.add("fake", nil)
 		f.addEcho("echo", "Echo.")
 		e.start()
-		waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+		waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 
 		f.crash()
-		src := waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+		src := waitSource(t, e.catalog, "fake", "failed", inState(catalog.StateFailed))
 		if src.LastError == "" || len(src.Entries) != 1 {
 			t.Errorf("failed source: %+v", src)
 		}
-		waitSource(t, e.catalog, "fake", "active again", inState(loader.StateActive))
+		waitSource(t, e.catalog, "fake", "active again", inState(catalog.StateActive))
 		if n := f.dialCount(); n != 2 {
 			t.Errorf("dialled %d times, want 2", n)
 		}
@@ -250,10 +250,10 @@ func TestCrashRecovery(t *testing.T) {
 		m.firstBackoff = time.Hour // only the call can bring it back
 		m.Start(context.Background())
 		defer m.Close()
-		waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+		waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 
 		f.crash()
-		waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+		waitSource(t, e.catalog, "fake", "failed", inState(catalog.StateFailed))
 		res, err := m.Call(context.Background(), "fake", "echo", json.RawMessage(`{}`))
 		if err != nil {
 			t.Fatalf("call after a crash: %v", err)
@@ -270,16 +270,16 @@ func TestCrashRecovery(t *testing.T) {
 		m.firstBackoff = time.Hour
 		m.Start(context.Background())
 		defer m.Close()
-		waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+		waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 
 		f.mu.Lock()
 		f.dialErr = errors.New("server unreachable")
 		f.mu.Unlock()
 		f.crash()
-		waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+		waitSource(t, e.catalog, "fake", "failed", inState(catalog.StateFailed))
 		_, err := m.Call(context.Background(), "fake", "echo", nil)
 		var na *NotActiveError
-		if !errors.As(err, &na) || na.State != loader.StateFailed || !strings.Contains(na.Reason, "server unreachable") {
+		if !errors.As(err, &na) || na.State != catalog.StateFailed || !strings.Contains(na.Reason, "server unreachable") {
 			t.Errorf("got %v, want a NotActiveError with the dial error", err)
 		}
 	})
@@ -294,7 +294,7 @@ func TestKeepAlive(t *testing.T) {
 	f := e.add("old", &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
 	f.addEcho("echo", "Echo.")
 	e.start()
-	waitSource(t, e.catalog, "old", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "old", "active", inState(catalog.StateActive))
 	time.Sleep(200 * time.Millisecond) // ten pings answered
 	if n := f.dialCount(); n != 1 {
 		t.Fatalf("dialled %d times while the server answered pings, want 1", n)
@@ -302,13 +302,13 @@ func TestKeepAlive(t *testing.T) {
 
 	gate := make(chan struct{})
 	f.gatePing(gate)
-	src := waitSource(t, e.catalog, "old", "failed", inState(loader.StateFailed))
+	src := waitSource(t, e.catalog, "old", "failed", inState(catalog.StateFailed))
 	if src.LastError == "" {
 		t.Error("failed without a reason")
 	}
 	f.gatePing(nil)
 	close(gate)
-	waitSource(t, e.catalog, "old", "active again", inState(loader.StateActive))
+	waitSource(t, e.catalog, "old", "active again", inState(catalog.StateActive))
 	if n := f.dialCount(); n != 2 {
 		t.Errorf("dialled %d times, want 2", n)
 	}
@@ -328,7 +328,7 @@ func TestCallTimeoutAndCancel(t *testing.T) {
 		})
 	e.opts.Settings["fake"] = Settings{Timeout: 50 * time.Millisecond}
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 
 	_, err := m.Call(context.Background(), "fake", "slow", nil)
 	var te *TimeoutError
@@ -357,7 +357,7 @@ func TestCallTimeoutAndCancel(t *testing.T) {
 	}
 
 	// The server still works.
-	if st := m.Status(); st[0].State != loader.StateActive {
+	if st := m.Status(); st[0].State != catalog.StateActive {
 		t.Errorf("state after the timeouts: %s", st[0].State)
 	}
 }
@@ -371,7 +371,7 @@ func TestConnectTimeout(t *testing.T) {
 	m.firstBackoff = time.Hour
 	m.Start(context.Background())
 	defer m.Close()
-	src := waitSource(t, e.catalog, "fake", "failed", inState(loader.StateFailed))
+	src := waitSource(t, e.catalog, "fake", "failed", inState(catalog.StateFailed))
 	if !strings.Contains(src.LastError, "no answer to initialization within 50ms") {
 		t.Errorf("last error = %q", src.LastError)
 	}
@@ -390,7 +390,7 @@ func TestManyToolsAcrossPages(t *testing.T) {
 		})
 	}
 	e.start()
-	src := waitSource(t, e.catalog, "big", "active", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "big", "active", inState(catalog.StateActive))
 	if len(src.Entries) != 1000 || src.Entries[999].Name != "big__tool_0999" {
 		t.Errorf("got %d entries", len(src.Entries))
 	}
@@ -418,7 +418,7 @@ func TestNamesRefused(t *testing.T) {
 	m.Start(context.Background())
 	defer m.Close()
 
-	src := waitSource(t, e.catalog, long, "active", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, long, "active", inState(catalog.StateActive))
 	if got, want := entryNames(src), []string{long + "__dotted.name", long + "__" + own64, long + "__short"}; !slices.Equal(got, want) {
 		t.Errorf("entries = %v, want %v", got, want)
 	}
@@ -433,8 +433,8 @@ func TestNamesRefused(t *testing.T) {
 		t.Errorf("bad characters: reason %q", r)
 	}
 
-	waitSource(t, e.catalog, "a", "active", inState(loader.StateActive))
-	waitSource(t, e.catalog, "a__b", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "a", "active", inState(catalog.StateActive))
+	waitSource(t, e.catalog, "a__b", "active", inState(catalog.StateActive))
 	snap := e.catalog.Snapshot()
 	if got, ok := snap.Lookup("a__b__c"); !ok || got.Source != "a" {
 		t.Errorf("a__b__c = %+v, want a's tool", got)
@@ -456,15 +456,15 @@ func TestPolicyAndAlwaysLoad(t *testing.T) {
 	}
 	e.opts.Settings["fake"] = Settings{
 		AlwaysLoad: []string{"get_*"},
-		Policy: map[string]loader.Policy{
-			"*":          loader.PolicyVisibleOnly,
-			"get_*":      loader.PolicyCallable,
-			"get_secret": loader.PolicyHidden,
+		Policy: map[string]catalog.Policy{
+			"*":          catalog.PolicyVisibleOnly,
+			"get_*":      catalog.PolicyCallable,
+			"get_secret": catalog.PolicyHidden,
 			"delete_*":   "nonsense", // read as hidden
 		},
 	}
 	m := e.start()
-	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	got := map[string]string{}
 	for _, en := range src.Entries {
 		got[en.Upstream] = fmt.Sprintf("%s %v", en.Policy, en.AlwaysLoad)
@@ -492,13 +492,13 @@ func TestPersistedCatalog(t *testing.T) {
 	f.addEcho("stable", "Never changes.")
 	f.addEcho("shifty", "Version one.")
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	m.Close()
 
 	// A restarted toolsearch publishes the last known tools before the
 	// server answers.
 	blocked := e.opts
-	blocked.Catalog = loader.NewCatalog()
+	blocked.Catalog = catalog.New()
 	dialled := make(chan struct{})
 	blocked.Dial = func(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
 		close(dialled)
@@ -509,8 +509,8 @@ func TestPersistedCatalog(t *testing.T) {
 	m2 := New(e.configs(), blocked)
 	m2.Start(context.Background())
 	src, _ := blocked.Catalog.Snapshot().Source("fake")
-	if src == nil || src.State != loader.StateConnecting || !slices.Equal(entryNames(src), []string{"fake__shifty", "fake__stable"}) ||
-		src.Instructions != "Fake things." || src.LastListed.IsZero() || !src.Cached || src.EntryState() != loader.StateCached {
+	if src == nil || src.State != catalog.StateConnecting || !slices.Equal(entryNames(src), []string{"fake__shifty", "fake__stable"}) ||
+		src.Instructions != "Fake things." || src.LastListed.IsZero() || !src.Cached || src.EntryState() != catalog.StateCached {
 		t.Errorf("published at start: %+v", src)
 	}
 	if _, ok := src.Entries[0].Tool.InputSchema.(json.RawMessage); !ok {
@@ -519,7 +519,7 @@ func TestPersistedCatalog(t *testing.T) {
 	recv(t, dialled, "the dial")
 	_, err := m2.Call(context.Background(), "fake", "stable", nil)
 	var na *NotActiveError
-	if !errors.As(err, &na) || na.State != loader.StateConnecting || !strings.Contains(na.Reason, "still connecting after waiting 20ms") {
+	if !errors.As(err, &na) || na.State != catalog.StateConnecting || !strings.Contains(na.Reason, "still connecting after waiting 20ms") {
 		t.Errorf("call while connecting: %v", err)
 	}
 	m2.Close()
@@ -528,11 +528,11 @@ func TestPersistedCatalog(t *testing.T) {
 	f.RemoveTools("shifty")
 	f.addEcho("shifty", "Version two.")
 	for range 2 {
-		e.catalog = loader.NewCatalog()
+		e.catalog = catalog.New()
 		e.opts.Catalog = e.catalog
 		m3 := e.start()
-		src = waitSource(t, e.catalog, "fake", "active", func(s *loader.Source) bool {
-			return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[0].Tool.Description == "Version two."
+		src = waitSource(t, e.catalog, "fake", "active", func(s *catalog.Source) bool {
+			return s.State == catalog.StateActive && len(s.Entries) == 2 && s.Entries[0].Tool.Description == "Version two."
 		})
 		if !src.Entries[0].Changed || src.Entries[1].Changed {
 			t.Errorf("changed marks: shifty %v, stable %v", src.Entries[0].Changed, src.Entries[1].Changed)
@@ -542,7 +542,7 @@ func TestPersistedCatalog(t *testing.T) {
 
 	// Until it is reset.
 	m4 := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	if err := m4.ResetChanged("fake"); err != nil {
 		t.Fatal(err)
 	}
@@ -551,7 +551,7 @@ func TestPersistedCatalog(t *testing.T) {
 		t.Error("still marked changed after ResetChanged")
 	}
 	m4.Close()
-	e.opts.Catalog = loader.NewCatalog()
+	e.opts.Catalog = catalog.New()
 	LoadPersisted(e.configs(), e.opts)
 	if src, _ := e.opts.Catalog.Snapshot().Source("fake"); len(src.Entries) != 2 || src.Entries[0].Changed {
 		t.Errorf("LoadPersisted after reset: %+v", src)
@@ -563,21 +563,21 @@ func TestDisabled(t *testing.T) {
 	f := e.add("fake", nil)
 	f.addEcho("echo", "Echo.")
 	first := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	first.Close() // leaves a last known catalog
 
-	e.opts.Catalog = loader.NewCatalog()
+	e.opts.Catalog = catalog.New()
 	e.opts.Settings["fake"] = Settings{Disabled: true}
 	m := New(e.configs(), e.opts)
 	m.Start(context.Background())
 	defer m.Close()
 	src, _ := e.opts.Catalog.Snapshot().Source("fake")
-	if src.State != loader.StateDisabled || !slices.Equal(entryNames(src), []string{"fake__echo"}) {
+	if src.State != catalog.StateDisabled || !slices.Equal(entryNames(src), []string{"fake__echo"}) {
 		t.Errorf("disabled source: %+v", src)
 	}
 	_, err := m.Call(context.Background(), "fake", "echo", nil)
 	var na *NotActiveError
-	if !errors.As(err, &na) || na.State != loader.StateDisabled {
+	if !errors.As(err, &na) || na.State != catalog.StateDisabled {
 		t.Errorf("call: got %v", err)
 	}
 	if err := m.Refresh(context.Background(), "fake"); !errors.As(err, &na) {
@@ -605,7 +605,7 @@ func startForeverCall(t *testing.T) (*Manager, <-chan error) {
 		})
 	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	done := make(chan error, 1)
 	go func() {
 		_, err := m.Call(context.Background(), "fake", "forever", nil)
@@ -643,7 +643,7 @@ func TestShutdownGivesCallsTheGrace(t *testing.T) {
 		})
 	e.opts.Settings["fake"] = Settings{Timeout: time.Hour}
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	done := make(chan error, 1)
 	go func() {
 		res, err := m.Call(context.Background(), "fake", "slow", nil)
@@ -701,13 +701,13 @@ func TestRelistKeepsUnchangedEntries(t *testing.T) {
 	f.addEcho("one", "First.")
 	f.addEcho("two", "Second.")
 	m := e.start()
-	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
 	one, two := src.Entries[0], src.Entries[1]
 
 	f.RemoveTools("two")
 	f.addEcho("two", "Second, revised.")
-	src = waitSource(t, e.catalog, "fake", "the new definition", func(s *loader.Source) bool {
-		return s.State == loader.StateActive && len(s.Entries) == 2 && s.Entries[1].Description == "Second, revised."
+	src = waitSource(t, e.catalog, "fake", "the new definition", func(s *catalog.Source) bool {
+		return s.State == catalog.StateActive && len(s.Entries) == 2 && s.Entries[1].Description == "Second, revised."
 	})
 	if src.Entries[0] != one {
 		t.Error("the unchanged tool got a new entry")
@@ -742,8 +742,8 @@ func TestRebuildCopiesNoUnchangedEntry(t *testing.T) {
 		f.addEcho(fmt.Sprintf("tool%03d", i), "Does a thing.")
 	}
 	m := e.start()
-	waitSource(t, e.catalog, "fake", "active", func(s *loader.Source) bool {
-		return s.State == loader.StateActive && len(s.Entries) == tools
+	waitSource(t, e.catalog, "fake", "active", func(s *catalog.Source) bool {
+		return s.State == catalog.StateActive && len(s.Entries) == tools
 	})
 	u := m.servers["fake"]
 	u.mu.Lock()
@@ -781,10 +781,10 @@ func TestSlowListingOfManyPages(t *testing.T) {
 		}
 	})
 	e.start()
-	src := waitSource(t, e.catalog, "big", "active or failed", func(s *loader.Source) bool {
-		return s.State == loader.StateActive || s.State == loader.StateFailed
+	src := waitSource(t, e.catalog, "big", "active or failed", func(s *catalog.Source) bool {
+		return s.State == catalog.StateActive || s.State == catalog.StateFailed
 	})
-	if src.State != loader.StateActive || len(src.Entries) != 50 {
+	if src.State != catalog.StateActive || len(src.Entries) != 50 {
 		t.Errorf("state %s, %d entries, error %q", src.State, len(src.Entries), src.LastError)
 	}
 }
@@ -816,7 +816,7 @@ func TestEndlessListing(t *testing.T) {
 		}
 	})
 	e.start()
-	src := waitSource(t, e.catalog, "endless", "failed", inState(loader.StateFailed))
+	src := waitSource(t, e.catalog, "endless", "failed", inState(catalog.StateFailed))
 	if !strings.Contains(src.LastError, "listed more than 100 tools") {
 		t.Errorf("LastError = %q", src.LastError)
 	}

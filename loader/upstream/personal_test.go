@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/internal/principal"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -40,7 +40,7 @@ func newPeopleEnv(t *testing.T, opts func(*Options)) *peopleEnv {
 	}
 	e.m = e.start(TypeHTTP)
 	e.login(e.m)
-	waitSource(t, e.catalog, "remote", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "remote", "active", inState(catalog.StateActive))
 	cb := oauth.NewCallbacks()
 	cb.SetUserLogins(e.m.UserLogins(), nil)
 	srv := httptest.NewServer(cb)

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/toolsearch/toolsearch/internal/principal"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -83,9 +83,9 @@ func TestIdentityUser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	catalog := loader.NewCatalog()
+	cat := catalog.New()
 	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
-		Catalog:    catalog,
+		Catalog:    cat,
 		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
 		CacheDir:   t.TempDir(),
 		Logger:     testLogger(t),
@@ -94,7 +94,7 @@ func TestIdentityUser(t *testing.T) {
 	m.firstBackoff = time.Millisecond
 	m.Start(context.Background())
 	t.Cleanup(func() { m.Close() })
-	waitSource(t, catalog, "who", "active", inState(loader.StateActive))
+	waitSource(t, cat, "who", "active", inState(catalog.StateActive))
 
 	ctx := principal.With(context.Background(), "alice")
 	res, err := m.Call(ctx, "who", "whoami", nil)
@@ -137,14 +137,14 @@ func TestIdentitySharedUsesTheSharedGrant(t *testing.T) {
 	if err := store.Save(grantFor("who", who.url, "shared-token")); err != nil {
 		t.Fatal(err)
 	}
-	catalog := loader.NewCatalog()
+	cat := catalog.New()
 	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
-		Catalog: catalog, CacheDir: t.TempDir(), Logger: testLogger(t), TokenStore: store,
+		Catalog: cat, CacheDir: t.TempDir(), Logger: testLogger(t), TokenStore: store,
 	})
 	m.firstBackoff = time.Millisecond
 	m.Start(context.Background())
 	t.Cleanup(func() { m.Close() })
-	waitSource(t, catalog, "who", "active", inState(loader.StateActive))
+	waitSource(t, cat, "who", "active", inState(catalog.StateActive))
 	res, err := m.Call(principal.With(context.Background(), "bob"), "who", "whoami", nil)
 	if err != nil || textOf(res) != "shared" {
 		t.Fatalf("bob's call under the shared identity = %v, %v; want the shared login's", res, err)
@@ -160,7 +160,7 @@ func TestIdentityUserWithoutOAuth(t *testing.T) {
 	f.addEcho("echo", "Echo.")
 	e.opts.Settings["local"] = Settings{OAuth: oauth.Settings{Identity: oauth.IdentityUser}}
 	m := e.start()
-	waitSource(t, e.catalog, "local", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "local", "active", inState(catalog.StateActive))
 	_, err := m.Call(principal.With(context.Background(), "alice"), "local", "echo", json.RawMessage(`{"message":"hi"}`))
 	if err == nil || !strings.Contains(err.Error(), "does not log in with OAuth") || !strings.Contains(err.Error(), "remove identity") {
 		t.Fatalf("got %v", err)
@@ -183,9 +183,9 @@ func TestIdentityUserStoredGrants(t *testing.T) {
 	if _, err := store.SaveGrant(ctx, oauth.GrantKey{Principal: "alice", Server: "who", Resource: who.url}, grantFor("who", who.url, "alice-token")); err != nil {
 		t.Fatal(err)
 	}
-	catalog := loader.NewCatalog()
+	cat := catalog.New()
 	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
-		Catalog:    catalog,
+		Catalog:    cat,
 		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
 		CacheDir:   t.TempDir(),
 		Logger:     testLogger(t),
@@ -194,7 +194,7 @@ func TestIdentityUserStoredGrants(t *testing.T) {
 	m.firstBackoff = time.Millisecond
 	m.Start(ctx)
 	t.Cleanup(func() { m.Close() })
-	waitSource(t, catalog, "who", "active", inState(loader.StateActive))
+	waitSource(t, cat, "who", "active", inState(catalog.StateActive))
 	res, err := m.Call(principal.With(ctx, "alice"), "who", "whoami", nil)
 	if err != nil || textOf(res) != "alice" {
 		t.Fatalf("alice's call = %v, %v; want under alice's grant", res, err)

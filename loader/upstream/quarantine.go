@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/parallel"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
@@ -28,7 +28,7 @@ type quarantine struct {
 	// inherited stands in for trusted, until the server's first listing
 	// under a configuration that has no last known catalog yet: the
 	// definitions of the catalog of its previous configuration (see
-	// identity), so that a change held across an edit is still shown as
+	// serverKeys), so that a change held across an edit is still shown as
 	// one.
 	inherited map[string]*mcp.Tool
 	// scans are the scanner's results by definition digest, so that a
@@ -78,12 +78,12 @@ func (q *quarantine) startRebuild(tools int) {
 
 // hold decides whether the entry of tool t waits for approval, and holds
 // it if so. Callers hold u.mu.
-func (u *upstream) hold(e *loader.Entry, t *mcp.Tool) {
+func (u *upstream) hold(e *catalog.Entry, t *mcp.Tool) {
 	u.q.defs, u.q.digests = append(u.q.defs, t), append(u.q.digests, e.Digest)
 	u.decide(e, t)
 }
 
-func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
+func (u *upstream) decide(e *catalog.Entry, t *mcp.Tool) {
 	shadowable := u.m.othersNamed(u.cfg.Name)
 	sc := u.scan(e.Digest, t, shadowable)
 	findings := slices.Clone(sc.findings)
@@ -122,7 +122,7 @@ func (u *upstream) decide(e *loader.Entry, t *mcp.Tool) {
 	if prev == nil {
 		prev = u.q.inherited[t.Name]
 	}
-	e.Hold(&loader.Quarantine{
+	e.Hold(&catalog.Quarantine{
 		Reason:   v.Reason,
 		Findings: findings,
 		Summary:  trust.Summarize(prev, t),
@@ -244,14 +244,14 @@ func (u *upstream) reassess(dry bool) bool {
 	u.q.reassessing = true
 	defer func() { u.q.reassessing = false }()
 	changed := false
-	var ne loader.Entry // decided on here, and copied only when its verdict changed (see rebuild)
+	var ne catalog.Entry // decided on here, and copied only when its verdict changed (see rebuild)
 	for i, e := range u.entries {
 		if i >= len(u.q.defs) {
 			break
 		}
 		t := u.q.defs[i]
 		ne = *e
-		ne.Quarantine, ne.Summary, ne.Description = nil, loader.Summarize(t.Description), t.Description
+		ne.Quarantine, ne.Summary, ne.Description = nil, catalog.Summarize(t.Description), t.Description
 		u.decide(&ne, t)
 		if sameHold(e.Quarantine, ne.Quarantine) {
 			continue
@@ -281,7 +281,7 @@ func (u *upstream) reassess(dry bool) bool {
 	return changed
 }
 
-func sameHold(a, b *loader.Quarantine) bool {
+func sameHold(a, b *catalog.Quarantine) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -351,7 +351,7 @@ func (m *Manager) shadowNames() *scan.Names {
 		n := &scan.Names{}
 		for srv, list := range m.shadow.byServer {
 			for _, name := range list {
-				n.Add(srv, name, loader.QualifiedName(srv, name))
+				n.Add(srv, name, catalog.QualifiedName(srv, name))
 			}
 		}
 		m.shadow.names = n
@@ -470,7 +470,7 @@ type Pending struct {
 	// Entry names the definition: a tool's catalog entry, or for another
 	// definition an entry made to name it (SERVER:instructions,
 	// SERVER:prompt:NAME…), which is never published.
-	Entry *loader.Entry
+	Entry *catalog.Entry
 	// Previous and Current are, for a definition other than a tool, the
 	// one last trusted (nil if none) and the one held, to diff.
 	Previous, Current any
@@ -485,7 +485,7 @@ func (m *Manager) Pending() []Pending {
 		u.mu.Lock()
 		for i, e := range u.entries {
 			if e.Held() && i < len(u.q.defs) {
-				out = append(out, Pending{Server: name, Tool: u.q.defs[i].Name, Kind: string(loader.KindTool), Entry: e})
+				out = append(out, Pending{Server: name, Tool: u.q.defs[i].Name, Kind: string(catalog.KindTool), Entry: e})
 			}
 		}
 		for _, h := range u.heldNow() {
@@ -546,7 +546,7 @@ func (m *Manager) Approve(ctx context.Context, by string, reqs ...ApproveRequest
 			case strings.HasPrefix(r.Tool, ":"): // instructions, a prompt, a resource (held.go)
 				what += r.Tool
 			case r.Tool != "":
-				what += loader.NameSeparator + r.Tool
+				what += catalog.NameSeparator + r.Tool
 			}
 			problems = append(problems, fmt.Errorf("%s: %w", what, ErrNotPending))
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
@@ -29,7 +29,7 @@ func (f *fakeServer) setTool(name, desc string, params ...string) {
 }
 
 // entry returns the source's entry of the given name, or nil.
-func entry(src *loader.Source, name string) *loader.Entry {
+func entry(src *catalog.Source, name string) *catalog.Entry {
 	for _, e := range src.Entries {
 		if e.Name == name {
 			return e
@@ -38,10 +38,10 @@ func entry(src *loader.Source, name string) *loader.Entry {
 	return nil
 }
 
-func held(name string, want bool) func(*loader.Source) bool {
-	return func(s *loader.Source) bool {
+func held(name string, want bool) func(*catalog.Source) bool {
+	return func(s *catalog.Source) bool {
 		e := entry(s, name)
-		return s.State == loader.StateActive && e != nil && e.Held() == want
+		return s.State == catalog.StateActive && e != nil && e.Held() == want
 	}
 }
 
@@ -81,7 +81,7 @@ func TestQuarantineChanged(t *testing.T) {
 	m.Close()
 
 	// A restart holds it still, and still knows what changed.
-	e.catalog = loader.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	m = e.start()
 	src = waitSource(t, e.catalog, "calc", "held after a restart", held("calc__add", true))
@@ -232,7 +232,7 @@ func TestQuarantineApprovalFromElsewhere(t *testing.T) {
 	// after the listing is published.
 	deadline := time.Now().Add(waitLimit)
 	for {
-		other := New(e.configs(), Options{CacheDir: e.opts.CacheDir, Catalog: loader.NewCatalog(), Settings: e.opts.Settings})
+		other := New(e.configs(), Options{CacheDir: e.opts.CacheDir, Catalog: catalog.New(), Settings: e.opts.Settings})
 		other.LoadPersisted()
 		_, err := other.Approve(context.Background(), "cli", ApproveRequest{Server: "s"})
 		if err == nil {
@@ -251,7 +251,7 @@ func TestQuarantineApprovalFromElsewhere(t *testing.T) {
 // the second, and starts again on the last known catalog, with a server that
 // never answers: both tools settled by their approvals. It returns the
 // second manager and its catalog.
-func restartSettled(t *testing.T) (*Manager, *loader.Catalog) {
+func restartSettled(t *testing.T) (*Manager, *catalog.Catalog) {
 	t.Helper()
 	e := newEnv(t)
 	f := e.add("s", nil)
@@ -269,7 +269,7 @@ func restartSettled(t *testing.T) (*Manager, *loader.Catalog) {
 	m.Close()
 
 	blocked := e.opts
-	blocked.Catalog = loader.NewCatalog()
+	blocked.Catalog = catalog.New()
 	blocked.Dial = func(ctx context.Context, _ ServerConfig) (mcp.Transport, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -305,14 +305,14 @@ func TestQuarantineRestartSkipsSettledScans(t *testing.T) {
 // forgotten, before the server lists again, and its findings hold it. A
 // start used to keep "settled" for it, and decided it again on no findings.
 func TestQuarantineResetBeforeListing(t *testing.T) {
-	m, catalog := restartSettled(t)
-	if src, _ := catalog.Snapshot().Source("s"); entry(src, "s__flagged").Held() {
+	m, cat := restartSettled(t)
+	if src, _ := cat.Snapshot().Source("s"); entry(src, "s__flagged").Held() {
 		t.Fatal("approved, yet held after a restart")
 	}
 	if _, err := m.ResetTrust(context.Background(), "s"); err != nil {
 		t.Fatal(err)
 	}
-	waitSource(t, catalog, "s", "held once its approval is forgotten", func(s *loader.Source) bool {
+	waitSource(t, cat, "s", "held once its approval is forgotten", func(s *catalog.Source) bool {
 		e := entry(s, "s__flagged")
 		return e != nil && e.Held()
 	})
@@ -335,10 +335,10 @@ func TestQuarantineCallRightAfterStart(t *testing.T) {
 	f.setTool("add", "Adds two numbers, and keeps a copy of them for later.", "a", "b", "keep")
 	gate := make(chan struct{})
 	f.gateList(gate)
-	e.catalog = loader.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	m = e.start()
-	if src := waitSource(t, e.catalog, "calc", "last known catalog", inState(loader.StateConnecting)); entry(src, "calc__add").Held() {
+	if src := waitSource(t, e.catalog, "calc", "last known catalog", inState(catalog.StateConnecting)); entry(src, "calc__add").Held() {
 		t.Fatal("the last known definition was approved; only the listing can hold it")
 	}
 	done := make(chan error, 1)
@@ -400,7 +400,7 @@ func TestQuarantineManyTools(t *testing.T) {
 		f.setTool(name, fmt.Sprintf("Tool number %d does one plain thing.", i))
 	}
 	e.start()
-	src := waitSource(t, e.catalog, "s", "listed", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "s", "listed", inState(catalog.StateActive))
 	for _, ent := range src.Entries {
 		if ent.Held() != flagged[ent.Name] {
 			t.Errorf("%s: held %v, want %v", ent.Name, ent.Held(), flagged[ent.Name])

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // runHandle is a server's running connection loop.
@@ -170,7 +170,7 @@ func (m *Manager) retire(u *upstream, why string) {
 	u.pubMu.Unlock()
 	m.stopRun(u)
 	u.update(func() {
-		u.state, u.sess, u.lastErr = loader.StateDisabled, nil, why
+		u.state, u.sess, u.lastErr = catalog.StateDisabled, nil, why
 	})
 }
 
@@ -184,12 +184,12 @@ func (m *Manager) updateSettings(u *upstream, set Settings) {
 	case set.Disabled && !was.Disabled:
 		m.stopRun(u)
 		u.update(func() {
-			u.state, u.sess, u.lastErr = loader.StateDisabled, nil, ""
+			u.state, u.sess, u.lastErr = catalog.StateDisabled, nil, ""
 			u.rebuild()
 		})
 	case !set.Disabled && was.Disabled:
 		u.update(func() {
-			u.state = loader.StateConnecting
+			u.state = catalog.StateConnecting
 			u.rebuild()
 		})
 		m.startRun(u)

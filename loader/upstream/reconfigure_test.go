@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 func TestReconfigureTouchesOnlyWhatChanged(t *testing.T) {
@@ -22,7 +22,7 @@ func TestReconfigureTouchesOnlyWhatChanged(t *testing.T) {
 	change.addEcho("echo", "Echo.")
 	m := e.start()
 	for _, name := range []string{"keep", "gone", "change"} {
-		waitSource(t, e.catalog, name, "active", inState(loader.StateActive))
+		waitSource(t, e.catalog, name, "active", inState(catalog.StateActive))
 	}
 
 	// A call in flight on a server that does not change goes on.
@@ -41,17 +41,17 @@ func TestReconfigureTouchesOnlyWhatChanged(t *testing.T) {
 		}
 	}
 	keepDials, changeDials := keep.dialCount(), change.dialCount()
-	ch := m.Reconfigure(servers, map[string]Settings{"keep": {Policy: map[string]loader.Policy{"wipe": loader.PolicyHidden}}})
+	ch := m.Reconfigure(servers, map[string]Settings{"keep": {Policy: map[string]catalog.Policy{"wipe": catalog.PolicyHidden}}})
 	if !slices.Equal(ch.Added, []string{"new"}) || !slices.Equal(ch.Removed, []string{"gone"}) ||
 		!slices.Equal(ch.Restarted, []string{"change"}) || !slices.Equal(ch.Updated, []string{"keep"}) {
 		t.Errorf("changes = %+v", ch)
 	}
-	waitSource(t, e.catalog, "new", "the new server active", inState(loader.StateActive))
-	waitSource(t, e.catalog, "change", "the changed server active again", inState(loader.StateActive))
+	waitSource(t, e.catalog, "new", "the new server active", inState(catalog.StateActive))
+	waitSource(t, e.catalog, "change", "the changed server active again", inState(catalog.StateActive))
 	if _, ok := e.catalog.Snapshot().Source("gone"); ok {
 		t.Error("the removed server is still in the catalog")
 	}
-	if w, ok := e.catalog.Snapshot().Lookup("keep__wipe"); !ok || w.Policy != loader.PolicyHidden {
+	if w, ok := e.catalog.Snapshot().Lookup("keep__wipe"); !ok || w.Policy != catalog.PolicyHidden {
 		t.Errorf("keep__wipe = %+v, want hidden by the new policy", w)
 	}
 	if keep.dialCount() != keepDials {
@@ -74,12 +74,12 @@ func TestReconfigureTouchesOnlyWhatChanged(t *testing.T) {
 	// Disabling stops a server and keeps its last known tools; enabling
 	// starts it again.
 	m.Reconfigure(servers, map[string]Settings{"keep": {Disabled: true}})
-	src := waitSource(t, e.catalog, "keep", "disabled", inState(loader.StateDisabled))
+	src := waitSource(t, e.catalog, "keep", "disabled", inState(catalog.StateDisabled))
 	if len(src.Entries) == 0 {
 		t.Error("a disabled server's last known tools left the catalog")
 	}
 	m.Reconfigure(servers, nil)
-	waitSource(t, e.catalog, "keep", "active again", inState(loader.StateActive))
+	waitSource(t, e.catalog, "keep", "active again", inState(catalog.StateActive))
 	if ch := m.Reconfigure(servers, nil); !ch.Empty() {
 		t.Errorf("the same configuration changed %+v", ch)
 	}
@@ -93,7 +93,7 @@ func TestASubscriptionSurvivesARestart(t *testing.T) {
 	})
 	addFeatures(f)
 	m := e.start()
-	waitSource(t, e.catalog, "notes", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "notes", "active", inState(catalog.StateActive))
 	got := make(chan string, 1)
 	cancel, err := m.Subscribe(context.Background(), "notes", "notes://today", func(p *mcp.ResourceUpdatedNotificationParams) {
 		select {
@@ -110,7 +110,7 @@ func TestASubscriptionSurvivesARestart(t *testing.T) {
 	if ch := m.Reconfigure(servers, nil); len(ch.Restarted) != 1 {
 		t.Fatalf("changes = %+v", ch)
 	}
-	waitSource(t, e.catalog, "notes", "active again", inState(loader.StateActive))
+	waitSource(t, e.catalog, "notes", "active again", inState(catalog.StateActive))
 	waitFor(t, "an update through the new connection", func() bool {
 		_ = f.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: "notes://today"})
 		select {
@@ -127,7 +127,7 @@ func TestStatusSaysWhileAnAnnouncedChangeIsNotListed(t *testing.T) {
 	f := e.add("changing", nil)
 	f.addEcho("echo", "Echo.")
 	m := e.start()
-	waitSource(t, e.catalog, "changing", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "changing", "active", inState(catalog.StateActive))
 	relisting := func() bool { return m.Status()[0].Relisting }
 	if relisting() {
 		t.Fatal("relisting before any change was announced")
@@ -137,7 +137,7 @@ func TestStatusSaysWhileAnAnnouncedChangeIsNotListed(t *testing.T) {
 	f.addEcho("more", "More.") // announces the change
 	waitFor(t, "the announcement", relisting)
 	close(gate)
-	waitSource(t, e.catalog, "changing", "the new tool", func(s *loader.Source) bool {
+	waitSource(t, e.catalog, "changing", "the new tool", func(s *catalog.Source) bool {
 		return slices.Contains(entryNames(s), "changing__more")
 	})
 	waitFor(t, "the change listed", func() bool { return !relisting() })

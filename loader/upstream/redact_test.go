@@ -19,7 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // syncBuffer is a log destination that handlers may write concurrently.
@@ -63,7 +63,7 @@ func TestSecretsAreRedacted(t *testing.T) {
 		return strings.Replace(base, "http://", "http://admin:pa55word@", 1) + "/mcp?api_key=queryS3cret&page=1"
 	}
 	var logs syncBuffer
-	c := loader.NewCatalog()
+	c := catalog.New()
 	m := New([]ServerConfig{
 		{Name: "echo", Type: TypeHTTP, URL: withSecrets(echo.URL), Headers: headers},
 		{Name: "down", Type: TypeSSE, URL: withSecrets("http://" + closed), Headers: headers},
@@ -74,7 +74,7 @@ func TestSecretsAreRedacted(t *testing.T) {
 
 	var shown []string
 	for _, name := range []string{"echo", "down"} {
-		src := waitSource(t, c, name, "failed", inState(loader.StateFailed))
+		src := waitSource(t, c, name, "failed", inState(catalog.StateFailed))
 		shown = append(shown, "LastError: "+src.LastError)
 		_, err := m.Call(context.Background(), name, "tool", json.RawMessage(`{}`))
 		shown = append(shown, "Call: "+err.Error())
@@ -149,7 +149,7 @@ func TestJSONRPCErrorsAreRedactedForErrorsAs(t *testing.T) {
 	m := New([]ServerConfig{{Name: "notes", Type: TypeHTTP, URL: "http://notes.example/mcp", Headers: headers}}, e.opts)
 	m.Start(context.Background())
 	defer m.Close()
-	waitSource(t, e.catalog, "notes", "features", func(s *loader.Source) bool { return len(s.Entries) == 2 })
+	waitSource(t, e.catalog, "notes", "features", func(s *catalog.Source) bool { return len(s.Entries) == 2 })
 
 	_, errPrompt := m.GetPrompt(context.Background(), "notes", &mcp.GetPromptParams{Name: "greet"})
 	_, errRead := m.ReadResource(context.Background(), "notes", &mcp.ReadResourceParams{URI: "notes://today"})
@@ -177,12 +177,12 @@ func TestInstructionsAreRedacted(t *testing.T) {
 	})
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	defer srv.Close()
-	c := loader.NewCatalog()
+	c := catalog.New()
 	m := New([]ServerConfig{{Name: "quoter", Type: TypeHTTP, URL: srv.URL, Headers: map[string]string{"X-Api-Key": "hdrS3cret"}}},
 		Options{Catalog: c, CacheDir: t.TempDir()})
 	m.Start(context.Background())
 	defer m.Close()
-	src := waitSource(t, c, "quoter", "active", inState(loader.StateActive))
+	src := waitSource(t, c, "quoter", "active", inState(catalog.StateActive))
 	if src.Instructions != "Connected with key REDACTED; say hi." {
 		t.Errorf("instructions = %q", src.Instructions)
 	}

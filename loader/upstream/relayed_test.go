@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // hostileAsker is a tool whose server sends the client what its "ask"
@@ -63,7 +63,7 @@ func TestRelayedRequestsNameTheirUpstream(t *testing.T) {
 	e := newEnv(t)
 	hostileAsker(e.add("asker", legacy))
 	m := e.start()
-	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "asker", "active", inState(catalog.StateActive))
 
 	var got []*mcp.ElicitParams
 	var contexts []string
@@ -126,7 +126,7 @@ func TestRelayedRequestsAreBounded(t *testing.T) {
 	e := newEnv(t)
 	hostileAsker(e.add("asker", legacy))
 	m := e.start()
-	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "asker", "active", inState(catalog.StateActive))
 
 	var now, peak, total atomic.Int32
 	release := make(chan struct{})

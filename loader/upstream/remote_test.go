@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
@@ -64,7 +64,7 @@ func TestLoadConfigNotesBridges(t *testing.T) {
 	if !bridged.Remote() || local.Remote() {
 		t.Errorf("Remote: bridged %v, local %v; want true, false", bridged.Remote(), local.Remote())
 	}
-	if len(bridged.Problems) != 1 || bridged.Problems[0].Severity != loader.SeverityHint ||
+	if len(bridged.Problems) != 1 || bridged.Problems[0].Severity != problem.SeverityHint ||
 		!strings.Contains(bridged.Problems[0].Message, "mcp-remote") || strings.Contains(bridged.Problems[0].Message, "sk-secret") {
 		t.Errorf("bridged entry's problems %v, want one hint naming mcp-remote without the URL's key", bridged.Problems)
 	}

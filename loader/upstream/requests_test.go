@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // fakeCaller is a client toolsearch makes upstream requests for.
@@ -103,7 +103,7 @@ func TestProgressGoesToItsOwnCallerUnderItsOwnToken(t *testing.T) {
 			release := make(chan struct{})
 			gatedProgressTool(f, release)
 			m := e.start()
-			waitSource(t, e.catalog, "work", "active", inState(loader.StateActive))
+			waitSource(t, e.catalog, "work", "active", inState(catalog.StateActive))
 
 			// Two clients call the same upstream at once, one with a string
 			// token and one with a number, and a third asks for no progress.
@@ -189,7 +189,7 @@ func TestRequestsDuringACallGoToItsCaller(t *testing.T) {
 	f := e.add("asker", legacy)
 	askingTool(f)
 	m := e.start()
-	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "asker", "active", inState(catalog.StateActive))
 
 	caller := &fakeCaller{
 		name: "client",
@@ -238,7 +238,7 @@ func TestARequestTwoClientsMightOwnIsRefused(t *testing.T) {
 	release := make(chan struct{})
 	gatedProgressTool(f, release)
 	m := e.start()
-	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "asker", "active", inState(catalog.StateActive))
 
 	other := &fakeCaller{name: "other", token: "t"}
 	done := make(chan error)
@@ -273,7 +273,7 @@ func TestInputRequiredResultsAreAnsweredByTheCaller(t *testing.T) {
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"ok": &mcp.ElicitParams{Message: "Sure?"}}, RequestState: "state-1"}, nil
 	})
 	m := e.start()
-	waitSource(t, e.catalog, "modern", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "modern", "active", inState(catalog.StateActive))
 	asked := 0
 	caller := &fakeCaller{name: "c", elicit: func(_ context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		asked++
@@ -291,7 +291,7 @@ func TestWaitingForTheClientDoesNotCountAgainstTheTimeout(t *testing.T) {
 	askingTool(f)
 	e.opts.Settings["asker"] = Settings{Timeout: 50 * time.Millisecond}
 	m := e.start()
-	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "asker", "active", inState(catalog.StateActive))
 	slow := &fakeCaller{name: "slow", elicit: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		// A person takes longer than the server's timeout to answer.
 		select {
@@ -319,7 +319,7 @@ func TestLogsGoToCallersInFlightOrElseToWatchers(t *testing.T) {
 		return &mcp.CallToolResult{}, nil, nil
 	})
 	m := e.start()
-	waitSource(t, e.catalog, "logger", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "logger", "active", inState(catalog.StateActive))
 	watched := make(chan string, 8)
 	defer m.WatchLogs(func(server string, p *mcp.LoggingMessageParams) { watched <- server + ": " + fmt.Sprint(p.Data) })()
 	m.SetLogLevel("debug") // a go-sdk server sends nothing until a level is set
@@ -393,7 +393,7 @@ func TestARequestOutlivingItsCallIsCancelled(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "gone"}}}, nil, nil
 	})
 	m := e.start()
-	waitSource(t, e.catalog, "asker", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "asker", "active", inState(catalog.StateActive))
 
 	ended, quit := make(chan error, 1), make(chan struct{})
 	t.Cleanup(func() { close(quit) }) // before the Manager's Close, which would wait for it
@@ -425,7 +425,7 @@ func TestLogAndProgressMessagesAreRedacted(t *testing.T) {
 	m := New([]ServerConfig{{Name: "logger", Type: TypeHTTP, URL: "http://logger.example/mcp", Headers: headers}}, e.opts)
 	m.Start(context.Background())
 	defer m.Close()
-	waitSource(t, e.catalog, "logger", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "logger", "active", inState(catalog.StateActive))
 
 	// Progress first: the log probes below may use up the second's
 	// allowance of notifications (notifyRate).

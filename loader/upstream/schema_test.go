@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // listWithSchemas makes the fake server list the named tools with the given
@@ -46,7 +46,7 @@ func TestToolSchemasAtListing(t *testing.T) {
 		"none":      nil,
 	})
 	m := e.start()
-	src := waitSource(t, e.catalog, "srv", "active", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "srv", "active", inState(catalog.StateActive))
 	if got := strings.Join(entryNames(src), ","); got != "srv__fine,srv__none,srv__recursive" {
 		t.Errorf("entries %s", got)
 	}

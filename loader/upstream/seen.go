@@ -22,7 +22,7 @@ const (
 
 // seenTool is what is remembered of one name.
 type seenTool struct {
-	first string // loader.ToolDigest of the first definition
+	first string // catalog.ToolDigest of the first definition
 	last  int64  // when last listed, in Unix seconds
 }
 

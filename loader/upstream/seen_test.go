@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // A server renaming its tools without end grew the names remembered
@@ -98,13 +98,13 @@ func TestSeenToolsPersist(t *testing.T) {
 	e := newEnv(t)
 	f := e.add("srv", nil)
 	f.addEcho("a", "A.")
-	file := identify(e.opts.CacheDir, e.configs()[0]).file
+	file := keysOf(e.opts.CacheDir, e.configs()[0]).file
 	old := time.Now().Add(-forgetAfter - time.Hour)
 	os.MkdirAll(e.opts.CacheDir, 0o700)
 	saveCache(file, &persisted{Server: "srv", Listed: old, Tools: []*mcp.Tool{{Name: "gone", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		FirstSeen: map[string]string{"gone": "x", "a": "y"}})
 	e.start()
-	waitSource(t, e.catalog, "srv", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "srv", "active", inState(catalog.StateActive))
 	var p *persisted
 	for deadline := time.Now().Add(waitLimit); ; time.Sleep(10 * time.Millisecond) { // the file is written after the listing is published
 		var err error
@@ -143,7 +143,7 @@ func TestAnnouncedChangesAreCoalesced(t *testing.T) {
 	m.firstBackoff, m.minRelist = time.Millisecond, time.Hour
 	m.Start(context.Background())
 	defer m.Close()
-	waitSource(t, e.catalog, "srv", "active", inState(loader.StateActive))
+	waitSource(t, e.catalog, "srv", "active", inState(catalog.StateActive))
 	const rounds = 20
 	for i := range rounds {
 		f.addEcho(fmt.Sprint("t", i+1), "T.") // announces the change
@@ -156,5 +156,5 @@ func TestAnnouncedChangesAreCoalesced(t *testing.T) {
 	if n := listings.Load(); n != 1+rounds {
 		t.Errorf("%d listings, want %d: the first and one per refresh", n, 1+rounds)
 	}
-	waitSource(t, e.catalog, "srv", "every tool", func(s *loader.Source) bool { return len(s.Entries) == 1+rounds })
+	waitSource(t, e.catalog, "srv", "every tool", func(s *catalog.Source) bool { return len(s.Entries) == 1+rounds })
 }

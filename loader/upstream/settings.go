@@ -4,7 +4,7 @@ import (
 	"path"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/trust"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
@@ -32,7 +32,7 @@ type Settings struct {
 	// several match, the most specific wins: the tool's exact name, then
 	// the longest pattern, then the pattern that sorts first. Tools that
 	// match nothing are callable.
-	Policy map[string]loader.Policy
+	Policy map[string]catalog.Policy
 	// Quarantine says which definitions wait for approval (package
 	// loader/trust); "" means trust.DefaultMode.
 	Quarantine trust.Mode
@@ -55,7 +55,7 @@ func (s *Settings) timeout() time.Duration {
 }
 
 // policy returns the policy for a tool by its own name.
-func (s *Settings) policy(tool string) loader.Policy {
+func (s *Settings) policy(tool string) catalog.Policy {
 	if p, ok := s.Policy[tool]; ok {
 		return p
 	}
@@ -69,7 +69,7 @@ func (s *Settings) policy(tool string) loader.Policy {
 		}
 	}
 	if !found {
-		return loader.PolicyCallable
+		return catalog.PolicyCallable
 	}
 	return s.Policy[best]
 }

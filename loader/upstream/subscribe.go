@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // maxSubscriptions bounds the resources of one server subscribed to at once.
@@ -43,7 +43,7 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 	if err := checkReserved(uri); err != nil {
 		return nil, err
 	}
-	if pol := u.resourcePolicy(uri); pol != loader.PolicyCallable {
+	if pol := u.resourcePolicy(uri); pol != catalog.PolicyCallable {
 		return nil, &PolicyError{Server: server, What: what, Policy: pol}
 	}
 	subs := &u.feat.subs
@@ -77,7 +77,7 @@ func (m *Manager) Subscribe(ctx context.Context, server, uri string, fn func(*mc
 	if !first {
 		return cancel, nil
 	}
-	err = m.proxy(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
+	err = m.forward(ctx, u, what, u.live, func(ctx context.Context, s *session, _ *callClock) error {
 		if !supportsSubscribe(s) {
 			return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("server %s does not support resource subscriptions", server)}
 		}

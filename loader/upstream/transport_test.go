@@ -22,12 +22,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/supervise"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // realEnv runs servers over the real transports.
-func realEnv(t *testing.T, opts Options, servers ...ServerConfig) (*Manager, *loader.Catalog) {
-	c := loader.NewCatalog()
+func realEnv(t *testing.T, opts Options, servers ...ServerConfig) (*Manager, *catalog.Catalog) {
+	c := catalog.New()
 	opts.Catalog, opts.CacheDir, opts.Logger = c, t.TempDir(), testLogger(t)
 	m := New(servers, opts)
 	m.firstBackoff = time.Hour // each test looks at one attempt
@@ -50,7 +50,7 @@ func TestStdioFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, c := realEnv(t, Options{}, ServerConfig{Name: "bad", Type: TypeStdio, Command: "sh", Args: []string{"-c", tt.script}})
-			src := waitSource(t, c, "bad", "failed", inState(loader.StateFailed))
+			src := waitSource(t, c, "bad", "failed", inState(catalog.StateFailed))
 			for _, w := range tt.want {
 				if !strings.Contains(src.LastError, w) {
 					t.Errorf("last error %q lacks %q", src.LastError, w)
@@ -62,7 +62,7 @@ func TestStdioFailures(t *testing.T) {
 
 func TestStdioCommandNotFound(t *testing.T) {
 	_, c := realEnv(t, Options{}, ServerConfig{Name: "missing", Type: TypeStdio, Command: "toolsearch-no-such-command"})
-	src := waitSource(t, c, "missing", "failed", inState(loader.StateFailed))
+	src := waitSource(t, c, "missing", "failed", inState(catalog.StateFailed))
 	if !strings.Contains(src.LastError, "toolsearch-no-such-command") {
 		t.Errorf("last error = %q", src.LastError)
 	}
@@ -83,7 +83,7 @@ func TestWeatherOverStdio(t *testing.T) {
 		t.Skipf("cannot build the weather server: %v\n%s", err, out)
 	}
 	m, c := realEnv(t, Options{}, ServerConfig{Name: "weather", Type: TypeStdio, Command: bin, Env: map[string]string{"TS_TEST": "1"}, Cwd: t.TempDir()})
-	src := waitSource(t, c, "weather", "active", inState(loader.StateActive))
+	src := waitSource(t, c, "weather", "active", inState(catalog.StateActive))
 	if e, ok := c.Snapshot().Lookup("weather__get_weather"); !ok || e.Tool.InputSchema == nil {
 		t.Fatalf("weather__get_weather not in the catalog: %+v", src)
 	}
@@ -117,7 +117,7 @@ func TestStdioHangsAtStart(t *testing.T) {
 		Args: []string{"-c", `sleep 300 & echo $! >"$PIDFILE"; wait`},
 		Env:  map[string]string{"PIDFILE": pidFile},
 	})
-	src := waitSource(t, c, "hang", "failed", inState(loader.StateFailed))
+	src := waitSource(t, c, "hang", "failed", inState(catalog.StateFailed))
 	if !strings.Contains(src.LastError, "no answer to initialization within 100ms") {
 		t.Errorf("last error = %q", src.LastError)
 	}
@@ -145,7 +145,7 @@ func TestStdioDaemonStopped(t *testing.T) {
 		Args: []string{"-c", `setsid sleep 300 & echo $! >"$PIDFILE"; wait`},
 		Env:  map[string]string{"PIDFILE": pidFile},
 	})
-	waitSource(t, c, "daemon", "failed", inState(loader.StateFailed))
+	waitSource(t, c, "daemon", "failed", inState(catalog.StateFailed))
 	pid := readPID(t, pidFile)
 	for deadline := time.Now().Add(waitLimit); processExists(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -190,7 +190,7 @@ func TestHTTPTransports(t *testing.T) {
 		ServerConfig{Name: "sse", Type: TypeSSE, URL: ts.URL + "/sse", Headers: headers},
 	)
 	for _, name := range []string{"http", "sse"} {
-		waitSource(t, c, name, "active", inState(loader.StateActive))
+		waitSource(t, c, name, "active", inState(catalog.StateActive))
 		res, err := m.Call(context.Background(), name, "ping", nil)
 		if err != nil || textOf(res) != "pong" {
 			t.Errorf("%s: got %v, %v", name, res, err)
@@ -338,11 +338,11 @@ func TestHTTPServerWithATooLargeAnswerFails(t *testing.T) {
 		w.Write([]byte(`","inputSchema":{"type":"object"}}]}}`))
 	}))
 	defer srv.Close()
-	catalog := loader.NewCatalog()
-	m := New([]ServerConfig{{Name: "big", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: catalog, CacheDir: t.TempDir(), Logger: testLogger(t)})
+	cat := catalog.New()
+	m := New([]ServerConfig{{Name: "big", Type: TypeHTTP, URL: srv.URL}}, Options{Catalog: cat, CacheDir: t.TempDir(), Logger: testLogger(t)})
 	m.Start(context.Background())
 	defer m.Close()
-	src := waitSource(t, catalog, "big", "failed", inState(loader.StateFailed))
+	src := waitSource(t, cat, "big", "failed", inState(catalog.StateFailed))
 	if !strings.Contains(src.LastError, "larger than 16 MiB") {
 		t.Errorf("LastError = %q, want it to say the answer was too large", src.LastError)
 	}

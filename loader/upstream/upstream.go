@@ -17,8 +17,9 @@ import (
 	"github.com/toolsearch/toolsearch/internal/parallel"
 	"github.com/toolsearch/toolsearch/internal/redact"
 	"github.com/toolsearch/toolsearch/internal/utf8cut"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/schema"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 	"github.com/toolsearch/toolsearch/loader/upstream/oauth"
 )
 
@@ -31,7 +32,7 @@ type upstream struct {
 	remote bool
 	set    Settings
 	log    *slog.Logger
-	id     identity // its approvals key and last known catalog
+	id     serverKeys // its approvals key and last known catalog
 	client *mcp.Client
 	// auth authorizes an HTTP or SSE server's requests with OAuth; nil for
 	// servers that do not use it.
@@ -68,7 +69,7 @@ type upstream struct {
 	slots callSlots
 
 	mu           sync.Mutex
-	state        loader.State
+	state        catalog.State
 	since        time.Time
 	changed      chan struct{} // closed at every update, for waiting callers
 	attempt      int           // connection attempts begun
@@ -81,8 +82,8 @@ type upstream struct {
 	lastErr      string
 	stderr       string // tail of stderr at the last failure
 	instructions string
-	entries      []*loader.Entry
-	refused      []loader.Refusal
+	entries      []*catalog.Entry
+	refused      []catalog.Refusal
 	q            quarantine
 	// features are the last known prompts, resources and templates.
 	features features
@@ -123,19 +124,19 @@ func newUpstream(m *Manager, cfg ServerConfig, set Settings) *upstream {
 		set:          set,
 		redact:       redactor,
 		log:          slog.New(redactor.Handler(m.log.Handler())).With("server", cfg.Name),
-		id:           identify(m.opts.CacheDir, cfg),
+		id:           keysOf(m.opts.CacheDir, cfg),
 		kick:         make(chan struct{}, 1),
 		toolsChanged: make(chan struct{}, 1),
 		subscribed:   make(chan struct{}, 1),
 		refresh:      make(chan chan error),
 		lostAuth:     make(chan error, 1),
-		state:        loader.StateConnecting,
+		state:        catalog.StateConnecting,
 		since:        time.Now(),
 		changed:      make(chan struct{}),
 		seen:         seenTools{},
 	}
 	if set.Disabled {
-		u.state = loader.StateDisabled
+		u.state = catalog.StateDisabled
 	}
 	u.auth = m.newAuth(u)
 	opts := &mcp.ClientOptions{
@@ -193,10 +194,10 @@ func (u *upstream) run(ctx context.Context) {
 		drain(u.kick) // this attempt is the one asked for
 		u.mu.Lock()
 		u.attempt++
-		reconnect := u.state != loader.StateConnecting
+		reconnect := u.state != catalog.StateConnecting
 		u.mu.Unlock()
 		if reconnect {
-			u.update(func() { u.state = loader.StateConnecting })
+			u.update(func() { u.state = catalog.StateConnecting })
 		}
 		var up time.Duration // how long the server stayed up
 		s, err := u.connect(ctx)
@@ -364,7 +365,7 @@ func (u *upstream) serve(ctx context.Context, s *session, waiting *[]chan error,
 			*waiting = append(*waiting, r)
 			explicit = true
 		}
-		u.update(func() { u.state = loader.StateValidating })
+		u.update(func() { u.state = catalog.StateValidating })
 	}
 }
 
@@ -441,7 +442,7 @@ func (u *upstream) list(s *session, explicit bool) error {
 			// it (awaitListed) sees the listing as current.
 			u.relisting.Store(false)
 		}
-		u.state, u.sess, u.instructions, u.lastErr, u.stderr = loader.StateActive, s, instructions, "", ""
+		u.state, u.sess, u.instructions, u.lastErr, u.stderr = catalog.StateActive, s, instructions, "", ""
 		if len(tools) == 0 && len(u.tools) > 0 && !explicit {
 			// mcpproxy #873: servers briefly list nothing while they
 			// start or lose a backend; dropping the catalog would
@@ -478,7 +479,7 @@ func (u *upstream) readTools(s *session) ([]*mcp.Tool, error) {
 	u.mu.Unlock()
 	var (
 		tools  []*mcp.Tool
-		pack   loader.SchemaPacker
+		pack   toolfile.SchemaPacker
 		params = &mcp.ListToolsParams{}
 		empty  int // pages without tools in a row
 	)
@@ -507,7 +508,7 @@ func (u *upstream) readTools(s *session) ([]*mcp.Tool, error) {
 			}
 			// A tool listed as it was keeps the definition already known
 			// (and so its catalog entry), and its new copy goes at once.
-			if k, ok := known[t.Name]; ok && k.entry.Digest == loader.ToolDigest(t) {
+			if k, ok := known[t.Name]; ok && k.entry.Digest == catalog.ToolDigest(t) {
 				t = k.tool
 			}
 			tools = append(tools, t)
@@ -547,13 +548,13 @@ func (u *upstream) fail(err error, stderr *stderrTail) {
 		msg += "\nstderr:\n" + tail
 	}
 	msg = u.redact.String(msg)
-	if last := loader.LastLines(tail, 1); len(last) > 0 {
+	if last := catalog.LastLines(tail, 1); len(last) > 0 {
 		u.log.Warn("upstream failed", "err", err, "stderr", last[0])
 	} else {
 		u.log.Warn("upstream failed", "err", err)
 	}
 	u.update(func() {
-		u.state, u.sess, u.lastErr, u.stderr = loader.StateFailed, nil, msg, tail
+		u.state, u.sess, u.lastErr, u.stderr = catalog.StateFailed, nil, msg, tail
 	})
 }
 
@@ -562,7 +563,7 @@ func (u *upstream) loadPersisted() {
 	// The catalog first: the approvals file is read meanwhile (trust.Open).
 	p, err := u.m.loadCatalog(u.id.file, u.cfg.Name)
 	if p == nil && err == nil && u.id.legacy != u.id.file {
-		p, err = u.m.loadCatalog(u.id.legacy, u.cfg.Name) // written by a toolsearch before identities
+		p, err = u.m.loadCatalog(u.id.legacy, u.cfg.Name) // written by a toolsearch before server keys
 	}
 	u.adoptApprovals()
 	if err != nil {
@@ -633,9 +634,9 @@ func (u *upstream) update(change func()) {
 	// they read next (the catalog, a snapshot) has it too.
 	changed := u.changed
 	u.changed = make(chan struct{})
-	src := &loader.Source{
+	src := &catalog.Source{
 		Name:       u.cfg.Name,
-		Kind:       loader.SourceServer,
+		Kind:       catalog.SourceServer,
 		Entries:    u.entries,
 		Refused:    u.refused,
 		Problems:   append(slices.Clip(u.cfg.Problems), u.features.problems...),
@@ -669,7 +670,7 @@ func (u *upstream) rebuild() {
 	// listing.
 	seen := make(map[string]bool, len(u.tools))
 	verdicts := map[string]string{}
-	verdict := func(e *loader.Entry) string {
+	verdict := func(e *catalog.Entry) string {
 		if !schema.MayCycle(e.Tool.InputSchema) {
 			return ""
 		}
@@ -691,7 +692,7 @@ func (u *upstream) rebuild() {
 		k, ok := prev[t.Name]
 		return ok && k.tool == t && k.entry.Quarantine == nil
 	}
-	fresh := make([]*loader.Entry, len(u.tools))
+	fresh := make([]*catalog.Entry, len(u.tools))
 	haveDigests := len(u.digests) == len(u.tools)
 	parallel.For(len(u.tools), func(i int) {
 		t := u.tools[i]
@@ -702,9 +703,9 @@ func (u *upstream) rebuild() {
 			// was saved. A file altered to lie about them could as well
 			// alter the approvals beside it; the server's next listing
 			// is hashed whatever this says.
-			fresh[i] = loader.NewToolEntryWithDigest(u.cfg.Name, loader.QualifiedName(u.cfg.Name, t.Name), t, u.digests[i])
+			fresh[i] = catalog.NewToolEntryWithDigest(u.cfg.Name, catalog.QualifiedName(u.cfg.Name, t.Name), t, u.digests[i])
 		default:
-			fresh[i] = loader.NewToolEntry(u.cfg.Name, loader.QualifiedName(u.cfg.Name, t.Name), t)
+			fresh[i] = catalog.NewToolEntry(u.cfg.Name, catalog.QualifiedName(u.cfg.Name, t.Name), t)
 		}
 	})
 	u.prescan(func(i int) string {
@@ -719,7 +720,7 @@ func (u *upstream) rebuild() {
 	// never change, and kept only if something about it did: a copy of
 	// each (184 bytes) was garbage at every listing of a large server,
 	// whose tools are mostly listed as they were.
-	var scratch loader.Entry
+	var scratch catalog.Entry
 	for i, t := range u.tools {
 		e := fresh[i]
 		if e == nil {
@@ -729,7 +730,7 @@ func (u *upstream) rebuild() {
 		u.digests[i] = e.Digest
 		_, known := u.known[t.Name] // by an earlier tool of the same name
 		var refusal string
-		switch err := loader.CheckProxiedName(e.Name, t.Name); {
+		switch err := catalog.CheckProxiedName(e.Name, t.Name); {
 		case seen[t.Name]:
 			refusal = fmt.Sprintf("the server lists %q more than once; the first definition is used", t.Name)
 		case err != nil:
@@ -757,7 +758,7 @@ func (u *upstream) rebuild() {
 			u.known[t.Name] = knownTool{t, e}
 		}
 		if refusal != "" {
-			u.refused = append(u.refused, loader.Refusal{Entry: e, Reason: refusal})
+			u.refused = append(u.refused, catalog.Refusal{Entry: e, Reason: refusal})
 			continue
 		}
 		u.entries = append(u.entries, e)
@@ -771,7 +772,7 @@ func (u *upstream) rebuild() {
 // refused).
 type knownTool struct {
 	tool  *mcp.Tool
-	entry *loader.Entry
+	entry *catalog.Entry
 }
 
 func (u *upstream) status() Status {
@@ -793,16 +794,16 @@ func (u *upstream) status() Status {
 }
 
 // notActive describes why the server takes no calls in the given state.
-func (u *upstream) notActive(state loader.State, lastErr string) *NotActiveError {
+func (u *upstream) notActive(state catalog.State, lastErr string) *NotActiveError {
 	reason := lastErr
 	switch {
-	case state == loader.StateDisabled && reason == "":
+	case state == catalog.StateDisabled && reason == "":
 		reason = "disabled in toolsearch's settings"
-	case state == loader.StateValidating:
+	case state == catalog.StateValidating:
 		reason = "re-listing its tools"
-	case state == loader.StateConnecting && reason == "":
+	case state == catalog.StateConnecting && reason == "":
 		reason = "starting"
-	case state == loader.StateConnecting && !strings.HasPrefix(reason, "starting"):
+	case state == catalog.StateConnecting && !strings.HasPrefix(reason, "starting"):
 		reason = "starting again after: " + reason
 	}
 	return &NotActiveError{Server: u.cfg.Name, State: state, Reason: strings.TrimSpace(reason)}

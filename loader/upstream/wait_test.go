@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // notYet checks that nothing arrives on c for a moment: the caller is
@@ -59,10 +59,10 @@ func TestConnectWait(t *testing.T) {
 	m := e.start()
 	_, err := m.Call(context.Background(), "slow", "echo", nil)
 	var na *NotActiveError
-	if !errors.As(err, &na) || na.State != loader.StateConnecting || !strings.Contains(na.Reason, "still connecting after waiting 10ms") {
+	if !errors.As(err, &na) || na.State != catalog.StateConnecting || !strings.Contains(na.Reason, "still connecting after waiting 10ms") {
 		t.Errorf("slow: got %v", err)
 	}
-	if _, err := m.Call(context.Background(), "off", "echo", nil); !errors.As(err, &na) || na.State != loader.StateDisabled {
+	if _, err := m.Call(context.Background(), "off", "echo", nil); !errors.As(err, &na) || na.State != catalog.StateDisabled {
 		t.Errorf("disabled: got %v", err)
 	}
 	// The call's own timeout bounds the wait when it is shorter.
@@ -82,19 +82,19 @@ func TestCachedUntilListed(t *testing.T) {
 	f := e.add("fake", nil)
 	f.addEcho("echo", "Echo.")
 	first := e.start()
-	src := waitSource(t, e.catalog, "fake", "active", inState(loader.StateActive))
-	if src.Cached || src.EntryState() != loader.StateActive {
+	src := waitSource(t, e.catalog, "fake", "active", inState(catalog.StateActive))
+	if src.Cached || src.EntryState() != catalog.StateActive {
 		t.Errorf("a fresh listing is marked cached: %+v", src)
 	}
 	first.Close()
 
-	e.catalog = loader.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	gate := make(chan struct{})
 	f.gateList(gate)
 	m := e.start()
 	src, _ = e.catalog.Snapshot().Source("fake")
-	if !src.Cached || src.EntryState() != loader.StateCached || src.State != loader.StateConnecting {
+	if !src.Cached || src.EntryState() != catalog.StateCached || src.State != catalog.StateConnecting {
 		t.Errorf("before the server answers: cached=%v entry state %s, state %s", src.Cached, src.EntryState(), src.State)
 	}
 	// AwaitStarted returns once the server has listed its tools.
@@ -104,7 +104,7 @@ func TestCachedUntilListed(t *testing.T) {
 	close(gate)
 	recv(t, started, "AwaitStarted")
 	src, _ = e.catalog.Snapshot().Source("fake")
-	if src.Cached || src.State != loader.StateActive || len(src.Entries) != 1 {
+	if src.Cached || src.State != catalog.StateActive || len(src.Entries) != 1 {
 		t.Errorf("after listing: %+v", src)
 	}
 }

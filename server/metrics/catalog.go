@@ -3,15 +3,15 @@ package metrics
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // serverStates are the states an upstream server can be in, each a
 // series of toolsearch_upstream_state, so that a state a server is not in
 // reads 0 rather than missing.
-var serverStates = []loader.State{
-	loader.StateConnecting, loader.StateValidating, loader.StateActive,
-	loader.StateFailed, loader.StateDisabled, loader.StateNeedsAuth,
+var serverStates = []catalog.State{
+	catalog.StateConnecting, catalog.StateValidating, catalog.StateActive,
+	catalog.StateFailed, catalog.StateDisabled, catalog.StateNeedsAuth,
 }
 
 var (
@@ -26,7 +26,7 @@ var (
 // catalogCollector reports, at each scrape, the servers' states (from
 // the catalog) and the definitions held for approval (from Options.Held).
 type catalogCollector struct {
-	snapshot func() *loader.Snapshot
+	snapshot func() *catalog.Snapshot
 	held     func() map[string]int
 }
 
@@ -36,7 +36,7 @@ func (c catalogCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c catalogCollector) Collect(ch chan<- prometheus.Metric) {
-	var snap *loader.Snapshot
+	var snap *catalog.Snapshot
 	if c.snapshot != nil {
 		snap = c.snapshot()
 	}
@@ -48,10 +48,10 @@ func (c catalogCollector) Collect(ch chan<- prometheus.Metric) {
 	counted := map[string]bool{}
 	if snap != nil {
 		for _, src := range snap.Sources {
-			if src.Kind != loader.SourceServer && src.Kind != loader.SourceSkills {
+			if src.Kind != catalog.SourceServer && src.Kind != catalog.SourceSkills {
 				continue
 			}
-			if src.Kind == loader.SourceServer {
+			if src.Kind == catalog.SourceServer {
 				for _, st := range serverStates {
 					v := 0.0
 					if src.State == st {

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // Fixed label values.
@@ -37,7 +37,7 @@ const DefaultMaxToolLabels = 1000
 type Options struct {
 	// Snapshot returns the catalog, whose servers' states are read from
 	// it at each scrape; nil reports none.
-	Snapshot func() *loader.Snapshot
+	Snapshot func() *catalog.Snapshot
 	// Held returns the definitions waiting for approval (held tools,
 	// withheld skills) by the source they come from, at each scrape; nil
 	// reports none.

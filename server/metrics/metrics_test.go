@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // scrape returns what /metrics would serve, in the text format.
@@ -108,11 +108,11 @@ func TestToolLabelsCapped(t *testing.T) {
 // The servers' states and the held definitions are read at each scrape:
 // every state of a server is a series, 1 for the one it is in.
 func TestCatalogGauges(t *testing.T) {
-	c := loader.NewCatalog()
-	c.Put(&loader.Source{Name: "weather", Kind: loader.SourceServer, State: loader.StateActive})
-	c.Put(&loader.Source{Name: "tasks", Kind: loader.SourceServer, State: loader.StateNeedsAuth})
-	c.Put(&loader.Source{Name: "skills", Kind: loader.SourceSkills})
-	c.Put(&loader.Source{Name: "static", Kind: loader.SourceTools})
+	c := catalog.New()
+	c.Put(&catalog.Source{Name: "weather", Kind: catalog.SourceServer, State: catalog.StateActive})
+	c.Put(&catalog.Source{Name: "tasks", Kind: catalog.SourceServer, State: catalog.StateNeedsAuth})
+	c.Put(&catalog.Source{Name: "skills", Kind: catalog.SourceSkills})
+	c.Put(&catalog.Source{Name: "static", Kind: catalog.SourceTools})
 	held := map[string]int{"weather": 2}
 	m := New(Options{Snapshot: c.Snapshot, Held: func() map[string]int { return held }})
 	got := scrape(t, m)
@@ -128,7 +128,7 @@ func TestCatalogGauges(t *testing.T) {
 	if strings.Contains(got, `"static"`) {
 		t.Errorf("a static tool file has state or held series:\n%s", grepToolsearch(got))
 	}
-	c.Put(&loader.Source{Name: "weather", Kind: loader.SourceServer, State: loader.StateFailed})
+	c.Put(&catalog.Source{Name: "weather", Kind: catalog.SourceServer, State: catalog.StateFailed})
 	held = map[string]int{}
 	hasLines(t, scrape(t, m),
 		`toolsearch_upstream_state{server="weather",state="active"} 0`,
@@ -161,9 +161,9 @@ func TestInstancesApart(t *testing.T) {
 // skips.
 func TestPromtoolCheckMetrics(t *testing.T) {
 	promtool := promtoolForTest(t)
-	c := loader.NewCatalog()
-	c.Put(&loader.Source{Name: "weather", Kind: loader.SourceServer, State: loader.StateActive})
-	c.Put(&loader.Source{Name: "skills", Kind: loader.SourceSkills})
+	c := catalog.New()
+	c.Put(&catalog.Source{Name: "weather", Kind: catalog.SourceServer, State: catalog.StateActive})
+	c.Put(&catalog.Source{Name: "skills", Kind: catalog.SourceSkills})
 	m := New(Options{Snapshot: c.Snapshot, Held: func() map[string]int { return map[string]int{"skills": 1} }})
 	m.ObserveCall("weather", "weather_forecast", OutcomeOK, 30*time.Millisecond)
 	m.ObserveCall("toolsearch", UnknownTool, OutcomeToolError, time.Millisecond)

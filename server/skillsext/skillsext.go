@@ -16,7 +16,7 @@
 //	ms := mcp.NewServer(impl, &mcp.ServerOptions{Capabilities: skillsext.Declare(&mcp.ServerCapabilities{})})
 //	c := skillsext.NewConn()
 //	c.Attach(ms, catalog.Snapshot(), log)
-//	catalog.Subscribe(func(_, snap *loader.Snapshot) { c.Sync(ms, snap, log) })
+//	catalog.Subscribe(func(_, snap *catalog.Snapshot) { c.Sync(ms, snap, log) })
 package skillsext
 
 import (
@@ -34,7 +34,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server/internal/protocol"
 )
 
@@ -68,7 +68,7 @@ func Declare(caps *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 
 // Attach serves the skills of snap through the MCP Skills extension on ms;
 // Sync keeps it in step with the catalog afterwards.
-func (c *Conn) Attach(ms *mcp.Server, snap *loader.Snapshot, log *slog.Logger) {
+func (c *Conn) Attach(ms *mcp.Server, snap *catalog.Snapshot, log *slog.Logger) {
 	c.sync(ms, snap, log)
 	err := errors.Join(
 		mcp.AddReceivingCustomMethod(ms, "skills/list", c.listSkills),
@@ -105,7 +105,7 @@ type features interface {
 }
 
 // Sync moves the connection to the view of snap; see sync.
-func (c *Conn) Sync(ms *mcp.Server, snap *loader.Snapshot, log *slog.Logger) {
+func (c *Conn) Sync(ms *mcp.Server, snap *catalog.Snapshot, log *slog.Logger) {
 	c.sync(ms, snap, log)
 }
 
@@ -115,7 +115,7 @@ func (c *Conn) Sync(ms *mcp.Server, snap *loader.Snapshot, log *slog.Logger) {
 // removed after, so that every digest a view advertises can be read from
 // this MCP server, with the bytes it covers. Registering and removing make
 // the SDK send resources and prompts list_changed.
-func (c *Conn) sync(ms features, snap *loader.Snapshot, log *slog.Logger) {
+func (c *Conn) sync(ms features, snap *catalog.Snapshot, log *slog.Logger) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old := c.view.Load()

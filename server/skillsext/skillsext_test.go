@@ -19,15 +19,18 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
+	"github.com/toolsearch/toolsearch/loader/skill"
 	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
 
 // memSkill makes a valid skill held in memory, with a SKILL.md and the
 // given other files.
-func memSkill(name string, version int, files map[string]string) *loader.Skill {
+func memSkill(name string, version int, files map[string]string) *skill.Skill {
 	desc := fmt.Sprintf("Test skill %s. Use when testing.", name)
 	md := fmt.Sprintf("---\nname: %s\ndescription: %s\n---\nVersion %d.\n", name, desc, version)
-	sk := &loader.Skill{
+	sk := &skill.Skill{
 		Name:        name,
 		Description: desc,
 		Frontmatter: map[string]any{"name": name, "description": desc},
@@ -35,22 +38,22 @@ func memSkill(name string, version int, files map[string]string) *loader.Skill {
 	}
 	add := func(p, data string) {
 		sum := sha256.Sum256([]byte(data))
-		sk.Files = append(sk.Files, loader.File{Path: p, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Data: []byte(data)})
+		sk.Files = append(sk.Files, skill.File{Path: p, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), Data: []byte(data)})
 	}
-	add(loader.SkillFileName, md)
+	add(skill.FileName, md)
 	for p, data := range files {
 		add(p, data)
 	}
 	// Files are sorted by path, as the loader keeps them.
-	slices.SortFunc(sk.Files, func(a, b loader.File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(sk.Files, func(a, b skill.File) int { return strings.Compare(a.Path, b.Path) })
 	return sk
 }
 
 // putSkills replaces the catalog's skills.
-func putSkills(c *loader.Catalog, skills ...*loader.Skill) {
-	src := &loader.Source{Name: loader.SkillsSourceName, Kind: loader.SourceSkills}
+func putSkills(c *catalog.Catalog, skills ...*skill.Skill) {
+	src := &catalog.Source{Name: loader.SkillsSourceName, Kind: catalog.SourceSkills}
 	for _, sk := range skills {
-		src.Entries = append(src.Entries, loader.NewSkillEntry(loader.SkillsSourceName, sk))
+		src.Entries = append(src.Entries, catalog.NewSkillEntry(loader.SkillsSourceName, sk))
 	}
 	c.Put(src)
 }
@@ -81,13 +84,13 @@ type getResult struct {
 // skillsClient connects a go-sdk client that can call the extension's
 // methods, over the given protocol version, to an MCP server that serves
 // the catalog's skills and follows its changes.
-func skillsClient(t *testing.T, catalog *loader.Catalog, version string) *mcp.ClientSession {
+func skillsClient(t *testing.T, cat *catalog.Catalog, version string) *mcp.ClientSession {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
 	ms := mcp.NewServer(&mcp.Implementation{Name: "skills", Version: "1"}, &mcp.ServerOptions{Capabilities: Declare(&mcp.ServerCapabilities{})})
 	c := NewConn()
-	c.Attach(ms, catalog.Snapshot(), log)
-	t.Cleanup(catalog.Subscribe(func(_, snap *loader.Snapshot) { c.Sync(ms, snap, log) }))
+	c.Attach(ms, cat.Snapshot(), log)
+	t.Cleanup(cat.Subscribe(func(_, snap *catalog.Snapshot) { c.Sync(ms, snap, log) }))
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	if err := errors.Join(
 		mcp.AddSendingCustomMethod[*listSkillsParams, *listPage](client, "skills/list"),
@@ -108,9 +111,9 @@ func listPageAt(t *testing.T, cs *mcp.ClientSession, cursor string) *listPage {
 }
 
 func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	// 401 files a skill: four fit in 2000 manifest entries, a fifth does not.
-	var skills []*loader.Skill
+	var skills []*skill.Skill
 	for i := range 9 {
 		files := map[string]string{}
 		for j := range 400 {
@@ -142,8 +145,8 @@ func TestSkillsPagesStayUnderTheFileBudget(t *testing.T) {
 // before the catalog changed: no skill is listed twice and none that stayed
 // is missed.
 func TestSkillsCursorSurvivesChanges(t *testing.T) {
-	catalog := loader.NewCatalog()
-	var skills []*loader.Skill
+	catalog := catalog.New()
+	var skills []*skill.Skill
 	for i := range 60 {
 		skills = append(skills, memSkill(fmt.Sprintf("skill-%03d", i), 1, nil))
 	}
@@ -154,7 +157,7 @@ func TestSkillsCursorSurvivesChanges(t *testing.T) {
 		t.Fatalf("first page: %d skills, cursor %q", len(first.Skills), first.NextCursor)
 	}
 	// Drop one skill on each side of the page boundary, add one past it.
-	putSkills(catalog, slices.Concat(skills[:10], skills[11:50], skills[51:], []*loader.Skill{memSkill("skill-0505", 1, nil)})...)
+	putSkills(catalog, slices.Concat(skills[:10], skills[11:50], skills[51:], []*skill.Skill{memSkill("skill-0505", 1, nil)})...)
 	var rest []string
 	for _, sk := range listPageAt(t, cs, first.NextCursor).Skills {
 		rest = append(rest, strings.TrimSuffix(strings.TrimPrefix(sk.URI, "skill://"), "/SKILL.md"))
@@ -218,9 +221,9 @@ func (o *orderChecker) RemovePrompts(names ...string) {
 func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 	c := NewConn()
 	o := &orderChecker{t: t, c: c, registered: map[string]bool{}}
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	log := slog.New(slog.DiscardHandler)
-	steps := [][]*loader.Skill{
+	steps := [][]*skill.Skill{
 		{memSkill("alpha", 1, map[string]string{"a.md": "a", "old/b.md": "b"}), memSkill("beta", 1, nil)},
 		{memSkill("alpha", 2, map[string]string{"a.md": "a2", "new/c.md": "c"}), memSkill("gamma", 1, nil)},
 		{},
@@ -246,7 +249,7 @@ func TestSkillsSyncRegistersBeforePublishing(t *testing.T) {
 // names while the skill keeps gaining files, through a real MCP server:
 // no read of an advertised file fails, and each hashes to its digest.
 func TestSkillsAdvertisedFilesAreReadable(t *testing.T) {
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, memSkill("live", 0, nil))
 	cs := skillsClient(t, catalog, "2025-11-25")
 	ctx := context.Background()
@@ -282,14 +285,14 @@ func TestSkillsAdvertisedFilesAreReadable(t *testing.T) {
 
 func TestSkillViewWithholds(t *testing.T) {
 	invalid := memSkill("invalid", 1, nil)
-	invalid.Problems = loader.Problems{{Severity: loader.SeverityWarning, Message: `unknown frontmatter key "version"`}}
+	invalid.Problems = problem.Problems{{Severity: problem.SeverityWarning, Message: `unknown frontmatter key "version"`}}
 	hinted := memSkill("hinted", 1, nil)
-	hinted.Problems = loader.Problems{{Severity: loader.SeverityHint, Message: "body is long"}}
+	hinted.Problems = problem.Problems{{Severity: problem.SeverityHint, Message: "body is long"}}
 	numeric := memSkill("numeric", 1, nil)
 	numeric.Frontmatter["description"] = 42
 	infinite := memSkill("infinite", 1, nil)
 	infinite.Frontmatter["license"] = math.Inf(1)
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, invalid, hinted, numeric, infinite)
 
 	v := newSkillView(catalog.Snapshot())
@@ -313,7 +316,7 @@ func TestSkillViewFolders(t *testing.T) {
 		"references/deep/c d.md": "c",
 		"z.txt":                  "z",
 	})
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk)
 	v := newSkillView(catalog.Snapshot())
 	want := map[string]string{
@@ -340,11 +343,11 @@ func TestSkillViewNested(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644)
 	}
-	sk, probs := loader.LoadSkill(dir)
+	sk, probs := skill.Load(dir)
 	if sk == nil || len(sk.Nested) != 1 {
 		t.Fatalf("loading: %v", probs)
 	}
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk.Nested[0], sk) // the nested one first: the view must not mind
 	v := newSkillView(catalog.Snapshot())
 	manifest := func(uri string) string {
@@ -383,7 +386,7 @@ func TestSkillViewNested(t *testing.T) {
 func TestSkillViewEmptyFolders(t *testing.T) {
 	sk := memSkill("forms", 1, map[string]string{"references/a.md": "a"})
 	sk.EmptyDirs = []string{"assets", "assets/fonts", "references/drafts"}
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk)
 	v := newSkillView(catalog.Snapshot())
 	want := map[string]string{

@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // skillMetaPrefix is the _meta key prefix the Skills extension reserves for
@@ -22,7 +24,7 @@ const skillMetaPrefix = "io.modelcontextprotocol.skills/"
 // one catalog snapshot: the listing entries, the files behind them and the
 // folders holding those files. It is immutable.
 type skillView struct {
-	snap   *loader.Snapshot        // nil for the empty view a connection starts with
+	snap   *catalog.Snapshot       // nil for the empty view a connection starts with
 	skills []*servedSkill          // sorted by URI, the order of skills/list
 	byURI  map[string]*servedSkill // by the URI of the skill's SKILL.md
 	byName map[string]*servedSkill
@@ -35,15 +37,15 @@ type skillView struct {
 
 // A servedSkill is a valid skill with its wire entry rendered once.
 type servedSkill struct {
-	*loader.Skill
+	*skill.Skill
 	uri     string          // of its SKILL.md
 	entry   json.RawMessage // its skills/list and skills/get entry
-	skillMD *loader.File
+	skillMD *skill.File
 }
 
 // A servedFile is one file of a served skill.
 type servedFile struct {
-	file     *loader.File
+	file     *skill.File
 	resource *mcp.Resource
 }
 
@@ -74,18 +76,18 @@ func emptySkillView() *skillView {
 // newSkillView derives the view of a snapshot. Only skills valid by the
 // Agent Skills rules are served: the extension requires them to be, and
 // hosts refuse the others anyway.
-func newSkillView(snap *loader.Snapshot) *skillView {
+func newSkillView(snap *catalog.Snapshot) *skillView {
 	v := emptySkillView()
 	v.snap = snap
-	var skills []*loader.Skill
+	var skills []*skill.Skill
 	for _, e := range snap.Entries {
-		if e.Kind == loader.KindSkill && e.Skill != nil && e.Listed() {
+		if e.Kind == catalog.KindSkill && e.Skill != nil && e.Listed() {
 			skills = append(skills, e.Skill)
 		}
 	}
 	// Enclosing skills before the skills nested in them, so that a nested
 	// skill's folder is already linked into the enclosing skill's tree.
-	slices.SortFunc(skills, func(a, b *loader.Skill) int { return strings.Compare(skillPath(a), skillPath(b)) })
+	slices.SortFunc(skills, func(a, b *skill.Skill) int { return strings.Compare(skillPath(a), skillPath(b)) })
 	for _, sk := range skills {
 		if err := v.add(sk); err != nil {
 			v.withheld[sk.Name] = err.Error()
@@ -99,12 +101,12 @@ func newSkillView(snap *loader.Snapshot) *skillView {
 }
 
 // add serves sk if it can be served.
-func (v *skillView) add(sk *loader.Skill) error {
+func (v *skillView) add(sk *skill.Skill) error {
 	if err := checkServable(sk); err != nil {
 		return err
 	}
 	root := "skill://" + escapePath(skillPath(sk))
-	served := &servedSkill{Skill: sk, uri: root + "/" + loader.SkillFileName}
+	served := &servedSkill{Skill: sk, uri: root + "/" + skill.FileName}
 	entry := skillEntry{URI: served.uri, Frontmatter: sk.Frontmatter, Resources: make([]manifestEntry, len(sk.Files))}
 	files := map[string]servedFile{}
 	for i := range sk.Files {
@@ -112,7 +114,7 @@ func (v *skillView) add(sk *loader.Skill) error {
 		uri := root + "/" + escapePath(f.Path)
 		entry.Resources[i] = manifestEntry{URI: uri, Digest: "sha256:" + f.SHA256, Size: f.Size}
 		files[uri] = servedFile{file: f, resource: fileResource(sk, f, uri)}
-		if f.Path == loader.SkillFileName {
+		if f.Path == skill.FileName {
 			served.skillMD = f
 		}
 	}
@@ -166,7 +168,7 @@ func (v *skillView) link(root, rel string, child *mcp.Resource) {
 }
 
 // skillPath is where a skill is served: skill://<path>/SKILL.md.
-func skillPath(sk *loader.Skill) string {
+func skillPath(sk *skill.Skill) string {
 	if sk.Path != "" {
 		return sk.Path
 	}
@@ -177,10 +179,10 @@ func skillPath(sk *loader.Skill) string {
 // extension: it breaks an Agent Skills rule, or its frontmatter does not
 // carry name and description as the strings the wire entry needs (the
 // loader accepts `name: 123`, for instance, which hosts read as a number).
-func checkServable(sk *loader.Skill) error {
+func checkServable(sk *skill.Skill) error {
 	if !sk.Valid() {
 		for _, p := range sk.Problems {
-			if p.Severity >= loader.SeverityWarning {
+			if p.Severity >= problem.SeverityWarning {
 				return fmt.Errorf("it breaks an Agent Skills rule: %s", p.Message)
 			}
 		}
@@ -198,9 +200,9 @@ func checkServable(sk *loader.Skill) error {
 // fileResource is the resource metadata of a skill file. The SKILL.md
 // resource takes its name and description from the frontmatter, as the
 // extension asks, and carries the other frontmatter fields in _meta.
-func fileResource(sk *loader.Skill, f *loader.File, uri string) *mcp.Resource {
+func fileResource(sk *skill.Skill, f *skill.File, uri string) *mcp.Resource {
 	r := &mcp.Resource{URI: uri, Name: path.Base(f.Path), MIMEType: mimeType(f), Size: f.Size}
-	if f.Path != loader.SkillFileName {
+	if f.Path != skill.FileName {
 		return r
 	}
 	r.Name, r.Description, r.MIMEType = sk.Name, sk.Description, "text/markdown"
@@ -246,7 +248,7 @@ var mimeTypes = map[string]string{
 	".svg":      "image/svg+xml",
 }
 
-func mimeType(f *loader.File) string {
+func mimeType(f *skill.File) string {
 	if t, ok := mimeTypes[strings.ToLower(path.Ext(f.Path))]; ok {
 		return t
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/snapshot"
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
 // TestSnapshots keeps the shapes a skill takes for clients besides the
@@ -18,7 +18,7 @@ import (
 func TestSnapshots(t *testing.T) {
 	sk := memSkill("csv-audit", 1, map[string]string{"references/rules.md": "# Rules\n"})
 	sk.Frontmatter["license"] = "MIT"
-	catalog := loader.NewCatalog()
+	catalog := catalog.New()
 	putSkills(catalog, sk)
 	cs := skillsClient(t, catalog, "2025-11-25")
 	ctx := context.Background()

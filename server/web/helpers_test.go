@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/internal/mcptest"
 )
@@ -28,13 +28,13 @@ func (f *fakeUpstreams) Call(ctx context.Context, server, tool string, args json
 
 // testCatalog has one upstream server with two tools and a static tools
 // file.
-func testCatalog(t *testing.T) *loader.Catalog {
+func testCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
-	c := loader.NewCatalog(server.ReservedNames...)
+	c := catalog.New(server.ReservedNames...)
 	echo := &mcp.Tool{Name: "echo", Description: "Echo a message back.", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
 	ping := &mcp.Tool{Name: "ping", Description: "Check the server answers.", InputSchema: json.RawMessage(`{"type":"object"}`)}
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, Entries: []*loader.Entry{loader.NewToolEntry("srv", "srv__echo", echo), loader.NewToolEntry("srv", "srv__ping", ping)}})
-	c.Put(&loader.Source{Name: "dump", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("dump", "static_tool", &mcp.Tool{Name: "static_tool", Description: "A static tool.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, Entries: []*catalog.Entry{catalog.NewToolEntry("srv", "srv__echo", echo), catalog.NewToolEntry("srv", "srv__ping", ping)}})
+	c.Put(&catalog.Source{Name: "dump", Kind: catalog.SourceTools, Entries: []*catalog.Entry{catalog.NewToolEntry("dump", "static_tool", &mcp.Tool{Name: "static_tool", Description: "A static tool.", InputSchema: json.RawMessage(`{"type":"object"}`)})}})
 	return c
 }
 

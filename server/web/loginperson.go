@@ -52,7 +52,7 @@ func personalPath(path string) bool {
 // operator's, or a token of http.tokens without a profile): it may start
 // the shared logins.
 func fullAccess(r *http.Request) bool {
-	id := identityOf(r)
+	id := callerOf(r)
 	return id.profile == "" && !id.person
 }
 
@@ -77,7 +77,7 @@ func (l *logins) servePage(w http.ResponseWriter, _ *http.Request) {
 
 // serveMine answers with the caller's own logins.
 func (l *logins) serveMine(w http.ResponseWriter, r *http.Request) {
-	who := identityOf(r).principal
+	who := callerOf(r).principal
 	out := struct {
 		Principal string        `json:"principal"`
 		Logins    []personLogin `json:"logins"`
@@ -93,7 +93,7 @@ func (l *logins) serveMine(w http.ResponseWriter, r *http.Request) {
 // user, binds it to this browser with a cookie, and answers with the
 // authorization page.
 func (l *logins) startPerson(w http.ResponseWriter, r *http.Request, server string) {
-	who := identityOf(r).principal
+	who := callerOf(r).principal
 	nonce := ""
 	if c, err := r.Cookie(oauth.LoginCookie); err == nil && len(c.Value) >= 16 && len(c.Value) <= 64 {
 		nonce = c.Value // one per browser: its logins under way share it

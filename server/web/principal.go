@@ -16,7 +16,7 @@ import (
 // token (on loopback, with no token configured) is the operator's, which
 // the server assumes of a request that names none.
 func withPrincipal(next http.Handler, r *http.Request) http.Handler {
-	id := identityOf(r)
+	id := callerOf(r)
 	if id.principal == "" || bearerToken(r) == "" {
 		return next
 	}

@@ -19,9 +19,9 @@ type ProfileToken struct {
 	Principal string
 }
 
-// identity is who a request comes from, as its token says: the whole
+// caller is who a request comes from, as its token says: the whole
 // catalog or one profile, and the principal.
-type identity struct {
+type caller struct {
 	profile   string // "" for the whole catalog
 	principal string
 	// person marks a principal the identity provider named: it reaches
@@ -32,10 +32,10 @@ type identity struct {
 	expires time.Time
 }
 
-type identityKey struct{}
+type callerKey struct{}
 
-func identityOf(r *http.Request) identity {
-	id, _ := r.Context().Value(identityKey{}).(identity)
+func callerOf(r *http.Request) caller {
+	id, _ := r.Context().Value(callerKey{}).(caller)
 	return id
 }
 
@@ -43,7 +43,7 @@ func identityOf(r *http.Request) identity {
 // and /mcp/p/ of its own profile. The status page, /readyz and approvals
 // show the whole catalog.
 func checkScope(w http.ResponseWriter, r *http.Request) bool {
-	id := identityOf(r)
+	id := callerOf(r)
 	if (id.profile == "" && !id.person) || r.URL.Path == "/mcp" || personalPath(r.URL.Path) || (id.profile != "" && r.URL.Path == "/mcp/p/"+id.profile) {
 		return true
 	}
@@ -58,13 +58,13 @@ func checkScope(w http.ResponseWriter, r *http.Request) bool {
 // endpointFor returns the MCP endpoint a request of /mcp goes to: its
 // token's profile, or the whole catalog.
 func (h *Handler) endpointFor(r *http.Request) *mcpEndpoint {
-	if p := identityOf(r).profile; p != "" {
+	if p := callerOf(r).profile; p != "" {
 		return h.profiles[p]
 	}
 	return h.mcp
 }
 
-// serveMCP serves /mcp for the request's identity.
+// serveMCP serves /mcp for the request's caller.
 func (h *Handler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	e := h.endpointFor(r)
 	if e == nil {
@@ -88,7 +88,7 @@ func (h *Handler) serveProfile(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("Not Found: no profile %q", name), http.StatusNotFound)
 		return
 	}
-	if id := identityOf(r); id.profile != "" && id.profile != name {
+	if id := callerOf(r); id.profile != "" && id.profile != name {
 		http.Error(w, "Forbidden: this token serves another profile", http.StatusForbidden)
 		return
 	}

@@ -1,8 +1,6 @@
 package web
 
-import (
-	"github.com/toolsearch/toolsearch/loader"
-)
+import "github.com/toolsearch/toolsearch/loader/catalog"
 
 // HeldReport is one definition that waits for a person's approval, as
 // the status page's Quarantined list shows it: a held tool, or what else
@@ -24,7 +22,7 @@ type HeldReport struct {
 // then the other definitions the approvals hold (pending, skills left
 // out: a withheld skill is not quarantined), and the held instructions of
 // a source that pending does not name.
-func quarantined(snap *loader.Snapshot, pending []Pending) []HeldReport {
+func quarantined(snap *catalog.Snapshot, pending []Pending) []HeldReport {
 	var out []HeldReport
 	seen := map[string]bool{}
 	add := func(h HeldReport) {
@@ -39,7 +37,7 @@ func quarantined(snap *loader.Snapshot, pending []Pending) []HeldReport {
 		}
 	}
 	for _, p := range pending {
-		if p.Kind != string(loader.KindSkill) && p.Kind != string(loader.KindTool) {
+		if p.Kind != string(catalog.KindSkill) && p.Kind != string(catalog.KindTool) {
 			add(HeldReport{Name: p.Name, Kind: p.Kind, Reason: p.Reason, Change: p.Change})
 		}
 	}

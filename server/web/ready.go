@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -76,9 +76,9 @@ func (rd *readiness) details(body map[string]any) {
 	// stderr, where the cause usually is.
 	errs := map[string]any{}
 	for _, src := range snap.Sources {
-		if src.Kind == loader.SourceServer && src.LastError != "" {
+		if src.Kind == catalog.SourceServer && src.LastError != "" {
 			first, _, _ := strings.Cut(src.LastError, "\n")
-			errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": loader.LastLines(src.Stderr, 5)}
+			errs[src.Name] = map[string]any{"state": src.State, "error": first, "stderr": catalog.LastLines(src.Stderr, 5)}
 		}
 	}
 	if len(errs) > 0 {

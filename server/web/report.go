@@ -3,7 +3,8 @@ package web
 import (
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // CatalogReport is what operators see of the catalog: sources with their
@@ -24,8 +25,8 @@ type SourceReport struct {
 	LastListed *time.Time `json:"lastListed,omitempty"`
 	LastError  string     `json:"lastError,omitempty"`
 	// Stderr is the tail of a server's stderr at its last failure.
-	Stderr   string          `json:"stderr,omitempty"`
-	Problems loader.Problems `json:"problems,omitempty"`
+	Stderr   string           `json:"stderr,omitempty"`
+	Problems problem.Problems `json:"problems,omitempty"`
 }
 
 // EntryReport describes one entry.
@@ -39,11 +40,11 @@ type EntryReport struct {
 	Summary string   `json:"summary"`
 	Reason  string   `json:"reason,omitempty"` // why it was refused
 	// Quarantine says why a tool waits for approval, and how to give it.
-	Quarantine *loader.Quarantine `json:"quarantine,omitempty"`
+	Quarantine *catalog.Quarantine `json:"quarantine,omitempty"`
 }
 
 // BuildCatalogReport describes a snapshot.
-func BuildCatalogReport(snap *loader.Snapshot) CatalogReport {
+func BuildCatalogReport(snap *catalog.Snapshot) CatalogReport {
 	var rep CatalogReport
 	states := map[string]string{}
 	for _, src := range snap.Sources {
@@ -55,9 +56,9 @@ func BuildCatalogReport(snap *loader.Snapshot) CatalogReport {
 		states[src.Name] = string(src.EntryState())
 		rep.Sources = append(rep.Sources, sr)
 	}
-	entry := func(e *loader.Entry) EntryReport {
+	entry := func(e *catalog.Entry) EntryReport {
 		er := EntryReport{Name: e.Name, Kind: string(e.Kind), Source: e.Source, State: states[e.Source], Summary: e.Summary}
-		if e.Kind != loader.KindSkill {
+		if e.Kind != catalog.KindSkill {
 			er.Policy = string(e.Policy)
 		}
 		if e.Held() {

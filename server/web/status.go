@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -64,7 +64,7 @@ type statusView struct {
 	cluster func() ([]ReplicaStatus, error)
 	// measure measures the catalog for the page; statusView.measureCatalog,
 	// or a stand-in in tests.
-	measure func(context.Context, *loader.Snapshot) (*server.Report, error)
+	measure func(context.Context, *catalog.Snapshot) (*server.Report, error)
 
 	// life ends with close, and with it any measurement.
 	life context.Context
@@ -187,7 +187,7 @@ func (v *statusView) measureLatest() {
 
 // measureCatalog measures a sample of queries: enough on large catalogs,
 // since the figures are means and percentiles, which a sample estimates.
-func (v *statusView) measureCatalog(ctx context.Context, snap *loader.Snapshot) (*server.Report, error) {
+func (v *statusView) measureCatalog(ctx context.Context, snap *catalog.Snapshot) (*server.Report, error) {
 	queries := server.OneLinerQueries(snap)
 	if step := len(queries) / statusQueries; step > 1 {
 		sample := queries[:0:0]
@@ -215,10 +215,10 @@ func (v *statusView) serveEvents(w http.ResponseWriter, r *http.Request) {
 		defer stop()
 		activity = ch
 	}
-	catalog := make(chan struct{}, 1)
-	defer v.s.Catalog().Subscribe(func(_, _ *loader.Snapshot) {
+	cat := make(chan struct{}, 1)
+	defer v.s.Catalog().Subscribe(func(_, _ *catalog.Snapshot) {
 		select {
-		case catalog <- struct{}{}:
+		case cat <- struct{}{}:
 		default:
 		}
 	})()
@@ -232,7 +232,7 @@ func (v *statusView) serveEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-activity:
 			fmt.Fprint(w, "event: update\ndata: activity\n\n")
-		case <-catalog:
+		case <-cat:
 			fmt.Fprint(w, "event: update\ndata: catalog\n\n")
 		case <-tick.C:
 			fmt.Fprint(w, ": keepalive\n\n")

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/server"
 )
 
@@ -23,14 +23,14 @@ import (
 // the figures shown in the end are the latest catalog's.
 func TestStatusMeasuresOneAtATime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		catalog := testCatalog(t)
-		s, _ := server.New(catalog, server.Options{})
+		cat := testCatalog(t)
+		s, _ := server.New(cat, server.Options{})
 		defer s.Close()
 		v := newStatusView(s, nil)
 		defer v.close()
 		var running, peak, finished atomic.Int32
 		release := make(chan struct{})
-		v.measure = func(ctx context.Context, snap *loader.Snapshot) (*server.Report, error) {
+		v.measure = func(ctx context.Context, snap *catalog.Snapshot) (*server.Report, error) {
 			n := running.Add(1)
 			defer running.Add(-1)
 			if n > peak.Load() {
@@ -46,7 +46,7 @@ func TestStatusMeasuresOneAtATime(t *testing.T) {
 		}
 		for i := range 20 {
 			tool := &mcp.Tool{Name: "t", Description: fmt.Sprintf("Version %d.", i), InputSchema: json.RawMessage(`{"type":"object"}`)}
-			catalog.Put(&loader.Source{Name: "more", Kind: loader.SourceTools, Entries: []*loader.Entry{loader.NewToolEntry("more", "more__t", tool)}})
+			cat.Put(&catalog.Source{Name: "more", Kind: catalog.SourceTools, Entries: []*catalog.Entry{catalog.NewToolEntry("more", "more__t", tool)}})
 			v.tokens()
 			synctest.Wait()
 		}
@@ -111,10 +111,10 @@ func TestStatusPageSendsNoReferrer(t *testing.T) {
 // prompts and resources; each once, a withheld skill not among them.
 func TestStatusListsEverythingQuarantined(t *testing.T) {
 	c := testCatalog(t)
-	fresh := loader.NewToolEntry("srv", "srv__fresh", &mcp.Tool{Name: "fresh", Description: "New.", InputSchema: json.RawMessage(`{"type":"object"}`)})
-	fresh.Hold(&loader.Quarantine{Reason: "new", Summary: "a new tool", Review: "toolsearch review srv__fresh"})
-	c.Put(&loader.Source{Name: "srv", Kind: loader.SourceServer, State: loader.StateActive, InstructionsHeld: "changed", Entries: []*loader.Entry{fresh}})
-	c.Put(&loader.Source{Name: "other", Kind: loader.SourceServer, State: loader.StateActive, InstructionsHeld: "new"})
+	fresh := catalog.NewToolEntry("srv", "srv__fresh", &mcp.Tool{Name: "fresh", Description: "New.", InputSchema: json.RawMessage(`{"type":"object"}`)})
+	fresh.Hold(&catalog.Quarantine{Reason: "new", Summary: "a new tool", Review: "toolsearch review srv__fresh"})
+	c.Put(&catalog.Source{Name: "srv", Kind: catalog.SourceServer, State: catalog.StateActive, InstructionsHeld: "changed", Entries: []*catalog.Entry{fresh}})
+	c.Put(&catalog.Source{Name: "other", Kind: catalog.SourceServer, State: catalog.StateActive, InstructionsHeld: "new"})
 	s, _ := server.New(c, server.Options{})
 	defer s.Close()
 	approvals := &fakeApprovals{pending: []Pending{
@@ -126,7 +126,7 @@ func TestStatusListsEverythingQuarantined(t *testing.T) {
 	}}
 	v := newStatusView(s, approvals)
 	defer v.close()
-	v.measure = func(context.Context, *loader.Snapshot) (*server.Report, error) { return &server.Report{}, nil }
+	v.measure = func(context.Context, *catalog.Snapshot) (*server.Report, error) { return &server.Report{}, nil }
 	rec := httptest.NewRecorder()
 	v.serveStatus(rec, httptest.NewRequest("GET", "/status.json?filter=echo", nil))
 	var st Status

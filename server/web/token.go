@@ -15,7 +15,7 @@ import (
 
 // checkToken refuses requests without a valid token, when tokens are
 // configured (Options.Token, and the profiles' Options.Tokens; but see
-// tokenExempt), and records the identity the token gives: the whole
+// tokenExempt), and records the caller the token names: the whole
 // catalog or a profile.
 func checkToken(o Options) check {
 	return func(w http.ResponseWriter, r *http.Request) bool {
@@ -25,28 +25,28 @@ func checkToken(o Options) check {
 			http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 			return false
 		}
-		ctx := context.WithValue(r.Context(), identityKey{}, id)
+		ctx := context.WithValue(r.Context(), callerKey{}, id)
 		*r = *r.WithContext(principal.With(ctx, id.principal))
 		return true
 	}
 }
 
-// identify finds the identity a request's token gives, and whether it
+// identify finds the caller a request's token names, and whether it
 // has one: with no token configured anyone is the whole catalog (loopback
 // only, which CheckBind enforces).
-func identify(r *http.Request, o Options) (identity, bool) {
-	operator := identity{principal: operatorPrincipal(o)}
+func identify(r *http.Request, o Options) (caller, bool) {
+	operator := caller{principal: operatorPrincipal(o)}
 	if o.Token == "" && len(o.Tokens) == 0 && o.JWT == nil {
 		return operator, true
 	}
-	found, id := false, identity{}
+	found, id := false, caller{}
 	// Every token is compared, in constant time, whichever matches.
 	if o.Token != "" && validToken(r, o.Token) {
 		found, id = true, operator
 	}
 	for i, pt := range o.Tokens {
 		if validToken(r, pt.Token) && !found {
-			found, id = true, identity{profile: pt.Profile, principal: tokenPrincipal(pt, i)}
+			found, id = true, caller{profile: pt.Profile, principal: tokenPrincipal(pt, i)}
 		}
 	}
 	if !found && o.JWT != nil {
@@ -75,16 +75,16 @@ func tokenPrincipal(pt ProfileToken, i int) string {
 // principal a configured token names (the operator's among them) is not
 // the provider's to claim: a token whose sub said "operator" would
 // otherwise act with the operator's logins.
-func identifyJWT(r *http.Request, o Options) (identity, bool) {
+func identifyJWT(r *http.Request, o Options) (caller, bool) {
 	raw := bearerToken(r)
 	if raw == "" {
-		return identity{}, false
+		return caller{}, false
 	}
 	p, err := o.JWT.Verify(r.Context(), raw)
 	if errors.Is(err, errNotJWT) {
-		return identity{}, false
+		return caller{}, false
 	}
-	refuse := func(why string) (identity, bool) {
+	refuse := func(why string) (caller, bool) {
 		// A token the provider signed is worth a warning; anybody can
 		// send forgeries, which must not flood the log.
 		level := slog.LevelDebug
@@ -92,7 +92,7 @@ func identifyJWT(r *http.Request, o Options) (identity, bool) {
 			level = slog.LevelWarn
 		}
 		o.JWT.log.Log(r.Context(), level, "refused the identity provider's token", "principal", p.name, "why", why, "remote", r.RemoteAddr)
-		return identity{}, false
+		return caller{}, false
 	}
 	switch {
 	case err != nil:
@@ -104,7 +104,7 @@ func identifyJWT(r *http.Request, o Options) (identity, bool) {
 	case p.profile != "" && o.Profiles[p.profile] == nil:
 		return refuse(fmt.Sprintf("its profile %q is not configured", clipName(p.profile, 64)))
 	}
-	return identity{profile: p.profile, principal: p.name, person: true, expires: p.expires}, true
+	return caller{profile: p.profile, principal: p.name, person: true, expires: p.expires}, true
 }
 
 // bearerToken is the request's bearer token, from its Authorization

@@ -19,8 +19,8 @@ import (
 // says why, and takes in what changed meanwhile once the database is back.
 func TestDatabaseDown(t *testing.T) {
 	dsn, key := pgtest.DSN(t), testKey(t)
-	proxy, viaProxy := pgtest.NewProxy(t, dsn)
-	replica, other := open(t, viaProxy, key), open(t, dsn, key)
+	link, viaLink := pgtest.NewLink(t, dsn)
+	replica, other := open(t, viaLink, key), open(t, dsn, key)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -47,7 +47,7 @@ func TestDatabaseDown(t *testing.T) {
 		t.Fatalf("Token before: %v, %v", tok, err)
 	}
 
-	proxy.Down()
+	link.Down()
 	if v := store.Decide(trust.ModeChanged, "srv", "tool", "d1", false); v.Held {
 		t.Errorf("an approved definition while the database is down: %+v", v)
 	}
@@ -74,7 +74,7 @@ func TestDatabaseDown(t *testing.T) {
 	if err := elsewhere.Approve(ctx, "srv", "srv", []trust.Item{{Entry: "tool", Digest: "d2", By: "http"}}); err != nil {
 		t.Fatal(err)
 	}
-	proxy.Up()
+	link.Up()
 	took := waitApproved(t, store, changed, "d2")
 	t.Logf("after the database came back, the approval made meanwhile arrived in %v", took)
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/upstream"
 )
 
@@ -91,7 +91,7 @@ func TestImport(t *testing.T) {
 					t.Fatal(err)
 				}
 				servers, probs, err := upstream.LoadConfig(file)
-				if err != nil || probs.Worst() >= loader.SeverityError || len(servers) != len(part) {
+				if err != nil || probs.Worst() >= problem.SeverityError || len(servers) != len(part) {
 					t.Errorf("toolsearch reads %d of %d servers: %v %v", len(servers), len(part), err, probs)
 				}
 			}

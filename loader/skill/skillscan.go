@@ -1,4 +1,4 @@
-package loader
+package skill
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"github.com/toolsearch/toolsearch/loader/scan"
 )
 
-// SkillsApprovalKey is the skills' key in the approvals store: a withheld
+// ApprovalKey is the skills' key in the approvals store: a withheld
 // skill is approved by its path and digest under it.
-const SkillsApprovalKey = "skills"
+const ApprovalKey = "skills"
 
 // Scan runs the scanner (package loader/scan) over every file of the skill
 // that the model or a host can receive as text: SKILL.md, frontmatter and
@@ -22,7 +23,7 @@ const SkillsApprovalKey = "skills"
 func (s *Skill) Scan() []scan.Finding {
 	var nested []string
 	for _, f := range s.Files {
-		if dir, ok := strings.CutSuffix(f.Path, "/"+SkillFileName); ok {
+		if dir, ok := strings.CutSuffix(f.Path, "/"+FileName); ok {
 			nested = append(nested, dir+"/")
 		}
 	}
@@ -40,15 +41,15 @@ func (s *Skill) Scan() []scan.Finding {
 // WithheldProblems reports a skill's findings as problems, each with its
 // file and line: a strong finding is an error that keeps the skill out of
 // the catalog until it is approved, a weak one a hint that annotates it.
-func WithheldProblems(s *Skill, findings []scan.Finding) Problems {
-	var probs Problems
+func WithheldProblems(s *Skill, findings []scan.Finding) problem.Problems {
+	var probs problem.Problems
 	for _, f := range findings {
-		p := Problem{File: filepath.FromSlash(f.Field), Line: f.Line, Field: string(f.Rule)}
+		p := problem.Problem{File: filepath.FromSlash(f.Field), Line: f.Line, Field: string(f.Rule)}
 		if f.Severity == scan.SeverityWarn {
-			p.Severity = SeverityHint
+			p.Severity = problem.SeverityHint
 			p.Message = fmt.Sprintf("skill %s: the scanner notes (a weak signal; not withheld): %s: %s: %s", s.Path, f.Rule, f.Message, scan.Reveal(f.Span))
 		} else {
-			p.Severity = SeverityError
+			p.Severity = problem.SeverityError
 			p.Message = fmt.Sprintf("skill %s withheld: %s: %s: %s (if it is safe, approve it with toolsearch approve skills/%s)", s.Path, f.Rule, f.Message, scan.Reveal(f.Span), s.Path)
 		}
 		probs = append(probs, p)

@@ -1,4 +1,4 @@
-package loader
+package skill
 
 import (
 	"bytes"
@@ -18,22 +18,23 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"github.com/toolsearch/toolsearch/internal/contain"
+	"github.com/toolsearch/toolsearch/loader/problem"
 	"gopkg.in/yaml.v3"
 )
 
 // Limits from the Agent Skills guidance and the MCP Skills extension.
 const (
-	MaxSkillFileSize   = 1 << 20  // SKILL.md itself
-	MaxSkillFiles      = 512      // files in one skill, SKILL.md included
-	MaxSkillBytes      = 16 << 20 // all files of one skill together
+	MaxFileSize        = 1 << 20  // SKILL.md itself
+	MaxFiles           = 512      // files in one skill, SKILL.md included
+	MaxBytes           = 16 << 20 // all files of one skill together
 	MaxNameLen         = 64
 	MaxDescriptionLen  = 1024
 	MaxCompatibility   = 500
 	recommendedMaxBody = 500 // lines
 )
 
-// SkillFileName is the file that makes a folder a skill.
-const SkillFileName = "SKILL.md"
+// FileName is the file that makes a folder a skill.
+const FileName = "SKILL.md"
 
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -62,7 +63,7 @@ type Skill struct {
 	// slash-separated and sorted. The others show in the files' paths; these
 	// are kept so that they can be served as (empty) directories too.
 	EmptyDirs []string
-	Problems  Problems
+	Problems  problem.Problems
 
 	// Path is where the skill sits among the skills served: its name for a
 	// skill of its own folder, the enclosing skill's path and the folders
@@ -93,7 +94,7 @@ func (f *File) Binary() bool {
 // Valid reports whether the skill follows every rule of the Agent Skills
 // specification (hints aside), which is what strict validation and the MCP
 // Skills extension require.
-func (s *Skill) Valid() bool { return s.Problems.Worst() < SeverityWarning }
+func (s *Skill) Valid() bool { return s.Problems.Worst() < problem.SeverityWarning }
 
 // File returns the file at the given slash-separated relative path.
 func (s *Skill) File(rel string) (*File, bool) {
@@ -116,22 +117,22 @@ func (s *Skill) Digest() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// LoadSkill reads and checks the skill in dir. It returns a nil skill when
+// Load reads and checks the skill in dir. It returns a nil skill when
 // the problems include an error that keeps it out of the catalog; problems
 // of lower severity come back with a usable skill.
-func LoadSkill(dir string) (*Skill, Problems) {
-	file := filepath.Join(dir, SkillFileName)
+func Load(dir string) (*Skill, problem.Problems) {
+	file := filepath.Join(dir, FileName)
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, Problems{{File: file, Severity: SeverityError, Message: err.Error()}}
+		return nil, problem.Problems{{File: file, Severity: problem.SeverityError, Message: err.Error()}}
 	}
 	files, dirs, probs := snapshotFiles(abs, file)
-	if probs.Worst() == SeverityError {
+	if probs.Worst() == problem.SeverityError {
 		return nil, probs
 	}
 	var raw []byte
 	for _, f := range files {
-		if f.Path == SkillFileName {
+		if f.Path == FileName {
 			raw = f.Data
 		}
 	}
@@ -139,15 +140,15 @@ func LoadSkill(dir string) (*Skill, Problems) {
 		// A skill.md where the file system ignores case opens as SKILL.md,
 		// and the folder is asked to load; its listing says what it holds.
 		for _, f := range files {
-			if !strings.Contains(f.Path, "/") && strings.EqualFold(f.Path, SkillFileName) {
+			if !strings.Contains(f.Path, "/") && strings.EqualFold(f.Path, FileName) {
 				p := misnamedSkillFile(filepath.Join(dir, f.Path))
-				p.Severity = SeverityError
+				p.Severity = problem.SeverityError
 				return nil, append(probs, p)
 			}
 		}
-		return nil, append(probs, Problem{File: file, Severity: SeverityError, Message: "SKILL.md is missing or not a regular file"})
+		return nil, append(probs, problem.Problem{File: file, Severity: problem.SeverityError, Message: "SKILL.md is missing or not a regular file"})
 	}
-	s, more := ParseSkill(file, filepath.Base(abs), raw)
+	s, more := Parse(file, filepath.Base(abs), raw)
 	probs = append(probs, more...)
 	if s == nil {
 		return nil, probs
@@ -157,15 +158,15 @@ func LoadSkill(dir string) (*Skill, Problems) {
 	s.EmptyDirs = emptyDirs(dirs, files)
 	s.Path = s.Name
 	s.Problems = probs
-	var nestedProbs Problems
+	var nestedProbs problem.Problems
 	s.Nested, nestedProbs = s.nestedSkills()
 	return s, append(probs, nestedProbs...)
 }
 
-// placeUnder records the skill root the skill was found in, and makes the
+// PlaceUnder records the skill root the skill was found in, and makes the
 // skill's path its folder's path below the root ("team/release-notes" for a
 // skill in an organizational folder), its nested skills' paths following.
-func (s *Skill) placeUnder(root string) {
+func (s *Skill) PlaceUnder(root string) {
 	s.Root = root
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -192,16 +193,16 @@ func nestedPath(s, n *Skill) string {
 // nestedSkills parses the SKILL.md files below the skill's own, each as the
 // skill of its folder. A nested skill that cannot load is reported and left
 // out; the enclosing skill loads all the same.
-func (s *Skill) nestedSkills() ([]*Skill, Problems) {
+func (s *Skill) nestedSkills() ([]*Skill, problem.Problems) {
 	var nested []*Skill
-	var probs Problems
+	var probs problem.Problems
 	for _, f := range s.Files {
-		sub, ok := strings.CutSuffix(f.Path, "/"+SkillFileName)
+		sub, ok := strings.CutSuffix(f.Path, "/"+FileName)
 		if !ok {
 			continue
 		}
 		file := filepath.Join(s.Dir, filepath.FromSlash(f.Path))
-		n, more := ParseSkill(file, path.Base(sub), f.Data)
+		n, more := Parse(file, path.Base(sub), f.Data)
 		probs = append(probs, more...)
 		if n == nil {
 			continue
@@ -225,11 +226,11 @@ func (s *Skill) nestedSkills() ([]*Skill, Problems) {
 	return nested, probs
 }
 
-// ParseSkill parses the bytes of a SKILL.md whose folder is named folder and
+// Parse parses the bytes of a SKILL.md whose folder is named folder and
 // validates them by the Agent Skills rules. file is used in problem reports.
 // Files, Dir and Root are left for the caller to fill. It reports every
 // problem it finds; the skill is nil when one of them leaves it unusable.
-func ParseSkill(file, folder string, raw []byte) (*Skill, Problems) {
+func Parse(file, folder string, raw []byte) (*Skill, problem.Problems) {
 	p := &skillParser{file: file, folder: folder}
 	s := p.parse(raw)
 	if p.failed {
@@ -248,13 +249,13 @@ type skillParser struct {
 	fm           frontmatterBlock
 	fields       map[string]*yaml.Node // frontmatter values by key
 	keyLines     map[string]int        // file line of each key
-	probs        Problems
+	probs        problem.Problems
 	failed       bool
 }
 
-func (p *skillParser) report(line int, field string, sev Severity, format string, args ...any) {
-	p.probs = append(p.probs, Problem{File: p.file, Line: line, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
-	if sev == SeverityError {
+func (p *skillParser) report(line int, field string, sev problem.Severity, format string, args ...any) {
+	p.probs = append(p.probs, problem.Problem{File: p.file, Line: line, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	if sev == problem.SeverityError {
 		p.failed = true
 	}
 }
@@ -273,14 +274,14 @@ func (p *skillParser) parse(raw []byte) *Skill {
 		if errors.As(err, &le) && le.line > 0 {
 			line = le.line // where the YAML parser stopped, in the file
 		}
-		p.report(line, "", SeverityError, "%v", err)
+		p.report(line, "", problem.SeverityError, "%v", err)
 		return nil
 	}
 	if fm.fixedColons {
-		p.report(fm.line, "", SeverityWarning, "frontmatter is not valid YAML (an unquoted colon in a value?); loaded after quoting the values: quote them in the file")
+		p.report(fm.line, "", problem.SeverityWarning, "frontmatter is not valid YAML (an unquoted colon in a value?); loaded after quoting the values: quote them in the file")
 	}
 	if fm.node.Kind != yaml.MappingNode {
-		p.report(fm.line, "", SeverityError, "frontmatter must be a YAML mapping of keys to values")
+		p.report(fm.line, "", problem.SeverityError, "frontmatter must be a YAML mapping of keys to values")
 		return nil
 	}
 	s := &Skill{FrontmatterYAML: fm.raw, Body: body}
@@ -300,19 +301,19 @@ func (p *skillParser) parse(raw []byte) *Skill {
 // encoding, byte order mark and line endings. It reports false when the
 // file cannot be parsed.
 func (p *skillParser) wholeFile(raw []byte) bool {
-	if len(raw) > MaxSkillFileSize {
-		p.report(0, "", SeverityError, "SKILL.md is %d bytes, over the 1 MiB limit", len(raw))
+	if len(raw) > MaxFileSize {
+		p.report(0, "", problem.SeverityError, "SKILL.md is %d bytes, over the 1 MiB limit", len(raw))
 		return false
 	}
 	if !utf8.Valid(raw) {
-		p.report(0, "", SeverityError, "SKILL.md is not valid UTF-8")
+		p.report(0, "", problem.SeverityError, "SKILL.md is not valid UTF-8")
 		return false
 	}
 	if bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
-		p.report(1, "", SeverityWarning, "SKILL.md starts with a UTF-8 byte order mark, which breaks hosts that need --- on line 1 (the MCP Inspector among them): save it without one")
+		p.report(1, "", problem.SeverityWarning, "SKILL.md starts with a UTF-8 byte order mark, which breaks hosts that need --- on line 1 (the MCP Inspector among them): save it without one")
 	}
 	if bytes.Contains(raw, []byte("\r\n")) {
-		p.report(0, "", SeverityHint, "SKILL.md has CRLF line endings, which some hosts mis-parse: prefer LF")
+		p.report(0, "", problem.SeverityHint, "SKILL.md has CRLF line endings, which some hosts mis-parse: prefer LF")
 	}
 	return true
 }
@@ -327,7 +328,7 @@ func (p *skillParser) keys() {
 		p.fields[k.Value] = v
 		p.keyLines[k.Value] = k.Line + p.fm.lineOffset
 		if !slices.Contains(specKeys, k.Value) {
-			p.report(p.keyLines[k.Value], k.Value, SeverityWarning, "unknown frontmatter key %q: the specification defines only %s; put custom fields under metadata", k.Value, strings.Join(specKeys, ", "))
+			p.report(p.keyLines[k.Value], k.Value, problem.SeverityWarning, "unknown frontmatter key %q: the specification defines only %s; put custom fields under metadata", k.Value, strings.Join(specKeys, ", "))
 		}
 	}
 }
@@ -347,7 +348,7 @@ func (p *skillParser) str(key string) (string, bool) {
 		return "", false
 	}
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		p.report(p.lineOf(key), key, SeverityWarning, "%s must be a string", key)
+		p.report(p.lineOf(key), key, problem.SeverityWarning, "%s must be a string", key)
 		return "", false
 	}
 	return n.Value, true
@@ -360,23 +361,23 @@ func (p *skillParser) name() string {
 	name, hasName := p.str("name")
 	switch {
 	case !hasName || name == "":
-		p.report(line, "name", SeverityWarning, "name is missing; using the folder name %q", p.folder)
+		p.report(line, "name", problem.SeverityWarning, "name is missing; using the folder name %q", p.folder)
 		name = p.folder
 	case !nameRE.MatchString(name) || utf8.RuneCountInString(name) > MaxNameLen:
-		p.report(line, "name", SeverityWarning, "name %q must be 1-%d characters of a-z, 0-9 and single inner hyphens", name, MaxNameLen)
+		p.report(line, "name", problem.SeverityWarning, "name %q must be 1-%d characters of a-z, 0-9 and single inner hyphens", name, MaxNameLen)
 		if !nameRE.MatchString(name) {
 			name = p.folder
 		}
 	case name != p.folder:
-		p.report(line, "name", SeverityWarning, "name %q differs from its folder %q", name, p.folder)
+		p.report(line, "name", problem.SeverityWarning, "name %q differs from its folder %q", name, p.folder)
 	}
 	if !nameRE.MatchString(name) || len(name) > 2*MaxNameLen {
-		p.report(line, "name", SeverityError, "no usable skill name: neither the name field nor the folder %q is a valid name", p.folder)
+		p.report(line, "name", problem.SeverityError, "no usable skill name: neither the name field nor the folder %q is a valid name", p.folder)
 		return ""
 	}
 	for _, word := range []string{"anthropic", "claude"} {
 		if strings.Contains(name, word) {
-			p.report(line, "name", SeverityHint, "name contains the reserved word %q, which claude.ai uploads reject", word)
+			p.report(line, "name", problem.SeverityHint, "name contains the reserved word %q, which claude.ai uploads reject", word)
 		}
 	}
 	return name
@@ -389,13 +390,13 @@ func (p *skillParser) description() string {
 	desc, _ := p.str("description")
 	switch {
 	case strings.TrimSpace(desc) == "":
-		p.report(line, "description", SeverityError, "description is missing or empty: it says what the skill does and when to use it")
+		p.report(line, "description", problem.SeverityError, "description is missing or empty: it says what the skill does and when to use it")
 		return ""
 	case utf8.RuneCountInString(desc) > MaxDescriptionLen:
-		p.report(line, "description", SeverityWarning, "description is %d characters, over the %d limit", utf8.RuneCountInString(desc), MaxDescriptionLen)
+		p.report(line, "description", problem.SeverityWarning, "description is %d characters, over the %d limit", utf8.RuneCountInString(desc), MaxDescriptionLen)
 	}
 	if strings.ContainsAny(desc, "<>") {
-		p.report(line, "description", SeverityHint, "description contains < or >, which some validators reject")
+		p.report(line, "description", problem.SeverityHint, "description contains < or >, which some validators reject")
 	}
 	return desc
 }
@@ -403,7 +404,7 @@ func (p *skillParser) description() string {
 func (p *skillParser) compatibility() {
 	if c, ok := p.str("compatibility"); ok {
 		if n := utf8.RuneCountInString(c); n == 0 || n > MaxCompatibility {
-			p.report(p.lineOf("compatibility"), "compatibility", SeverityWarning, "compatibility must be 1-%d characters, got %d", MaxCompatibility, n)
+			p.report(p.lineOf("compatibility"), "compatibility", problem.SeverityWarning, "compatibility must be 1-%d characters, got %d", MaxCompatibility, n)
 		}
 	}
 }
@@ -416,16 +417,16 @@ func (p *skillParser) metadata() {
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		p.report(p.lineOf("metadata"), "metadata", SeverityWarning, "metadata must be a map of strings to strings")
+		p.report(p.lineOf("metadata"), "metadata", problem.SeverityWarning, "metadata must be a map of strings to strings")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
-			p.report(v.Line+p.fm.lineOffset, "metadata."+k.Value, SeverityWarning, "metadata value %q must be a string (quote it)", k.Value)
+			p.report(v.Line+p.fm.lineOffset, "metadata."+k.Value, problem.SeverityWarning, "metadata value %q must be a string (quote it)", k.Value)
 		}
 		if strings.HasPrefix(k.Value, "io.modelcontextprotocol/") {
-			p.report(k.Line+p.fm.lineOffset, "metadata."+k.Value, SeverityHint, "metadata keys starting io.modelcontextprotocol/ are reserved")
+			p.report(k.Line+p.fm.lineOffset, "metadata."+k.Value, problem.SeverityHint, "metadata keys starting io.modelcontextprotocol/ are reserved")
 		}
 	}
 }
@@ -435,15 +436,15 @@ func (p *skillParser) allowedTools() {
 	switch {
 	case !ok:
 	case n.Kind == yaml.SequenceNode:
-		p.report(p.lineOf("allowed-tools"), "allowed-tools", SeverityHint, "allowed-tools is a list; the current specification wants a space-separated string")
+		p.report(p.lineOf("allowed-tools"), "allowed-tools", problem.SeverityHint, "allowed-tools is a list; the current specification wants a space-separated string")
 	case n.Kind != yaml.ScalarNode:
-		p.report(p.lineOf("allowed-tools"), "allowed-tools", SeverityWarning, "allowed-tools must be a space-separated string")
+		p.report(p.lineOf("allowed-tools"), "allowed-tools", problem.SeverityWarning, "allowed-tools must be a space-separated string")
 	}
 }
 
 func (p *skillParser) body(body string) {
 	if lines := strings.Count(body, "\n"); lines > recommendedMaxBody {
-		p.report(0, "", SeverityHint, "body has %d lines; the guidance is under %d: move detail into references/", lines, recommendedMaxBody)
+		p.report(0, "", problem.SeverityHint, "body has %d lines; the guidance is under %d: move detail into references/", lines, recommendedMaxBody)
 	}
 }
 
@@ -655,13 +656,13 @@ func quoteColonValues(data []byte) ([]byte, bool) {
 // the size and count limits and refusing symlinks that lead out of the
 // folder. Files are sorted by path. It also returns the folders it went
 // through (slash-separated, the skill folder itself left out).
-func snapshotFiles(dir, skillFile string) ([]File, []string, Problems) {
+func snapshotFiles(dir, skillFile string) ([]File, []string, problem.Problems) {
 	var files []File
 	var dirs []string
-	var probs Problems
+	var probs problem.Problems
 	var total int64
 	fail := func(file, format string, args ...any) {
-		probs = append(probs, Problem{File: file, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+		probs = append(probs, problem.Problem{File: file, Severity: problem.SeverityError, Message: fmt.Sprintf(format, args...)})
 	}
 	realDir, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -675,7 +676,7 @@ func snapshotFiles(dir, skillFile string) ([]File, []string, Problems) {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		if d.IsDir() {
-			if p != dir && skippedDirs[d.Name()] {
+			if p != dir && SkippedDirs[d.Name()] {
 				return fs.SkipDir
 			}
 			if p != dir {
@@ -699,7 +700,7 @@ func snapshotFiles(dir, skillFile string) ([]File, []string, Problems) {
 			}
 			if err == nil && info.IsDir() {
 				// Following linked folders invites loops; their files are reachable under their real path.
-				probs = append(probs, Problem{File: p, Severity: SeverityHint, Message: "symlinked folder not followed"})
+				probs = append(probs, problem.Problem{File: p, Severity: problem.SeverityHint, Message: "symlinked folder not followed"})
 				return nil
 			}
 		}
@@ -710,16 +711,16 @@ func snapshotFiles(dir, skillFile string) ([]File, []string, Problems) {
 		if !info.Mode().IsRegular() {
 			return nil
 		}
-		if len(files) >= MaxSkillFiles {
-			fail(skillFile, "the skill has more than %d files", MaxSkillFiles)
+		if len(files) >= MaxFiles {
+			fail(skillFile, "the skill has more than %d files", MaxFiles)
 			return fs.SkipAll
 		}
 		total += info.Size()
-		if total > MaxSkillBytes {
+		if total > MaxBytes {
 			fail(skillFile, "the skill's files add up to more than 16 MiB")
 			return fs.SkipAll
 		}
-		if filepath.ToSlash(rel) == SkillFileName && info.Size() > MaxSkillFileSize {
+		if filepath.ToSlash(rel) == FileName && info.Size() > MaxFileSize {
 			fail(p, "SKILL.md is %d bytes, over the 1 MiB limit", info.Size())
 			return fs.SkipAll
 		}
@@ -750,7 +751,7 @@ func emptyDirs(dirs []string, files []File) []string {
 	}
 	var empty []string
 	for _, d := range dirs {
-		if !full[d] && len(empty) < MaxSkillFiles {
+		if !full[d] && len(empty) < MaxFiles {
 			empty = append(empty, d)
 		}
 	}
@@ -760,7 +761,7 @@ func emptyDirs(dirs []string, files []File) []string {
 
 // Folders and files that are tooling debris rather than part of a skill.
 var (
-	skippedDirs  = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".venv": true}
+	SkippedDirs  = map[string]bool{".git": true, "node_modules": true, "__pycache__": true, ".venv": true}
 	skippedFiles = map[string]bool{".DS_Store": true}
 )
 

@@ -5,16 +5,16 @@ import (
 	"errors"
 	"time"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 )
 
-// proxy runs one request to the server u, with the rules of calls:
+// forward runs one request to the server u, with the rules of calls:
 // admitted only before Shutdown, bounded by the server's timeout (whose
 // clock stops while the caller is asked for input), and ended with the
 // connection. connect returns the connection within the timeout: a call
 // waits for the server's tools (u.await), other requests take a live
 // connection at once (u.live). what names the request in errors.
-func (m *Manager) proxy(ctx context.Context, u *upstream, what string,
+func (m *Manager) forward(ctx context.Context, u *upstream, what string,
 	connect func(context.Context, time.Duration) (*session, error),
 	do func(ctx context.Context, s *session, clock *callClock) error,
 ) error {
@@ -68,7 +68,7 @@ func (m *Manager) proxy(ctx context.Context, u *upstream, what string,
 // tools.
 func (u *upstream) live(ctx context.Context, timeout time.Duration) (*session, error) {
 	u.mu.Lock()
-	s, up := u.sess, u.sess != nil && (u.state == loader.StateActive || u.state == loader.StateValidating)
+	s, up := u.sess, u.sess != nil && (u.state == catalog.StateActive || u.state == catalog.StateValidating)
 	u.mu.Unlock()
 	if up {
 		return s, nil

@@ -16,7 +16,7 @@ import (
 	"github.com/toolsearch/toolsearch/internal/atomicfile"
 )
 
-// An identity is how toolsearch recognizes a server across runs, in two
+// serverKeys are how toolsearch recognizes a server across runs, in two
 // ways that answer two questions.
 //
 // Whom the approvals belong to: the server's name in the configuration.
@@ -38,26 +38,26 @@ import (
 // since the same entry then starts another program elsewhere. A bare
 // command (npx, uvx) is looked up on PATH and needs no folder. Values of
 // the environment and headers are left out: they hold secrets that rotate.
-type identity struct {
+type serverKeys struct {
 	// trust is the server's key in the approvals store.
 	trust string
 	// file is the server's last known catalog; legacy is where a
-	// toolsearch before identities kept it (keyed by the folder too),
+	// toolsearch before server keys kept it (keyed by the folder too),
 	// read when file does not exist yet.
 	file, legacy string
 }
 
 // trustKeyPrefix starts the approvals key of every server, keeping them
-// apart from the skills' (loader.SkillsApprovalKey).
+// apart from the skills' (skill.ApprovalKey).
 const trustKeyPrefix = "server:"
 
 // trustKey is the approvals key of the server of that name.
 func trustKey(name string) string { return trustKeyPrefix + name }
 
-// identify returns the identity of the server configured as cfg, with its
+// keysOf returns the keys of the server configured as cfg, with its
 // catalog files in dir ("" keeps none).
-func identify(dir string, cfg ServerConfig) identity {
-	id := identity{trust: trustKey(cfg.Name)}
+func keysOf(dir string, cfg ServerConfig) serverKeys {
+	id := serverKeys{trust: trustKey(cfg.Name)}
 	if dir == "" {
 		return id
 	}
@@ -69,7 +69,7 @@ func identify(dir string, cfg ServerConfig) identity {
 	key, _ := json.Marshal([]any{cfg.Name, cfg.Type, cfg.Command, cfg.Args, cfg.Cwd, folder,
 		slices.Sorted(maps.Keys(cfg.Env)), headerNames(cfg.Headers), cfg.URL})
 	id.file = catalogFile(dir, cfg.Name, key)
-	// Before identities, a stdio server without cwd was keyed by the
+	// Before server keys, a stdio server without cwd was keyed by the
 	// folder, and nothing but the entry's fields below counted.
 	cwd := cfg.Cwd
 	if cfg.Type == TypeStdio && cwd == "" {
@@ -122,7 +122,7 @@ func headerNames(h map[string]string) []string {
 }
 
 // adoptApprovals moves the server's approvals from the keys a toolsearch
-// before identities used (its catalog file's name: the name, then a hash
+// before server keys used (its catalog file's name: the name, then a hash
 // of the entry and, for stdio, the folder) to its name, merging those of
 // every configuration and folder it was trusted under (see
 // trust.Store.Adopt for what is kept).
@@ -134,7 +134,7 @@ func (u *upstream) adoptApprovals() {
 }
 
 // legacyKey reports whether key is one that a toolsearch before
-// identities gave the server (and its catalog file): its safe name, a dash
+// server keys gave the server (and its catalog file): its safe name, a dash
 // and 16 hex digits.
 func legacyKey(name, key string) bool {
 	h, ok := strings.CutPrefix(key, atomicfile.NamePart(name)+"-")

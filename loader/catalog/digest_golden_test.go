@@ -1,4 +1,4 @@
-package loader
+package catalog
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolsearch/toolsearch/internal/devsplit"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // The digests in testdata/*.golden were made by the code that wrote the
@@ -22,8 +23,8 @@ import (
 // canonicalizer) must leave every one of them as it is. Regenerate them only
 // for a deliberate change of the digest, which invalidates every approval:
 //
-//	go test ./loader -run TestDigestGolden -update-digests
-var updateDigests = flag.Bool("update-digests", false, "rewrite loader/testdata/*.golden from the current code")
+//	go test ./loader/catalog -run TestDigestGolden -update-digests
+var updateDigests = flag.Bool("update-digests", false, "rewrite loader/catalog/testdata/*.golden from the current code")
 
 // goldenEdgeJSON are JSON texts at the edges of the grammar and of the
 // round trip: escapes, surrogates, numbers a float64 does not hold, keys
@@ -96,7 +97,7 @@ func goldenEdgeFile(text string) []byte {
 // PackSchemas): the two ways definitions arrive.
 func digestLines(label string, data []byte) []string {
 	var lines []string
-	fromFile, err := DecodeTools(data)
+	fromFile, err := toolfile.DecodeTools(data)
 	if err != nil {
 		lines = append(lines, label+" file: refused")
 	}
@@ -105,7 +106,7 @@ func digestLines(label string, data []byte) []string {
 		lines = append(lines, label+" listed: refused")
 		listed = nil
 	}
-	PackSchemas(listed)
+	toolfile.PackSchemas(listed)
 	for i, t := range fromFile {
 		lines = append(lines, fmt.Sprintf("%s file %d %q %s", label, i, t.Name, ToolDigest(t)))
 	}
@@ -132,7 +133,7 @@ func edgeDigestLines() []string {
 // poisonedDigestLines digests the scanner's poisoned corpus: its tools,
 // read as a tools file, and each entry whole as a feature's definition.
 func poisonedDigestLines(t *testing.T) []string {
-	data, err := os.ReadFile(filepath.Join("scan", "testdata", "poisoned.json"))
+	data, err := os.ReadFile(filepath.Join("..", "scan", "testdata", "poisoned.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package loader
+package skill
 
 import (
 	"crypto/sha256"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/toolsearch/toolsearch/internal/atomicfile/atomicfiletest"
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 func TestParseSkill(t *testing.T) {
@@ -172,7 +173,7 @@ func TestParseSkill(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, probs := ParseSkill("SKILL.md", tt.folder, []byte(tt.text))
+			s, probs := Parse("SKILL.md", tt.folder, []byte(tt.text))
 			var got []string
 			for _, p := range probs {
 				got = append(got, p.Severity.String()+"@"+itoa(p.Line)+": "+p.Message)
@@ -206,7 +207,7 @@ func TestParseSkill(t *testing.T) {
 
 func TestParseSkillKeepsFrontmatterVerbatim(t *testing.T) {
 	text := "---\nname: demo\ndescription: \"Quoted: with colon\"\nlicense: MIT\nmetadata:\n  version: \"1.2\"\n  when: 2024-01-02\n---\nBody\n"
-	s, probs := ParseSkill("SKILL.md", "demo", []byte(text))
+	s, probs := Parse("SKILL.md", "demo", []byte(text))
 	if s == nil {
 		t.Fatal(probs)
 	}
@@ -228,7 +229,7 @@ func TestLoadSkillManifest(t *testing.T) {
 	write(t, dir, "references/a.md", "# A\n")
 	write(t, dir, "scripts/run.sh", "#!/bin/sh\necho hi\n")
 	write(t, dir, ".git/config", "ignored")
-	s, probs := LoadSkill(dir)
+	s, probs := Load(dir)
 	if s == nil {
 		t.Fatal(probs)
 	}
@@ -257,7 +258,7 @@ func TestLoadSkillEmptyFolders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, probs := LoadSkill(dir)
+	s, probs := Load(dir)
 	if s == nil {
 		t.Fatal(probs)
 	}
@@ -266,7 +267,7 @@ func TestLoadSkillEmptyFolders(t *testing.T) {
 	}
 	before := s.Digest()
 	os.Remove(filepath.Join(dir, "assets/fonts"))
-	if s, _ = LoadSkill(dir); s.Digest() == before {
+	if s, _ = Load(dir); s.Digest() == before {
 		t.Error("removing an empty folder left the digest as it was")
 	}
 }
@@ -281,7 +282,7 @@ func TestLoadSkillNested(t *testing.T) {
 	write(t, dir, "templates/receipt/SKILL.md", "---\nname: not-receipt\ndescription: Misnamed.\n---\n")
 	write(t, dir, "templates/broken/SKILL.md", "no frontmatter")
 	os.MkdirAll(filepath.Join(dir, "templates/invoice/drafts"), 0o755)
-	s, probs := LoadSkill(dir)
+	s, probs := Load(dir)
 	if s == nil {
 		t.Fatal(probs)
 	}
@@ -306,7 +307,7 @@ func TestLoadSkillNested(t *testing.T) {
 	if n := s.Nested[0]; n.Dir != filepath.Join(dir, "templates", "invoice") || n.Body != "Use layout.md.\n" {
 		t.Errorf("invoice: dir %s, body %q", n.Dir, n.Body)
 	}
-	text := probs.Err(SeverityHint).Error()
+	text := probs.Err(problem.SeverityHint).Error()
 	for _, want := range []string{"templates/broken/SKILL.md", "templates/receipt/SKILL.md"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems do not name %s:\n%s", want, text)
@@ -329,7 +330,7 @@ func TestLoadSkillRefusals(t *testing.T) {
 			write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n"+strings.Repeat("a", 1<<20))
 		}, "over the 1 MiB limit"},
 		{"too many files", func(t *testing.T, dir string) {
-			for i := range MaxSkillFiles {
+			for i := range MaxFiles {
 				write(t, dir, filepath.Join("many", itoa(i)+".txt"), "x")
 			}
 		}, "more than 512 files"},
@@ -352,11 +353,11 @@ func TestLoadSkillRefusals(t *testing.T) {
 			dir := filepath.Join(atomicfiletest.TempDir(t), "demo") // also run under Wine (.ci/run)
 			write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n")
 			tt.setup(t, dir)
-			s, probs := LoadSkill(dir)
+			s, probs := Load(dir)
 			if s != nil {
 				t.Fatalf("skill loaded, want it refused")
 			}
-			if err := probs.Err(SeverityError); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err := probs.Err(problem.SeverityError); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("problems = %v, want %q", probs, tt.want)
 			}
 		})
@@ -368,7 +369,7 @@ func TestLoadSkillSymlinkInsideIsKept(t *testing.T) {
 	write(t, dir, "SKILL.md", "---\nname: demo\ndescription: x\n---\n")
 	write(t, dir, "references/a.md", "A")
 	symlink(t, "references/a.md", filepath.Join(dir, "alias.md"))
-	s, probs := LoadSkill(dir)
+	s, probs := Load(dir)
 	if s == nil {
 		t.Fatal(probs)
 	}
@@ -434,7 +435,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestFrontmatterScalarsFollowTheCoreSchema(t *testing.T) {
 	text := "---\nname: demo\ndescription: x\nmetadata:\n  a: \"1\"\nlicense: 017\ncompatibility: 1_000\nx-hex: 0x1F\nx-float: 1.5\nx-bool: yes\nx-true: true\nx-date: 2024-01-02\nx-null: ~\n---\n"
-	s, probs := ParseSkill("SKILL.md", "demo", []byte(text))
+	s, probs := Parse("SKILL.md", "demo", []byte(text))
 	if s == nil {
 		t.Fatal(probs)
 	}

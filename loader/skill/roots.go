@@ -1,4 +1,4 @@
-package loader
+package skill
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // MaxOrgDepth is how many folders deep below a root a skill folder may sit:
@@ -13,23 +15,23 @@ import (
 // "eng/backend/skill"), as the MCP Skills extension allows.
 const MaxOrgDepth = 3
 
-// SkillDirs lists the folders below root that hold a SKILL.md, in path
+// Dirs lists the folders below root that hold a SKILL.md, in path
 // order: the root's subfolders, and the folders of organizational subfolders
 // (those without a SKILL.md) down to MaxOrgDepth levels. It does not look
 // inside skill folders, whose nested skills belong to them. Folders whose
 // skill file is misnamed (skill.md) come back as problems, since they are
 // almost always meant to be skills.
-func SkillDirs(root string) ([]string, Problems, error) {
+func Dirs(root string) ([]string, problem.Problems, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading skill root: %w", err)
 	}
 	var dirs []string
-	var probs Problems
+	var probs problem.Problems
 	var scan func(parent string, entries []os.DirEntry, depth int)
 	scan = func(parent string, entries []os.DirEntry, depth int) {
 		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") || skippedDirs[e.Name()] {
+			if strings.HasPrefix(e.Name(), ".") || SkippedDirs[e.Name()] {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
@@ -45,7 +47,7 @@ func SkillDirs(root string) ([]string, Problems, error) {
 			// skill.md too, and the folder would fail to load there while Linux
 			// reports it misnamed.
 			switch name := skillFileIn(sub); name {
-			case SkillFileName:
+			case FileName:
 				dirs = append(dirs, dir)
 				continue
 			case "":
@@ -69,9 +71,9 @@ func skillFileIn(entries []os.DirEntry) string {
 	folded := ""
 	for _, e := range entries {
 		switch {
-		case e.Name() == SkillFileName:
-			return SkillFileName
-		case folded == "" && strings.EqualFold(e.Name(), SkillFileName):
+		case e.Name() == FileName:
+			return FileName
+		case folded == "" && strings.EqualFold(e.Name(), FileName):
 			folded = e.Name()
 		}
 	}
@@ -80,6 +82,6 @@ func skillFileIn(entries []os.DirEntry) string {
 
 // misnamedSkillFile is the problem of a skill file named other than exactly
 // SKILL.md (skill.md, Skill.md): almost always meant to be a skill.
-func misnamedSkillFile(file string) Problem {
-	return Problem{File: file, Severity: SeverityWarning, Message: "the skill file must be named exactly SKILL.md; this folder is not loaded"}
+func misnamedSkillFile(file string) problem.Problem {
+	return problem.Problem{File: file, Severity: problem.SeverityWarning, Message: "the skill file must be named exactly SKILL.md; this folder is not loaded"}
 }

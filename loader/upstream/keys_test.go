@@ -11,14 +11,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolsearch/toolsearch/loader"
+	"github.com/toolsearch/toolsearch/loader/catalog"
 	"github.com/toolsearch/toolsearch/loader/trust"
 )
 
 // startWith makes and starts a Manager over the given configurations of
 // the fake servers, in a fresh catalog.
 func (e *testEnv) startWith(cfgs ...ServerConfig) *Manager {
-	e.catalog = loader.NewCatalog()
+	e.catalog = catalog.New()
 	e.opts.Catalog = e.catalog
 	m := New(cfgs, e.opts)
 	m.firstBackoff = time.Millisecond
@@ -63,7 +63,7 @@ func TestTrustFollowsTheName(t *testing.T) {
 			}
 			f.setTool("add", "Adds two numbers, and keeps a copy of them for later.", "a", "b", "keep")
 			m = e.startWith(tc.edit)
-			src := waitSource(t, e.catalog, "calc", "listed", inState(loader.StateActive))
+			src := waitSource(t, e.catalog, "calc", "listed", inState(catalog.StateActive))
 			if ent := entry(src, "calc__add"); !ent.Held() || ent.Quarantine.Reason != trust.ReasonChanged {
 				t.Errorf("the changed tool after %s: held %v (%+v)", tc.name, ent.Held(), ent.Quarantine)
 			} else if q := ent.Quarantine; q.Previous == nil || q.Summary != "description changed; parameters added: keep" || ent.Description != "Adds two numbers." {
@@ -103,7 +103,7 @@ func TestLastKnownCatalogAcrossFolders(t *testing.T) {
 			f := e.add("calc", nil)
 			f.setTool("add", "Adds two numbers.", "a", "b")
 			m := e.startWith(tc.cfg)
-			waitSource(t, e.catalog, "calc", "listed", inState(loader.StateActive))
+			waitSource(t, e.catalog, "calc", "listed", inState(catalog.StateActive))
 			m.Close()
 
 			t.Chdir(t.TempDir())
@@ -118,7 +118,7 @@ func TestLastKnownCatalogAcrossFolders(t *testing.T) {
 }
 
 // TestApprovalsMigrate: approvals kept under the keys of a toolsearch
-// before identities (the catalog file's name) move to the server's name:
+// before server keys (the catalog file's name) move to the server's name:
 // a person's approvals from every old key, what listings trusted from the
 // oldest only.
 func TestApprovalsMigrate(t *testing.T) {
@@ -131,10 +131,10 @@ func TestApprovalsMigrate(t *testing.T) {
 	// The digests as listed, from a run with a cache of its own.
 	probe := e.opts
 	probe.CacheDir = t.TempDir()
-	probe.Catalog = loader.NewCatalog()
+	probe.Catalog = catalog.New()
 	pm := New([]ServerConfig{cfg}, probe)
 	pm.Start(context.Background())
-	listed := waitSource(t, probe.Catalog, "calc", "probe listing", inState(loader.StateActive))
+	listed := waitSource(t, probe.Catalog, "calc", "probe listing", inState(catalog.StateActive))
 	pm.Close()
 	digest := func(name string) string { return entry(listed, "calc__"+name).Digest }
 	at := func(day int) time.Time { return time.Date(2026, 1, day, 0, 0, 0, 0, time.UTC) }
@@ -154,7 +154,7 @@ func TestApprovalsMigrate(t *testing.T) {
 	os.WriteFile(filepath.Join(e.opts.CacheDir, trust.FileName), data, 0o600)
 
 	e.startWith(cfg)
-	src := waitSource(t, e.catalog, "calc", "listed", inState(loader.StateActive))
+	src := waitSource(t, e.catalog, "calc", "listed", inState(catalog.StateActive))
 	if !entry(src, "calc__add").Held() {
 		t.Error("a definition trusted by another folder's first listing was carried over")
 	}
@@ -249,7 +249,7 @@ func waitKnown(t *testing.T, m *Manager, server string) {
 	}
 }
 
-// TestLegacyKey: the keys of a toolsearch before identities are the
+// TestLegacyKey: the keys of a toolsearch before server keys are the
 // server's safe name, a dash and 16 lowercase hex digits, and nothing else
 // (another server's whose name starts alike is not this one's).
 func TestLegacyKey(t *testing.T) {

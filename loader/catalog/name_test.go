@@ -1,4 +1,4 @@
-package loader
+package catalog
 
 import (
 	"encoding/json"
@@ -64,7 +64,7 @@ func TestResolve(t *testing.T) {
 		e.Policy = p
 		return e
 	}
-	c := NewCatalog()
+	c := New()
 	c.Put(&Source{Name: "a", Kind: SourceServer, State: StateActive, Entries: []*Entry{
 		tool("a", "b__x", PolicyCallable), tool("a", "echo", PolicyCallable), tool("a", "shared", PolicyCallable),
 	}})

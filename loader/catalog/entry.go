@@ -1,4 +1,4 @@
-package loader
+package catalog
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/loader/scan"
 	"github.com/toolsearch/toolsearch/loader/schema"
+	"github.com/toolsearch/toolsearch/loader/skill"
 )
 
 // Kind tells tools, skills, prompts and resources apart.
@@ -80,7 +81,7 @@ type Entry struct {
 	// and calls are refused. See Hold.
 	Quarantine *Quarantine
 
-	Skill *Skill
+	Skill *skill.Skill
 
 	// Prompt is an upstream prompt under its exposed Name (KindPrompt).
 	Prompt *mcp.Prompt
@@ -146,7 +147,7 @@ func (e *Entry) Hold(q *Quarantine) {
 }
 
 // NewSkillEntry makes the catalog entry for a skill.
-func NewSkillEntry(source string, s *Skill) *Entry {
+func NewSkillEntry(source string, s *skill.Skill) *Entry {
 	return &Entry{
 		Kind:        KindSkill,
 		Name:        s.Name,

@@ -1,4 +1,4 @@
-package loader
+package catalog
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/loader/toolfile"
 )
 
 // referenceDigest is ToolDigest as it was first written: the round trip
@@ -131,7 +132,7 @@ func devCatalog(t testing.TB) []byte {
 // then packed).
 func TestToolDigestDevCatalog(t *testing.T) {
 	data := devCatalog(t)
-	fromFile, err := DecodeTools(data)
+	fromFile, err := toolfile.DecodeTools(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestToolDigestDevCatalog(t *testing.T) {
 	if err := json.Unmarshal(data, &listed); err != nil {
 		t.Fatal(err)
 	}
-	PackSchemas(listed)
+	toolfile.PackSchemas(listed)
 	for _, tools := range [][]*mcp.Tool{fromFile, listed} {
 		for _, tool := range tools {
 			if got, want := ToolDigest(tool), referenceDigest(tool); got != want {
@@ -208,7 +209,7 @@ func BenchmarkToolDigest(b *testing.B) {
 	var tools []*mcp.Tool
 	for _, dir := range []string{"../../shared/eval/dev", "../../../shared/eval/dev"} {
 		if data, err := os.ReadFile(filepath.Join(dir, "catalog.json")); err == nil {
-			tools, _ = DecodeTools(data)
+			tools, _ = toolfile.DecodeTools(data)
 			break
 		}
 	}

@@ -1,4 +1,4 @@
-package loader
+package catalog
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolsearch/toolsearch/loader/problem"
 )
 
 // SourceKind tells what a source is.
@@ -48,7 +50,7 @@ type Source struct {
 	// say), so that operators see them with the reason.
 	Refused []Refusal
 	// Problems found while loading; they never stop the rest.
-	Problems Problems
+	Problems problem.Problems
 
 	// For servers.
 	State      State
@@ -183,9 +185,9 @@ type Catalog struct {
 	nextSub  int
 }
 
-// NewCatalog returns an empty catalog. Reserved names (toolsearch's own
+// New returns an empty catalog. Reserved names (toolsearch's own
 // tools) are refused to every source.
-func NewCatalog(reserved ...string) *Catalog {
+func New(reserved ...string) *Catalog {
 	c := &Catalog{sources: map[string]*Source{}, reserved: map[string]string{}, subs: map[int]func(old, new *Snapshot){}}
 	for _, r := range reserved {
 		c.reserved[strings.ToLower(r)] = r

@@ -16,7 +16,7 @@ import (
 // the test can take the database away (Down: every connection cut, new
 // ones closed at once) and bring it back (Up), as a restart or a network
 // fault would.
-type Proxy struct {
+type Link struct {
 	ln     net.Listener
 	target func() (net.Conn, error)
 
@@ -25,9 +25,9 @@ type Proxy struct {
 	conns map[net.Conn]bool
 }
 
-// NewProxy starts a proxy to the database dsn names; it returns the DSN
+// NewLink starts a link to the database dsn names; it returns the DSN
 // that reaches the database through it. It stops when t ends.
-func NewProxy(t testing.TB, dsn string) (*Proxy, string) {
+func NewLink(t testing.TB, dsn string) (*Link, string) {
 	t.Helper()
 	cfg, err := pgconn.ParseConfig(dsn)
 	if err != nil {
@@ -41,7 +41,7 @@ func NewProxy(t testing.TB, dsn string) (*Proxy, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proxy{ln: ln, conns: map[net.Conn]bool{}, target: func() (net.Conn, error) { return net.Dial(network, addr) }}
+	p := &Link{ln: ln, conns: map[net.Conn]bool{}, target: func() (net.Conn, error) { return net.Dial(network, addr) }}
 	go p.serve()
 	t.Cleanup(func() { ln.Close(); p.Down() })
 	port := ln.Addr().(*net.TCPAddr).Port
@@ -52,7 +52,7 @@ func NewProxy(t testing.TB, dsn string) (*Proxy, string) {
 	return p, out
 }
 
-func (p *Proxy) serve() {
+func (p *Link) serve() {
 	for {
 		c, err := p.ln.Accept()
 		if err != nil {
@@ -70,7 +70,7 @@ func (p *Proxy) serve() {
 	}
 }
 
-func (p *Proxy) pipe(c net.Conn) {
+func (p *Link) pipe(c net.Conn) {
 	up, err := p.target()
 	if err != nil {
 		c.Close()
@@ -85,7 +85,7 @@ func (p *Proxy) pipe(c net.Conn) {
 }
 
 // Down cuts every connection and closes new ones at once.
-func (p *Proxy) Down() {
+func (p *Link) Down() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.down = true
@@ -96,7 +96,7 @@ func (p *Proxy) Down() {
 }
 
 // Up lets connections through again.
-func (p *Proxy) Up() {
+func (p *Link) Up() {
 	p.mu.Lock()
 	p.down = false
 	p.mu.Unlock()
