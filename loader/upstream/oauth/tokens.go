@@ -189,7 +189,17 @@ func (t *Tokens) Token() (*oauth2.Token, error) {
 		tok := *g.Token
 		return &tok, nil
 	}
-	return t.refresh()
+	tok, err := t.refresh()
+	if errors.Is(err, ErrUnavailable) && g.Valid(t.now(), 0) {
+		// Due to be refreshed, but the refresh takes the grant's lock in
+		// the shared state, which cannot be reached: the token held still
+		// works, and is used while it lasts (as when the grant cannot be
+		// read); the next call tries the refresh again.
+		t.log.Debug("the OAuth token cannot be refreshed while the shared state is down; using the one held while it lasts", "server", t.server)
+		held := *g.Token
+		return &held, nil
+	}
+	return tok, err
 }
 
 // refresh exchanges the refresh token for new tokens and stores them,
@@ -222,7 +232,7 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 	})
 	if err != nil && g == nil {
 		if errors.Is(err, ErrUnavailable) {
-			return nil, fmt.Errorf("the token for %s expired and cannot be refreshed while the shared state (the database) cannot be reached: try again once it is back", t.server)
+			return nil, refreshDownError{t.server}
 		}
 		return nil, err
 	}
@@ -239,6 +249,16 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 	out := *tok
 	return &out, nil
 }
+
+// refreshDownError is a refresh that could not take the grant's lock: the
+// shared state cannot be reached.
+type refreshDownError struct{ server string }
+
+func (e refreshDownError) Error() string {
+	return fmt.Sprintf("the token for %s expired and cannot be refreshed while the shared state (the database) cannot be reached: try again once it is back", e.server)
+}
+
+func (refreshDownError) Is(target error) bool { return target == ErrUnavailable }
 
 // exchange spends g's refresh token. It returns the grant to store: the
 // refreshed one; g marked refused (with a *LoginRequiredError) when the
