@@ -593,3 +593,43 @@ func TestRefusalCutsBetweenCharacters(t *testing.T) {
 		t.Errorf("refusal = %q, want %q", msg, want)
 	}
 }
+
+// TestGrantUnreadableWhileStoreDown: a process that holds no grant yet (a
+// replica just started, a person's first call) while the database is down
+// does not know whether a login is stored: it asks for none, and its calls
+// fail with a sentence saying the shared state cannot be reached, until
+// the database is back and the stored grant is used.
+func TestGrantUnreadableWhileStoreDown(t *testing.T) {
+	s := &downStore{Grants: testStore(t)}
+	k := GrantKey{Server: "remote", Resource: resource}
+	g := expiring("http://127.0.0.1:9/token")
+	g.Token.Expiry = time.Now().Add(time.Hour)
+	if _, err := s.SaveGrant(context.Background(), k, g); err != nil {
+		t.Fatal(err)
+	}
+	s.down.Store(true)
+	tokens := NewTokensFor(s, k, nil, nil)
+	if why := tokens.NeedsLogin(); why != "" {
+		t.Errorf("NeedsLogin while the database is down: %q, want none (the grant is not known to be missing)", why)
+	}
+	if src, _ := NewHandler(tokens, Settings{}, nil).TokenSource(context.Background()); src == nil {
+		t.Error("no token source while the grant cannot be read: requests went without one, and their 401 asked for a login")
+	}
+	_, err := tokens.Token()
+	if err == nil || errors.Is(err, ErrLoginRequired) || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "cannot be reached") {
+		t.Errorf("Token while the database is down: %v; want a plain error saying the shared state cannot be reached", err)
+	}
+	if err := tokens.rejected(""); err == nil || errors.Is(err, ErrLoginRequired) {
+		t.Errorf("a 401 while the grant cannot be read: %v; want a plain error", err)
+	}
+	s.down.Store(false)
+	if tok, err := tokens.Token(); err != nil || tok.AccessToken != "access-old" {
+		t.Errorf("Token once the database is back: %v, %v", tok, err)
+	}
+	if err := tokens.Forget(); err != nil {
+		t.Fatal(err)
+	}
+	if why := tokens.NeedsLogin(); why != "no login is stored for it" {
+		t.Errorf("NeedsLogin once forgotten: %q", why)
+	}
+}
