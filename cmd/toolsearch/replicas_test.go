@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -61,5 +62,34 @@ func TestReplicaSetWhileTheRegistryIsDown(t *testing.T) {
 	}
 	if addr, ok := reps.address("replica-b"); ok {
 		t.Errorf("a replica gone from a registry that can be read has an address: %q", addr)
+	}
+}
+
+// TestReplicaKnowsTheOthersBeforeItServes: a replica reads the registry
+// as it joins it, before it serves, so that it forwards a session another
+// replica opened though the database goes down before its first
+// heartbeat's read (a replica restarted just as PostgreSQL restarted).
+func TestReplicaKnowsTheOthersBeforeItServes(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	proxy, viaProxy := pgtest.NewProxy(t, dsn)
+	ctx := context.Background()
+	db, err := pgstate.Open(ctx, viaProxy, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	other := pgstate.Replica{ID: "replica-b", Address: "http://127.0.0.1:8082", Started: time.Now()}
+	if err := db.Beat(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	a := &app{cfg: &Config{}, log: slog.New(slog.DiscardHandler), state: db}
+	reps := newReplicaSet(db, "replica-a")
+	a.joinRegistry("127.0.0.1:8081", reps)
+	proxy.Down()
+	if addr, ok := reps.address(other.ID); !ok || addr != other.Address {
+		t.Errorf("the address of a replica live when this one joined, the database down since: %q, %v; want %q", addr, ok, other.Address)
+	}
+	if addr, ok := reps.address("replica-a"); !ok || addr != "http://127.0.0.1:8081" {
+		t.Errorf("its own address: %q, %v", addr, ok)
 	}
 }
