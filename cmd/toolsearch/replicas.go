@@ -21,19 +21,27 @@ const replicaLookupWait = 2 * time.Second
 // state: their addresses, for the requests it forwards to them, and the
 // registry as last read, for the status page. Every heartbeat updates it;
 // a replica not in it is looked up in the database once per request, as it
-// may have started since.
+// may have started since. While the database cannot be read, a replica
+// not in it is reached at the address it last had (one that left the
+// registry and started again under its id, before this one read it again):
+// one that is really gone does not answer there, and its session is lost
+// as it would be anyway.
 type replicaSet struct {
 	db   *pgstate.DB
 	self string
 
-	mu   sync.Mutex
-	live []pgstate.Replica
-	err  error // of the last read
+	mu    sync.Mutex
+	live  []pgstate.Replica
+	err   error             // of the last read
+	known map[string]string // id -> the address it last had, live or not
 }
 
 func newReplicaSet(db *pgstate.DB, self string) *replicaSet {
-	return &replicaSet{db: db, self: self}
+	return &replicaSet{db: db, self: self, known: map[string]string{}}
 }
+
+// maxKnownReplicas bounds the addresses remembered of replicas that left.
+const maxKnownReplicas = 1024
 
 // update takes the registry as a heartbeat read it.
 func (s *replicaSet) update(live []pgstate.Replica, err error) {
@@ -42,10 +50,17 @@ func (s *replicaSet) update(live []pgstate.Replica, err error) {
 	s.err = err
 	if err == nil {
 		s.live = live
+		if len(s.known)+len(live) > maxKnownReplicas {
+			clear(s.known)
+		}
+		for _, r := range live {
+			s.known[r.ID] = r.Address
+		}
 	}
 }
 
-// address is where replica id is reached, if it is live.
+// address is where replica id is reached, if it is live (or, while the
+// registry cannot be read, may be).
 func (s *replicaSet) address(id string) (string, bool) {
 	if addr, ok := s.find(id); ok {
 		return addr, true
@@ -54,7 +69,10 @@ func (s *replicaSet) address(id string) (string, bool) {
 	defer cancel()
 	live, err := s.db.Replicas(ctx, pgstate.LiveWithin)
 	if err != nil {
-		return "", false
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		addr, ok := s.known[id]
+		return addr, ok
 	}
 	s.update(live, nil)
 	return s.find(id)

@@ -178,21 +178,7 @@ func (a *app) startReplica(served string, reps *replicaSet) (stop func()) {
 	if a.state == nil {
 		return func() {}
 	}
-	addr := a.cfg.State.Address
-	if addr == "" {
-		addr = "http://" + served
-	}
-	started := time.Now()
-	now := func() pgstate.Replica {
-		return pgstate.Replica{ID: reps.self, Address: addr, ConfigDigest: a.configDigest(), Upstreams: a.upstreamStates(), Started: started}
-	}
-	// Registered before it serves: a session it opens at once must be
-	// found by a replica its client's next request reaches.
-	first, cancelFirst := context.WithTimeout(context.Background(), replicaLookupWait)
-	if err := a.state.Beat(first, now()); err != nil {
-		a.log.Warn("could not record this replica as live", "id", reps.self, "err", err)
-	}
-	cancelFirst()
+	now := a.joinRegistry(served, reps)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -203,6 +189,30 @@ func (a *app) startReplica(served string, reps *replicaSet) (stop func()) {
 		cancel()
 		<-done
 	}
+}
+
+// joinRegistry records this replica in the registry before it serves, so
+// that a session it opens at once is found by a replica its client's next
+// request reaches, and reads the others into reps, so that it forwards a
+// session another opened though the database goes down before the first
+// heartbeat reads the registry. It returns what each beat records.
+func (a *app) joinRegistry(served string, reps *replicaSet) func() pgstate.Replica {
+	addr := a.cfg.State.Address
+	if addr == "" {
+		addr = "http://" + served
+	}
+	started := time.Now()
+	now := func() pgstate.Replica {
+		return pgstate.Replica{ID: reps.self, Address: addr, ConfigDigest: a.configDigest(), Upstreams: a.upstreamStates(), Started: started}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), replicaLookupWait)
+	defer cancel()
+	if err := a.state.Beat(ctx, now()); err != nil {
+		a.log.Warn("could not record this replica as live", "id", reps.self, "err", err)
+		return now
+	}
+	reps.update(a.state.Replicas(ctx, pgstate.LiveWithin))
+	return now
 }
 
 // configDigest is the sha256 of the configuration file, so that replicas

@@ -75,6 +75,15 @@ func startTeam(t *testing.T, o teamOptions) *team {
 	t.Helper()
 	haproxy := teamHAProxyPath(t)
 	tm := &team{t: t, root: t.TempDir()}
+	if keep := os.Getenv("TOOLSEARCH_TEAM_KEEP"); keep != "" {
+		// The run's folders (logs, configurations, HOMEs) kept for a look
+		// afterwards.
+		tm.root = filepath.Join(keep, t.Name())
+		os.RemoveAll(tm.root)
+		if err := os.MkdirAll(tm.root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tm.bin = teamBinary(t, tm.root)
 	// Registered first, so it runs last: after every process was stopped
 	// by its PID, none of the run may be left.

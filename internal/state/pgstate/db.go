@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -72,12 +73,26 @@ func (e *unavailableError) Is(target error) bool {
 }
 
 // unavailable marks err as the database being out of reach unless it is
-// the server's answer to a statement (a *pgconn.PgError).
+// the server's answer to a statement (a *pgconn.PgError). A server that is
+// shutting down, starting up or recovering answers too, with an error of
+// its own (SQLSTATE 57P01-57P05, or class 08 for the connection): that is
+// the database out of reach as well, not an answer about the state (read
+// as one, a grant that could not be read was taken for no grant).
 func unavailable(err error) error {
 	var pg *pgconn.PgError
 	var ue *unavailableError
-	if err == nil || errors.As(err, &pg) || errors.As(err, &ue) {
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	if errors.As(err, &pg) && !serverGoingAway(pg.Code) {
 		return err
 	}
 	return &unavailableError{err}
+}
+
+// serverGoingAway reports whether a SQLSTATE says the server cannot serve
+// now (operator intervention: admin, crash or idle shutdown, cannot connect
+// now, database dropped) or the connection failed.
+func serverGoingAway(code string) bool {
+	return strings.HasPrefix(code, "57P") || strings.HasPrefix(code, "08")
 }

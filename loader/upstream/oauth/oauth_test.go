@@ -254,6 +254,83 @@ func TestRefreshUnreachable(t *testing.T) {
 	}
 }
 
+// downStore is a store behind a database that can go down: while down,
+// every operation fails with ErrUnavailable.
+type downStore struct {
+	Grants
+	down atomic.Bool
+}
+
+func (d *downStore) err() error {
+	if d.down.Load() {
+		return fmt.Errorf("the shared state (PostgreSQL) cannot be reached: %w", ErrUnavailable)
+	}
+	return nil
+}
+
+func (d *downStore) LoadGrant(ctx context.Context, k GrantKey) (*Grant, Stamp, error) {
+	if err := d.err(); err != nil {
+		return nil, nil, err
+	}
+	return d.Grants.LoadGrant(ctx, k)
+}
+
+func (d *downStore) GrantStamp(ctx context.Context, k GrantKey) (Stamp, error) {
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	return d.Grants.GrantStamp(ctx, k)
+}
+
+func (d *downStore) UpdateGrant(ctx context.Context, k GrantKey, fn func(*Grant) (*Grant, error)) (*Grant, Stamp, error) {
+	if err := d.err(); err != nil {
+		return nil, nil, err
+	}
+	return d.Grants.UpdateGrant(ctx, k, fn)
+}
+
+// TestRefreshWhileStoreDown: a replica whose database is down keeps using
+// the token it holds while it lasts, though it is due to be refreshed
+// (refreshing takes the grant's lock, in the database); only once it has
+// expired are calls refused, with a sentence that says why; and the
+// refresh is made once the database is back.
+func TestRefreshWhileStoreDown(t *testing.T) {
+	te := newTokenEndpoint(t)
+	s := &downStore{Grants: testStore(t)}
+	k := GrantKey{Server: "remote", Resource: resource}
+	if _, err := s.SaveGrant(context.Background(), k, expiring(te.URL)); err != nil {
+		t.Fatal(err)
+	}
+	tokens := NewTokensFor(s, k, nil, nil)
+	tokens.now = func() time.Time { return time.Now().Add(-10 * time.Minute) } // not yet due
+	if tok, err := tokens.Token(); err != nil || tok.AccessToken != "access-old" {
+		t.Fatalf("Token: %v, %v", tok, err)
+	}
+	s.down.Store(true)
+	tokens.now = time.Now // due: within a minute of its expiry
+	for range 3 {
+		if tok, err := tokens.Token(); err != nil || tok.AccessToken != "access-old" {
+			t.Fatalf("Token while the database is down, the token valid for 20 s more: %v, %v; want the token held", tok, err)
+		}
+	}
+	if why := tokens.NeedsLogin(); why != "" {
+		t.Errorf("the database down made the server need a login: %s", why)
+	}
+	tokens.now = func() time.Time { return time.Now().Add(time.Minute) } // expired
+	_, err := tokens.Token()
+	if err == nil || errors.Is(err, ErrLoginRequired) || !strings.Contains(err.Error(), "cannot be reached") {
+		t.Errorf("Token while the database is down, the token expired: %v; want a plain error saying the shared state cannot be reached", err)
+	}
+	s.down.Store(false)
+	tokens.now = time.Now
+	if tok, err := tokens.Token(); err != nil || tok.AccessToken != "access-b" {
+		t.Errorf("Token once the database is back: %v, %v; want the refreshed token", tok, err)
+	}
+	if n := te.refreshes.Load(); n != 1 {
+		t.Errorf("%d refreshes, want 1", n)
+	}
+}
+
 func TestCallbacks(t *testing.T) {
 	cb := NewCallbacks()
 	done, stop := cb.expect("state-1", "remote")
@@ -514,5 +591,45 @@ func TestRefusalCutsBetweenCharacters(t *testing.T) {
 	}
 	if want := "it answered invalid_grant (" + strings.Repeat("a", 199) + "…)"; msg != want {
 		t.Errorf("refusal = %q, want %q", msg, want)
+	}
+}
+
+// TestGrantUnreadableWhileStoreDown: a process that holds no grant yet (a
+// replica just started, a person's first call) while the database is down
+// does not know whether a login is stored: it asks for none, and its calls
+// fail with a sentence saying the shared state cannot be reached, until
+// the database is back and the stored grant is used.
+func TestGrantUnreadableWhileStoreDown(t *testing.T) {
+	s := &downStore{Grants: testStore(t)}
+	k := GrantKey{Server: "remote", Resource: resource}
+	g := expiring("http://127.0.0.1:9/token")
+	g.Token.Expiry = time.Now().Add(time.Hour)
+	if _, err := s.SaveGrant(context.Background(), k, g); err != nil {
+		t.Fatal(err)
+	}
+	s.down.Store(true)
+	tokens := NewTokensFor(s, k, nil, nil)
+	if why := tokens.NeedsLogin(); why != "" {
+		t.Errorf("NeedsLogin while the database is down: %q, want none (the grant is not known to be missing)", why)
+	}
+	if src, _ := NewHandler(tokens, Settings{}, nil).TokenSource(context.Background()); src == nil {
+		t.Error("no token source while the grant cannot be read: requests went without one, and their 401 asked for a login")
+	}
+	_, err := tokens.Token()
+	if err == nil || errors.Is(err, ErrLoginRequired) || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "cannot be reached") {
+		t.Errorf("Token while the database is down: %v; want a plain error saying the shared state cannot be reached", err)
+	}
+	if err := tokens.rejected(""); err == nil || errors.Is(err, ErrLoginRequired) {
+		t.Errorf("a 401 while the grant cannot be read: %v; want a plain error", err)
+	}
+	s.down.Store(false)
+	if tok, err := tokens.Token(); err != nil || tok.AccessToken != "access-old" {
+		t.Errorf("Token once the database is back: %v, %v", tok, err)
+	}
+	if err := tokens.Forget(); err != nil {
+		t.Fatal(err)
+	}
+	if why := tokens.NeedsLogin(); why != "no login is stored for it" {
+		t.Errorf("NeedsLogin once forgotten: %q", why)
 	}
 }

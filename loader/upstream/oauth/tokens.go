@@ -44,6 +44,10 @@ type Tokens struct {
 	grant  *Grant
 	seen   Stamp // of the stored grant that grant came from
 	loaded bool  // seen was read
+	// down is why the grant could not be read at all (the shared state
+	// out of reach, nothing held yet): not knowing is not "no login", and
+	// calls fail with it rather than ask for one.
+	down error
 	// version counts changes of the grant, in this process or on disk.
 	version uint64
 }
@@ -99,6 +103,7 @@ func (t *Tokens) reload() bool {
 		}
 		t.log.Warn("the OAuth grant cannot be read while the shared state is down", "server", t.server, "err", err)
 		g = nil
+		t.down = grantDownError{t.server}
 	case err != nil:
 		// An unreadable file is no grant: the person logs in again,
 		// which replaces it.
@@ -106,9 +111,22 @@ func (t *Tokens) reload() bool {
 		g = nil
 	}
 	t.grant, t.seen, t.loaded = g, v, v != nil && !errors.Is(err, ErrUnavailable)
+	if !errors.Is(err, ErrUnavailable) {
+		t.down = nil
+	}
 	t.version++
 	return true
 }
+
+// grantDownError is a grant that could not be read: the shared state
+// cannot be reached, and this process holds none yet.
+type grantDownError struct{ server string }
+
+func (e grantDownError) Error() string {
+	return fmt.Sprintf("the login to %s cannot be read while the shared state (the database) cannot be reached: try again once it is back", e.server)
+}
+
+func (grantDownError) Is(target error) bool { return target == ErrUnavailable }
 
 // Grant returns a copy of the current grant, nil when there is none.
 func (t *Tokens) Grant() *Grant {
@@ -144,7 +162,12 @@ func (t *Tokens) NeedsLogin() string {
 	return t.needsLogin()
 }
 
-func (t *Tokens) needsLogin() string { return needsLogin(t.grant, t.now()) }
+func (t *Tokens) needsLogin() string {
+	if t.grant == nil && t.down != nil {
+		return "" // unknown until the shared state is back
+	}
+	return needsLogin(t.grant, t.now())
+}
 
 // needsLogin returns why g cannot be used or refreshed at now, or "".
 func needsLogin(g *Grant, now time.Time) string {
@@ -182,6 +205,9 @@ func (t *Tokens) Token() (*oauth2.Token, error) {
 		tok := *g.Token
 		return &tok, nil
 	}
+	if g == nil && t.down != nil {
+		return nil, t.down
+	}
 	if why := t.needsLogin(); why != "" {
 		return nil, &LoginRequiredError{Server: t.server, Reason: why}
 	}
@@ -189,7 +215,17 @@ func (t *Tokens) Token() (*oauth2.Token, error) {
 		tok := *g.Token
 		return &tok, nil
 	}
-	return t.refresh()
+	tok, err := t.refresh()
+	if errors.Is(err, ErrUnavailable) && g.Valid(t.now(), 0) {
+		// Due to be refreshed, but the refresh takes the grant's lock in
+		// the shared state, which cannot be reached: the token held still
+		// works, and is used while it lasts (as when the grant cannot be
+		// read); the next call tries the refresh again.
+		t.log.Debug("the OAuth token cannot be refreshed while the shared state is down; using the one held while it lasts", "server", t.server)
+		held := *g.Token
+		return &held, nil
+	}
+	return tok, err
 }
 
 // refresh exchanges the refresh token for new tokens and stores them,
@@ -222,7 +258,7 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 	})
 	if err != nil && g == nil {
 		if errors.Is(err, ErrUnavailable) {
-			return nil, fmt.Errorf("the token for %s expired and cannot be refreshed while the shared state (the database) cannot be reached: try again once it is back", t.server)
+			return nil, refreshDownError{t.server}
 		}
 		return nil, err
 	}
@@ -239,6 +275,16 @@ func (t *Tokens) refresh() (*oauth2.Token, error) {
 	out := *tok
 	return &out, nil
 }
+
+// refreshDownError is a refresh that could not take the grant's lock: the
+// shared state cannot be reached.
+type refreshDownError struct{ server string }
+
+func (e refreshDownError) Error() string {
+	return fmt.Sprintf("the token for %s expired and cannot be refreshed while the shared state (the database) cannot be reached: try again once it is back", e.server)
+}
+
+func (refreshDownError) Is(target error) bool { return target == ErrUnavailable }
 
 // exchange spends g's refresh token. It returns the grant to store: the
 // refreshed one; g marked refused (with a *LoginRequiredError) when the
@@ -311,7 +357,7 @@ func (t *Tokens) Forget() error {
 	defer cancel()
 	err := t.store.DeleteGrant(ctx, t.key)
 	v, serr := t.store.GrantStamp(ctx, t.key)
-	t.grant, t.seen, t.loaded = nil, v, serr == nil
+	t.grant, t.seen, t.loaded, t.down = nil, v, serr == nil, nil
 	t.version++
 	return err
 }
@@ -341,6 +387,9 @@ func (t *Tokens) rejected(sent string) error {
 	defer t.mu.Unlock()
 	t.reload()
 	g := t.grant
+	if g == nil && t.down != nil {
+		return t.down
+	}
 	if g == nil {
 		return &LoginRequiredError{Server: t.server, Reason: "no login is stored for it"}
 	}
@@ -384,12 +433,13 @@ func grantedScopes(tok *oauth2.Token, requested []string) []string {
 	return requested
 }
 
-// has reports whether a grant is stored, usable or not.
+// has reports whether a grant is stored, usable or not, or may be (it
+// cannot be read now): requests then go through Token, which says why.
 func (t *Tokens) has() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.reload()
-	return t.grant != nil
+	return t.grant != nil || t.down != nil
 }
 
 // Info describes a server's login without its secrets, for display.
