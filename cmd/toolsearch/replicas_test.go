@@ -18,9 +18,9 @@ import (
 // replica it never saw is still unknown.
 func TestReplicaSetWhileTheRegistryIsDown(t *testing.T) {
 	dsn := pgtest.DSN(t)
-	proxy, viaProxy := pgtest.NewProxy(t, dsn)
+	link, viaLink := pgtest.NewLink(t, dsn)
 	ctx := context.Background()
-	db, err := pgstate.Open(ctx, viaProxy, nil, nil)
+	db, err := pgstate.Open(ctx, viaLink, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,14 +49,14 @@ func TestReplicaSetWhileTheRegistryIsDown(t *testing.T) {
 	if err := direct.Beat(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	proxy.Down()
+	link.Down()
 	if addr, ok := reps.address("replica-b"); !ok || addr != b.Address {
 		t.Errorf("address of a replica started again while the registry cannot be read: %q, %v; want %q (its requests are forwarded, not lost)", addr, ok, b.Address)
 	}
 	if addr, ok := reps.address("replica-c"); ok {
 		t.Errorf("a replica never seen has an address: %q", addr)
 	}
-	proxy.Up()
+	link.Up()
 	if err := direct.Leave(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -71,9 +71,9 @@ func TestReplicaSetWhileTheRegistryIsDown(t *testing.T) {
 // heartbeat's read (a replica restarted just as PostgreSQL restarted).
 func TestReplicaKnowsTheOthersBeforeItServes(t *testing.T) {
 	dsn := pgtest.DSN(t)
-	proxy, viaProxy := pgtest.NewProxy(t, dsn)
+	link, viaLink := pgtest.NewLink(t, dsn)
 	ctx := context.Background()
-	db, err := pgstate.Open(ctx, viaProxy, nil, nil)
+	db, err := pgstate.Open(ctx, viaLink, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestReplicaKnowsTheOthersBeforeItServes(t *testing.T) {
 	a := &app{cfg: &Config{}, log: slog.New(slog.DiscardHandler), state: db}
 	reps := newReplicaSet(db, "replica-a")
 	a.joinRegistry("127.0.0.1:8081", reps)
-	proxy.Down()
+	link.Down()
 	if addr, ok := reps.address(other.ID); !ok || addr != other.Address {
 		t.Errorf("the address of a replica live when this one joined, the database down since: %q, %v; want %q", addr, ok, other.Address)
 	}
