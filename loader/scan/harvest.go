@@ -76,7 +76,7 @@ var (
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
 	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
-		"|\\b(?:dig|nslookup|host|drill)\\s+[^\\n]*(?:\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
+		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
 		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(`)
 	// imperativeReadRE is a sentence that tells the model (or says the
 	// skill will) read or gather: the verb leads the sentence or list

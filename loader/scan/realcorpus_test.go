@@ -318,7 +318,7 @@ func (s *sample) class() string {
 		return "other attack skills"
 	case s.tool != nil:
 		return "clean tools"
-	case s.source == "qualixar+skillfortify":
+	case s.source == "qualixar+skillfortify" || s.source == "miracle438+agent-skill-scanner-bench":
 		return "generated clean skills"
 	}
 	return "real skills"

@@ -43,6 +43,7 @@ var corpusSources = []corpusSource{
 	}},
 	{name: "dongsenzhang+MSB", load: loadMSB},
 	{name: "qualixar+skillfortify", load: loadSkillFortify},
+	{name: "miracle438+agent-skill-scanner-bench", load: loadScannerBench},
 	// Held out at first, read to find the false positives of issue 43,
 	// and so development sources since.
 	{name: "trailofbits+skills", load: cleanSkills("plugins")},
