@@ -48,7 +48,7 @@ var storeKinds = []struct {
 	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
-	{"environment", regexp.MustCompile(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b`)},
+	{"environment", regexp.MustCompile(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
 }
 
 // readVerbs are the verbs that read or gather a store, and their third
@@ -103,7 +103,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "environment", "env var"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "environment", "env var", "`env`", "`printenv`"}
 	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon"}
 	envWords   = []string{"env", "set)", "set "}
 )
