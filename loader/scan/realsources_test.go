@@ -70,6 +70,8 @@ var corpusSources = []corpusSource{
 	{name: "harishsg993010+damn-vulnerable-MCP-server", heldOut: true, load: loadDVMCP},
 	{name: "jiaxiaojunQAQ+SkillJect", heldOut: true, load: loadSkillJect},
 	{name: "liangjinghan035-max+Malicious-SKILL.md-Research-Dataset-Adversarial-Variants", heldOut: true, load: loadMaliciousVariants},
+	// Held out and unread before issue 43's fourth session measured it.
+	{name: "getmcpm+mcp-guardbench", heldOut: true, load: loadGuardBench},
 }
 
 // cleanSkills reads every skill under the folder as a clean skill.
