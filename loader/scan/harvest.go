@@ -103,7 +103,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "environment", "env var", "`env`", "`printenv`"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
 	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon"}
 	envWords   = []string{"env", "set)", "set "}
 )
@@ -146,8 +146,21 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
 			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
 	}
-	handOver := handsOver(prose)
-	broad := handOver >= 0 || discloses(prose)
+	// Whether the prose hands over or gives out in full what it read is
+	// asked of the whole prose, and only of a file that names a store.
+	handOver, broadKnown, broadValue := -2, false, false
+	handOverAt := func() int {
+		if handOver == -2 {
+			handOver = handsOver(prose)
+		}
+		return handOver
+	}
+	broad := func() bool {
+		if !broadKnown {
+			broadKnown, broadValue = true, handOverAt() >= 0 || discloses(prose)
+		}
+		return broadValue
+	}
 	kinds := map[string]bool{}
 	firstRead, firstSend, firstDump := -1, -1, -1
 	sweep, storeHand := -1, -1
@@ -182,7 +195,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			s, e := sentenceAt(prose, start+len(line)/2)
 			if s < e && e <= len(prose) {
 				sentence := prose[s:e]
-				reads = (imperativeReadRE.MatchString(sentence) || broad && broadReadRE.MatchString(sentence)) && !notHarvestRE.MatchString(sentence)
+				reads = (imperativeReadRE.MatchString(sentence) || broadReadRE.MatchString(sentence) && broad()) && !notHarvestRE.MatchString(sentence)
 				// A sentence that gives what it names to another party
 				// reads it, whatever its verb.
 				if handsStoreOver(sentence) && storeHand < 0 {
@@ -193,7 +206,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 				// these files:").
 				if !reads && startsBlock(line) && !verbRE.MatchString(sentence) {
 					if lead := listLead(prose, start); lead != "" {
-						reads = (imperativeReadRE.MatchString(lead) || broad && broadReadRE.MatchString(lead)) && !notHarvestRE.MatchString(lead) && !notHarvestRE.MatchString(sentence)
+						reads = (imperativeReadRE.MatchString(lead) || broadReadRE.MatchString(lead) && broad()) && !notHarvestRE.MatchString(lead) && !notHarvestRE.MatchString(sentence)
 						if handsStoreOver(lead) && !notHarvestRE.MatchString(sentence) && storeHand < 0 {
 							reads, storeHand = true, start
 						}
@@ -254,7 +267,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case firstRead >= 0 && firstSend >= 0 && codeReads(raw, blocks, example, fs.kind):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
-	case firstRead >= 0 && handOver >= 0:
+	case firstRead >= 0 && handOverAt() >= 0:
 		s, e := lineAt(handOver)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to read a secret and hand it over")
 	case storeHand >= 0:

@@ -26,13 +26,14 @@ var (
 	// netCallRE is a call that reaches the network, to send or to fetch: a
 	// fetch carries data in its address.
 	netCallRE    = regexp.MustCompile(`(?i)\b(?:curl|wget|nc|ncat|socat|dig|nslookup|drill|requests\.\w+|httpx\.\w+|aiohttp|urlopen|urllib\.request|fetch|axios|got|superagent|needle|http\.(?:get|request)|https\.(?:get|request)|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|sendBeacon)\b`)
-	netCallWords = []string{"curl", "wget", "nc ", "ncat", "socat", "dig ", "nslookup", "drill", "requests.", "httpx.", "aiohttp", "urlopen", "urllib", "fetch", "axios", "got", "superagent", "needle", "http.", "https.", "invoke-", "irm", "iwr", "sendbeacon"}
+	netCallWords = []string{"curl", "wget", "nc ", "ncat", "socat", "dig ", "nslookup", "drill ", "requests.", "httpx.", "aiohttp", "urlopen", "urllib", "fetch", "axios", "got(", "got.", "superagent", "needle(", "http.get", "http.request", "https.get", "https.request", "invoke-", "irm ", "iwr ", "sendbeacon"}
 
 	// postMethodRE is the method of a request whose call spans lines
 	// (fetch(url, {\n method: 'POST', body }).
 	postMethodRE = regexp.MustCompile(`(?i)\bmethod\s*[:=]\s*["'](?:POST|PUT|PATCH)["']`)
 	// multiLineCallRE opens such a call.
-	multiLineCallRE = regexp.MustCompile(`(?i)\b(?:fetch|axios|got|ky|request|https?\.request|urllib\.request\.Request)\s*\(`)
+	multiLineCallRE    = regexp.MustCompile(`(?i)\b(?:fetch|axios|got|ky|request|https?\.request|urllib\.request\.Request)\s*\(`)
+	multiLineCallWords = []string{"fetch", "axios", "got", "ky", "request"}
 
 	// assignRE is the name a line assigns (Python, JavaScript, a shell).
 	assignRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=[^=]`)
@@ -94,7 +95,7 @@ func (f *flow) read(line string) {
 func (f *flow) send(line, lowLine string, pos int) bool {
 	sends := false
 	net := containsAny(lowLine, netCallWords) && netCallRE.MatchString(line)
-	if multiLineCallRE.MatchString(line) {
+	if containsAny(lowLine, multiLineCallWords) && multiLineCallRE.MatchString(line) {
 		f.callAt, f.lines = pos, 0
 	} else if f.callAt >= 0 {
 		f.lines++
@@ -102,7 +103,7 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 			f.callAt = -1
 		}
 	}
-	if f.callAt >= 0 && postMethodRE.MatchString(line) {
+	if f.callAt >= 0 && strings.Contains(lowLine, "method") && postMethodRE.MatchString(line) {
 		sends = true
 	}
 	if net && len(f.tainted) > 0 {
