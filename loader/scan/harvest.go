@@ -31,21 +31,24 @@ var storeKinds = []struct {
 	re   *regexp.Regexp
 }{
 	{"ssh", regexp.MustCompile(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)`)},
-	{"aws", regexp.MustCompile(`(?i)\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b`)},
+	{"aws", regexp.MustCompile(`(?i)\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|["']\.aws["']\s*,\s*["'](?:credentials|config)["']`)},
 	{"gcloud", regexp.MustCompile(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json`)},
 	{"azure", regexp.MustCompile(`(?i)[/\\~]\.azure\b`)},
-	{"kube", regexp.MustCompile(`(?i)\.kube[/\\]config\b|~[/\\]\.kube\b`)},
-	{"docker", regexp.MustCompile(`(?i)\.docker[/\\]config\.json`)},
+	{"kube", regexp.MustCompile(`(?i)\.kube[/\\]config\b|~[/\\]\.kube\b|["']\.kube["']\s*,\s*["']config["']`)},
+	{"docker", regexp.MustCompile(`(?i)\.docker[/\\]config\.json|["']\.docker["']\s*,\s*["']config\.json["']`)},
 	{"registry", regexp.MustCompile(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
 	{"git", regexp.MustCompile(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
 	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
 	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b`)},
 	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
-	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]`)},
+	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b`)},
 	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
 	{"history", regexp.MustCompile(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
 	{"mcp", regexp.MustCompile(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
 	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
+	// The whole environment, named in prose: every variable, a secret's
+	// or not.
+	{"environment", regexp.MustCompile(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
 }
 
 // readVerbs are the verbs that read or gather a store, and their third
@@ -69,16 +72,18 @@ var (
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
-	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]`)
+	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]`)
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
-	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b`)
+	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
+		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
+		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(`)
 	// imperativeReadRE is a sentence that tells the model (or says the
 	// skill will) read or gather: the verb leads the sentence or list
 	// item, or follows the model, the skill, a modal or "to". A sentence
 	// that only names a store ("reads of ~/.ssh can be disguised") is
 	// not one.
-	imperativeReadRE = regexp.MustCompile(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:` + readVerbs + `)\b`)
+	imperativeReadRE = regexp.MustCompile(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+|^[^,;\n]{3,80}[,;]\s+)(?:` + readVerbs + `)\b`)
 	// broadReadRE is a sentence that tells the model to touch a store with
 	// a verb that need not read it (check, inspect, verify): a read when
 	// the file also hands what it found over (handOverRE), as a harvest
@@ -98,8 +103,8 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/"}
-	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
+	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon"}
 	envWords   = []string{"env", "set)", "set "}
 )
 
@@ -119,7 +124,7 @@ var exampleLeadRE = regexp.MustCompile(`(?i)\b(?:attack\w*|malicious|malware|exf
 // sentence by sentence for instructions to read stores.
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	lower := strings.ToLower(raw)
-	if !containsAny(lower, storeWords) && !containsAny(lower, envWords) {
+	if !containsAny(lower, storeWords) && !containsAny(lower, envWords) && !containsAny(lower, secretCmdWords) && !containsAny(lower, secretVarWords) {
 		return
 	}
 	// blockAt is the code block holding pos: -1 for prose, len(blocks)
@@ -141,11 +146,25 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
 			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
 	}
-	handOver := handsOver(prose)
-	broad := handOver >= 0 || discloses(prose)
+	// Whether the prose hands over or gives out in full what it read is
+	// asked of the whole prose, and only of a file that names a store.
+	handOver, broadKnown, broadValue := -2, false, false
+	handOverAt := func() int {
+		if handOver == -2 {
+			handOver = handsOver(prose)
+		}
+		return handOver
+	}
+	broad := func() bool {
+		if !broadKnown {
+			broadKnown, broadValue = true, handOverAt() >= 0 || discloses(prose)
+		}
+		return broadValue
+	}
 	kinds := map[string]bool{}
 	firstRead, firstSend, firstDump := -1, -1, -1
-	sweep := -1
+	sweep, storeHand := -1, -1
+	fl := newFlow()
 	// Line by line: a line of code that reads a store is a read; a line of
 	// prose is one when its sentence asks to read and neither negates nor
 	// describes.
@@ -165,26 +184,44 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		code := block >= 0 || strings.Contains(line, "`")
 		store := containsAny(lowLine, storeWords)
-		reads := false
+		reads, command := false, false
 		if store && code {
 			reads = fileReadRE.MatchString(line)
 		}
-		if store && !reads && block < 0 {
+		if code && !reads && secretCmdRead(line, lowLine) {
+			reads, command = true, true
+		}
+		if store && !reads && block < 0 && namesStore(line) {
 			s, e := sentenceAt(prose, start+len(line)/2)
 			if s < e && e <= len(prose) {
 				sentence := prose[s:e]
-				reads = (imperativeReadRE.MatchString(sentence) || broad && broadReadRE.MatchString(sentence)) && !notHarvestRE.MatchString(sentence)
+				reads = (imperativeReadRE.MatchString(sentence) || broadReadRE.MatchString(sentence) && broad()) && !notHarvestRE.MatchString(sentence)
+				// A sentence that gives what it names to another party
+				// reads it, whatever its verb.
+				if handsStoreOver(sentence) && storeHand < 0 {
+					reads, storeHand = true, start
+				}
 				// A list item that names a store without a verb takes
 				// the verb of the line that leads its list ("Collect
 				// these files:").
 				if !reads && startsBlock(line) && !verbRE.MatchString(sentence) {
 					if lead := listLead(prose, start); lead != "" {
-						reads = (imperativeReadRE.MatchString(lead) || broad && broadReadRE.MatchString(lead)) && !notHarvestRE.MatchString(lead) && !notHarvestRE.MatchString(sentence)
+						reads = (imperativeReadRE.MatchString(lead) || broadReadRE.MatchString(lead) && broad()) && !notHarvestRE.MatchString(lead) && !notHarvestRE.MatchString(sentence)
+						if handsStoreOver(lead) && !notHarvestRE.MatchString(sentence) && storeHand < 0 {
+							reads, storeHand = true, start
+						}
 					}
 				}
 			}
 		}
 		if reads && !templateLine(line) {
+			if code {
+				fl.read(line)
+			}
+			if command && firstRead < 0 {
+				firstRead = start
+				kinds["command"] = true
+			}
 			for _, k := range storeKinds {
 				if k.re.MatchString(line) {
 					kinds[k.kind] = true
@@ -199,8 +236,13 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 				}
 			}
 		}
-		if code && firstSend < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
-			firstSend = start
+		if code {
+			if fl.send(line, lowLine, start) && firstSend < 0 {
+				firstSend = start
+			}
+			if firstSend < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+				firstSend = start
+			}
 		}
 		if code && firstDump < 0 && containsAny(lowLine, envWords) && envDumpRE.MatchString(line) {
 			firstDump = start
@@ -225,12 +267,21 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case firstRead >= 0 && firstSend >= 0 && codeReads(raw, blocks, example, fs.kind):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
-	case firstRead >= 0 && handOver >= 0:
+	case firstRead >= 0 && handOverAt() >= 0:
 		s, e := lineAt(handOver)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to read a secret and hand it over")
+	case storeHand >= 0:
+		s, e := lineAt(storeHand)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to give a store of credentials to another party")
+	case fl.secretToSink >= 0:
+		s, e := lineAt(fl.secretToSink)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a secret sent to a catch-all or hidden address")
 	case firstDump >= 0 && firstSend >= 0:
 		s, e := lineAt(firstDump)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that send the environment's variables over the network")
+	case envSecrets >= 0 && fl.foreign:
+		s, e := lineAt(envSecrets)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that gathers the secrets of several services and sends to a catch-all or hidden address")
 	case envSecrets >= 0:
 		s, e := lineAt(envSecrets)
 		fs.add(RuleSecretPath, SeverityWarn, s, e, "code that gathers the secrets of several services from the environment")
@@ -314,7 +365,14 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
 	for _, line := range strings.Split(raw, "\n") {
 		at := pos
 		pos += len(line) + 1
-		if inExample(at) || !containsAny(strings.ToLower(line), storeWords) || !fileReadRE.MatchString(line) || templateLine(line) {
+		low := strings.ToLower(line)
+		if inExample(at) || templateLine(line) {
+			continue
+		}
+		if secretCmdRead(line, low) {
+			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`")
+		}
+		if !containsAny(low, storeWords) || !fileReadRE.MatchString(line) {
 			continue
 		}
 		for _, s := range storeKinds {
@@ -331,13 +389,15 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
 // "cat ~/.ssh/id_ed25519.pub".
 func templateLine(line string) bool {
 	l := strings.ToLower(line)
-	for _, w := range []string{".example", ".sample", ".template", ".dist", ".pub", "known_hosts", ">> .gitignore", ">>.gitignore"} {
-		if strings.Contains(l, w) {
-			return true
-		}
+	if !containsAny(l, []string{".example", ".sample", ".template", ".dist", ".pub", "known_hosts", ".gitignore"}) {
+		return false
 	}
-	return false
+	return templateFileRE.MatchString(l)
 }
+
+// templateFileRE is a file name that ends as a template's or a public
+// key's does, not a host (keys.example.org) that holds the same word.
+var templateFileRE = regexp.MustCompile(`\.(?:example|sample|template|dist|pub)(?:$|[\s"'` + "`" + `)\],;:|>])|known_hosts|>>\s*\.gitignore`)
 
 // headingsAbove returns the headings of the sections that hold pos, the
 // nearest of each level: a block under "## Reverse shells" is an example

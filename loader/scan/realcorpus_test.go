@@ -39,11 +39,21 @@ type sample struct {
 	skill   []File // for a skill: its text files
 	dir     string
 	tool    *mcp.Tool
+	// tools is a listing that is one attack (one tool of several
+	// poisoned): caught when any of its tools is.
+	tools []*mcp.Tool
 }
 
 func (s *sample) scan() []Finding {
 	if s.tool != nil {
 		return Tool(s.tool)
+	}
+	if s.tools != nil {
+		var out []Finding
+		for _, t := range s.tools {
+			out = append(out, Tool(t)...)
+		}
+		return out
 	}
 	return SkillFiles(s.dir, s.skill)
 }
@@ -310,15 +320,17 @@ func (s *sample) role() string {
 // use, so they are not counted as real skills.
 func (s *sample) class() string {
 	switch {
-	case s.attack && s.tool != nil:
+	case s.attack && (s.tool != nil || s.tools != nil):
 		return "attack tools"
 	case s.attack && s.harvest:
 		return "harvester skills"
 	case s.attack:
 		return "other attack skills"
+	case s.tool != nil && s.source == "getmcpm+mcp-guardbench":
+		return "generated clean tools"
 	case s.tool != nil:
 		return "clean tools"
-	case s.source == "qualixar+skillfortify":
+	case s.source == "qualixar+skillfortify" || s.source == "miracle438+agent-skill-scanner-bench":
 		return "generated clean skills"
 	}
 	return "real skills"

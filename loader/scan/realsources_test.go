@@ -43,6 +43,7 @@ var corpusSources = []corpusSource{
 	}},
 	{name: "dongsenzhang+MSB", load: loadMSB},
 	{name: "qualixar+skillfortify", load: loadSkillFortify},
+	{name: "miracle438+agent-skill-scanner-bench", load: loadScannerBench},
 	// Held out at first, read to find the false positives of issue 43,
 	// and so development sources since.
 	{name: "trailofbits+skills", load: cleanSkills("plugins")},
@@ -69,6 +70,8 @@ var corpusSources = []corpusSource{
 	{name: "harishsg993010+damn-vulnerable-MCP-server", heldOut: true, load: loadDVMCP},
 	{name: "jiaxiaojunQAQ+SkillJect", heldOut: true, load: loadSkillJect},
 	{name: "liangjinghan035-max+Malicious-SKILL.md-Research-Dataset-Adversarial-Variants", heldOut: true, load: loadMaliciousVariants},
+	// Held out and unread before issue 43's fourth session measured it.
+	{name: "getmcpm+mcp-guardbench", heldOut: true, load: loadGuardBench},
 }
 
 // cleanSkills reads every skill under the folder as a clean skill.

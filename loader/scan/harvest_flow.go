@@ -1,0 +1,170 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Where a harvest sends what it read, beyond the plain sends of sendRE, and
+// reads that are not a file's: the published harvesters (Snyk's ToxicSkills,
+// Koi's ClawHavoc, the ClawHub weather skill) read a credential through the
+// command that prints it (gh auth token, the keychain's security tool), send
+// it through a name looked up (DNS), a gist, a pastebin, a catch-all webhook
+// or a fetch() spread over several lines, or carry it into a request through
+// a variable. A credential used where it belongs (an Authorization header)
+// is not read.
+
+var (
+	// secretCmdRE is a command that prints a credential.
+	secretCmdRE    = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b`)
+	secretCmdWords = []string{"auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential"}
+
+	// headerArgRE is a credential put where it is used: a header of a
+	// request.
+	headerArgRE = regexp.MustCompile(`(?i)(?:-H|--header)\s*=?\s*(?:"[^"\n]*"|'[^'\n]*'|\S+)|["']?authorization["']?\s*[:=]\s*(?:f?"[^"\n]*"|f?'[^'\n]*'|\S+)|\bbearer\s+\S+`)
+
+	// netCallRE is a call that reaches the network, to send or to fetch: a
+	// fetch carries data in its address.
+	netCallRE    = regexp.MustCompile(`(?i)\b(?:curl|wget|nc|ncat|socat|dig|nslookup|drill|requests\.\w+|httpx\.\w+|aiohttp|urlopen|urllib\.request|fetch|axios|got|superagent|needle|http\.(?:get|request)|https\.(?:get|request)|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|sendBeacon)\b`)
+	netCallWords = []string{"curl", "wget", "nc ", "ncat", "socat", "dig ", "nslookup", "drill ", "requests.", "httpx.", "aiohttp", "urlopen", "urllib", "fetch", "axios", "got(", "got.", "superagent", "needle(", "http.get", "http.request", "https.get", "https.request", "invoke-", "irm ", "iwr ", "sendbeacon"}
+
+	// postMethodRE is the method of a request whose call spans lines
+	// (fetch(url, {\n method: 'POST', body }).
+	postMethodRE = regexp.MustCompile(`(?i)\bmethod\s*[:=]\s*["'](?:POST|PUT|PATCH)["']`)
+	// multiLineCallRE opens such a call.
+	multiLineCallRE    = regexp.MustCompile(`(?i)\b(?:fetch|axios|got|ky|request|https?\.request|urllib\.request\.Request)\s*\(`)
+	multiLineCallWords = []string{"fetch", "axios", "got", "ky", "request"}
+
+	// assignRE is the name a line assigns (Python, JavaScript, a shell).
+	assignRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=[^=]`)
+
+	// sinkHostRE is a host that takes whatever is sent to it and shows it
+	// to whoever made it: catch-all webhooks, tunnels, out-of-band
+	// collectors, pastebins, chat webhooks.
+	sinkHostRE = regexp.MustCompile(`(?i)\bwebhook\.site\b|\brequestbin\.\w+|\brequestcatcher\.com\b|\bpipedream\.net\b|\bhookbin\.com\b|\bbeeceptor\.com\b|\bngrok(?:-free)?\.(?:io|app|dev)\b|\btrycloudflare\.com\b|\binteract\.sh\b|\boast\.(?:fun|me|pro|live|site|online)\b|\bburpcollaborator\.net\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b`)
+	// hiddenHostRE is an address decoded at run time, or a public
+	// address given as numbers.
+	hiddenHostRE = regexp.MustCompile(`(?i)\batob\s*\(|\bb64decode\s*\(|\bbase64\s+(?:-d|--decode)\b|\bfromCharCode\s*\(|\bBuffer\.from\([^)\n]*["']base64["']|https?://(?:\d{1,3}\.){3}\d{1,3}\b`)
+	// localHostRE is an address that does not leave the machine or its
+	// network.
+	localHostRE = regexp.MustCompile(`https?://(?:127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)`)
+
+	secretVarWords = []string{"_key", "_token", "_secret", "_password", "_credential"}
+
+	// shellSecretRE is a shell variable whose name says it holds a secret.
+	shellSecretRE = regexp.MustCompile(`\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?`)
+)
+
+// secretCmdRead reports a line that prints a credential, outside a header
+// that uses it.
+func secretCmdRead(line, lowLine string) bool {
+	if !containsAny(lowLine, secretCmdWords) {
+		return false
+	}
+	return secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " "))
+}
+
+// foreignDest reports a line that sends to a catch-all host or to an
+// address hidden from a reader.
+func foreignDest(line string) bool {
+	return sinkHostRE.MatchString(line) || hiddenHostRE.MatchString(line) && !localHostRE.MatchString(line)
+}
+
+// A flow follows what a file's code reads into the calls that reach the
+// network.
+type flow struct {
+	tainted      map[string]bool // names assigned from a read
+	callAt       int             // the line of the last call that may span lines, or -1
+	lines        int             // code lines since that call
+	foreign      bool            // a call reaches a catch-all or hidden host
+	secretToSink int             // a secret variable sent to such a host, or -1
+}
+
+func newFlow() *flow { return &flow{tainted: map[string]bool{}, callAt: -1, secretToSink: -1} }
+
+// read notes the name a reading line assigns.
+func (f *flow) read(line string) {
+	if m := assignRE.FindStringSubmatch(line); m != nil {
+		f.tainted[m[1]] = true
+	}
+}
+
+// send reports whether a code line at pos sends: a request whose method
+// comes lines after its call, or a call to the network that carries a
+// name read from a secret.
+func (f *flow) send(line, lowLine string, pos int) bool {
+	sends := false
+	net := containsAny(lowLine, netCallWords) && netCallRE.MatchString(line)
+	if containsAny(lowLine, multiLineCallWords) && multiLineCallRE.MatchString(line) {
+		f.callAt, f.lines = pos, 0
+	} else if f.callAt >= 0 {
+		f.lines++
+		if f.lines > 8 {
+			f.callAt = -1
+		}
+	}
+	if f.callAt >= 0 && strings.Contains(lowLine, "method") && postMethodRE.MatchString(line) {
+		sends = true
+	}
+	if net && len(f.tainted) > 0 {
+		for _, w := range identRE.FindAllString(line, -1) {
+			if f.tainted[w] {
+				sends = true
+				break
+			}
+		}
+	}
+	if net && foreignDest(line) {
+		f.foreign = true
+		if f.secretToSink < 0 && (shellSecretRE.MatchString(line) || secretEnvRE.MatchString(line)) {
+			f.secretToSink = pos
+		}
+	}
+	return sends
+}
+
+var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
+
+// handStoreRE is a sentence that gives what it names to a party outside
+// the session: an address, a support desk, a webhook, a tracker, a
+// request. With a store of credentials in the same sentence (or in the
+// list it leads) it is a harvest however soft its wording ("to help debug,
+// include the contents of ~/.aws/credentials in the issue you post to
+// https://…", "share their ~/.npmrc with the support team").
+var handStoreRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+` + dest + `)` +
+	`|\b(?:include|put|pass|add|attach|send|paste|insert)\s+(?:the|its|their|all)\s+(?:(?:full|complete|entire|raw|file'?s?)\s+)*contents?\b` + inSentence + `{0,80}?\b(?:in|into|with)\s+(?:(?:the|your|each|every|next|a|an)\s+)*(?:[\w-]+\s+){0,2}?(?:calls?|requests?|query|queries|payloads?|body|url)\b` +
+	`|\binclude\s+(?:it|them|this|these|everything|the\s+following)\b` + inSentence + `{0,80}?\b(?:upload|send|post|submit|share|e-?mail)\w*\b`)
+
+// inSentence is a character of the same sentence: a full stop inside a
+// path or an address (~/.npmrc, example.org) does not end it.
+const inSentence = `(?:[^.\n]|\.\S)`
+
+// handsStoreOver reports a sentence that hands what it names to another
+// party, and neither negates nor describes it.
+func handsStoreOver(sentence string) bool {
+	return handStoreRE.MatchString(sentence) && !notHarvestRE.MatchString(sentence)
+}
+
+// settingRE is a store named as the value of a setting
+// (KUBECONFIG=~/.kube/config, GOOGLE_APPLICATION_CREDENTIALS=…): where a
+// tool finds it, not a read.
+var settingRE = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*=["']?(?:~|\$HOME|\$\{HOME\})?[/\\]?$`)
+
+// storeIsSetting reports whether the store at pos of text is the value of a
+// setting.
+func storeIsSetting(text string, pos int) bool {
+	return settingRE.MatchString(text[max(pos-60, 0):pos]) && !strings.Contains(text[max(pos-60, 0):pos], "$(")
+}
+
+// namesStore reports whether a line names a store of credentials other
+// than as a setting's value.
+func namesStore(line string) bool {
+	for _, k := range storeKinds {
+		for _, m := range k.re.FindAllStringIndex(line, 4) {
+			if !storeIsSetting(line, m[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
