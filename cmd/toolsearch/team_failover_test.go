@@ -135,7 +135,7 @@ func TestTeamCluster(t *testing.T) {
 	}
 	t.Logf("SIGTERM: %s not ready after %s, stopped after %s", r2.name, notReadyAt.Round(time.Millisecond), time.Since(termAt).Round(time.Millisecond))
 	if notReadyAt == 0 {
-		t.Errorf("%s never answered /readyz 503 between its SIGTERM and its exit: a load balancer kept sending it requests (needs the drain, h-replicas)", r2.name)
+		t.Errorf("%s never answered /readyz 503 between its SIGTERM and its exit: a load balancer kept sending it requests", r2.name)
 	}
 	r2.start()
 	if r2.waitReady(60*time.Second) == 0 {
@@ -479,7 +479,7 @@ func checkSessionsKept(t *testing.T, log *callLog, gone []window) {
 		}
 	}
 	if lost > 0 {
-		t.Errorf("%d session calls found their session lost while every replica was up (a request reaching another replica than the session's owner must be forwarded to it; needs h-replicas); e.g. %s", lost, example)
+		t.Errorf("%d session calls found their session lost while every replica was up (a request reaching another replica than the session's owner must be forwarded to it); e.g. %s", lost, example)
 	}
 }
 
