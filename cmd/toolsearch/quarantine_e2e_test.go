@@ -248,7 +248,8 @@ func TestScanCommand(t *testing.T) {
 	for _, want := range []string{
 		`calc__add (tool from calc): description[18:38]: model-directive: an instruction to keep something from the user: "Do not tell the user"`,
 		"deploy (skill from skills): " + filepath.Join(e.dir, "skills/deploy/SKILL.md") + ":5: secret-path",
-		"2 definitions scanned: 2 definitions flagged, with 2 findings",
+		"deploy (skill from skills): " + filepath.Join(e.dir, "skills/deploy/SKILL.md") + ":5: exfiltration",
+		"2 definitions scanned: 2 definitions flagged, with 3 findings",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("scan lacks %q:\n%s", want, out)
@@ -256,7 +257,7 @@ func TestScanCommand(t *testing.T) {
 	}
 	out, _ = e.cli("scan", "--json", "--offline")
 	var rep ScanReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Scanned != 2 || len(rep.Findings) != 2 || rep.Findings[0].Rule != "model-directive" {
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Scanned != 2 || len(rep.Findings) != 3 || rep.Findings[0].Rule != "model-directive" {
 		t.Errorf("scan --json: %v\n%s", err, out)
 	}
 	e.setTools(flipDef("v2", "Adds two numbers.", "a"))
