@@ -18,13 +18,8 @@ import (
 // replica it never saw is still unknown.
 func TestReplicaSetWhileTheRegistryIsDown(t *testing.T) {
 	dsn := pgtest.DSN(t)
-	link, viaLink := pgtest.NewLink(t, dsn)
+	link, db := openThroughLink(t, dsn)
 	ctx := context.Background()
-	db, err := pgstate.Open(ctx, viaLink, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
 	direct, err := pgstate.Open(ctx, dsn, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -70,14 +65,8 @@ func TestReplicaSetWhileTheRegistryIsDown(t *testing.T) {
 // replica opened though the database goes down before its first
 // heartbeat's read (a replica restarted just as PostgreSQL restarted).
 func TestReplicaKnowsTheOthersBeforeItServes(t *testing.T) {
-	dsn := pgtest.DSN(t)
-	link, viaLink := pgtest.NewLink(t, dsn)
+	link, db := openThroughLink(t, pgtest.DSN(t))
 	ctx := context.Background()
-	db, err := pgstate.Open(ctx, viaLink, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
 	other := pgstate.Replica{ID: "replica-b", Address: "http://127.0.0.1:8082", Started: time.Now()}
 	if err := db.Beat(ctx, other); err != nil {
 		t.Fatal(err)
@@ -92,4 +81,17 @@ func TestReplicaKnowsTheOthersBeforeItServes(t *testing.T) {
 	if addr, ok := reps.address("replica-a"); !ok || addr != "http://127.0.0.1:8081" {
 		t.Errorf("its own address: %q, %v", addr, ok)
 	}
+}
+
+// openThroughLink opens the state at dsn through a link the test can take
+// down, as a database restart or a network fault would.
+func openThroughLink(t *testing.T, dsn string) (*pgtest.Link, *pgstate.DB) {
+	t.Helper()
+	link, viaLink := pgtest.NewLink(t, dsn)
+	db, err := pgstate.Open(context.Background(), viaLink, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return link, db
 }
