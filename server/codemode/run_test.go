@@ -89,6 +89,7 @@ print(r.ok, r.error, r.value.splitlines()[1])`, "False the server says: disk on 
 		{"a last None shows nothing", "print('x')\nNone", "x\n", "", ""},
 		{"print shows values compactly", `print({"a": [1, (2, None)], "b": True}, "s", 1.5, None, True, sep="|")`, `{"a":[1,[2,null]],"b":true}|s|1.5|None|True` + "\n", "", ""},
 		{"print of a cycle", "l = [1]\nl.append(l)\nd = {}\nd['d'] = d\nprint(l, d)", "[1,[...]] {\"d\":{...}}\n", "", ""},
+		{"print of an escape written out", `print(["a\\u003cb"])`, `["a\\u003cb"]` + "\n", "", ""},
 		{"print of a struct and odd keys", `print(call("broken", errors=True), {1: "<a&b>"})`, `{"error":"the server says: disk on fire","ok":false,"value":null} {"1":"<a&b>"}` + "\n", "", ""},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -47,6 +48,9 @@ type shower struct {
 	// path holds the lists and dicts being written, to write one that
 	// holds itself as [...] or {...}, as Starlark's repr does.
 	path []starlark.Value
+	// enc quotes strings into quoted.
+	enc    *json.Encoder
+	quoted bytes.Buffer
 }
 
 // enter reports whether v, a container, can be written: false when it is
@@ -84,10 +88,14 @@ func (w *shower) quote(s string) {
 	if w.err != nil {
 		return
 	}
-	enc, _ := json.Marshal(s)
-	// json.Marshal escapes <, > and & for HTML, which a model reads as
-	// noise: they go back to themselves.
-	w.write(strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(enc)))
+	if w.enc == nil {
+		w.enc = json.NewEncoder(&w.quoted)
+		// <, > and & escaped for HTML are noise to a model.
+		w.enc.SetEscapeHTML(false)
+	}
+	w.quoted.Reset()
+	_ = w.enc.Encode(s)
+	w.write(strings.TrimSuffix(w.quoted.String(), "\n"))
 }
 
 // value writes v as JSON; a value JSON has no form for is written as str
