@@ -22,6 +22,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"strings"
 
@@ -88,10 +89,7 @@ func (s *Sealer) Open(kind Kind, principal, sealed string) (owner, value string,
 func (s *Sealer) mac(kind Kind, owner, value, principal string) []byte {
 	h := hmac.New(sha256.New, s.key)
 	for _, f := range []string{string(kind), owner, value, principal} {
-		var n [4]byte
-		l := len(f)
-		n[0], n[1], n[2], n[3] = byte(l>>24), byte(l>>16), byte(l>>8), byte(l)
-		h.Write(n[:])
+		h.Write(binary.BigEndian.AppendUint32(nil, uint32(len(f))))
 		h.Write([]byte(f))
 	}
 	return h.Sum(nil)[:macLen]

@@ -22,7 +22,14 @@ type guard struct {
 }
 
 func newGuard(next http.Handler, o Options) *guard {
-	return &guard{next: next, checks: []check{checkHost(o), checkOrigin(o), checkToken(o), checkScope, limitBody(o), checkStateChange(o)}}
+	return &guard{next: next, checks: append(whoChecks(o), limitBody(o), checkStateChange(o))}
+}
+
+// whoChecks are the guard's checks of who a request is: the Host, the
+// Origin, the token and what its profile may reach. /readyz runs them too
+// before it shows details (readiness).
+func whoChecks(o Options) []check {
+	return []check{checkHost(o), checkOrigin(o), checkToken(o), checkScope}
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -31,7 +31,7 @@ type readiness struct {
 }
 
 func newReadiness(s *server.Server, o Options, sessions func() int) *readiness {
-	return &readiness{s: s, o: o, sessions: sessions, insiders: []check{checkHost(o), checkOrigin(o), checkToken(o), checkScope}}
+	return &readiness{s: s, o: o, sessions: sessions, insiders: whoChecks(o)}
 }
 
 func (rd *readiness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
