@@ -116,13 +116,7 @@ func (m *Manager) connectPerson(u *upstream, c *personConn) {
 	ctx, cancel := context.WithTimeout(m.ctx, m.opts.ConnectTimeout)
 	defer cancel()
 	h := oauth.NewPersonHandler(c.tokens, u.settings().OAuth, m.opts.OAuthClient)
-	var t mcp.Transport
-	if u.cfg.Type == TypeSSE {
-		t = withOAuth(&mcp.SSEClientTransport{Endpoint: u.cfg.URL, HTTPClient: httpClient(u.cfg.URL, u.cfg.Headers)}, h)
-	} else {
-		t = withOAuth(&mcp.StreamableClientTransport{Endpoint: u.cfg.URL, HTTPClient: httpClient(u.cfg.URL, u.cfg.Headers)}, h)
-	}
-	c.cs, c.err = mcp.NewClient(m.opts.ClientInfo, nil).Connect(ctx, t, nil)
+	c.cs, c.err = mcp.NewClient(m.opts.ClientInfo, nil).Connect(ctx, httpTransport(u.cfg, h), nil)
 	if c.err == nil {
 		u.log.Debug("connected as a person", "principal", c.key.principal)
 	}

@@ -59,12 +59,19 @@ func (u *upstream) transport(ctx context.Context, stderr *stderrTail, h *oauth.H
 		// so that it has stopped everything before it is told to kill.
 		p := &stdioProcess{cmd: cmd, opts: supervise.Options{Grace: stopGrace / 2}}
 		return &stdioTransport{p: p, terminate: stopGrace}, p, nil
-	case TypeHTTP:
-		return withOAuth(&mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
-	case TypeSSE:
-		return withOAuth(&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h), nil, nil
+	case TypeHTTP, TypeSSE:
+		return httpTransport(cfg, h), nil, nil
 	}
 	return nil, nil, fmt.Errorf("unknown transport %q", cfg.Type)
+}
+
+// httpTransport is the transport of an HTTP or SSE server, authorized by h:
+// the shared connection's and each person's.
+func httpTransport(cfg ServerConfig, h *oauth.Handler) mcp.Transport {
+	if cfg.Type == TypeSSE {
+		return withOAuth(&mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h)
+	}
+	return withOAuth(&mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg.URL, cfg.Headers)}, h)
 }
 
 // httpClient returns the client for a server at endpoint: one that adds the

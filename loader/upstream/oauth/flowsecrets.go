@@ -143,3 +143,14 @@ func (e errReader) Read([]byte) (int, error) {
 	}
 	return 0, io.EOF
 }
+
+// withFlowSecrets returns c, its requests going through a flowSecrets
+// that collects the login's secrets, for sanitize.
+func withFlowSecrets(c *http.Client) (*http.Client, *flowSecrets) {
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	flow := &flowSecrets{base: base}
+	return &http.Client{Transport: flow, Timeout: c.Timeout, CheckRedirect: c.CheckRedirect}, flow
+}

@@ -162,14 +162,10 @@ func (h *Handler) authorize(ctx context.Context, p *Prompter, req *http.Request,
 		return err
 	}
 	defer stop()
-	base := h.client.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	flow := &flowSecrets{base: base}
+	client, flow := withFlowSecrets(h.client)
 	rec := &metadataRecorder{base: flow}
 	rec.resource, _ = url.Parse(h.tokens.resource)
-	client := &http.Client{Transport: rec, Timeout: h.client.Timeout, CheckRedirect: h.client.CheckRedirect}
+	client.Transport = rec
 	prev := h.tokens.Grant()
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirectURL,

@@ -77,9 +77,7 @@ func (u *UserLogins) Begin(ctx context.Context, s LoginStart) (authURL string, e
 	if s.Principal == "" {
 		return "", errors.New("a person's login needs the person: the request names no principal")
 	}
-	client := Guard(u.Client, s.Resource)
-	flow := &flowSecrets{base: transportOf(client)}
-	client = &http.Client{Transport: flow, Timeout: client.Timeout, CheckRedirect: client.CheckRedirect}
+	client, flow := withFlowSecrets(Guard(u.Client, s.Resource))
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("logging in to %s as %s: %w", s.Server, s.Principal, sanitize(err, append(flow.list(), s.Settings.ClientSecret)...))
@@ -154,9 +152,7 @@ func (u *UserLogins) Complete(ctx context.Context, q url.Values, nonce string) (
 	if iss := q.Get("iss"); (l.IssRequired || iss != "") && iss != l.Issuer {
 		return l, errors.New("the redirect names another authorization server than the one the login began with; nothing was stored")
 	}
-	client := Guard(u.Client, l.Resource)
-	flow := &flowSecrets{base: transportOf(client)}
-	client = &http.Client{Transport: flow, Timeout: client.Timeout, CheckRedirect: client.CheckRedirect}
+	client, flow := withFlowSecrets(Guard(u.Client, l.Resource))
 	tok, err := l.config().Exchange(context.WithValue(ctx, oauth2.HTTPClient, client), q.Get("code"),
 		oauth2.VerifierOption(l.Verifier), oauth2.SetAuthURLParam("resource", l.Indicator))
 	if err != nil {
@@ -304,12 +300,4 @@ func resourceMetadata(ctx context.Context, client *http.Client, challenges []oau
 		origin = ru.Scheme + "://" + ru.Host
 	}
 	return &oauthex.ProtectedResourceMetadata{AuthorizationServers: []string{origin}, Resource: resource}
-}
-
-// transportOf is a client's transport, the default one for none.
-func transportOf(c *http.Client) http.RoundTripper {
-	if c.Transport != nil {
-		return c.Transport
-	}
-	return http.DefaultTransport
 }
