@@ -421,9 +421,43 @@ func TestADrainingServerServesCallsInFull(t *testing.T) {
 			t.Fatalf("the call never went through before the stop: %q", call())
 		}
 	}
+	// A request taken in during the drain whose call starts only after
+	// the drain ended (its body arrives late) is still in flight: the
+	// upstream calls stay open for it, as for one already under way.
+	late, lateBody := io.Pipe()
+	lateReq, err := http.NewRequest(http.MethodPost, r.base+"/mcp", late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "call_tool"} {
+		lateReq.Header.Set(k, v)
+	}
+	stopped := time.Now()
 	r.proc.Signal(syscall.SIGTERM)
 	awaitReady(t, r, http.StatusServiceUnavailable)
 	if got := call(); got != "echo hi" {
 		t.Errorf("a call during the drain: %q, want echo hi", got)
+	}
+	answer := make(chan string, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(lateReq)
+		if err != nil {
+			answer <- err.Error()
+			return
+		}
+		defer res.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+		answer <- string(data)
+	}()
+	lateBody.Write([]byte(`{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "call_tool", ` +
+		`"arguments": {"name": "up__echo", "arguments": {"word": "late"}}, "_meta": {` +
+		`"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": {"name": "drain-e2e", "version": "1"}, ` +
+		`"io.modelcontextprotocol/clientCapabilities": {}}}`))
+	time.Sleep(time.Until(stopped.Add(3*time.Second + 500*time.Millisecond)))
+	lateBody.Write([]byte("}"))
+	lateBody.Close()
+	if got := <-answer; !strings.Contains(got, "echo late") {
+		t.Errorf("a call whose request came in during the drain and whose body came after it: %q, want echo late", got)
 	}
 }

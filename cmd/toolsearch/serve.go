@@ -71,15 +71,18 @@ func runServe(ctx context.Context, args []string, _ io.Writer) error {
 	pacer.log.Store(a.log)
 	bulk := func() bool { return a.server.Bulk() || a.upstreams.Bulk() }
 	pacer.bulk.Store(&bulk)
-	// Once asked to stop, scripts and upstream calls in flight get the
-	// grace, then are stopped, so that the sessions waiting for them end.
-	// Behind a load balancer that is once the server has drained
-	// (http.drainDelay): what reaches it meanwhile is served in full.
-	drained, stopDrain := afterDelay(ctx, a.drainDelay())
-	defer stopDrain()
-	work, cancelWork := afterGrace(drained)
-	defer cancelWork()
-	defer context.AfterFunc(drained, func() { a.shutdown(work) })()
+	// Once asked to stop, stdio's scripts and upstream calls in flight get
+	// the grace, then are stopped, so that the session waiting for them
+	// ends. Over HTTP the server stops them itself: it serves what it took
+	// in until its requests in flight are done (web.Serve, within the
+	// grace), then cancels them, and only then (a.close) does the work
+	// stop; a request taken in during the drain whose call starts after
+	// it is served in full.
+	if a.cfg.HTTP.Addr == "" {
+		work, cancelWork := afterGrace(ctx)
+		defer cancelWork()
+		defer context.AfterFunc(ctx, func() { a.shutdown(work) })()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.watchSkills(ctx)

@@ -75,25 +75,6 @@ func afterGrace(ctx context.Context) (work context.Context, cancel context.Cance
 	return work, cancel
 }
 
-// afterDelay returns a context that ends d after ctx ends (with it when d
-// is 0), or when stop is called.
-func afterDelay(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d <= 0 {
-		return context.WithCancel(ctx)
-	}
-	out, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, func() {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-out.Done():
-		}
-		cancel()
-	})
-	return out, func() { stop(); cancel() }
-}
-
 // defaultReplicaDrain is http.drainDelay's default for a replica of
 // several (a shared state): two of a load balancer's usual check intervals,
 // so that it sees the replica turn not ready before its address closes.

@@ -186,6 +186,12 @@ func (c *sessionClient) connect(ctx context.Context) error {
 func (c *sessionClient) call(ctx context.Context, tool string, args map[string]any) (string, outcome) {
 	if c.cs == nil {
 		if err := c.connect(ctx); err != nil {
+			// An initialize whose connection went away (the replica
+			// killed with it sent) got no answer: cut, as a call's. No
+			// tool was called either way.
+			if msg := err.Error(); strings.HasSuffix(msg, ": EOF") || strings.Contains(msg, "connection reset") || strings.Contains(msg, "502 Bad Gateway") {
+				return "connect: " + msg, cut
+			}
 			return "connect: " + err.Error(), refused
 		}
 	}
