@@ -64,13 +64,21 @@ func newForwarder(rs *Replicas) *forwarder {
 			pr.Out.Host = pr.In.Host // as the client named this server, which the owner's guard checks
 			pr.Out.Header.Set(forwardedHeader, f.self)
 		},
-		// Only a failed round trip comes here, before anything was
-		// written: the owner is unreachable.
+		// A failed round trip comes here. One that could not dial sent
+		// nothing: the owner is unreachable and its session lost. One
+		// that failed later may have reached an owner that died serving
+		// it: whether it was done is unknown, which a lost session's
+		// answer would deny.
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			if errors.Is(err, context.Canceled) {
 				return // the client left
 			}
-			r.Context().Value(forwardKey{}).(*forwardTo).lost(w, r)
+			var op *net.OpError
+			if errors.As(err, &op) && op.Op == "dial" {
+				r.Context().Value(forwardKey{}).(*forwardTo).lost(w, r)
+				return
+			}
+			http.Error(w, "Bad Gateway: the replica that owns this session went away while it served the request; whether it was done is unknown", http.StatusBadGateway)
 		},
 	}
 	return f
