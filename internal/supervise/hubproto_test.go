@@ -108,3 +108,25 @@ func TestReadRequests(t *testing.T) {
 		})
 	}
 }
+
+// A program killed with the hub's reports unread resets the socket, and
+// recvmsg fails with ECONNRESET and -1 bytes: the reader ends as at a close
+// rather than taking the -1 as a length (the hub panicked, and left the
+// killed program's servers running).
+func TestReadRequestsEndsAtAReset(t *testing.T) {
+	prog, hub := socketPair(t)
+	if _, err := hub.Write([]byte("{\"op\":\"exit\"}\n")); err != nil {
+		t.Fatal(err)
+	}
+	(&sender{conn: prog}).send(message{Op: "kill", ID: 1, Pid: 5})
+	prog.Close() // with the hub's line unread: a reset, not an end of file
+	reqs := make(chan request)
+	go readRequests(hub, reqs)
+	var got []string
+	for r := range reqs {
+		got = append(got, r.Op)
+	}
+	if len(got) != 1 || got[0] != "kill" {
+		t.Errorf("handed on %v, want [kill]", got)
+	}
+}

@@ -23,6 +23,9 @@ func readRequests(conn *net.UnixConn, reqs chan<- request) {
 	defer func() { closeAll(fds) }()
 	for {
 		n, oobn, flags, _, err := conn.ReadMsgUnix(buf, oob)
+		// A failed recvmsg reports -1 bytes: the program was killed with
+		// the hub's reports unread, and the socket was reset.
+		n, oobn = max(n, 0), max(oobn, 0)
 		if oobn > 0 {
 			got, perr := parseRights(oob[:oobn])
 			fds = append(fds, got...)
