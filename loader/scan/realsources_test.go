@@ -72,6 +72,14 @@ var corpusSources = []corpusSource{
 	{name: "liangjinghan035-max+Malicious-SKILL.md-Research-Dataset-Adversarial-Variants", heldOut: true, load: loadMaliciousVariants},
 	// Held out and unread before issue 43's fourth session measured it.
 	{name: "getmcpm+mcp-guardbench", heldOut: true, load: loadGuardBench},
+	// Held out and unread before issue 43's fifth session measured them
+	// (fresh2_sources_test.go).
+	{name: "mcdeeai+clawrank-scanner", heldOut: true, load: loadClawRank},
+	{name: "ydarwish1+Malskill-Scanner", heldOut: true, load: loadMalskill},
+	{name: "jeffvsutherland+asf-security-scanner", heldOut: true, load: loadASFWeather},
+	{name: "jeffvsutherland+agent-security-framework", heldOut: true, load: loadASFFramework},
+	{name: "luoojason+frisk", heldOut: true, load: loadFrisk},
+	{name: "clawfortify+clawfortify", heldOut: true, load: loadClawFortify},
 }
 
 // cleanSkills reads every skill under the folder as a clean skill.
