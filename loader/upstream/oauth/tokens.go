@@ -108,8 +108,10 @@ func (t *Tokens) reload() bool {
 		g = nil
 		t.down = grantDownError{t.server, err}
 	case err != nil:
-		// An unreadable file is no grant: the person logs in again,
-		// which replaces it.
+		// Not a token file, or a grant that does not open (another
+		// key): no grant, and the person logs in again, which
+		// replaces it. A store that cannot be read now is the case
+		// above.
 		t.log.Warn("ignoring the OAuth token file", "server", t.server, "err", err)
 		g = nil
 	}
@@ -330,7 +332,7 @@ func (t *Tokens) exchange(g *Grant) (*Grant, error) {
 
 // save stores a grant and makes it current. Callers hold t.mu.
 func (t *Tokens) save(g *Grant) error {
-	t.grant = g
+	t.grant, t.down = g, nil
 	t.version++
 	ctx, cancel := storeContext()
 	defer cancel()
