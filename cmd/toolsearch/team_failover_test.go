@@ -57,6 +57,12 @@ func TestTeamCluster(t *testing.T) {
 		t.Fatalf("auth login mine: %v\n%s", err, out)
 	}
 	tm.waitCall(log, "operator", teamOperatorToken, "shared__stamp")
+	// Every replica has read the operator's logins (each looks for a new
+	// one every 2 s): until then a replica still lists mine as needing a
+	// login, and a person's first calls through it are refused.
+	for _, r := range tm.replicas {
+		tm.waitListed(r, "mine__stamp", "after the operator's login")
+	}
 
 	// Each person logs in through the load balancer: the login starts on
 	// one replica and its callback may reach another.
@@ -158,17 +164,8 @@ func TestTeamCluster(t *testing.T) {
 		t.Logf("%s ready %s after its restart, %s after PostgreSQL's", r2.name, took.Round(time.Millisecond), time.Since(pgAt).Round(time.Millisecond))
 	}
 	windows = append(windows, window{termAt, time.Now().Add(2 * time.Second)})
-	for _, tool := range []string{"ledger__note", "shared__stamp"} {
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			text, _ := modernCall(context.Background(), r2.base(), teamOperatorToken, "tool_search", map[string]any{"query": "select:" + tool})
-			if strings.Contains(text, tool) && !strings.Contains(text, "[server ") {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("%s's %s never came back after its restart and PostgreSQL's:\n%s", r2.name, tool, text)
-				break
-			}
-		}
+	for _, tool := range []string{"ledger__note", "shared__stamp", "mine__stamp"} {
+		tm.waitListed(r2, tool, "after its restart and PostgreSQL's")
 	}
 	time.Sleep(2 * time.Second)
 
@@ -195,6 +192,23 @@ func TestTeamCluster(t *testing.T) {
 	checkSessionlessKept(t, log, killedAt)
 	tm.checkPrincipals(log, sharedLogin, logins)
 	tm.checkRefreshes(loadStart, loadEnd)
+}
+
+// waitListed waits until the replica lists tool from its server's own
+// listing (neither a last known one marked "[server … is failed]" nor
+// none, "no tool named …", of a server that needs a login), for up to
+// 30 s.
+func (tm *team) waitListed(r *teamReplica, tool, when string) {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		text, _ := modernCall(context.Background(), r.base(), teamOperatorToken, "tool_search", map[string]any{"query": "select:" + tool})
+		if strings.Contains(text, tool) && !strings.Contains(text, "[server ") && !strings.Contains(text, "no tool named") {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Errorf("%s never listed %s %s:\n%s", r.name, tool, when, text)
+			return
+		}
+	}
 }
 
 func mustExecutable(t *testing.T) string {
