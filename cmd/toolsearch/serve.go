@@ -162,6 +162,7 @@ func serveHTTP(ctx context.Context, a *app) error {
 		// The operator's principal, which a request without a token has too.
 		OperatorPrincipal: a.cfg.HTTP.operatorPrincipal(),
 		DrainDelay:        a.drainDelay(),
+		Loaded:            a.stateLoaded(ctx),
 	}
 	reps := a.clusterOptions(&o)
 	if a.metrics != nil {

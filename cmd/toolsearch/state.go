@@ -146,6 +146,40 @@ func (a *app) listenWhileWaiting() {
 	}
 }
 
+// stateLoaded is closed once this replica has read what it serves from
+// the shared state: the approvals and the upstreams' OAuth grants (each
+// read again until the database answers). Until then /readyz answers 503:
+// a replica whose database went down as it started would otherwise take
+// calls and refuse them. nil with the files, which are read at once.
+func (a *app) stateLoaded(ctx context.Context) <-chan struct{} {
+	if a.state == nil {
+		return nil
+	}
+	loaded := make(chan struct{})
+	go func() {
+		for _, c := range []<-chan struct{}{a.approvals.Loaded(), a.grantsRead()} {
+			select {
+			case <-c:
+			case <-ctx.Done():
+				return
+			}
+		}
+		a.log.Info("the shared state is read: ready")
+		close(loaded)
+	}()
+	return loaded
+}
+
+// grantsRead is closed once the upstreams' OAuth grants were read.
+func (a *app) grantsRead() <-chan struct{} {
+	if a.upstreams == nil {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return a.upstreams.GrantsRead()
+}
+
 // stateOptions sets where the upstreams keep their last known catalogs
 // and OAuth grants: the database, with postgres.
 func (a *app) stateOptions(o *upstream.Options) {

@@ -254,6 +254,9 @@ type teamReplica struct {
 	done    chan struct{}
 	started time.Time
 	log     *os.File
+	// logFrom is where this run's lines begin in serve.log, which every
+	// start appends to.
+	logFrom int64
 }
 
 func (r *teamReplica) base() string { return "http://127.0.0.1:" + r.port }
@@ -270,13 +273,17 @@ func (r *teamReplica) start() {
 		t.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr = log, log
+	var from int64
+	if info, err := log.Stat(); err == nil {
+		from = info.Size()
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", r.name, err)
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); log.Close(); close(done) }()
 	r.mu.Lock()
-	r.cmd, r.done, r.started, r.log = cmd, done, time.Now(), log
+	r.cmd, r.done, r.started, r.log, r.logFrom = cmd, done, time.Now(), log, from
 	r.mu.Unlock()
 	t.Cleanup(func() { r.stop(syscall.SIGTERM, 30*time.Second) })
 }
@@ -361,6 +368,24 @@ func (r *teamReplica) waitReady(within time.Duration) time.Duration {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return 0
+}
+
+// waitLog waits until the replica's run has logged a line holding text,
+// and reports whether it did within the time given.
+func (r *teamReplica) waitLog(text string, within time.Duration) bool {
+	r.mu.Lock()
+	from := r.logFrom
+	r.mu.Unlock()
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		data, _ := os.ReadFile(filepath.Join(r.dir, "serve.log"))
+		if int64(len(data)) > from && strings.Contains(string(data[from:]), text) {
+			return true
+		}
+		if !r.running() {
+			return false
+		}
+	}
+	return false
 }
 
 func (r *teamReplica) logTail() string {

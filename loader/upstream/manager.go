@@ -227,6 +227,9 @@ type Manager struct {
 	// minRelist is the least time between two listings a server's change
 	// announcements prompt; tests change it.
 	minRelist time.Duration
+	// grantsRead is closed once the grants of the servers started were
+	// read (GrantsRead).
+	grantsRead chan struct{}
 }
 
 // New prepares a Manager for the servers; nothing is read or started until
@@ -291,6 +294,7 @@ func New(servers []ServerConfig, opts Options) *Manager {
 		minRelist:     time.Second,
 		tokenStoreErr: storeErr,
 		people:        personal{max: opts.MaxPersonal, idle: opts.PersonalIdle},
+		grantsRead:    make(chan struct{}),
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, cfg := range servers {
@@ -348,13 +352,16 @@ func (m *Manager) StartServers(ctx context.Context, names ...string) {
 		defer m.mu.RUnlock()
 		m.publishPersisted()
 		m.pruneCache()
+		var started []*upstream
 		for _, name := range names {
 			u := m.servers[name]
 			if u == nil || u.settings().Disabled {
 				continue
 			}
 			m.startRun(u)
+			started = append(started, u)
 		}
+		m.wg.Go(func() { m.readGrants(started) })
 	})
 }
 

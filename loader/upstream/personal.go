@@ -48,8 +48,12 @@ type personConn struct {
 type personal struct {
 	mu    sync.Mutex
 	conns map[personKey]*personConn
-	max   int
-	idle  time.Duration
+	// read are the people's grants read at start (Manager.GrantsRead),
+	// held so that a first call made while the shared state cannot be
+	// reached is served from them rather than refused.
+	read map[personKey]*oauth.Tokens
+	max  int
+	idle time.Duration
 }
 
 // ErrTooManyPeople is the refusal of a person's call while every one of
@@ -57,14 +61,18 @@ type personal struct {
 var ErrTooManyPeople = errors.New("every connection kept for people's own logins is busy")
 
 // tokensFor returns the tokens of a person's grant for the server: those of
-// their open connection, or new ones over the grant store.
+// their open connection, else those read at start, else new ones over the
+// grant store.
 func (m *Manager) tokensFor(u *upstream, who string) *oauth.Tokens {
 	k := personKey{who, u.cfg.Name, u.cfg.URL}
 	m.people.mu.Lock()
-	c := m.people.conns[k]
+	c, read := m.people.conns[k], m.people.read[k]
 	m.people.mu.Unlock()
 	if c != nil {
 		return c.tokens
+	}
+	if read != nil {
+		return read
 	}
 	return oauth.NewTokensFor(m.opts.TokenStore, oauth.GrantKey{Principal: who, Server: u.cfg.Name, Resource: u.cfg.URL}, m.opts.OAuthClient, u.log)
 }

@@ -227,7 +227,7 @@ func (u *upstream) run(ctx context.Context) {
 		if up >= u.m.opts.MaxBackoff { // it worked for a while: start over
 			failures = 0
 		}
-		delay := u.backoff(failures)
+		delay := u.retryDelay(err, failures)
 		failures++
 		u.log.Info("reconnecting", "in", delay.Round(time.Millisecond))
 		timer := time.NewTimer(delay)
@@ -257,6 +257,28 @@ func (u *upstream) backoff(failures int) time.Duration {
 	}
 	d = min(d, u.m.opts.MaxBackoff)
 	return d/2 + rand.N(d/2+1)
+}
+
+// retryDelay is the wait before the next attempt after err: the backoff,
+// but at most grantRetry for a server whose login could not be read.
+// Nothing is wrong with that server: it connects soon after the shared
+// state is back, whatever its backoff had grown to meanwhile.
+func (u *upstream) retryDelay(err error, failures int) time.Duration {
+	d := u.backoff(failures)
+	if u.grantUnread(err) {
+		d = min(d, grantRetry)
+	}
+	return d
+}
+
+// grantUnread reports whether a connection failed because the server's
+// OAuth grant could not be read (the shared state out of reach): not a
+// missing login, which waits for one, nor the server failing.
+func (u *upstream) grantUnread(err error) bool {
+	if errors.Is(err, oauth.ErrUnavailable) {
+		return true
+	}
+	return u.auth != nil && u.auth.Tokens().Read() != nil
 }
 
 // connect makes one connection attempt. The session is returned even on

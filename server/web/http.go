@@ -46,6 +46,13 @@ type Options struct {
 	// Ready reports readiness details for /readyz: the catalog is loaded
 	// when the handler exists, so this only adds per-upstream states.
 	Ready func() map[string]string
+	// Loaded, when set, is closed once the server has read what it
+	// serves from the shared state (the approvals, the upstreams' OAuth
+	// grants): /readyz answers 503 until then, so that a replica whose
+	// database went down as it started takes no calls it would refuse,
+	// and turns ready by itself once the database is back. Once loaded,
+	// a replica stays ready while the database is down.
+	Loaded <-chan struct{}
 	// Profiles are the servers of the configured profiles, each over its
 	// view of the catalog (package loader/profile). /mcp/p/NAME serves one
 	// to clients on this machine.

@@ -17,10 +17,10 @@ import (
 // operator's token) gets the details besides: the catalog's size, the
 // sessions, each upstream's state and why one is not serving.
 //
-// A handler is ready once it exists (the catalog is loaded, and the
-// shared state with it) until it drains (Handler.Drain): then it turns
-// not ready at once, so that the load balancer sends it nothing new while
-// what it serves finishes.
+// A handler is ready once it exists (the catalog is loaded) and has read
+// what it serves from the shared state (Options.Loaded), until it drains
+// (Handler.Drain): then it turns not ready at once, so that the load
+// balancer sends it nothing new while what it serves finishes.
 type readiness struct {
 	s        *server.Server
 	o        Options
@@ -35,7 +35,8 @@ func newReadiness(s *server.Server, o Options, sessions func() int) *readiness {
 }
 
 func (rd *readiness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ready := !rd.draining.Load()
+	draining, loaded := rd.draining.Load(), rd.loaded()
+	ready := !draining && loaded
 	status := http.StatusOK
 	if !ready {
 		status = http.StatusServiceUnavailable
@@ -43,14 +44,31 @@ func (rd *readiness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := map[string]any{"ready": ready}
 	if rd.insider(r) {
 		rd.details(body)
-		if !ready {
+		if draining {
 			body["draining"] = true
+		}
+		if !loaded {
+			body["loading"] = "the shared state (the approvals and the OAuth logins) is not read yet"
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(body)
+}
+
+// loaded reports whether what the server serves from the shared state was
+// read (Options.Loaded).
+func (rd *readiness) loaded() bool {
+	if rd.o.Loaded == nil {
+		return true
+	}
+	select {
+	case <-rd.o.Loaded:
+		return true
+	default:
+		return false
+	}
 }
 
 // insider reports whether r passes the checks of who it is, answering

@@ -59,6 +59,46 @@ func TestReadyzAnswersALoadBalancerWithoutDetails(t *testing.T) {
 	}
 }
 
+// TestReadyzWaitsForTheSharedState: a replica is not ready until it has
+// read what it serves from the shared state (Options.Loaded: the approvals
+// and the OAuth logins), so that one whose database went down as it
+// started takes no calls it would refuse; it turns ready by itself once
+// they are read, and stays ready after.
+func TestReadyzWaitsForTheSharedState(t *testing.T) {
+	s, _ := server.New(testCatalog(t), server.Options{})
+	defer s.Close()
+	loaded := make(chan struct{})
+	h := NewHandler(s, Options{Token: "secret", Loaded: loaded})
+	defer h.Close()
+	get := func(token string) (int, map[string]any) {
+		t.Helper()
+		r := httptest.NewRequest(http.MethodGet, "/readyz", nil)
+		r.Host = "127.0.0.1:7777"
+		if token != "" {
+			r.Header.Set("Authorization", "Bearer "+token)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		var body map[string]any
+		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+			t.Fatalf("/readyz answered %d %q", w.Code, w.Body)
+		}
+		return w.Code, body
+	}
+	if code, body := get(""); code != http.StatusServiceUnavailable || len(body) != 1 || body["ready"] != false {
+		t.Errorf("the shared state not read, a check got %d %v, want 503 {ready: false}", code, body)
+	}
+	if code, body := get("secret"); code != http.StatusServiceUnavailable || body["loading"] == nil || body["draining"] != nil {
+		t.Errorf("the shared state not read, the operator got %d %v, want 503 saying it is loading", code, body)
+	}
+	close(loaded)
+	for range 2 {
+		if code, body := get(""); code != http.StatusOK || body["ready"] != true {
+			t.Errorf("the shared state read, a check got %d %v, want 200", code, body)
+		}
+	}
+}
+
 // TestServeDrainsBeforeItStops: once asked to stop, a server answers
 // /readyz not ready and goes on serving for its DrainDelay before it
 // closes its listener.

@@ -92,7 +92,9 @@ func unavailable(err error) error {
 
 // serverGoingAway reports whether a SQLSTATE says the server cannot serve
 // now (operator intervention: admin, crash or idle shutdown, cannot connect
-// now, database dropped) or the connection failed.
+// now, database dropped), the connection failed, or the server lacks what
+// it needs to serve for now (class 53: too many connections, as replicas
+// reconnecting at once after a restart meet, out of memory or disk).
 func serverGoingAway(code string) bool {
-	return strings.HasPrefix(code, "57P") || strings.HasPrefix(code, "08")
+	return strings.HasPrefix(code, "57P") || strings.HasPrefix(code, "08") || strings.HasPrefix(code, "53")
 }

@@ -158,3 +158,41 @@ func (s *grants) UpdateGrant(ctx context.Context, k oauth.GrantKey, fn func(*oau
 	}
 	return out, stamp, ferr
 }
+
+// PrincipalGrants implements oauth.GrantLister: every principal's own
+// grant of a server at one URL, in one statement, for a replica to hold
+// from its start. A row that does not open (another key) is left out, and
+// logged: LoadGrant says why when its principal calls.
+func (s *grants) PrincipalGrants(ctx context.Context, server, resource string) ([]oauth.StoredGrant, error) {
+	if s.db.key == nil {
+		return nil, nil // no login can be kept, so none is read
+	}
+	rows, err := s.db.pool.Query(ctx, "SELECT principal, sealed, version FROM toolsearch_grants WHERE server = $1 AND resource = $2 AND principal <> ''", server, resource)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	defer rows.Close()
+	var out []oauth.StoredGrant
+	for rows.Next() {
+		var (
+			k       = oauth.GrantKey{Server: server, Resource: resource}
+			sealed  []byte
+			version int64
+		)
+		if err := rows.Scan(&k.Principal, &sealed, &version); err != nil {
+			return nil, unavailable(err)
+		}
+		g, err := s.open(k, sealed)
+		if err != nil || g == nil {
+			if err != nil {
+				s.db.log.Warn("a person's OAuth login does not open; it is read again at their call", "server", server, "principal", k.Principal, "err", err)
+			}
+			continue
+		}
+		out = append(out, oauth.StoredGrant{Key: k, Grant: g, Stamp: pgStamp(version)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable(err)
+	}
+	return out, nil
+}

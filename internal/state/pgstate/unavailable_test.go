@@ -26,6 +26,8 @@ func TestUnavailable(t *testing.T) {
 		{"starting up", &pgconn.PgError{Severity: "FATAL", Code: "57P03", Message: "the database system is starting up"}, true},
 		{"admin shutdown", &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"}, true},
 		{"connection failure", &pgconn.PgError{Code: "08006"}, true},
+		{"too many connections, replicas reconnecting after a restart", fmt.Errorf("failed to connect: %w", &pgconn.PgError{Severity: "FATAL", Code: "53300", Message: "sorry, too many clients already"}), true},
+		{"out of memory", &pgconn.PgError{Code: "53200"}, true},
 		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
 		{"undefined table", &pgconn.PgError{Code: "42P01"}, false},
 	} {

@@ -55,6 +55,7 @@ var behaviours = []struct {
 	{"ForgetMakesTheNextListingFirst", forgetMakesFirst},
 	{"GrantsKeyedByPrincipal", grantsByPrincipal},
 	{"GrantStampChangesWithTheGrant", grantStamp},
+	{"PrincipalGrantsListedAtOnce", principalGrantsListed},
 	{"RefreshOnceAcrossProcesses", func(t *testing.T, open State) { refreshOnce(t, open, "") }},
 	{"PersonsRefreshOnceAndAlone", func(t *testing.T, open State) { refreshOnce(t, open, "alice") }},
 	{"PendingLoginTakenOnceByAnyProcess", loginTakenOnce},
@@ -228,6 +229,47 @@ func grantsByPrincipal(t *testing.T, open State) {
 	}
 	if err := other.Grants.DeleteGrant(ctx, alice); err != nil {
 		t.Errorf("deleting a grant that is gone: %v", err)
+	}
+}
+
+// principalGrantsListed: a store that lists the people's grants of a
+// server (oauth.GrantLister, what a replica reads before it is ready)
+// gives each principal's own, with the stamp another process reads, and
+// neither the shared grant nor another server's or URL's. A store that
+// cannot list (the files) skips this.
+func principalGrantsListed(t *testing.T, open State) {
+	ctx := context.Background()
+	p := open(t)
+	if _, ok := p.Grants.(oauth.GrantLister); !ok {
+		t.Skip("this store does not list grants")
+	}
+	const res = "https://mcp.example.com/mcp"
+	for k, access := range map[oauth.GrantKey]string{
+		{Server: "srv", Resource: res}:                                    "shared-token",
+		{Principal: "alice", Server: "srv", Resource: res}:                "alice-token",
+		{Principal: "bob", Server: "srv", Resource: res}:                  "bob-token",
+		{Principal: "alice", Server: "other", Resource: res}:              "alice-other",
+		{Principal: "carol", Server: "srv", Resource: res + "/elsewhere"}: "carol-elsewhere",
+	} {
+		if _, err := p.Grants.SaveGrant(ctx, k, grant(k.Server, k.Resource, access)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := open(t)
+	got, err := other.Grants.(oauth.GrantLister).PrincipalGrants(ctx, "srv", res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, sg := range got {
+		seen[sg.Key.Principal] = sg.Grant.Token.AccessToken
+		stamp, err := p.Grants.GrantStamp(ctx, sg.Key)
+		if err != nil || !stamp.Same(sg.Stamp) {
+			t.Errorf("%s's grant listed with a stamp other than GrantStamp's (%v)", sg.Key.Principal, err)
+		}
+	}
+	if len(seen) != 2 || seen["alice"] != "alice-token" || seen["bob"] != "bob-token" {
+		t.Errorf("PrincipalGrants(srv) = %v; want alice's and bob's own alone", seen)
 	}
 }
 

@@ -46,3 +46,23 @@ type Grants interface {
 // that is down): the grant held in memory is used while it lasts, and
 // nothing is stored until the store is back.
 var ErrUnavailable = errors.New("the shared state cannot be reached")
+
+// A GrantLister lists the grants people hold for one server at once: what
+// a replica reads at start, so that a person's first call after it is
+// served from what it read even if the store cannot be reached by then.
+// The PostgreSQL store is one; the files are not (each process reads a
+// person's file when it needs it, and files are always there to read).
+type GrantLister interface {
+	// PrincipalGrants returns every principal's own grant (Principal
+	// not "") for server at resource, with its stamp. A grant that does
+	// not open (another key, another version) is left out: it is read,
+	// and reported, when its principal calls.
+	PrincipalGrants(ctx context.Context, server, resource string) ([]StoredGrant, error)
+}
+
+// A StoredGrant is one grant as a GrantLister read it.
+type StoredGrant struct {
+	Key   GrantKey
+	Grant *Grant
+	Stamp Stamp
+}

@@ -612,8 +612,21 @@ func TestGrantUnreadableWhileStoreDown(t *testing.T) {
 	if why := tokens.NeedsLogin(); why != "" {
 		t.Errorf("NeedsLogin while the database is down: %q, want none (the grant is not known to be missing)", why)
 	}
-	if src, _ := NewHandler(tokens, Settings{}, nil).TokenSource(context.Background()); src == nil {
-		t.Error("no token source while the grant cannot be read: requests went without one, and their 401 asked for a login")
+	// Nothing is sent for a grant not read, so that a server that takes
+	// no login answers; a 401 is told that the login cannot be read now,
+	// never that there is none, even where a login could be run.
+	h := NewHandler(tokens, Settings{}, nil)
+	if src, err := h.TokenSource(context.Background()); src != nil || err != nil {
+		t.Errorf("TokenSource while the grant cannot be read: %v, %v; want none, no error", src, err)
+	}
+	asked := &Prompter{Show: func(context.Context, string, string) error {
+		t.Error("a login was run for a grant that could not be read")
+		return errors.New("no")
+	}}
+	req := httptest.NewRequest(http.MethodPost, resource, nil)
+	resp := &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{"Www-Authenticate": {"Bearer"}}, Body: http.NoBody}
+	if err := h.Authorize(WithPrompter(context.Background(), asked), req, resp); err == nil || errors.Is(err, ErrLoginRequired) || !errors.Is(err, ErrUnavailable) {
+		t.Errorf("a 401 while the grant cannot be read: %v; want a plain error matching ErrUnavailable", err)
 	}
 	_, err := tokens.Token()
 	if err == nil || errors.Is(err, ErrLoginRequired) || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "cannot be reached") {

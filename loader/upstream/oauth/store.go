@@ -156,8 +156,13 @@ func (s *Store) load(file string, k GrantKey) (*Grant, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	var notRegular *atomicfile.NotRegularError
+	var tooLarge *atomicfile.TooLargeError
+	if errors.As(err, &notRegular) || errors.As(err, &tooLarge) {
+		return nil, err // no token file: none, and a login replaces it
+	}
 	if err != nil {
-		return nil, err
+		return nil, &fileReadError{err}
 	}
 	g, err := DecodeGrant(data, k)
 	if err != nil {
@@ -165,6 +170,17 @@ func (s *Store) load(file string, k GrantKey) (*Grant, error) {
 	}
 	return g, nil
 }
+
+// fileReadError is a token file that exists but could not be read (its
+// folder or file refused, an I/O error, too many files open): not knowing
+// the grant, which is not having none, as a database out of reach is not.
+type fileReadError struct{ err error }
+
+func (e *fileReadError) Error() string { return e.err.Error() }
+func (e *fileReadError) Unwrap() error { return e.err }
+
+// Is makes the error match ErrUnavailable.
+func (e *fileReadError) Is(target error) bool { return target == ErrUnavailable }
 
 // DecodeGrant decodes a grant as EncodeGrant wrote it; one of another
 // version, or stored for another server or URL, is none (nil, nil). Its
@@ -275,8 +291,13 @@ func (s *Store) UpdateGrant(ctx context.Context, k GrantKey, fn func(*Grant) (*G
 	}
 	defer lock.Unlock()
 	stored, err := s.load(file, k)
+	if errors.Is(err, ErrUnavailable) {
+		// Not read, which is not "none": refreshing from nothing would
+		// ask for a login.
+		return nil, nil, err
+	}
 	if err != nil {
-		stored = nil // unreadable is no grant, as Tokens reads it
+		stored = nil // not a token file is no grant, as Tokens reads it
 	}
 	next, ferr := fn(stored)
 	if next == nil {

@@ -98,15 +98,20 @@ func (t *Tokens) reload() bool {
 	g, v, err := t.store.LoadGrant(ctx, t.key)
 	switch {
 	case errors.Is(err, ErrUnavailable):
-		if t.loaded {
+		if t.loaded || t.grant != nil {
+			// A grant held (read before, or a login or refresh this
+			// process made and could not store) is still the grant:
+			// not knowing what is stored now is not "none".
 			return false
 		}
 		t.log.Warn("the OAuth grant cannot be read while the shared state is down", "server", t.server, "err", err)
 		g = nil
-		t.down = grantDownError{t.server}
+		t.down = grantDownError{t.server, err}
 	case err != nil:
-		// An unreadable file is no grant: the person logs in again,
-		// which replaces it.
+		// Not a token file, or a grant that does not open (another
+		// key): no grant, and the person logs in again, which
+		// replaces it. A store that cannot be read now is the case
+		// above.
 		t.log.Warn("ignoring the OAuth token file", "server", t.server, "err", err)
 		g = nil
 	}
@@ -119,10 +124,18 @@ func (t *Tokens) reload() bool {
 }
 
 // grantDownError is a grant that could not be read: the shared state
-// cannot be reached, and this process holds none yet.
-type grantDownError struct{ server string }
+// cannot be reached (or the token file cannot be read now), and this
+// process holds none yet.
+type grantDownError struct {
+	server string
+	cause  error
+}
 
 func (e grantDownError) Error() string {
+	var fe *fileReadError
+	if errors.As(e.cause, &fe) {
+		return fmt.Sprintf("the login to %s cannot be read now (%v): try again once the file can be read", e.server, fe)
+	}
 	return fmt.Sprintf("the login to %s cannot be read while the shared state (the database) cannot be reached: try again once it is back", e.server)
 }
 
@@ -319,7 +332,7 @@ func (t *Tokens) exchange(g *Grant) (*Grant, error) {
 
 // save stores a grant and makes it current. Callers hold t.mu.
 func (t *Tokens) save(g *Grant) error {
-	t.grant = g
+	t.grant, t.down = g, nil
 	t.version++
 	ctx, cancel := storeContext()
 	defer cancel()
@@ -433,13 +446,32 @@ func grantedScopes(tok *oauth2.Token, requested []string) []string {
 	return requested
 }
 
-// has reports whether a grant is stored, usable or not, or may be (it
-// cannot be read now): requests then go through Token, which says why.
+// has reports whether a grant is held, usable or not: requests then go
+// through Token, which says why one cannot be used. A grant that cannot
+// be read now (the shared state out of reach) is not held: requests go
+// without a token, which a server that takes none answers (one that
+// answers 401 is told, through rejected, that the login cannot be read
+// now, never that there is none).
 func (t *Tokens) has() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.reload()
-	return t.grant != nil || t.down != nil
+	return t.grant != nil
+}
+
+// Read reads the grant if it was not read yet (or changed), and returns
+// why it cannot be read now: nil once it was read, whether a grant is
+// stored or none is, an error matching ErrUnavailable while the shared
+// state cannot be reached and nothing is held. A replica is not ready
+// until the grants of its servers were read (see upstream's GrantsRead).
+func (t *Tokens) Read() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reload()
+	if t.grant == nil && t.down != nil {
+		return t.down
+	}
+	return nil
 }
 
 // Info describes a server's login without its secrets, for display.
