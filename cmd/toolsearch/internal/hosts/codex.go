@@ -17,8 +17,8 @@ import (
 // $CODEX_HOME/config.toml (~/.codex/config.toml) and of a trusted
 // project's .codex/config.toml (the project's win): a command, args, an env
 // table and env_vars to pass through, or a url with http_headers,
-// env_http_headers and bearer_token_env_var; enabled, tool_timeout_sec and
-// enabled_tools / disabled_tools.
+// env_http_headers and bearer_token_env_var; enabled, required,
+// tool_timeout_sec and enabled_tools / disabled_tools.
 var codex = &Host{
 	Name:  "codex",
 	Title: "Codex",
@@ -60,6 +60,7 @@ type codexServer struct {
 	HTTPHeaders       map[string]string `toml:"http_headers"`
 	EnvHTTPHeaders    map[string]string `toml:"env_http_headers"`
 	Enabled           *bool             `toml:"enabled"`
+	Required          bool              `toml:"required"`
 	StartupTimeoutSec any               `toml:"startup_timeout_sec"`
 	ToolTimeoutSec    any               `toml:"tool_timeout_sec"`
 	EnabledTools      []string          `toml:"enabled_tools"`
@@ -135,10 +136,15 @@ func codexSnippet(command string, args []string) string {
 	b.WriteString("[mcp_servers.toolsearch]\n")
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
+	// required: Codex 0.171 gives an optional server about a second to
+	// start before a turn's first request and leaves out the tools of one
+	// still starting; every tool comes through toolsearch, so the turn waits
+	// for it (and Codex says so when it cannot start).
 	_ = enc.Encode(struct {
-		Command string   `toml:"command"`
-		Args    []string `toml:"args"`
-	}{command, args})
+		Command  string   `toml:"command"`
+		Args     []string `toml:"args"`
+		Required bool     `toml:"required"`
+	}{command, args, true})
 	// Per-tool approval ([mcp_servers.NAME.tools.TOOL] approval_mode, one
 	// of auto, prompt, approve), as Codex 0.171 reads it: "approve" runs the
 	// tool without asking, in codex exec too.

@@ -220,7 +220,7 @@ func TestSnippets(t *testing.T) {
 		"windsurf":       `"mcpServers": {`,
 		"gemini":         `"mcpServers": {`,
 		"vscode":         `"servers": {`,
-		"codex":          "[mcp_servers.toolsearch]\ncommand = \"/opt/tool search/toolsearch\"\nargs = [\"serve\", \"--config\", \"/home/a/.config/toolsearch/toolsearch.yaml\"]\n",
+		"codex":          "[mcp_servers.toolsearch]\ncommand = \"/opt/tool search/toolsearch\"\nargs = [\"serve\", \"--config\", \"/home/a/.config/toolsearch/toolsearch.yaml\"]\nrequired = true\n",
 	}
 	for _, host := range Names() {
 		text, err := Snippet(host, cmd, args)
