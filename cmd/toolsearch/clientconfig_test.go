@@ -93,12 +93,21 @@ func TestClientConfigSnippetsByHost(t *testing.T) {
 
 	t.Run("claude-code", func(t *testing.T) {
 		// A configuration that includes none registers for every project:
-		// claude's options come before the name; after "--", the server's
-		// own command line.
+		// claude's options come before the name, then the server's entry,
+		// which Claude Code waits for before a turn (alwaysLoad).
 		snippet, where := run("claude-code")
-		want := append([]string{"claude", "mcp", "add", "--scope", "user", "toolsearch", "--", exe}, serveArgs...)
-		if got := shellWords(t, strings.TrimSpace(snippet)); !slices.Equal(got, want) || !strings.Contains(where, "every project") {
-			t.Errorf("command %q, want %q; %s", got, want, where)
+		got := shellWords(t, strings.TrimSpace(snippet))
+		want := []string{"claude", "mcp", "add-json", "--scope", "user", "toolsearch"}
+		if len(got) != len(want)+1 || !slices.Equal(got[:len(want)], want) || !strings.Contains(where, "every project") {
+			t.Fatalf("command %q, want %q and an entry; %s", got, want, where)
+		}
+		var entry struct {
+			Type, Command string
+			Args          []string
+			AlwaysLoad    bool
+		}
+		if err := json.Unmarshal([]byte(got[len(want)]), &entry); err != nil || entry.Type != "stdio" || entry.Command != exe || !slices.Equal(entry.Args, serveArgs) || !entry.AlwaysLoad {
+			t.Errorf("entry %s (%v), want stdio %s %q with alwaysLoad", got[len(want)], err, exe, serveArgs)
 		}
 	})
 
@@ -106,9 +115,10 @@ func TestClientConfigSnippetsByHost(t *testing.T) {
 		snippet, notes := run("codex")
 		var doc struct {
 			Servers map[string]struct {
-				Command string
-				Args    []string
-				Tools   map[string]struct {
+				Command  string
+				Args     []string
+				Required bool
+				Tools    map[string]struct {
 					ApprovalMode string `toml:"approval_mode"`
 				}
 			} `toml:"mcp_servers"`
@@ -118,7 +128,7 @@ func TestClientConfigSnippetsByHost(t *testing.T) {
 			t.Fatalf("not TOML: %v\n%s", err, snippet)
 		}
 		ts := doc.Servers["toolsearch"]
-		if ts.Command != exe || !slices.Equal(ts.Args, serveArgs) || len(md.Undecoded()) > 0 {
+		if ts.Command != exe || !slices.Equal(ts.Args, serveArgs) || !ts.Required || len(md.Undecoded()) > 0 {
 			t.Errorf("server %+v, undecoded %v:\n%s", ts, md.Undecoded(), snippet)
 		}
 		if len(ts.Tools) != 1 || ts.Tools["call_tool_read"].ApprovalMode != "approve" {

@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 )
@@ -31,18 +32,28 @@ var claudeCode = &Host{
 	snippet: func(command string, args []string) string { return ClaudeMCPAdd("", command, args) + "\n" },
 }
 
-// ClaudeMCPAdd is the `claude mcp add` command that registers command and
-// args as the server toolsearch, in scope ("" for Claude Code's default,
-// local). Options go before the server's name: everything after "--" is
-// the server's command line, so a --scope added at the end would be
-// passed to toolsearch, not read by claude.
+// ClaudeMCPAdd is the `claude mcp add-json` command that registers command
+// and args as the server toolsearch, in scope ("" for Claude Code's
+// default, local). The JSON form, not `claude mcp add`, because only it
+// sets alwaysLoad: Claude Code 2.1 starts its servers without waiting for
+// them, and builds a turn's first request without the tools of one still
+// starting; alwaysLoad makes it wait for toolsearch (up to its 5 s connect
+// timeout), whose tools are the way to every other.
 func ClaudeMCPAdd(scope, command string, args []string) string {
-	words := []string{"claude", "mcp", "add"}
+	words := []string{"claude", "mcp", "add-json"}
 	if scope != "" {
 		words = append(words, "--scope", scope)
 	}
-	words = append(words, "toolsearch", "--")
-	return ShellJoin(append(append(words, command), args...)...)
+	if args == nil {
+		args = []string{}
+	}
+	entry, _ := json.Marshal(struct {
+		Type       string   `json:"type"`
+		Command    string   `json:"command"`
+		Args       []string `json:"args"`
+		AlwaysLoad bool     `json:"alwaysLoad"`
+	}{"stdio", command, args, true})
+	return ShellJoin(append(words, "toolsearch", string(entry))...)
 }
 
 // Claude Desktop keeps its servers in claude_desktop_config.json, in the

@@ -214,7 +214,7 @@ func TestLocations(t *testing.T) {
 func TestSnippets(t *testing.T) {
 	cmd, args := "/opt/tool search/toolsearch", []string{"serve", "--config", "/home/a/.config/toolsearch/toolsearch.yaml"}
 	want := map[string]string{
-		"claude-code":    "claude mcp add toolsearch -- '/opt/tool search/toolsearch' serve --config /home/a/.config/toolsearch/toolsearch.yaml\n",
+		"claude-code":    "claude mcp add-json toolsearch '{\"type\":\"stdio\",\"command\":\"/opt/tool search/toolsearch\",\"args\":[\"serve\",\"--config\",\"/home/a/.config/toolsearch/toolsearch.yaml\"],\"alwaysLoad\":true}'\n",
 		"claude-desktop": `"mcpServers": {`,
 		"cursor":         `"mcpServers": {`,
 		"windsurf":       `"mcpServers": {`,
@@ -270,8 +270,8 @@ func TestRegisterAndRemove(t *testing.T) {
 	tests := []struct {
 		host, project, wantText, wantWhere string
 	}{
-		{"claude-code", "", "claude mcp add --scope user toolsearch -- /bin/ts serve", "every project"},
-		{"claude-code", "/p", "claude mcp add --scope local toolsearch -- /bin/ts serve", "Run this in /p"},
+		{"claude-code", "", `claude mcp add-json --scope user toolsearch '{"type":"stdio","command":"/bin/ts","args":["serve"],"alwaysLoad":true}'`, "every project"},
+		{"claude-code", "/p", `claude mcp add-json --scope local toolsearch '{"type":"stdio","command":"/bin/ts","args":["serve"],"alwaysLoad":true}'`, "Run this in /p"},
 		{"codex", "", "[mcp_servers.toolsearch]", "/h/.codex/config.toml (every project)"},
 		{"codex", "/p", "[mcp_servers.toolsearch]", "/p/.codex/config.toml (that project only"},
 		{"gemini", "", `"mcpServers"`, "/h/.gemini/settings.json (every project)"},
