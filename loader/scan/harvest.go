@@ -39,12 +39,21 @@ var storeKinds = []struct {
 	{"registry", regexp.MustCompile(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
 	{"git", regexp.MustCompile(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
 	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
-	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b`)},
+	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
 	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
 	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b`)},
 	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
 	{"history", regexp.MustCompile(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
 	{"mcp", regexp.MustCompile(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
+	// The instance metadata service's credentials: a role's temporary keys,
+	// a service account's token, a managed identity's token, user data.
+	{"metadata", metadataStoreRE},
+	// An agent's own identity and login: the files that make it who it is
+	// (SOUL.md, MEMORY.md), its configuration and the logins of coding
+	// agents.
+	{"agent", regexp.MustCompile(`(?i)\.(?:openclaw|clawdbot|moltbot)[/\\]|\.codex[/\\]auth\.json\b|\.claude[/\\]\.credentials\.json\b|(?:^|[^\w.])\.claude\.json\b|\.gemini[/\\]oauth_creds\.json\b|\bauth-profiles\.json\b|\b(?:SOUL|IDENTITY|MEMORY|USER)\.md\b`)},
+	// An agent's session logs and the user's conversations with it.
+	{"sessions", regexp.MustCompile(`(?i)\.claude[/\\](?:projects|history\.jsonl|transcripts)\b|\.codex[/\\](?:sessions|history\.jsonl)\b|\.gemini[/\\]tmp\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
 	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
@@ -53,7 +62,7 @@ var storeKinds = []struct {
 
 // readVerbs are the verbs that read or gather a store, and their third
 // persons.
-const readVerbs = `read|reads|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
+const readVerbs = `read|reads|query|queries|fetch|fetches|obtain|obtains|capture|captures|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
 
 // minStoreKinds is how many kinds of credential store a file must read to
 // read secrets broadly: a setup guide names one or two (the .env file and
@@ -67,17 +76,26 @@ var (
 		`\bfor\s+\w+\s+in\s+["']?(?:~|\$home|\$\{home\})?[/\\]?\.(?:ssh|aws|kube|gnupg)\b|` +
 		`\b(?:tar|zip|7z|cp\s+-r|cp\s+-a|rsync|scp\s+-r)\b[^\n|;]{0,80}(?:~|\$home)[/\\]\.(?:ssh|aws|kube|gnupg)[/\\]?(?:\s|$|["'])|` +
 		`\b(?:listdir|scandir|walk|glob|iterdir|readdirSync|readdir)\s*\(\s*[^)\n]{0,60}\.(?:ssh|aws|kube|gnupg)\b`)
+	// cloudCopyRE copies files to a cloud's storage: a send when what it
+	// copies is a store of credentials (most copy a build to the user's
+	// own bucket).
+	cloudCopyRE = regexp.MustCompile(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
 	// envDumpRE reads the whole environment (or greps it).
 	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:`)
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
-	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]`)
+	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]`)
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
 	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
 		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
-		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(`)
+		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(` +
+		// Mail, and the other ways out: a cloud copy, FTP, a raw socket,
+		// a name looked up that carries the data.
+		`|\bsmtplib\.SMTP(?:_SSL)?\s*\(|\.send_message\s*\(|\bsendMail\s*\(|\b(?:mutt|neomutt)\b[^\n]*\s-a\s|\bswaks\b[^\n]*--(?:to|attach)\b|\bSend-MailMessage\b|--mail-rcpt\b` +
+		`|\.storbinary\s*\(|\bsftp\.put\s*\(|\.sendall\s*\(` +
+		`|\bsocket\.(?:gethostbyname|getaddrinfo)\s*\(\s*(?:f["'][^"'\n]*\{|[^)\n]*\+)|\bdns\.resolver\.(?:resolve|query)\s*\(\s*(?:f["'][^"'\n]*\{|[^)\n]*\+)|\bdns\.(?:lookup|resolve\w*)\s*\(\s*(?:` + "`" + `[^` + "`" + `\n]*\$\{|[^)\n]*\+)`)
 	// imperativeReadRE is a sentence that tells the model (or says the
 	// skill will) read or gather: the verb leads the sentence or list
 	// item, or follows the model, the skill, a modal or "to". A sentence
@@ -103,8 +121,8 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
-	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
+	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns."}
 	envWords   = []string{"env", "set)", "set "}
 )
 
@@ -116,6 +134,18 @@ var dottedRE = regexp.MustCompile(`\S*\w\.\w\S*`)
 // an attack to recognise, as security skills do ("an attacker's payload:",
 // "dangerous patterns:").
 var exampleLeadRE = regexp.MustCompile(`(?i)\b(?:attack\w*|malicious|malware|exfiltrat\w*|dangerous|suspicious|red\s+flags?|exploit\w*|vulnerab\w*|compromised?|threat\w*|stealer|steal\w*|insecure|anti-?patterns?|never\s+do)\b`)
+
+// exampleBlocks reports, for each code block, whether the prose presents it
+// as an attack to recognise; one more entry, false, stands for a script.
+func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
+	example := make([]bool, len(blocks)+1)
+	for i, b := range blocks {
+		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, 0):b.start], " ")) ||
+			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
+			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
+	}
+	return example
+}
 
 // scanHarvest reports a file that harvests secrets, or reads one and sends
 // it over the network. code is the text commands are read from (the whole
@@ -140,12 +170,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		return -1
 	}
-	example := make([]bool, len(blocks)+1)
-	for i, b := range blocks {
-		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, 0):b.start], " ")) ||
-			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
-			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
-	}
+	example := exampleBlocks(raw, prose, blocks)
 	// Whether the prose hands over or gives out in full what it read is
 	// asked of the whole prose, and only of a file that names a store.
 	handOver, broadKnown, broadValue := -2, false, false
@@ -165,6 +190,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	firstRead, firstSend, firstDump := -1, -1, -1
 	sweep, storeHand := -1, -1
 	fl := newFlow()
+	pathNames, readViaName := map[string][]string{}, false
 	// Line by line: a line of code that reads a store is a read; a line of
 	// prose is one when its sentence asks to read and neither negates nor
 	// describes.
@@ -214,7 +240,39 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 				}
 			}
 		}
+		// A store's path put in a name first and read through it on a
+		// later line (src = '~/…/Cookies'; shutil.copy(src, …)).
+		var viaName []string
+		if code && !reads && !templateLine(line) {
+			if store && namesStore(line) {
+				if m := assignRE.FindStringSubmatch(line); m != nil {
+					for _, k := range storeKinds {
+						// A project's .env found by walking up the folders
+						// is where a client reads its own key.
+						if k.kind != "dotenv" && k.re.MatchString(line) {
+							pathNames[m[1]] = append(pathNames[m[1]], k.kind)
+						}
+					}
+				}
+			} else if len(pathNames) > 0 && fileReadRE.MatchString(line) {
+				for _, w := range identRE.FindAllString(line, -1) {
+					viaName = append(viaName, pathNames[w]...)
+				}
+				if len(viaName) > 0 {
+					reads, readViaName = true, true
+				}
+			}
+		}
+		if reads && code && fs.codeReadAt == 0 && !templateLine(line) && (command || len(viaName) > 0 || sharedStoreLine(line)) {
+			fs.codeReadAt = start + 1
+		}
 		if reads && !templateLine(line) {
+			for _, k := range viaName {
+				kinds[k] = true
+				if firstRead < 0 {
+					firstRead = start
+				}
+			}
 			if code {
 				fl.read(line)
 			}
@@ -243,9 +301,15 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			if firstSend < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
 				firstSend = start
 			}
+			if firstSend < 0 && reads && !templateLine(line) && cloudCopyRE.MatchString(line) {
+				firstSend = start
+			}
 		}
 		if code && firstDump < 0 && containsAny(lowLine, envWords) && envDumpRE.MatchString(line) {
 			firstDump = start
+			if fs.codeReadAt == 0 {
+				fs.codeReadAt = start + 1
+			}
 		}
 		start = end + 1
 	}
@@ -264,7 +328,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case len(kinds) >= minStoreKinds:
 		s, e := lineAt(firstRead)
 		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read many stores of credentials at once")
-	case firstRead >= 0 && firstSend >= 0 && codeReads(raw, blocks, example, fs.kind):
+	case firstRead >= 0 && firstSend >= 0 && (readViaName || codeReads(raw, blocks, example, fs.kind)):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
 	case firstRead >= 0 && handOverAt() >= 0:

@@ -1,0 +1,215 @@
+package scan
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// A harvest split across a skill's files reads in one and sends from
+// another, so that neither file alone does both: collect.py writes the keys
+// to /tmp/x and sync.sh posts /tmp/x; gather.py runs upload.py with what it
+// read; SKILL.md pipes scan.py into send.py. Each file is scanned alone,
+// then the skill's files are joined where data can pass between them: a
+// file that reads a store of credentials in code (not a project's .env,
+// which a client reads for its own key) and another file that sends over
+// the network are one flow when
+//
+//   - one names the other in its code (the reader runs the sender, or the
+//     sender runs the reader and takes its output), the sender's naming in
+//     code that sends;
+//   - a line of code of any file names both (a pipe, a chain of commands);
+//   - both name the same file path (one writes it, the other sends it).
+//
+// SKILL.md naming both scripts in prose ("run collect.py, then sync.py")
+// is not a flow by itself: skills name every script they hold.
+
+// crossFileFlows adds, to the findings of each file that sends, the flows
+// from another file of the skill that reads a store of credentials.
+func crossFileFlows(files []File, scanned []*findings) {
+	readers := 0
+	for _, fs := range scanned {
+		if fs.codeReadAt > 0 {
+			readers++
+		}
+	}
+	if readers == 0 || len(files) < 2 {
+		return
+	}
+	parts := make([]fileCode, len(files))
+	for i, f := range files {
+		parts[i] = codeOf(string(f.Data), fileKind(f.Path))
+	}
+	for s, sender := range parts {
+		if sender.sendAt < 0 {
+			continue
+		}
+		for r, fs := range scanned {
+			if r == s || fs.codeReadAt == 0 || !linked(files, parts, r, s) {
+				continue
+			}
+			text := string(files[s].Data)
+			end := strings.IndexByte(text[sender.sendAt:], '\n')
+			if end < 0 {
+				end = len(text)
+			} else {
+				end += sender.sendAt
+			}
+			scanned[s].add(RuleExfiltrate, SeverityWithhold, sender.sendAt, end,
+				"a file that sends what another file of the skill ("+files[r].Path+") reads from a store of credentials")
+			break
+		}
+	}
+}
+
+// fileCode is what a file's code says, for the flows across files.
+type fileCode struct {
+	code   string // the code: a script whole, a Markdown file's code lines
+	sends  string // the code that sends: a script whole, a Markdown file's blocks (or lines) that send
+	sendAt int    // the first line of code that sends, or -1
+	lines  []string
+}
+
+// codeOf reads a file's code lines, leaving out the blocks a Markdown file
+// presents as attacks to recognise.
+func codeOf(raw string, k kind) fileCode {
+	fc := fileCode{sendAt: -1}
+	prose, blocks := raw, []codeBlock(nil)
+	if k == kindSkill {
+		prose, blocks = maskCode(raw)
+	}
+	example := exampleBlocks(raw, prose, blocks)
+	var code, sends strings.Builder
+	sending := make([]bool, len(blocks)+1)
+	blockAt := func(pos int) int {
+		for i, b := range blocks {
+			if b.start <= pos && pos < b.end {
+				return i
+			}
+		}
+		if k == kindCode {
+			return len(blocks)
+		}
+		return -1
+	}
+	type codeLine struct {
+		text  string
+		block int
+	}
+	var lines []codeLine
+	for start := 0; start < len(raw); {
+		end := strings.IndexByte(raw[start:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += start
+		}
+		line := raw[start:end]
+		b := blockAt(start)
+		if b < 0 && strings.Contains(line, "`") {
+			b = len(blocks) // inline code: a block of its own line
+		}
+		if b >= 0 && !example[b] {
+			lines = append(lines, codeLine{line, b})
+			code.WriteString(line + "\n")
+			low := strings.ToLower(line)
+			if containsAny(low, netWords) && sendRE.MatchString(line) || strings.Contains(low, "method") && postMethodRE.MatchString(line) {
+				if fc.sendAt < 0 {
+					fc.sendAt = start
+				}
+				if k == kindSkill && b == len(blocks) {
+					sends.WriteString(line + "\n")
+				} else {
+					sending[b] = true
+				}
+			}
+		}
+		start = end + 1
+	}
+	for _, l := range lines {
+		if sending[l.block] && (k == kindCode || l.block < len(blocks)) {
+			sends.WriteString(l.text + "\n")
+		}
+		fc.lines = append(fc.lines, l.text)
+	}
+	fc.code, fc.sends = code.String(), sends.String()
+	return fc
+}
+
+// linked reports whether data can pass from file r, which reads, to file
+// s, which sends.
+func linked(files []File, parts []fileCode, r, s int) bool {
+	rName, sName := path.Base(files[r].Path), path.Base(files[s].Path)
+	if fileKind(files[r].Path) == kindCode && namesFile(parts[r].code, sName) || namesFile(parts[s].sends, rName) {
+		return true
+	}
+	for _, p := range parts {
+		for _, l := range p.lines {
+			if namesFile(l, rName) && namesFile(l, sName) {
+				return true
+			}
+		}
+	}
+	for _, m := range sharedPathRE.FindAllStringIndex(parts[r].code, 64) {
+		if m[0] > 0 && parts[r].code[m[0]-1] == ':' {
+			continue // the path of an address
+		}
+		p := parts[r].code[m[0]:m[1]]
+		if namesStore(p) || strings.HasSuffix(p, sName) {
+			continue
+		}
+		if strings.Contains(parts[s].code, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesFile reports whether code names a file by its base name, whole.
+func namesFile(code, base string) bool {
+	for i := 0; ; {
+		j := strings.Index(code[i:], base)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		before, after := byte(' '), byte(' ')
+		if at > 0 {
+			before = code[at-1]
+		}
+		if at+len(base) < len(code) {
+			after = code[at+len(base)]
+		}
+		if !wordByte(before) && before != '.' && !wordByte(after) {
+			return true
+		}
+		i = at + len(base)
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// sharedPathRE is a path to a file that one of a skill's files may write
+// and another send: a folder, then a name with an extension.
+var sharedPathRE = regexp.MustCompile(`(?:~|\$\{?HOME\}?|\$\{?TMPDIR\}?|\.)?/(?:[\w.-]+/)*[\w-][\w.-]*\.\w+`)
+
+// sshSettingsRE names the files of ~/.ssh that hold no key.
+var sshSettingsRE = regexp.MustCompile(`(?i)\.ssh[/\\](?:config|known_hosts|authorized_keys)\b`)
+
+// sharedStoreLine reports whether a line names a store of credentials that
+// is not a project's .env, the environment's name, or an SSH setting: what
+// a file must read for a flow across files to start there.
+func sharedStoreLine(line string) bool {
+	line = sshSettingsRE.ReplaceAllString(line, " ")
+	for _, k := range storeKinds {
+		if k.kind == "dotenv" || k.kind == "environment" {
+			continue
+		}
+		if k.re.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
