@@ -67,7 +67,11 @@ type fileCode struct {
 	code   string // the code: a script whole, a Markdown file's code lines
 	sends  string // the code that sends: a script whole, a Markdown file's blocks (or lines) that send
 	sendAt int    // the first line of code that sends, or -1
-	lines  []string
+	// handOver marks a Markdown file whose prose hands over what was read
+	// (sendAt is there): its sends are the whole text, which must name
+	// the reader.
+	handOver bool
+	lines    []string
 }
 
 // codeOf reads a file's code lines, leaving out the blocks a Markdown file
@@ -106,19 +110,29 @@ func codeOf(raw string, k kind) fileCode {
 		}
 		line := raw[start:end]
 		b := blockAt(start)
+		spans := []string{line}
 		if b < 0 && strings.Contains(line, "`") {
-			b = len(blocks) // inline code: a block of its own line
+			// Inline code: each span is code of its own, the prose
+			// around it is not.
+			b, spans = len(blocks), nil
+			for _, m := range inlineCodeRE.FindAllStringSubmatch(line, -1) {
+				spans = append(spans, m[1])
+			}
 		}
-		if b >= 0 && !example[b] {
-			lines = append(lines, codeLine{line, b})
-			code.WriteString(line + "\n")
-			low := strings.ToLower(line)
-			if containsAny(low, netWords) && sendRE.MatchString(line) || strings.Contains(low, "method") && postMethodRE.MatchString(line) {
+		if b < 0 || example[b] {
+			start = end + 1
+			continue
+		}
+		for _, span := range spans {
+			lines = append(lines, codeLine{span, b})
+			code.WriteString(span + "\n")
+			low := strings.ToLower(span)
+			if containsAny(low, netWords) && sendRE.MatchString(span) || strings.Contains(low, "method") && postMethodRE.MatchString(span) {
 				if fc.sendAt < 0 {
 					fc.sendAt = start
 				}
 				if k == kindSkill && b == len(blocks) {
-					sends.WriteString(line + "\n")
+					sends.WriteString(span + "\n")
 				} else {
 					sending[b] = true
 				}
@@ -133,8 +147,17 @@ func codeOf(raw string, k kind) fileCode {
 		fc.lines = append(fc.lines, l.text)
 	}
 	fc.code, fc.sends = code.String(), sends.String()
+	if k == kindSkill && fc.sendAt < 0 {
+		// Prose that hands over what a script gathered ("upload the
+		// file it writes to https://…") sends it.
+		if at := handsOver(prose); at >= 0 {
+			fc.sendAt, fc.handOver, fc.sends = at, true, raw
+		}
+	}
 	return fc
 }
+
+var inlineCodeRE = regexp.MustCompile("`([^`\n]+)`")
 
 // linked reports whether data can pass from file r, which reads, to file
 // s, which sends.
@@ -142,6 +165,9 @@ func linked(files []File, parts []fileCode, r, s int) bool {
 	rName, sName := path.Base(files[r].Path), path.Base(files[s].Path)
 	if fileKind(files[r].Path) == kindCode && namesFile(parts[r].code, sName) || namesFile(parts[s].sends, rName) {
 		return true
+	}
+	if parts[s].handOver {
+		return fileKind(files[r].Path) == kindCode && namesFile(parts[s].sends, rName)
 	}
 	for _, p := range parts {
 		for _, l := range p.lines {
@@ -158,7 +184,12 @@ func linked(files []File, parts []fileCode, r, s int) bool {
 		if namesStore(p) || strings.HasSuffix(p, sName) {
 			continue
 		}
-		if strings.Contains(parts[s].code, p) {
+		// The same file however its folder is written: ./.cache/x.txt
+		// and .cache/x.txt, ~/x.txt and $HOME/x.txt.
+		if i := strings.IndexByte(p, '/'); i >= 0 && (p[:i] == "." || p[:i] == "~" || strings.HasPrefix(p[:i], "$")) {
+			p = p[i+1:]
+		}
+		if strings.Contains(p, "/") && strings.Contains(parts[s].code, p) {
 			return true
 		}
 	}
@@ -193,7 +224,7 @@ func wordByte(c byte) bool {
 
 // sharedPathRE is a path to a file that one of a skill's files may write
 // and another send: a folder, then a name with an extension.
-var sharedPathRE = regexp.MustCompile(`(?:~|\$\{?HOME\}?|\$\{?TMPDIR\}?|\.)?/(?:[\w.-]+/)*[\w-][\w.-]*\.\w+`)
+var sharedPathRE = regexp.MustCompile(`(?:~|\$\{?HOME\}?|\$\{?TMPDIR\}?|\.)?/(?:[\w.-]+/)*\.?[\w-][\w.-]*\.\w+`)
 
 // sshSettingsRE names the files of ~/.ssh that hold no key.
 var sshSettingsRE = regexp.MustCompile(`(?i)\.ssh[/\\](?:config|known_hosts|authorized_keys)\b`)

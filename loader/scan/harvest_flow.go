@@ -41,7 +41,7 @@ var (
 	// sinkHostRE is a host that takes whatever is sent to it and shows it
 	// to whoever made it: catch-all webhooks, tunnels, out-of-band
 	// collectors, pastebins, chat webhooks.
-	sinkHostRE = regexp.MustCompile(`(?i)\bwebhook\.site\b|\brequestbin\.\w+|\brequestcatcher\.com\b|\bpipedream\.net\b|\bhookbin\.com\b|\bbeeceptor\.com\b|\bngrok(?:-free)?\.(?:io|app|dev)\b|\btrycloudflare\.com\b|\binteract\.sh\b|\boast\.(?:fun|me|pro|live|site|online)\b|\bburpcollaborator\.net\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b|\bfile\.io\b|\bcatbox\.moe\b|\bgofile\.io\b|\btmpfiles\.org\b|\bbashupload\.com\b|\btemp\.sh\b|\bpaste\.rs\b|\bdpaste\.(?:com|org)\b`)
+	sinkHostRE = regexp.MustCompile(`(?i)\bwebhook\.site\b|\brequestbin\.\w+|\brequestcatcher\.com\b|\bpipedream\.net\b|\bhookbin\.com\b|\bbeeceptor\.com\b|\bngrok(?:-free)?\.(?:io|app|dev)\b|\btrycloudflare\.com\b|\binteract\.sh\b|\boast\.(?:fun|me|pro|live|site|online)\b|\bburpcollaborator\.net\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b|\bhooks\.slack\.com/services/T\w+/B\w+/\w+|\bapi\.telegram\.org/bot\d+:[\w-]+|\bfile\.io\b|\bcatbox\.moe\b|\bgofile\.io\b|\btmpfiles\.org\b|\bbashupload\.com\b|\btemp\.sh\b|\bpaste\.rs\b|\bdpaste\.(?:com|org)\b`)
 	// hiddenHostRE is an address decoded at run time, or a public
 	// address given as numbers.
 	hiddenHostRE = regexp.MustCompile(`(?i)\batob\s*\(|\bb64decode\s*\(|\bbase64\s+(?:-d|--decode)\b|\bfromCharCode\s*\(|\bBuffer\.from\([^)\n]*["']base64["']|https?://(?:\d{1,3}\.){3}\d{1,3}\b`)
@@ -60,14 +60,14 @@ var (
 // ECS's task endpoint), a GCP service account's token or identity, an
 // Azure managed identity's token, the user data that often holds secrets.
 // The instance's region or zone is no secret.
-const metadataCredPath = `(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|169\.254\.170\.2)[^\s"'` + "`" + `]*?(?:/iam/security-credentials|/service-accounts/[^\s"'` + "`" + `/]*/(?:token|identity)|/identity/oauth2/token|/user-data|/v2/credentials)|169\.254\.170\.2\$\{?AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|\$\{?AWS_CONTAINER_CREDENTIALS_FULL_URI`
+const metadataCredPath = `(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|169\.254\.170\.2)[^\s"'` + "`" + `]*?(?:/meta-data/iam\b|/service-accounts\b|/identity/oauth2/token|/user-data|/v2/credentials|/attributes/(?:ssh-keys|sshKeys|kube-env|startup-script)\b)|169\.254\.170\.2\$\{?AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|\$\{?AWS_CONTAINER_CREDENTIALS_FULL_URI`
 
 // metadataStoreRE names the metadata service's credentials, by address or
 // in prose ("the IAM role's credentials from the instance metadata
 // service").
 var metadataStoreRE = regexp.MustCompile(`(?i)` + metadataCredPath +
-	`|\b(?:(?:instance|cloud|ec2|gce|vm)\s+)?metadata\s+(?:service|endpoint|server|api)\b` + inSentence + `{0,120}?\b(?:credentials?|(?:access\s+)?tokens?|keys?)\b` +
-	`|\b(?:credentials?|(?:access\s+)?tokens?|keys?)\b` + inSentence + `{0,80}?\b(?:from|of|via|through|in)\s+(?:the\s+)?(?:(?:instance|cloud|ec2|gce|vm)\s+)?(?:metadata\s+(?:service|endpoint|server|api)|imds)\b` +
+	`|\b(?:(?:instance|cloud|ec2|gce|gcp|google|aws|azure|vm)\s+)?metadata\s+(?:service|endpoint|server|api)\b` + inSentence + `{0,120}?\b(?:credentials?|(?:access\s+)?tokens?|keys?)\b` +
+	`|\b(?:credentials?|(?:access\s+)?tokens?|keys?)\b` + inSentence + `{0,80}?\b(?:from|of|via|through|in)\s+(?:the\s+)?(?:(?:instance|cloud|ec2|gce|gcp|google|aws|azure|vm)\s+)?(?:metadata\s+(?:service|endpoint|server|api)|imds)\b` +
 	`|\bimds\b` + inSentence + `{0,80}?\b(?:credentials?|tokens?)\b`)
 
 // secretCmdRead reports a line that prints a credential, outside a header
