@@ -51,7 +51,7 @@ var storeKinds = []struct {
 	// An agent's own identity and login: the files that make it who it is
 	// (SOUL.md, MEMORY.md), its configuration and the logins of coding
 	// agents.
-	{"agent", regexp.MustCompile(`(?i)\.(?:openclaw|clawdbot|moltbot)[/\\]|\.codex[/\\]auth\.json\b|\.claude[/\\]\.credentials\.json\b|(?:^|[^\w.])\.claude\.json\b|\.gemini[/\\]oauth_creds\.json\b|\bauth-profiles\.json\b|\b(?:SOUL|IDENTITY|MEMORY|USER)\.md\b`)},
+	{"agent", regexp.MustCompile(`(?i)\.(?:openclaw|clawdbot|moltbot)[/\\](?:[\w.-]+[/\\])*(?:(?:openclaw|clawdbot|moltbot)\.json|credentials|auth|identity|[\w-]*(?:secret|token|_pk|private[_-]?key)[\w.-]*)\b|\.codex[/\\]auth\.json\b|\.claude[/\\]\.credentials\.json\b|(?:^|[^\w.])\.claude\.json\b|\.gemini[/\\]oauth_creds\.json\b|\bauth-profiles\.json\b|\b(?:SOUL|IDENTITY|MEMORY|USER)\.md\b`)},
 	// An agent's session logs and the user's conversations with it.
 	{"sessions", regexp.MustCompile(`(?i)\.(?:claude|codex|gemini|cursor|openclaw|clawdbot)[/\\](?:[\w.-]+[/\\])*(?:logs?|sessions?|history(?:\.jsonl)?|transcripts?|projects|conversations?|chats?)\b|\.gemini[/\\]tmp\b|\bsession[_.-]?(?:logs?|transcripts?|history)\b|` +
 		// The user's own words and files, sent behind their back.
@@ -61,6 +61,16 @@ var storeKinds = []struct {
 	// or not.
 	{"environment", regexp.MustCompile(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
 }
+
+// ownStores are the kinds of store that are an agent's own: its identity,
+// its logins, its session logs. Its skills read them to do their work (a
+// skill's API key in the agent's configuration, a count of the day's
+// sessions), so reading one and sending something else is no harvest;
+// sending what was read is.
+var ownStores = map[string]bool{"agent": true, "sessions": true}
+
+// redirectTargetRE is the file a shell command writes (> file, >> file).
+var redirectTargetRE = regexp.MustCompile(`(?:^|[^<=>-])>{1,2}\s*["']?[~$/.\w][^\s"'|;&)]*`)
 
 // readVerbs are the verbs that read or gather a store, and their third
 // persons.
@@ -193,6 +203,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	sweep, storeHand := -1, -1
 	fl := newFlow()
 	pathNames, readViaName := map[string][]string{}, false
+	ownFlow := -1
 	// Line by line: a line of code that reads a store is a read; a line of
 	// prose is one when its sentence asks to read and neither negates nor
 	// describes.
@@ -265,28 +276,49 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 				}
 			}
 		}
-		if reads && code && fs.codeReadAt == 0 && !templateLine(line) && (command || len(viaName) > 0 || sharedStoreLine(line)) {
+		// A store named only where a command writes (cat > ~/.x/config.json
+		// << EOF) is not read.
+		readLine := line
+		if strings.Contains(line, ">") {
+			readLine = redirectTargetRE.ReplaceAllString(line, " ")
+		}
+		strongVia := false
+		for _, k := range viaName {
+			strongVia = strongVia || !ownStores[k]
+		}
+		if reads && code && fs.codeReadAt == 0 && !templateLine(line) && (command || strongVia || sharedStoreLine(readLine)) {
 			fs.codeReadAt = start + 1
 		}
 		if reads && !templateLine(line) {
+			lineKinds := map[string]bool{}
 			for _, k := range viaName {
-				kinds[k] = true
-				if firstRead < 0 {
-					firstRead = start
+				lineKinds[k] = true
+			}
+			if command {
+				lineKinds["command"] = true
+			}
+			for _, k := range storeKinds {
+				if k.re.MatchString(readLine) {
+					lineKinds[k.kind] = true
 				}
+			}
+			own := len(lineKinds) > 0
+			for k := range lineKinds {
+				kinds[k] = true
+				own = own && ownStores[k]
+			}
+			if len(lineKinds) > 0 && !own && firstRead < 0 {
+				firstRead = start
 			}
 			if code {
 				fl.read(line)
-			}
-			if command && firstRead < 0 {
-				firstRead = start
-				kinds["command"] = true
-			}
-			for _, k := range storeKinds {
-				if k.re.MatchString(line) {
-					kinds[k.kind] = true
-					if firstRead < 0 {
-						firstRead = start
+				// What the agent's own files hold counts as sent only
+				// when it is: on the line that reads it, or through a
+				// name that line assigns.
+				if own {
+					fl.readOwn(line)
+					if ownFlow < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+						ownFlow = start
 					}
 				}
 			}
@@ -299,6 +331,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		if code {
 			if fl.send(line, lowLine, start) && firstSend < 0 {
 				firstSend = start
+			}
+			if ownFlow < 0 && fl.sendsOwn(line, lowLine) {
+				ownFlow = start
 			}
 			if firstSend < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
 				firstSend = start
@@ -339,6 +374,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case storeHand >= 0:
 		s, e := lineAt(storeHand)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to give a store of credentials to another party")
+	case ownFlow >= 0:
+		s, e := lineAt(ownFlow)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends an agent's own identity, login or session files over the network")
 	case fl.secretToSink >= 0:
 		s, e := lineAt(fl.secretToSink)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a secret sent to a catch-all or hidden address")

@@ -119,11 +119,14 @@ func codeOf(raw string, k kind) fileCode {
 				spans = append(spans, m[1])
 			}
 		}
-		if b < 0 || example[b] {
+		if b < 0 || example[b] || b == len(blocks) && k == kindSkill && exampleLeadRE.MatchString(inlineCodeRE.ReplaceAllString(line, " ")) {
 			start = end + 1
 			continue
 		}
 		for _, span := range spans {
+			if localSendRE.MatchString(span) {
+				continue // to this machine
+			}
 			lines = append(lines, codeLine{span, b})
 			code.WriteString(span + "\n")
 			low := strings.ToLower(span)
@@ -156,6 +159,9 @@ func codeOf(raw string, k kind) fileCode {
 	}
 	return fc
 }
+
+// localSendRE is a send to this machine.
+var localSendRE = regexp.MustCompile(`(?i)\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\[::1\]`)
 
 var inlineCodeRE = regexp.MustCompile("`([^`\n]+)`")
 
@@ -235,7 +241,7 @@ var sshSettingsRE = regexp.MustCompile(`(?i)\.ssh[/\\](?:config|known_hosts|auth
 func sharedStoreLine(line string) bool {
 	line = sshSettingsRE.ReplaceAllString(line, " ")
 	for _, k := range storeKinds {
-		if k.kind == "dotenv" || k.kind == "environment" {
+		if k.kind == "dotenv" || k.kind == "environment" || ownStores[k.kind] {
 			continue
 		}
 		if k.re.MatchString(line) {

@@ -89,13 +89,44 @@ func foreignDest(line string) bool {
 // network.
 type flow struct {
 	tainted      map[string]bool // names assigned from a read
+	own          map[string]bool // names assigned from a read of an agent's own files
 	callAt       int             // the line of the last call that may span lines, or -1
 	lines        int             // code lines since that call
 	foreign      bool            // a call reaches a catch-all or hidden host
 	secretToSink int             // a secret variable sent to such a host, or -1
 }
 
-func newFlow() *flow { return &flow{tainted: map[string]bool{}, callAt: -1, secretToSink: -1} }
+func newFlow() *flow {
+	return &flow{tainted: map[string]bool{}, own: map[string]bool{}, callAt: -1, secretToSink: -1}
+}
+
+// forVarRE is the name a loop takes its items in.
+var forVarRE = regexp.MustCompile(`\bfor\s+(?:\(?\s*(?:const|let|var)\s+)?([A-Za-z_]\w*)\s+(?:in|of)\b`)
+
+// readOwn notes the names a line that reads an agent's own files assigns
+// or loops over.
+func (f *flow) readOwn(line string) {
+	if m := assignRE.FindStringSubmatch(line); m != nil {
+		f.own[m[1]] = true
+	}
+	if m := forVarRE.FindStringSubmatch(line); m != nil {
+		f.own[m[1]] = true
+	}
+}
+
+// sendsOwn reports a line that sends a name read from an agent's own
+// files, outside a header that uses it.
+func (f *flow) sendsOwn(line, lowLine string) bool {
+	if len(f.own) == 0 || !(containsAny(lowLine, netWords) && sendRE.MatchString(line) || containsAny(lowLine, netCallWords) && netCallRE.MatchString(line)) {
+		return false
+	}
+	for _, w := range identRE.FindAllString(headerArgRE.ReplaceAllString(line, " "), -1) {
+		if f.own[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // read notes the name a reading line assigns.
 func (f *flow) read(line string) {
