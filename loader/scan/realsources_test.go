@@ -52,6 +52,7 @@ var corpusSources = []corpusSource{
 	// fifth session's held-out sources showed missing (dev2_sources_test.go).
 	{name: "milozq+claude-skill-antivirus", load: loadAntivirusExample},
 	{name: "CookieMikeLiu+skill-security-scanner", load: loadScannerTestMalicious},
+	{name: "openclaw+skills", load: cleanSkills("skills")},
 
 	// Held out: measured at the end, never read to write a rule.
 	{name: "anthropics+skills", heldOut: true, load: cleanSkills("skills")},
