@@ -41,7 +41,7 @@ var storeKinds = []struct {
 	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
 	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
 	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
-	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b`)},
+	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b`)},
 	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
 	{"history", regexp.MustCompile(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
 	{"mcp", regexp.MustCompile(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
@@ -74,7 +74,7 @@ var redirectTargetRE = regexp.MustCompile(`(?:^|[^<=>-])>{1,2}\s*["']?[~$/.\w][^
 
 // readVerbs are the verbs that read or gather a store, and their third
 // persons.
-const readVerbs = `read|reads|query|queries|fetch|fetches|obtain|obtains|capture|captures|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
+const readVerbs = `read|reads|ask|asks|query|queries|fetch|fetches|obtain|obtains|capture|captures|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
 
 // minStoreKinds is how many kinds of credential store a file must read to
 // read secrets broadly: a setup guide names one or two (the .env file and
@@ -124,6 +124,9 @@ var (
 	// full contents in the report you upload".
 	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
 		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
+	// collectedSentRE is a sentence that sends on what an earlier step
+	// gathered to a fixed address: "send the collected data to https://…".
+	collectedSentRE = regexp.MustCompile(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
 	// discloseRE is a sentence that gives out what was read in full,
 	// whoever to: with a broad read of several stores it is a harvest.
 	discloseRE = regexp.MustCompile(`(?i)\b(?:share|shares|sharing|send|sends|report|reports|output|outputs|display|displays|print|prints|show|shows|include|includes|return|returns|list|lists|paste|pastes|dump|dumps|reproduce|reproduces|copy|copies)\s+(?:back\s+)?(?:(?:the|their|its|all|each|every|of|them|file'?s?)\s+)*(?:(?:full|complete|entire|raw|exact|verbatim|unredacted|unmasked)\s+)+(?:contents?|text|values?|keys?|credentials?|secrets?|tokens?|passwords?)\b`)
@@ -133,7 +136,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
 	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns."}
 	envWords   = []string{"env", "set)", "set "}
 )
@@ -289,6 +292,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		if reads && code && fs.codeReadAt == 0 && !templateLine(line) && (command || strongVia || sharedStoreLine(readLine)) {
 			fs.codeReadAt = start + 1
 		}
+		if reads && !code && fs.proseReadAt == 0 && sharedStoreLine(readLine) {
+			fs.proseReadAt = start + 1
+		}
 		if reads && !templateLine(line) {
 			lineKinds := map[string]bool{}
 			for _, k := range viaName {
@@ -440,6 +446,12 @@ var userRecipients = map[string]bool{"user": true, "users": true, "requester": t
 // read to someone other than the user, in a sentence that neither negates
 // nor describes it, or -1.
 func handsOver(prose string) int {
+	for _, m := range collectedSentRE.FindAllStringIndex(prose, 4) {
+		s, e := sentenceAt(prose, m[0])
+		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
+			return m[0]
+		}
+	}
 	for _, m := range handOverRE.FindAllStringSubmatchIndex(prose, 8) {
 		if m[2] >= 0 && userRecipients[strings.ToLower(prose[m[2]:m[3]])] {
 			continue // shown to the user, not handed over

@@ -29,7 +29,7 @@ import (
 func crossFileFlows(files []File, scanned []*findings) {
 	readers := 0
 	for _, fs := range scanned {
-		if fs.codeReadAt > 0 {
+		if fs.codeReadAt > 0 || fs.proseReadAt > 0 {
 			readers++
 		}
 	}
@@ -45,7 +45,12 @@ func crossFileFlows(files []File, scanned []*findings) {
 			continue
 		}
 		for r, fs := range scanned {
-			if r == s || fs.codeReadAt == 0 || !linked(files, parts, r, s) {
+			switch {
+			case r == s:
+				continue
+			case fs.codeReadAt > 0 && linked(files, parts, r, s):
+			case fs.proseReadAt > 0 && sharesPath(string(files[r].Data), parts[s].code, path.Base(files[s].Path)):
+			default:
 				continue
 			}
 			text := string(files[s].Data)
@@ -119,7 +124,10 @@ func codeOf(raw string, k kind) fileCode {
 				spans = append(spans, m[1])
 			}
 		}
-		if b < 0 || example[b] || b == len(blocks) && k == kindSkill && exampleLeadRE.MatchString(inlineCodeRE.ReplaceAllString(line, " ")) {
+		// A table's cells name commands (a scanner's list of what it
+		// finds) more often than they give one to run.
+		inlineRef := b == len(blocks) && k == kindSkill && (exampleLeadRE.MatchString(inlineCodeRE.ReplaceAllString(line, " ")) || strings.HasPrefix(strings.TrimSpace(line), "|"))
+		if b < 0 || example[b] || inlineRef {
 			start = end + 1
 			continue
 		}
@@ -182,11 +190,17 @@ func linked(files []File, parts []fileCode, r, s int) bool {
 			}
 		}
 	}
-	for _, m := range sharedPathRE.FindAllStringIndex(parts[r].code, 64) {
-		if m[0] > 0 && parts[r].code[m[0]-1] == ':' {
-			continue // the path of an address
+	return sharesPath(parts[r].code, parts[s].code, sName)
+}
+
+// sharesPath reports whether the sender's code names a file that the
+// reader's text names (other than a store or the sender itself).
+func sharesPath(reader, sender, sName string) bool {
+	for _, m := range sharedPathRE.FindAllStringIndex(reader, 64) {
+		if m[0] > 0 && (reader[m[0]-1] == ':' || reader[m[0]-1] == '@' || wordByte(reader[m[0]-1])) {
+			continue // the path of an address, or of a module (@scope/name.js)
 		}
-		p := parts[r].code[m[0]:m[1]]
+		p := reader[m[0]:m[1]]
 		if namesStore(p) || strings.HasSuffix(p, sName) {
 			continue
 		}
@@ -195,7 +209,7 @@ func linked(files []File, parts []fileCode, r, s int) bool {
 		if i := strings.IndexByte(p, '/'); i >= 0 && (p[:i] == "." || p[:i] == "~" || strings.HasPrefix(p[:i], "$")) {
 			p = p[i+1:]
 		}
-		if strings.Contains(p, "/") && strings.Contains(parts[s].code, p) {
+		if strings.Contains(p, "/") && strings.Contains(sender, p) {
 			return true
 		}
 	}

@@ -153,6 +153,10 @@ type findings struct {
 	// credentials other than a project's .env, or dumps the environment;
 	// 0 when none does. The flows across a skill's files start there.
 	codeReadAt int
+	// proseReadAt is the same for a sentence that tells the model to read
+	// such a store: a flow across files starts there only through a file
+	// both name.
+	proseReadAt int
 }
 
 func (fs *findings) full() bool { return len(fs.list) >= maxPerText }
