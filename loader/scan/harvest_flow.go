@@ -17,7 +17,7 @@ import (
 var (
 	// secretCmdRE is a command that prints a credential.
 	secretCmdRE    = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b`)
-	secretCmdWords = []string{"169.254.", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential"}
+	secretCmdWords = []string{"169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential"}
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -60,7 +60,7 @@ var (
 // ECS's task endpoint), a GCP service account's token or identity, an
 // Azure managed identity's token, the user data that often holds secrets.
 // The instance's region or zone is no secret.
-const metadataCredPath = `(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|169\.254\.170\.2)[^\s"'` + "`" + `]*?(?:/meta-data/iam\b|/service-accounts\b|/identity/oauth2/token|/user-data|/v2/credentials|/attributes/(?:ssh-keys|sshKeys|kube-env|startup-script)\b)|169\.254\.170\.2\$\{?AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|\$\{?AWS_CONTAINER_CREDENTIALS_FULL_URI`
+const metadataCredPath = `(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|169\.254\.170\.2)[^\s"'` + "`" + `]*?(?:/meta-data/iam\b|/service-accounts\b|/identity/oauth2/token|/user-data|/v2/credentials|/attributes/(?:ssh-keys|sshKeys|kube-env|startup-script)\b)|/latest/meta-data/iam/security-credentials\b|/computeMetadata/v1/instance/service-accounts/[^\s"'` + "`" + `/]*/(?:token|identity)\b|/metadata/identity/oauth2/token\b|169\.254\.170\.2\$\{?AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|\$\{?AWS_CONTAINER_CREDENTIALS_FULL_URI`
 
 // metadataStoreRE names the metadata service's credentials, by address or
 // in prose ("the IAM role's credentials from the instance metadata
