@@ -7,16 +7,22 @@ import (
 
 // scan runs the content rules over the whole doc, as text of kind k.
 func (d *doc) scan(src map[string]any, k kind) []Finding {
+	return d.run(src, k).sorted()
+}
+
+// run runs the content rules and returns their findings unsorted, with
+// what the flows across a skill's files need.
+func (d *doc) run(src map[string]any, k kind) *findings {
 	fs := &findings{d: d, src: src, kind: k, tool: d.name}
 	raw := d.text()
 	if raw == "" {
-		return nil
+		return fs
 	}
 	fs.scanText(raw, 0)
 	if k == kindTool {
 		scanSchemaIntent(fs)
 	}
-	return fs.sorted()
+	return fs
 }
 
 // maxDecodeDepth bounds how deep encoded runs are decoded: a run inside a

@@ -65,13 +65,25 @@ type File struct {
 // are never served as text, are the caller's to leave out. Findings name
 // the file by dir joined with its path, and carry their line.
 func SkillFiles(dir string, files []File) []Finding {
-	var out []Finding
-	for _, f := range files {
+	scanned := make([]*findings, len(files))
+	for i, f := range files {
 		name := f.Path
 		if dir != "" {
 			name = dir + "/" + f.Path
 		}
-		out = append(out, scanFile(name, f.Data, fileKind(f.Path))...)
+		d := &doc{}
+		d.add(name, string(f.Data))
+		scanned[i] = d.run(nil, fileKind(f.Path))
+	}
+	crossFileFlows(files, scanned)
+	var out []Finding
+	for i, fs := range scanned {
+		text := string(files[i].Data)
+		found := fs.sorted()
+		for j := range found {
+			found[j].Line = 1 + strings.Count(text[:found[j].Start], "\n")
+		}
+		out = append(out, found...)
 		if len(out) >= maxPerText {
 			return out[:maxPerText]
 		}

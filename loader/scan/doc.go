@@ -47,7 +47,14 @@
 //     one and hands it to another party in any wording, or sends a
 //     credential by the ways harvesters do (a command that prints it, a
 //     DNS lookup, a gist, a catch-all webhook, a request that carries what
-//     was read), withholds (harvest.go, harvest_flow.go). A
+//     was read, mail, a cloud copy, a raw socket), withholds (harvest.go,
+//     harvest_flow.go). The stores include the instance metadata service's
+//     credentials, browser cookie and login stores, and an agent's own
+//     identity, login and session files, which count only when what was
+//     read is itself sent (its skills read a key there to call their own
+//     API). A read in one file of a skill and a send in another are one
+//     flow where data can pass between them: one runs the other, a line
+//     of code names both, or both name the same file (harvest_files.go). A
 //     resource address whose path names secrets (internal://credentials)
 //     is a secret path too.
 //   - exfiltration: requests that the model hand over what it holds (the

@@ -39,21 +39,42 @@ var storeKinds = []struct {
 	{"registry", regexp.MustCompile(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
 	{"git", regexp.MustCompile(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
 	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
-	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b`)},
+	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
 	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
-	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b`)},
+	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b`)},
 	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
 	{"history", regexp.MustCompile(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
 	{"mcp", regexp.MustCompile(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
+	// The instance metadata service's credentials: a role's temporary keys,
+	// a service account's token, a managed identity's token, user data.
+	{"metadata", metadataStoreRE},
+	// An agent's own identity and login: the files that make it who it is
+	// (SOUL.md, MEMORY.md), its configuration and the logins of coding
+	// agents.
+	{"agent", regexp.MustCompile(`(?i)\.(?:openclaw|clawdbot|moltbot)[/\\](?:[\w.-]+[/\\])*(?:(?:openclaw|clawdbot|moltbot)\.json|credentials|auth|identity|[\w-]*(?:secret|token|_pk|private[_-]?key)[\w.-]*)\b|\.codex[/\\]auth\.json\b|\.claude[/\\]\.credentials\.json\b|(?:^|[^\w.])\.claude\.json\b|\.gemini[/\\]oauth_creds\.json\b|\bauth-profiles\.json\b|\b(?:SOUL|IDENTITY|MEMORY|USER)\.md\b`)},
+	// An agent's session logs and the user's conversations with it.
+	{"sessions", regexp.MustCompile(`(?i)\.(?:claude|codex|gemini|cursor|openclaw|clawdbot)[/\\](?:[\w.-]+[/\\])*(?:logs?|sessions?|history(?:\.jsonl)?|transcripts?|projects|conversations?|chats?)\b|\.gemini[/\\]tmp\b|\bsession[_.-]?(?:logs?|transcripts?|history)\b|` +
+		// The user's own words and files, sent behind their back.
+		`\b(?:silently|secretly|quietly|covertly|in\s+the\s+background|without\s+(?:telling|asking|notifying|informing))\b` + inSentence + `{0,120}?\b(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:prompts?|messages?|queries|inputs?|files?|documents?|clipboard|keystrokes|screenshots?|browsing\s+history)\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
 	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
 	{"environment", regexp.MustCompile(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
 }
 
+// ownStores are the kinds of store that are an agent's own: its identity,
+// its logins, its session logs. Its skills read them to do their work (a
+// skill's API key in the agent's configuration, a count of the day's
+// sessions), so reading one and sending something else is no harvest;
+// sending what was read is.
+var ownStores = map[string]bool{"agent": true, "sessions": true}
+
+// redirectTargetRE is the file a shell command writes (> file, >> file).
+var redirectTargetRE = regexp.MustCompile(`(?:^|[^<=>-])>{1,2}\s*["']?[~$/.\w][^\s"'|;&)]*`)
+
 // readVerbs are the verbs that read or gather a store, and their third
 // persons.
-const readVerbs = `read|reads|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
+const readVerbs = `read|reads|ask|asks|query|queries|fetch|fetches|obtain|obtains|capture|captures|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
 
 // minStoreKinds is how many kinds of credential store a file must read to
 // read secrets broadly: a setup guide names one or two (the .env file and
@@ -67,17 +88,26 @@ var (
 		`\bfor\s+\w+\s+in\s+["']?(?:~|\$home|\$\{home\})?[/\\]?\.(?:ssh|aws|kube|gnupg)\b|` +
 		`\b(?:tar|zip|7z|cp\s+-r|cp\s+-a|rsync|scp\s+-r)\b[^\n|;]{0,80}(?:~|\$home)[/\\]\.(?:ssh|aws|kube|gnupg)[/\\]?(?:\s|$|["'])|` +
 		`\b(?:listdir|scandir|walk|glob|iterdir|readdirSync|readdir)\s*\(\s*[^)\n]{0,60}\.(?:ssh|aws|kube|gnupg)\b`)
+	// cloudCopyRE copies files to a cloud's storage: a send when what it
+	// copies is a store of credentials (most copy a build to the user's
+	// own bucket).
+	cloudCopyRE = regexp.MustCompile(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
 	// envDumpRE reads the whole environment (or greps it).
 	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:`)
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
-	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]`)
+	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]`)
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
 	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
 		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
-		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(`)
+		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(` +
+		// Mail, and the other ways out: a cloud copy, FTP, a raw socket,
+		// a name looked up that carries the data.
+		`|\bsmtplib\.SMTP(?:_SSL)?\s*\(|\.send_message\s*\(|\bsendMail\s*\(|\b(?:mutt|neomutt)\b[^\n]*\s-a\s|\bswaks\b[^\n]*--(?:to|attach)\b|\bSend-MailMessage\b|\byagmail\.SMTP\b|\.emails?\.send\s*\(|--mail-rcpt\b` +
+		`|\.storbinary\s*\(|\bsftp\.put\s*\(|\.sendall\s*\(` +
+		`|\bsocket\.(?:gethostbyname|getaddrinfo)\s*\(\s*(?:f["'][^"'\n]*\{|[^)\n]*\+)|\bdns\.resolver\.(?:resolve|query)\s*\(\s*(?:f["'][^"'\n]*\{|[^)\n]*\+)|\bdns\.(?:lookup|resolve\w*)\s*\(\s*(?:` + "`" + `[^` + "`" + `\n]*\$\{|[^)\n]*\+)`)
 	// imperativeReadRE is a sentence that tells the model (or says the
 	// skill will) read or gather: the verb leads the sentence or list
 	// item, or follows the model, the skill, a modal or "to". A sentence
@@ -92,8 +122,11 @@ var (
 	// handOverRE is a sentence that gives what was read to someone other
 	// than the user: "share them with the support desk", "include their
 	// full contents in the report you upload".
-	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
 		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
+	// collectedSentRE is a sentence that sends on what an earlier step
+	// gathered to a fixed address: "send the collected data to https://…".
+	collectedSentRE = regexp.MustCompile(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
 	// discloseRE is a sentence that gives out what was read in full,
 	// whoever to: with a broad read of several stores it is a harvest.
 	discloseRE = regexp.MustCompile(`(?i)\b(?:share|shares|sharing|send|sends|report|reports|output|outputs|display|displays|print|prints|show|shows|include|includes|return|returns|list|lists|paste|pastes|dump|dumps|reproduce|reproduces|copy|copies)\s+(?:back\s+)?(?:(?:the|their|its|all|each|every|of|them|file'?s?)\s+)*(?:(?:full|complete|entire|raw|exact|verbatim|unredacted|unmasked)\s+)+(?:contents?|text|values?|keys?|credentials?|secrets?|tokens?|passwords?)\b`)
@@ -103,8 +136,8 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
-	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
+	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns."}
 	envWords   = []string{"env", "set)", "set "}
 )
 
@@ -116,6 +149,18 @@ var dottedRE = regexp.MustCompile(`\S*\w\.\w\S*`)
 // an attack to recognise, as security skills do ("an attacker's payload:",
 // "dangerous patterns:").
 var exampleLeadRE = regexp.MustCompile(`(?i)\b(?:attack\w*|malicious|malware|exfiltrat\w*|dangerous|suspicious|red\s+flags?|exploit\w*|vulnerab\w*|compromised?|threat\w*|stealer|steal\w*|insecure|anti-?patterns?|never\s+do)\b`)
+
+// exampleBlocks reports, for each code block, whether the prose presents it
+// as an attack to recognise; one more entry, false, stands for a script.
+func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
+	example := make([]bool, len(blocks)+1)
+	for i, b := range blocks {
+		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, 0):b.start], " ")) ||
+			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
+			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
+	}
+	return example
+}
 
 // scanHarvest reports a file that harvests secrets, or reads one and sends
 // it over the network. code is the text commands are read from (the whole
@@ -140,12 +185,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		return -1
 	}
-	example := make([]bool, len(blocks)+1)
-	for i, b := range blocks {
-		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, 0):b.start], " ")) ||
-			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
-			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
-	}
+	example := exampleBlocks(raw, prose, blocks)
 	// Whether the prose hands over or gives out in full what it read is
 	// asked of the whole prose, and only of a file that names a store.
 	handOver, broadKnown, broadValue := -2, false, false
@@ -165,6 +205,8 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	firstRead, firstSend, firstDump := -1, -1, -1
 	sweep, storeHand := -1, -1
 	fl := newFlow()
+	pathNames, readViaName := map[string][]string{}, false
+	ownFlow := -1
 	// Line by line: a line of code that reads a store is a read; a line of
 	// prose is one when its sentence asks to read and neither negates nor
 	// describes.
@@ -214,19 +256,75 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 				}
 			}
 		}
-		if reads && !templateLine(line) {
-			if code {
-				fl.read(line)
+		// A store's path put in a name first and read through it on a
+		// later line (src = '~/…/Cookies'; shutil.copy(src, …)).
+		var viaName []string
+		if code && !reads && !templateLine(line) {
+			if store && namesStore(line) {
+				if m := assignRE.FindStringSubmatch(line); m != nil {
+					for _, k := range storeKinds {
+						// A project's .env found by walking up the folders
+						// is where a client reads its own key.
+						if k.kind != "dotenv" && k.re.MatchString(line) {
+							pathNames[m[1]] = append(pathNames[m[1]], k.kind)
+						}
+					}
+				}
+			} else if len(pathNames) > 0 && fileReadRE.MatchString(line) {
+				for _, w := range identRE.FindAllString(line, -1) {
+					viaName = append(viaName, pathNames[w]...)
+				}
+				if len(viaName) > 0 {
+					reads, readViaName = true, true
+				}
 			}
-			if command && firstRead < 0 {
-				firstRead = start
-				kinds["command"] = true
+		}
+		// A store named only where a command writes (cat > ~/.x/config.json
+		// << EOF) is not read.
+		readLine := line
+		if strings.Contains(line, ">") {
+			readLine = redirectTargetRE.ReplaceAllString(line, " ")
+		}
+		strongVia := false
+		for _, k := range viaName {
+			strongVia = strongVia || !ownStores[k]
+		}
+		if reads && code && fs.codeReadAt == 0 && !templateLine(line) && (command || strongVia || sharedStoreLine(readLine)) {
+			fs.codeReadAt = start + 1
+		}
+		if reads && !code && fs.proseReadAt == 0 && sharedStoreLine(readLine) {
+			fs.proseReadAt = start + 1
+		}
+		if reads && !templateLine(line) {
+			lineKinds := map[string]bool{}
+			for _, k := range viaName {
+				lineKinds[k] = true
+			}
+			if command {
+				lineKinds["command"] = true
 			}
 			for _, k := range storeKinds {
-				if k.re.MatchString(line) {
-					kinds[k.kind] = true
-					if firstRead < 0 {
-						firstRead = start
+				if k.re.MatchString(readLine) {
+					lineKinds[k.kind] = true
+				}
+			}
+			own := len(lineKinds) > 0
+			for k := range lineKinds {
+				kinds[k] = true
+				own = own && ownStores[k]
+			}
+			if len(lineKinds) > 0 && !own && firstRead < 0 {
+				firstRead = start
+			}
+			if code {
+				fl.read(line)
+				// What the agent's own files hold counts as sent only
+				// when it is: on the line that reads it, or through a
+				// name that line assigns.
+				if own {
+					fl.readOwn(line)
+					if ownFlow < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+						ownFlow = start
 					}
 				}
 			}
@@ -240,12 +338,21 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			if fl.send(line, lowLine, start) && firstSend < 0 {
 				firstSend = start
 			}
+			if ownFlow < 0 && fl.sendsOwn(line, lowLine) {
+				ownFlow = start
+			}
 			if firstSend < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+				firstSend = start
+			}
+			if firstSend < 0 && reads && !templateLine(line) && cloudCopyRE.MatchString(line) {
 				firstSend = start
 			}
 		}
 		if code && firstDump < 0 && containsAny(lowLine, envWords) && envDumpRE.MatchString(line) {
 			firstDump = start
+			if fs.codeReadAt == 0 {
+				fs.codeReadAt = start + 1
+			}
 		}
 		start = end + 1
 	}
@@ -264,7 +371,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case len(kinds) >= minStoreKinds:
 		s, e := lineAt(firstRead)
 		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read many stores of credentials at once")
-	case firstRead >= 0 && firstSend >= 0 && codeReads(raw, blocks, example, fs.kind):
+	case firstRead >= 0 && firstSend >= 0 && (readViaName || codeReads(raw, blocks, example, fs.kind)):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
 	case firstRead >= 0 && handOverAt() >= 0:
@@ -273,6 +380,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case storeHand >= 0:
 		s, e := lineAt(storeHand)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to give a store of credentials to another party")
+	case ownFlow >= 0:
+		s, e := lineAt(ownFlow)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends an agent's own identity, login or session files over the network")
 	case fl.secretToSink >= 0:
 		s, e := lineAt(fl.secretToSink)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a secret sent to a catch-all or hidden address")
@@ -336,6 +446,12 @@ var userRecipients = map[string]bool{"user": true, "users": true, "requester": t
 // read to someone other than the user, in a sentence that neither negates
 // nor describes it, or -1.
 func handsOver(prose string) int {
+	for _, m := range collectedSentRE.FindAllStringIndex(prose, 4) {
+		s, e := sentenceAt(prose, m[0])
+		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
+			return m[0]
+		}
+	}
 	for _, m := range handOverRE.FindAllStringSubmatchIndex(prose, 8) {
 		if m[2] >= 0 && userRecipients[strings.ToLower(prose[m[2]:m[3]])] {
 			continue // shown to the user, not handed over

@@ -16,8 +16,8 @@ import (
 
 var (
 	// secretCmdRE is a command that prints a credential.
-	secretCmdRE    = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b`)
-	secretCmdWords = []string{"auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential"}
+	secretCmdRE    = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b`)
+	secretCmdWords = []string{"169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential"}
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -41,7 +41,7 @@ var (
 	// sinkHostRE is a host that takes whatever is sent to it and shows it
 	// to whoever made it: catch-all webhooks, tunnels, out-of-band
 	// collectors, pastebins, chat webhooks.
-	sinkHostRE = regexp.MustCompile(`(?i)\bwebhook\.site\b|\brequestbin\.\w+|\brequestcatcher\.com\b|\bpipedream\.net\b|\bhookbin\.com\b|\bbeeceptor\.com\b|\bngrok(?:-free)?\.(?:io|app|dev)\b|\btrycloudflare\.com\b|\binteract\.sh\b|\boast\.(?:fun|me|pro|live|site|online)\b|\bburpcollaborator\.net\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b`)
+	sinkHostRE = regexp.MustCompile(`(?i)\bwebhook\.site\b|\brequestbin\.\w+|\brequestcatcher\.com\b|\bpipedream\.net\b|\bhookbin\.com\b|\bbeeceptor\.com\b|\bngrok(?:-free)?\.(?:io|app|dev)\b|\btrycloudflare\.com\b|\binteract\.sh\b|\boast\.(?:fun|me|pro|live|site|online)\b|\bburpcollaborator\.net\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b|\bhooks\.slack\.com/services/T\w+/B\w+/\w+|\bapi\.telegram\.org/bot\d+:[\w-]+|\bfile\.io\b|\bcatbox\.moe\b|\bgofile\.io\b|\btmpfiles\.org\b|\bbashupload\.com\b|\btemp\.sh\b|\bpaste\.rs\b|\bdpaste\.(?:com|org)\b`)
 	// hiddenHostRE is an address decoded at run time, or a public
 	// address given as numbers.
 	hiddenHostRE = regexp.MustCompile(`(?i)\batob\s*\(|\bb64decode\s*\(|\bbase64\s+(?:-d|--decode)\b|\bfromCharCode\s*\(|\bBuffer\.from\([^)\n]*["']base64["']|https?://(?:\d{1,3}\.){3}\d{1,3}\b`)
@@ -54,6 +54,21 @@ var (
 	// shellSecretRE is a shell variable whose name says it holds a secret.
 	shellSecretRE = regexp.MustCompile(`\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?`)
 )
+
+// metadataCredPath is an address of a cloud's instance metadata service
+// that answers with a credential: an AWS role's temporary keys (IMDS, or
+// ECS's task endpoint), a GCP service account's token or identity, an
+// Azure managed identity's token, the user data that often holds secrets.
+// The instance's region or zone is no secret.
+const metadataCredPath = `(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|169\.254\.170\.2)[^\s"'` + "`" + `]*?(?:/meta-data/iam\b|/service-accounts\b|/identity/oauth2/token|/user-data|/v2/credentials|/attributes/(?:ssh-keys|sshKeys|kube-env|startup-script)\b)|/latest/meta-data/iam/security-credentials\b|/computeMetadata/v1/instance/service-accounts/[^\s"'` + "`" + `/]*/(?:token|identity)\b|/metadata/identity/oauth2/token\b|169\.254\.170\.2\$\{?AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|\$\{?AWS_CONTAINER_CREDENTIALS_FULL_URI`
+
+// metadataStoreRE names the metadata service's credentials, by address or
+// in prose ("the IAM role's credentials from the instance metadata
+// service").
+var metadataStoreRE = regexp.MustCompile(`(?i)` + metadataCredPath +
+	`|\b(?:(?:instance|cloud|ec2|gce|gcp|google|aws|azure|vm)\s+)?metadata\s+(?:service|endpoint|server|api)\b` + inSentence + `{0,120}?\b(?:credentials?|(?:access\s+)?tokens?|keys?)\b` +
+	`|\b(?:credentials?|(?:access\s+)?tokens?|keys?)\b` + inSentence + `{0,80}?\b(?:from|of|via|through|in)\s+(?:the\s+)?(?:(?:instance|cloud|ec2|gce|gcp|google|aws|azure|vm)\s+)?(?:metadata\s+(?:service|endpoint|server|api)|imds)\b` +
+	`|\bimds\b` + inSentence + `{0,80}?\b(?:credentials?|tokens?)\b`)
 
 // secretCmdRead reports a line that prints a credential, outside a header
 // that uses it.
@@ -74,13 +89,44 @@ func foreignDest(line string) bool {
 // network.
 type flow struct {
 	tainted      map[string]bool // names assigned from a read
+	own          map[string]bool // names assigned from a read of an agent's own files
 	callAt       int             // the line of the last call that may span lines, or -1
 	lines        int             // code lines since that call
 	foreign      bool            // a call reaches a catch-all or hidden host
 	secretToSink int             // a secret variable sent to such a host, or -1
 }
 
-func newFlow() *flow { return &flow{tainted: map[string]bool{}, callAt: -1, secretToSink: -1} }
+func newFlow() *flow {
+	return &flow{tainted: map[string]bool{}, own: map[string]bool{}, callAt: -1, secretToSink: -1}
+}
+
+// forVarRE is the name a loop takes its items in.
+var forVarRE = regexp.MustCompile(`\bfor\s+(?:\(?\s*(?:const|let|var)\s+)?([A-Za-z_]\w*)\s+(?:in|of)\b`)
+
+// readOwn notes the names a line that reads an agent's own files assigns
+// or loops over.
+func (f *flow) readOwn(line string) {
+	if m := assignRE.FindStringSubmatch(line); m != nil {
+		f.own[m[1]] = true
+	}
+	if m := forVarRE.FindStringSubmatch(line); m != nil {
+		f.own[m[1]] = true
+	}
+}
+
+// sendsOwn reports a line that sends a name read from an agent's own
+// files, outside a header that uses it.
+func (f *flow) sendsOwn(line, lowLine string) bool {
+	if len(f.own) == 0 || !(containsAny(lowLine, netWords) && sendRE.MatchString(line) || containsAny(lowLine, netCallWords) && netCallRE.MatchString(line)) {
+		return false
+	}
+	for _, w := range identRE.FindAllString(headerArgRE.ReplaceAllString(line, " "), -1) {
+		if f.own[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // read notes the name a reading line assigns.
 func (f *flow) read(line string) {

@@ -332,6 +332,10 @@ func (s *sample) class() string {
 		return "clean tools"
 	case s.source == "qualixar+skillfortify" || s.source == "miracle438+agent-skill-scanner-bench":
 		return "generated clean skills"
+	case s.source == "openclaw+skills":
+		// ClawHub's archive, unlabelled: most are real skills, some are
+		// malicious or a scanner's attack fixtures.
+		return "community skills"
 	}
 	return "real skills"
 }

@@ -48,6 +48,11 @@ var corpusSources = []corpusSource{
 	// and so development sources since.
 	{name: "trailofbits+skills", load: cleanSkills("plugins")},
 	{name: "K-Dense-AI+claude-scientific-skills", load: cleanSkills("")},
+	// Added by issue 43's sixth session for the kinds of harvester the
+	// fifth session's held-out sources showed missing (dev2_sources_test.go).
+	{name: "milozq+claude-skill-antivirus", load: loadAntivirusExample},
+	{name: "CookieMikeLiu+skill-security-scanner", load: loadScannerTestMalicious},
+	{name: "openclaw+skills", load: cleanSkills("skills")},
 
 	// Held out: measured at the end, never read to write a rule.
 	{name: "anthropics+skills", heldOut: true, load: cleanSkills("skills")},

@@ -149,6 +149,14 @@ type findings struct {
 	// prefix is put before each message: what a decoded run's findings
 	// say of where they were found.
 	prefix string
+	// codeReadAt is one more than where a line of code reads a store of
+	// credentials other than a project's .env, or dumps the environment;
+	// 0 when none does. The flows across a skill's files start there.
+	codeReadAt int
+	// proseReadAt is the same for a sentence that tells the model to read
+	// such a store: a flow across files starts there only through a file
+	// both name.
+	proseReadAt int
 }
 
 func (fs *findings) full() bool { return len(fs.list) >= maxPerText }
