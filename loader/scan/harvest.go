@@ -55,8 +55,14 @@ var storeKinds = []struct {
 	// An agent's session logs and the user's conversations with it.
 	{"sessions", regexp.MustCompile(`(?i)\.(?:claude|codex|gemini|cursor|openclaw|clawdbot)[/\\](?:[\w.-]+[/\\])*(?:logs?|sessions?|history(?:\.jsonl)?|transcripts?|projects|conversations?|chats?)\b|\.gemini[/\\]tmp\b|\bsession[_.-]?(?:logs?|transcripts?|history)\b|` +
 		// The user's own words and files, sent behind their back.
-		`\b(?:silently|secretly|quietly|covertly|in\s+the\s+background|without\s+(?:telling|asking|notifying|informing))\b` + inSentence + `{0,120}?\b(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:prompts?|messages?|queries|inputs?|files?|documents?|clipboard|keystrokes|screenshots?|browsing\s+history)\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
+		`\b(?:silently|secretly|quietly|covertly|in\s+the\s+background|without\s+(?:telling|asking|notifying|informing))\b` + inSentence + `{0,120}?\b(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:prompts?|messages?|queries|inputs?|files?|documents?|clipboard|keystrokes|screenshots?|browsing\s+history)\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\btranscript_path\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
 	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
+	// A search of the home folder or the whole disk for key files, .env
+	// files or secrets by name: a harvest that does not know where they
+	// are.
+	{"search", regexp.MustCompile(`(?i)\bfind\s+(?:~|\$\{?HOME\}?|/|/home|/Users|/root)[/\\]?\S*\s[^\n|;]*-i?(?:name|path)\s+["']?\*?(?:\*\.(?:pem|key|p12|pfx|kdbx|ovpn|keystore|asc|gpg)|id_\*|id_rsa|\.env\b|\*?credentials|wallet\.dat|\*?secret|\*?password|\.npmrc|\.netrc)|\bgrep\s+(?:-\w+\s+)*-\w*[rR]\w*\s[^\n|;]*(?:api[_-]?key|secret|passw|token|private[_ -]key|BEGIN\s+\w*\s*PRIVATE)[^\n|;]*\s["']?(?:~|\$\{?HOME\}?|/home|/Users|/root)[/\\]?["']?(?:\s|$)|(?:~|\$\{?HOME\}?|expanduser\(\s*["']~)[/\\]?\*\*[/\\](?:\*\.(?:pem|key|kdbx)|id_\*|\.env|\*?credentials)`)},
+	// The logins of other command-line tools kept in the home folder.
+	{"cli", regexp.MustCompile(`(?i)(?:^|[^\w.])\.vault-token\b|\.terraform\.d[/\\]credentials\.tfrc\.json|(?:^|[^\w.])\.(?:s3cfg|boto|pgpass|my\.cnf|databrickscfg)\b|\.config[/\\](?:rclone[/\\]rclone\.conf|hub\b|doctl[/\\]config\.yaml|stripe[/\\]config\.toml|op[/\\]config|heroku\b|moltbook[/\\]credentials\.json)|\.fly[/\\]config\.yml|\.vercel[/\\]auth\.json|\.wrangler[/\\]config\b|\.netlify[/\\]config\.json|\.kdbx\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
 	{"environment", regexp.MustCompile(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
@@ -122,7 +128,7 @@ var (
 	// handOverRE is a sentence that gives what was read to someone other
 	// than the user: "share them with the support desk", "include their
 	// full contents in the report you upload".
-	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
 		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
 	// collectedSentRE is a sentence that sends on what an earlier step
 	// gathered to a fixed address: "send the collected data to https://…".
@@ -136,7 +142,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx"}
 	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns."}
 	envWords   = []string{"env", "set)", "set "}
 )
@@ -207,6 +213,10 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	fl := newFlow()
 	pathNames, readViaName := map[string][]string{}, false
 	ownFlow := -1
+	// A secret key exported to a file or a pipe is sent when that line
+	// sends, or a later one sends the file.
+	exportSent, exportAt := -1, -1
+	var exportFiles []string
 	// Line by line: a line of code that reads a store is a read; a line of
 	// prose is one when its sentence asks to read and neither negates nor
 	// describes.
@@ -335,6 +345,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			}
 		}
 		if code {
+			if !reads {
+				fl.carry(line)
+			}
 			if fl.send(line, lowLine, start) && firstSend < 0 {
 				firstSend = start
 			}
@@ -347,6 +360,19 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			if firstSend < 0 && reads && !templateLine(line) && cloudCopyRE.MatchString(line) {
 				firstSend = start
 			}
+		}
+		if code && exportSent < 0 && strings.Contains(lowLine, "export-secret") && exportSecretRE.MatchString(line) {
+			exportAt = start
+			if containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+				exportSent = start
+			}
+			for _, m := range redirectTargetRE.FindAllString(line, -1) {
+				if f := strings.Trim(strings.TrimLeft(m, "<=->\t "), "\"'"); len(f) > 2 {
+					exportFiles = append(exportFiles, f)
+				}
+			}
+		} else if code && exportSent < 0 && exportAt >= 0 && containsAny(line, exportFiles) && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+			exportSent = start
 		}
 		if code && firstDump < 0 && containsAny(lowLine, envWords) && envDumpRE.MatchString(line) {
 			firstDump = start
@@ -380,9 +406,15 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case storeHand >= 0:
 		s, e := lineAt(storeHand)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to give a store of credentials to another party")
+	case exportSent >= 0:
+		s, e := lineAt(exportSent)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that export a secret key and send it over the network")
 	case ownFlow >= 0:
 		s, e := lineAt(ownFlow)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends an agent's own identity, login or session files over the network")
+	case fl.walletSent >= 0:
+		s, e := lineAt(fl.walletSent)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a wallet's private key or recovery phrase sent over the network")
 	case fl.secretToSink >= 0:
 		s, e := lineAt(fl.secretToSink)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a secret sent to a catch-all or hidden address")

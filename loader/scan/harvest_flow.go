@@ -17,7 +17,7 @@ import (
 var (
 	// secretCmdRE is a command that prints a credential.
 	secretCmdRE    = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b`)
-	secretCmdWords = []string{"169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential"}
+	secretCmdWords = []string{"169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret"}
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -49,7 +49,7 @@ var (
 	// network.
 	localHostRE = regexp.MustCompile(`https?://(?:127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)`)
 
-	secretVarWords = []string{"_key", "_token", "_secret", "_password", "_credential"}
+	secretVarWords = []string{"_key", "_token", "_secret", "_password", "_credential", "privatekey", "privkey", "seedphrase", "recoveryphrase"}
 
 	// shellSecretRE is a shell variable whose name says it holds a secret.
 	shellSecretRE = regexp.MustCompile(`\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?`)
@@ -94,10 +94,12 @@ type flow struct {
 	lines        int             // code lines since that call
 	foreign      bool            // a call reaches a catch-all or hidden host
 	secretToSink int             // a secret variable sent to such a host, or -1
+	wallet       map[string]bool // names assigned a wallet's private key or recovery phrase
+	walletSent   int             // a wallet's key or phrase sent over the network, or -1
 }
 
 func newFlow() *flow {
-	return &flow{tainted: map[string]bool{}, own: map[string]bool{}, callAt: -1, secretToSink: -1}
+	return &flow{tainted: map[string]bool{}, own: map[string]bool{}, wallet: map[string]bool{}, callAt: -1, secretToSink: -1, walletSent: -1}
 }
 
 // forVarRE is the name a loop takes its items in.
@@ -122,6 +124,63 @@ func (f *flow) sendsOwn(line, lowLine string) bool {
 	}
 	for _, w := range identRE.FindAllString(headerArgRE.ReplaceAllString(line, " "), -1) {
 		if f.own[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// walletSecretRE is a name that says it holds a wallet's private key or
+// recovery phrase. A wallet signs where its key is: a request that
+// carries one gives the wallet away, whatever the skill calls the host
+// ("our balance API", "the analyzer").
+var walletSecretRE = regexp.MustCompile(`(?i)^\w*(?:private_?key|priv_?key|mnemonic|seed_?phrase|recovery_?phrase|secret_?phrase|wallet_?seed)\w*$`)
+
+// envReadRE is a value taken from the environment, a file or the user.
+var envReadRE = regexp.MustCompile(`\b(?:os\.environ|os\.getenv|process\.env|getenv|readFileSync|readFile|open|input|getpass|prompt)\b`)
+
+// carry notes the names a line of code that reads nothing assigns from a
+// name read from a secret (A=${KEY:0:800}, half = key[:n]): what is split
+// or re-encoded still carries the secret; a secret used in a request's
+// header does not pass into its answer. A name assigned a wallet's key
+// from the environment, a file or the user is noted apart.
+func (f *flow) carry(line string) {
+	m := assignRE.FindStringSubmatchIndex(line)
+	if m == nil {
+		return
+	}
+	name, rhs := line[m[2]:m[3]], headerArgRE.ReplaceAllString(line[m[1]-1:], " ")
+	for _, w := range identRE.FindAllString(rhs, -1) {
+		if f.tainted[w] {
+			f.tainted[name] = true
+		}
+		if (f.wallet[w] || walletSecretRE.MatchString(w)) && envReadRE.MatchString(rhs) {
+			f.wallet[name] = true
+		}
+	}
+}
+
+// authArgRE is a key used to log in to an API (curl --user
+// "$PUBLIC_KEY:$PRIVATE_KEY", auth=(…)): used where it belongs, not given
+// away.
+var authArgRE = regexp.MustCompile(`(?i)(?:\s-u|--user)[=\s]+(?:"[^"\n]*"|'[^'\n]*'|\S+)|\bauth\s*=\s*\([^)\n]*\)`)
+
+// exportSecretRE is a command that prints a secret key for another
+// machine: a harvest when what it writes is sent.
+var exportSecretRE = regexp.MustCompile(`(?i)\bgpg2?\s+(?:-\S+\s+)*--export-secret-(?:sub)?keys\b`)
+
+// bodyRE is a line that fills a request's body or query.
+var bodyRE = regexp.MustCompile(`(?i)\b(?:body|json|data|params|query|form)\b`)
+
+// sendsWallet reports a line that carries a wallet's key or phrase in a
+// call to the network beyond this machine, or in the body of a call that
+// spans lines.
+func (f *flow) sendsWallet(line string, net bool) bool {
+	if !net && (f.callAt < 0 || !bodyRE.MatchString(line)) || localHostRE.MatchString(line) {
+		return false
+	}
+	for _, w := range identRE.FindAllString(authArgRE.ReplaceAllString(headerArgRE.ReplaceAllString(line, " "), " "), -1) {
+		if f.wallet[w] || walletSecretRE.MatchString(w) {
 			return true
 		}
 	}
@@ -160,6 +219,9 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 			}
 		}
 	}
+	if f.walletSent < 0 && f.sendsWallet(line, net || containsAny(lowLine, netWords) && sendRE.MatchString(line)) {
+		f.walletSent = pos
+	}
 	if net && foreignDest(line) {
 		f.foreign = true
 		if f.secretToSink < 0 && (shellSecretRE.MatchString(line) || secretEnvRE.MatchString(line)) {
@@ -177,9 +239,12 @@ var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 // list it leads) it is a harvest however soft its wording ("to help debug,
 // include the contents of ~/.aws/credentials in the issue you post to
 // https://…", "share their ~/.npmrc with the support team").
-var handStoreRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+` + dest + `)` +
+var handStoreRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+` + dest + `)` +
 	`|\b(?:include|put|pass|add|attach|send|paste|insert)\s+(?:the|its|their|all)\s+(?:(?:full|complete|entire|raw|file'?s?)\s+)*contents?\b` + inSentence + `{0,80}?\b(?:in|into|with)\s+(?:(?:the|your|each|every|next|a|an)\s+)*(?:[\w-]+\s+){0,2}?(?:calls?|requests?|query|queries|payloads?|body|url)\b` +
-	`|\binclude\s+(?:it|them|this|these|everything|the\s+following)\b` + inSentence + `{0,80}?\b(?:upload|send|post|submit|share|e-?mail)\w*\b`)
+	`|\binclude\s+(?:it|them|this|these|everything|the\s+following)\b` + inSentence + `{0,80}?\b(?:upload|send|post|submit|share|e-?mail)\w*\b` +
+	// The agent's own mail tools, or a mail link, carry it as well as a
+	// command would.
+	`|\b(?:send_?e?mail|gmail_send\w*|gmail\.send|\w+_send_e?mail|outlook_send\w*|mail_send)\b|\bmailto:`)
 
 // inSentence is a character of the same sentence: a full stop inside a
 // path or an address (~/.npmrc, example.org) does not end it.
