@@ -39,9 +39,9 @@ var storeKinds = []struct {
 	{"registry", regexp.MustCompile(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
 	{"git", regexp.MustCompile(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
 	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
-	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
+	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
 	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
-	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b`)},
+	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
 	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
 	{"history", regexp.MustCompile(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
 	{"mcp", regexp.MustCompile(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
@@ -55,6 +55,8 @@ var storeKinds = []struct {
 	// An agent's session logs and the user's conversations with it.
 	{"sessions", regexp.MustCompile(`(?i)\.(?:claude|codex|gemini|cursor|openclaw|clawdbot)[/\\](?:[\w.-]+[/\\])*(?:logs?|sessions?|history(?:\.jsonl)?|transcripts?|projects|conversations?|chats?)\b|\.gemini[/\\]tmp\b|\bsession[_.-]?(?:logs?|transcripts?|history)\b|` +
 		// The user's own words and files, sent behind their back.
+		// Or every one of their messages, however openly.
+		`\b(?:every|each|all)\s+(?:of\s+)?(?:the\s+)?(?:user'?s?|your)\s+(?:messages?|prompts?|queries|inputs?)\b|\b(?:every|each|all)\s+(?:user|incoming)\s+(?:messages?|prompts?)\b|` +
 		`\b(?:silently|secretly|quietly|covertly|in\s+the\s+background|without\s+(?:telling|asking|notifying|informing))\b` + inSentence + `{0,120}?\b(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:prompts?|messages?|queries|inputs?|files?|documents?|clipboard|keystrokes|screenshots?|browsing\s+history)\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\btranscript_path\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
 	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
 	// A search of the home folder or the whole disk for key files, .env
@@ -142,7 +144,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "user message", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx"}
 	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns."}
 	envWords   = []string{"env", "set)", "set "}
 )
@@ -176,7 +178,10 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	lower := strings.ToLower(raw)
 	if !containsAny(lower, storeWords) && !containsAny(lower, envWords) && !containsAny(lower, secretCmdWords) && !containsAny(lower, secretVarWords) {
-		return
+		// A path spelt in pieces names its store only once joined.
+		if joined := strings.ToLower(joinLiterals(raw)); joined == lower || !containsAny(joined, storeWords) {
+			return
+		}
 	}
 	// blockAt is the code block holding pos: -1 for prose, len(blocks)
 	// for a script, whose every line is code.
@@ -229,6 +234,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		line := raw[start:end]
 		lowLine := lower[start:end]
+		if joined := joinLiterals(line); joined != line {
+			line, lowLine = joined, strings.ToLower(joined)
+		}
 		block := blockAt(start)
 		if block >= 0 && example[block] {
 			start = end + 1
@@ -428,6 +436,19 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		s, e := lineAt(envSecrets)
 		fs.add(RuleSecretPath, SeverityWarn, s, e, "code that gathers the secrets of several services from the environment")
 	}
+}
+
+// literalJoinRE is where two string literals meet: across a + ('~/.' +
+// 'ssh') or side by side in a shell word ("$HOME/.s""sh").
+var literalJoinRE = regexp.MustCompile(`["']\s*\+\s*["']|([\w/.~-])["']["']([\w/.~-])`)
+
+// joinLiterals returns text with the string literals that meet joined, so
+// that a path spelt in pieces reads as the path.
+func joinLiterals(text string) string {
+	if !strings.Contains(text, "+") && !strings.Contains(text, `""`) && !strings.Contains(text, "''") {
+		return text
+	}
+	return literalJoinRE.ReplaceAllString(text, "$1$2")
 }
 
 // verbRE finds a verb a list item may carry of its own, which then
