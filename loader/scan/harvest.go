@@ -423,6 +423,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case fl.walletSent >= 0:
 		s, e := lineAt(fl.walletSent)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a wallet's private key or recovery phrase sent over the network")
+	case fl.keyAway >= 0:
+		s, e := lineAt(fl.keyAway)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a service's key sent to a host that is not the service's")
 	case fl.secretToSink >= 0:
 		s, e := lineAt(fl.secretToSink)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a secret sent to a catch-all or hidden address")

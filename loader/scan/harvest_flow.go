@@ -88,18 +88,20 @@ func foreignDest(line string) bool {
 // A flow follows what a file's code reads into the calls that reach the
 // network.
 type flow struct {
-	tainted      map[string]bool // names assigned from a read
-	own          map[string]bool // names assigned from a read of an agent's own files
-	callAt       int             // the line of the last call that may span lines, or -1
-	lines        int             // code lines since that call
-	foreign      bool            // a call reaches a catch-all or hidden host
-	secretToSink int             // a secret variable sent to such a host, or -1
-	wallet       map[string]bool // names assigned a wallet's private key or recovery phrase
-	walletSent   int             // a wallet's key or phrase sent over the network, or -1
+	tainted      map[string]bool   // names assigned from a read
+	own          map[string]bool   // names assigned from a read of an agent's own files
+	callAt       int               // the line of the last call that may span lines, or -1
+	lines        int               // code lines since that call
+	foreign      bool              // a call reaches a catch-all or hidden host
+	secretToSink int               // a secret variable sent to such a host, or -1
+	wallet       map[string]bool   // names assigned a wallet's private key or recovery phrase
+	walletSent   int               // a wallet's key or phrase sent over the network, or -1
+	provider     map[string]string // names assigned a provider's key, by provider
+	keyAway      int               // a provider's key sent to another host, or -1
 }
 
 func newFlow() *flow {
-	return &flow{tainted: map[string]bool{}, own: map[string]bool{}, wallet: map[string]bool{}, callAt: -1, secretToSink: -1, walletSent: -1}
+	return &flow{tainted: map[string]bool{}, own: map[string]bool{}, wallet: map[string]bool{}, provider: map[string]string{}, callAt: -1, secretToSink: -1, walletSent: -1, keyAway: -1}
 }
 
 // forVarRE is the name a loop takes its items in.
@@ -150,9 +152,15 @@ func (f *flow) carry(line string) {
 		return
 	}
 	name, rhs := line[m[2]:m[3]], headerArgRE.ReplaceAllString(line[m[1]-1:], " ")
+	if e := secretEnvRE.FindStringSubmatch(rhs); e != nil && !netCallRE.MatchString(rhs) {
+		f.provider[name] = e[1]
+	}
 	for _, w := range identRE.FindAllString(rhs, -1) {
 		if f.tainted[w] {
 			f.tainted[name] = true
+		}
+		if p := f.provider[w]; p != "" {
+			f.provider[name] = p
 		}
 		if (f.wallet[w] || walletSecretRE.MatchString(w)) && envReadRE.MatchString(rhs) {
 			f.wallet[name] = true
@@ -168,6 +176,60 @@ var authArgRE = regexp.MustCompile(`(?i)(?:\s-u|--user)[=\s]+(?:"[^"\n]*"|'[^'\n
 // exportSecretRE is a command that prints a secret key for another
 // machine: a harvest when what it writes is sent.
 var exportSecretRE = regexp.MustCompile(`(?i)\bgpg2?\s+(?:-\S+\s+)*--export-secret-(?:sub)?keys\b`)
+
+// providerHosts are the hosts of services whose keys are sent in a
+// header: the key of one in a request's body, query or address to a host
+// not its own is given away ("rate your OpenAI key at our analyzer").
+var providerHosts = map[string][]string{
+	"OPENAI": {"openai.com", "openai.azure.com"}, "ANTHROPIC": {"anthropic.com"}, "CLAUDE": {"anthropic.com"},
+	"GITHUB": {"github.com", "githubusercontent.com"}, "GH": {"github.com"}, "GITLAB": {"gitlab"},
+	"STRIPE": {"stripe.com"}, "AWS": {"amazonaws.com"}, "SLACK": {"slack.com"}, "DISCORD": {"discord.com", "discordapp.com"},
+	"HF": {"huggingface.co", "hf.co"}, "HUGGINGFACE": {"huggingface.co", "hf.co"}, "NPM": {"npmjs"},
+	"OPENROUTER": {"openrouter.ai"}, "GROQ": {"groq.com"}, "MISTRAL": {"mistral.ai"}, "XAI": {"x.ai"}, "DEEPSEEK": {"deepseek.com"},
+}
+
+// literalHostRE is the host of an address written out.
+var literalHostRE = regexp.MustCompile(`(?i)https?://([\w.-]+)`)
+
+// providerKeyAway reports a line that carries a provider's key, outside
+// a header or a login, to an address written out that is not the
+// provider's.
+func (f *flow) providerKeyAway(line string) bool {
+	hosts := literalHostRE.FindAllStringSubmatch(line, 4)
+	if len(hosts) == 0 || localHostRE.MatchString(line) {
+		return false
+	}
+	bare := authArgRE.ReplaceAllString(headerArgRE.ReplaceAllString(line, " "), " ")
+	var providers []string
+	for _, m := range shellSecretRE.FindAllString(bare, -1) {
+		name := strings.Trim(m, "${}")
+		providers = append(providers, name[:strings.IndexByte(name, '_')])
+	}
+	for _, m := range secretEnvRE.FindAllStringSubmatch(bare, -1) {
+		providers = append(providers, m[1])
+	}
+	for _, w := range identRE.FindAllString(bare, -1) {
+		if p := f.provider[w]; p != "" {
+			providers = append(providers, p)
+		}
+	}
+	for _, p := range providers {
+		own, known := providerHosts[strings.ToUpper(p)]
+		if !known {
+			continue
+		}
+		foreign := true
+		for _, h := range hosts {
+			for _, o := range own {
+				foreign = foreign && !strings.Contains(strings.ToLower(h[1]), o)
+			}
+		}
+		if foreign {
+			return true
+		}
+	}
+	return false
+}
 
 // bodyRE is a line that fills a request's body or query.
 var bodyRE = regexp.MustCompile(`(?i)\b(?:body|json|data|params|query|form)\b`)
@@ -218,6 +280,9 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 				break
 			}
 		}
+	}
+	if f.keyAway < 0 && (net || containsAny(lowLine, netWords) && sendRE.MatchString(line)) && f.providerKeyAway(line) {
+		f.keyAway = pos
 	}
 	if f.walletSent < 0 && f.sendsWallet(line, net || containsAny(lowLine, netWords) && sendRE.MatchString(line)) {
 		f.walletSent = pos
