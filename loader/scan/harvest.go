@@ -101,7 +101,10 @@ var (
 	// own bucket).
 	cloudCopyRE = regexp.MustCompile(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
 	// envDumpRE reads the whole environment (or greps it).
-	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:`)
+	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
+		// The whole environment put in a request's payload.
+		// (A child process's env={**os.environ} is no send.)
+		`|\b(?:json|data|body|payload|params)["']?\s*[=:]\s*(?:dict\(\s*|\{\s*\*\*)?(?:os\.environ|process\.env)\s*[,)}\]]|\bjson\.dumps\(\s*os\.environ\b|\bJSON\.stringify\(\s*\{[^}\n]*\bprocess\.env\s*[,}]|\bObject\.(?:entries|assign)\(\s*(?:\{\}\s*,\s*)?process\.env\s*\)`)
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
