@@ -54,7 +54,12 @@
 //     read is itself sent (its skills read a key there to call their own
 //     API). A read in one file of a skill and a send in another are one
 //     flow where data can pass between them: one runs the other, a line
-//     of code names both, or both name the same file (harvest_files.go). A
+//     of code names both, or both name the same file (harvest_files.go).
+//     Version 7 reads harvests dressed as checks: a wallet's private key
+//     or recovery phrase in a request that leaves the machine, a
+//     service's key sent in a body or query to a host not its own, the
+//     agent's mail tools and mailto: links, a secret carried through a
+//     name split from it, and a path spelt in joined pieces. A
 //     resource address whose path names secrets (internal://credentials)
 //     is a secret path too.
 //   - exfiltration: requests that the model hand over what it holds (the
