@@ -118,6 +118,8 @@ var (
 		// a name looked up that carries the data.
 		`|\bsmtplib\.SMTP(?:_SSL)?\s*\(|\.send_message\s*\(|\bsendMail\s*\(|\b(?:mutt|neomutt)\b[^\n]*\s-a\s|\bswaks\b[^\n]*--(?:to|attach)\b|\bSend-MailMessage\b|\byagmail\.SMTP\b|\.emails?\.send\s*\(|--mail-rcpt\b` +
 		`|\.storbinary\s*\(|\bsftp\.put\s*\(|\.sendall\s*\(` +
+		// A request whose address carries a command's output.
+		`|\b(?:curl|wget)\b[^\n]*https?://[^\s"'` + "`" + `]*\$\(` +
 		`|\bsocket\.(?:gethostbyname|getaddrinfo)\s*\(\s*(?:f["'][^"'\n]*\{|[^)\n]*\+)|\bdns\.resolver\.(?:resolve|query)\s*\(\s*(?:f["'][^"'\n]*\{|[^)\n]*\+)|\bdns\.(?:lookup|resolve\w*)\s*\(\s*(?:` + "`" + `[^` + "`" + `\n]*\$\{|[^)\n]*\+)`)
 	// imperativeReadRE is a sentence that tells the model (or says the
 	// skill will) read or gather: the verb leads the sentence or list
@@ -445,16 +447,17 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 }
 
 // literalJoinRE is where two string literals meet: across a + ('~/.' +
-// 'ssh') or side by side in a shell word ("$HOME/.s""sh").
-var literalJoinRE = regexp.MustCompile(`["']\s*\+\s*["']|([\w/.~-])["']["']([\w/.~-])`)
+// 'ssh') or a path's / (Path.home() / '.aws' / 'credentials'), or side by
+// side in a shell word ("$HOME/.s""sh").
+var literalJoinRE = regexp.MustCompile(`["']\s*\+\s*["']|([\w/.~-])["']["']([\w/.~-])|["']\s*(/)\s*["']|\)\s*(/)\s*["']`)
 
 // joinLiterals returns text with the string literals that meet joined, so
 // that a path spelt in pieces reads as the path.
 func joinLiterals(text string) string {
-	if !strings.Contains(text, "+") && !strings.Contains(text, `""`) && !strings.Contains(text, "''") {
+	if !strings.Contains(text, "+") && !strings.Contains(text, `""`) && !strings.Contains(text, "''") && !strings.Contains(text, " / ") {
 		return text
 	}
-	return literalJoinRE.ReplaceAllString(text, "$1$2")
+	return literalJoinRE.ReplaceAllString(text, "$1$2$3$4")
 }
 
 // verbRE finds a verb a list item may carry of its own, which then
@@ -540,6 +543,7 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
 	for _, line := range strings.Split(raw, "\n") {
 		at := pos
 		pos += len(line) + 1
+		line = joinLiterals(line)
 		low := strings.ToLower(line)
 		if inExample(at) || templateLine(line) {
 			continue
