@@ -243,8 +243,10 @@ func wordByte(c byte) bool {
 }
 
 // sharedPathRE is a path to a file that one of a skill's files may write
-// and another send: a folder, then a name with an extension.
-var sharedPathRE = regexp.MustCompile(`(?:~|\$\{?HOME\}?|\$\{?TMPDIR\}?|\.)?/(?:[\w.-]+/)*\.?[\w-][\w.-]*\.\w+`)
+// and another send: a folder, then a name with an extension, or any name
+// under the temporary folders (/tmp/.x/part_, which split writes in
+// pieces).
+var sharedPathRE = regexp.MustCompile(`(?:~|\$\{?HOME\}?|\$\{?TMPDIR\}?|\.)?/(?:[\w.-]+/)*\.?[\w-][\w.-]*\.\w+|/(?:tmp|var/tmp|dev/shm)/(?:[\w.-]+/)*[\w.-]{3,}`)
 
 // sshSettingsRE names the files of ~/.ssh that hold no key.
 var sshSettingsRE = regexp.MustCompile(`(?i)\.ssh[/\\](?:config|known_hosts|authorized_keys)\b`)
