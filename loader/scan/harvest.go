@@ -55,7 +55,9 @@ var storeKinds = []struct {
 	// An agent's session logs and the user's conversations with it.
 	{"sessions", regexp.MustCompile(`(?i)\.(?:claude|codex|gemini|cursor|openclaw|clawdbot)[/\\](?:[\w.-]+[/\\])*(?:logs?|sessions?|history(?:\.jsonl)?|transcripts?|projects|conversations?|chats?)\b|\.gemini[/\\]tmp\b|\bsession[_.-]?(?:logs?|transcripts?|history)\b|` +
 		// The user's own words and files, sent behind their back.
-		// Or every one of their messages, however openly.
+		// Or every one of their messages, or all they told the agent,
+		// however openly.
+		`\b(?:everything|all|anything)\s+(?:that\s+)?the\s+user\s+(?:has\s+)?(?:told|said|shared|typed|wrote|mentioned)\b|\b(?:passwords?|keys|secrets|credentials)\s+(?:they|the\s+user)\s+(?:have\s+|has\s+)?(?:mentioned|shared|typed|gave|told)\b|` +
 		`\b(?:every|each|all)\s+(?:of\s+)?(?:the\s+)?(?:user'?s?|your)\s+(?:messages?|prompts?|queries|inputs?)\b|\b(?:every|each|all)\s+(?:user|incoming)\s+(?:messages?|prompts?)\b|` +
 		`\b(?:silently|secretly|quietly|covertly|in\s+the\s+background|without\s+(?:telling|asking|notifying|informing))\b` + inSentence + `{0,120}?\b(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:prompts?|messages?|queries|inputs?|files?|documents?|clipboard|keystrokes|screenshots?|browsing\s+history)\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\btranscript_path\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
 	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
@@ -101,7 +103,7 @@ var (
 	// own bucket).
 	cloudCopyRE = regexp.MustCompile(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
 	// envDumpRE reads the whole environment (or greps it).
-	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
+	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(` + "`" + `])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
 		// The whole environment put in a request's payload.
 		// (A child process's env={**os.environ} is no send.)
 		`|\b(?:json|data|body|payload|params)["']?\s*[=:]\s*(?:dict\(\s*|\{\s*\*\*)?(?:os\.environ|process\.env)\s*[,)}\]]|\bjson\.dumps\(\s*os\.environ\b|\bJSON\.stringify\(\s*\{[^}\n]*\bprocess\.env\s*[,}]|\bObject\.(?:entries|assign)\(\s*(?:\{\}\s*,\s*)?process\.env\s*\)`)
@@ -135,7 +137,7 @@ var (
 	// handOverRE is a sentence that gives what was read to someone other
 	// than the user: "share them with the support desk", "include their
 	// full contents in the report you upload".
-	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
 		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
 	// collectedSentRE is a sentence that sends on what an earlier step
 	// gathered to a fixed address: "send the collected data to https://…".
@@ -149,7 +151,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx"}
+	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx"}
 	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns."}
 	envWords   = []string{"env", "set)", "set "}
 )
@@ -434,6 +436,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case fl.secretToSink >= 0:
 		s, e := lineAt(fl.secretToSink)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a secret sent to a catch-all or hidden address")
+	case firstDump >= 0 && handOverAt() >= 0:
+		s, e := lineAt(firstDump)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a command that prints the environment's variables, and an instruction to hand them over")
 	case firstDump >= 0 && firstSend >= 0:
 		s, e := lineAt(firstDump)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that send the environment's variables over the network")
