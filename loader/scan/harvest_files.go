@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"iter"
+	"math/bits"
 	"path"
 	"regexp"
 	"strings"
@@ -26,6 +28,10 @@ import (
 
 // crossFileFlows adds, to the findings of each file that sends, the flows
 // from another file of the skill that reads a store of credentials.
+//
+// What names what is read once per file and line, not once per pair of
+// files: a hostile skill of hundreds of files would otherwise cost the
+// square of its size (an 8 MB one took minutes).
 func crossFileFlows(files []File, scanned []*findings) {
 	readers := 0
 	for _, fs := range scanned {
@@ -40,16 +46,48 @@ func crossFileFlows(files []File, scanned []*findings) {
 	for i, f := range files {
 		parts[i] = codeOf(string(f.Data), fileKind(f.Path))
 	}
+	ix := newNameIndex(files)
+	codeNames := make([]fileSet, len(files)) // the files each file's code names
+	sendNames := make([]fileSet, len(files)) // the files each file's sending code names
+	together := make([]fileSet, len(files))  // for a file that sends, the files one line names with it
+	line := newFileSet(len(files))
+	for i, p := range parts {
+		if scanned[i].codeReadAt > 0 && fileKind(files[i].Path) == kindCode {
+			codeNames[i] = ix.named(p.code, nil)
+		}
+		if p.sendAt >= 0 {
+			sendNames[i] = ix.named(p.sends, nil)
+		}
+		for _, l := range p.lines {
+			if ix.named(l, line.clear()).count() < 2 {
+				continue
+			}
+			for s := range line.each() {
+				if parts[s].sendAt >= 0 {
+					if together[s] == nil {
+						together[s] = newFileSet(len(files))
+					}
+					together[s].union(line)
+				}
+			}
+		}
+	}
+	paths := newSharedPaths()
 	for s, sender := range parts {
 		if sender.sendAt < 0 {
 			continue
 		}
 		for r, fs := range scanned {
-			switch {
-			case r == s:
+			if r == s {
 				continue
-			case fs.codeReadAt > 0 && linked(files, parts, r, s):
-			case fs.proseReadAt > 0 && sharesPath(string(files[r].Data), parts[s].code, path.Base(files[s].Path)):
+			}
+			// Data passes from r to s: r runs s, s names r where it
+			// sends, a line names both, or both name one file.
+			named := codeNames[r].has(s) || sendNames[s].has(r)
+			switch {
+			case fs.codeReadAt > 0 && !sender.handOver && (named || together[s].has(r) || paths.shared(r, parts[r].code, s, parts[s].code, path.Base(files[s].Path))):
+			case fs.codeReadAt > 0 && named:
+			case fs.proseReadAt > 0 && paths.shared(-1-r, string(files[r].Data), s, parts[s].code, path.Base(files[s].Path)):
 			default:
 				continue
 			}
@@ -173,47 +211,205 @@ var localSendRE = regexp.MustCompile(`(?i)\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0
 
 var inlineCodeRE = regexp.MustCompile("`([^`\n]+)`")
 
-// linked reports whether data can pass from file r, which reads, to file
-// s, which sends.
-func linked(files []File, parts []fileCode, r, s int) bool {
-	rName, sName := path.Base(files[r].Path), path.Base(files[s].Path)
-	if fileKind(files[r].Path) == kindCode && namesFile(parts[r].code, sName) || namesFile(parts[s].sends, rName) {
-		return true
-	}
-	if parts[s].handOver {
-		return fileKind(files[r].Path) == kindCode && namesFile(parts[s].sends, rName)
-	}
-	for _, p := range parts {
-		for _, l := range p.lines {
-			if namesFile(l, rName) && namesFile(l, sName) {
-				return true
-			}
-		}
-	}
-	return sharesPath(parts[r].code, parts[s].code, sName)
+// sharedPaths finds the file paths a reader's text names in a sender's code
+// (other than a store or the sender itself): one writes the file, the
+// other sends it. A reader's first 64 paths are looked for, and a skill's
+// first maxSharedPaths distinct ones, each in a sender at most once, which
+// bounds the work by the skill's size.
+type sharedPaths struct {
+	of    map[int][]readerPath // by reader (-1-r for the paths of r's prose)
+	ids   map[string]int       // distinct normalized paths
+	found map[[2]int]bool      // (sender, path id): the sender's code holds the path
 }
 
-// sharesPath reports whether the sender's code names a file that the
-// reader's text names (other than a store or the sender itself).
-func sharesPath(reader, sender, sName string) bool {
-	for _, m := range sharedPathRE.FindAllStringIndex(reader, 64) {
-		if m[0] > 0 && (reader[m[0]-1] == ':' || reader[m[0]-1] == '@' || wordByte(reader[m[0]-1])) {
-			continue // the path of an address, or of a module (@scope/name.js)
-		}
-		p := reader[m[0]:m[1]]
-		if namesStore(p) || strings.HasSuffix(p, sName) {
+type readerPath struct {
+	raw string // as the reader writes it
+	id  int    // of the normalized path, or -1 past maxSharedPaths
+}
+
+const maxSharedPaths = 128
+
+func newSharedPaths() *sharedPaths {
+	return &sharedPaths{of: map[int][]readerPath{}, ids: map[string]int{}, found: map[[2]int]bool{}}
+}
+
+// shared reports whether the sender's code names a file that the reader's
+// text names.
+func (sp *sharedPaths) shared(r int, reader string, s int, sender, sName string) bool {
+	ps, ok := sp.of[r]
+	if !ok {
+		ps = sp.read(reader)
+		sp.of[r] = ps
+	}
+	for _, p := range ps {
+		if p.id < 0 || namesStore(p.raw) || strings.HasSuffix(p.raw, sName) {
 			continue
 		}
-		// The same file however its folder is written: ./.cache/x.txt
-		// and .cache/x.txt, ~/x.txt and $HOME/x.txt.
-		if i := strings.IndexByte(p, '/'); i >= 0 && (p[:i] == "." || p[:i] == "~" || strings.HasPrefix(p[:i], "$")) {
-			p = p[i+1:]
+		key := [2]int{s, p.id}
+		in, seen := sp.found[key]
+		if !seen {
+			in = strings.Contains(sender, normalizedPath(p.raw))
+			sp.found[key] = in
 		}
-		if strings.Contains(p, "/") && strings.Contains(sender, p) {
+		if in {
 			return true
 		}
 	}
 	return false
+}
+
+// read lists the paths a reader's text names.
+func (sp *sharedPaths) read(reader string) []readerPath {
+	var out []readerPath
+	for _, m := range sharedPathRE.FindAllStringIndex(reader, 64) {
+		if m[0] > 0 && (reader[m[0]-1] == ':' || reader[m[0]-1] == '@' || wordByte(reader[m[0]-1])) {
+			continue // the path of an address, or of a module (@scope/name.js)
+		}
+		raw := reader[m[0]:m[1]]
+		n := normalizedPath(raw)
+		if !strings.Contains(n, "/") {
+			continue
+		}
+		id, ok := sp.ids[n]
+		if !ok {
+			id = -1
+			if len(sp.ids) < maxSharedPaths {
+				id = len(sp.ids)
+				sp.ids[n] = id
+			}
+		}
+		out = append(out, readerPath{raw, id})
+	}
+	return out
+}
+
+// normalizedPath is a path however its folder is written: ./.cache/x.txt
+// and .cache/x.txt, ~/x.txt and $HOME/x.txt.
+func normalizedPath(p string) string {
+	if i := strings.IndexByte(p, '/'); i >= 0 && (p[:i] == "." || p[:i] == "~" || strings.HasPrefix(p[:i], "$")) {
+		return p[i+1:]
+	}
+	return p
+}
+
+// A nameIndex finds which of a skill's files a text names by base name,
+// whole (namesFile), in one pass over the text: a name is a run of word
+// bytes and dots that no word byte or dot comes before, up to a dot or
+// the run's end, no longer than the longest name. Base names with other bytes (spaces, "+") are looked for
+// one by one, the first maxOddNames of them.
+type nameIndex struct {
+	byBase map[string][]int
+	maxLen int // of the names in byBase: no longer prefix is looked up
+	odd    []oddName
+}
+
+type oddName struct {
+	base  string
+	files []int
+}
+
+const maxOddNames = 8
+
+func newNameIndex(files []File) *nameIndex {
+	ix := &nameIndex{byBase: map[string][]int{}}
+	odd := map[string]int{}
+	for i, f := range files {
+		base := path.Base(f.Path)
+		if base != "" && strings.IndexFunc(base, func(r rune) bool { return r >= 0x80 || !wordByte(byte(r)) && r != '.' }) < 0 {
+			ix.byBase[base] = append(ix.byBase[base], i)
+			ix.maxLen = max(ix.maxLen, len(base))
+			continue
+		}
+		if j, ok := odd[base]; ok {
+			ix.odd[j].files = append(ix.odd[j].files, i)
+		} else if len(ix.odd) < maxOddNames {
+			odd[base] = len(ix.odd)
+			ix.odd = append(ix.odd, oddName{base, []int{i}})
+		}
+	}
+	return ix
+}
+
+// named adds the files text names to set (a new one when nil) and returns it.
+func (ix *nameIndex) named(text string, set fileSet) fileSet {
+	if set == nil {
+		set = newFileSet(0)
+	}
+	for i := 0; i < len(text); {
+		if !wordByte(text[i]) && text[i] != '.' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && (wordByte(text[j]) || text[j] == '.') {
+			j++
+		}
+		// Every prefix of the run that ends at a dot or at its end.
+		for k := i; k <= j && k-i <= ix.maxLen; k++ {
+			if k == j || k > i && text[k] == '.' {
+				for _, f := range ix.byBase[text[i:k]] {
+					set = set.add(f)
+				}
+			}
+		}
+		i = j
+	}
+	for _, o := range ix.odd {
+		if namesFile(text, o.base) {
+			for _, f := range o.files {
+				set = set.add(f)
+			}
+		}
+	}
+	return set
+}
+
+// A fileSet is a set of a skill's files, by index.
+type fileSet []uint64
+
+func newFileSet(n int) fileSet { return make(fileSet, (n+63)/64) }
+
+func (s fileSet) add(i int) fileSet {
+	for len(s) <= i/64 {
+		s = append(s, 0)
+	}
+	s[i/64] |= 1 << (i % 64)
+	return s
+}
+
+func (s fileSet) has(i int) bool { return i/64 < len(s) && s[i/64]&(1<<(i%64)) != 0 }
+
+func (s fileSet) clear() fileSet {
+	clear(s)
+	return s
+}
+
+func (s fileSet) count() int {
+	n := 0
+	for _, w := range s {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+func (s fileSet) union(o fileSet) {
+	for i := range min(len(s), len(o)) {
+		s[i] |= o[i]
+	}
+}
+
+func (s fileSet) each() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i, w := range s {
+			for w != 0 {
+				b := bits.TrailingZeros64(w)
+				if !yield(i*64 + b) {
+					return
+				}
+				w &^= 1 << b
+			}
+		}
+	}
 }
 
 // namesFile reports whether code names a file by its base name, whole.
