@@ -231,17 +231,7 @@ func TestPeopleServedFromGrantsReadAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	store.down.Store(true)
-	cat := catalog.New()
-	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
-		Catalog:    cat,
-		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
-		CacheDir:   t.TempDir(),
-		Logger:     testLogger(t),
-		TokenStore: store,
-	})
-	m.firstBackoff = time.Millisecond
-	m.Start(context.Background())
-	t.Cleanup(func() { m.Close() })
+	m, cat := startPerPerson(t, who.url, store)
 	waitSource(t, cat, "who", "failed, its login not read", inState(catalog.StateFailed))
 	if isClosed(m.GrantsRead()) {
 		t.Fatal("GrantsRead is closed while the grant store is down")

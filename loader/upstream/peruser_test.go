@@ -83,17 +83,7 @@ func TestIdentityUser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cat := catalog.New()
-	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
-		Catalog:    cat,
-		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
-		CacheDir:   t.TempDir(),
-		Logger:     testLogger(t),
-		TokenStore: store,
-	})
-	m.firstBackoff = time.Millisecond
-	m.Start(context.Background())
-	t.Cleanup(func() { m.Close() })
+	m, cat := startPerPerson(t, who.url, store)
 	waitSource(t, cat, "who", "active", inState(catalog.StateActive))
 
 	ctx := principal.With(context.Background(), "alice")
@@ -183,17 +173,7 @@ func TestIdentityUserStoredGrants(t *testing.T) {
 	if _, err := store.SaveGrant(ctx, oauth.GrantKey{Principal: "alice", Server: "who", Resource: who.url}, grantFor("who", who.url, "alice-token")); err != nil {
 		t.Fatal(err)
 	}
-	cat := catalog.New()
-	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: who.url}}, Options{
-		Catalog:    cat,
-		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
-		CacheDir:   t.TempDir(),
-		Logger:     testLogger(t),
-		TokenStore: store,
-	})
-	m.firstBackoff = time.Millisecond
-	m.Start(ctx)
-	t.Cleanup(func() { m.Close() })
+	m, cat := startPerPerson(t, who.url, store)
 	waitSource(t, cat, "who", "active", inState(catalog.StateActive))
 	res, err := m.Call(principal.With(ctx, "alice"), "who", "whoami", nil)
 	if err != nil || textOf(res) != "alice" {
@@ -206,4 +186,22 @@ func TestIdentityUserStoredGrants(t *testing.T) {
 	if got := who.seen(); len(got) != 1 || got[0] != "alice" {
 		t.Fatalf("calls seen from %q, want alice's alone", got)
 	}
+}
+
+// startPerPerson starts a manager of one HTTP server, "who" at url, whose
+// logins are each person's own, over store, and closes it with the test.
+func startPerPerson(t *testing.T, url string, store oauth.Grants) (*Manager, *catalog.Catalog) {
+	t.Helper()
+	cat := catalog.New()
+	m := New([]ServerConfig{{Name: "who", Type: TypeHTTP, URL: url}}, Options{
+		Catalog:    cat,
+		Settings:   map[string]Settings{"who": {OAuth: oauth.Settings{Identity: oauth.IdentityUser}}},
+		CacheDir:   t.TempDir(),
+		Logger:     testLogger(t),
+		TokenStore: store,
+	})
+	m.firstBackoff = time.Millisecond
+	m.Start(context.Background())
+	t.Cleanup(func() { m.Close() })
+	return m, cat
 }

@@ -20,18 +20,7 @@ func TestReadyzAnswersALoadBalancerWithoutDetails(t *testing.T) {
 	defer h.Close()
 	get := func(token, host string) (int, map[string]any) {
 		t.Helper()
-		r := httptest.NewRequest(http.MethodGet, "/readyz", nil)
-		r.Host = host
-		if token != "" {
-			r.Header.Set("Authorization", "Bearer "+token)
-		}
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		var body map[string]any
-		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
-			t.Fatalf("/readyz answered %d %q", w.Code, w.Body)
-		}
-		return w.Code, body
+		return getReadyz(t, h, token, host)
 	}
 	for _, tc := range []struct{ name, token, host string }{
 		{"no token", "", "127.0.0.1:7777"},
@@ -72,18 +61,7 @@ func TestReadyzWaitsForTheSharedState(t *testing.T) {
 	defer h.Close()
 	get := func(token string) (int, map[string]any) {
 		t.Helper()
-		r := httptest.NewRequest(http.MethodGet, "/readyz", nil)
-		r.Host = "127.0.0.1:7777"
-		if token != "" {
-			r.Header.Set("Authorization", "Bearer "+token)
-		}
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		var body map[string]any
-		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
-			t.Fatalf("/readyz answered %d %q", w.Code, w.Body)
-		}
-		return w.Code, body
+		return getReadyz(t, h, token, "127.0.0.1:7777")
 	}
 	if code, body := get(""); code != http.StatusServiceUnavailable || len(body) != 1 || body["ready"] != false {
 		t.Errorf("the shared state not read, a check got %d %v, want 503 {ready: false}", code, body)
@@ -138,4 +116,22 @@ func TestServeDrainsBeforeItStops(t *testing.T) {
 	}
 	ln.Close() // ends the test's hour of draining
 	<-done
+}
+
+// getReadyz asks h's /readyz as a client at host would, with token if
+// given, and returns the status and the JSON body.
+func getReadyz(t *testing.T, h http.Handler, token, host string) (int, map[string]any) {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodGet, "/readyz", nil)
+	r.Host = host
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	var body map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+		t.Fatalf("/readyz answered %d %q", w.Code, w.Body)
+	}
+	return w.Code, body
 }
