@@ -36,9 +36,12 @@ type sample struct {
 	// harvest marks an attack skill that harvests credentials or sends
 	// one away, which the targets count on their own.
 	harvest bool
-	skill   []File // for a skill: its text files
-	dir     string
-	tool    *mcp.Tool
+	// probe marks a clean skill written for a scanner's tests (a
+	// look-alike of an attack), counted apart from real skills.
+	probe bool
+	skill []File // for a skill: its text files
+	dir   string
+	tool  *mcp.Tool
 	// tools is a listing that is one attack (one tool of several
 	// poisoned): caught when any of its tools is.
 	tools []*mcp.Tool
@@ -330,6 +333,8 @@ func (s *sample) class() string {
 		return "generated clean tools"
 	case s.tool != nil:
 		return "clean tools"
+	case s.probe:
+		return "clean skills written as probes"
 	case s.source == "qualixar+skillfortify" || s.source == "miracle438+agent-skill-scanner-bench":
 		return "generated clean skills"
 	case s.source == "openclaw+skills":
