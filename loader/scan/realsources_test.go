@@ -244,10 +244,17 @@ func loadSkillInject(tb testing.TB, dir string) []sample {
 }
 
 // loadCorpora loads every corpus present, and the dev split's catalog.
+//
+// TOOLSEARCH_SCAN_SPLIT=dev reads the development sources alone, so that
+// work on the rules never shows a held-out verdict.
 func loadCorpora(tb testing.TB) []sample {
 	root := corpusRoot()
+	devOnly := os.Getenv("TOOLSEARCH_SCAN_SPLIT") == "dev"
 	var all []sample
 	for _, src := range corpusSources {
+		if devOnly && src.heldOut {
+			continue
+		}
 		dir := filepath.Join(root, src.name)
 		if _, err := os.Stat(dir); err != nil {
 			continue
