@@ -167,10 +167,14 @@ var exampleLeadRE = regexp.MustCompile(`(?i)\b(?:attack\w*|malicious|malware|exf
 
 // exampleBlocks reports, for each code block, whether the prose presents it
 // as an attack to recognise; one more entry, false, stands for a script.
+//
+// The front matter is not read for it: a skill that calls itself an attack
+// fixture, or its purpose "attack detection", still runs its blocks.
 func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 	example := make([]bool, len(blocks)+1)
+	body := frontMatterEnd(raw)
 	for i, b := range blocks {
-		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, 0):b.start], " ")) ||
+		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, body, 0):max(b.start, body)], " ")) ||
 			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
 			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
 	}
@@ -582,6 +586,25 @@ func templateLine(line string) bool {
 // templateFileRE is a file name that ends as a template's or a public
 // key's does, not a host (keys.example.org) that holds the same word.
 var templateFileRE = regexp.MustCompile(`\.(?:example|sample|template|dist|pub)(?:$|[\s"'` + "`" + `)\],;:|>])|known_hosts|>>\s*\.gitignore`)
+
+// frontMatterEnd is where the body of a Markdown file with YAML front
+// matter starts: 0 for a file without it.
+func frontMatterEnd(raw string) int {
+	if !strings.HasPrefix(raw, "---\n") && !strings.HasPrefix(raw, "---\r\n") {
+		return 0
+	}
+	for pos := strings.IndexByte(raw, '\n') + 1; pos < len(raw); {
+		end := strings.IndexByte(raw[pos:], '\n')
+		if end < 0 {
+			return 0
+		}
+		if line := strings.TrimRight(raw[pos:pos+end], "\r"); line == "---" || line == "..." {
+			return pos + end + 1
+		}
+		pos += end + 1
+	}
+	return 0
+}
 
 // headingsAbove returns the headings of the sections that hold pos, the
 // nearest of each level: a block under "## Reverse shells" is an example
