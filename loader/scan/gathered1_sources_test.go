@@ -1,0 +1,352 @@
+package scan
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Sources gathered by issue 43's helper g1: the attack fixtures of other
+// people's skill scanners and benchmarks (repositories named *skill-scan*,
+// *skillscan*, *skill_scan*, *skill-scanner*), none read here before. Which
+// fixtures count was fixed from each author's own labels (an index, an
+// expected-results file, test assertions, a category in the fixture's
+// path), before any verdict of this scanner on them was seen. A harvester
+// is a skill whose author says it reads secrets or the user's private data
+// and sends them away, in text the model reads or in a script the skill
+// tells the agent to run; a fixture that gathers and sends nothing, sends a
+// made-up value, or only describes an attack it does not order is not one.
+// Clean fixtures written for a scanner's tests are laid out as probes. The
+// split is the first hex digit of sha256("OWNER/NAME"): 0-7 development,
+// 8-f held out. At most 12 harvesters come from one source.
+
+// g1Dirs reads the skills root/NAME (each a folder whose SKILL.md is at its
+// top), as harvesters when harvest is set and as probes otherwise.
+func g1Dirs(tb testing.TB, root string, names []string, harvest bool) []sample {
+	var out []sample
+	for _, name := range names {
+		for _, s := range loadSkillDirs(tb, "", filepath.Join(root, name), nil) {
+			if s.id != "." {
+				continue // only the fixture's own SKILL.md
+			}
+			s.id, s.dir = name, filepath.Base(name)
+			s.attack, s.harvest, s.probe = harvest, harvest, !harvest
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// g1Files reads the single-file skills root/NAME, each read as one skill's
+// SKILL.md, as harvesters when harvest is set and as probes otherwise.
+func g1Files(root string, names []string, harvest bool) []sample {
+	var out []sample
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			continue
+		}
+		out = append(out, sample{
+			id: name, attack: harvest, harvest: harvest, probe: !harvest,
+			skill: []File{{Path: "SKILL.md", Data: data}}, dir: filepath.Base(name),
+		})
+	}
+	return out
+}
+
+// g1EdgecasesHarvesters are the fixtures of edgecases-PurpleHax/skillscan
+// (test/corpus/NAME, each a whole SKILL.md; development, digit 2) that its
+// labels (test/corpus/corpus.json: label, categories, description) file as
+// exfiltration of a secret or the project's configuration to an outside
+// endpoint: obvious/exfiltration-001 ("network exfiltration via curl with
+// env var expansion"), moderate/exfiltration-001 (".env read framed as env
+// validation, curl exfiltration as monitoring"), subtle/exfiltration-001
+// ("collects config and delivers to external endpoint"), subtle/chain-001
+// ("reads config and transmits it to an external channel") and
+// obvious/obfuscation-001 ("base64 payload that decodes to an exfiltration
+// command": all secrets sent to an outside host). obvious/exfiltration-002
+// and moderate/chain-001 read a secret and echo it, sending nothing; the
+// other categories are injection, tool abuse, hidden text, social
+// engineering and permission escalation. Its real-world folder holds
+// published skills under another benchmark's labels, most of them plain
+// ordinary skills, so it is not counted.
+var g1EdgecasesHarvesters = []string{
+	"malicious/moderate/exfiltration-001.md",
+	"malicious/obvious/exfiltration-001.md",
+	"malicious/obvious/obfuscation-001.md",
+	"malicious/subtle/chain-001.md",
+	"malicious/subtle/exfiltration-001.md",
+}
+
+// g1EdgecasesProbes are its benign fixtures written for the corpus
+// (corpus.json: "Legitimate … skill"); benign/real-world holds published
+// skills and is left out.
+var g1EdgecasesProbes = []string{
+	"benign/api-development.md", "benign/code-review.md", "benign/database-migration.md",
+	"benign/debugging.md", "benign/deploy.md", "benign/documentation.md",
+	"benign/git-workflow.md", "benign/onboarding.md", "benign/security-audit.md",
+	"benign/testing.md",
+}
+
+func loadG1Edgecases(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test/corpus")
+	return append(g1Files(root, g1EdgecasesHarvesters, true), g1Files(root, g1EdgecasesProbes, false)...)
+}
+
+// g1SkillscanHarvesters are kurtpayne/skillscan's fixtures (development,
+// digit 4): the adversarial cases (tests/adversarial/cases/NAME, each with
+// its verdict and finding in expectations.json) that read a secret and send
+// it — a05_secret_http (.env credentials POSTed), a07_dns_exfil (a .env
+// token sent by nslookup), a08_smtp_exfil (credentials over SMTP),
+// a09_scp_exfil (id_rsa copied away by scp), a10_cloud_upload (credentials
+// uploaded to S3) — and tests/fixtures/malicious/semantic_prompt_injection,
+// whose test (tests/test_semantic_local.py) describes it as reading tokens
+// and credentials and uploading them to a webhook. The other cases run
+// remote code, disable protections, match an indicator or hold their
+// payload in files that are not a skill (main.py, setup.sh, package.json).
+// The same cases sit in kurtpayne/skillscan-security, where they are not
+// counted again.
+var g1SkillscanHarvesters = []string{
+	"tests/adversarial/cases/a05_secret_http",
+	"tests/adversarial/cases/a07_dns_exfil",
+	"tests/adversarial/cases/a08_smtp_exfil",
+	"tests/adversarial/cases/a09_scp_exfil",
+	"tests/adversarial/cases/a10_cloud_upload",
+	"tests/fixtures/malicious/semantic_prompt_injection",
+}
+
+// g1SkillscanProbes are its clean fixtures: the adversarial suite's benign
+// cases (a22_benign, a27_graph_benign, verdict allow) and the benign
+// fixture and example.
+var g1SkillscanProbes = []string{
+	"examples/benign_skill",
+	"tests/adversarial/cases/a22_benign",
+	"tests/adversarial/cases/a27_graph_benign",
+	"tests/fixtures/benign/basic_skill",
+}
+
+func loadG1Skillscan(tb testing.TB, dir string) []sample {
+	return append(g1Dirs(tb, dir, g1SkillscanHarvesters, true), g1Dirs(tb, dir, g1SkillscanProbes, false)...)
+}
+
+// loadG1DemoSkills reads kurtpayne/skillscan-demo-skills (development,
+// digit 0): skills/data-exfiltrator, which its README calls "intentionally
+// malicious (test)" and whose SKILL.md harvests SSH, cloud and environment
+// secrets and posts them, a harvester; its other four demo skills (clean,
+// clean with an advisory, minimal, risky but declared tools) are probes.
+func loadG1DemoSkills(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "skills")
+	return append(g1Dirs(tb, root, []string{"data-exfiltrator"}, true),
+		g1Dirs(tb, root, []string{"code-reviewer", "deploy-agent", "meeting-summarizer", "weather-lookup"}, false)...)
+}
+
+// loadG1Sturesson reads Sturessonwille/agentskillscanners (development,
+// digit 3), a thesis' labelled skills: vulnerable-skills/11-obfuscated-exfil
+// (its SKILL.md has the agent run scripts/preflight.py, which reads the
+// .env files and database variables and posts them), a harvester.
+// 06-sensitive-file-access reads keys but shows them to the agent only; the
+// others are injection, escalation, shells, persistence and supply chain;
+// 15-multi-stage-attack posts a .env its own script wrote. Its 15
+// benign-skills are probes; test_skills copies SKILL-INJECT and
+// public-skills are published skills, neither counted.
+func loadG1Sturesson(tb testing.TB, dir string) []sample {
+	probes, _ := filepath.Glob(filepath.Join(dir, "benign-skills", "*"))
+	for i, p := range probes {
+		probes[i] = filepath.Base(p)
+	}
+	return append(g1Dirs(tb, filepath.Join(dir, "vulnerable-skills"), []string{"11-obfuscated-exfil"}, true),
+		g1Dirs(tb, filepath.Join(dir, "benign-skills"), probes, false)...)
+}
+
+// loadG1Krahimov reads krahimov/skill-scanner (development, digit 1):
+// tests/fixtures/malicious/data-exfil (its tests: it uses
+// AWS_SECRET_ACCESS_KEY undeclared; it posts that key, id_rsa and the
+// environment) and supporting-script-exfil (its SKILL.md runs helper
+// scripts; get_info.py posts the environment's secrets), harvesters both.
+// prompt-injection, rce-payload and supporting-script-rce are other
+// attacks; its five benign fixtures are probes.
+func loadG1Krahimov(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(g1Dirs(tb, root, []string{"malicious/data-exfil", "malicious/supporting-script-exfil"}, true),
+		g1Dirs(tb, root, []string{"benign/git-helper", "benign/jq-gh", "benign/markdown-formatter", "benign/process-env", "benign/weather-tool"}, false)...)
+}
+
+// loadG1SkillScanAAA reads dongqingli6/skill-scan-aaa (development, digit
+// 6): the ASG samples whose front matter labels them asg_category
+// credential_exfil and data_thief (expected archetype "Data Thief", verdict
+// MALICIOUS): each reads the environment's keys and ~/.ssh, ~/.aws and
+// posts them, harvesters. agent_hijacker, authority_impersonation_skill,
+// persistence_skill and reverse_shell_skill are other archetypes;
+// benign_weather is a probe. Its generated camouflage and multimodal
+// artifacts and its scr_* cases (authorization blur, capability flows) are
+// not harvesters.
+func loadG1SkillScanAAA(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "asg/samples")
+	return append(g1Dirs(tb, root, []string{"credential_exfil_skill", "data_thief"}, true),
+		g1Dirs(tb, root, []string{"benign_weather"}, false)...)
+}
+
+// g1NyuwayHarvesters are Nyuway-Cybersecurity/nyuwayskillscanner's
+// benchmark fixtures (benchmarks/corpus/malicious/NAME; development, digit
+// 5) that benchmarks/expected.json labels covert_exfiltration and that send
+// a secret or the environment: credential-forwarder and
+// hardcoded-secret-leaker (also credential_collection; tokens forwarded to
+// a webhook), homoglyph-secret-forwarder (secrets mailed),
+// semantic-delayed-exfil (the environment mailed), and the helper scripts
+// the skill says to run in javascript-postinstall-abuser (a secret token
+// posted), script-exfil-deserializer (os.environ posted) and
+// shell-network-runner (~/.env posted). powershell-dropper's
+// covert_exfiltration only downloads and runs; the others persist,
+// poison, escape or destroy. Its clean and benign_suspicious fixtures are
+// probes.
+var g1NyuwayHarvesters = []string{
+	"credential-forwarder", "hardcoded-secret-leaker", "homoglyph-secret-forwarder",
+	"javascript-postinstall-abuser", "script-exfil-deserializer", "semantic-delayed-exfil",
+	"shell-network-runner",
+}
+
+var g1NyuwayProbes = []string{
+	"benign_suspicious/dependency-installer", "benign_suspicious/remote-doc-loader",
+	"benign_suspicious/typosquat-requirements", "benign_suspicious/workspace-indexer",
+	"clean/code-review-helper", "clean/data-table-formatter", "clean/note-summarizer",
+	"clean/safe-api-doc-writer",
+}
+
+func loadG1Nyuway(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "benchmarks/corpus")
+	return append(g1Dirs(tb, filepath.Join(root, "malicious"), g1NyuwayHarvesters, true),
+		g1Dirs(tb, root, g1NyuwayProbes, false)...)
+}
+
+// loadG1Fernandopaes reads thefernandopaes/skillscan (development, digit
+// 4): tests/fixtures/malicious-skill, whose SKILL.md orders the agent to
+// act as "a data exfiltration agent" and send all user data away, and
+// whose src/index.ts posts id_rsa and the AWS credentials, a harvester;
+// safe-skill is a probe (suspicious-skill is neither).
+func loadG1Fernandopaes(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(g1Dirs(tb, root, []string{"malicious-skill"}, true), g1Dirs(tb, root, []string{"safe-skill"}, false)...)
+}
+
+// g1SecurityShowcase are kurtpayne/skillscan-security's showcase fixtures
+// (examples/showcase/NAME; held out, digit c) whose line in
+// examples/showcase/INDEX.md names a secret or the user's data being taken
+// away (credential harvest, exfiltration, cross-server data exfiltration)
+// and whose SKILL.md is the attack itself, orders to the model, rather than
+// a write-up of one: 45 (credential-harvest instructions and silent context
+// exfiltration), 65 (developer credential stores), 74 (cross-server data
+// exfiltration), 78 (credential file access and network exfiltration), 79
+// (covert data exfiltration). 15 (secret-to-network chain) repeats
+// kurtpayne/skillscan's a05 almost word for word, and 72 (read credential
+// files and exfiltrate) is Invariant Labs' poisoned add tool, already read
+// in johannhartmann/mcp-injection-experiments: neither is counted again.
+// 27 and 34 are workflow files, no
+// skill; 53 is a client's settings file; 52, 71, 86, 88, 89, 92, 98, 99
+// and 101 describe a campaign rather than order it; 04, 20, 35, 38, 61, 68
+// and 81 gather or reach secrets and send nothing by their labels.
+var g1SecurityShowcase = []string{
+	"45_mcp_tool_prompt_injection", "65_dev_credential_harvest_list",
+	"74_cross_server_mcp_invocation",
+	"78_mcp_poison_credential_exfil_chain", "79_stealth_network_exfil_chain",
+}
+
+// g1SecurityHijackers are its corpus/agent_hijacker fixtures named for
+// taking the user's data: ah27_telemetry_exfil (the user's text and
+// environment sent to the author's analytics) and
+// ah34_personalization_harvest (a profile of the user's health and
+// household kept on the provider's servers). The corpus' benign folder
+// holds published skills, not counted.
+var g1SecurityHijackers = []string{
+	"ah27_telemetry_exfil.md", "ah34_personalization_harvest.md",
+}
+
+func loadG1SkillscanSecurity(tb testing.TB, dir string) []sample {
+	showcase := filepath.Join(dir, "examples/showcase")
+	out := g1Dirs(tb, showcase, g1SecurityShowcase, true)
+	out = append(out, g1Files(filepath.Join(dir, "corpus/agent_hijacker"), g1SecurityHijackers, true)...)
+	return append(out, g1Dirs(tb, showcase, []string{"12_benign_minimal"}, false)...)
+}
+
+// loadG1SkillscanBenchmark reads kurtpayne/skillscan-benchmark's example
+// corpus (held out, digit f): env_telemetry_sync, archetype
+// data_exfiltration in manifest.synthetic.jsonl, a harvester; its
+// code_execution and agent_hijacking samples are other attacks. Its two
+// benign samples (manifest.benign.jsonl, one of them dual_use) are probes.
+func loadG1SkillscanBenchmark(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "example_corpus/samples")
+	return append(g1Files(root, []string{"malicious/synthetic_novel/data_exfiltration/env_telemetry_sync.md"}, true),
+		g1Files(root, []string{"benign/api_config_helper.md", "benign/word_counter.md"}, false)...)
+}
+
+// loadG1Rexcoleman reads rexcoleman/agent-skill-scanner (held out, digit
+// d): data/synthetic/e0a_positive_control.md, which EXPERIMENTAL_DESIGN.md
+// names the positive control that must be flagged for data exfiltration, a
+// harvester. The e0c levels are labelled by injection sophistication only,
+// e0b is a copy of a published skill, and data/curated copies ClawHub's
+// skills.
+func loadG1Rexcoleman(tb testing.TB, dir string) []sample {
+	return g1Files(filepath.Join(dir, "data/synthetic"), []string{"e0a_positive_control.md"}, true)
+}
+
+var g1Sources = []corpusSource{
+	// Development (first hex digit 0-7).
+	{name: "edgecases-PurpleHax+skillscan", load: loadG1Edgecases},
+	{name: "kurtpayne+skillscan", load: loadG1Skillscan},
+	{name: "kurtpayne+skillscan-demo-skills", load: loadG1DemoSkills},
+	{name: "Sturessonwille+agentskillscanners", load: loadG1Sturesson},
+	{name: "krahimov+skill-scanner", load: loadG1Krahimov},
+	{name: "dongqingli6+skill-scan-aaa", load: loadG1SkillScanAAA},
+	{name: "Nyuway-Cybersecurity+nyuwayskillscanner", load: loadG1Nyuway},
+	{name: "thefernandopaes+skillscan", load: loadG1Fernandopaes},
+	// Held out (8-f).
+	{name: "kurtpayne+skillscan-security", heldOut: true, load: loadG1SkillscanSecurity},
+	{name: "kurtpayne+skillscan-benchmark", heldOut: true, load: loadG1SkillscanBenchmark},
+	{name: "rexcoleman+agent-skill-scanner", heldOut: true, load: loadG1Rexcoleman},
+}
+
+func init() { corpusSources = append(corpusSources, g1Sources...) }
+
+// TestGathered1SourcesLoad checks that each source of this file, when laid
+// out, yields every sample its lists name: a fixture moved or renamed
+// upstream must fail here rather than shrink a figure quietly. It scans
+// nothing.
+func TestGathered1SourcesLoad(t *testing.T) {
+	want := map[string][2]int{ // harvesters, probes
+		"edgecases-PurpleHax+skillscan":           {len(g1EdgecasesHarvesters), len(g1EdgecasesProbes)},
+		"kurtpayne+skillscan":                     {len(g1SkillscanHarvesters), len(g1SkillscanProbes)},
+		"kurtpayne+skillscan-demo-skills":         {1, 4},
+		"Sturessonwille+agentskillscanners":       {1, 15},
+		"krahimov+skill-scanner":                  {2, 5},
+		"dongqingli6+skill-scan-aaa":              {2, 1},
+		"Nyuway-Cybersecurity+nyuwayskillscanner": {len(g1NyuwayHarvesters), len(g1NyuwayProbes)},
+		"thefernandopaes+skillscan":               {1, 1},
+		"kurtpayne+skillscan-security":            {len(g1SecurityShowcase) + len(g1SecurityHijackers), 1},
+		"kurtpayne+skillscan-benchmark":           {1, 2},
+		"rexcoleman+agent-skill-scanner":          {1, 0},
+	}
+	for _, src := range g1Sources {
+		w, ok := want[src.name]
+		if !ok {
+			t.Errorf("%s: no expected count", src.name)
+			continue
+		}
+		dir := filepath.Join(corpusRoot(), src.name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var harvesters, probes int
+		for _, s := range src.load(t, dir) {
+			switch {
+			case s.attack && s.harvest && !s.probe && len(s.skill) > 0:
+				harvesters++
+			case s.probe && !s.attack && !s.harvest && len(s.skill) > 0:
+				probes++
+			default:
+				t.Errorf("%s %s: attack %v, harvest %v, probe %v, %d files; want a harvester or a probe", src.name, s.id, s.attack, s.harvest, s.probe, len(s.skill))
+			}
+		}
+		if harvesters != w[0] || probes != w[1] {
+			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", src.name, harvesters, probes, w[0], w[1])
+		}
+	}
+}
