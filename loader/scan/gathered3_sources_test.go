@@ -1,0 +1,161 @@
+package scan
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Sources gathered by issue 43's helper g3 from research datasets and
+// benchmarks of malicious agent skills. Which samples count was fixed from
+// each source's own labels before any verdict of this scanner on them was
+// seen. The split of each source is the first hex digit of
+// sha256(OWNER/NAME): 0-7 development, 8-f held out.
+
+func init() { corpusSources = append(corpusSources, g3Sources...) }
+
+var g3Sources = []corpusSource{
+	// sha256("protectskills/MaliciousSkillBench") begins with 2.
+	{name: "protectskills+MaliciousSkillBench", heldOut: false, load: g3LoadMaliciousSkillBench},
+}
+
+// g3MaliciousSkillBenchHarvesters are skills of MaliciousSkillBench
+// (protectskills/MaliciousSkillBench), each a path inside
+// packages/SRC002_packages.tar.gz. SRC002 is MaliciousAgentSkillsBench,
+// 157 skills found malicious in the wild on skills.rest and skillsmp.com,
+// whose repositories that benchmark redacts and this one publishes. A
+// sample counts when metadata/benchmark_manifest.csv labels it malicious
+// (label 1) and its harmonized attack categories hold both
+// credential_access and data_exfiltration_disclosure: it takes secrets and
+// sends them away, a harvester. Most such skills come from one publisher
+// (smp_170 holds 55 near-identical ones), so one skill is taken per
+// upstream repository (the smp_N or rest_N folder), the first in byte
+// order of benchmark_id: twelve. Two are left out because their SKILL.md is
+// byte-identical to a skill another source here counts (rest_416's
+// developer-growth-analysis is ComposioHQ's clean skill, smp_4412's
+// agentic-jujutsu a carrier of SkillJect). The other sub-datasets are left
+// out: SRC003 (SKILL-INJECT) and SRC012 (SkillFortifyBench) are read here
+// already, SRC001, SRC009 and SRC010 are absent from the stored snapshot,
+// and SRC004's three such packages are whole scanner skills that hold
+// their own test fixtures, not one skill.
+var g3MaliciousSkillBenchHarvesters = []string{
+	"packages/rest_234/flow-nexus-platform",    // ASB04_001790
+	"packages/rest_3103/github-code-review",    // ASB04_003321
+	"packages/smp_170/grammarly",               // ASB04_000181
+	"packages/smp_1710/web-build",              // ASB04_005876
+	"packages/smp_2343/gemini-image",           // ASB04_006531
+	"packages/smp_2795/email",                  // ASB04_005375
+	"packages/smp_3588/browser-automation",     // ASB04_004314
+	"packages/smp_3764/analytics",              // ASB04_004136
+	"packages/smp_413/hooks-automation",        // ASB04_003489
+	"packages/smp_9021/find-incomplete-series", // ASB04_004586
+}
+
+func g3LoadMaliciousSkillBench(tb testing.TB, dir string) []sample {
+	archive := filepath.Join(dir, "packages/SRC002_packages.tar.gz")
+	if _, err := os.Stat(archive); err != nil {
+		return nil
+	}
+	skills := g3ReadTarSkills(tb, archive, g3MaliciousSkillBenchHarvesters)
+	var out []sample
+	for _, p := range g3MaliciousSkillBenchHarvesters {
+		files := skills[p]
+		if !g3HasSkillMD(files) {
+			continue
+		}
+		out = append(out, sample{
+			id: strings.TrimPrefix(p, "packages/"), attack: true, harvest: true,
+			skill: files, dir: path.Base(p),
+		})
+	}
+	return out
+}
+
+// g3ReadTarSkills reads the text files of each skill folder of a gzipped
+// tar archive, keyed by folder, with the filters loadSkillDirs applies
+// (no NUL byte, valid UTF-8, at most 1 MiB).
+func g3ReadTarSkills(tb testing.TB, archive string, folders []string) map[string][]File {
+	f, err := os.Open(archive)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatalf("%s: %v", archive, err)
+	}
+	tr := tar.NewReader(zr)
+	out := map[string][]File{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			tb.Fatalf("%s: %v", archive, err)
+		}
+		if h.Typeflag != tar.TypeReg || h.Size > 1<<20 {
+			continue
+		}
+		name := strings.TrimPrefix(h.Name, "./")
+		for _, folder := range folders {
+			if !strings.HasPrefix(name, folder+"/") {
+				continue
+			}
+			data, err := io.ReadAll(tr)
+			if err != nil {
+				tb.Fatalf("%s: %s: %v", archive, name, err)
+			}
+			if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+				break
+			}
+			out[folder] = append(out[folder], File{Path: strings.TrimPrefix(name, folder+"/"), Data: data})
+			break
+		}
+	}
+	return out
+}
+
+func g3HasSkillMD(files []File) bool {
+	for _, f := range files {
+		if f.Path == "SKILL.md" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestG3SourcesLoad checks that each source of this file, when laid out,
+// yields every sample its list names: a fixture moved or renamed upstream
+// must fail here rather than shrink the figure quietly. It loads, never
+// scans.
+func TestG3SourcesLoad(t *testing.T) {
+	for _, c := range []struct {
+		source string
+		load   func(testing.TB, string) []sample
+		want   int
+	}{
+		{"protectskills+MaliciousSkillBench", g3LoadMaliciousSkillBench, len(g3MaliciousSkillBenchHarvesters)},
+	} {
+		dir := filepath.Join(corpusRoot(), c.source)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		got := c.load(t, dir)
+		if len(got) != c.want {
+			t.Errorf("%s: %d samples, want %d", c.source, len(got), c.want)
+		}
+		for _, s := range got {
+			if !s.attack || !s.harvest || len(s.skill) == 0 {
+				t.Errorf("%s %s: attack %v, harvest %v, %d files; want a harvester skill", c.source, s.id, s.attack, s.harvest, len(s.skill))
+			}
+		}
+	}
+}
