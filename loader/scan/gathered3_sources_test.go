@@ -24,6 +24,10 @@ func init() { corpusSources = append(corpusSources, g3Sources...) }
 var g3Sources = []corpusSource{
 	// sha256("protectskills/MaliciousSkillBench") begins with 2.
 	{name: "protectskills+MaliciousSkillBench", heldOut: false, load: g3LoadMaliciousSkillBench},
+	// sha256("optimuslabs-io/skillsgoat") begins with 7.
+	{name: "optimuslabs-io+skillsgoat", heldOut: false, load: g3LoadSkillsGoat},
+	// sha256("barryqy/openclaw") begins with d.
+	{name: "barryqy+openclaw", heldOut: true, load: g3LoadOpenClawLab},
 }
 
 // g3MaliciousSkillBenchHarvesters are skills of MaliciousSkillBench
@@ -56,6 +60,74 @@ var g3MaliciousSkillBenchHarvesters = []string{
 	"packages/smp_3764/analytics",              // ASB04_004136
 	"packages/smp_413/hooks-automation",        // ASB04_003489
 	"packages/smp_9021/find-incomplete-series", // ASB04_004586
+}
+
+// g3SkillsGoatHarvesters are SkillsGoat's entries (optimuslabs-io/skillsgoat,
+// a deliberately vulnerable corpus of skills, pasture/CATEGORY/ENTRY, the
+// skill in ENTRY/skill and its ground truth in ENTRY/expected.yaml) whose
+// expected.yaml lists the category data-exfiltration or
+// side-channel-exfiltration and whose rationale ("why") has the skill send
+// what it takes: a credential file POSTed (plain-exfil-post, base64-obvious,
+// cover-link-offload's ~/.netrc, newline-canyon's .env below 100,000 blank
+// lines), mail BCC'd outside (bcc-exfil), ~/.ssh/id_rsa in DNS labels
+// (dns-label-exfil), model caches uploaded (adapter-cache-harvest), shell
+// history, ~/.config and .env uploaded (manual-upload-bundle), the whole
+// repository pushed to an outside remote (definition-of-done-push), and the
+// two behavior-chain fixtures that collect secrets or workspace context and
+// transmit it. Left out: env-harvest-loop (its script prints the secrets and
+// sends nothing), error-message-leak ("no outbound call exists"),
+// symlink-escape (a symlink to ~/.ssh/config, nothing sent), entries whose
+// label names another class even where a send is mentioned in passing
+// (description-understate, raw-clone-sideload, the plugin-distribution
+// packs, mcp-tool-shadow), and the compound chains (several skills, each
+// clean alone). Its benign FP-bait entries are not laid out. All eleven are
+// taken (the cap of twelve is not reached). The repository has no snapshot
+// here: the session laid out these skills from read_file.
+var g3SkillsGoatHarvesters = []string{
+	"behavior-chain/300-adversarial-context-loader",
+	"behavior-chain/300-workspace-health-reporter",
+	"calibration/000-base64-obvious",
+	"calibration/000-bcc-exfil",
+	"calibration/000-plain-exfil-post",
+	"context-truncation-padding/300-newline-canyon",
+	"llm-judge-manipulation/300-cover-link-offload",
+	"model-artifact-theft/200-adapter-cache-harvest",
+	"out-of-band-distribution/200-manual-upload-bundle",
+	"side-channel-exfiltration/200-dns-label-exfil",
+	"silent-operator/300-definition-of-done-push",
+}
+
+func g3LoadSkillsGoat(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, entry := range g3SkillsGoatHarvesters {
+		for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "pasture", entry, "skill"), nil) {
+			if s.id != "." {
+				continue // only the entry's own SKILL.md
+			}
+			s.id, s.dir, s.attack, s.harvest = entry, path.Base(entry), true, true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// g3LoadOpenClawLab reads barryqy/openclaw, a DevNet lab that secures an
+// OpenClaw workflow. Its README names skills/workspace-migration-assistant
+// "the intentionally unsafe malicious skill" whose demo
+// (scripts/run_skill_exfil_demo.sh) shows it "stealing fake secrets into a
+// localhost collector", and which the lab quarantines for "credential
+// exfiltration": a harvester. skills/release-brief-helper is "the clean
+// comparison skill", written for the lab, so it is a probe.
+func g3LoadOpenClawLab(tb testing.TB, dir string) []sample {
+	out := loadNamedHarvesters(tb, filepath.Join(dir, "skills"), []string{"workspace-migration-assistant"})
+	for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "skills", "release-brief-helper"), nil) {
+		if s.id != "." {
+			continue
+		}
+		s.id, s.dir, s.probe = "release-brief-helper", "release-brief-helper", true
+		out = append(out, s)
+	}
+	return out
 }
 
 func g3LoadMaliciousSkillBench(tb testing.TB, dir string) []sample {
@@ -140,22 +212,32 @@ func TestG3SourcesLoad(t *testing.T) {
 	for _, c := range []struct {
 		source string
 		load   func(testing.TB, string) []sample
-		want   int
+		want   int // harvesters
+		probes int
 	}{
-		{"protectskills+MaliciousSkillBench", g3LoadMaliciousSkillBench, len(g3MaliciousSkillBenchHarvesters)},
+		{"protectskills+MaliciousSkillBench", g3LoadMaliciousSkillBench, len(g3MaliciousSkillBenchHarvesters), 0},
+		{"optimuslabs-io+skillsgoat", g3LoadSkillsGoat, len(g3SkillsGoatHarvesters), 0},
+		{"barryqy+openclaw", g3LoadOpenClawLab, 1, 1},
 	} {
 		dir := filepath.Join(corpusRoot(), c.source)
 		if _, err := os.Stat(dir); err != nil {
 			continue
 		}
-		got := c.load(t, dir)
-		if len(got) != c.want {
-			t.Errorf("%s: %d samples, want %d", c.source, len(got), c.want)
-		}
-		for _, s := range got {
-			if !s.attack || !s.harvest || len(s.skill) == 0 {
-				t.Errorf("%s %s: attack %v, harvest %v, %d files; want a harvester skill", c.source, s.id, s.attack, s.harvest, len(s.skill))
+		var harvesters, probes int
+		for _, s := range c.load(t, dir) {
+			switch {
+			case len(s.skill) == 0:
+				t.Errorf("%s %s: no files", c.source, s.id)
+			case s.attack && s.harvest && !s.probe:
+				harvesters++
+			case s.probe && !s.attack:
+				probes++
+			default:
+				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a harvester or a probe", c.source, s.id, s.attack, s.harvest, s.probe)
 			}
+		}
+		if harvesters != c.want || probes != c.probes {
+			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", c.source, harvesters, probes, c.want, c.probes)
 		}
 	}
 }
