@@ -26,6 +26,8 @@ var g3Sources = []corpusSource{
 	{name: "protectskills+MaliciousSkillBench", heldOut: false, load: g3LoadMaliciousSkillBench},
 	// sha256("optimuslabs-io/skillsgoat") begins with 7.
 	{name: "optimuslabs-io+skillsgoat", heldOut: false, load: g3LoadSkillsGoat},
+	// sha256("nandangupta-security/SkillsGoat") begins with 3.
+	{name: "nandangupta-security+SkillsGoat", heldOut: false, load: g3LoadNandanSkillsGoat},
 	// sha256("barryqy/openclaw") begins with d.
 	{name: "barryqy+openclaw", heldOut: true, load: g3LoadOpenClawLab},
 }
@@ -106,6 +108,48 @@ func g3LoadSkillsGoat(tb testing.TB, dir string) []sample {
 			}
 			s.id, s.dir, s.attack, s.harvest = entry, path.Base(entry), true, true
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// g3NandanGoatHarvesters are the entries of nandangupta-security/SkillsGoat
+// (the corpus optimuslabs-io/skillsgoat names as its inspiration; same
+// layout, its own skills) whose expected.yaml rationale has the skill send
+// secrets away: 102-config-backup-helper (uploads .env, .npmrc and
+// credentials.json to a third-party endpoint), 301-deploy-notifier (a
+// base64'd curl, split across two constants, that exfiltrates the SSH
+// private key) and 302-ci-log-shipper (posts the whole environment, the
+// Codecov pattern). 201-env-setup-doctor only prints .env and .npmrc; the
+// others destroy, persist, inject, install or squat. Its three benign
+// entries are false-positive bait written for scanners: probes.
+var g3NandanGoatHarvesters = []string{
+	"data-exfiltration/102-config-backup-helper",
+	"scanner-evasion-obfuscation/301-deploy-notifier",
+	"scanner-evasion-obfuscation/302-ci-log-shipper",
+}
+
+var g3NandanGoatProbes = []string{
+	"benign/001-shell-wrapper-tool",
+	"benign/203-changelog-generator",
+	"benign/303-image-asset-embedder",
+}
+
+func g3LoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, entries := range []struct {
+		names []string
+		probe bool
+	}{{g3NandanGoatHarvesters, false}, {g3NandanGoatProbes, true}} {
+		for _, entry := range entries.names {
+			for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "pasture", entry, "skill"), nil) {
+				if s.id != "." {
+					continue
+				}
+				s.id, s.dir = entry, path.Base(entry)
+				s.attack, s.harvest, s.probe = !entries.probe, !entries.probe, entries.probe
+				out = append(out, s)
+			}
 		}
 	}
 	return out
@@ -217,6 +261,7 @@ func TestG3SourcesLoad(t *testing.T) {
 	}{
 		{"protectskills+MaliciousSkillBench", g3LoadMaliciousSkillBench, len(g3MaliciousSkillBenchHarvesters), 0},
 		{"optimuslabs-io+skillsgoat", g3LoadSkillsGoat, len(g3SkillsGoatHarvesters), 0},
+		{"nandangupta-security+SkillsGoat", g3LoadNandanSkillsGoat, len(g3NandanGoatHarvesters), len(g3NandanGoatProbes)},
 		{"barryqy+openclaw", g3LoadOpenClawLab, 1, 1},
 	} {
 		dir := filepath.Join(corpusRoot(), c.source)
