@@ -28,6 +28,8 @@ var g3Sources = []corpusSource{
 	{name: "optimuslabs-io+skillsgoat", heldOut: false, load: g3LoadSkillsGoat},
 	// sha256("nandangupta-security/SkillsGoat") begins with 3.
 	{name: "nandangupta-security+SkillsGoat", heldOut: false, load: g3LoadNandanSkillsGoat},
+	// sha256("liyixuan201211/skillnotary") begins with 5.
+	{name: "liyixuan201211+skillnotary", heldOut: false, load: g3LoadSkillNotary},
 	// sha256("barryqy/openclaw") begins with d.
 	{name: "barryqy+openclaw", heldOut: true, load: g3LoadOpenClawLab},
 }
@@ -155,6 +157,28 @@ func g3LoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g3LoadSkillNotary reads skillnotary's two test fixtures
+// (test/fixtures/NAME/SKILL.md). Its tests (test/analyze.test.ts) call exfil
+// "the exfiltration fixture" and assert the critical "secrets+network
+// combination" (it posts ~/.ssh/id_rsa with curl -d @), beside a curl|bash,
+// a chmod 777 and a global install: a harvester, with other attacks around
+// it, as the development sources of issue 43's sixth session are. benign
+// ("a well-behaved skill produces no findings") is a probe. The repository
+// has no snapshot here: the session laid out the two fixtures from
+// read_file.
+func g3LoadSkillNotary(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test/fixtures")
+	out := loadNamedHarvesters(tb, root, []string{"exfil"})
+	for _, s := range loadSkillDirs(tb, "", filepath.Join(root, "benign"), nil) {
+		if s.id != "." {
+			continue
+		}
+		s.id, s.dir, s.probe = "benign", "benign", true
+		out = append(out, s)
+	}
+	return out
+}
+
 // g3LoadOpenClawLab reads barryqy/openclaw, a DevNet lab that secures an
 // OpenClaw workflow. Its README names skills/workspace-migration-assistant
 // "the intentionally unsafe malicious skill" whose demo
@@ -262,6 +286,7 @@ func TestG3SourcesLoad(t *testing.T) {
 		{"protectskills+MaliciousSkillBench", g3LoadMaliciousSkillBench, len(g3MaliciousSkillBenchHarvesters), 0},
 		{"optimuslabs-io+skillsgoat", g3LoadSkillsGoat, len(g3SkillsGoatHarvesters), 0},
 		{"nandangupta-security+SkillsGoat", g3LoadNandanSkillsGoat, len(g3NandanGoatHarvesters), len(g3NandanGoatProbes)},
+		{"liyixuan201211+skillnotary", g3LoadSkillNotary, 1, 1},
 		{"barryqy+openclaw", g3LoadOpenClawLab, 1, 1},
 	} {
 		dir := filepath.Join(corpusRoot(), c.source)
