@@ -43,7 +43,7 @@ var g3Sources = []corpusSource{
 // (label 1) and its harmonized attack categories hold both
 // credential_access and data_exfiltration_disclosure: it takes secrets and
 // sends them away, a harvester. Most such skills come from one publisher
-// (smp_170 holds 55 near-identical ones), so one skill is taken per
+// (smp_170 holds 56 of the 67, near-identical), so one skill is taken per
 // upstream repository (the smp_N or rest_N folder), the first in byte
 // order of benchmark_id: twelve. Two are left out because their SKILL.md is
 // byte-identical to a skill another source here counts (rest_416's
