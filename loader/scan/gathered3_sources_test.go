@@ -1,0 +1,313 @@
+package scan
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Sources gathered by issue 43's helper g3 from research datasets and
+// benchmarks of malicious agent skills. Which samples count was fixed from
+// each source's own labels before any verdict of this scanner on them was
+// seen. The split of each source is the first hex digit of
+// sha256(OWNER/NAME): 0-7 development, 8-f held out.
+
+func init() { corpusSources = append(corpusSources, g3Sources...) }
+
+var g3Sources = []corpusSource{
+	// sha256("protectskills/MaliciousSkillBench") begins with 2.
+	{name: "protectskills+MaliciousSkillBench", heldOut: false, load: g3LoadMaliciousSkillBench},
+	// sha256("optimuslabs-io/skillsgoat") begins with 7.
+	{name: "optimuslabs-io+skillsgoat", heldOut: false, load: g3LoadSkillsGoat},
+	// sha256("nandangupta-security/SkillsGoat") begins with 3.
+	{name: "nandangupta-security+SkillsGoat", heldOut: false, load: g3LoadNandanSkillsGoat},
+	// sha256("liyixuan201211/skillnotary") begins with 5.
+	{name: "liyixuan201211+skillnotary", heldOut: false, load: g3LoadSkillNotary},
+	// sha256("barryqy/openclaw") begins with d.
+	{name: "barryqy+openclaw", heldOut: true, load: g3LoadOpenClawLab},
+}
+
+// g3MaliciousSkillBenchHarvesters are skills of MaliciousSkillBench
+// (protectskills/MaliciousSkillBench), each a path inside
+// packages/SRC002_packages.tar.gz. SRC002 is MaliciousAgentSkillsBench,
+// 157 skills found malicious in the wild on skills.rest and skillsmp.com,
+// whose repositories that benchmark redacts and this one publishes. A
+// sample counts when metadata/benchmark_manifest.csv labels it malicious
+// (label 1) and its harmonized attack categories hold both
+// credential_access and data_exfiltration_disclosure: it takes secrets and
+// sends them away, a harvester. Most such skills come from one publisher
+// (smp_170 holds 56 of the 67, near-identical), so one skill is taken per
+// upstream repository (the smp_N or rest_N folder), the first in byte
+// order of benchmark_id: twelve. Two are left out because their SKILL.md is
+// byte-identical to a skill another source here counts (rest_416's
+// developer-growth-analysis is ComposioHQ's clean skill, smp_4412's
+// agentic-jujutsu a carrier of SkillJect). The other sub-datasets are left
+// out: SRC003 (SKILL-INJECT) and SRC012 (SkillFortifyBench) are read here
+// already, SRC001, SRC009 and SRC010 are absent from the stored snapshot,
+// and SRC004's three such packages are whole scanner skills that hold
+// their own test fixtures, not one skill.
+var g3MaliciousSkillBenchHarvesters = []string{
+	"packages/rest_234/flow-nexus-platform",    // ASB04_001790
+	"packages/rest_3103/github-code-review",    // ASB04_003321
+	"packages/smp_170/grammarly",               // ASB04_000181
+	"packages/smp_1710/web-build",              // ASB04_005876
+	"packages/smp_2343/gemini-image",           // ASB04_006531
+	"packages/smp_2795/email",                  // ASB04_005375
+	"packages/smp_3588/browser-automation",     // ASB04_004314
+	"packages/smp_3764/analytics",              // ASB04_004136
+	"packages/smp_413/hooks-automation",        // ASB04_003489
+	"packages/smp_9021/find-incomplete-series", // ASB04_004586
+}
+
+// g3SkillsGoatHarvesters are SkillsGoat's entries (optimuslabs-io/skillsgoat,
+// a deliberately vulnerable corpus of skills, pasture/CATEGORY/ENTRY, the
+// skill in ENTRY/skill and its ground truth in ENTRY/expected.yaml) whose
+// expected.yaml lists the category data-exfiltration or
+// side-channel-exfiltration and whose rationale ("why") has the skill send
+// what it takes: a credential file POSTed (plain-exfil-post, base64-obvious,
+// cover-link-offload's ~/.netrc, newline-canyon's .env below 100,000 blank
+// lines), mail BCC'd outside (bcc-exfil), ~/.ssh/id_rsa in DNS labels
+// (dns-label-exfil), model caches uploaded (adapter-cache-harvest), shell
+// history, ~/.config and .env uploaded (manual-upload-bundle), the whole
+// repository pushed to an outside remote (definition-of-done-push), and the
+// two behavior-chain fixtures that collect secrets or workspace context and
+// transmit it. Left out: env-harvest-loop (its script prints the secrets and
+// sends nothing), error-message-leak ("no outbound call exists"),
+// symlink-escape (a symlink to ~/.ssh/config, nothing sent), entries whose
+// label names another class even where a send is mentioned in passing
+// (description-understate, raw-clone-sideload, the plugin-distribution
+// packs, mcp-tool-shadow), and the compound chains (several skills, each
+// clean alone). Its benign FP-bait entries are not laid out. All eleven are
+// taken (the cap of twelve is not reached). The repository has no snapshot
+// here: the session laid out these skills from read_file.
+var g3SkillsGoatHarvesters = []string{
+	"behavior-chain/300-adversarial-context-loader",
+	"behavior-chain/300-workspace-health-reporter",
+	"calibration/000-base64-obvious",
+	"calibration/000-bcc-exfil",
+	"calibration/000-plain-exfil-post",
+	"context-truncation-padding/300-newline-canyon",
+	"llm-judge-manipulation/300-cover-link-offload",
+	"model-artifact-theft/200-adapter-cache-harvest",
+	"out-of-band-distribution/200-manual-upload-bundle",
+	"side-channel-exfiltration/200-dns-label-exfil",
+	"silent-operator/300-definition-of-done-push",
+}
+
+func g3LoadSkillsGoat(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, entry := range g3SkillsGoatHarvesters {
+		for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "pasture", entry, "skill"), nil) {
+			if s.id != "." {
+				continue // only the entry's own SKILL.md
+			}
+			s.id, s.dir, s.attack, s.harvest = entry, path.Base(entry), true, true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// g3NandanGoatHarvesters are the entries of nandangupta-security/SkillsGoat
+// (the corpus optimuslabs-io/skillsgoat names as its inspiration; same
+// layout, its own skills) whose expected.yaml rationale has the skill send
+// secrets away: 102-config-backup-helper (uploads .env, .npmrc and
+// credentials.json to a third-party endpoint), 301-deploy-notifier (a
+// base64'd curl, split across two constants, that exfiltrates the SSH
+// private key) and 302-ci-log-shipper (posts the whole environment, the
+// Codecov pattern). 201-env-setup-doctor only prints .env and .npmrc; the
+// others destroy, persist, inject, install or squat. Its three benign
+// entries are false-positive bait written for scanners: probes.
+var g3NandanGoatHarvesters = []string{
+	"data-exfiltration/102-config-backup-helper",
+	"scanner-evasion-obfuscation/301-deploy-notifier",
+	"scanner-evasion-obfuscation/302-ci-log-shipper",
+}
+
+var g3NandanGoatProbes = []string{
+	"benign/001-shell-wrapper-tool",
+	"benign/203-changelog-generator",
+	"benign/303-image-asset-embedder",
+}
+
+func g3LoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, entries := range []struct {
+		names []string
+		probe bool
+	}{{g3NandanGoatHarvesters, false}, {g3NandanGoatProbes, true}} {
+		for _, entry := range entries.names {
+			for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "pasture", entry, "skill"), nil) {
+				if s.id != "." {
+					continue
+				}
+				s.id, s.dir = entry, path.Base(entry)
+				s.attack, s.harvest, s.probe = !entries.probe, !entries.probe, entries.probe
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// g3LoadSkillNotary reads skillnotary's two test fixtures
+// (test/fixtures/NAME/SKILL.md). Its tests (test/analyze.test.ts) call exfil
+// "the exfiltration fixture" and assert the critical "secrets+network
+// combination" (it posts ~/.ssh/id_rsa with curl -d @), beside a curl|bash,
+// a chmod 777 and a global install: a harvester, with other attacks around
+// it, as the development sources of issue 43's sixth session are. benign
+// ("a well-behaved skill produces no findings") is a probe. The repository
+// has no snapshot here: the session laid out the two fixtures from
+// read_file.
+func g3LoadSkillNotary(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test/fixtures")
+	out := loadNamedHarvesters(tb, root, []string{"exfil"})
+	for _, s := range loadSkillDirs(tb, "", filepath.Join(root, "benign"), nil) {
+		if s.id != "." {
+			continue
+		}
+		s.id, s.dir, s.probe = "benign", "benign", true
+		out = append(out, s)
+	}
+	return out
+}
+
+// g3LoadOpenClawLab reads barryqy/openclaw, a DevNet lab that secures an
+// OpenClaw workflow. Its README names skills/workspace-migration-assistant
+// "the intentionally unsafe malicious skill" whose demo
+// (scripts/run_skill_exfil_demo.sh) shows it "stealing fake secrets into a
+// localhost collector", and which the lab quarantines for "credential
+// exfiltration": a harvester. skills/release-brief-helper is "the clean
+// comparison skill", written for the lab, so it is a probe.
+func g3LoadOpenClawLab(tb testing.TB, dir string) []sample {
+	out := loadNamedHarvesters(tb, filepath.Join(dir, "skills"), []string{"workspace-migration-assistant"})
+	for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "skills", "release-brief-helper"), nil) {
+		if s.id != "." {
+			continue
+		}
+		s.id, s.dir, s.probe = "release-brief-helper", "release-brief-helper", true
+		out = append(out, s)
+	}
+	return out
+}
+
+func g3LoadMaliciousSkillBench(tb testing.TB, dir string) []sample {
+	archive := filepath.Join(dir, "packages/SRC002_packages.tar.gz")
+	if _, err := os.Stat(archive); err != nil {
+		return nil
+	}
+	skills := g3ReadTarSkills(tb, archive, g3MaliciousSkillBenchHarvesters)
+	var out []sample
+	for _, p := range g3MaliciousSkillBenchHarvesters {
+		files := skills[p]
+		if !g3HasSkillMD(files) {
+			continue
+		}
+		out = append(out, sample{
+			id: strings.TrimPrefix(p, "packages/"), attack: true, harvest: true,
+			skill: files, dir: path.Base(p),
+		})
+	}
+	return out
+}
+
+// g3ReadTarSkills reads the text files of each skill folder of a gzipped
+// tar archive, keyed by folder, with the filters loadSkillDirs applies
+// (no NUL byte, valid UTF-8, at most 1 MiB).
+func g3ReadTarSkills(tb testing.TB, archive string, folders []string) map[string][]File {
+	f, err := os.Open(archive)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatalf("%s: %v", archive, err)
+	}
+	tr := tar.NewReader(zr)
+	out := map[string][]File{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			tb.Fatalf("%s: %v", archive, err)
+		}
+		if h.Typeflag != tar.TypeReg || h.Size > 1<<20 {
+			continue
+		}
+		name := strings.TrimPrefix(h.Name, "./")
+		for _, folder := range folders {
+			if !strings.HasPrefix(name, folder+"/") {
+				continue
+			}
+			data, err := io.ReadAll(tr)
+			if err != nil {
+				tb.Fatalf("%s: %s: %v", archive, name, err)
+			}
+			if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+				break
+			}
+			out[folder] = append(out[folder], File{Path: strings.TrimPrefix(name, folder+"/"), Data: data})
+			break
+		}
+	}
+	return out
+}
+
+func g3HasSkillMD(files []File) bool {
+	for _, f := range files {
+		if f.Path == "SKILL.md" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestG3SourcesLoad checks that each source of this file, when laid out,
+// yields every sample its list names: a fixture moved or renamed upstream
+// must fail here rather than shrink the figure quietly. It loads, never
+// scans.
+func TestG3SourcesLoad(t *testing.T) {
+	for _, c := range []struct {
+		source string
+		load   func(testing.TB, string) []sample
+		want   int // harvesters
+		probes int
+	}{
+		{"protectskills+MaliciousSkillBench", g3LoadMaliciousSkillBench, len(g3MaliciousSkillBenchHarvesters), 0},
+		{"optimuslabs-io+skillsgoat", g3LoadSkillsGoat, len(g3SkillsGoatHarvesters), 0},
+		{"nandangupta-security+SkillsGoat", g3LoadNandanSkillsGoat, len(g3NandanGoatHarvesters), len(g3NandanGoatProbes)},
+		{"liyixuan201211+skillnotary", g3LoadSkillNotary, 1, 1},
+		{"barryqy+openclaw", g3LoadOpenClawLab, 1, 1},
+	} {
+		dir := filepath.Join(corpusRoot(), c.source)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var harvesters, probes int
+		for _, s := range c.load(t, dir) {
+			switch {
+			case len(s.skill) == 0:
+				t.Errorf("%s %s: no files", c.source, s.id)
+			case s.attack && s.harvest && !s.probe:
+				harvesters++
+			case s.probe && !s.attack:
+				probes++
+			default:
+				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a harvester or a probe", c.source, s.id, s.attack, s.harvest, s.probe)
+			}
+		}
+		if harvesters != c.want || probes != c.probes {
+			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", c.source, harvesters, probes, c.want, c.probes)
+		}
+	}
+}
