@@ -580,8 +580,12 @@ func templateLine(line string) bool {
 	if !containsAny(l, []string{".example", ".sample", ".template", ".dist", ".pub", "known_hosts", ".gitignore"}) {
 		return false
 	}
-	return templateFileRE.MatchString(l)
+	return templateFileRE.MatchString(addressRE.ReplaceAllString(l, " "))
 }
+
+// addressRE is an address (https://collector.example/, ops@mail.example):
+// a host under a reserved name such as .example is no template file.
+var addressRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s"'` + "`" + `<>)]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+`)
 
 // templateFileRE is a file name that ends as a template's or a public
 // key's does, not a host (keys.example.org) that holds the same word.
