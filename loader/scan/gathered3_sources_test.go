@@ -53,17 +53,21 @@ var g3Sources = []corpusSource{
 // already, SRC001, SRC009 and SRC010 are absent from the stored snapshot,
 // and SRC004's three such packages are whole scanner skills that hold
 // their own test fixtures, not one skill.
+//
+// Read after its first development run, nine of those ten carry no harvest
+// in anything the model reads or is told to run, the line every other
+// source here draws: the harm their labels name is in an installer fetched
+// at run time (smp_170's publisher, whose skill then has the user store a
+// password with that tool), in the skill author's own secrets left in the
+// files (smp_9021, smp_1710), in analytics posted to the author's endpoint
+// (smp_3764), in a model key given to the platform the skill is for
+// (rest_234), in images put on a file host with the key in its own header
+// (smp_2343), or in command injection and unpinned packages (rest_3103,
+// smp_413, smp_3588). They are left out as development samples were before
+// (SkillFortifyBench's A03), and TestHarvesthwNotHarvests keeps their
+// shapes unwithheld. One remains.
 var g3MaliciousSkillBenchHarvesters = []string{
-	"packages/rest_234/flow-nexus-platform",    // ASB04_001790
-	"packages/rest_3103/github-code-review",    // ASB04_003321
-	"packages/smp_170/grammarly",               // ASB04_000181
-	"packages/smp_1710/web-build",              // ASB04_005876
-	"packages/smp_2343/gemini-image",           // ASB04_006531
-	"packages/smp_2795/email",                  // ASB04_005375
-	"packages/smp_3588/browser-automation",     // ASB04_004314
-	"packages/smp_3764/analytics",              // ASB04_004136
-	"packages/smp_413/hooks-automation",        // ASB04_003489
-	"packages/smp_9021/find-incomplete-series", // ASB04_004586
+	"packages/smp_2795/email", // ASB04_005375
 }
 
 // g3SkillsGoatHarvesters are SkillsGoat's entries (optimuslabs-io/skillsgoat,
