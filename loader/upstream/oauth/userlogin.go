@@ -104,7 +104,7 @@ func (u *UserLogins) Begin(ctx context.Context, s LoginStart) (authURL string, e
 		Expires: time.Now().Add(LoginLife), Verifier: oauth2.GenerateVerifier(), RedirectURL: s.RedirectURL,
 		AuthURL: asm.AuthorizationEndpoint, TokenURL: asm.TokenEndpoint, Issuer: asm.Issuer, RevocationURL: asm.RevocationEndpoint,
 		IssRequired: asm.AuthorizationResponseIssParameterSupported,
-		Scopes:      loginScopes(s.Settings, challenges, prm, asm),
+		Scopes:      u.remembered(ctx, GrantKey{Principal: s.Principal, Server: s.Server, Resource: s.Resource}, loginScopes(s.Settings, challenges, prm, asm)),
 	}
 	if s.Nonce != "" {
 		l.Binding = binding(s.Nonce)
@@ -239,6 +239,20 @@ func loginScopes(s Settings, challenges []oauthex.Challenge, prm *oauthex.Protec
 		scopes = append(scopes, "offline_access")
 	}
 	return scopes
+}
+
+// remembered adds to a person's login the scopes their grant holds and
+// those the server asked for since (a 403 insufficient_scope to one of
+// their calls, kept in their grant as WantScopes), as the shared login
+// does (Handler.scopes): the probe goes without a token, so its challenge
+// names the first login's scopes, and a step-up would lose what it is for.
+// A grant that cannot be read adds nothing: the login replaces it.
+func (u *UserLogins) remembered(ctx context.Context, k GrantKey, scopes []string) []string {
+	prev, _, err := u.Grants.LoadGrant(ctx, k)
+	if err != nil || prev == nil {
+		return scopes
+	}
+	return union(union(scopes, prev.Scopes), prev.WantScopes)
 }
 
 // probeBody is the initialize request a login sends without a token, for

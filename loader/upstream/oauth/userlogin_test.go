@@ -2,9 +2,12 @@ package oauth
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +172,41 @@ func TestUserLoginURLHoldsNoSecret(t *testing.T) {
 	for _, secret := range []string{l.Verifier, l.ClientSecret} {
 		if secret != "" && strings.Contains(u, secret) {
 			t.Errorf("the authorization URL holds a secret")
+		}
+	}
+}
+
+// TestUserLoginStepUpAsksForTheScopesWanted: a person's call answered 403
+// insufficient_scope keeps the scopes the server asked for in that
+// person's grant, and their next login asks for them with those granted
+// before; nobody else's login asks for more.
+func TestUserLoginStepUpAsksForTheScopesWanted(t *testing.T) {
+	w := newUserWorld(t)
+	if code, body := w.bring(t, w.begin(t, "alice", ""), 0, "", ""); code != http.StatusOK {
+		t.Fatalf("alice's first login: %d %s", code, body)
+	}
+	k := GrantKey{Principal: "alice", Server: "remote", Resource: w.resource}
+	h := NewPersonHandler(NewTokensFor(w.store, k, nil, nil), Settings{Identity: IdentityUser}, nil)
+	req, _ := http.NewRequest(http.MethodPost, w.resource, nil)
+	resp := &http.Response{StatusCode: http.StatusForbidden, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(""))}
+	resp.Header.Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="tasks tasks:admin"`)
+	var lr *LoginRequiredError
+	if err := h.Authorize(context.Background(), req, resp); !errors.As(err, &lr) || !lr.StepUp() {
+		t.Fatalf("Authorize(403 insufficient_scope) = %v; want a step-up for alice to make", err)
+	}
+	if g := w.grant(t, "alice"); g == nil || !slices.Contains(g.WantScopes, "tasks:admin") {
+		t.Fatalf("alice's grant after the step-up: %+v; want tasks:admin wanted", g)
+	}
+	for who, want := range map[string][]string{"alice": {"tasks", "tasks:admin"}, "bob": {"tasks"}} {
+		u, err := w.logins().Begin(context.Background(), LoginStart{Principal: who, Server: "remote", Resource: w.resource, RedirectURL: w.replicas[0].URL + "/oauth/callback"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pu, _ := url.Parse(u)
+		got := strings.Fields(pu.Query().Get("scope"))
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s's next login asks for %q; want %q", who, got, want)
 		}
 	}
 }
