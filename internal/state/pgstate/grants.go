@@ -23,6 +23,10 @@ func (a pgStamp) Same(b oauth.Stamp) bool {
 	return ok && a == o
 }
 
+// errOtherVersion is a grant that opens but is stored in a form this
+// version does not read.
+var errOtherVersion = errors.New("the login was stored by another version of toolsearch: log in again")
+
 // errNoKey refuses a grant operation when no key file is configured.
 var errNoKey = errors.New("OAuth logins kept in PostgreSQL are encrypted with state.keyFile, which is not set: write one with `toolsearch state keygen FILE` and name it in toolsearch.yaml")
 
@@ -161,8 +165,9 @@ func (s *grants) UpdateGrant(ctx context.Context, k oauth.GrantKey, fn func(*oau
 
 // PrincipalGrants implements oauth.GrantLister: every principal's own
 // grant of a server at one URL, in one statement, for a replica to hold
-// from its start. A row that does not open (another key) is left out, and
-// logged: LoadGrant says why when its principal calls.
+// from its start and for `auth status`. A row that does not open (another
+// key, another version) is listed with its Err: LoadGrant says why again
+// when its principal calls.
 func (s *grants) PrincipalGrants(ctx context.Context, server, resource string) ([]oauth.StoredGrant, error) {
 	if s.db.key == nil {
 		return nil, nil // no login can be kept, so none is read
@@ -183,13 +188,10 @@ func (s *grants) PrincipalGrants(ctx context.Context, server, resource string) (
 			return nil, unavailable(err)
 		}
 		g, err := s.open(k, sealed)
-		if err != nil || g == nil {
-			if err != nil {
-				s.db.log.Warn("a person's OAuth login does not open; it is read again at their call", "server", server, "principal", k.Principal, "err", err)
-			}
-			continue
+		if err == nil && g == nil {
+			err = errOtherVersion
 		}
-		out = append(out, oauth.StoredGrant{Key: k, Grant: g, Stamp: pgStamp(version)})
+		out = append(out, oauth.StoredGrant{Key: k, Grant: g, Stamp: pgStamp(version), Err: err})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, unavailable(err)

@@ -97,6 +97,22 @@ func TestGrantSealed(t *testing.T) {
 	}
 }
 
+// TestPrincipalGrantsListedThoughSealedElsewhere: a person's grant sealed
+// with another key is listed, with why it does not open, so that `auth
+// status` shows it stored and `auth logout --principal` can forget it.
+func TestPrincipalGrantsListedThoughSealedElsewhere(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	ctx := context.Background()
+	k := oauth.GrantKey{Principal: "alice", Server: "srv", Resource: "https://mcp.example.com/mcp"}
+	if _, err := open(t, dsn, testKey(t)).Grants().SaveGrant(ctx, k, statetestGrant(k)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := open(t, dsn, testKey(t)).Grants().(oauth.GrantLister).PrincipalGrants(ctx, "srv", k.Resource)
+	if err != nil || len(got) != 1 || got[0].Key != k || got[0].Grant != nil || got[0].Err == nil || !strings.Contains(got[0].Err.Error(), "state.keyFile") {
+		t.Fatalf("PrincipalGrants with another key = %+v, %v; want alice's listed, not opening, naming state.keyFile", got, err)
+	}
+}
+
 func TestKeyFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "state.key")
 	if err := pgstate.WriteKeyFile(file); err != nil {

@@ -56,6 +56,7 @@ var behaviours = []struct {
 	{"GrantsKeyedByPrincipal", grantsByPrincipal},
 	{"GrantStampChangesWithTheGrant", grantStamp},
 	{"PrincipalGrantsListedAtOnce", principalGrantsListed},
+	{"PrincipalGrantForgottenAlone", principalGrantForgotten},
 	{"RefreshOnceAcrossProcesses", func(t *testing.T, open State) { refreshOnce(t, open, "") }},
 	{"PersonsRefreshOnceAndAlone", func(t *testing.T, open State) { refreshOnce(t, open, "alice") }},
 	{"PendingLoginTakenOnceByAnyProcess", loginTakenOnce},
@@ -235,14 +236,13 @@ func grantsByPrincipal(t *testing.T, open State) {
 // principalGrantsListed: a store that lists the people's grants of a
 // server (oauth.GrantLister, what a replica reads before it is ready)
 // gives each principal's own, with the stamp another process reads, and
-// neither the shared grant nor another server's or URL's. A store that
-// cannot list (the files) skips this.
+// neither the shared grant nor another server's or URL's (a server whose
+// name begins with this one's included). Every store lists them: `auth
+// status` shows the operator who has logged in.
 func principalGrantsListed(t *testing.T, open State) {
 	ctx := context.Background()
 	p := open(t)
-	if _, ok := p.Grants.(oauth.GrantLister); !ok {
-		t.Skip("this store does not list grants")
-	}
+	lister(t, p)
 	const res = "https://mcp.example.com/mcp"
 	for k, access := range map[oauth.GrantKey]string{
 		{Server: "srv", Resource: res}:                                    "shared-token",
@@ -250,18 +250,23 @@ func principalGrantsListed(t *testing.T, open State) {
 		{Principal: "bob", Server: "srv", Resource: res}:                  "bob-token",
 		{Principal: "alice", Server: "other", Resource: res}:              "alice-other",
 		{Principal: "carol", Server: "srv", Resource: res + "/elsewhere"}: "carol-elsewhere",
+		{Principal: "dave", Server: "srv-2", Resource: res}:               "dave-srv-2",
 	} {
 		if _, err := p.Grants.SaveGrant(ctx, k, grant(k.Server, k.Resource, access)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	other := open(t)
-	got, err := other.Grants.(oauth.GrantLister).PrincipalGrants(ctx, "srv", res)
+	got, err := lister(t, other).PrincipalGrants(ctx, "srv", res)
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]string{}
 	for _, sg := range got {
+		if sg.Err != nil || sg.Grant == nil {
+			t.Errorf("%s's grant listed as not opening: %v", sg.Key.Principal, sg.Err)
+			continue
+		}
 		seen[sg.Key.Principal] = sg.Grant.Token.AccessToken
 		stamp, err := p.Grants.GrantStamp(ctx, sg.Key)
 		if err != nil || !stamp.Same(sg.Stamp) {
@@ -270,6 +275,63 @@ func principalGrantsListed(t *testing.T, open State) {
 	}
 	if len(seen) != 2 || seen["alice"] != "alice-token" || seen["bob"] != "bob-token" {
 		t.Errorf("PrincipalGrants(srv) = %v; want alice's and bob's own alone", seen)
+	}
+}
+
+// lister is p's grants as a GrantLister, which every store is.
+func lister(t *testing.T, p Process) oauth.GrantLister {
+	t.Helper()
+	l, ok := p.Grants.(oauth.GrantLister)
+	if !ok {
+		t.Fatalf("%T does not list the grants people hold (oauth.GrantLister)", p.Grants)
+	}
+	return l
+}
+
+// principalGrantForgotten: one person's grant deleted (`auth logout SERVER
+// --principal NAME`) is gone for every process, listed no more, and
+// nobody else's goes with it: not another person's, not the shared login,
+// not the same person's grant of another server. A grant refreshed under
+// the lock is listed as before.
+func principalGrantForgotten(t *testing.T, open State) {
+	ctx := context.Background()
+	p, other := open(t), open(t)
+	const res = "https://mcp.example.com/mcp"
+	keys := []oauth.GrantKey{
+		{Server: "srv", Resource: res},
+		{Principal: "alice", Server: "srv", Resource: res},
+		{Principal: "bob", Server: "srv", Resource: res},
+		{Principal: "alice", Server: "other", Resource: res},
+	}
+	for _, k := range keys {
+		if _, err := p.Grants.SaveGrant(ctx, k, grant(k.Server, k.Resource, k.Principal+"-"+k.Server)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := p.Grants.UpdateGrant(ctx, keys[2], func(g *oauth.Grant) (*oauth.Grant, error) {
+		n := *g
+		n.Token = &oauth2.Token{AccessToken: "bob-refreshed", Expiry: time.Now().Add(time.Hour)}
+		return &n, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Grants.DeleteGrant(ctx, keys[1]); err != nil {
+		t.Fatalf("deleting alice's grant: %v", err)
+	}
+	if g, _, err := p.Grants.LoadGrant(ctx, keys[1]); err != nil || g != nil {
+		t.Errorf("alice's grant after it was deleted: %v, %v; want none", g, err)
+	}
+	for _, k := range []oauth.GrantKey{keys[0], keys[2], keys[3]} {
+		if g, _, err := p.Grants.LoadGrant(ctx, k); err != nil || g == nil {
+			t.Errorf("%q's grant of %s went with alice's: %v", k.Principal, k.Server, err)
+		}
+	}
+	got, err := lister(t, p).PrincipalGrants(ctx, "srv", res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Key.Principal != "bob" || got[0].Grant == nil || got[0].Grant.Token.AccessToken != "bob-refreshed" {
+		t.Errorf("PrincipalGrants(srv) after alice's was deleted = %+v; want bob's refreshed grant alone", got)
 	}
 }
 

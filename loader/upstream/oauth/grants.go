@@ -49,14 +49,15 @@ var ErrUnavailable = errors.New("the shared state cannot be reached")
 
 // A GrantLister lists the grants people hold for one server at once: what
 // a replica reads at start, so that a person's first call after it is
-// served from what it read even if the store cannot be reached by then.
-// The PostgreSQL store is one; the files are not (each process reads a
-// person's file when it needs it, and files are always there to read).
+// served from what it read even if the store cannot be reached by then,
+// and what `toolsearch auth status` shows the operator. The PostgreSQL
+// store and the files are both.
 type GrantLister interface {
 	// PrincipalGrants returns every principal's own grant (Principal
-	// not "") for server at resource, with its stamp. A grant that does
-	// not open (another key, another version) is left out: it is read,
-	// and reported, when its principal calls.
+	// not "") for server at resource, with its stamp. A grant stored that
+	// does not open (another key, another version) is listed with Err
+	// and no Grant: it is read again, and reported, when its principal
+	// calls.
 	PrincipalGrants(ctx context.Context, server, resource string) ([]StoredGrant, error)
 }
 
@@ -65,4 +66,6 @@ type StoredGrant struct {
 	Key   GrantKey
 	Grant *Grant
 	Stamp Stamp
+	// Err says why a grant stored could not be read (Grant is nil then).
+	Err error
 }

@@ -22,6 +22,9 @@ func ReadPeople(ctx context.Context, store Grants, server, resource string, clie
 	}
 	out := make(map[string]*Tokens, len(read))
 	for _, sg := range read {
+		if sg.Err != nil && log != nil {
+			log.Warn("a person's OAuth login does not open; it is read again at their call", "server", server, "principal", sg.Key.Principal, "err", sg.Err)
+		}
 		if sg.Key.Principal == "" || sg.Key.Server != server || sg.Key.Resource != resource || sg.Grant == nil {
 			continue
 		}

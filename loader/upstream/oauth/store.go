@@ -33,6 +33,10 @@ type Grant struct {
 	// the URL they were obtained for.
 	Server   string `json:"server"`
 	Resource string `json:"resource"`
+	// Principal is whose grant it is ("" the shared login's), as its file
+	// says it, so that the files can list a server's people (the name of
+	// the file hashes it). A database keeps it in its key instead.
+	Principal string `json:"principal,omitempty"`
 
 	// Issuer is the authorization server; RevocationURL its revocation
 	// endpoint (RFC 7009), when it has one.
@@ -183,14 +187,15 @@ func (e *fileReadError) Unwrap() error { return e.err }
 func (e *fileReadError) Is(target error) bool { return target == ErrUnavailable }
 
 // DecodeGrant decodes a grant as EncodeGrant wrote it; one of another
-// version, or stored for another server or URL, is none (nil, nil). Its
-// errors never quote the content.
+// version, or stored for another server, URL or principal, is none (nil,
+// nil). Its errors never quote the content.
 func DecodeGrant(data []byte, k GrantKey) (*Grant, error) {
 	var g Grant
 	if err := json.Unmarshal(data, &g); err != nil {
 		return nil, errors.New(describe(err))
 	}
-	if g.Version != grantVersion || g.Server != k.Server || g.Resource != k.Resource || g.Token == nil {
+	if g.Version != grantVersion || g.Server != k.Server || g.Resource != k.Resource || g.Token == nil ||
+		(g.Principal != "" && g.Principal != k.Principal) {
 		return nil, nil
 	}
 	return &g, nil
@@ -214,18 +219,21 @@ func describe(err error) string {
 // Save writes a grant atomically with mode 0600, in a directory of mode
 // 0700, for the shared identity.
 func (s *Store) Save(g *Grant) error {
-	return s.save(s.path(GrantKey{Server: g.Server, Resource: g.Resource}), g)
+	return s.save(GrantKey{Server: g.Server, Resource: g.Resource}, g)
 }
 
-func (s *Store) save(file string, g *Grant) error {
-	data, err := EncodeGrant(g)
+// save writes g as k's, naming k's principal in it.
+func (s *Store) save(k GrantKey, g *Grant) error {
+	named := *g
+	named.Principal = k.Principal
+	data, err := EncodeGrant(&named)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(file, data)
+	return atomicfile.WriteFile(s.path(k), data)
 }
 
 // Delete forgets a server's grant, for the shared identity; none stored is
@@ -257,7 +265,7 @@ func (s *Store) GrantStamp(_ context.Context, k GrantKey) (Stamp, error) {
 
 // SaveGrant implements Grants.
 func (s *Store) SaveGrant(_ context.Context, k GrantKey, g *Grant) (Stamp, error) {
-	err := s.save(s.path(k), g)
+	err := s.save(k, g)
 	return fileStamp{atomicfile.Stat(s.path(k))}, err
 }
 
@@ -303,7 +311,7 @@ func (s *Store) UpdateGrant(ctx context.Context, k GrantKey, fn func(*Grant) (*G
 	if next == nil {
 		return stored, fileStamp{atomicfile.Stat(file)}, ferr
 	}
-	if err := s.save(file, next); err != nil {
+	if err := s.save(k, next); err != nil {
 		return next, fileStamp{atomicfile.Stat(file)}, errors.Join(ferr, err)
 	}
 	return next, fileStamp{atomicfile.Stat(file)}, ferr
