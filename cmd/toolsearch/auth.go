@@ -21,8 +21,8 @@ import (
 // authCommands are the subcommands of `toolsearch auth`.
 var authCommands = []struct{ name, args, summary string }{
 	{"login", "SERVER [--no-browser]", "log in to an HTTP or SSE server that requires OAuth, and keep its tokens"},
-	{"status", "[--offline] [--json]", "show each HTTP or SSE server's login: authorized, expired, needs login or not needed"},
-	{"logout", "SERVER", "revoke a server's tokens where it offers revocation, and forget them"},
+	{"status", "[--offline] [--json]", "show each HTTP or SSE server's login: authorized, expired, needs login or not needed; and, for a server with oauth.identity: user, each person's own login as the state holds it"},
+	{"logout", "SERVER [--principal NAME]", "revoke a server's tokens where it offers revocation, and forget them; with --principal, one person's own login (oauth.identity: user) instead of the shared one"},
 }
 
 func runAuth(ctx context.Context, args []string, out io.Writer) error {
@@ -196,6 +196,13 @@ type loginStatus struct {
 	Expires *time.Time `json:"expires,omitempty"`
 	Scopes  []string   `json:"scopes,omitempty"`
 	Issuer  string     `json:"authorizationServer,omitempty"`
+	// Identity is "user" for a server whose logins are each person's
+	// own (oauth.identity: user): People lists them, each as the state
+	// holds it (none when nobody has logged in), or PeopleError says why
+	// they could not be read.
+	Identity    string         `json:"identity,omitempty"`
+	People      []personStatus `json:"people,omitempty"`
+	PeopleError string         `json:"peopleError,omitempty"`
 }
 
 // Statuses of `auth status`.
@@ -229,6 +236,7 @@ func runAuthStatus(ctx context.Context, args []string, out io.Writer) error {
 			cctx, cancel := context.WithTimeout(ctx, *timeout)
 			defer cancel()
 			statuses[i] = a.loginStatus(cctx, name, *offline)
+			a.peopleStatus(cctx, &statuses[i])
 		})
 	}
 	wg.Wait()
@@ -253,16 +261,19 @@ func runAuthStatus(ctx context.Context, args []string, out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	noted := false
 	for _, st := range statuses {
 		if st.Reason != "" {
 			fmt.Fprintf(out, "\n%s: %s", st.Server, st.Reason)
+			noted = true
 		}
 		if st.Status == statusNeedsLogin {
 			fmt.Fprintf(out, "\n  log in with: %s", a.loginCommand(st.Server))
+			noted = true
 		}
 	}
 	fmt.Fprintln(out)
-	return nil
+	return a.printPeople(out, statuses, noted)
 }
 
 // loginStatus finds one server's status: from its stored tokens, and
@@ -322,11 +333,17 @@ func (a *app) loginStatus(ctx context.Context, name string, offline bool) loginS
 
 func runAuthLogout(ctx context.Context, args []string, out io.Writer) error {
 	fs, sf := newAuthFlagSet("logout")
+	who := fs.String("principal", "", "forget this person's own login to a server with oauth.identity: user (as `auth status` lists it), not the shared one")
 	a, name, err := openAuthServer(ctx, fs, sf, args)
 	if err != nil {
 		return err
 	}
 	defer a.close(ctx)
+	if *who != "" {
+		rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		return a.logoutPerson(rctx, name, *who, out)
+	}
 	tokens, _ := a.upstreams.Tokens(name)
 	if tokens == nil || tokens.Info() == nil {
 		fmt.Fprintf(out, "No login is stored for %s.\n", name)

@@ -476,8 +476,11 @@ func (t *Tokens) Read() error {
 
 // Info describes a server's login without its secrets, for display.
 type Info struct {
-	Issuer  string    // the authorization server
-	Scopes  []string  // granted
+	Issuer string   // the authorization server
+	Scopes []string // granted
+	// Wanted are the scopes the server asked for since (a 403
+	// insufficient_scope), which the next login asks for too.
+	Wanted  []string
 	Expires time.Time // of the access token; zero when it does not say
 	// Refreshable says whether a refresh token is held.
 	Refreshable bool
@@ -499,16 +502,22 @@ func (t *Tokens) Info() *Info {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.reload()
-	g := t.grant
+	return t.grant.Info(t.now())
+}
+
+// Info describes the login g holds at now, nil for none. It holds no
+// secret: no token, no client secret.
+func (g *Grant) Info(now time.Time) *Info {
 	if g == nil {
 		return nil
 	}
 	return &Info{
 		Issuer:      g.Issuer,
 		Scopes:      slices.Clone(g.Scopes),
+		Wanted:      slices.Clone(g.WantScopes),
 		Expires:     g.Token.Expiry,
 		Refreshable: g.CanRefresh(),
-		NeedsLogin:  t.needsLogin(),
+		NeedsLogin:  needsLogin(g, now),
 		Obtained:    g.Obtained,
 	}
 }
