@@ -179,7 +179,8 @@ func TestUserLoginURLHoldsNoSecret(t *testing.T) {
 // TestUserLoginStepUpAsksForTheScopesWanted: a person's call answered 403
 // insufficient_scope keeps the scopes the server asked for in that
 // person's grant, and their next login asks for them with those granted
-// before; nobody else's login asks for more.
+// before, and her grant then holds them; nobody else's login asks for
+// more.
 func TestUserLoginStepUpAsksForTheScopesWanted(t *testing.T) {
 	w := newUserWorld(t)
 	if code, body := w.bring(t, w.begin(t, "alice", ""), 0, "", ""); code != http.StatusOK {
@@ -208,5 +209,11 @@ func TestUserLoginStepUpAsksForTheScopesWanted(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s's next login asks for %q; want %q", who, got, want)
 		}
+	}
+	if code, body := w.bring(t, w.begin(t, "alice", ""), 1, "", ""); code != http.StatusOK {
+		t.Fatalf("alice's login again: %d %s", code, body)
+	}
+	if g := w.grant(t, "alice"); g == nil || !slices.Contains(g.Scopes, "tasks:admin") || !slices.Contains(g.Scopes, "tasks") {
+		t.Errorf("alice's grant after her login again holds %v; want tasks and tasks:admin", g.Scopes)
 	}
 }
