@@ -17,7 +17,7 @@ const grantRetry = 2 * time.Second
 // GrantsRead is closed once the OAuth grants this process needs were read
 // from the store: every server's shared grant, and the grants people hold
 // for the servers whose logins are each person's own (when the store can
-// list them, as PostgreSQL's can). Read means known, a grant stored or
+// list them, as PostgreSQL and the files can). Read means known, a grant stored or
 // none: a store that cannot be reached is read again every grantRetry
 // until it answers. A replica is not ready until then (/readyz), since
 // one that met its database's restart at start would otherwise hold no
