@@ -253,7 +253,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			start = end + 1
 			continue
 		}
-		code := block >= 0 || strings.Contains(line, "`")
+		code := block >= 0 || strings.Contains(line, "`") || fs.kind == kindSkill && indentedCommand(line)
 		store := containsAny(lowLine, storeWords)
 		reads, command := false, false
 		if store && code {
@@ -558,14 +558,14 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
 			continue
 		}
 		if secretCmdRead(line, low) {
-			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`")
+			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indentedCommand(line)
 		}
 		if !containsAny(low, storeWords) || !fileReadRE.MatchString(line) {
 			continue
 		}
 		for _, s := range storeKinds {
 			if s.re.MatchString(line) {
-				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`")
+				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indentedCommand(line)
 			}
 		}
 	}

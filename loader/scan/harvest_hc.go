@@ -1,0 +1,301 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Harvests that the rules of harvest.go lose on the way from the read to
+// the send, found on issue 43's development fixtures of other scanners:
+//
+//   - a command indented as code (four spaces, under a list item or a
+//     "run:" line) is run by the model as surely as a fenced one, though
+//     markdown.go, which follows the fences, reads it as prose;
+//   - what a script reads passes through a loop's name, a with-statement's
+//     name, an item of a dict or a list (d[k] = f.read(), out.append(x)),
+//     and into the body of a request whose call spans lines (Request(url,
+//     data=payload)), not only through plain assignments;
+//   - a command encoded and split into pieces (A = "Y3Vy…"; B = "…";
+//     run(b64decode(A + B))) decodes to nothing until joined;
+//   - a CI secret (${{ secrets.X }}) put in a request's body or address to
+//     a host that is not the service the secret is named for;
+//   - the user's repository pushed to a remote the skill adds at a fixed
+//     address, the push's output thrown away so that no one sees it.
+
+// indentedCommandRE is a line indented as code whose first word is a
+// command or a statement: indented prose (a list item's second paragraph)
+// is not code.
+var indentedCommandRE = regexp.MustCompile(`^(?: {4,}|\t+)(?:sudo\s+)?(?:(?:curl|wget|cat|git|gh|python3?|node|bash|sh|zsh|base64|tar|zip|scp|rsync|nc|ncat|socat|echo|printf|export|cp|mv|find|grep|aws|gcloud|az|kubectl|docker|npm|npx|pip3?|uv|printenv|env|openssl|gpg|ssh|security|sqlite3|dig|nslookup|Invoke-\w+|iwr|irm)\b|\$\s|\./|[A-Za-z_]\w*=\S|[A-Za-z_][\w.]*\()`)
+
+// indentedCommand reports a line of a skill's Markdown that is a command
+// indented as code rather than fenced.
+func indentedCommand(line string) bool {
+	return len(line) > 4 && (line[0] == ' ' || line[0] == '\t') && indentedCommandRE.MatchString(line)
+}
+
+// withAsRE is a with-statement's name (with open(p) as f:).
+var withAsRE = regexp.MustCompile(`^\s*(?:async\s+)?with\s+(.+?)\s+as\s+([A-Za-z_]\w*)\s*:`)
+
+// itemSetRE is an item of a dict, a list or an object set from a value
+// (d[k] = v, d.k = v), or a value added to one (out.append(v)).
+var itemSetRE = regexp.MustCompile(`^\s*([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)\s*(?:\+=|=[^=])|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|add|push|insert|setdefault|write)\s*\(`)
+
+// readLoop notes, on a line that reads a store, the name its loop takes
+// the store's paths in (what is opened through it is what was read), and
+// the dict or list the line puts what it read in.
+func (f *flow) readLoop(line string) {
+	if m := forVarRE.FindStringSubmatch(line); m != nil {
+		f.tainted[m[1]] = true
+	}
+	if m := itemSetRE.FindStringSubmatch(line); m != nil {
+		f.tainted[m[1]+m[2]] = true
+	}
+}
+
+// carryMore notes the names a line assigns from a name read from a secret
+// in the ways assignRE does not see: a with-statement's name, an item set
+// in a dict or a list.
+func (f *flow) carryMore(line string) {
+	if len(f.tainted) == 0 {
+		return
+	}
+	if m := withAsRE.FindStringSubmatch(line); m != nil {
+		if f.anyTainted(m[1]) {
+			f.tainted[m[2]] = true
+		}
+		return
+	}
+	if m := itemSetRE.FindStringSubmatchIndex(line); m != nil {
+		name, rest := "", line[m[1]:]
+		if m[2] >= 0 {
+			name = line[m[2]:m[3]]
+		} else {
+			name = line[m[4]:m[5]]
+		}
+		if f.anyTainted(headerArgRE.ReplaceAllString(rest, " ")) {
+			f.tainted[name] = true
+		}
+	}
+}
+
+// anyTainted reports whether text names a name read from a secret.
+func (f *flow) anyTainted(text string) bool {
+	for _, w := range identRE.FindAllString(text, -1) {
+		if f.tainted[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyArgRE is an argument that fills the body of a request whose call
+// spans lines (data=payload, body: JSON.stringify(x), json=x).
+var bodyArgRE = regexp.MustCompile(`(?i)^\s*(?:data|json|body|files|content)\s*[=:]\s*(.*)`)
+
+// sendsInBody reports a line, inside a call that spans lines, that puts a
+// name read from a secret in the request's body: urllib's
+// Request(url, data=payload) posts it.
+func (f *flow) sendsInBody(line string) bool {
+	if f.callAt < 0 || len(f.tainted) == 0 {
+		return false
+	}
+	m := bodyArgRE.FindStringSubmatch(line)
+	return m != nil && f.anyTainted(m[1])
+}
+
+// ciSecretRE is a CI secret written into a command (GitHub Actions).
+var ciSecretRE = regexp.MustCompile(`\$\{\{\s*secrets\.([A-Za-z][A-Za-z0-9]*)(?:_[A-Za-z0-9_]*)?\s*\}\}`)
+
+// ciSecretAway reports a command (its continued lines joined) that puts a
+// CI secret in a request's body, query or address to a host written out
+// that does not bear the name the secret is named for: a secret used in a
+// header, or as the address itself (a chat webhook kept as a secret), is
+// used where it belongs.
+func ciSecretAway(cmd string) bool {
+	if !strings.Contains(cmd, "secrets.") {
+		return false
+	}
+	low := strings.ToLower(cmd)
+	if !(containsAny(low, netWords) && sendRE.MatchString(cmd) || containsAny(low, netCallWords) && netCallRE.MatchString(cmd)) {
+		return false
+	}
+	hosts := literalHostRE.FindAllStringSubmatch(cmd, 4)
+	if len(hosts) == 0 || localHostRE.MatchString(cmd) {
+		return false
+	}
+	bare := authArgRE.ReplaceAllString(headerArgRE.ReplaceAllString(cmd, " "), " ")
+	for _, m := range ciSecretRE.FindAllStringSubmatch(bare, 4) {
+		service := strings.ToLower(m[1])
+		own := false
+		for _, h := range hosts {
+			own = own || strings.Contains(strings.ToLower(h[1]), service)
+		}
+		if !own {
+			return true
+		}
+	}
+	return false
+}
+
+// continued returns the command a line ends, joined with the lines before
+// it that a backslash continued, and the command carried to the next line
+// when this one continues.
+func continued(carried, line string) (cmd, carry string) {
+	cmd = line
+	if carried != "" {
+		cmd = carried + " " + strings.TrimSpace(line)
+	}
+	if t := strings.TrimRight(line, " \t\r"); strings.HasSuffix(t, `\`) && len(cmd) < 4096 {
+		return cmd, strings.TrimSuffix(strings.TrimRight(cmd, " \t\r"), `\`)
+	}
+	return cmd, ""
+}
+
+// remoteAddRE adds a git remote at an address; pushRE pushes to a named
+// remote; discardRE throws a command's output away.
+var (
+	remoteAddRE = regexp.MustCompile(`\bgit\s+remote\s+add\s+(?:-\S+\s+)*([\w.-]+)\s+["']?(\S+?)["']?(?:\s|$|[;&|])`)
+	pushRE      = regexp.MustCompile(`\bgit\s+push\b([^\n;&|]*)`)
+	discardRE   = regexp.MustCompile(`(?:&>|>)\s*/dev/null|\|\s*Out-Null\b|>\s*\$null\b`)
+	// placeholderRE is an address a reader fills in (<owner>, {repo},
+	// YOUR_ORG, $GITHUB_USER, my-org): the user's own remote.
+	placeholderRE = regexp.MustCompile(`(?i)[<{\[]|your[-_]|(?:^|[/:])(?:user(?:name)?|owner|org|organi[sz]ation|my-?[\w-]*)(?:[/.]|$)|\$\{?(?:USER|GITHUB_\w+|GH_\w+|OWNER|ORG|REPO\w*)\b`)
+)
+
+// hiddenPushAt returns where code pushes the repository to a remote it
+// adds at a fixed address with the push's output thrown away, or -1.
+func hiddenPushAt(raw string, code func(start int, line string) bool) int {
+	if !strings.Contains(raw, "remote") || !strings.Contains(raw, "push") {
+		return -1
+	}
+	added := map[string]bool{}
+	for start := 0; start < len(raw); {
+		end := strings.IndexByte(raw[start:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += start
+		}
+		line := raw[start:end]
+		if code(start, line) {
+			for _, m := range remoteAddRE.FindAllStringSubmatch(line, 4) {
+				if strings.Contains(m[2], ":") && !placeholderRE.MatchString(m[2]) && !localSendRE.MatchString(m[2]) {
+					added[m[1]] = true
+				}
+			}
+			if len(added) > 0 && discardRE.MatchString(line) {
+				for _, m := range pushRE.FindAllStringSubmatch(line, 4) {
+					for _, w := range strings.Fields(m[1]) {
+						if added[w] {
+							return start
+						}
+					}
+				}
+			}
+		}
+		start = end + 1
+	}
+	return -1
+}
+
+// pieceRE is a name assigned a string of base64 or hex letters (quoted,
+// or bare in a shell) alone on its line: a piece of an encoded text when joined with others.
+var pieceRE = regexp.MustCompile(`(?m)^[ \t]*(?:const\s+|let\s+|var\s+|export\s+|readonly\s+|local\s+|final\s+|static\s+)*([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*[bru]?["']?([A-Za-z0-9+/_=-]{8,})["']?\s*;?[ \t]*$`)
+
+// joinRE is where pieces are joined: A + B (+ …), [A, B] given to a
+// join, "$A$B" or "${A}${B}" in a shell.
+var joinRE = regexp.MustCompile(`[A-Za-z_]\w*(?:\s*\+\s*[A-Za-z_]\w*)+|\[\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*,?\s*\]|(?:\$\{?[A-Za-z_]\w*\}?){2,}`)
+
+// maxPieces bounds the pieces and the joins a file is read for.
+const maxPieces = 256
+
+// scanJoinedPieces decodes the encoded texts a file splits into named
+// pieces and joins at run time, and reports what they decode to at the
+// join: each piece alone decodes to nothing, so scanEncoded, which reads
+// runs as they stand, does not see the command they make.
+func scanJoinedPieces(fs *findings, raw string, depth int) {
+	if depth >= maxDecodeDepth || fs.kind&(kindSkill|kindCode) == 0 {
+		return
+	}
+	pieces := map[string]string{}
+	for _, m := range pieceRE.FindAllStringSubmatch(raw, maxPieces) {
+		pieces[m[1]] = m[2]
+	}
+	if len(pieces) < 2 {
+		return
+	}
+	seen := map[string]bool{}
+	for _, j := range joinRE.FindAllStringIndex(raw, maxPieces) {
+		var joined strings.Builder
+		n := 0
+		for _, w := range identRE.FindAllString(raw[j[0]:j[1]], -1) {
+			p, ok := pieces[w]
+			if !ok {
+				n = 0
+				break
+			}
+			joined.WriteString(p)
+			n++
+		}
+		s := joined.String()
+		if n < 2 || seen[s] || len(s) > maxEncodedLen {
+			continue
+		}
+		seen[s] = true
+		decoded, how := decodeRun(s)
+		if decoded == "" {
+			continue
+		}
+		// A joined text is there to be used: read it as the prose it may
+		// be and as the command it may be.
+		for _, k := range []kind{kindText, kindCode} {
+			sub := &doc{}
+			sub.add("decoded", decoded)
+			inner := &findings{d: sub, kind: k}
+			inner.scanText(sub.text(), depth+1)
+			for _, f := range inner.list {
+				fs.prefix = how + " text joined from pieces that decodes to a finding: "
+				fs.add(f.Rule, f.Severity, j[0], j[1], f.Message)
+				fs.prefix = ""
+			}
+		}
+	}
+}
+
+// scanHarvestHC runs the harvest rules of this file that read a file
+// whole rather than line by line in scanHarvest.
+func scanHarvestHC(fs *findings, raw, prose string, blocks []codeBlock, depth int) {
+	scanJoinedPieces(fs, raw, depth)
+	if fs.kind&(kindSkill|kindCode) == 0 {
+		return
+	}
+	example := exampleBlocks(raw, prose, blocks)
+	code := func(start int, line string) bool {
+		if fs.kind == kindCode {
+			return true
+		}
+		for i, b := range blocks {
+			if b.start <= start && start < b.end {
+				return !example[i]
+			}
+		}
+		return indentedCommand(line)
+	}
+	if at := hiddenPushAt(raw, code); at >= 0 {
+		e := strings.IndexByte(raw[at:], '\n')
+		if e < 0 {
+			e = len(raw) - at
+		}
+		fs.add(RuleExfiltrate, SeverityWithhold, at, at+e, "code that pushes the repository to a remote it adds at a fixed address, with the push's output thrown away")
+	}
+}
+
+// ciSecretLine notes, at the line that ends a command, a CI secret the
+// command sends to a host not its service's.
+func (f *flow) ciSecretLine(line string, pos int) {
+	var cmd string
+	cmd, f.cont = continued(f.cont, line)
+	if f.keyAway < 0 && f.cont == "" && ciSecretAway(cmd) {
+		f.keyAway = pos
+	}
+}
