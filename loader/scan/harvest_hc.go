@@ -224,7 +224,9 @@ func scanJoinedPieces(fs *findings, raw string, depth int) {
 	if len(pieces) < 2 {
 		return
 	}
-	seen := map[string]bool{}
+	// The pieces may be joined many ways: what is decoded in all is
+	// bounded by the file's size, as scanEncoded's runs are.
+	seen, budget := map[string]bool{}, len(raw)
 	for _, j := range joinRE.FindAllStringIndex(raw, maxPieces) {
 		var joined strings.Builder
 		n := 0
@@ -238,10 +240,10 @@ func scanJoinedPieces(fs *findings, raw string, depth int) {
 			n++
 		}
 		s := joined.String()
-		if n < 2 || seen[s] || len(s) > maxEncodedLen {
+		if n < 2 || seen[s] || len(s) > maxEncodedLen || len(s) > budget {
 			continue
 		}
-		seen[s] = true
+		seen[s], budget = true, budget-len(s)
 		decoded, how := decodeRun(s)
 		if decoded == "" {
 			continue
