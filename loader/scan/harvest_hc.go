@@ -162,10 +162,17 @@ var (
 	placeholderRE = regexp.MustCompile(`(?i)[<{\[]|your[-_]|(?:^|[/:])(?:user(?:name)?|owner|org|organi[sz]ation|my-?[\w-]*)(?:[/.]|$)|\$\{?(?:USER|GITHUB_\w+|GH_\w+|OWNER|ORG|REPO\w*)\b`)
 )
 
-// hiddenPushAt returns where code pushes the repository to a remote it
-// adds at a fixed address with the push's output thrown away, or -1.
+// fixedRemote reports an address of a remote written out, not one the
+// reader fills in, nor this machine.
+func fixedRemote(addr string) bool {
+	return (strings.Contains(addr, "://") || strings.Contains(addr, "@") && strings.Contains(addr, ":")) && !placeholderRE.MatchString(addr) && !localSendRE.MatchString(addr)
+}
+
+// hiddenPushAt returns where code pushes the repository, with the push's
+// output thrown away, to a fixed address: a remote it adds, or the
+// address itself.
 func hiddenPushAt(raw string, code func(start int, line string) bool) int {
-	if !strings.Contains(raw, "remote") || !strings.Contains(raw, "push") {
+	if !strings.Contains(raw, "git") || !strings.Contains(raw, "push") {
 		return -1
 	}
 	added := map[string]bool{}
@@ -179,14 +186,14 @@ func hiddenPushAt(raw string, code func(start int, line string) bool) int {
 		line := raw[start:end]
 		if code(start, line) {
 			for _, m := range remoteAddRE.FindAllStringSubmatch(line, 4) {
-				if strings.Contains(m[2], ":") && !placeholderRE.MatchString(m[2]) && !localSendRE.MatchString(m[2]) {
+				if fixedRemote(m[2]) {
 					added[m[1]] = true
 				}
 			}
-			if len(added) > 0 && discardRE.MatchString(line) {
+			if strings.Contains(line, "push") && discardRE.MatchString(line) {
 				for _, m := range pushRE.FindAllStringSubmatch(line, 4) {
 					for _, w := range strings.Fields(m[1]) {
-						if added[w] {
+						if added[w] || !strings.HasPrefix(w, "-") && fixedRemote(strings.Trim(w, `"'`)) {
 							return start
 						}
 					}
@@ -206,6 +213,13 @@ var pieceRE = regexp.MustCompile(`(?m)^[ \t]*(?:const\s+|let\s+|var\s+|export\s+
 // join, "$A$B" or "${A}${B}" in a shell.
 var joinRE = regexp.MustCompile(`[A-Za-z_]\w*(?:\s*\+\s*[A-Za-z_]\w*)+|\[\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*,?\s*\]|(?:\$\{?[A-Za-z_]\w*\}?){2,}`)
 
+// literalsRE is pieces written out where they are joined: "Y3Vy" +
+// "bCAt…", or a list of them (["Y3Vy", "bCAt…"]) given to a join.
+var literalsRE = regexp.MustCompile(`["'][A-Za-z0-9+/_=-]{4,}["'](?:\s*[+,]\s*["'][A-Za-z0-9+/_=-]{4,}["'])+`)
+
+// quotedPieceRE is one piece of literalsRE.
+var quotedPieceRE = regexp.MustCompile(`["']([A-Za-z0-9+/_=-]+)["']`)
+
 // maxPieces bounds the pieces and the joins a file is read for.
 const maxPieces = 256
 
@@ -221,25 +235,38 @@ func scanJoinedPieces(fs *findings, raw string, depth int) {
 	for _, m := range pieceRE.FindAllStringSubmatch(raw, maxPieces) {
 		pieces[m[1]] = m[2]
 	}
-	if len(pieces) < 2 {
-		return
+	type join struct {
+		at    [2]int
+		parts []string
+	}
+	var joins []join
+	if len(pieces) >= 2 {
+		for _, j := range joinRE.FindAllStringIndex(raw, maxPieces) {
+			var parts []string
+			for _, w := range identRE.FindAllString(raw[j[0]:j[1]], -1) {
+				p, ok := pieces[w]
+				if !ok {
+					parts = nil
+					break
+				}
+				parts = append(parts, p)
+			}
+			joins = append(joins, join{[2]int{j[0], j[1]}, parts})
+		}
+	}
+	for _, j := range literalsRE.FindAllStringIndex(raw, maxPieces) {
+		var parts []string
+		for _, m := range quotedPieceRE.FindAllStringSubmatch(raw[j[0]:j[1]], -1) {
+			parts = append(parts, m[1])
+		}
+		joins = append(joins, join{[2]int{j[0], j[1]}, parts})
 	}
 	// The pieces may be joined many ways: what is decoded in all is
 	// bounded by the file's size, as scanEncoded's runs are.
 	seen, budget := map[string]bool{}, len(raw)
-	for _, j := range joinRE.FindAllStringIndex(raw, maxPieces) {
-		var joined strings.Builder
-		n := 0
-		for _, w := range identRE.FindAllString(raw[j[0]:j[1]], -1) {
-			p, ok := pieces[w]
-			if !ok {
-				n = 0
-				break
-			}
-			joined.WriteString(p)
-			n++
-		}
-		s := joined.String()
+	for _, jn := range joins {
+		j, n := jn.at, len(jn.parts)
+		s := strings.Join(jn.parts, "")
 		if n < 2 || seen[s] || len(s) > maxEncodedLen || len(s) > budget {
 			continue
 		}
