@@ -262,8 +262,10 @@ func scanJoinedPieces(fs *findings, raw string, depth int) {
 		joins = append(joins, join{[2]int{j[0], j[1]}, parts})
 	}
 	// The pieces may be joined many ways: what is decoded in all is
-	// bounded by the file's size, as scanEncoded's runs are.
-	seen, budget := map[string]bool{}, len(raw)
+	// bounded, by the file's size and by maxEncodedLen, since each text
+	// decoded is read twice (a hostile file of 800 kB of joins cost
+	// seconds).
+	seen, budget := map[string]bool{}, min(len(raw), maxEncodedLen)
 	for _, jn := range joins {
 		j, n := jn.at, len(jn.parts)
 		s := strings.Join(jn.parts, "")
