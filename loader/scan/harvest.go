@@ -208,6 +208,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		return -1
 	}
 	example := exampleBlocks(raw, prose, blocks)
+	indented := indentedCode(raw, prose, fs.kind)
 	// Whether the prose hands over or gives out in full what it read is
 	// asked of the whole prose, and only of a file that names a store.
 	handOver, broadKnown, broadValue := -2, false, false
@@ -253,7 +254,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			start = end + 1
 			continue
 		}
-		code := block >= 0 || strings.Contains(line, "`") || fs.kind == kindSkill && indentedCommand(line)
+		code := block >= 0 || strings.Contains(line, "`") || indented(start, line)
 		store := containsAny(lowLine, storeWords)
 		reads, command := false, false
 		if store && code {

@@ -33,6 +33,52 @@ func indentedCommand(line string) bool {
 	return len(line) > 4 && (line[0] == ' ' || line[0] == '\t') && indentedCommandRE.MatchString(line)
 }
 
+// indentedCode returns what tells whether the line of a skill's Markdown
+// at start is a command indented as code that the skill does not present
+// as an attack to recognise (under a heading, or after prose, that names
+// one, as exampleBlocks reads fenced blocks). It reads the file once:
+// each run of indented commands is judged by the prose before its first
+// line and the headings above it.
+func indentedCode(raw, prose string, k kind) func(start int, line string) bool {
+	if k != kindSkill || !strings.Contains(prose, "\n    ") && !strings.Contains(prose, "\n\t") {
+		return func(int, string) bool { return false }
+	}
+	code := map[int]bool{}
+	body := frontMatterEnd(raw)
+	var headings [7]string
+	inRun, example := false, false
+	for start := 0; start < len(prose); {
+		end := strings.IndexByte(prose[start:], '\n')
+		if end < 0 {
+			end = len(prose)
+		} else {
+			end += start
+		}
+		line := prose[start:end]
+		switch {
+		case strings.TrimSpace(line) == "":
+			// a blank line (or a fenced block's blanked body) keeps a run
+		case indentedCommand(line):
+			if !inRun && start >= body {
+				heads := strings.Join(headings[:], "\n")
+				example = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(start-400, body):start], " ")) || exampleLeadRE.MatchString(heads)
+			}
+			inRun = true
+			code[start] = start >= body && !example
+		default:
+			inRun = false
+			if n := len(line) - len(strings.TrimLeft(line, "#")); n > 0 && n < 7 && strings.HasPrefix(line[n:], " ") {
+				headings[n] = line
+				for i := n + 1; i < 7; i++ {
+					headings[i] = ""
+				}
+			}
+		}
+		start = end + 1
+	}
+	return func(start int, _ string) bool { return code[start] }
+}
+
 // withAsRE is a with-statement's name (with open(p) as f:).
 var withAsRE = regexp.MustCompile(`^\s*(?:async\s+)?with\s+(.+?)\s+as\s+([A-Za-z_]\w*)\s*:`)
 
@@ -301,6 +347,7 @@ func scanHarvestHC(fs *findings, raw, prose string, blocks []codeBlock, depth in
 		return
 	}
 	example := exampleBlocks(raw, prose, blocks)
+	indented := indentedCode(raw, prose, fs.kind)
 	code := func(start int, line string) bool {
 		if fs.kind == kindCode {
 			return true
@@ -310,7 +357,7 @@ func scanHarvestHC(fs *findings, raw, prose string, blocks []codeBlock, depth in
 				return !example[i]
 			}
 		}
-		return indentedCommand(line)
+		return indented(start, line)
 	}
 	if at := hiddenPushAt(raw, code); at >= 0 {
 		e := strings.IndexByte(raw[at:], '\n')
