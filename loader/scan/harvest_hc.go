@@ -86,12 +86,33 @@ var withAsRE = regexp.MustCompile(`^\s*(?:async\s+)?with\s+(.+?)\s+as\s+([A-Za-z
 // (d[k] = v, d.k = v), or a value added to one (out.append(v)).
 var itemSetRE = regexp.MustCompile(`^\s*([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)\s*(?:\+=|=[^=])|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|add|push|insert|setdefault|write)\s*\(`)
 
+// hcFlow is what a flow follows for the rules of this file.
+type hcFlow struct {
+	cont string // a shell command continued on the next line
+	fn   string // the function whose body the lines are in
+}
+
+// funcRE opens a function (def name(, function name(, async def name().
+var funcRE = regexp.MustCompile(`^\s*(?:export\s+)?(?:async\s+)?(?:def|function)\s+([A-Za-z_]\w*)\s*\(`)
+
+// returnRE is a line that returns a value from a function.
+var returnRE = regexp.MustCompile(`^\s*(?:return|yield)\s+(.+)`)
+
 // readLoop notes, on a line that reads a store, the name its loop takes
-// the store's paths in (what is opened through it is what was read), and
-// the dict or list the line puts what it read in.
+// the store's paths in (what is opened through it is what was read), the
+// name a with-statement opens it as, and the dict or list the line puts
+// what it read in.
 func (f *flow) readLoop(line string) {
+	// A function that returns what it read hands the read to its
+	// callers: the function's name carries it (payload = read_keys()).
+	if f.hc.fn != "" && returnRE.MatchString(line) {
+		f.tainted[f.hc.fn] = true
+	}
 	if m := forVarRE.FindStringSubmatch(line); m != nil {
 		f.tainted[m[1]] = true
+	}
+	if m := withAsRE.FindStringSubmatch(line); m != nil {
+		f.tainted[m[2]] = true
 	}
 	if m := itemSetRE.FindStringSubmatch(line); m != nil {
 		f.tainted[m[1]+m[2]] = true
@@ -102,7 +123,14 @@ func (f *flow) readLoop(line string) {
 // in the ways assignRE does not see: a with-statement's name, an item set
 // in a dict or a list.
 func (f *flow) carryMore(line string) {
+	if m := funcRE.FindStringSubmatch(line); m != nil {
+		f.hc.fn = m[1]
+	}
 	if len(f.tainted) == 0 {
+		return
+	}
+	if m := returnRE.FindStringSubmatch(line); m != nil && f.hc.fn != "" && f.anyTainted(headerArgRE.ReplaceAllString(m[1], " ")) {
+		f.tainted[f.hc.fn] = true
 		return
 	}
 	if m := withAsRE.FindStringSubmatch(line); m != nil {
@@ -372,8 +400,8 @@ func scanHarvestHC(fs *findings, raw, prose string, blocks []codeBlock, depth in
 // command sends to a host not its service's.
 func (f *flow) ciSecretLine(line string, pos int) {
 	var cmd string
-	cmd, f.cont = continued(f.cont, line)
-	if f.keyAway < 0 && f.cont == "" && ciSecretAway(cmd) {
+	cmd, f.hc.cont = continued(f.hc.cont, line)
+	if f.keyAway < 0 && f.hc.cont == "" && ciSecretAway(cmd) {
 		f.keyAway = pos
 	}
 }
