@@ -13,14 +13,17 @@ import (
 //     markdown.go, which follows the fences, reads it as prose;
 //   - what a script reads passes through a loop's name, a with-statement's
 //     name, an item of a dict or a list (d[k] = f.read(), out.append(x)),
-//     and into the body of a request whose call spans lines (Request(url,
-//     data=payload)), not only through plain assignments;
+//     a function that returns it, and into the body of a request whose
+//     call spans lines (Request(url, data=payload)), not only through
+//     plain assignments;
 //   - a command encoded and split into pieces (A = "Y3Vy…"; B = "…";
-//     run(b64decode(A + B))) decodes to nothing until joined;
+//     run(b64decode(A + B)), or the pieces written out where they are
+//     joined) decodes to nothing until joined;
 //   - a CI secret (${{ secrets.X }}) put in a request's body or address to
 //     a host that is not the service the secret is named for;
 //   - the user's repository pushed to a remote the skill adds at a fixed
-//     address, the push's output thrown away so that no one sees it.
+//     address (or to the address itself), the push's output thrown away so
+//     that no one sees it.
 
 // indentedCommandRE is a line indented as code whose first word is a
 // command or a statement: indented prose (a list item's second paragraph)
