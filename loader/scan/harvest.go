@@ -417,7 +417,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case len(kinds) >= minStoreKinds:
 		s, e := lineAt(firstRead)
 		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read many stores of credentials at once")
-	case firstRead >= 0 && firstSend >= 0 && (readViaName || codeReads(raw, blocks, example, fs.kind)):
+	case firstRead >= 0 && firstSend >= 0 && (readViaName || codeReads(raw, blocks, example, fs.kind, indented)):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
 	case firstRead >= 0 && handOverAt() >= 0:
@@ -540,7 +540,7 @@ func handsOver(prose string) int {
 // codeReads reports whether a line of code (not only prose) reads a store:
 // a secret read in prose and a send in a code block is a setup guide's
 // usual shape ("put your key in .env", then "curl -X POST").
-func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
+func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented func(int, string) bool) bool {
 	inExample := func(pos int) bool {
 		for i, b := range blocks {
 			if b.start <= pos && pos < b.end {
@@ -559,14 +559,14 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
 			continue
 		}
 		if secretCmdRead(line, low) {
-			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indentedCommand(line)
+			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
 		}
 		if !containsAny(low, storeWords) || !fileReadRE.MatchString(line) {
 			continue
 		}
 		for _, s := range storeKinds {
 			if s.re.MatchString(line) {
-				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indentedCommand(line)
+				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
 			}
 		}
 	}

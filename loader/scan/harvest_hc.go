@@ -37,19 +37,20 @@ func indentedCommand(line string) bool {
 }
 
 // indentedCode returns what tells whether the line of a skill's Markdown
-// at start is a command indented as code that the skill does not present
+// at start is a command indented as code, or a line of an HTML <pre>
+// element, that the skill does not present
 // as an attack to recognise (under a heading, or after prose, that names
 // one, as exampleBlocks reads fenced blocks). It reads the file once:
 // each run of indented commands is judged by the prose before its first
 // line and the headings above it.
 func indentedCode(raw, prose string, k kind) func(start int, line string) bool {
-	if k != kindSkill || !strings.Contains(prose, "\n    ") && !strings.Contains(prose, "\n\t") {
+	if k != kindSkill || !strings.Contains(prose, "\n    ") && !strings.Contains(prose, "\n\t") && !strings.Contains(prose, "<pre") && !strings.Contains(prose, "<PRE") {
 		return func(int, string) bool { return false }
 	}
 	code := map[int]bool{}
 	body := frontMatterEnd(raw)
 	var headings [7]string
-	inRun, example := false, false
+	inRun, example, inPre := false, false, false
 	for start := 0; start < len(prose); {
 		end := strings.IndexByte(prose[start:], '\n')
 		if end < 0 {
@@ -58,10 +59,18 @@ func indentedCode(raw, prose string, k kind) func(start int, line string) bool {
 			end += start
 		}
 		line := prose[start:end]
+		// An HTML <pre> element holds code as a fence does; its lines
+		// are read as code whatever their first word.
+		pre := inPre
+		if low := strings.ToLower(line); strings.Contains(low, "<pre") || strings.Contains(low, "</pre") {
+			open, closing := strings.LastIndex(low, "<pre"), strings.LastIndex(low, "</pre")
+			inPre = open > closing
+			pre = false
+		}
 		switch {
 		case strings.TrimSpace(line) == "":
 			// a blank line (or a fenced block's blanked body) keeps a run
-		case indentedCommand(line):
+		case pre || indentedCommand(line):
 			if !inRun && start >= body {
 				heads := strings.Join(headings[:], "\n")
 				example = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(start-400, body):start], " ")) || exampleLeadRE.MatchString(heads)
