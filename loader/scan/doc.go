@@ -61,7 +61,11 @@
 //     agent's mail tools and mailto: links, a secret carried through a
 //     name split from it, and a path spelt in joined pieces. A
 //     resource address whose path names secrets (internal://credentials)
-//     is a secret path too.
+//     is a secret path too. A command indented as code, a read carried
+//     through a loop, a with-statement or a dict into a request's body, a
+//     command encoded in pieces joined at run time, a CI secret sent to a
+//     host not its service's and a silent push to a remote the skill adds
+//     are read too (harvest_hc.go).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

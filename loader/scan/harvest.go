@@ -110,7 +110,7 @@ var (
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
-	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]`)
+	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bfor\s*\(\s*(?:const|let|var)\s+\w+\s+of\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]`)
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
 	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
@@ -208,6 +208,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		return -1
 	}
 	example := exampleBlocks(raw, prose, blocks)
+	indented := indentedCode(raw, prose, fs.kind)
 	// Whether the prose hands over or gives out in full what it read is
 	// asked of the whole prose, and only of a file that names a store.
 	handOver, broadKnown, broadValue := -2, false, false
@@ -253,7 +254,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			start = end + 1
 			continue
 		}
-		code := block >= 0 || strings.Contains(line, "`")
+		code := block >= 0 || strings.Contains(line, "`") || indented(start, line)
 		store := containsAny(lowLine, storeWords)
 		reads, command := false, false
 		if store && code {
@@ -416,7 +417,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case len(kinds) >= minStoreKinds:
 		s, e := lineAt(firstRead)
 		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read many stores of credentials at once")
-	case firstRead >= 0 && firstSend >= 0 && (readViaName || codeReads(raw, blocks, example, fs.kind)):
+	case firstRead >= 0 && firstSend >= 0 && (readViaName || codeReads(raw, blocks, example, fs.kind, indented)):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
 	case firstRead >= 0 && handOverAt() >= 0:
@@ -539,7 +540,7 @@ func handsOver(prose string) int {
 // codeReads reports whether a line of code (not only prose) reads a store:
 // a secret read in prose and a send in a code block is a setup guide's
 // usual shape ("put your key in .env", then "curl -X POST").
-func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
+func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented func(int, string) bool) bool {
 	inExample := func(pos int) bool {
 		for i, b := range blocks {
 			if b.start <= pos && pos < b.end {
@@ -558,14 +559,14 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind) bool {
 			continue
 		}
 		if secretCmdRead(line, low) {
-			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`")
+			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
 		}
 		if !containsAny(low, storeWords) || !fileReadRE.MatchString(line) {
 			continue
 		}
 		for _, s := range storeKinds {
 			if s.re.MatchString(line) {
-				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`")
+				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
 			}
 		}
 	}

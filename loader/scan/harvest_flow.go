@@ -98,6 +98,7 @@ type flow struct {
 	walletSent   int               // a wallet's key or phrase sent over the network, or -1
 	provider     map[string]string // names assigned a provider's key, by provider
 	keyAway      int               // a provider's key sent to another host, or -1
+	hc           hcFlow            // harvest_hc.go's state
 }
 
 func newFlow() *flow {
@@ -147,6 +148,7 @@ var envReadRE = regexp.MustCompile(`\b(?:os\.environ|os\.getenv|process\.env|get
 // header does not pass into its answer. A name assigned a wallet's key
 // from the environment, a file or the user is noted apart.
 func (f *flow) carry(line string) {
+	f.carryMore(line)
 	m := assignRE.FindStringSubmatchIndex(line)
 	if m == nil {
 		return
@@ -254,6 +256,7 @@ func (f *flow) read(line string) {
 	if m := assignRE.FindStringSubmatch(line); m != nil {
 		f.tainted[m[1]] = true
 	}
+	f.readLoop(line)
 }
 
 // send reports whether a code line at pos sends: a request whose method
@@ -270,9 +273,10 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 			f.callAt = -1
 		}
 	}
-	if f.callAt >= 0 && strings.Contains(lowLine, "method") && postMethodRE.MatchString(line) {
+	if f.callAt >= 0 && strings.Contains(lowLine, "method") && postMethodRE.MatchString(line) || f.sendsInBody(line) {
 		sends = true
 	}
+	f.ciSecretLine(line, pos)
 	if net && len(f.tainted) > 0 {
 		for _, w := range identRE.FindAllString(line, -1) {
 			if f.tainted[w] {
