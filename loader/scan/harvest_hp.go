@@ -60,7 +60,7 @@ var (
 	// proseCmdSendRE is a command written in prose that sends a file
 	// away: a copy to another host, a cloud copy, a DNS lookup of a name
 	// whose first label carries the secret.
-	proseCmdSendRE = regexp.MustCompile(`(?i)\bscp\s+(?:-\w+\s+)*\S+\s+[\w.-]+@[\w.-]+:|\b(?:nslookup|dig|host|drill)\s+(?:[+-]\S+\s+)*[\w$-]*(?:token|key|secret|pass|cred|env|data|\$)[\w${}-]*\.[\w-]+\.[\w.-]+`)
+	proseCmdSendRE = regexp.MustCompile(`(?i)\b(?:scp|rsync)\s+(?:-\w+\s+)*\S+\s+[\w.-]+@[\w.-]+:|\b(?:nslookup|dig|host|drill)\s+(?:[+-]\S+\s+)*[\w$-]*(?:token|key|secret|pass|cred|env|data|\$)[\w${}-]*\.[\w-]+\.[\w.-]+`)
 
 	// transferRE is a route by which generic credentials leave the
 	// machine whatever the host: mail, file transfer, a cloud bucket, a
@@ -80,12 +80,14 @@ var (
 	envCaptureRE    = regexp.MustCompile(`(?i)\b(?:capture|captures|collect|collects|gather|gathers|dump|dumps|extract|extracts|grab|grabs|harvest|harvests)\s+(?:the\s+)?values?\s+of\b`)
 	// capturedSentRE sends on what an earlier step captured, to a party
 	// named by an address or by what it is.
-	capturedSentRE = regexp.MustCompile(`(?i)\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:captured|collected|gathered|harvested|extracted|retrieved|stolen)\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\b` + inSentence + `{0,60}?\b(?:to|at)\s+(?:` + dest + `|(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|collector|dashboard|webhook)s?\b)`)
+	capturedSentRE = regexp.MustCompile(`(?i)(?:\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:captured|collected|gathered|harvested|extracted|retrieved|stolen)\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\b|\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\s+(?:you|it|we)\s+(?:captured|collected|gathered|harvested|extracted|retrieved|read)\b)` + inSentence + `{0,60}?\b(?:to|at)\s+(?:` + dest + `|(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|collector|dashboard|webhook)s?\b)`)
 
 	// secretBodyRE is a request whose whole body is a secret's variable:
 	// an API takes its key in a header or a named field, a harvest posts
 	// the value itself.
-	secretBodyRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?)[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)|\bwget\b[^\n]*--(?:post|body)-data[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)`)
+	secretBodyRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?)[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)|\bwget\b[^\n]*--(?:post|body)-data[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)` +
+		// The same in a call: data=os.environ["X_TOKEN"], body: process.env.X_KEY.
+		`|\b(?:data|content|body|json)\s*[=:]\s*(?:os\.environ(?:\.get)?\s*[\[(]\s*["']|os\.getenv\(\s*["']|process\.env\.|process\.env\[\s*["'])[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)["']?\s*[\])]?\s*[,)}]`)
 
 	// bccRE puts a fixed address in the blind copy of mail.
 	bccRE = regexp.MustCompile(`(?i)(?:\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b)` + inSentence + `{0,80}?[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+` + inSentence + `{0,40}?\b(?:to|in|as)\s+(?:the\s+)?(?:bcc|blind\s+(?:carbon\s+)?copy)\b`)
@@ -115,6 +117,7 @@ func scanProseHarvests(fs *findings, raw, prose string, blocks []codeBlock) {
 		return
 	}
 	scanProseSentences(fs, prose)
+	scanWrappedHandOver(fs, prose)
 	scanCapturedEnv(fs, prose)
 	scanHiddenBcc(fs, prose)
 }
@@ -123,7 +126,7 @@ func scanProseHarvests(fs *findings, raw, prose string, blocks []codeBlock) {
 // example, or inline code) that posts a secret's variable as the whole
 // body of a request to a host beyond this machine.
 func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example []bool) {
-	if !strings.Contains(lower, "curl") && !strings.Contains(lower, "wget") {
+	if !containsAny(lower, []string{"curl", "wget", "data", "body", "content"}) {
 		return
 	}
 	for start := 0; start < len(raw); {
@@ -140,7 +143,7 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 				code, inExample = true, example[i]
 			}
 		}
-		if code && !inExample && secretBodyRE.MatchString(line) && !localHostRE.MatchString(line) {
+		if code && !inExample && secretBodyRE.MatchString(line) && !localHostRE.MatchString(line) && (containsAny(strings.ToLower(line), netCallWords) && netCallRE.MatchString(line) || containsAny(strings.ToLower(line), netWords) && sendRE.MatchString(line)) {
 			fs.add(RuleExfiltrate, SeverityWithhold, start, end, "a secret's variable sent as the whole body of a request")
 			return
 		}
@@ -267,6 +270,64 @@ func negatedClause(u string, end int) bool {
 		return false
 	}
 	return !concealRE.MatchString(tail) && !purposeRE.MatchString(strings.TrimLeft(tail, " ,;—–-"))
+}
+
+// scanWrappedHandOver reports prose that reads a store in one sentence
+// and hands what it read over in another wrapped over lines ("Then post
+// them\nto https://…"), which handsOver, reading a line at a time, does
+// not see.
+func scanWrappedHandOver(fs *findings, prose string) {
+	if !strings.Contains(prose, "\n") {
+		return
+	}
+	u := unwrapLines(prose)
+	if u == prose || handsOver(prose) >= 0 {
+		return
+	}
+	at := handsOver(u)
+	if at < 0 {
+		return
+	}
+	for start := 0; start < len(prose); {
+		end := strings.IndexByte(prose[start:], '\n')
+		if end < 0 {
+			end = len(prose)
+		} else {
+			end += start
+		}
+		if line := prose[start:end]; containsAny(strings.ToLower(line), storeWords) && namesStore(line) && !templateLine(line) {
+			s, e := sentenceAt(u, start+len(line)/2)
+			if s < e && imperativeReadRE.MatchString(u[s:e]) && !notHarvestRE.MatchString(u[s:e]) {
+				hs, he := sentenceAt(u, at)
+				fs.add(RuleExfiltrate, SeverityWithhold, hs, he, "an instruction to read a secret and hand it over")
+				return
+			}
+		}
+		start = end + 1
+	}
+}
+
+// unwrapLines returns prose with the line breaks inside its paragraphs
+// made spaces, offsets kept: a break before a blank line, a list item, a
+// heading or a table row, or after a heading, stays.
+func unwrapLines(prose string) string {
+	b := []byte(prose)
+	lineStart := 0
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\n' {
+			continue
+		}
+		line := strings.TrimSpace(prose[lineStart:i])
+		next := prose[i+1:]
+		if e := strings.IndexByte(next, '\n'); e >= 0 {
+			next = next[:e]
+		}
+		if line != "" && !strings.HasPrefix(line, "#") && line != "---" && strings.TrimSpace(next) != "" && !startsBlock(next) && strings.TrimSpace(next) != "---" {
+			b[i] = ' '
+		}
+		lineStart = i + 1
+	}
+	return string(b)
 }
 
 // scanCapturedEnv reports prose that reads the environment's secrets
