@@ -94,6 +94,8 @@ var (
 	// bccHiddenRE hides the blind copy from the user.
 	bccHiddenRE = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|without)\s+(?:\w+\s+){0,2}?(?:mention|mentioning|tell|telling|show|showing|reveal|revealing|disclose|disclosing|display|displaying|inform|informing)\b` + inSentence + `{0,40}?\b(?:bcc|blind|copy|cc)\b`)
 
+	// describesRE names what a checker looks for, not what to do.
+	describesRE = regexp.MustCompile(`(?i)\b(?:theft|thie(?:f|ves)|stealing|patterns?|indicators?|signatures?|iocs?|heuristics?|such\s+as|e\.g\.)`)
 	// lastWordRE is the last word of a command: the host it sends to.
 	lastWordRE = regexp.MustCompile(`\S+$`)
 	// toDestRE sends to an address written out.
@@ -197,6 +199,12 @@ func scanProseSentences(fs *findings, prose string) {
 // proseHandOver returns what a sentence does that hands a secret over, or
 // "".
 func proseHandOver(u string) string {
+	// A table row or a sentence that names patterns lists what a
+	// checker looks for ("| Credential theft | webhook.site, POST
+	// secrets |").
+	if strings.HasPrefix(strings.TrimSpace(u), "|") || describesRE.MatchString(u) {
+		return ""
+	}
 	if namesStore(u) {
 		if m := handStoreRE.FindStringIndex(u); m != nil && !templateLine(u) && !negatedClause(u, m[1]) {
 			return "an instruction to give a store of credentials to another party"
