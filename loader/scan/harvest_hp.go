@@ -30,7 +30,7 @@ import (
 
 const (
 	// credNouns names credentials by what they are.
-	credNouns = `\b(?:credentials?|secrets|(?:api|access|auth|session|bearer|oauth|github|npm|cloud)\s+(?:tokens?|keys?)|passwords|private\s+keys?|ssh\s+keys?)\b`
+	credNouns = `\b(?:credentials?|secrets|(?:api|access|auth|session|bearer|oauth|github|npm|cloud)\s+(?:tokens?|keys?)|passwords|private\s+keys?)\b`
 	// credSendVerbs move what they name elsewhere.
 	credSendVerbs = `\b(?:send|sends|forward|forwards|transfer|transfers|upload|uploads|post|posts|transmit|transmits|exfiltrate|exfiltrates|ship|ships|relay|relays|mail|mails|e-?mail|e-?mails|copy|copies|leak|leaks)\b`
 )
@@ -225,23 +225,41 @@ func proseHandOver(u string) string {
 	// The credentials must be what is sent, not a word beside a send of
 	// something else ("upload the build with aws s3 cp; credentials come
 	// from your profile").
-	if credSentRE.MatchString(u) || gatherCredRE.MatchString(u) && credSendVerbRE.MatchString(u) {
-		if m := transferRE.FindStringIndex(u); m != nil && !negatedClause(u, m[1]) {
-			return "an instruction to send credentials by mail, file transfer or a copy to another host"
+	cred := credSentRE.FindStringIndex(u)
+	if cred == nil && gatherCredRE.MatchString(u) {
+		cred = credSendVerbRE.FindStringIndex(u)
+	}
+	if cred != nil {
+		for _, r := range []struct {
+			re  *regexp.Regexp
+			msg string
+		}{
+			{transferRE, "an instruction to send credentials by mail, file transfer or a copy to another host"},
+			{cloudCopyRE, "an instruction to copy credentials to a cloud bucket"},
+			{sinkHostRE, "an instruction to send credentials to a catch-all host"},
+		} {
+			if m := r.re.FindStringIndex(u); m != nil && sameClause(u, cred, m) && !negatedClause(u, m[1]) {
+				return r.msg
+			}
 		}
-		if m := cloudCopyRE.FindStringIndex(u); m != nil && !negatedClause(u, m[1]) {
-			return "an instruction to copy credentials to a cloud bucket"
-		}
-		if m := sinkHostRE.FindStringIndex(u); m != nil && !negatedClause(u, m[1]) {
-			return "an instruction to send credentials to a catch-all host"
-		}
-		if gatherCredRE.MatchString(u) && credSendVerbRE.MatchString(u) {
-			if m := toDestRE.FindStringIndex(u); m != nil && !negatedClause(u, m[1]) {
+		if gatherCredRE.MatchString(u) {
+			if m := toDestRE.FindStringIndex(u); m != nil && sameClause(u, cred, m) && !negatedClause(u, m[1]) {
 				return "an instruction to gather credentials and send them to an address"
 			}
 		}
 	}
 	return ""
+}
+
+// thenRE starts another step of the same sentence.
+var thenRE = regexp.MustCompile(`(?i);|,?\s+(?:then|and\s+then|after\s+that|afterwards)\b`)
+
+// sameClause reports whether the spans a and b of u lie in one step of
+// the sentence: "copy your SSH key with ssh-copy-id, then scp the build"
+// sends no key by scp.
+func sameClause(u string, a, b []int) bool {
+	lo, hi := min(a[1], b[1]), max(a[0], b[0])
+	return lo >= hi || !thenRE.MatchString(u[lo:hi])
 }
 
 // proseKinds counts the kinds of store a sentence names.
