@@ -131,12 +131,13 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 	if !containsAny(lower, []string{"curl", "wget", "data", "body", "content"}) {
 		return
 	}
-	for start := 0; start < len(raw); {
-		end := strings.IndexByte(raw[start:], '\n')
-		if end < 0 {
-			end = len(raw)
-		} else {
-			end += start
+	// The expression reads one line at a time; each match is then judged
+	// by the line and the block that hold it.
+	for _, m := range secretBodyRE.FindAllStringIndex(raw, 16) {
+		start := strings.LastIndexByte(raw[:m[0]], '\n') + 1
+		end := len(raw)
+		if e := strings.IndexByte(raw[m[1]:], '\n'); e >= 0 {
+			end = m[1] + e
 		}
 		line := raw[start:end]
 		code, inExample := fs.kind == kindCode || strings.Contains(line, "`"), false
@@ -145,11 +146,11 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 				code, inExample = true, example[i]
 			}
 		}
-		if code && !inExample && secretBodyRE.MatchString(line) && !localHostRE.MatchString(line) && (containsAny(strings.ToLower(line), netCallWords) && netCallRE.MatchString(line) || containsAny(strings.ToLower(line), netWords) && sendRE.MatchString(line)) {
+		low := strings.ToLower(line)
+		if code && !inExample && !localHostRE.MatchString(line) && (containsAny(low, netCallWords) && netCallRE.MatchString(line) || containsAny(low, netWords) && sendRE.MatchString(line)) {
 			fs.add(RuleExfiltrate, SeverityWithhold, start, end, "a secret's variable sent as the whole body of a request")
 			return
 		}
-		start = end + 1
 	}
 }
 
@@ -158,7 +159,7 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 func sentences(prose string, words *regexp.Regexp, max int) [][2]int {
 	var spans [][2]int
 	last := -1
-	for _, m := range words.FindAllStringIndex(prose, -1) {
+	for _, m := range words.FindAllStringIndex(prose, 1024) {
 		if m[0] < last {
 			continue
 		}
@@ -314,7 +315,7 @@ func scanWrappedHandOver(fs *findings, prose string) {
 	if at < 0 {
 		return
 	}
-	for start := 0; start < len(prose); {
+	for start, seen := 0, 0; start < len(prose) && seen < 64; {
 		end := strings.IndexByte(prose[start:], '\n')
 		if end < 0 {
 			end = len(prose)
@@ -322,6 +323,7 @@ func scanWrappedHandOver(fs *findings, prose string) {
 			end += start
 		}
 		if line := prose[start:end]; containsAny(strings.ToLower(line), storeWords) && namesStore(line) && !templateLine(line) {
+			seen++
 			s, e := sentenceAt(u, start+len(line)/2)
 			if s < e && imperativeReadRE.MatchString(u[s:e]) && !notHarvestRE.MatchString(u[s:e]) {
 				hs, he := sentenceAt(u, at)
