@@ -72,7 +72,7 @@ func (fs *findings) scanText(raw string, depth int) {
 	}
 	if fs.kind&(kindSkill|kindCode) != 0 {
 		scanHarvest(fs, raw, prose, blocks)
-		scanHarvestHC(fs, raw, prose, blocks, depth)
+		scanHarvestCode(fs, raw, prose, blocks, depth)
 	}
 	if depth < maxDecodeDepth {
 		scanEncoded(fs, raw, depth)

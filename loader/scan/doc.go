@@ -61,11 +61,22 @@
 //     agent's mail tools and mailto: links, a secret carried through a
 //     name split from it, and a path spelt in joined pieces. A
 //     resource address whose path names secrets (internal://credentials)
-//     is a secret path too. A command indented as code, a read carried
-//     through a loop, a with-statement or a dict into a request's body, a
-//     command encoded in pieces joined at run time, a CI secret sent to a
-//     host not its service's and a silent push to a remote the skill adds
-//     are read too (harvest_hc.go).
+//     is a secret path too. Version 8 reads a command indented as code, a
+//     read carried through a loop, a with-statement or a dict into a
+//     request's body, a command encoded in pieces joined at run time, a CI
+//     secret sent to a host not its service's and a silent push to a
+//     remote the skill adds (harvest_code.go); a skill's front matter does
+//     not make its blocks a security skill's examples. It reads prose as
+//     written: a sentence wrapped over lines or in a folded
+//     description is read whole; a clause that hides or excuses the act
+//     ("so you don't lose it", "must not be shown in chat") does not
+//     forbid it; "it runs `x.py`, which reads …" is the skill's own act;
+//     commands written without backticks (scp to a host, a DNS lookup
+//     whose name carries a secret, a cloud copy), credentials named by
+//     what they are and sent by mail, file transfer, a bucket or to a
+//     catch-all host, the environment's secrets captured and sent on, a
+//     secret's variable as a request's whole body, and a fixed blind copy
+//     hidden from the user all withhold (harvest_prose.go).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

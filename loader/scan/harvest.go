@@ -187,7 +187,7 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 // runs); prose, for Markdown, the text with code blocks blanked, read
 // sentence by sentence for instructions to read stores.
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
-	scanProseHarvests(fs, raw, prose, blocks) // harvest_hp.go
+	scanProseHarvests(fs, raw, prose, blocks) // harvest_prose.go
 	lower := strings.ToLower(raw)
 	if !containsAny(lower, storeWords) && !containsAny(lower, envWords) && !containsAny(lower, secretCmdWords) && !containsAny(lower, secretVarWords) {
 		// A path spelt in pieces names its store only once joined.

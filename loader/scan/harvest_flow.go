@@ -98,7 +98,7 @@ type flow struct {
 	walletSent   int               // a wallet's key or phrase sent over the network, or -1
 	provider     map[string]string // names assigned a provider's key, by provider
 	keyAway      int               // a provider's key sent to another host, or -1
-	hc           hcFlow            // harvest_hc.go's state
+	code         codeFlow          // harvest_code.go's state
 }
 
 func newFlow() *flow {

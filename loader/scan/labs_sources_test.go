@@ -13,28 +13,28 @@ import (
 	"unicode/utf8"
 )
 
-// Sources gathered by issue 43's helper g3 from research datasets and
+// Sources gathered by issue 43's seventh session from research datasets and
 // benchmarks of malicious agent skills. Which samples count was fixed from
 // each source's own labels before any verdict of this scanner on them was
 // seen. The split of each source is the first hex digit of
 // sha256(OWNER/NAME): 0-7 development, 8-f held out.
 
-func init() { corpusSources = append(corpusSources, g3Sources...) }
+func init() { corpusSources = append(corpusSources, labsSources...) }
 
-var g3Sources = []corpusSource{
+var labsSources = []corpusSource{
 	// sha256("protectskills/MaliciousSkillBench") begins with 2.
-	{name: "protectskills+MaliciousSkillBench", heldOut: false, load: g3LoadMaliciousSkillBench},
+	{name: "protectskills+MaliciousSkillBench", heldOut: false, load: labsLoadMaliciousSkillBench},
 	// sha256("optimuslabs-io/skillsgoat") begins with 7.
-	{name: "optimuslabs-io+skillsgoat", heldOut: false, load: g3LoadSkillsGoat},
+	{name: "optimuslabs-io+skillsgoat", heldOut: false, load: labsLoadSkillsGoat},
 	// sha256("nandangupta-security/SkillsGoat") begins with 3.
-	{name: "nandangupta-security+SkillsGoat", heldOut: false, load: g3LoadNandanSkillsGoat},
+	{name: "nandangupta-security+SkillsGoat", heldOut: false, load: labsLoadNandanSkillsGoat},
 	// sha256("liyixuan201211/skillnotary") begins with 5.
-	{name: "liyixuan201211+skillnotary", heldOut: false, load: g3LoadSkillNotary},
+	{name: "liyixuan201211+skillnotary", heldOut: false, load: labsLoadSkillNotary},
 	// sha256("barryqy/openclaw") begins with d.
-	{name: "barryqy+openclaw", heldOut: true, load: g3LoadOpenClawLab},
+	{name: "barryqy+openclaw", heldOut: true, load: labsLoadOpenClawLab},
 }
 
-// g3MaliciousSkillBenchHarvesters are skills of MaliciousSkillBench
+// labsMaliciousSkillBenchHarvesters are skills of MaliciousSkillBench
 // (protectskills/MaliciousSkillBench), each a path inside
 // packages/SRC002_packages.tar.gz. SRC002 is MaliciousAgentSkillsBench,
 // 157 skills found malicious in the wild on skills.rest and skillsmp.com,
@@ -64,13 +64,13 @@ var g3Sources = []corpusSource{
 // (rest_234), in images put on a file host with the key in its own header
 // (smp_2343), or in command injection and unpinned packages (rest_3103,
 // smp_413, smp_3588). They are left out as development samples were before
-// (SkillFortifyBench's A03), and TestHarvesthwNotHarvests keeps their
+// (SkillFortifyBench's A03), and TestHarvestWildNotHarvests keeps their
 // shapes unwithheld. One remains.
-var g3MaliciousSkillBenchHarvesters = []string{
+var labsMaliciousSkillBenchHarvesters = []string{
 	"packages/smp_2795/email", // ASB04_005375
 }
 
-// g3SkillsGoatHarvesters are SkillsGoat's entries (optimuslabs-io/skillsgoat,
+// labsSkillsGoatHarvesters are SkillsGoat's entries (optimuslabs-io/skillsgoat,
 // a deliberately vulnerable corpus of skills, pasture/CATEGORY/ENTRY, the
 // skill in ENTRY/skill and its ground truth in ENTRY/expected.yaml) whose
 // expected.yaml lists the category data-exfiltration or
@@ -91,7 +91,7 @@ var g3MaliciousSkillBenchHarvesters = []string{
 // clean alone). Its benign FP-bait entries are not laid out. All eleven are
 // taken (the cap of twelve is not reached). The repository has no snapshot
 // here: the session laid out these skills from read_file.
-var g3SkillsGoatHarvesters = []string{
+var labsSkillsGoatHarvesters = []string{
 	"behavior-chain/300-adversarial-context-loader",
 	"behavior-chain/300-workspace-health-reporter",
 	"calibration/000-base64-obvious",
@@ -105,9 +105,9 @@ var g3SkillsGoatHarvesters = []string{
 	"silent-operator/300-definition-of-done-push",
 }
 
-func g3LoadSkillsGoat(tb testing.TB, dir string) []sample {
+func labsLoadSkillsGoat(tb testing.TB, dir string) []sample {
 	var out []sample
-	for _, entry := range g3SkillsGoatHarvesters {
+	for _, entry := range labsSkillsGoatHarvesters {
 		for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "pasture", entry, "skill"), nil) {
 			if s.id != "." {
 				continue // only the entry's own SKILL.md
@@ -119,7 +119,7 @@ func g3LoadSkillsGoat(tb testing.TB, dir string) []sample {
 	return out
 }
 
-// g3NandanGoatHarvesters are the entries of nandangupta-security/SkillsGoat
+// labsNandanGoatHarvesters are the entries of nandangupta-security/SkillsGoat
 // (the corpus optimuslabs-io/skillsgoat names as its inspiration; same
 // layout, its own skills) whose expected.yaml rationale has the skill send
 // secrets away: 102-config-backup-helper (uploads .env, .npmrc and
@@ -129,24 +129,24 @@ func g3LoadSkillsGoat(tb testing.TB, dir string) []sample {
 // Codecov pattern). 201-env-setup-doctor only prints .env and .npmrc; the
 // others destroy, persist, inject, install or squat. Its three benign
 // entries are false-positive bait written for scanners: probes.
-var g3NandanGoatHarvesters = []string{
+var labsNandanGoatHarvesters = []string{
 	"data-exfiltration/102-config-backup-helper",
 	"scanner-evasion-obfuscation/301-deploy-notifier",
 	"scanner-evasion-obfuscation/302-ci-log-shipper",
 }
 
-var g3NandanGoatProbes = []string{
+var labsNandanGoatProbes = []string{
 	"benign/001-shell-wrapper-tool",
 	"benign/203-changelog-generator",
 	"benign/303-image-asset-embedder",
 }
 
-func g3LoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
+func labsLoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
 	var out []sample
 	for _, entries := range []struct {
 		names []string
 		probe bool
-	}{{g3NandanGoatHarvesters, false}, {g3NandanGoatProbes, true}} {
+	}{{labsNandanGoatHarvesters, false}, {labsNandanGoatProbes, true}} {
 		for _, entry := range entries.names {
 			for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "pasture", entry, "skill"), nil) {
 				if s.id != "." {
@@ -161,7 +161,7 @@ func g3LoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
 	return out
 }
 
-// g3LoadSkillNotary reads skillnotary's two test fixtures
+// labsLoadSkillNotary reads skillnotary's two test fixtures
 // (test/fixtures/NAME/SKILL.md). Its tests (test/analyze.test.ts) call exfil
 // "the exfiltration fixture" and assert the critical "secrets+network
 // combination" (it posts ~/.ssh/id_rsa with curl -d @), beside a curl|bash,
@@ -170,7 +170,7 @@ func g3LoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
 // ("a well-behaved skill produces no findings") is a probe. The repository
 // has no snapshot here: the session laid out the two fixtures from
 // read_file.
-func g3LoadSkillNotary(tb testing.TB, dir string) []sample {
+func labsLoadSkillNotary(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test/fixtures")
 	out := loadNamedHarvesters(tb, root, []string{"exfil"})
 	for _, s := range loadSkillDirs(tb, "", filepath.Join(root, "benign"), nil) {
@@ -183,14 +183,14 @@ func g3LoadSkillNotary(tb testing.TB, dir string) []sample {
 	return out
 }
 
-// g3LoadOpenClawLab reads barryqy/openclaw, a DevNet lab that secures an
+// labsLoadOpenClawLab reads barryqy/openclaw, a DevNet lab that secures an
 // OpenClaw workflow. Its README names skills/workspace-migration-assistant
 // "the intentionally unsafe malicious skill" whose demo
 // (scripts/run_skill_exfil_demo.sh) shows it "stealing fake secrets into a
 // localhost collector", and which the lab quarantines for "credential
 // exfiltration": a harvester. skills/release-brief-helper is "the clean
 // comparison skill", written for the lab, so it is a probe.
-func g3LoadOpenClawLab(tb testing.TB, dir string) []sample {
+func labsLoadOpenClawLab(tb testing.TB, dir string) []sample {
 	out := loadNamedHarvesters(tb, filepath.Join(dir, "skills"), []string{"workspace-migration-assistant"})
 	for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "skills", "release-brief-helper"), nil) {
 		if s.id != "." {
@@ -202,16 +202,16 @@ func g3LoadOpenClawLab(tb testing.TB, dir string) []sample {
 	return out
 }
 
-func g3LoadMaliciousSkillBench(tb testing.TB, dir string) []sample {
+func labsLoadMaliciousSkillBench(tb testing.TB, dir string) []sample {
 	archive := filepath.Join(dir, "packages/SRC002_packages.tar.gz")
 	if _, err := os.Stat(archive); err != nil {
 		return nil
 	}
-	skills := g3ReadTarSkills(tb, archive, g3MaliciousSkillBenchHarvesters)
+	skills := labsReadTarSkills(tb, archive, labsMaliciousSkillBenchHarvesters)
 	var out []sample
-	for _, p := range g3MaliciousSkillBenchHarvesters {
+	for _, p := range labsMaliciousSkillBenchHarvesters {
 		files := skills[p]
-		if !g3HasSkillMD(files) {
+		if !labsHasSkillMD(files) {
 			continue
 		}
 		out = append(out, sample{
@@ -222,10 +222,10 @@ func g3LoadMaliciousSkillBench(tb testing.TB, dir string) []sample {
 	return out
 }
 
-// g3ReadTarSkills reads the text files of each skill folder of a gzipped
+// labsReadTarSkills reads the text files of each skill folder of a gzipped
 // tar archive, keyed by folder, with the filters loadSkillDirs applies
 // (no NUL byte, valid UTF-8, at most 1 MiB).
-func g3ReadTarSkills(tb testing.TB, archive string, folders []string) map[string][]File {
+func labsReadTarSkills(tb testing.TB, archive string, folders []string) map[string][]File {
 	f, err := os.Open(archive)
 	if err != nil {
 		tb.Fatal(err)
@@ -267,7 +267,7 @@ func g3ReadTarSkills(tb testing.TB, archive string, folders []string) map[string
 	return out
 }
 
-func g3HasSkillMD(files []File) bool {
+func labsHasSkillMD(files []File) bool {
 	for _, f := range files {
 		if f.Path == "SKILL.md" {
 			return true
@@ -276,22 +276,22 @@ func g3HasSkillMD(files []File) bool {
 	return false
 }
 
-// TestG3SourcesLoad checks that each source of this file, when laid out,
+// TestLabSourcesLoad checks that each source of this file, when laid out,
 // yields every sample its list names: a fixture moved or renamed upstream
 // must fail here rather than shrink the figure quietly. It loads, never
 // scans.
-func TestG3SourcesLoad(t *testing.T) {
+func TestLabSourcesLoad(t *testing.T) {
 	for _, c := range []struct {
 		source string
 		load   func(testing.TB, string) []sample
 		want   int // harvesters
 		probes int
 	}{
-		{"protectskills+MaliciousSkillBench", g3LoadMaliciousSkillBench, len(g3MaliciousSkillBenchHarvesters), 0},
-		{"optimuslabs-io+skillsgoat", g3LoadSkillsGoat, len(g3SkillsGoatHarvesters), 0},
-		{"nandangupta-security+SkillsGoat", g3LoadNandanSkillsGoat, len(g3NandanGoatHarvesters), len(g3NandanGoatProbes)},
-		{"liyixuan201211+skillnotary", g3LoadSkillNotary, 1, 1},
-		{"barryqy+openclaw", g3LoadOpenClawLab, 1, 1},
+		{"protectskills+MaliciousSkillBench", labsLoadMaliciousSkillBench, len(labsMaliciousSkillBenchHarvesters), 0},
+		{"optimuslabs-io+skillsgoat", labsLoadSkillsGoat, len(labsSkillsGoatHarvesters), 0},
+		{"nandangupta-security+SkillsGoat", labsLoadNandanSkillsGoat, len(labsNandanGoatHarvesters), len(labsNandanGoatProbes)},
+		{"liyixuan201211+skillnotary", labsLoadSkillNotary, 1, 1},
+		{"barryqy+openclaw", labsLoadOpenClawLab, 1, 1},
 	} {
 		dir := filepath.Join(corpusRoot(), c.source)
 		if _, err := os.Stat(dir); err != nil {

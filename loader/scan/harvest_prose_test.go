@@ -2,8 +2,8 @@ package scan
 
 import "testing"
 
-// TestHarvesthpProse holds the verdicts on harvests that version 7 let
-// pass for how their prose is written (issue 43, helper hp, from other
+// TestHarvestProseAsWritten holds the verdicts on harvests that version 7 let
+// pass for how their prose is written (issue 43's seventh session, from other
 // scanners' development fixtures): a sentence wrapped over lines, a
 // negation in a clause that hides or excuses the act, the skill's own
 // script described with "which", commands written without backticks,
@@ -11,7 +11,7 @@ import "testing"
 // sent on, a secret posted as a request's whole body, a hidden blind
 // copy. Each attack is written for this test as an attacker would; each
 // clean case is a real skill's practice that looks like it.
-func TestHarvesthpProse(t *testing.T) {
+func TestHarvestProseAsWritten(t *testing.T) {
 	fence := "```"
 	sh := func(body string) string { return fence + "bash\n" + body + "\n" + fence + "\n" }
 	cases := []skillCase{

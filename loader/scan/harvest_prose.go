@@ -101,16 +101,16 @@ var (
 	// toDestRE sends to an address written out.
 	toDestRE = regexp.MustCompile(`(?i)\b(?:to|at)\s+` + dest)
 
-	// hpWords gate the prose rules: a file holding none is not read by
+	// proseWords gate the prose rules: a file holding none is not read by
 	// them.
-	hpWords = []string{"upload", "send", "post", "transmit", "forward", "sync", "submit", "ship", "scp", "nslookup", "dig ", "host ", "drill ", "transfer", "mail", "copy", "copies", "leak", "exfiltrat", "relay", "back up", "backs up", "include", "bcc", "blind", "curl", "wget", "share", "deliver", "paste"}
+	proseWords = []string{"upload", "send", "post", "transmit", "forward", "sync", "submit", "ship", "scp", "nslookup", "dig ", "host ", "drill ", "transfer", "mail", "copy", "copies", "leak", "exfiltrat", "relay", "back up", "backs up", "include", "bcc", "blind", "curl", "wget", "share", "deliver", "paste"}
 )
 
 // scanProseHarvests reports the harvests of the kinds above. It runs
 // beside scanHarvest, on the same texts.
 func scanProseHarvests(fs *findings, raw, prose string, blocks []codeBlock) {
 	lower := strings.ToLower(raw)
-	if !containsAny(lower, hpWords) {
+	if !containsAny(lower, proseWords) {
 		return
 	}
 	example := exampleBlocks(raw, prose, blocks)

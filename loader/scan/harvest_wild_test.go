@@ -2,7 +2,7 @@ package scan
 
 import "testing"
 
-// TestHarvesthwNotHarvests holds the verdicts on the shapes of the
+// TestHarvestWildNotHarvests holds the verdicts on the shapes of the
 // in-the-wild skills MaliciousSkillBench labels harvesters (its SRC002
 // set) whose text neither reads a credential nor sends one away: the harm
 // its authors saw is in a script fetched at run time, in code that runs a
@@ -14,7 +14,7 @@ import "testing"
 // host, a key given to a sandbox platform's tool that asks for it), so a
 // rule for it would withhold real skills; the cases beside them, which
 // the rules already withhold, are where the same skill becomes a harvest.
-func TestHarvesthwNotHarvests(t *testing.T) {
+func TestHarvestWildNotHarvests(t *testing.T) {
 	fence := "```"
 	cases := []skillCase{
 		// A CLI installed from its vendor's script, then logged in to: the

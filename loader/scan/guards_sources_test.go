@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Sources gathered for issue 43 by helper g2: the attack and clean
+// Sources gathered by issue 43's seventh session from skill guards: the attack and clean
 // fixtures of other people's skill scanners (names with "skill-guard",
 // "skillguard", "skill-audit"…), which nobody here had used. A harvester is
 // a skill whose own author's labels (a catalog, a labels file, a test, the
@@ -53,7 +53,7 @@ var aisonaProbes = []string{
 
 func loadG2Aisona(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "dataset")
-	return append(loadNamedHarvesters(tb, root, aisonaHarvesters), g2NamedProbes(tb, root, aisonaProbes)...)
+	return append(loadNamedHarvesters(tb, root, aisonaHarvesters), guardsNamedProbes(tb, root, aisonaProbes)...)
 }
 
 // loadG2SVGreg reads SVGreg/skill-guard's testdata (digit 2: development).
@@ -65,7 +65,7 @@ func loadG2Aisona(tb testing.TB, dir string) []sample {
 // many-attack sources were. testdata/benign is its clean probe.
 func loadG2SVGreg(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "testdata")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious"}), g2NamedProbes(tb, root, []string{"benign"})...)
+	return append(loadNamedHarvesters(tb, root, []string{"malicious"}), guardsNamedProbes(tb, root, []string{"benign"})...)
 }
 
 // loadG2Lxb reads lxbworld/SkillGuard's tests/fixtures/malicious/
@@ -95,7 +95,7 @@ func loadG2Lxb(tb testing.TB, dir string) []sample {
 func loadG2SkillAudit(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test/fixtures")
 	return append(loadNamedHarvesters(tb, root, skillAuditHarvesters),
-		g2NamedProbes(tb, root, []string{"PI-EXFIL-TRIGGER-CLAUSE/benign"})...)
+		guardsNamedProbes(tb, root, []string{"PI-EXFIL-TRIGGER-CLAUSE/benign"})...)
 }
 
 var skillAuditHarvesters = []string{"PI-EXFIL-TRIGGER-CLAUSE/malicious", "malicious/security-auditor-override"}
@@ -107,7 +107,7 @@ var skillAuditHarvesters = []string{"PI-EXFIL-TRIGGER-CLAUSE/malicious", "malici
 // medium-risk reads one key and fetches a page, sending nothing.
 // safe-skill.md ("should get a high security score") is a probe.
 func loadG2BruceGuard(tb testing.TB, dir string) []sample {
-	return g2SingleFileProbe(filepath.Join(dir, "test-skills/safe-skill.md"))
+	return guardsSingleFileProbe(filepath.Join(dir, "test-skills/safe-skill.md"))
 }
 
 // loadG2Rudrendu reads RudrenduPaul/skillguard's examples (digit 9: held
@@ -122,7 +122,7 @@ var rudrenduProbes = []string{
 }
 
 func loadG2Rudrendu(tb testing.TB, dir string) []sample {
-	return g2NamedProbes(tb, filepath.Join(dir, "examples"), rudrenduProbes)
+	return guardsNamedProbes(tb, filepath.Join(dir, "examples"), rudrenduProbes)
 }
 
 // openclawGuardHarvesters are xiexie-qiuligao/openclaw-skill-guard's
@@ -145,7 +145,7 @@ var openclawGuardProbes = []string{
 
 func loadG2OpenclawGuard(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "fixtures")
-	return append(loadNamedHarvesters(tb, root, openclawGuardHarvesters), g2NamedProbes(tb, root, openclawGuardProbes)...)
+	return append(loadNamedHarvesters(tb, root, openclawGuardHarvesters), guardsNamedProbes(tb, root, openclawGuardProbes)...)
 }
 
 // arturoHarvesters are arturoaguileraa/skill-guard's fixtures
@@ -170,8 +170,8 @@ func loadG2Arturo(tb testing.TB, dir string) []sample {
 	return loadNamedHarvesters(tb, filepath.Join(dir, "apps/jev/eval/fixtures/malicious"), arturoHarvesters)
 }
 
-// g2NamedProbes reads the skills root/NAME as clean probes.
-func g2NamedProbes(tb testing.TB, root string, names []string) []sample {
+// guardsNamedProbes reads the skills root/NAME as clean probes.
+func guardsNamedProbes(tb testing.TB, root string, names []string) []sample {
 	var out []sample
 	for _, name := range names {
 		for _, s := range loadSkillDirs(tb, "", filepath.Join(root, name), nil) {
@@ -185,8 +185,8 @@ func g2NamedProbes(tb testing.TB, root string, names []string) []sample {
 	return out
 }
 
-// g2SingleFileProbe reads one file as a clean probe skill's SKILL.md.
-func g2SingleFileProbe(path string) []sample {
+// guardsSingleFileProbe reads one file as a clean probe skill's SKILL.md.
+func guardsSingleFileProbe(path string) []sample {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
@@ -195,7 +195,7 @@ func g2SingleFileProbe(path string) []sample {
 	return []sample{{id: name, probe: true, skill: []File{{Path: "SKILL.md", Data: data}}, dir: name}}
 }
 
-var g2Sources = []corpusSource{
+var guardsSources = []corpusSource{
 	{name: "aisona-lab+skill-guard", load: loadG2Aisona},
 	{name: "SVGreg+skill-guard", load: loadG2SVGreg},
 	{name: "lxbworld+SkillGuard", load: loadG2Lxb},
@@ -206,13 +206,13 @@ var g2Sources = []corpusSource{
 	{name: "arturoaguileraa+skill-guard", heldOut: true, load: loadG2Arturo},
 }
 
-func init() { corpusSources = append(corpusSources, g2Sources...) }
+func init() { corpusSources = append(corpusSources, guardsSources...) }
 
-// TestG2SourcesLoad checks that each source of this file, when laid out,
+// TestGuardSourcesLoad checks that each source of this file, when laid out,
 // yields every harvester and probe its lists name, and no verdict: a
 // fixture moved upstream must fail here rather than shrink a figure
 // quietly.
-func TestG2SourcesLoad(t *testing.T) {
+func TestGuardSourcesLoad(t *testing.T) {
 	for _, c := range []struct {
 		source           string
 		harvests, probes int
@@ -231,7 +231,7 @@ func TestG2SourcesLoad(t *testing.T) {
 			continue
 		}
 		var load func(testing.TB, string) []sample
-		for _, s := range g2Sources {
+		for _, s := range guardsSources {
 			if s.name == c.source {
 				load = s.load
 			}

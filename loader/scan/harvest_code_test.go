@@ -2,15 +2,15 @@ package scan
 
 import "testing"
 
-// TestHarvesthcEvasions holds the verdicts on harvesters of the kinds that
+// TestHarvestCodeEvasions holds the verdicts on harvesters of the kinds that
 // passed the rules on issue 43's development fixtures of other scanners
-// (helper hc's share): a command indented as code, a read carried through
+// (issue 43's seventh session): a command indented as code, a read carried through
 // a loop, a with-statement and a dict into a request whose call spans
 // lines, a command encoded in pieces joined at run time, a CI secret in a
 // request's body to another host, the repository pushed to a remote the
 // skill adds, hidden. Each is written for this test as an attacker would,
 // beside real skills' practice that looks the same and must pass.
-func TestHarvesthcEvasions(t *testing.T) {
+func TestHarvestCodeEvasions(t *testing.T) {
 	fence := "```"
 	cases := []skillCase{
 		// A command indented as code, not fenced.

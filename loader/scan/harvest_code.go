@@ -98,8 +98,8 @@ var withAsRE = regexp.MustCompile(`^\s*(?:async\s+)?with\s+(.+?)\s+as\s+([A-Za-z
 // (d[k] = v, d.k = v), or a value added to one (out.append(v)).
 var itemSetRE = regexp.MustCompile(`^\s*([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)\s*(?:\+=|=[^=])|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|add|push|insert|setdefault|write)\s*\(`)
 
-// hcFlow is what a flow follows for the rules of this file.
-type hcFlow struct {
+// codeFlow is what a flow follows for the rules of this file.
+type codeFlow struct {
 	cont string // a shell command continued on the next line
 	fn   string // the function whose body the lines are in
 }
@@ -117,8 +117,8 @@ var returnRE = regexp.MustCompile(`^\s*(?:return|yield)\s+(.+)`)
 func (f *flow) readLoop(line string) {
 	// A function that returns what it read hands the read to its
 	// callers: the function's name carries it (payload = read_keys()).
-	if f.hc.fn != "" && returnRE.MatchString(line) {
-		f.tainted[f.hc.fn] = true
+	if f.code.fn != "" && returnRE.MatchString(line) {
+		f.tainted[f.code.fn] = true
 	}
 	if m := forVarRE.FindStringSubmatch(line); m != nil {
 		f.tainted[m[1]] = true
@@ -136,13 +136,13 @@ func (f *flow) readLoop(line string) {
 // in a dict or a list.
 func (f *flow) carryMore(line string) {
 	if m := funcRE.FindStringSubmatch(line); m != nil {
-		f.hc.fn = m[1]
+		f.code.fn = m[1]
 	}
 	if len(f.tainted) == 0 {
 		return
 	}
-	if m := returnRE.FindStringSubmatch(line); m != nil && f.hc.fn != "" && f.anyTainted(headerArgRE.ReplaceAllString(m[1], " ")) {
-		f.tainted[f.hc.fn] = true
+	if m := returnRE.FindStringSubmatch(line); m != nil && f.code.fn != "" && f.anyTainted(headerArgRE.ReplaceAllString(m[1], " ")) {
+		f.tainted[f.code.fn] = true
 		return
 	}
 	if m := withAsRE.FindStringSubmatch(line); m != nil {
@@ -379,9 +379,9 @@ func scanJoinedPieces(fs *findings, raw string, depth int) {
 	}
 }
 
-// scanHarvestHC runs the harvest rules of this file that read a file
+// scanHarvestCode runs the harvest rules of this file that read a file
 // whole rather than line by line in scanHarvest.
-func scanHarvestHC(fs *findings, raw, prose string, blocks []codeBlock, depth int) {
+func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, depth int) {
 	scanJoinedPieces(fs, raw, depth)
 	if fs.kind&(kindSkill|kindCode) == 0 {
 		return
@@ -412,8 +412,8 @@ func scanHarvestHC(fs *findings, raw, prose string, blocks []codeBlock, depth in
 // command sends to a host not its service's.
 func (f *flow) ciSecretLine(line string, pos int) {
 	var cmd string
-	cmd, f.hc.cont = continued(f.hc.cont, line)
-	if f.keyAway < 0 && f.hc.cont == "" && ciSecretAway(cmd) {
+	cmd, f.code.cont = continued(f.code.cont, line)
+	if f.keyAway < 0 && f.code.cont == "" && ciSecretAway(cmd) {
 		f.keyAway = pos
 	}
 }

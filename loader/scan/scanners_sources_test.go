@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Sources gathered by issue 43's helper g1: the attack fixtures of other
+// Sources gathered by issue 43's seventh session from skill scanners: the attack fixtures of other
 // people's skill scanners and benchmarks (repositories named *skill-scan*,
 // *skillscan*, *skill_scan*, *skill-scanner*), none read here before. Which
 // fixtures count was fixed from each author's own labels (an index, an
@@ -20,9 +20,9 @@ import (
 // split is the first hex digit of sha256("OWNER/NAME"): 0-7 development,
 // 8-f held out. At most 12 harvesters come from one source.
 
-// g1Dirs reads the skills root/NAME (each a folder whose SKILL.md is at its
+// scannersDirs reads the skills root/NAME (each a folder whose SKILL.md is at its
 // top), as harvesters when harvest is set and as probes otherwise.
-func g1Dirs(tb testing.TB, root string, names []string, harvest bool) []sample {
+func scannersDirs(tb testing.TB, root string, names []string, harvest bool) []sample {
 	var out []sample
 	for _, name := range names {
 		for _, s := range loadSkillDirs(tb, "", filepath.Join(root, name), nil) {
@@ -37,9 +37,9 @@ func g1Dirs(tb testing.TB, root string, names []string, harvest bool) []sample {
 	return out
 }
 
-// g1Files reads the single-file skills root/NAME, each read as one skill's
+// scannersFiles reads the single-file skills root/NAME, each read as one skill's
 // SKILL.md, as harvesters when harvest is set and as probes otherwise.
-func g1Files(root string, names []string, harvest bool) []sample {
+func scannersFiles(root string, names []string, harvest bool) []sample {
 	var out []sample
 	for _, name := range names {
 		data, err := os.ReadFile(filepath.Join(root, name))
@@ -54,7 +54,7 @@ func g1Files(root string, names []string, harvest bool) []sample {
 	return out
 }
 
-// g1EdgecasesHarvesters are the fixtures of edgecases-PurpleHax/skillscan
+// scannersEdgecasesHarvesters are the fixtures of edgecases-PurpleHax/skillscan
 // (test/corpus/NAME, each a whole SKILL.md; development, digit 2) that its
 // labels (test/corpus/corpus.json: label, categories, description) file as
 // exfiltration of a secret or the project's configuration to an outside
@@ -70,7 +70,7 @@ func g1Files(root string, names []string, harvest bool) []sample {
 // engineering and permission escalation. Its real-world folder holds
 // published skills under another benchmark's labels, most of them plain
 // ordinary skills, so it is not counted.
-var g1EdgecasesHarvesters = []string{
+var scannersEdgecasesHarvesters = []string{
 	"malicious/moderate/exfiltration-001.md",
 	"malicious/obvious/exfiltration-001.md",
 	"malicious/obvious/obfuscation-001.md",
@@ -78,10 +78,10 @@ var g1EdgecasesHarvesters = []string{
 	"malicious/subtle/exfiltration-001.md",
 }
 
-// g1EdgecasesProbes are its benign fixtures written for the corpus
+// scannersEdgecasesProbes are its benign fixtures written for the corpus
 // (corpus.json: "Legitimate … skill"); benign/real-world holds published
 // skills and is left out.
-var g1EdgecasesProbes = []string{
+var scannersEdgecasesProbes = []string{
 	"benign/api-development.md", "benign/code-review.md", "benign/database-migration.md",
 	"benign/debugging.md", "benign/deploy.md", "benign/documentation.md",
 	"benign/git-workflow.md", "benign/onboarding.md", "benign/security-audit.md",
@@ -90,10 +90,10 @@ var g1EdgecasesProbes = []string{
 
 func loadG1Edgecases(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test/corpus")
-	return append(g1Files(root, g1EdgecasesHarvesters, true), g1Files(root, g1EdgecasesProbes, false)...)
+	return append(scannersFiles(root, scannersEdgecasesHarvesters, true), scannersFiles(root, scannersEdgecasesProbes, false)...)
 }
 
-// g1SkillscanHarvesters are kurtpayne/skillscan's fixtures (development,
+// scannersSkillscanHarvesters are kurtpayne/skillscan's fixtures (development,
 // digit 4): the adversarial cases (tests/adversarial/cases/NAME, each with
 // its verdict and finding in expectations.json) that read a secret and send
 // it — a05_secret_http (.env credentials POSTed), a07_dns_exfil (a .env
@@ -106,7 +106,7 @@ func loadG1Edgecases(tb testing.TB, dir string) []sample {
 // payload in files that are not a skill (main.py, setup.sh, package.json).
 // The same cases sit in kurtpayne/skillscan-security, where they are not
 // counted again.
-var g1SkillscanHarvesters = []string{
+var scannersSkillscanHarvesters = []string{
 	"tests/adversarial/cases/a05_secret_http",
 	"tests/adversarial/cases/a07_dns_exfil",
 	"tests/adversarial/cases/a08_smtp_exfil",
@@ -115,10 +115,10 @@ var g1SkillscanHarvesters = []string{
 	"tests/fixtures/malicious/semantic_prompt_injection",
 }
 
-// g1SkillscanProbes are its clean fixtures: the adversarial suite's benign
+// scannersSkillscanProbes are its clean fixtures: the adversarial suite's benign
 // cases (a22_benign, a27_graph_benign, verdict allow) and the benign
 // fixture and example.
-var g1SkillscanProbes = []string{
+var scannersSkillscanProbes = []string{
 	"examples/benign_skill",
 	"tests/adversarial/cases/a22_benign",
 	"tests/adversarial/cases/a27_graph_benign",
@@ -126,7 +126,7 @@ var g1SkillscanProbes = []string{
 }
 
 func loadG1Skillscan(tb testing.TB, dir string) []sample {
-	return append(g1Dirs(tb, dir, g1SkillscanHarvesters, true), g1Dirs(tb, dir, g1SkillscanProbes, false)...)
+	return append(scannersDirs(tb, dir, scannersSkillscanHarvesters, true), scannersDirs(tb, dir, scannersSkillscanProbes, false)...)
 }
 
 // loadG1DemoSkills reads kurtpayne/skillscan-demo-skills (development,
@@ -136,8 +136,8 @@ func loadG1Skillscan(tb testing.TB, dir string) []sample {
 // clean with an advisory, minimal, risky but declared tools) are probes.
 func loadG1DemoSkills(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "skills")
-	return append(g1Dirs(tb, root, []string{"data-exfiltrator"}, true),
-		g1Dirs(tb, root, []string{"code-reviewer", "deploy-agent", "meeting-summarizer", "weather-lookup"}, false)...)
+	return append(scannersDirs(tb, root, []string{"data-exfiltrator"}, true),
+		scannersDirs(tb, root, []string{"code-reviewer", "deploy-agent", "meeting-summarizer", "weather-lookup"}, false)...)
 }
 
 // loadG1Sturesson reads Sturessonwille/agentskillscanners (development,
@@ -154,8 +154,8 @@ func loadG1Sturesson(tb testing.TB, dir string) []sample {
 	for i, p := range probes {
 		probes[i] = filepath.Base(p)
 	}
-	return append(g1Dirs(tb, filepath.Join(dir, "vulnerable-skills"), []string{"11-obfuscated-exfil"}, true),
-		g1Dirs(tb, filepath.Join(dir, "benign-skills"), probes, false)...)
+	return append(scannersDirs(tb, filepath.Join(dir, "vulnerable-skills"), []string{"11-obfuscated-exfil"}, true),
+		scannersDirs(tb, filepath.Join(dir, "benign-skills"), probes, false)...)
 }
 
 // loadG1Krahimov reads krahimov/skill-scanner (development, digit 1):
@@ -167,8 +167,8 @@ func loadG1Sturesson(tb testing.TB, dir string) []sample {
 // attacks; its five benign fixtures are probes.
 func loadG1Krahimov(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(g1Dirs(tb, root, []string{"malicious/data-exfil", "malicious/supporting-script-exfil"}, true),
-		g1Dirs(tb, root, []string{"benign/git-helper", "benign/jq-gh", "benign/markdown-formatter", "benign/process-env", "benign/weather-tool"}, false)...)
+	return append(scannersDirs(tb, root, []string{"malicious/data-exfil", "malicious/supporting-script-exfil"}, true),
+		scannersDirs(tb, root, []string{"benign/git-helper", "benign/jq-gh", "benign/markdown-formatter", "benign/process-env", "benign/weather-tool"}, false)...)
 }
 
 // loadG1SkillScanAAA reads dongqingli6/skill-scan-aaa (development, digit
@@ -182,11 +182,11 @@ func loadG1Krahimov(tb testing.TB, dir string) []sample {
 // not harvesters.
 func loadG1SkillScanAAA(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "asg/samples")
-	return append(g1Dirs(tb, root, []string{"credential_exfil_skill", "data_thief"}, true),
-		g1Dirs(tb, root, []string{"benign_weather"}, false)...)
+	return append(scannersDirs(tb, root, []string{"credential_exfil_skill", "data_thief"}, true),
+		scannersDirs(tb, root, []string{"benign_weather"}, false)...)
 }
 
-// g1NyuwayHarvesters are Nyuway-Cybersecurity/nyuwayskillscanner's
+// scannersNyuwayHarvesters are Nyuway-Cybersecurity/nyuwayskillscanner's
 // benchmark fixtures (benchmarks/corpus/malicious/NAME; development, digit
 // 5) that benchmarks/expected.json labels covert_exfiltration and that send
 // a secret or the environment: credential-forwarder and
@@ -199,13 +199,13 @@ func loadG1SkillScanAAA(tb testing.TB, dir string) []sample {
 // covert_exfiltration only downloads and runs; the others persist,
 // poison, escape or destroy. Its clean and benign_suspicious fixtures are
 // probes.
-var g1NyuwayHarvesters = []string{
+var scannersNyuwayHarvesters = []string{
 	"credential-forwarder", "hardcoded-secret-leaker", "homoglyph-secret-forwarder",
 	"javascript-postinstall-abuser", "script-exfil-deserializer", "semantic-delayed-exfil",
 	"shell-network-runner",
 }
 
-var g1NyuwayProbes = []string{
+var scannersNyuwayProbes = []string{
 	"benign_suspicious/dependency-installer", "benign_suspicious/remote-doc-loader",
 	"benign_suspicious/typosquat-requirements", "benign_suspicious/workspace-indexer",
 	"clean/code-review-helper", "clean/data-table-formatter", "clean/note-summarizer",
@@ -214,8 +214,8 @@ var g1NyuwayProbes = []string{
 
 func loadG1Nyuway(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "benchmarks/corpus")
-	return append(g1Dirs(tb, filepath.Join(root, "malicious"), g1NyuwayHarvesters, true),
-		g1Dirs(tb, root, g1NyuwayProbes, false)...)
+	return append(scannersDirs(tb, filepath.Join(root, "malicious"), scannersNyuwayHarvesters, true),
+		scannersDirs(tb, root, scannersNyuwayProbes, false)...)
 }
 
 // loadG1Fernandopaes reads thefernandopaes/skillscan (development, digit
@@ -225,10 +225,10 @@ func loadG1Nyuway(tb testing.TB, dir string) []sample {
 // safe-skill is a probe (suspicious-skill is neither).
 func loadG1Fernandopaes(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(g1Dirs(tb, root, []string{"malicious-skill"}, true), g1Dirs(tb, root, []string{"safe-skill"}, false)...)
+	return append(scannersDirs(tb, root, []string{"malicious-skill"}, true), scannersDirs(tb, root, []string{"safe-skill"}, false)...)
 }
 
-// g1SecurityShowcase are kurtpayne/skillscan-security's showcase fixtures
+// scannersSecurityShowcase are kurtpayne/skillscan-security's showcase fixtures
 // (examples/showcase/NAME; held out, digit c) whose line in
 // examples/showcase/INDEX.md names a secret or the user's data being taken
 // away (credential harvest, exfiltration, cross-server data exfiltration)
@@ -244,27 +244,27 @@ func loadG1Fernandopaes(tb testing.TB, dir string) []sample {
 // skill; 53 is a client's settings file; 52, 71, 86, 88, 89, 92, 98, 99
 // and 101 describe a campaign rather than order it; 04, 20, 35, 38, 61, 68
 // and 81 gather or reach secrets and send nothing by their labels.
-var g1SecurityShowcase = []string{
+var scannersSecurityShowcase = []string{
 	"45_mcp_tool_prompt_injection", "65_dev_credential_harvest_list",
 	"74_cross_server_mcp_invocation",
 	"78_mcp_poison_credential_exfil_chain", "79_stealth_network_exfil_chain",
 }
 
-// g1SecurityHijackers are its corpus/agent_hijacker fixtures named for
+// scannersSecurityHijackers are its corpus/agent_hijacker fixtures named for
 // taking the user's data: ah27_telemetry_exfil (the user's text and
 // environment sent to the author's analytics) and
 // ah34_personalization_harvest (a profile of the user's health and
 // household kept on the provider's servers). The corpus' benign folder
 // holds published skills, not counted.
-var g1SecurityHijackers = []string{
+var scannersSecurityHijackers = []string{
 	"ah27_telemetry_exfil.md", "ah34_personalization_harvest.md",
 }
 
 func loadG1SkillscanSecurity(tb testing.TB, dir string) []sample {
 	showcase := filepath.Join(dir, "examples/showcase")
-	out := g1Dirs(tb, showcase, g1SecurityShowcase, true)
-	out = append(out, g1Files(filepath.Join(dir, "corpus/agent_hijacker"), g1SecurityHijackers, true)...)
-	return append(out, g1Dirs(tb, showcase, []string{"12_benign_minimal"}, false)...)
+	out := scannersDirs(tb, showcase, scannersSecurityShowcase, true)
+	out = append(out, scannersFiles(filepath.Join(dir, "corpus/agent_hijacker"), scannersSecurityHijackers, true)...)
+	return append(out, scannersDirs(tb, showcase, []string{"12_benign_minimal"}, false)...)
 }
 
 // loadG1SkillscanBenchmark reads kurtpayne/skillscan-benchmark's example
@@ -274,8 +274,8 @@ func loadG1SkillscanSecurity(tb testing.TB, dir string) []sample {
 // benign samples (manifest.benign.jsonl, one of them dual_use) are probes.
 func loadG1SkillscanBenchmark(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "example_corpus/samples")
-	return append(g1Files(root, []string{"malicious/synthetic_novel/data_exfiltration/env_telemetry_sync.md"}, true),
-		g1Files(root, []string{"benign/api_config_helper.md", "benign/word_counter.md"}, false)...)
+	return append(scannersFiles(root, []string{"malicious/synthetic_novel/data_exfiltration/env_telemetry_sync.md"}, true),
+		scannersFiles(root, []string{"benign/api_config_helper.md", "benign/word_counter.md"}, false)...)
 }
 
 // loadG1Rexcoleman reads rexcoleman/agent-skill-scanner (held out, digit
@@ -285,10 +285,10 @@ func loadG1SkillscanBenchmark(tb testing.TB, dir string) []sample {
 // e0b is a copy of a published skill, and data/curated copies ClawHub's
 // skills.
 func loadG1Rexcoleman(tb testing.TB, dir string) []sample {
-	return g1Files(filepath.Join(dir, "data/synthetic"), []string{"e0a_positive_control.md"}, true)
+	return scannersFiles(filepath.Join(dir, "data/synthetic"), []string{"e0a_positive_control.md"}, true)
 }
 
-var g1Sources = []corpusSource{
+var scannersSources = []corpusSource{
 	// Development (first hex digit 0-7).
 	{name: "edgecases-PurpleHax+skillscan", load: loadG1Edgecases},
 	{name: "kurtpayne+skillscan", load: loadG1Skillscan},
@@ -304,27 +304,27 @@ var g1Sources = []corpusSource{
 	{name: "rexcoleman+agent-skill-scanner", heldOut: true, load: loadG1Rexcoleman},
 }
 
-func init() { corpusSources = append(corpusSources, g1Sources...) }
+func init() { corpusSources = append(corpusSources, scannersSources...) }
 
-// TestGathered1SourcesLoad checks that each source of this file, when laid
+// TestScannerSourcesLoad checks that each source of this file, when laid
 // out, yields every sample its lists name: a fixture moved or renamed
 // upstream must fail here rather than shrink a figure quietly. It scans
 // nothing.
-func TestGathered1SourcesLoad(t *testing.T) {
+func TestScannerSourcesLoad(t *testing.T) {
 	want := map[string][2]int{ // harvesters, probes
-		"edgecases-PurpleHax+skillscan":           {len(g1EdgecasesHarvesters), len(g1EdgecasesProbes)},
-		"kurtpayne+skillscan":                     {len(g1SkillscanHarvesters), len(g1SkillscanProbes)},
+		"edgecases-PurpleHax+skillscan":           {len(scannersEdgecasesHarvesters), len(scannersEdgecasesProbes)},
+		"kurtpayne+skillscan":                     {len(scannersSkillscanHarvesters), len(scannersSkillscanProbes)},
 		"kurtpayne+skillscan-demo-skills":         {1, 4},
 		"Sturessonwille+agentskillscanners":       {1, 15},
 		"krahimov+skill-scanner":                  {2, 5},
 		"dongqingli6+skill-scan-aaa":              {2, 1},
-		"Nyuway-Cybersecurity+nyuwayskillscanner": {len(g1NyuwayHarvesters), len(g1NyuwayProbes)},
+		"Nyuway-Cybersecurity+nyuwayskillscanner": {len(scannersNyuwayHarvesters), len(scannersNyuwayProbes)},
 		"thefernandopaes+skillscan":               {1, 1},
-		"kurtpayne+skillscan-security":            {len(g1SecurityShowcase) + len(g1SecurityHijackers), 1},
+		"kurtpayne+skillscan-security":            {len(scannersSecurityShowcase) + len(scannersSecurityHijackers), 1},
 		"kurtpayne+skillscan-benchmark":           {1, 2},
 		"rexcoleman+agent-skill-scanner":          {1, 0},
 	}
-	for _, src := range g1Sources {
+	for _, src := range scannersSources {
 		w, ok := want[src.name]
 		if !ok {
 			t.Errorf("%s: no expected count", src.name)
