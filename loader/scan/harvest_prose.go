@@ -164,6 +164,7 @@ func sentences(prose string, words *regexp.Regexp, max int) [][2]int {
 			continue
 		}
 		s, e := sentenceAt(prose, m[0])
+		s = afterStructureLines(prose, s, m[0])
 		if s >= e {
 			continue
 		}
@@ -174,6 +175,25 @@ func sentences(prose string, words *regexp.Regexp, max int) [][2]int {
 		}
 	}
 	return spans
+}
+
+// afterStructureLines moves a sentence's start at s past the lines before
+// pos that are no prose (a front matter's or a rule's "---", a heading),
+// which a sentence without a full stop runs on from: a finding starts at
+// the sentence's first words.
+func afterStructureLines(prose string, s, pos int) int {
+	for s < pos {
+		nl := strings.IndexByte(prose[s:pos], '\n')
+		if nl < 0 {
+			break
+		}
+		line := strings.TrimSpace(prose[s : s+nl])
+		if line != "---" && line != "..." && !strings.HasPrefix(line, "#") && line != "" {
+			break
+		}
+		s += nl + 1
+	}
+	return s
 }
 
 // unwrapRE is a line break inside a sentence, with the indentation of a
