@@ -153,6 +153,41 @@ func loadG5Chiron(tb testing.TB, dir string) []sample {
 		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
 }
 
+// loadG5Skillci reads mahitoh/skillci's fixtures (digit 4: development):
+// malicious-skill, which its tests (tests/audit.test.ts) and CI expect to
+// fail the audit, posts ANTHROPIC_API_KEY and the AWS credentials to a
+// "tuning service" among other attacks, a harvester; it packs one line per
+// rule of that tool (CONTRIBUTING.md), so it is development material only.
+// clean-skill, the passing case, is a probe; messy-skill is a quality
+// fixture, not counted.
+func loadG5Skillci(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "fixtures")
+	return append(loadNamedHarvesters(tb, root, g5MaliciousSkill),
+		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+}
+
+// loadG5Uncloak reads fevziegeyurtsevenler/uncloak's tests/fixtures (digit
+// 7: development): malicious, which its CI (.github/workflows/ci.yml)
+// expects the scan to fail, hides in Unicode tag characters an order to
+// read the SSH key and mail it away, a harvester; clean, which CI expects
+// to pass, is a probe. mcp and rules hold no skill.
+func loadG5Uncloak(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious"}),
+		guardsNamedProbes(tb, root, []string{"clean"})...)
+}
+
+// loadG5Skillspector reads sw30labs/skillspector-trial's tests/fixtures
+// (digit e: held out): evil-skill tells the agent to run its exfil.py,
+// whose own comment says it "reads local secrets and posts them out", a
+// harvester; clean-skill is the tool's clean look-alike (a digest it
+// sends), a probe. sloppy-skill is a quality fixture, not counted.
+func loadG5Skillspector(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(loadNamedHarvesters(tb, root, []string{"evil-skill"}),
+		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+}
+
 var g5Sources = []corpusSource{
 	{name: "WaelAbouceo+vouch", load: loadG5Vouch},
 	{name: "mmedabo+AgentFirewall", load: loadG5AgentFirewall},
@@ -160,9 +195,12 @@ var g5Sources = []corpusSource{
 	{name: "aadityaparab+sentinel-warden", load: loadG5SentinelWarden},
 	{name: "oldmanstillcan+purgatory", load: loadG5Purgatory},
 	{name: "alidevai+chiron_agent", load: loadG5Chiron},
+	{name: "mahitoh+skillci", load: loadG5Skillci},
+	{name: "fevziegeyurtsevenler+uncloak", load: loadG5Uncloak},
 	{name: "domehahn+skil", heldOut: true, load: loadG5Skil},
 	{name: "iadknet+new-app-scaffolding-skills", heldOut: true, load: loadG5Scaffolding},
 	{name: "selamy-labs+agent-skills", heldOut: true, load: loadG5Selamy},
+	{name: "sw30labs+skillspector-trial", heldOut: true, load: loadG5Skillspector},
 }
 
 func init() { corpusSources = append(corpusSources, g5Sources...) }
@@ -182,6 +220,9 @@ func TestMore5SourcesLoad(t *testing.T) {
 		"domehahn+skil":                      {len(g5SkilHarvesters), len(g5SkilProbes)},
 		"iadknet+new-app-scaffolding-skills": {1, 0},
 		"selamy-labs+agent-skills":           {1, 0},
+		"mahitoh+skillci":                    {1, 1},
+		"fevziegeyurtsevenler+uncloak":       {1, 1},
+		"sw30labs+skillspector-trial":        {1, 1},
 	}
 	for _, src := range g5Sources {
 		dir := filepath.Join(corpusRoot(), src.name)
