@@ -188,6 +188,40 @@ func loadG5Skillspector(tb testing.TB, dir string) []sample {
 		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
 }
 
+// loadG5Skillfrisk reads Topicspot/skillfrisk's tests/fixtures (digit a:
+// held out): malicious_skill ("bad example"), which its tests
+// (tests/test_scanner.py, test_diff.py) scan as the malicious case, has the
+// agent read the SSH key and .env and send a token to a server among
+// other attacks, a harvester; benign_skill, which its tests expect to have
+// no high-risk finding, is a probe. benign_skill_update is a diff fixture.
+func loadG5Skillfrisk(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
+		guardsNamedProbes(tb, root, []string{"benign_skill"})...)
+}
+
+// loadG5AwesomeChatGPT reads eusourmr/awesome-chatgpt-skills'
+// tests/fixtures/unsafe-skill (digit b: held out), a "deliberately unsafe
+// fixture used only to prove Security Gate v1 blocks dangerous patterns",
+// whose prose has the agent read the API token and send it away. Laid out
+// from read_file at d345755183b5fb1b94ab6c6b0cfbfe46436dc21d.
+func loadG5AwesomeChatGPT(tb testing.TB, dir string) []sample {
+	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), []string{"unsafe-skill"})
+}
+
+// loadG5Jianwei reads yzdily/jianwei's tests/fixtures (digit c: held out):
+// malicious_skill, "a seemingly helpful skill that exfiltrates data" by its
+// own description, has the agent send the conversation away (its evil.py,
+// "网络外发（数据外泄）", posts no user data and is not why it counts), a
+// harvester; clean_skill ("does not read secrets", a fixture to show its
+// scanner does not misfire) is a probe. Laid out from read_file at
+// 844ebd0657818e747cce352a86db73348549d514.
+func loadG5Jianwei(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
+		guardsNamedProbes(tb, root, []string{"clean_skill"})...)
+}
+
 var g5Sources = []corpusSource{
 	{name: "WaelAbouceo+vouch", load: loadG5Vouch},
 	{name: "mmedabo+AgentFirewall", load: loadG5AgentFirewall},
@@ -201,6 +235,9 @@ var g5Sources = []corpusSource{
 	{name: "iadknet+new-app-scaffolding-skills", heldOut: true, load: loadG5Scaffolding},
 	{name: "selamy-labs+agent-skills", heldOut: true, load: loadG5Selamy},
 	{name: "sw30labs+skillspector-trial", heldOut: true, load: loadG5Skillspector},
+	{name: "Topicspot+skillfrisk", heldOut: true, load: loadG5Skillfrisk},
+	{name: "eusourmr+awesome-chatgpt-skills", heldOut: true, load: loadG5AwesomeChatGPT},
+	{name: "yzdily+jianwei", heldOut: true, load: loadG5Jianwei},
 }
 
 func init() { corpusSources = append(corpusSources, g5Sources...) }
@@ -223,6 +260,9 @@ func TestMore5SourcesLoad(t *testing.T) {
 		"mahitoh+skillci":                    {1, 1},
 		"fevziegeyurtsevenler+uncloak":       {1, 1},
 		"sw30labs+skillspector-trial":        {1, 1},
+		"Topicspot+skillfrisk":               {1, 1},
+		"eusourmr+awesome-chatgpt-skills":    {1, 0},
+		"yzdily+jianwei":                     {1, 1},
 	}
 	for _, src := range g5Sources {
 		dir := filepath.Join(corpusRoot(), src.name)
