@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Sources gathered by issue 43's eighth session (helper g5) by searching
+// Sources gathered by issue 43's eighth session (the eighth session) by searching
 // for the attack fixtures of skill gates, agent firewalls and skill
 // toolkits whose names do not say "scan" or "guard": each ships a
 // skill it labels malicious (its folder, its own description, a comment,
@@ -21,7 +21,7 @@ import (
 // fixed from the authors' labels before any verdict of this scanner on
 // them was seen; held-out ones are only measured.
 
-// g5SkilHarvesters are domehahn/skil's malicious fixtures (split digit f:
+// gatesSkilHarvesters are domehahn/skil's malicious fixtures (split digit f:
 // held out) that send secrets away. Its benchmark
 // (benchmark/corpus/TIER/ID/fixture.yaml, ground_truth) labels
 // bench-002-credential-exfiltration malicious, category
@@ -33,19 +33,19 @@ import (
 // gate. bench-017-agent-snooping reads another agent's files but its
 // rationale names no sending; the other malicious entries are injection,
 // hidden orders, SSRF, supply chain, MCP permissions and dynamic code.
-var g5SkilHarvesters = []string{
+var gatesSkilHarvesters = []string{
 	"benchmark/corpus/development/bench-002-credential-exfiltration/artifact",
 	"tests/fixtures/malicious-skill",
 }
 
-// g5SkilProbes are the benchmark's ground_truth "malicious: false"
+// gatesSkilProbes are the benchmark's ground_truth "malicious: false"
 // entries that carry a SKILL.md: look-alikes written for the benchmark
 // (an anti-injection policy, an eval warning, a local credential
 // self-check, a documented API call, a subprocess allowlist, a review of
 // its own MCP manifest, a pinned dependency, a user-preference memory
 // write, a confirmed destructive action). bench-011 and bench-019 hold
 // only MCP manifests.
-var g5SkilProbes = []string{
+var gatesSkilProbes = []string{
 	"development/bench-007-defensive-anti-injection-policy/artifact",
 	"development/bench-008-eval-warning-comment/artifact",
 	"development/bench-009-local-credential-self-check/artifact",
@@ -57,36 +57,36 @@ var g5SkilProbes = []string{
 	"evaluation/bench-021-destructive-action-requires-confirmation/artifact",
 }
 
-func loadG5Skil(tb testing.TB, dir string) []sample {
-	return append(loadNamedHarvesters(tb, dir, g5SkilHarvesters),
-		guardsNamedProbes(tb, filepath.Join(dir, "benchmark/corpus"), g5SkilProbes)...)
+func loadGateSkil(tb testing.TB, dir string) []sample {
+	return append(loadNamedHarvesters(tb, dir, gatesSkilHarvesters),
+		guardsNamedProbes(tb, filepath.Join(dir, "benchmark/corpus"), gatesSkilProbes)...)
 }
 
-// g5MaliciousSkill is the one fixture folder name the single-fixture
+// gatesMaliciousSkill is the one fixture folder name the single-fixture
 // sources below share.
-var g5MaliciousSkill = []string{"malicious-skill"}
+var gatesMaliciousSkill = []string{"malicious-skill"}
 
-// loadG5Scaffolding reads iadknet/new-app-scaffolding-skills'
+// loadGateScaffolding reads iadknet/new-app-scaffolding-skills'
 // tests/fixtures/malicious-skill (digit f: held out), "Deliberately unsafe
 // fixture used to verify the skill security gate" by its own description,
 // whose prose has the agent read an SSH key and upload it. The repository
 // has no snapshot here: the session laid the file out from read_file at
 // 0c31ebf30e4f4615e7a939feb93a5f3df6bb578f.
-func loadG5Scaffolding(tb testing.TB, dir string) []sample {
-	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), g5MaliciousSkill)
+func loadGateScaffolding(tb testing.TB, dir string) []sample {
+	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), gatesMaliciousSkill)
 }
 
-// loadG5Selamy reads selamy-labs/agent-skills' tests/fixtures/malicious-skill
+// loadGateSelamy reads selamy-labs/agent-skills' tests/fixtures/malicious-skill
 // (digit 9: held out), "a poisoned skill used only as a negative fixture for
 // the security gate", whose prose and block send the user's API key and
 // session token away. Its other fixtures (injection-attempt,
 // silence-phrase, leaking-org-name, layout and front-matter faults) are
 // other failures of its contribution gate, not theft.
-func loadG5Selamy(tb testing.TB, dir string) []sample {
-	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), g5MaliciousSkill)
+func loadGateSelamy(tb testing.TB, dir string) []sample {
+	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), gatesMaliciousSkill)
 }
 
-// loadG5Vouch reads WaelAbouceo/vouch's examples (digit 6: development):
+// loadGateVouch reads WaelAbouceo/vouch's examples (digit 6: development):
 // malicious-skill posts an SSH key and the environment's tokens to a
 // collector among other attacks, a harvester; benign-skill ("performs no
 // network access") is a probe. evasive-skill sends an API key only to the
@@ -94,159 +94,159 @@ func loadG5Selamy(tb testing.TB, dir string) []sample {
 // out; example-agent is a demo agent's skills. The repository has no
 // snapshot here: laid out from read_file at
 // 56f166612dfe2e49dad9f48d6e1184c915cb036f.
-func loadG5Vouch(tb testing.TB, dir string) []sample {
+func loadGateVouch(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, g5MaliciousSkill),
+	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
 		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
 }
 
-// loadG5AgentFirewall reads mmedabo/AgentFirewall's examples (digit 2:
+// loadGateAgentFirewall reads mmedabo/AgentFirewall's examples (digit 2:
 // development): malicious-skill ("DEMO: this artifact is intentionally
 // malicious") has the agent send ANTHROPIC_API_KEY and SSH keys to a
 // webhook, and its setup.sh ("a catalogue of malicious behaviour") posts
 // them too: a harvester. safe-skill is a probe; signed-skill shows
 // signing and is not counted.
-func loadG5AgentFirewall(tb testing.TB, dir string) []sample {
+func loadGateAgentFirewall(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, g5MaliciousSkill),
+	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
 		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
 }
 
-// loadG5Skilltest reads archplg/skilltest's test/fixtures/malicious-skill
+// loadGateSkilltest reads archplg/skilltest's test/fixtures/malicious-skill
 // (digit 2: development): its prose sends shared files with the API keys
 // to a Slack webhook and the scripts/setup.sh it says to run first posts
 // ~/.ssh and the AWS credentials to webhook.site. It has no clean fixture.
 // Laid out from read_file at 67bb3dbaf7909238def5aede2de283a6c1d9ead5.
-func loadG5Skilltest(tb testing.TB, dir string) []sample {
-	return loadNamedHarvesters(tb, filepath.Join(dir, "test/fixtures"), g5MaliciousSkill)
+func loadGateSkilltest(tb testing.TB, dir string) []sample {
+	return loadNamedHarvesters(tb, filepath.Join(dir, "test/fixtures"), gatesMaliciousSkill)
 }
 
-// loadG5SentinelWarden reads aadityaparab/sentinel-warden's examples
+// loadGateSentinelWarden reads aadityaparab/sentinel-warden's examples
 // (digit 5: development): malicious-skill, whose own description says it
 // "reads ~/.aws/credentials and posts them to a webhook", a harvester;
 // clean-skill is a probe. hidden-unicode, cursor-rules and sketchy-mcp are
 // other attacks or not skills. Laid out from read_file at
 // d043c68882778bd838659f5a4781eaac25f0e6f5.
-func loadG5SentinelWarden(tb testing.TB, dir string) []sample {
+func loadGateSentinelWarden(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, g5MaliciousSkill),
+	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
 		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
 }
 
-// loadG5Purgatory reads oldmanstillcan/purgatory's tests/fixtures (digit 7:
+// loadGatePurgatory reads oldmanstillcan/purgatory's tests/fixtures (digit 7:
 // development): malicious-skill's hidden instructions send all environment
 // variables away and upload the SSH key, a harvester; clean-skill is a
 // probe. borderline-skill is labelled neither way and is left out.
-func loadG5Purgatory(tb testing.TB, dir string) []sample {
+func loadGatePurgatory(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, g5MaliciousSkill),
+	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
 		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
 }
 
-// loadG5Chiron reads alidevai/chiron_agent's tests/fixtures (digit 7:
+// loadGateChiron reads alidevai/chiron_agent's tests/fixtures (digit 7:
 // development): malicious-skill ("kotu niyetli desenler icerir", malicious
 // patterns, must not be installed) has the agent read API_KEY and send it
 // to an outside address, a harvester; benign-skill is a probe.
-func loadG5Chiron(tb testing.TB, dir string) []sample {
+func loadGateChiron(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, g5MaliciousSkill),
+	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
 		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
 }
 
-// loadG5Skillci reads mahitoh/skillci's fixtures (digit 4: development):
+// loadGateSkillci reads mahitoh/skillci's fixtures (digit 4: development):
 // malicious-skill, which its tests (tests/audit.test.ts) and CI expect to
 // fail the audit, posts ANTHROPIC_API_KEY and the AWS credentials to a
 // "tuning service" among other attacks, a harvester; it packs one line per
 // rule of that tool (CONTRIBUTING.md), so it is development material only.
 // clean-skill, the passing case, is a probe; messy-skill is a quality
 // fixture, not counted.
-func loadG5Skillci(tb testing.TB, dir string) []sample {
+func loadGateSkillci(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "fixtures")
-	return append(loadNamedHarvesters(tb, root, g5MaliciousSkill),
+	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
 		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
 }
 
-// loadG5Uncloak reads fevziegeyurtsevenler/uncloak's tests/fixtures (digit
+// loadGateUncloak reads fevziegeyurtsevenler/uncloak's tests/fixtures (digit
 // 7: development): malicious, which its CI (.github/workflows/ci.yml)
 // expects the scan to fail, hides in Unicode tag characters an order to
 // read the SSH key and mail it away, a harvester; clean, which CI expects
 // to pass, is a probe. mcp and rules hold no skill.
-func loadG5Uncloak(tb testing.TB, dir string) []sample {
+func loadGateUncloak(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(loadNamedHarvesters(tb, root, []string{"malicious"}),
 		guardsNamedProbes(tb, root, []string{"clean"})...)
 }
 
-// loadG5Skillspector reads sw30labs/skillspector-trial's tests/fixtures
+// loadGateSkillspector reads sw30labs/skillspector-trial's tests/fixtures
 // (digit e: held out): evil-skill tells the agent to run its exfil.py,
 // whose own comment says it "reads local secrets and posts them out", a
 // harvester; clean-skill is the tool's clean look-alike (a digest it
 // sends), a probe. sloppy-skill is a quality fixture, not counted.
-func loadG5Skillspector(tb testing.TB, dir string) []sample {
+func loadGateSkillspector(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(loadNamedHarvesters(tb, root, []string{"evil-skill"}),
 		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
 }
 
-// loadG5Skillfrisk reads Topicspot/skillfrisk's tests/fixtures (digit a:
+// loadGateSkillfrisk reads Topicspot/skillfrisk's tests/fixtures (digit a:
 // held out): malicious_skill ("bad example"), which its tests
 // (tests/test_scanner.py, test_diff.py) scan as the malicious case, has the
 // agent read the SSH key and .env and send a token to a server among
 // other attacks, a harvester; benign_skill, which its tests expect to have
 // no high-risk finding, is a probe. benign_skill_update is a diff fixture.
-func loadG5Skillfrisk(tb testing.TB, dir string) []sample {
+func loadGateSkillfrisk(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
 		guardsNamedProbes(tb, root, []string{"benign_skill"})...)
 }
 
-// loadG5AwesomeChatGPT reads eusourmr/awesome-chatgpt-skills'
+// loadGateAwesomeChatGPT reads eusourmr/awesome-chatgpt-skills'
 // tests/fixtures/unsafe-skill (digit b: held out), a "deliberately unsafe
 // fixture used only to prove Security Gate v1 blocks dangerous patterns",
 // whose prose has the agent read the API token and send it away. Laid out
 // from read_file at d345755183b5fb1b94ab6c6b0cfbfe46436dc21d.
-func loadG5AwesomeChatGPT(tb testing.TB, dir string) []sample {
+func loadGateAwesomeChatGPT(tb testing.TB, dir string) []sample {
 	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), []string{"unsafe-skill"})
 }
 
-// loadG5Jianwei reads yzdily/jianwei's tests/fixtures (digit c: held out):
+// loadGateJianwei reads yzdily/jianwei's tests/fixtures (digit c: held out):
 // malicious_skill, "a seemingly helpful skill that exfiltrates data" by its
 // own description, has the agent send the conversation away (its evil.py,
 // "网络外发（数据外泄）", posts no user data and is not why it counts), a
 // harvester; clean_skill ("does not read secrets", a fixture to show its
 // scanner does not misfire) is a probe. Laid out from read_file at
 // 844ebd0657818e747cce352a86db73348549d514.
-func loadG5Jianwei(tb testing.TB, dir string) []sample {
+func loadGateJianwei(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
 		guardsNamedProbes(tb, root, []string{"clean_skill"})...)
 }
 
-var g5Sources = []corpusSource{
-	{name: "WaelAbouceo+vouch", load: loadG5Vouch},
-	{name: "mmedabo+AgentFirewall", load: loadG5AgentFirewall},
-	{name: "archplg+skilltest", load: loadG5Skilltest},
-	{name: "aadityaparab+sentinel-warden", load: loadG5SentinelWarden},
-	{name: "oldmanstillcan+purgatory", load: loadG5Purgatory},
-	{name: "alidevai+chiron_agent", load: loadG5Chiron},
-	{name: "mahitoh+skillci", load: loadG5Skillci},
-	{name: "fevziegeyurtsevenler+uncloak", load: loadG5Uncloak},
-	{name: "domehahn+skil", heldOut: true, load: loadG5Skil},
-	{name: "iadknet+new-app-scaffolding-skills", heldOut: true, load: loadG5Scaffolding},
-	{name: "selamy-labs+agent-skills", heldOut: true, load: loadG5Selamy},
-	{name: "sw30labs+skillspector-trial", heldOut: true, load: loadG5Skillspector},
-	{name: "Topicspot+skillfrisk", heldOut: true, load: loadG5Skillfrisk},
-	{name: "eusourmr+awesome-chatgpt-skills", heldOut: true, load: loadG5AwesomeChatGPT},
-	{name: "yzdily+jianwei", heldOut: true, load: loadG5Jianwei},
+var gatesSources = []corpusSource{
+	{name: "WaelAbouceo+vouch", load: loadGateVouch},
+	{name: "mmedabo+AgentFirewall", load: loadGateAgentFirewall},
+	{name: "archplg+skilltest", load: loadGateSkilltest},
+	{name: "aadityaparab+sentinel-warden", load: loadGateSentinelWarden},
+	{name: "oldmanstillcan+purgatory", load: loadGatePurgatory},
+	{name: "alidevai+chiron_agent", load: loadGateChiron},
+	{name: "mahitoh+skillci", load: loadGateSkillci},
+	{name: "fevziegeyurtsevenler+uncloak", load: loadGateUncloak},
+	{name: "domehahn+skil", heldOut: true, load: loadGateSkil},
+	{name: "iadknet+new-app-scaffolding-skills", heldOut: true, load: loadGateScaffolding},
+	{name: "selamy-labs+agent-skills", heldOut: true, load: loadGateSelamy},
+	{name: "sw30labs+skillspector-trial", heldOut: true, load: loadGateSkillspector},
+	{name: "Topicspot+skillfrisk", heldOut: true, load: loadGateSkillfrisk},
+	{name: "eusourmr+awesome-chatgpt-skills", heldOut: true, load: loadGateAwesomeChatGPT},
+	{name: "yzdily+jianwei", heldOut: true, load: loadGateJianwei},
 }
 
-func init() { corpusSources = append(corpusSources, g5Sources...) }
+func init() { corpusSources = append(corpusSources, gatesSources...) }
 
-// TestMore5SourcesLoad checks that each source of this file, when laid
+// TestGateSourcesLoad checks that each source of this file, when laid
 // out, yields every harvester and probe its lists name, and runs no
 // verdict: a fixture moved upstream must fail here rather than shrink a
 // figure quietly.
-func TestMore5SourcesLoad(t *testing.T) {
+func TestGateSourcesLoad(t *testing.T) {
 	want := map[string][2]int{
 		"WaelAbouceo+vouch":                  {1, 1},
 		"mmedabo+AgentFirewall":              {1, 1},
@@ -254,7 +254,7 @@ func TestMore5SourcesLoad(t *testing.T) {
 		"aadityaparab+sentinel-warden":       {1, 1},
 		"oldmanstillcan+purgatory":           {1, 1},
 		"alidevai+chiron_agent":              {1, 1},
-		"domehahn+skil":                      {len(g5SkilHarvesters), len(g5SkilProbes)},
+		"domehahn+skil":                      {len(gatesSkilHarvesters), len(gatesSkilProbes)},
 		"iadknet+new-app-scaffolding-skills": {1, 0},
 		"selamy-labs+agent-skills":           {1, 0},
 		"mahitoh+skillci":                    {1, 1},
@@ -264,7 +264,7 @@ func TestMore5SourcesLoad(t *testing.T) {
 		"eusourmr+awesome-chatgpt-skills":    {1, 0},
 		"yzdily+jianwei":                     {1, 1},
 	}
-	for _, src := range g5Sources {
+	for _, src := range gatesSources {
 		dir := filepath.Join(corpusRoot(), src.name)
 		if _, err := os.Stat(dir); err != nil {
 			continue
