@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Sources gathered by issue 43's eighth session (the eighth session) by searching
+// Sources gathered by issue 43's seventh session by searching
 // for the attack fixtures of skill gates, agent firewalls and skill
 // toolkits whose names do not say "scan" or "guard": each ships a
 // skill it labels malicious (its folder, its own description, a comment,
