@@ -1,9 +1,11 @@
 package scan
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 // Sources gathered by issue 43's helper g4 from skill checkers, reviewers,
@@ -126,10 +128,78 @@ func loadG4SafetyGuard(tb testing.TB, dir string) []sample {
 		guardsNamedProbes(tb, root, safetyGuardProbes)...)
 }
 
+// loadG4Inspector reads yu-iskw/skill-inspector's test skills (digit 8:
+// held out). test/malicious-skill's own text (its front matter and its
+// steps) has the agent delete the home folder and send the .env files to an
+// outside address: the destruction is another attack, but the .env files
+// read and sent make it a harvester too. test/safe-skill is a probe.
+func loadG4Inspector(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
+		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+}
+
+// loadG4OpenClawScan reads BrainsyETH/OpenClaw-Scan's tests/fixtures (digit
+// 8: held out), OpenClaw packages whose skill.md (lower case, read here as
+// the SKILL.md) shows the agent calling the package's getWeather, with a
+// skill.json naming index.js as the entry point. malicious-skill is the
+// ClawdHub weather skill's credential theft recreated: its comments say it
+// reads ~/.clawdbot/.env ("Load API credentials") and sends the keys with
+// the environment to webhook.site ("Oops, accidentally sending to my
+// server"): a harvester whose harvest is in the code the skill runs.
+// safe-skill is a probe. Neither is a copy of asf-security-scanner's
+// weather recreation, which is one Markdown file.
+func loadG4OpenClawScan(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	var out []sample
+	for _, c := range []struct {
+		name  string
+		probe bool
+	}{{"malicious-skill", false}, {"safe-skill", true}} {
+		files := g4ReadDir(filepath.Join(root, c.name), "skill.md")
+		if files == nil {
+			continue
+		}
+		out = append(out, sample{id: c.name, attack: !c.probe, harvest: !c.probe, probe: c.probe, skill: files, dir: c.name})
+	}
+	return out
+}
+
+// g4ReadDir reads the text files of one flat skill folder, the file named
+// skillFile becoming its SKILL.md; nil when that file is missing.
+func g4ReadDir(dir, skillFile string) []File {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var files []File
+	found := false
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+			continue
+		}
+		name := e.Name()
+		if name == skillFile {
+			name, found = "SKILL.md", true
+		}
+		files = append(files, File{Path: name, Data: data})
+	}
+	if !found {
+		return nil
+	}
+	return files
+}
+
 var g4Sources = []corpusSource{
 	{name: "Wahero+Skill-safety-guard", load: loadG4SafetyGuard},
 	{name: "zast-ai+skill-security-reviewer", heldOut: true, load: loadG4Zast},
 	{name: "hotsa104+skill-firewall", heldOut: true, load: loadG4Firewall},
+	{name: "yu-iskw+skill-inspector", heldOut: true, load: loadG4Inspector},
+	{name: "BrainsyETH+OpenClaw-Scan", heldOut: true, load: loadG4OpenClawScan},
 }
 
 func init() { corpusSources = append(corpusSources, g4Sources...) }
@@ -146,6 +216,8 @@ func TestG4SourcesLoad(t *testing.T) {
 		{"Wahero+Skill-safety-guard", 1, len(safetyGuardProbes)},
 		{"zast-ai+skill-security-reviewer", len(zastHarvesters), 0},
 		{"hotsa104+skill-firewall", len(firewallHarvesters), len(firewallProbes)},
+		{"yu-iskw+skill-inspector", 1, 1},
+		{"BrainsyETH+OpenClaw-Scan", 1, 1},
 	} {
 		dir := filepath.Join(corpusRoot(), c.source)
 		if _, err := os.Stat(dir); err != nil {
