@@ -194,8 +194,43 @@ func g4ReadDir(dir, skillFile string) []File {
 	return files
 }
 
+// skillvetHarvesters are V3r7ig0/skillvet's fixtures (digit 0:
+// development), from benchmark/malicious, which its build_malicious.py
+// writes with a .label file of rule tags, and from samples. Counted are the
+// ones whose tags and own text say the user's secrets or data are sent
+// away in the text the model reads: exfil-context-leak (EX-CONTEXT-LEAK,
+// the conversation history sent to a URL), exfil-git-remote
+// (EX-GIT-REMOTE, the user's repository pushed to an outside remote),
+// fm-dynamic-exfil (FM-CTX-EXFIL, the environment posted by a SKILL.md
+// dynamic shell line), pi-hidden-html (an HTML comment ordering the user's
+// tokens sent away), and samples/malicious-pdf-helper (samples/README.md:
+// "a deliberately malicious example" with "exfiltration" patterns; its
+// SKILL.md posts the environment, sends the conversation history and has
+// the agent run scripts/setup.py, which posts the SSH key and the
+// environment). The script-only exfil fixtures (exfil-ssh-post,
+// exfil-env-webhook, exfil-aws-creds, exfil-email-smtp, exfil-clipboard,
+// exfil-dns) hold their harvest in a script their one-line SKILL.md never
+// points the agent to, so they are left out, as are the other categories.
+// The repository has no snapshot here: the session wrote those four
+// fixtures as build_malicious.py writes them and laid the two samples out
+// from read_file. samples/benign-csv-cleaner is a probe.
+var skillvetHarvesters = []string{
+	"benchmark/malicious/exfil-context-leak", "benchmark/malicious/exfil-git-remote",
+	"benchmark/malicious/fm-dynamic-exfil", "benchmark/malicious/pi-hidden-html",
+	"samples/malicious-pdf-helper",
+}
+
+func loadG4Skillvet(tb testing.TB, dir string) []sample {
+	out := loadNamedHarvesters(tb, dir, skillvetHarvesters)
+	for i := range out {
+		out[i].skill = g4DropLabelFiles(out[i].skill, ".label")
+	}
+	return append(out, guardsNamedProbes(tb, dir, []string{"samples/benign-csv-cleaner"})...)
+}
+
 var g4Sources = []corpusSource{
 	{name: "Wahero+Skill-safety-guard", load: loadG4SafetyGuard},
+	{name: "V3r7ig0+skillvet", load: loadG4Skillvet},
 	{name: "zast-ai+skill-security-reviewer", heldOut: true, load: loadG4Zast},
 	{name: "hotsa104+skill-firewall", heldOut: true, load: loadG4Firewall},
 	{name: "yu-iskw+skill-inspector", heldOut: true, load: loadG4Inspector},
@@ -214,6 +249,7 @@ func TestG4SourcesLoad(t *testing.T) {
 		harvests, probes int
 	}{
 		{"Wahero+Skill-safety-guard", 1, len(safetyGuardProbes)},
+		{"V3r7ig0+skillvet", len(skillvetHarvesters), 1},
 		{"zast-ai+skill-security-reviewer", len(zastHarvesters), 0},
 		{"hotsa104+skill-firewall", len(firewallHarvesters), len(firewallProbes)},
 		{"yu-iskw+skill-inspector", 1, 1},
@@ -240,7 +276,7 @@ func TestG4SourcesLoad(t *testing.T) {
 				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a harvester or a probe", c.source, s.id, s.attack, s.harvest, s.probe)
 			}
 			for _, f := range s.skill {
-				if f.Path == "expected_result.json" {
+				if f.Path == "expected_result.json" || f.Path == ".label" {
 					t.Errorf("%s %s: the label file is read as part of the skill", c.source, s.id)
 				}
 			}
