@@ -228,9 +228,37 @@ func loadG4Skillvet(tb testing.TB, dir string) []sample {
 	return append(out, guardsNamedProbes(tb, dir, []string{"samples/benign-csv-cleaner"})...)
 }
 
+// loadG4SecurityGuard reads rrrrrredy/skill-security-guard's tests/fixtures
+// (digit 6: development). high-risk-skill is the fixture its suite
+// (tests/test_scan.py) expects to rate F with S2-EXFILTRATION among its
+// findings: its SKILL.md has the agent upload ~/.ssh/id_rsa to a remote
+// endpoint (scripts/run.sh posts it with curl), a harvester packed with a
+// prompt injection, as the many-attack fixtures of development sources
+// are. safe-skill (rated A, no issue) is a probe. The repository has no
+// snapshot here: the session laid the four files out from read_file.
+func loadG4SecurityGuard(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(loadNamedHarvesters(tb, root, []string{"high-risk-skill"}),
+		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+}
+
+// loadG4SecurityScanner reads vetrinarbatyam-dotcor/skill-security-scanner's
+// tests (digit 7: development), each one skill's whole SKILL.md.
+// test_malicious_skill.md, named malicious by its author, orders the agent
+// to read the user's .env and send it away and to post ~/.ssh/id_rsa to a
+// webhook, among other attacks: a harvester. test_safe_skill.md is a
+// probe. Laid out from read_file, as the repository has no snapshot here.
+func loadG4SecurityScanner(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests")
+	return append(g4SingleFileHarvester(filepath.Join(root, "test_malicious_skill.md")),
+		guardsSingleFileProbe(filepath.Join(root, "test_safe_skill.md"))...)
+}
+
 var g4Sources = []corpusSource{
 	{name: "Wahero+Skill-safety-guard", load: loadG4SafetyGuard},
 	{name: "V3r7ig0+skillvet", load: loadG4Skillvet},
+	{name: "rrrrrredy+skill-security-guard", load: loadG4SecurityGuard},
+	{name: "vetrinarbatyam-dotcor+skill-security-scanner", load: loadG4SecurityScanner},
 	{name: "zast-ai+skill-security-reviewer", heldOut: true, load: loadG4Zast},
 	{name: "hotsa104+skill-firewall", heldOut: true, load: loadG4Firewall},
 	{name: "yu-iskw+skill-inspector", heldOut: true, load: loadG4Inspector},
@@ -250,6 +278,8 @@ func TestG4SourcesLoad(t *testing.T) {
 	}{
 		{"Wahero+Skill-safety-guard", 1, len(safetyGuardProbes)},
 		{"V3r7ig0+skillvet", len(skillvetHarvesters), 1},
+		{"rrrrrredy+skill-security-guard", 1, 1},
+		{"vetrinarbatyam-dotcor+skill-security-scanner", 1, 1},
 		{"zast-ai+skill-security-reviewer", len(zastHarvesters), 0},
 		{"hotsa104+skill-firewall", len(firewallHarvesters), len(firewallProbes)},
 		{"yu-iskw+skill-inspector", 1, 1},
