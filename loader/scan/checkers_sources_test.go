@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// Sources gathered by issue 43's helper g4 from skill checkers, reviewers,
+// Sources gathered by issue 43's the seventh session from skill checkers, reviewers,
 // firewalls and safety guards (repositories named "skill-sec…",
 // "skill-safety…", "skill-firewall"…): the attack and clean fixtures of
 // other people's skill scanners, which nobody here had used. A harvester
@@ -47,18 +47,18 @@ var zastHarvesters = []string{
 	"benchmark-011-docker-registry-auth", "benchmark-012-npm-token-manager",
 }
 
-func loadG4Zast(tb testing.TB, dir string) []sample {
+func loadCheckerZast(tb testing.TB, dir string) []sample {
 	out := loadNamedHarvesters(tb, filepath.Join(dir, "malicious-skill-benchmark"), zastHarvesters)
 	for i := range out {
-		out[i].skill = g4DropLabelFiles(out[i].skill, "expected_result.json")
+		out[i].skill = checkersDropLabelFiles(out[i].skill, "expected_result.json")
 	}
 	return out
 }
 
-// g4DropLabelFiles leaves out of a skill's files the author's label files,
+// checkersDropLabelFiles leaves out of a skill's files the author's label files,
 // which a scanner's fixtures keep beside the skill but an agent never
 // reads.
-func g4DropLabelFiles(files []File, names ...string) []File {
+func checkersDropLabelFiles(files []File, names ...string) []File {
 	var out []File
 	for _, f := range files {
 		keep := true
@@ -74,7 +74,7 @@ func g4DropLabelFiles(files []File, names ...string) []File {
 	return out
 }
 
-// loadG4Firewall reads hotsa104/skill-firewall's test fixtures (digit b:
+// loadCheckerFirewall reads hotsa104/skill-firewall's test fixtures (digit b:
 // held out), each a skill's whole SKILL.md. Its suite (test/run.ts)
 // expects every test/fixtures/malicious file to be flagged and no
 // test/fixtures/benign file to draw a HIGH finding. Of the malicious ones
@@ -86,11 +86,11 @@ var firewallHarvesters = []string{"exfil-credentials.md"}
 
 var firewallProbes = []string{"baseline-ui.md", "ci-deploy.md", "devops-ssh.md", "git-helper.md"}
 
-func loadG4Firewall(tb testing.TB, dir string) []sample {
+func loadCheckerFirewall(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test/fixtures")
 	var out []sample
 	for _, name := range firewallHarvesters {
-		out = append(out, g4SingleFileHarvester(filepath.Join(root, "malicious", name))...)
+		out = append(out, checkersSingleFileHarvester(filepath.Join(root, "malicious", name))...)
 	}
 	for _, name := range firewallProbes {
 		out = append(out, guardsSingleFileProbe(filepath.Join(root, "benign", name))...)
@@ -98,8 +98,8 @@ func loadG4Firewall(tb testing.TB, dir string) []sample {
 	return out
 }
 
-// g4SingleFileHarvester reads one file as a harvester skill's SKILL.md.
-func g4SingleFileHarvester(path string) []sample {
+// checkersSingleFileHarvester reads one file as a harvester skill's SKILL.md.
+func checkersSingleFileHarvester(path string) []sample {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
@@ -108,7 +108,7 @@ func g4SingleFileHarvester(path string) []sample {
 	return []sample{{id: name, attack: true, harvest: true, skill: []File{{Path: "SKILL.md", Data: data}}, dir: name}}
 }
 
-// loadG4SafetyGuard reads Wahero/Skill-safety-guard's tests/fixtures (digit
+// loadCheckerSafetyGuard reads Wahero/Skill-safety-guard's tests/fixtures (digit
 // 7: development). malicious/sensitive_path ("測試用惡意樣本：訪問敏感路徑",
 // a malicious sample that reads sensitive paths) says it "Reads sensitive
 // files from the user's system" (SSH keys, .env, AWS and kube credentials)
@@ -122,24 +122,24 @@ var safetyGuardProbes = []string{
 	"clean/markdown-table", "clean/unicode_normal",
 }
 
-func loadG4SafetyGuard(tb testing.TB, dir string) []sample {
+func loadCheckerSafetyGuard(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(loadNamedHarvesters(tb, root, []string{"malicious/sensitive_path"}),
 		guardsNamedProbes(tb, root, safetyGuardProbes)...)
 }
 
-// loadG4Inspector reads yu-iskw/skill-inspector's test skills (digit 8:
+// loadCheckerInspector reads yu-iskw/skill-inspector's test skills (digit 8:
 // held out). test/malicious-skill's own text (its front matter and its
 // steps) has the agent delete the home folder and send the .env files to an
 // outside address: the destruction is another attack, but the .env files
 // read and sent make it a harvester too. test/safe-skill is a probe.
-func loadG4Inspector(tb testing.TB, dir string) []sample {
+func loadCheckerInspector(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test")
 	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
 		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
 }
 
-// loadG4OpenClawScan reads BrainsyETH/OpenClaw-Scan's tests/fixtures (digit
+// loadCheckerOpenClawScan reads BrainsyETH/OpenClaw-Scan's tests/fixtures (digit
 // 8: held out), OpenClaw packages whose skill.md (lower case, read here as
 // the SKILL.md) shows the agent calling the package's getWeather, with a
 // skill.json naming index.js as the entry point. malicious-skill is the
@@ -149,14 +149,14 @@ func loadG4Inspector(tb testing.TB, dir string) []sample {
 // server"): a harvester whose harvest is in the code the skill runs.
 // safe-skill is a probe. Neither is a copy of asf-security-scanner's
 // weather recreation, which is one Markdown file.
-func loadG4OpenClawScan(tb testing.TB, dir string) []sample {
+func loadCheckerOpenClawScan(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	var out []sample
 	for _, c := range []struct {
 		name  string
 		probe bool
 	}{{"malicious-skill", false}, {"safe-skill", true}} {
-		files := g4ReadDir(filepath.Join(root, c.name), "skill.md")
+		files := checkersReadDir(filepath.Join(root, c.name), "skill.md")
 		if files == nil {
 			continue
 		}
@@ -165,9 +165,9 @@ func loadG4OpenClawScan(tb testing.TB, dir string) []sample {
 	return out
 }
 
-// g4ReadDir reads the text files of one flat skill folder, the file named
+// checkersReadDir reads the text files of one flat skill folder, the file named
 // skillFile becoming its SKILL.md; nil when that file is missing.
-func g4ReadDir(dir, skillFile string) []File {
+func checkersReadDir(dir, skillFile string) []File {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -220,15 +220,15 @@ var skillvetHarvesters = []string{
 	"samples/malicious-pdf-helper",
 }
 
-func loadG4Skillvet(tb testing.TB, dir string) []sample {
+func loadCheckerSkillvet(tb testing.TB, dir string) []sample {
 	out := loadNamedHarvesters(tb, dir, skillvetHarvesters)
 	for i := range out {
-		out[i].skill = g4DropLabelFiles(out[i].skill, ".label")
+		out[i].skill = checkersDropLabelFiles(out[i].skill, ".label")
 	}
 	return append(out, guardsNamedProbes(tb, dir, []string{"samples/benign-csv-cleaner"})...)
 }
 
-// loadG4SecurityGuard reads rrrrrredy/skill-security-guard's tests/fixtures
+// loadCheckerSecurityGuard reads rrrrrredy/skill-security-guard's tests/fixtures
 // (digit 6: development). high-risk-skill is the fixture its suite
 // (tests/test_scan.py) expects to rate F with S2-EXFILTRATION among its
 // findings: its SKILL.md has the agent upload ~/.ssh/id_rsa to a remote
@@ -236,42 +236,42 @@ func loadG4Skillvet(tb testing.TB, dir string) []sample {
 // prompt injection, as the many-attack fixtures of development sources
 // are. safe-skill (rated A, no issue) is a probe. The repository has no
 // snapshot here: the session laid the four files out from read_file.
-func loadG4SecurityGuard(tb testing.TB, dir string) []sample {
+func loadCheckerSecurityGuard(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(loadNamedHarvesters(tb, root, []string{"high-risk-skill"}),
 		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
 }
 
-// loadG4SecurityScanner reads vetrinarbatyam-dotcor/skill-security-scanner's
+// loadCheckerSecurityScanner reads vetrinarbatyam-dotcor/skill-security-scanner's
 // tests (digit 7: development), each one skill's whole SKILL.md.
 // test_malicious_skill.md, named malicious by its author, orders the agent
 // to read the user's .env and send it away and to post ~/.ssh/id_rsa to a
 // webhook, among other attacks: a harvester. test_safe_skill.md is a
 // probe. Laid out from read_file, as the repository has no snapshot here.
-func loadG4SecurityScanner(tb testing.TB, dir string) []sample {
+func loadCheckerSecurityScanner(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests")
-	return append(g4SingleFileHarvester(filepath.Join(root, "test_malicious_skill.md")),
+	return append(checkersSingleFileHarvester(filepath.Join(root, "test_malicious_skill.md")),
 		guardsSingleFileProbe(filepath.Join(root, "test_safe_skill.md"))...)
 }
 
-var g4Sources = []corpusSource{
-	{name: "Wahero+Skill-safety-guard", load: loadG4SafetyGuard},
-	{name: "V3r7ig0+skillvet", load: loadG4Skillvet},
-	{name: "rrrrrredy+skill-security-guard", load: loadG4SecurityGuard},
-	{name: "vetrinarbatyam-dotcor+skill-security-scanner", load: loadG4SecurityScanner},
-	{name: "zast-ai+skill-security-reviewer", heldOut: true, load: loadG4Zast},
-	{name: "hotsa104+skill-firewall", heldOut: true, load: loadG4Firewall},
-	{name: "yu-iskw+skill-inspector", heldOut: true, load: loadG4Inspector},
-	{name: "BrainsyETH+OpenClaw-Scan", heldOut: true, load: loadG4OpenClawScan},
+var checkersSources = []corpusSource{
+	{name: "Wahero+Skill-safety-guard", load: loadCheckerSafetyGuard},
+	{name: "V3r7ig0+skillvet", load: loadCheckerSkillvet},
+	{name: "rrrrrredy+skill-security-guard", load: loadCheckerSecurityGuard},
+	{name: "vetrinarbatyam-dotcor+skill-security-scanner", load: loadCheckerSecurityScanner},
+	{name: "zast-ai+skill-security-reviewer", heldOut: true, load: loadCheckerZast},
+	{name: "hotsa104+skill-firewall", heldOut: true, load: loadCheckerFirewall},
+	{name: "yu-iskw+skill-inspector", heldOut: true, load: loadCheckerInspector},
+	{name: "BrainsyETH+OpenClaw-Scan", heldOut: true, load: loadCheckerOpenClawScan},
 }
 
-func init() { corpusSources = append(corpusSources, g4Sources...) }
+func init() { corpusSources = append(corpusSources, checkersSources...) }
 
-// TestG4SourcesLoad checks that each source of this file, when laid out,
+// TestCheckerSourcesLoad checks that each source of this file, when laid out,
 // yields every harvester and probe its lists name, and no verdict: a
 // fixture moved upstream must fail here rather than shrink a figure
 // quietly.
-func TestG4SourcesLoad(t *testing.T) {
+func TestCheckerSourcesLoad(t *testing.T) {
 	for _, c := range []struct {
 		source           string
 		harvests, probes int
@@ -290,7 +290,7 @@ func TestG4SourcesLoad(t *testing.T) {
 			continue
 		}
 		var load func(testing.TB, string) []sample
-		for _, s := range g4Sources {
+		for _, s := range checkersSources {
 			if s.name == c.source {
 				load = s.load
 			}
