@@ -168,13 +168,16 @@ var exampleLeadRE = regexp.MustCompile(`(?i)\b(?:attack\w*|malicious|malware|exf
 // exampleBlocks reports, for each code block, whether the prose presents it
 // as an attack to recognise; one more entry, false, stands for a script.
 //
-// The front matter is not read for it: a skill that calls itself an attack
-// fixture, or its purpose "attack detection", still runs its blocks.
+// The front matter is not read for it, nor the sections before the
+// block's own: a skill that calls itself an attack fixture, or its purpose
+// "attack detection", under its title still runs the blocks of its "Setup"
+// section.
 func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 	example := make([]bool, len(blocks)+1)
 	body := frontMatterEnd(raw)
 	for i, b := range blocks {
-		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(b.start-400, body, 0):max(b.start, body)], " ")) ||
+		from := max(b.start-400, body, sectionStart(prose, b.start))
+		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[min(from, b.start):b.start], " ")) ||
 			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
 			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
 	}
@@ -592,6 +595,20 @@ var addressRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s"'` + "`" + `<
 // templateFileRE is a file name that ends as a template's or a public
 // key's does, not a host (keys.example.org) that holds the same word.
 var templateFileRE = regexp.MustCompile(`\.(?:example|sample|template|dist|pub)(?:$|[\s"'` + "`" + `)\],;:|>])|known_hosts|>>\s*\.gitignore`)
+
+// sectionStart is where the section that holds pos starts: the line after
+// the last heading above it, or 0.
+func sectionStart(text string, pos int) int {
+	for end := pos; end > 0; {
+		start := strings.LastIndexByte(text[:end-1], '\n') + 1
+		line := text[start:end]
+		if n := len(line) - len(strings.TrimLeft(line, "#")); n > 0 && n < 7 && strings.HasPrefix(line[n:], " ") {
+			return end
+		}
+		end = start
+	}
+	return 0
+}
 
 // frontMatterEnd is where the body of a Markdown file with YAML front
 // matter starts: 0 for a file without it.
