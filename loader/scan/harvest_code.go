@@ -73,7 +73,8 @@ func indentedCode(raw, prose string, k kind) func(start int, line string) bool {
 		case pre || indentedCommand(line):
 			if !inRun && start >= body {
 				heads := strings.Join(headings[:], "\n")
-				example = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[max(start-400, body):start], " ")) || exampleLeadRE.MatchString(heads)
+				from := min(max(start-400, body, sectionStart(prose, start)), start)
+				example = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[from:start], " ")) || exampleLeadRE.MatchString(heads)
 			}
 			inRun = true
 			code[start] = start >= body && !example
