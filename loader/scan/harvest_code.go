@@ -203,7 +203,7 @@ func ciSecretAway(cmd string) bool {
 		return false
 	}
 	low := strings.ToLower(cmd)
-	if !(containsAny(low, netWords) && sendRE.MatchString(cmd) || containsAny(low, netCallWords) && netCallRE.MatchString(cmd)) {
+	if !(netWords.in(low) && sendRE.MatchString(cmd) || netCallWords.in(low) && netCallRE.MatchString(cmd)) {
 		return false
 	}
 	hosts := literalHostRE.FindAllStringSubmatch(cmd, 4)
@@ -387,7 +387,7 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, depth 
 	if fs.kind&(kindSkill|kindCode) == 0 {
 		return
 	}
-	example := exampleBlocks(raw, prose, blocks)
+	example := fs.exampleBlocks(raw, prose, blocks)
 	indented := indentedCode(raw, prose, fs.kind)
 	code := func(start int, line string) bool {
 		if fs.kind == kindCode {

@@ -1,0 +1,92 @@
+package scan
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestGateKeepsMatches checks that a gate never turns a match away: on
+// texts where letters fold (the Kelvin sign, the long s), where a class
+// holds a letter beyond ASCII, and on the gated expressions of the
+// scanner with the texts of its own tests.
+func TestGateKeepsMatches(t *testing.T) {
+	cases := []struct {
+		expr, text string
+	}{
+		{`(?i)\.kube[/\\]config\b`, "cat ~/.\u212Aube/config"},
+		{`(?i)(?:^|[^\w.])\.ssh\b`, "tar ~/.\u017F\u017Fh"},
+		{`(?i)\bid_(?:rsa|dsa)\b`, "ID_RSA"},
+		{`[’']s\s+key`, "the user’s key"},
+		{`(?i)e-?mail`, "E-Mail"},
+		{`(?i)back\s+up`, "Back\n  up"},
+		{`(?i)[k]ey`, "\u212Aey"},
+		{`x*`, ""},
+	}
+	for _, c := range cases {
+		g := mustGate(c.expr)
+		if !g.Regexp.MatchString(c.text) {
+			t.Fatalf("%s does not match %q: the case is wrong", c.expr, c.text)
+		}
+		if !g.MatchString(c.text) {
+			t.Errorf("the gate of %s turns %q away", c.expr, c.text)
+		}
+	}
+	if g := mustGate(`(?i)\.kube[/\\]config\b`); len(g.words) == 0 || g.MatchString("kubectl get pods") {
+		t.Errorf("the gate of .kube/config lets a text without it through: %d sets", len(g.words))
+	}
+
+	// Every gated expression agrees with itself ungated on the lines of
+	// the scanner's test texts, and on them with letters folded.
+	var exprs []gatedRE
+	for _, k := range storeKinds {
+		exprs = append(exprs, k.re)
+	}
+	exprs = append(exprs, handOverRE, collectedSentRE, discloseRE, notHarvestRE, imperativeReadRE, broadReadRE, secretBodyRE, sendRE, fileReadRE, exampleLeadRE, capturedSentRE, envSecretReadRE, handStoreRE, verbRE, describesRE, proseCmdSendRE, cloudCopyRE, sweepRE, postMethodRE)
+	var texts []string
+	for _, src := range testTexts(t) {
+		for line := range strings.Lines(src) {
+			texts = append(texts, line, strings.NewReplacer("k", "\u212A", "s", "\u017F").Replace(line))
+		}
+		texts = append(texts, src)
+	}
+	for _, g := range exprs {
+		for _, text := range texts {
+			if g.Regexp.MatchString(text) && !g.MatchString(text) {
+				t.Errorf("the gate of %.60s… turns %q away", g.String(), text)
+			}
+		}
+	}
+}
+
+// testTexts are the skills and descriptions this package's tests scan:
+// the string literals of its harvest tests.
+func testTexts(t *testing.T) []string {
+	files, err := filepath.Glob("harvest*_test.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no harvest test: %v", err)
+	}
+	var out []string
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil && len(s) >= 20 {
+					out = append(out, s)
+				}
+			}
+			return true
+		})
+	}
+	if len(out) < 100 {
+		t.Fatalf("only %d test texts found", len(out))
+	}
+	return out
+}
