@@ -19,7 +19,14 @@ import (
 type gatedRE struct {
 	*regexp.Regexp
 	words []*wordSet // none: the expression may match without any word
+	// cuts are the bytes a long text is cut at, each piece matched on its
+	// own (nil: it is not cut); see cutsOf.
+	cuts *[256]bool
 }
+
+// minCutText is how long a text must be to be cut: a short one is
+// matched whole.
+const minCutText = 512
 
 // maxGateSets is how many sets a gate asks for: the ones that gate most.
 const maxGateSets = 4
@@ -33,7 +40,7 @@ func gate(re *regexp.Regexp) gatedRE {
 	if err != nil {
 		return gatedRE{Regexp: re}
 	}
-	g := gatedRE{Regexp: re}
+	g := gatedRE{Regexp: re, cuts: cutsOf(parsed)}
 	for _, set := range bestSets(needsOf(wordsOf(parsed.Simplify())), maxGateSets) {
 		g.words = append(g.words, newWordSet(set...))
 	}
@@ -59,44 +66,176 @@ func (g gatedRE) mayMatchFolded(folded string) bool {
 	return true
 }
 
-// The expression's own methods, gated. The others (ReplaceAllString…)
-// are the expression's, ungated.
+// The expression's own methods, gated and on a long text cut. The others
+// (ReplaceAllString…) are the expression's, whole.
 
-func (g gatedRE) MatchString(s string) bool { return g.mayMatch(s) && g.Regexp.MatchString(s) }
+func (g gatedRE) MatchString(s string) bool {
+	if g.cuts == nil || len(s) < minCutText {
+		return g.mayMatch(s) && g.Regexp.MatchString(s)
+	}
+	return g.findAll(s, 1, false) != nil
+}
 
 func (g gatedRE) FindStringIndex(s string) []int {
-	if !g.mayMatch(s) {
-		return nil
+	if m := g.findAll(s, 1, false); m != nil {
+		return m[0]
 	}
-	return g.Regexp.FindStringIndex(s)
+	return nil
 }
 
-func (g gatedRE) FindAllStringIndex(s string, n int) [][]int {
-	if !g.mayMatch(s) {
-		return nil
-	}
-	return g.Regexp.FindAllStringIndex(s, n)
-}
+func (g gatedRE) FindAllStringIndex(s string, n int) [][]int { return g.findAll(s, n, false) }
 
 func (g gatedRE) FindStringSubmatch(s string) []string {
-	if !g.mayMatch(s) {
+	m := g.findAll(s, 1, true)
+	if m == nil {
 		return nil
 	}
-	return g.Regexp.FindStringSubmatch(s)
+	out := make([]string, len(m[0])/2)
+	for i := range out {
+		if m[0][2*i] >= 0 {
+			out[i] = s[m[0][2*i]:m[0][2*i+1]]
+		}
+	}
+	return out
 }
 
 func (g gatedRE) FindStringSubmatchIndex(s string) []int {
-	if !g.mayMatch(s) {
-		return nil
+	if m := g.findAll(s, 1, true); m != nil {
+		return m[0]
 	}
-	return g.Regexp.FindStringSubmatchIndex(s)
+	return nil
 }
 
-func (g gatedRE) FindAllStringSubmatchIndex(s string, n int) [][]int {
+func (g gatedRE) FindAllStringSubmatchIndex(s string, n int) [][]int { return g.findAll(s, n, true) }
+
+// findAll is FindAllString(Submatch)Index(s, n): on s whole when it is
+// short or not cut, else on each piece between cuts that passes the gate,
+// its matches' offsets moved back to s's.
+func (g gatedRE) findAll(s string, n int, sub bool) [][]int {
+	find := g.Regexp.FindAllStringIndex
+	if sub {
+		find = g.Regexp.FindAllStringSubmatchIndex
+	}
+	if n == 0 {
+		return nil
+	}
 	if !g.mayMatch(s) {
 		return nil
 	}
-	return g.Regexp.FindAllStringSubmatchIndex(s, n)
+	if g.cuts == nil || len(s) < minCutText {
+		return find(s, n)
+	}
+	var out [][]int
+	for start := 0; start < len(s); {
+		end := start
+		for end < len(s) && !g.cuts[s[end]] {
+			end++
+		}
+		if piece := s[start:end]; piece != "" && g.mayMatch(piece) {
+			for _, m := range find(piece, n-len(out)) {
+				for i := range m {
+					if m[i] >= 0 {
+						m[i] += start
+					}
+				}
+				out = append(out, m)
+			}
+			if n > 0 && len(out) >= n {
+				break
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// cutsOf returns the bytes at which a text may be cut and its pieces
+// matched each on its own, with the same matches as the whole, or nil.
+// They are the ASCII bytes no match holds that are no word's (\w): so
+// no match spans a cut, and a word boundary (\b, \B) at a piece's edge
+// is one in the whole text, a text's edge counting as no word. An
+// expression that asserts more than word boundaries (^, $), or matches
+// an empty text (whose matches depend on where the last one ended), is
+// not cut.
+func cutsOf(re *syntax.Regexp) *[256]bool {
+	var held [utf8.RuneSelf]bool
+	ok := true
+	var walk func(re *syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		switch re.Op {
+		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+			ok = false
+		case syntax.OpLiteral:
+			for _, r := range re.Rune {
+				for f := r; ; {
+					if f < utf8.RuneSelf {
+						held[f] = true
+					}
+					if re.Flags&syntax.FoldCase == 0 {
+						break
+					}
+					if f = unicode.SimpleFold(f); f == r {
+						break
+					}
+				}
+			}
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(re.Rune); i += 2 {
+				for r := re.Rune[i]; r <= re.Rune[i+1] && r < utf8.RuneSelf; r++ {
+					held[r] = true
+				}
+			}
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			ok = false // it holds about every byte
+		}
+		for _, sub := range re.Sub {
+			walk(sub)
+		}
+	}
+	walk(re)
+	if !ok || minLen(re) == 0 {
+		return nil
+	}
+	var cuts [256]bool
+	any := false
+	for c := range utf8.RuneSelf {
+		if !held[c] && !syntax.IsWordChar(rune(c)) {
+			cuts[c], any = true, true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return &cuts
+}
+
+// minLen is the length, in runes, of the shortest text re matches.
+func minLen(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLen(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * minLen(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n += minLen(sub)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, sub := range re.Sub {
+			if m := minLen(sub); n < 0 || m < n {
+				n = m
+			}
+		}
+		return max(n, 0)
+	}
+	return 0 // empty, assertions, star, quest
 }
 
 // gateFold returns s as the gate reads it: ASCII letters lowercased, and

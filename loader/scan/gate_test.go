@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,11 +55,31 @@ func TestGateKeepsMatches(t *testing.T) {
 		}
 		texts = append(texts, src)
 	}
+	exprs = append(exprs, proseSendWordRE)
 	for _, g := range exprs {
 		for _, text := range texts {
 			if g.Regexp.MatchString(text) && !g.MatchString(text) {
 				t.Errorf("the gate of %.60s… turns %q away", g.String(), text)
 			}
+		}
+	}
+
+	// A long text, cut, has the matches it has whole.
+	long := strings.Join(texts[:min(len(texts), 400)], "\n")
+	for _, g := range exprs {
+		for _, n := range []int{-1, 2} {
+			if got, want := g.FindAllStringSubmatchIndex(long, n), g.Regexp.FindAllStringSubmatchIndex(long, n); !reflect.DeepEqual(got, want) {
+				t.Errorf("%.60s… finds %d matches cut, %d whole (n=%d)", g.String(), len(got), len(want), n)
+			}
+			if got, want := g.FindAllStringIndex(long, n), g.Regexp.FindAllStringIndex(long, n); !reflect.DeepEqual(got, want) {
+				t.Errorf("%.60s… finds %d spans cut, %d whole (n=%d)", g.String(), len(got), len(want), n)
+			}
+		}
+		if got, want := g.FindStringSubmatch(long), g.Regexp.FindStringSubmatch(long); !reflect.DeepEqual(got, want) {
+			t.Errorf("%.60s… finds %q cut, %q whole", g.String(), got, want)
+		}
+		if got, want := g.MatchString(long), g.Regexp.MatchString(long); got != want {
+			t.Errorf("%.60s… matches %v cut, %v whole", g.String(), got, want)
 		}
 	}
 }

@@ -156,7 +156,7 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 
 // sentences returns the spans of the prose's sentences that hold a word
 // of words, each once, at most max of them.
-func sentences(prose string, words *regexp.Regexp, max int) [][2]int {
+func sentences(prose string, words gatedRE, max int) [][2]int {
 	var spans [][2]int
 	last := -1
 	for _, m := range words.FindAllStringIndex(prose, 1024) {
@@ -201,7 +201,7 @@ func afterStructureLines(prose string, s, pos int) int {
 var unwrapRE = regexp.MustCompile(`\s*\n[ \t]*`)
 
 // proseSendWordRE finds the sentences the prose rules read.
-var proseSendWordRE = regexp.MustCompile(`(?i)\b(?:upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
+var proseSendWordRE = mustGate(`(?i)\b(?:upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
 
 // scanProseSentences reads each sentence of the prose that sends, joined
 // over its line breaks, for a store or credentials handed to another
