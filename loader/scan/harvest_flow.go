@@ -36,7 +36,7 @@ var (
 	multiLineCallWords = newWordSet("fetch", "axios", "got", "ky", "request")
 
 	// assignRE is the name a line assigns (Python, JavaScript, a shell).
-	assignRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=[^=]`)
+	assignRE = mustGate(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=[^=]`)
 
 	// sinkHostRE is a host that takes whatever is sent to it and shows it
 	// to whoever made it: catch-all webhooks, tunnels, out-of-band
