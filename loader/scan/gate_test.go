@@ -55,7 +55,10 @@ func TestGateKeepsMatches(t *testing.T) {
 		}
 		texts = append(texts, src)
 	}
-	exprs = append(exprs, proseSendWordRE)
+	exprs = append(exprs, proseSendWordRE, assignRE, joinRE, literalsRE)
+	for _, p := range patterns {
+		exprs = append(exprs, p.gated)
+	}
 	for _, g := range exprs {
 		for _, text := range texts {
 			if g.Regexp.MatchString(text) && !g.MatchString(text) {

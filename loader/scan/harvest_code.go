@@ -298,11 +298,11 @@ var pieceRE = regexp.MustCompile(`(?m)^[ \t]*(?:const\s+|let\s+|var\s+|export\s+
 
 // joinRE is where pieces are joined: A + B (+ …), [A, B] given to a
 // join, "$A$B" or "${A}${B}" in a shell.
-var joinRE = regexp.MustCompile(`[A-Za-z_]\w*(?:\s*\+\s*[A-Za-z_]\w*)+|\[\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*,?\s*\]|(?:\$\{?[A-Za-z_]\w*\}?){2,}`)
+var joinRE = mustGate(`[A-Za-z_]\w*(?:\s*\+\s*[A-Za-z_]\w*)+|\[\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*,?\s*\]|(?:\$\{?[A-Za-z_]\w*\}?){2,}`)
 
 // literalsRE is pieces written out where they are joined: "Y3Vy" +
 // "bCAt…", or a list of them (["Y3Vy", "bCAt…"]) given to a join.
-var literalsRE = regexp.MustCompile(`["'][A-Za-z0-9+/_=-]{4,}["'](?:\s*[+,]\s*["'][A-Za-z0-9+/_=-]{4,}["'])+`)
+var literalsRE = mustGate(`["'][A-Za-z0-9+/_=-]{4,}["'](?:\s*[+,]\s*["'][A-Za-z0-9+/_=-]{4,}["'])+`)
 
 // quotedPieceRE is one piece of literalsRE.
 var quotedPieceRE = regexp.MustCompile(`["']([A-Za-z0-9+/_=-]+)["']`)
