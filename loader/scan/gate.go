@@ -119,19 +119,27 @@ func (g gatedRE) findAll(s string, n int, sub bool) [][]int {
 	if n == 0 {
 		return nil
 	}
-	if !g.mayMatch(s) {
+	if len(g.words) == 0 && (g.cuts == nil || len(s) < minCutText) {
+		return find(s, n)
+	}
+	folded := gateFold(s)
+	if !g.mayMatchFolded(folded) {
 		return nil
 	}
 	if g.cuts == nil || len(s) < minCutText {
 		return find(s, n)
 	}
+	// An ASCII text folds byte for byte: a piece's fold is the text's,
+	// cut where the piece is.
+	aligned := len(folded) == len(s) && isASCII(s)
 	var out [][]int
 	for start := 0; start < len(s); {
 		end := start
 		for end < len(s) && !g.cuts[s[end]] {
 			end++
 		}
-		if piece := s[start:end]; piece != "" && g.mayMatch(piece) {
+		piece := s[start:end]
+		if piece != "" && (aligned && g.mayMatchFolded(folded[start:end]) || !aligned && g.mayMatch(piece)) {
 			for _, m := range find(piece, n-len(out)) {
 				for i := range m {
 					if m[i] >= 0 {
@@ -236,6 +244,15 @@ func minLen(re *syntax.Regexp) int {
 		return max(n, 0)
 	}
 	return 0 // empty, assertions, star, quest
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // gateFold returns s as the gate reads it: ASCII letters lowercased, and
