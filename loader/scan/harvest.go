@@ -2,6 +2,7 @@ package scan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -28,48 +29,48 @@ import (
 // id_ed25519) is one kind.
 var storeKinds = []struct {
 	kind string
-	re   *regexp.Regexp
+	re   gatedRE
 }{
-	{"ssh", regexp.MustCompile(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)`)},
-	{"aws", regexp.MustCompile(`(?i)\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|["']\.aws["']\s*,\s*["'](?:credentials|config)["']`)},
-	{"gcloud", regexp.MustCompile(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json`)},
-	{"azure", regexp.MustCompile(`(?i)[/\\~]\.azure\b`)},
-	{"kube", regexp.MustCompile(`(?i)\.kube[/\\]config\b|~[/\\]\.kube\b|["']\.kube["']\s*,\s*["']config["']`)},
-	{"docker", regexp.MustCompile(`(?i)\.docker[/\\]config\.json|["']\.docker["']\s*,\s*["']config\.json["']`)},
-	{"registry", regexp.MustCompile(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
-	{"git", regexp.MustCompile(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
-	{"gpg", regexp.MustCompile(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
-	{"browser", regexp.MustCompile(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\b(?:chrome|edge|brave)://(?:settings/)?passwords\b|\babout:logins\b|\b(?:Chrome|Edge|Brave|Firefox)\s+Passwords\.csv\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
-	{"keychain", regexp.MustCompile(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
-	{"wallet", regexp.MustCompile(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
-	{"dotenv", regexp.MustCompile(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
-	{"history", regexp.MustCompile(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
-	{"mcp", regexp.MustCompile(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
+	{"ssh", mustGate(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)`)},
+	{"aws", mustGate(`(?i)\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|["']\.aws["']\s*,\s*["'](?:credentials|config)["']`)},
+	{"gcloud", mustGate(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json`)},
+	{"azure", mustGate(`(?i)[/\\~]\.azure\b`)},
+	{"kube", mustGate(`(?i)\.kube[/\\]config\b|~[/\\]\.kube\b|["']\.kube["']\s*,\s*["']config["']`)},
+	{"docker", mustGate(`(?i)\.docker[/\\]config\.json|["']\.docker["']\s*,\s*["']config\.json["']`)},
+	{"registry", mustGate(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
+	{"git", mustGate(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
+	{"gpg", mustGate(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
+	{"browser", mustGate(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\b(?:chrome|edge|brave)://(?:settings/)?passwords\b|\babout:logins\b|\b(?:Chrome|Edge|Brave|Firefox)\s+Passwords\.csv\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
+	{"keychain", mustGate(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
+	{"wallet", mustGate(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
+	{"dotenv", mustGate(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
+	{"history", mustGate(`(?i)\.(?:bash|zsh|sh|python|psql|mysql|node_repl)_history\b|\bzsh_history\b`)},
+	{"mcp", mustGate(`(?i)\bclaude_desktop_config\.json\b|\bmcp(?:_config|_settings)?\.json\b`)},
 	// The instance metadata service's credentials: a role's temporary keys,
 	// a service account's token, a managed identity's token, user data.
-	{"metadata", metadataStoreRE},
+	{"metadata", gate(metadataStoreRE)},
 	// An agent's own identity and login: the files that make it who it is
 	// (SOUL.md, MEMORY.md), its configuration and the logins of coding
 	// agents.
-	{"agent", regexp.MustCompile(`(?i)\.(?:openclaw|clawdbot|moltbot)[/\\](?:[\w.-]+[/\\])*(?:(?:openclaw|clawdbot|moltbot)\.json|credentials|auth|identity|[\w-]*(?:secret|token|_pk|private[_-]?key)[\w.-]*)\b|\.codex[/\\]auth\.json\b|\.claude[/\\]\.credentials\.json\b|(?:^|[^\w.])\.claude\.json\b|\.gemini[/\\]oauth_creds\.json\b|\bauth-profiles\.json\b|\b(?:SOUL|IDENTITY|MEMORY|USER)\.md\b`)},
+	{"agent", mustGate(`(?i)\.(?:openclaw|clawdbot|moltbot)[/\\](?:[\w.-]+[/\\])*(?:(?:openclaw|clawdbot|moltbot)\.json|credentials|auth|identity|[\w-]*(?:secret|token|_pk|private[_-]?key)[\w.-]*)\b|\.codex[/\\]auth\.json\b|\.claude[/\\]\.credentials\.json\b|(?:^|[^\w.])\.claude\.json\b|\.gemini[/\\]oauth_creds\.json\b|\bauth-profiles\.json\b|\b(?:SOUL|IDENTITY|MEMORY|USER)\.md\b`)},
 	// An agent's session logs and the user's conversations with it.
-	{"sessions", regexp.MustCompile(`(?i)\.(?:claude|codex|gemini|cursor|openclaw|clawdbot)[/\\](?:[\w.-]+[/\\])*(?:logs?|sessions?|history(?:\.jsonl)?|transcripts?|projects|conversations?|chats?)\b|\.gemini[/\\]tmp\b|\bsession[_.-]?(?:logs?|transcripts?|history)\b|` +
+	{"sessions", mustGate(`(?i)\.(?:claude|codex|gemini|cursor|openclaw|clawdbot)[/\\](?:[\w.-]+[/\\])*(?:logs?|sessions?|history(?:\.jsonl)?|transcripts?|projects|conversations?|chats?)\b|\.gemini[/\\]tmp\b|\bsession[_.-]?(?:logs?|transcripts?|history)\b|` +
 		// The user's own words and files, sent behind their back.
 		// Or every one of their messages, or all they told the agent,
 		// however openly.
 		`\b(?:everything|all|anything)\s+(?:that\s+)?the\s+user\s+(?:has\s+)?(?:told|said|shared|typed|wrote|mentioned)\b|\b(?:passwords?|keys|secrets|credentials)\s+(?:they|the\s+user)\s+(?:have\s+|has\s+)?(?:mentioned|shared|typed|gave|told)\b|` +
 		`\b(?:every|each|all)\s+(?:of\s+)?(?:the\s+)?(?:user'?s?|your)\s+(?:messages?|prompts?|queries|inputs?)\b|\b(?:every|each|all)\s+(?:user|incoming)\s+(?:messages?|prompts?)\b|` +
 		`\b(?:silently|secretly|quietly|covertly|in\s+the\s+background|without\s+(?:telling|asking|notifying|informing))\b` + inSentence + `{0,120}?\b(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:prompts?|messages?|queries|inputs?|files?|documents?|clipboard|keystrokes|screenshots?|browsing\s+history)\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\btranscript_path\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
-	{"system", regexp.MustCompile(`(?i)/etc/(?:shadow|sudoers)\b`)},
+	{"system", mustGate(`(?i)/etc/(?:shadow|sudoers)\b`)},
 	// A search of the home folder or the whole disk for key files, .env
 	// files or secrets by name: a harvest that does not know where they
 	// are.
-	{"search", regexp.MustCompile(`(?i)\bfind\s+(?:~|\$\{?HOME\}?|/|/home|/Users|/root)[/\\]?\S*\s[^\n|;]*-i?(?:name|path)\s+["']?\*?(?:\*\.(?:pem|key|p12|pfx|kdbx|ovpn|keystore|asc|gpg)|id_\*|id_rsa|\.env\b|\*?credentials|wallet\.dat|\*?secret|\*?password|\.npmrc|\.netrc)|\bgrep\s+(?:-\w+\s+)*-\w*[rR]\w*\s[^\n|;]*(?:api[_-]?key|secret|passw|token|private[_ -]key|BEGIN\s+\w*\s*PRIVATE)[^\n|;]*\s["']?(?:~|\$\{?HOME\}?|/home|/Users|/root)[/\\]?["']?(?:\s|$)|(?:~|\$\{?HOME\}?|expanduser\(\s*["']~)[/\\]?\*\*[/\\](?:\*\.(?:pem|key|kdbx)|id_\*|\.env|\*?credentials)`)},
+	{"search", mustGate(`(?i)\bfind\s+(?:~|\$\{?HOME\}?|/|/home|/Users|/root)[/\\]?\S*\s[^\n|;]*-i?(?:name|path)\s+["']?\*?(?:\*\.(?:pem|key|p12|pfx|kdbx|ovpn|keystore|asc|gpg)|id_\*|id_rsa|\.env\b|\*?credentials|wallet\.dat|\*?secret|\*?password|\.npmrc|\.netrc)|\bgrep\s+(?:-\w+\s+)*-\w*[rR]\w*\s[^\n|;]*(?:api[_-]?key|secret|passw|token|private[_ -]key|BEGIN\s+\w*\s*PRIVATE)[^\n|;]*\s["']?(?:~|\$\{?HOME\}?|/home|/Users|/root)[/\\]?["']?(?:\s|$)|(?:~|\$\{?HOME\}?|expanduser\(\s*["']~)[/\\]?\*\*[/\\](?:\*\.(?:pem|key|kdbx)|id_\*|\.env|\*?credentials)`)},
 	// The logins of other command-line tools kept in the home folder.
-	{"cli", regexp.MustCompile(`(?i)(?:^|[^\w.])\.vault-token\b|\.terraform\.d[/\\]credentials\.tfrc\.json|(?:^|[^\w.])\.(?:s3cfg|boto|pgpass|my\.cnf|databrickscfg)\b|\.config[/\\](?:rclone[/\\]rclone\.conf|hub\b|doctl[/\\]config\.yaml|stripe[/\\]config\.toml|op[/\\]config|heroku\b|moltbook[/\\]credentials\.json)|\.fly[/\\]config\.yml|\.vercel[/\\]auth\.json|\.wrangler[/\\]config\b|\.netlify[/\\]config\.json|\.kdbx\b`)},
+	{"cli", mustGate(`(?i)(?:^|[^\w.])\.vault-token\b|\.terraform\.d[/\\]credentials\.tfrc\.json|(?:^|[^\w.])\.(?:s3cfg|boto|pgpass|my\.cnf|databrickscfg)\b|\.config[/\\](?:rclone[/\\]rclone\.conf|hub\b|doctl[/\\]config\.yaml|stripe[/\\]config\.toml|op[/\\]config|heroku\b|moltbook[/\\]credentials\.json)|\.fly[/\\]config\.yml|\.vercel[/\\]auth\.json|\.wrangler[/\\]config\b|\.netlify[/\\]config\.json|\.kdbx\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
-	{"environment", regexp.MustCompile(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
+	{"environment", mustGate(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
 }
 
 // ownStores are the kinds of store that are an agent's own: its identity,
@@ -93,7 +94,7 @@ const minStoreKinds = 3
 
 var (
 	// sweepRE reads every file of a folder of keys.
-	sweepRE = regexp.MustCompile(`(?i)~?[/\\]?\.(?:ssh|aws|kube|gnupg|azure|docker|config[/\\]gcloud)[/\\]?(?:\*|id_\*)|` +
+	sweepRE = mustGate(`(?i)~?[/\\]?\.(?:ssh|aws|kube|gnupg|azure|docker|config[/\\]gcloud)[/\\]?(?:\*|id_\*)|` +
 		`\b(?:all|every|each|any)\s+(?:of\s+the\s+)?(?:\w+\s+){0,3}?(?:files?|keys?|contents?|credentials?|tokens?|entries)\s+(?:\w+\s+){0,2}?(?:in|of|under|from|inside|within)\s+(?:the\s+|your\s+)?[` + "`" + `'"]?(?:~|\$home)?[/\\]?\.(?:ssh|aws|kube|gnupg|azure|docker)\b|` +
 		`\bfor\s+\w+\s+in\s+["']?(?:~|\$home|\$\{home\})?[/\\]?\.(?:ssh|aws|kube|gnupg)\b|` +
 		`\b(?:tar|zip|7z|cp\s+-r|cp\s+-a|rsync|scp\s+-r)\b[^\n|;]{0,80}(?:~|\$home)[/\\]\.(?:ssh|aws|kube|gnupg)[/\\]?(?:\s|$|["'])|` +
@@ -101,7 +102,7 @@ var (
 	// cloudCopyRE copies files to a cloud's storage: a send when what it
 	// copies is a store of credentials (most copy a build to the user's
 	// own bucket).
-	cloudCopyRE = regexp.MustCompile(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
+	cloudCopyRE = mustGate(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
 	// envDumpRE reads the whole environment (or greps it).
 	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(` + "`" + `])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
 		// The whole environment put in a request's payload.
@@ -110,10 +111,10 @@ var (
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
-	fileReadRE = regexp.MustCompile(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bfor\s*\(\s*(?:const|let|var)\s+\w+\s+of\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]`)
+	fileReadRE = mustGate(`(?i)(?:^|[\s;&|(` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bfor\s*\(\s*(?:const|let|var)\s+\w+\s+of\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]`)
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
-	sendRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
+	sendRE = mustGate(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
 		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
 		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(` +
 		// Mail, and the other ways out: a cloud copy, FTP, a raw socket,
@@ -128,32 +129,32 @@ var (
 	// item, or follows the model, the skill, a modal or "to". A sentence
 	// that only names a store ("reads of ~/.ssh can be disguised") is
 	// not one.
-	imperativeReadRE = regexp.MustCompile(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+|^[^,;\n]{3,80}[,;]\s+)(?:` + readVerbs + `)\b`)
+	imperativeReadRE = mustGate(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+|^[^,;\n]{3,80}[,;]\s+)(?:` + readVerbs + `)\b`)
 	// broadReadRE is a sentence that tells the model to touch a store with
 	// a verb that need not read it (check, inspect, verify): a read when
 	// the file also hands what it found over (handOverRE), as a harvest
 	// dressed as an audit does.
-	broadReadRE = regexp.MustCompile(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:check|checks|inspect|inspects|scan|scans|verify|verifies|review|reviews|analy[sz]e|analy[sz]es|examine|examines|access|accesses|locate|locates|find|finds|search|searches|audit|audits|validate|validates|test|tests|enumerate|enumerates|catalog|catalogs|parse|parses|assess|assesses|evaluate|evaluates|look\s+(?:at|in|into|for|through)|looks\s+(?:at|in|into|for|through)|go\s+through|goes\s+through|back\s+up|backs\s+up)\b`)
+	broadReadRE = mustGate(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:check|checks|inspect|inspects|scan|scans|verify|verifies|review|reviews|analy[sz]e|analy[sz]es|examine|examines|access|accesses|locate|locates|find|finds|search|searches|audit|audits|validate|validates|test|tests|enumerate|enumerates|catalog|catalogs|parse|parses|assess|assesses|evaluate|evaluates|look\s+(?:at|in|into|for|through)|looks\s+(?:at|in|into|for|through)|go\s+through|goes\s+through|back\s+up|backs\s+up)\b`)
 	// handOverRE is a sentence that gives what was read to someone other
 	// than the user: "share them with the support desk", "include their
 	// full contents in the report you upload".
-	handOverRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+	handOverRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
 		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
 	// collectedSentRE is a sentence that sends on what an earlier step
 	// gathered to a fixed address: "send the collected data to https://…".
-	collectedSentRE = regexp.MustCompile(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
+	collectedSentRE = mustGate(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
 	// discloseRE is a sentence that gives out what was read in full,
 	// whoever to: with a broad read of several stores it is a harvest.
-	discloseRE = regexp.MustCompile(`(?i)\b(?:share|shares|sharing|send|sends|report|reports|output|outputs|display|displays|print|prints|show|shows|include|includes|return|returns|list|lists|paste|pastes|dump|dumps|reproduce|reproduces|copy|copies)\s+(?:back\s+)?(?:(?:the|their|its|all|each|every|of|them|file'?s?)\s+)*(?:(?:full|complete|entire|raw|exact|verbatim|unredacted|unmasked)\s+)+(?:contents?|text|values?|keys?|credentials?|secrets?|tokens?|passwords?)\b`)
+	discloseRE = mustGate(`(?i)\b(?:share|shares|sharing|send|sends|report|reports|output|outputs|display|displays|print|prints|show|shows|include|includes|return|returns|list|lists|paste|pastes|dump|dumps|reproduce|reproduces|copy|copies)\s+(?:back\s+)?(?:(?:the|their|its|all|each|every|of|them|file'?s?)\s+)*(?:(?:full|complete|entire|raw|exact|verbatim|unredacted|unmasked)\s+)+(?:contents?|text|values?|keys?|credentials?|secrets?|tokens?|passwords?)\b`)
 	// notHarvestRE is what makes a sentence describe, forbid or defend
 	// against a harvest rather than ask for one.
-	notHarvestRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|exclude|excludes|excluding|prevent|prevents|block|blocks|deny|denies|refuse|refuses|reject|detect|detects|detecting|detection|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|malware|exfiltration|injection|vulnerab\w*|threat|threats|stealer|steal|steals|audit\s+for|gitignore|\.gitignore|permissions?|chmod|dangerous|suspicious|red\s+flags?|exploit\w*|compromised?)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|collects?|harvests?|asks?|tells?|instructs?)\b`)
+	notHarvestRE = mustGate(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|exclude|excludes|excluding|prevent|prevents|block|blocks|deny|denies|refuse|refuses|reject|detect|detects|detecting|detection|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|malware|exfiltration|injection|vulnerab\w*|threat|threats|stealer|steal|steals|audit\s+for|gitignore|\.gitignore|permissions?|chmod|dangerous|suspicious|red\s+flags?|exploit\w*|compromised?)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|collects?|harvests?|asks?|tells?|instructs?)\b`)
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = []string{".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx"}
-	netWords   = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns."}
-	envWords   = []string{"env", "set)", "set "}
+	storeWords = newWordSet(".ssh", "id_", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx")
+	netWords   = newWordSet("curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.")
+	envWords   = newWordSet("env", "set)", "set ")
 )
 
 // dottedRE finds addresses and dotted names, whose words
@@ -163,7 +164,7 @@ var dottedRE = regexp.MustCompile(`\S*\w\.\w\S*`)
 // exampleLeadRE finds the prose before a code block that presents it as
 // an attack to recognise, as security skills do ("an attacker's payload:",
 // "dangerous patterns:").
-var exampleLeadRE = regexp.MustCompile(`(?i)\b(?:attack\w*|malicious|malware|exfiltrat\w*|dangerous|suspicious|red\s+flags?|exploit\w*|vulnerab\w*|compromised?|threat\w*|stealer|steal\w*|insecure|anti-?patterns?|never\s+do)\b`)
+var exampleLeadRE = mustGate(`(?i)\b(?:attack\w*|malicious|malware|exfiltrat\w*|dangerous|suspicious|red\s+flags?|exploit\w*|vulnerab\w*|compromised?|threat\w*|stealer|steal\w*|insecure|anti-?patterns?|never\s+do)\b`)
 
 // exampleBlocks reports, for each code block, whether the prose presents it
 // as an attack to recognise; one more entry, false, stands for a script.
@@ -184,6 +185,17 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 	return example
 }
 
+// exampleBlocks is exampleBlocks(raw, prose, blocks), worked out once for
+// the rules that ask it of the same text. The answer is only read.
+func (fs *findings) exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
+	e := &fs.examples
+	if e.example == nil || e.raw != raw || e.prose != prose || !slices.Equal(e.blocks, blocks) {
+		e.raw, e.prose, e.blocks = raw, prose, blocks
+		e.example = exampleBlocks(raw, prose, blocks)
+	}
+	return e.example
+}
+
 // scanHarvest reports a file that harvests secrets, or reads one and sends
 // it over the network. code is the text commands are read from (the whole
 // file: a Markdown file's code blocks and inline code are what the model
@@ -192,9 +204,9 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	scanProseHarvests(fs, raw, prose, blocks) // harvest_prose.go
 	lower := strings.ToLower(raw)
-	if !containsAny(lower, storeWords) && !containsAny(lower, envWords) && !containsAny(lower, secretCmdWords) && !containsAny(lower, secretVarWords) {
+	if !storeWords.in(lower) && !envWords.in(lower) && !secretCmdWords.in(lower) && !secretVarWords.in(lower) {
 		// A path spelt in pieces names its store only once joined.
-		if joined := strings.ToLower(joinLiterals(raw)); joined == lower || !containsAny(joined, storeWords) {
+		if joined := strings.ToLower(joinLiterals(raw)); joined == lower || !storeWords.in(joined) {
 			return
 		}
 	}
@@ -211,7 +223,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		return -1
 	}
-	example := exampleBlocks(raw, prose, blocks)
+	example := fs.exampleBlocks(raw, prose, blocks)
 	indented := indentedCode(raw, prose, fs.kind)
 	// Whether the prose hands over or gives out in full what it read is
 	// asked of the whole prose, and only of a file that names a store.
@@ -259,7 +271,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			continue
 		}
 		code := block >= 0 || strings.Contains(line, "`") || indented(start, line)
-		store := containsAny(lowLine, storeWords)
+		store := storeWords.in(lowLine)
 		reads, command := false, false
 		if store && code {
 			reads = fileReadRE.MatchString(line)
@@ -357,7 +369,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 				// name that line assigns.
 				if own {
 					fl.readOwn(line)
-					if ownFlow < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+					if ownFlow < 0 && fl.lineSends(line, lowLine) {
 						ownFlow = start
 					}
 				}
@@ -378,7 +390,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			if ownFlow < 0 && fl.sendsOwn(line, lowLine) {
 				ownFlow = start
 			}
-			if firstSend < 0 && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+			if firstSend < 0 && fl.lineSends(line, lowLine) {
 				firstSend = start
 			}
 			if firstSend < 0 && reads && !templateLine(line) && cloudCopyRE.MatchString(line) {
@@ -387,7 +399,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		if code && exportSent < 0 && strings.Contains(lowLine, "export-secret") && exportSecretRE.MatchString(line) {
 			exportAt = start
-			if containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+			if fl.lineSends(line, lowLine) {
 				exportSent = start
 			}
 			for _, m := range redirectTargetRE.FindAllString(line, -1) {
@@ -395,10 +407,10 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 					exportFiles = append(exportFiles, f)
 				}
 			}
-		} else if code && exportSent < 0 && exportAt >= 0 && containsAny(line, exportFiles) && containsAny(lowLine, netWords) && sendRE.MatchString(line) {
+		} else if code && exportSent < 0 && exportAt >= 0 && containsAny(line, exportFiles) && fl.lineSends(line, lowLine) {
 			exportSent = start
 		}
-		if code && firstDump < 0 && containsAny(lowLine, envWords) && envDumpRE.MatchString(line) {
+		if code && firstDump < 0 && envWords.in(lowLine) && envDumpRE.MatchString(line) {
 			firstDump = start
 			if fs.codeReadAt == 0 {
 				fs.codeReadAt = start + 1
@@ -476,7 +488,7 @@ func joinLiterals(text string) string {
 
 // verbRE finds a verb a list item may carry of its own, which then
 // decides what the item does.
-var verbRE = regexp.MustCompile(`(?i)\b(?:` + readVerbs + `|check|checks|inspect|verify|never|avoid|do\s+not|don'?t|ignore|skip|exclude|add|set|create|write|put|configure|store|keep|rotate|delete|remove)\b`)
+var verbRE = mustGate(`(?i)\b(?:` + readVerbs + `|check|checks|inspect|verify|never|avoid|do\s+not|don'?t|ignore|skip|exclude|add|set|create|write|put|configure|store|keep|rotate|delete|remove)\b`)
 
 // listLead returns the line that leads the list holding the item at pos
 // when it ends with a colon (the list's order), or "": the nearest line
@@ -565,7 +577,7 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 		if secretCmdRead(line, low) {
 			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
 		}
-		if !containsAny(low, storeWords) || !fileReadRE.MatchString(line) {
+		if !storeWords.in(low) || !fileReadRE.MatchString(line) {
 			continue
 		}
 		for _, s := range storeKinds {

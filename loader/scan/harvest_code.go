@@ -203,7 +203,7 @@ func ciSecretAway(cmd string) bool {
 		return false
 	}
 	low := strings.ToLower(cmd)
-	if !(containsAny(low, netWords) && sendRE.MatchString(cmd) || containsAny(low, netCallWords) && netCallRE.MatchString(cmd)) {
+	if !(netWords.in(low) && sendRE.MatchString(cmd) || netCallWords.in(low) && netCallRE.MatchString(cmd)) {
 		return false
 	}
 	hosts := literalHostRE.FindAllStringSubmatch(cmd, 4)
@@ -298,11 +298,11 @@ var pieceRE = regexp.MustCompile(`(?m)^[ \t]*(?:const\s+|let\s+|var\s+|export\s+
 
 // joinRE is where pieces are joined: A + B (+ …), [A, B] given to a
 // join, "$A$B" or "${A}${B}" in a shell.
-var joinRE = regexp.MustCompile(`[A-Za-z_]\w*(?:\s*\+\s*[A-Za-z_]\w*)+|\[\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*,?\s*\]|(?:\$\{?[A-Za-z_]\w*\}?){2,}`)
+var joinRE = mustGate(`[A-Za-z_]\w*(?:\s*\+\s*[A-Za-z_]\w*)+|\[\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*,?\s*\]|(?:\$\{?[A-Za-z_]\w*\}?){2,}`)
 
 // literalsRE is pieces written out where they are joined: "Y3Vy" +
 // "bCAt…", or a list of them (["Y3Vy", "bCAt…"]) given to a join.
-var literalsRE = regexp.MustCompile(`["'][A-Za-z0-9+/_=-]{4,}["'](?:\s*[+,]\s*["'][A-Za-z0-9+/_=-]{4,}["'])+`)
+var literalsRE = mustGate(`["'][A-Za-z0-9+/_=-]{4,}["'](?:\s*[+,]\s*["'][A-Za-z0-9+/_=-]{4,}["'])+`)
 
 // quotedPieceRE is one piece of literalsRE.
 var quotedPieceRE = regexp.MustCompile(`["']([A-Za-z0-9+/_=-]+)["']`)
@@ -387,7 +387,7 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, depth 
 	if fs.kind&(kindSkill|kindCode) == 0 {
 		return
 	}
-	example := exampleBlocks(raw, prose, blocks)
+	example := fs.exampleBlocks(raw, prose, blocks)
 	indented := indentedCode(raw, prose, fs.kind)
 	code := func(start int, line string) bool {
 		if fs.kind == kindCode {

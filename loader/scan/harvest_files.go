@@ -176,7 +176,7 @@ func codeOf(raw string, k kind) fileCode {
 			lines = append(lines, codeLine{span, b})
 			code.WriteString(span + "\n")
 			low := strings.ToLower(span)
-			if containsAny(low, netWords) && sendRE.MatchString(span) || strings.Contains(low, "method") && postMethodRE.MatchString(span) {
+			if netWords.in(low) && sendRE.MatchString(span) || strings.Contains(low, "method") && postMethodRE.MatchString(span) {
 				if fc.sendAt < 0 {
 					fc.sendAt = start
 				}

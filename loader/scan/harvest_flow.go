@@ -17,7 +17,7 @@ import (
 var (
 	// secretCmdRE is a command that prints a credential.
 	secretCmdRE    = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b`)
-	secretCmdWords = []string{"169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret"}
+	secretCmdWords = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret")
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -26,17 +26,17 @@ var (
 	// netCallRE is a call that reaches the network, to send or to fetch: a
 	// fetch carries data in its address.
 	netCallRE    = regexp.MustCompile(`(?i)\b(?:curl|wget|nc|ncat|socat|dig|nslookup|drill|requests\.\w+|httpx\.\w+|aiohttp|urlopen|urllib\.request|fetch|axios|got|superagent|needle|http\.(?:get|request)|https\.(?:get|request)|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|sendBeacon)\b`)
-	netCallWords = []string{"curl", "wget", "nc ", "ncat", "socat", "dig ", "nslookup", "drill ", "requests.", "httpx.", "aiohttp", "urlopen", "urllib", "fetch", "axios", "got(", "got.", "superagent", "needle(", "http.get", "http.request", "https.get", "https.request", "invoke-", "irm ", "iwr ", "sendbeacon"}
+	netCallWords = newWordSet("curl", "wget", "nc ", "ncat", "socat", "dig ", "nslookup", "drill ", "requests.", "httpx.", "aiohttp", "urlopen", "urllib", "fetch", "axios", "got(", "got.", "superagent", "needle(", "http.get", "http.request", "https.get", "https.request", "invoke-", "irm ", "iwr ", "sendbeacon")
 
 	// postMethodRE is the method of a request whose call spans lines
 	// (fetch(url, {\n method: 'POST', body }).
-	postMethodRE = regexp.MustCompile(`(?i)\bmethod\s*[:=]\s*["'](?:POST|PUT|PATCH)["']`)
+	postMethodRE = mustGate(`(?i)\bmethod\s*[:=]\s*["'](?:POST|PUT|PATCH)["']`)
 	// multiLineCallRE opens such a call.
 	multiLineCallRE    = regexp.MustCompile(`(?i)\b(?:fetch|axios|got|ky|request|https?\.request|urllib\.request\.Request)\s*\(`)
-	multiLineCallWords = []string{"fetch", "axios", "got", "ky", "request"}
+	multiLineCallWords = newWordSet("fetch", "axios", "got", "ky", "request")
 
 	// assignRE is the name a line assigns (Python, JavaScript, a shell).
-	assignRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=[^=]`)
+	assignRE = mustGate(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=[^=]`)
 
 	// sinkHostRE is a host that takes whatever is sent to it and shows it
 	// to whoever made it: catch-all webhooks, tunnels, out-of-band
@@ -49,7 +49,7 @@ var (
 	// network.
 	localHostRE = regexp.MustCompile(`https?://(?:127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)`)
 
-	secretVarWords = []string{"_key", "_token", "_secret", "_password", "_credential", "privatekey", "privkey", "seedphrase", "recoveryphrase"}
+	secretVarWords = newWordSet("_key", "_token", "_secret", "_password", "_credential", "privatekey", "privkey", "seedphrase", "recoveryphrase")
 
 	// shellSecretRE is a shell variable whose name says it holds a secret.
 	shellSecretRE = regexp.MustCompile(`\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?`)
@@ -73,7 +73,7 @@ var metadataStoreRE = regexp.MustCompile(`(?i)` + metadataCredPath +
 // secretCmdRead reports a line that prints a credential, outside a header
 // that uses it.
 func secretCmdRead(line, lowLine string) bool {
-	if !containsAny(lowLine, secretCmdWords) {
+	if !secretCmdWords.in(lowLine) {
 		return false
 	}
 	return secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " "))
@@ -99,6 +99,22 @@ type flow struct {
 	provider     map[string]string // names assigned a provider's key, by provider
 	keyAway      int               // a provider's key sent to another host, or -1
 	code         codeFlow          // harvest_code.go's state
+	// The last line lineSends was asked of, and its answer.
+	sendsLine  string
+	sendsLow   string
+	sendsKnown bool
+	sends      bool
+}
+
+// lineSends reports whether a line sends by sendRE (lowLine is the line
+// lowercased). Several rules ask it of each line in turn: the last answer
+// is kept, and sendRE runs once a line.
+func (f *flow) lineSends(line, lowLine string) bool {
+	if !f.sendsKnown || f.sendsLine != line || f.sendsLow != lowLine {
+		f.sendsLine, f.sendsLow, f.sendsKnown = line, lowLine, true
+		f.sends = netWords.in(lowLine) && sendRE.MatchString(line)
+	}
+	return f.sends
 }
 
 func newFlow() *flow {
@@ -122,7 +138,7 @@ func (f *flow) readOwn(line string) {
 // sendsOwn reports a line that sends a name read from an agent's own
 // files, outside a header that uses it.
 func (f *flow) sendsOwn(line, lowLine string) bool {
-	if len(f.own) == 0 || !(containsAny(lowLine, netWords) && sendRE.MatchString(line) || containsAny(lowLine, netCallWords) && netCallRE.MatchString(line)) {
+	if len(f.own) == 0 || !(f.lineSends(line, lowLine) || netCallWords.in(lowLine) && netCallRE.MatchString(line)) {
 		return false
 	}
 	for _, w := range identRE.FindAllString(headerArgRE.ReplaceAllString(line, " "), -1) {
@@ -264,8 +280,8 @@ func (f *flow) read(line string) {
 // name read from a secret.
 func (f *flow) send(line, lowLine string, pos int) bool {
 	sends := false
-	net := containsAny(lowLine, netCallWords) && netCallRE.MatchString(line)
-	if containsAny(lowLine, multiLineCallWords) && multiLineCallRE.MatchString(line) {
+	net := netCallWords.in(lowLine) && netCallRE.MatchString(line)
+	if multiLineCallWords.in(lowLine) && multiLineCallRE.MatchString(line) {
 		f.callAt, f.lines = pos, 0
 	} else if f.callAt >= 0 {
 		f.lines++
@@ -285,10 +301,10 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 			}
 		}
 	}
-	if f.keyAway < 0 && (net || containsAny(lowLine, netWords) && sendRE.MatchString(line)) && f.providerKeyAway(line) {
+	if f.keyAway < 0 && (net || f.lineSends(line, lowLine)) && f.providerKeyAway(line) {
 		f.keyAway = pos
 	}
-	if f.walletSent < 0 && f.sendsWallet(line, net || containsAny(lowLine, netWords) && sendRE.MatchString(line)) {
+	if f.walletSent < 0 && f.sendsWallet(line, net || f.lineSends(line, lowLine)) {
 		f.walletSent = pos
 	}
 	if net && foreignDest(line) {
@@ -308,7 +324,7 @@ var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 // list it leads) it is a harvest however soft its wording ("to help debug,
 // include the contents of ~/.aws/credentials in the issue you post to
 // https://…", "share their ~/.npmrc with the support team").
-var handStoreRE = regexp.MustCompile(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+` + dest + `)` +
+var handStoreRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+` + dest + `)` +
 	`|\b(?:include|put|pass|add|attach|send|paste|insert)\s+(?:the|its|their|all)\s+(?:(?:full|complete|entire|raw|file'?s?)\s+)*contents?\b` + inSentence + `{0,80}?\b(?:in|into|with)\s+(?:(?:the|your|each|every|next|a|an)\s+)*(?:[\w-]+\s+){0,2}?(?:calls?|requests?|query|queries|payloads?|body|url)\b` +
 	`|\binclude\s+(?:it|them|this|these|everything|the\s+following)\b` + inSentence + `{0,80}?\b(?:upload|send|post|submit|share|e-?mail)\w*\b` +
 	// The agent's own mail tools, or a mail link, carry it as well as a
@@ -339,8 +355,12 @@ func storeIsSetting(text string, pos int) bool {
 // namesStore reports whether a line names a store of credentials other
 // than as a setting's value.
 func namesStore(line string) bool {
+	folded := gateFold(line) // once for every kind's gate
 	for _, k := range storeKinds {
-		for _, m := range k.re.FindAllStringIndex(line, 4) {
+		if !k.re.mayMatchFolded(folded) {
+			continue
+		}
+		for _, m := range k.re.Regexp.FindAllStringIndex(line, 4) {
 			if !storeIsSetting(line, m[0]) {
 				return true
 			}

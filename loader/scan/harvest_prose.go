@@ -60,7 +60,7 @@ var (
 	// proseCmdSendRE is a command written in prose that sends a file
 	// away: a copy to another host, a cloud copy, a DNS lookup of a name
 	// whose first label carries the secret.
-	proseCmdSendRE = regexp.MustCompile(`(?i)\b(?:scp|rsync)\s+(?:-\w+\s+)*\S+\s+[\w.-]+@[\w.-]+:|\b(?:nslookup|dig|host|drill)\s+(?:[+-]\S+\s+)*[\w$-]*(?:token|key|secret|pass|cred|env|data|\$)[\w${}-]*\.[\w-]+\.[\w.-]+`)
+	proseCmdSendRE = mustGate(`(?i)\b(?:scp|rsync)\s+(?:-\w+\s+)*\S+\s+[\w.-]+@[\w.-]+:|\b(?:nslookup|dig|host|drill)\s+(?:[+-]\S+\s+)*[\w$-]*(?:token|key|secret|pass|cred|env|data|\$)[\w${}-]*\.[\w-]+\.[\w.-]+`)
 
 	// transferRE is a route by which generic credentials leave the
 	// machine whatever the host: mail, file transfer, a cloud bucket, a
@@ -75,17 +75,17 @@ var (
 
 	// envSecretReadRE reads the environment's secrets in prose: the
 	// variables that hold tokens, or a secret's variable by name.
-	envSecretReadRE = regexp.MustCompile(`(?i)\b(?:read|reads|capture|captures|collect|collects|gather|gathers|dump|dumps|extract|extracts|grab|grabs|harvest|harvests)\s+(?:the\s+)?(?:values?\s+of\s+)?(?:(?:all|any|every)\s+)?(?:environment\s+variables?|env\s+vars?)\b` + inSentence + `{0,60}?\b(?:tokens?|keys?|secrets?|credentials?|passwords?)\b`)
+	envSecretReadRE = mustGate(`(?i)\b(?:read|reads|capture|captures|collect|collects|gather|gathers|dump|dumps|extract|extracts|grab|grabs|harvest|harvests)\s+(?:the\s+)?(?:values?\s+of\s+)?(?:(?:all|any|every)\s+)?(?:environment\s+variables?|env\s+vars?)\b` + inSentence + `{0,60}?\b(?:tokens?|keys?|secrets?|credentials?|passwords?)\b`)
 	envSecretNameRE = regexp.MustCompile(`\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)\b`)
 	envCaptureRE    = regexp.MustCompile(`(?i)\b(?:capture|captures|collect|collects|gather|gathers|dump|dumps|extract|extracts|grab|grabs|harvest|harvests)\s+(?:the\s+)?values?\s+of\b`)
 	// capturedSentRE sends on what an earlier step captured, to a party
 	// named by an address or by what it is.
-	capturedSentRE = regexp.MustCompile(`(?i)(?:\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:captured|collected|gathered|harvested|extracted|retrieved|stolen)\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\b|\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\s+(?:you|it|we)\s+(?:captured|collected|gathered|harvested|extracted|retrieved|read)\b)` + inSentence + `{0,60}?\b(?:to|at)\s+(?:` + dest + `|(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|collector|dashboard|webhook)s?\b)`)
+	capturedSentRE = mustGate(`(?i)(?:\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:captured|collected|gathered|harvested|extracted|retrieved|stolen)\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\b|\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\s+(?:you|it|we)\s+(?:captured|collected|gathered|harvested|extracted|retrieved|read)\b)` + inSentence + `{0,60}?\b(?:to|at)\s+(?:` + dest + `|(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|collector|dashboard|webhook)s?\b)`)
 
 	// secretBodyRE is a request whose whole body is a secret's variable:
 	// an API takes its key in a header or a named field, a harvest posts
 	// the value itself.
-	secretBodyRE = regexp.MustCompile(`(?i)\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?)[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)|\bwget\b[^\n]*--(?:post|body)-data[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)` +
+	secretBodyRE = mustGate(`(?i)\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?)[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)|\bwget\b[^\n]*--(?:post|body)-data[=\s]+["']?\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\}?["']?(?:\s|$)` +
 		// The same in a call: data=os.environ["X_TOKEN"], body: process.env.X_KEY.
 		`|\b(?:data|content|body|json)\s*[=:]\s*(?:os\.environ(?:\.get)?\s*[\[(]\s*["']|os\.getenv\(\s*["']|process\.env\.|process\.env\[\s*["'])[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)["']?\s*[\])]?\s*[,)}]`)
 
@@ -95,7 +95,7 @@ var (
 	bccHiddenRE = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|without)\s+(?:\w+\s+){0,2}?(?:mention|mentioning|tell|telling|show|showing|reveal|revealing|disclose|disclosing|display|displaying|inform|informing)\b` + inSentence + `{0,40}?\b(?:bcc|blind|copy|cc)\b`)
 
 	// describesRE names what a checker looks for, not what to do.
-	describesRE = regexp.MustCompile(`(?i)\b(?:theft|thie(?:f|ves)|stealing|patterns?|indicators?|signatures?|iocs?|heuristics?|such\s+as|e\.g\.)`)
+	describesRE = mustGate(`(?i)\b(?:theft|thie(?:f|ves)|stealing|patterns?|indicators?|signatures?|iocs?|heuristics?|such\s+as|e\.g\.)`)
 	// lastWordRE is the last word of a command: the host it sends to.
 	lastWordRE = regexp.MustCompile(`\S+$`)
 	// toDestRE sends to an address written out.
@@ -103,17 +103,17 @@ var (
 
 	// proseWords gate the prose rules: a file holding none is not read by
 	// them.
-	proseWords = []string{"upload", "send", "post", "transmit", "forward", "sync", "submit", "ship", "scp", "nslookup", "dig ", "host ", "drill ", "transfer", "mail", "copy", "copies", "leak", "exfiltrat", "relay", "back up", "backs up", "include", "bcc", "blind", "curl", "wget", "share", "deliver", "paste"}
+	proseWords = newWordSet("upload", "send", "post", "transmit", "forward", "sync", "submit", "ship", "scp", "nslookup", "dig ", "host ", "drill ", "transfer", "mail", "copy", "copies", "leak", "exfiltrat", "relay", "back up", "backs up", "include", "bcc", "blind", "curl", "wget", "share", "deliver", "paste")
 )
 
 // scanProseHarvests reports the harvests of the kinds above. It runs
 // beside scanHarvest, on the same texts.
 func scanProseHarvests(fs *findings, raw, prose string, blocks []codeBlock) {
 	lower := strings.ToLower(raw)
-	if !containsAny(lower, proseWords) {
+	if !proseWords.in(lower) {
 		return
 	}
-	example := exampleBlocks(raw, prose, blocks)
+	example := fs.exampleBlocks(raw, prose, blocks)
 	scanSecretBody(fs, raw, lower, blocks, example)
 	if fs.kind != kindSkill {
 		return
@@ -147,7 +147,7 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 			}
 		}
 		low := strings.ToLower(line)
-		if code && !inExample && !localHostRE.MatchString(line) && (containsAny(low, netCallWords) && netCallRE.MatchString(line) || containsAny(low, netWords) && sendRE.MatchString(line)) {
+		if code && !inExample && !localHostRE.MatchString(line) && (netCallWords.in(low) && netCallRE.MatchString(line) || netWords.in(low) && sendRE.MatchString(line)) {
 			fs.add(RuleExfiltrate, SeverityWithhold, start, end, "a secret's variable sent as the whole body of a request")
 			return
 		}
@@ -156,7 +156,7 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 
 // sentences returns the spans of the prose's sentences that hold a word
 // of words, each once, at most max of them.
-func sentences(prose string, words *regexp.Regexp, max int) [][2]int {
+func sentences(prose string, words gatedRE, max int) [][2]int {
 	var spans [][2]int
 	last := -1
 	for _, m := range words.FindAllStringIndex(prose, 1024) {
@@ -201,7 +201,7 @@ func afterStructureLines(prose string, s, pos int) int {
 var unwrapRE = regexp.MustCompile(`\s*\n[ \t]*`)
 
 // proseSendWordRE finds the sentences the prose rules read.
-var proseSendWordRE = regexp.MustCompile(`(?i)\b(?:upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
+var proseSendWordRE = mustGate(`(?i)\b(?:upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
 
 // scanProseSentences reads each sentence of the prose that sends, joined
 // over its line breaks, for a store or credentials handed to another
@@ -233,7 +233,7 @@ func proseHandOver(u string) string {
 		if imperativeReadRE.MatchString(u) {
 			// The command's host (token.collector.example), its last
 			// word, is no template's name (.env.example).
-			for _, re := range []*regexp.Regexp{proseCmdSendRE, sendRE} {
+			for _, re := range []gatedRE{proseCmdSendRE, sendRE} {
 				if m := re.FindStringIndex(u); m != nil && !templateLine(u[:m[0]]+lastWordRE.ReplaceAllString(u[m[0]:m[1]], " ")+u[m[1]:]) && !negatedClause(u, m[1]) {
 					return "an instruction, in prose, to read a secret file and send it with a command"
 				}
@@ -256,7 +256,7 @@ func proseHandOver(u string) string {
 			msg string
 		}{
 			{transferRE, "an instruction to send credentials by mail, file transfer or a copy to another host"},
-			{cloudCopyRE, "an instruction to copy credentials to a cloud bucket"},
+			{cloudCopyRE.Regexp, "an instruction to copy credentials to a cloud bucket"},
 			{sinkHostRE, "an instruction to send credentials to a catch-all host"},
 		} {
 			if m := r.re.FindStringIndex(u); m != nil && sameClause(u, cred, m) && !negatedClause(u, m[1]) {
@@ -327,6 +327,11 @@ func scanWrappedHandOver(fs *findings, prose string) {
 	if !strings.Contains(prose, "\n") {
 		return
 	}
+	// Only a line that names a store starts the finding: most prose names
+	// none, and handsOver below reads the whole prose twice.
+	if !namesStoreOnALine(prose) {
+		return
+	}
 	u := unwrapLines(prose)
 	if u == prose || handsOver(prose) >= 0 {
 		return
@@ -342,7 +347,7 @@ func scanWrappedHandOver(fs *findings, prose string) {
 		} else {
 			end += start
 		}
-		if line := prose[start:end]; containsAny(strings.ToLower(line), storeWords) && namesStore(line) && !templateLine(line) {
+		if line := prose[start:end]; storeLine(line) {
 			seen++
 			s, e := sentenceAt(u, start+len(line)/2)
 			if s < e && imperativeReadRE.MatchString(u[s:e]) && !notHarvestRE.MatchString(u[s:e]) {
@@ -353,6 +358,25 @@ func scanWrappedHandOver(fs *findings, prose string) {
 		}
 		start = end + 1
 	}
+}
+
+// storeLine reports whether a line names a store other than in a
+// template's name.
+func storeLine(line string) bool {
+	return storeWords.in(strings.ToLower(line)) && namesStore(line) && !templateLine(line)
+}
+
+// namesStoreOnALine reports whether a line of prose is a storeLine.
+func namesStoreOnALine(prose string) bool {
+	if !storeWords.in(strings.ToLower(prose)) {
+		return false // no line holds a store's word (none has a line break)
+	}
+	for line := range strings.Lines(prose) {
+		if storeLine(strings.TrimSuffix(line, "\n")) {
+			return true
+		}
+	}
+	return false
 }
 
 // unwrapLines returns prose with the line breaks inside its paragraphs

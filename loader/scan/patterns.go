@@ -35,7 +35,8 @@ type pattern struct {
 	// a description, not an order to the model.
 	imperative bool
 
-	triggerMask, alsoMask bitset // in allTriggers
+	triggerMask, alsoMask bitset  // in allTriggers
+	gated                 gatedRE // re with its gate (gate.go), which runs it
 }
 
 // A kind is a kind of text, which decides which patterns apply and how
@@ -92,6 +93,7 @@ var allTriggers = func() *triggerSet {
 		for i := range list {
 			list[i].triggerMask = t.mask(list[i].triggers)
 			list[i].alsoMask = t.mask(list[i].also)
+			list[i].gated = gate(list[i].re)
 		}
 	}
 	return t
@@ -457,11 +459,11 @@ func conditionalUse(after string) bool {
 // in lower then mean nothing in text, and the whole text is read instead.
 func (p *pattern) matches(text string, lowered func() string, limit int) [][]int {
 	if p.window == 0 {
-		return p.re.FindAllStringIndex(text, limit)
+		return p.gated.FindAllStringIndex(text, limit)
 	}
 	lower := lowered()
 	if len(lower) != len(text) {
-		return p.re.FindAllStringIndex(text, limit)
+		return p.gated.FindAllStringIndex(text, limit)
 	}
 	var out [][]int
 	for _, trigger := range p.triggers {
@@ -479,7 +481,7 @@ func (p *pattern) matches(text string, lowered func() string, limit int) [][]int
 			for hi < len(text) && !utf8.RuneStart(text[hi]) {
 				hi++
 			}
-			for _, m := range p.re.FindAllStringIndex(text[lo:hi], limit) {
+			for _, m := range p.gated.FindAllStringIndex(text[lo:hi], limit) {
 				m[0], m[1] = m[0]+lo, m[1]+lo
 				if !containsMatch(out, m) {
 					out = append(out, m)
