@@ -272,47 +272,14 @@ func init() { corpusSources = append(corpusSources, checkersSources...) }
 // fixture moved upstream must fail here rather than shrink a figure
 // quietly.
 func TestCheckerSourcesLoad(t *testing.T) {
-	for _, c := range []struct {
-		source           string
-		harvests, probes int
-	}{
-		{"Wahero+Skill-safety-guard", 1, len(safetyGuardProbes)},
-		{"V3r7ig0+skillvet", len(skillvetHarvesters), 1},
-		{"rrrrrredy+skill-security-guard", 1, 1},
-		{"vetrinarbatyam-dotcor+skill-security-scanner", 1, 1},
-		{"zast-ai+skill-security-reviewer", len(zastHarvesters), 0},
-		{"hotsa104+skill-firewall", len(firewallHarvesters), len(firewallProbes)},
-		{"yu-iskw+skill-inspector", 1, 1},
-		{"BrainsyETH+OpenClaw-Scan", 1, 1},
-	} {
-		dir := filepath.Join(corpusRoot(), c.source)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		var load func(testing.TB, string) []sample
-		for _, s := range checkersSources {
-			if s.name == c.source {
-				load = s.load
-			}
-		}
-		harvests, probes := 0, 0
-		for _, s := range load(t, dir) {
-			switch {
-			case s.attack && s.harvest && !s.probe && len(s.skill) > 0:
-				harvests++
-			case s.probe && !s.attack && len(s.skill) > 0:
-				probes++
-			default:
-				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a harvester or a probe", c.source, s.id, s.attack, s.harvest, s.probe)
-			}
-			for _, f := range s.skill {
-				if f.Path == "expected_result.json" || f.Path == ".label" {
-					t.Errorf("%s %s: the label file is read as part of the skill", c.source, s.id)
-				}
-			}
-		}
-		if harvests != c.harvests || probes != c.probes {
-			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", c.source, harvests, probes, c.harvests, c.probes)
-		}
-	}
+	checkSourceCounts(t, checkersSources, map[string][2]int{ // harvesters, probes
+		"Wahero+Skill-safety-guard":                    {1, len(safetyGuardProbes)},
+		"V3r7ig0+skillvet":                             {len(skillvetHarvesters), 1},
+		"rrrrrredy+skill-security-guard":               {1, 1},
+		"vetrinarbatyam-dotcor+skill-security-scanner": {1, 1},
+		"zast-ai+skill-security-reviewer":              {len(zastHarvesters), 0},
+		"hotsa104+skill-firewall":                      {len(firewallHarvesters), len(firewallProbes)},
+		"yu-iskw+skill-inspector":                      {1, 1},
+		"BrainsyETH+OpenClaw-Scan":                     {1, 1},
+	})
 }

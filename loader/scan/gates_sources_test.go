@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -264,24 +263,5 @@ func TestGateSourcesLoad(t *testing.T) {
 		"eusourmr+awesome-chatgpt-skills":    {1, 0},
 		"yzdily+jianwei":                     {1, 1},
 	}
-	for _, src := range gatesSources {
-		dir := filepath.Join(corpusRoot(), src.name)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		harvests, probes := 0, 0
-		for _, s := range src.load(t, dir) {
-			switch {
-			case s.attack && s.harvest && !s.probe && len(s.skill) > 0:
-				harvests++
-			case s.probe && !s.attack && len(s.skill) > 0:
-				probes++
-			default:
-				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a harvester or a probe", src.name, s.id, s.attack, s.harvest, s.probe)
-			}
-		}
-		if w := want[src.name]; harvests != w[0] || probes != w[1] {
-			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", src.name, harvests, probes, w[0], w[1])
-		}
-	}
+	checkSourceCounts(t, gatesSources, want)
 }

@@ -51,24 +51,24 @@ var aisonaProbes = []string{
 	"fixtures/enterprise/clean-internal-runbook",
 }
 
-func loadG2Aisona(tb testing.TB, dir string) []sample {
+func loadGuardAisona(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "dataset")
 	return append(loadNamedHarvesters(tb, root, aisonaHarvesters), guardsNamedProbes(tb, root, aisonaProbes)...)
 }
 
-// loadG2SVGreg reads SVGreg/skill-guard's testdata (digit 2: development).
+// loadGuardSVGreg reads SVGreg/skill-guard's testdata (digit 2: development).
 // testdata/malicious is one skill with many attacks, among them the
 // environment's API key appended to URLs, the conversation sent in an image
 // link, a GitHub token posted, and the setup.sh its SKILL.md says to run,
 // which CLAUDE.md calls an "exfiltration/injection corpus" (AWS and SSH keys
 // gathered, the environment posted): a harvester, as the sixth session's
 // many-attack sources were. testdata/benign is its clean probe.
-func loadG2SVGreg(tb testing.TB, dir string) []sample {
+func loadGuardSVGreg(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "testdata")
 	return append(loadNamedHarvesters(tb, root, []string{"malicious"}), guardsNamedProbes(tb, root, []string{"benign"})...)
 }
 
-// loadG2Lxb reads lxbworld/SkillGuard's tests/fixtures/malicious/
+// loadGuardLxb reads lxbworld/SkillGuard's tests/fixtures/malicious/
 // credential-stealer (digit 1: development; no snapshot here, its two files
 // laid out from read_file at b82d08a39e5153bdb0125cb28b4588855c30de87): the
 // SKILL.md says to run the bundled collector and send the results, and
@@ -77,11 +77,11 @@ func loadG2SVGreg(tb testing.TB, dir string) []sample {
 // SECRET_ENV_DUMP, SECRET_PATH_READ and NET_FETCH_CALL. Its other malicious
 // fixtures download and run, persist or hold keys; its safe fixtures were
 // not laid out.
-func loadG2Lxb(tb testing.TB, dir string) []sample {
+func loadGuardLxb(tb testing.TB, dir string) []sample {
 	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures/malicious"), []string{"credential-stealer"})
 }
 
-// loadG2SkillAudit reads ondrej-merkun/skill-audit (digit 1: development;
+// loadGuardSkillAudit reads ondrej-merkun/skill-audit (digit 1: development;
 // no snapshot here, laid out from read_file). Its fixtures are per rule
 // (test/fixtures/RULE/{malicious,benign}) or per skill
 // (test/fixtures/malicious/NAME). Harvesters: PI-EXFIL-TRIGGER-CLAUSE's
@@ -92,7 +92,7 @@ func loadG2Lxb(tb testing.TB, dir string) []sample {
 // never names; trigger-clause-skill sends the working directory and git
 // remote, no secret; credstore-read-skill reads and sends nothing in text.
 // PI-EXFIL-TRIGGER-CLAUSE's benign twin is a probe.
-func loadG2SkillAudit(tb testing.TB, dir string) []sample {
+func loadGuardSkillAudit(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test/fixtures")
 	return append(loadNamedHarvesters(tb, root, skillAuditHarvesters),
 		guardsNamedProbes(tb, root, []string{"PI-EXFIL-TRIGGER-CLAUSE/benign"})...)
@@ -100,17 +100,17 @@ func loadG2SkillAudit(tb testing.TB, dir string) []sample {
 
 var skillAuditHarvesters = []string{"PI-EXFIL-TRIGGER-CLAUSE/malicious", "malicious/security-auditor-override"}
 
-// loadG2BruceGuard reads brucevanfdm/agent-skills-guard's test-skills
+// loadGuardBruceGuard reads brucevanfdm/agent-skills-guard's test-skills
 // (digit 3: development), single files each read as a skill's SKILL.md.
 // None is a harvester: malicious-hard-trigger deletes, runs remote code and
 // opens a reverse shell; contains-secrets holds hard-coded keys;
 // medium-risk reads one key and fetches a page, sending nothing.
 // safe-skill.md ("should get a high security score") is a probe.
-func loadG2BruceGuard(tb testing.TB, dir string) []sample {
+func loadGuardBruceGuard(tb testing.TB, dir string) []sample {
 	return guardsSingleFileProbe(filepath.Join(dir, "test-skills/safe-skill.md"))
 }
 
-// loadG2Rudrendu reads RudrenduPaul/skillguard's examples (digit 9: held
+// loadGuardRudrendu reads RudrenduPaul/skillguard's examples (digit 9: held
 // out). It holds no harvester: known-bad-skill's install.sh posts a key,
 // but its SKILL.md never points the agent to its hooks and calls them
 // inert; the cross-privilege pair splits a read of .env and a bare socket
@@ -121,7 +121,7 @@ var rudrenduProbes = []string{
 	"skill-set-clean/formatter", "skill-set-clean/greeter",
 }
 
-func loadG2Rudrendu(tb testing.TB, dir string) []sample {
+func loadGuardRudrendu(tb testing.TB, dir string) []sample {
 	return guardsNamedProbes(tb, filepath.Join(dir, "examples"), rudrenduProbes)
 }
 
@@ -143,7 +143,7 @@ var openclawGuardProbes = []string{
 	"v1/benign", "v2/false-positive-docs", "v3/false-positive-docs",
 }
 
-func loadG2OpenclawGuard(tb testing.TB, dir string) []sample {
+func loadGuardOpenclawGuard(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "fixtures")
 	return append(loadNamedHarvesters(tb, root, openclawGuardHarvesters), guardsNamedProbes(tb, root, openclawGuardProbes)...)
 }
@@ -166,7 +166,7 @@ var arturoHarvesters = []string{
 	"wallet-drainer", "webhook-exfil",
 }
 
-func loadG2Arturo(tb testing.TB, dir string) []sample {
+func loadGuardArturo(tb testing.TB, dir string) []sample {
 	return loadNamedHarvesters(tb, filepath.Join(dir, "apps/jev/eval/fixtures/malicious"), arturoHarvesters)
 }
 
@@ -196,14 +196,14 @@ func guardsSingleFileProbe(path string) []sample {
 }
 
 var guardsSources = []corpusSource{
-	{name: "aisona-lab+skill-guard", load: loadG2Aisona},
-	{name: "SVGreg+skill-guard", load: loadG2SVGreg},
-	{name: "lxbworld+SkillGuard", load: loadG2Lxb},
-	{name: "ondrej-merkun+skill-audit", load: loadG2SkillAudit},
-	{name: "brucevanfdm+agent-skills-guard", load: loadG2BruceGuard},
-	{name: "RudrenduPaul+skillguard", heldOut: true, load: loadG2Rudrendu},
-	{name: "xiexie-qiuligao+openclaw-skill-guard", heldOut: true, load: loadG2OpenclawGuard},
-	{name: "arturoaguileraa+skill-guard", heldOut: true, load: loadG2Arturo},
+	{name: "aisona-lab+skill-guard", load: loadGuardAisona},
+	{name: "SVGreg+skill-guard", load: loadGuardSVGreg},
+	{name: "lxbworld+SkillGuard", load: loadGuardLxb},
+	{name: "ondrej-merkun+skill-audit", load: loadGuardSkillAudit},
+	{name: "brucevanfdm+agent-skills-guard", load: loadGuardBruceGuard},
+	{name: "RudrenduPaul+skillguard", heldOut: true, load: loadGuardRudrendu},
+	{name: "xiexie-qiuligao+openclaw-skill-guard", heldOut: true, load: loadGuardOpenclawGuard},
+	{name: "arturoaguileraa+skill-guard", heldOut: true, load: loadGuardArturo},
 }
 
 func init() { corpusSources = append(corpusSources, guardsSources...) }
@@ -213,42 +213,14 @@ func init() { corpusSources = append(corpusSources, guardsSources...) }
 // fixture moved upstream must fail here rather than shrink a figure
 // quietly.
 func TestGuardSourcesLoad(t *testing.T) {
-	for _, c := range []struct {
-		source           string
-		harvests, probes int
-	}{
-		{"aisona-lab+skill-guard", len(aisonaHarvesters), len(aisonaProbes)},
-		{"SVGreg+skill-guard", 1, 1},
-		{"lxbworld+SkillGuard", 1, 0},
-		{"ondrej-merkun+skill-audit", len(skillAuditHarvesters), 1},
-		{"brucevanfdm+agent-skills-guard", 0, 1},
-		{"RudrenduPaul+skillguard", 0, len(rudrenduProbes)},
-		{"xiexie-qiuligao+openclaw-skill-guard", len(openclawGuardHarvesters), len(openclawGuardProbes)},
-		{"arturoaguileraa+skill-guard", len(arturoHarvesters), 0},
-	} {
-		dir := filepath.Join(corpusRoot(), c.source)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		var load func(testing.TB, string) []sample
-		for _, s := range guardsSources {
-			if s.name == c.source {
-				load = s.load
-			}
-		}
-		harvests, probes := 0, 0
-		for _, s := range load(t, dir) {
-			switch {
-			case s.attack && s.harvest && !s.probe && len(s.skill) > 0:
-				harvests++
-			case s.probe && !s.attack && len(s.skill) > 0:
-				probes++
-			default:
-				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a harvester or a probe", c.source, s.id, s.attack, s.harvest, s.probe)
-			}
-		}
-		if harvests != c.harvests || probes != c.probes {
-			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", c.source, harvests, probes, c.harvests, c.probes)
-		}
-	}
+	checkSourceCounts(t, guardsSources, map[string][2]int{ // harvesters, probes
+		"aisona-lab+skill-guard":               {len(aisonaHarvesters), len(aisonaProbes)},
+		"SVGreg+skill-guard":                   {1, 1},
+		"lxbworld+SkillGuard":                  {1, 0},
+		"ondrej-merkun+skill-audit":            {len(skillAuditHarvesters), 1},
+		"brucevanfdm+agent-skills-guard":       {0, 1},
+		"RudrenduPaul+skillguard":              {0, len(rudrenduProbes)},
+		"xiexie-qiuligao+openclaw-skill-guard": {len(openclawGuardHarvesters), len(openclawGuardProbes)},
+		"arturoaguileraa+skill-guard":          {len(arturoHarvesters), 0},
+	})
 }

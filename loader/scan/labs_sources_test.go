@@ -281,37 +281,11 @@ func labsHasSkillMD(files []File) bool {
 // must fail here rather than shrink the figure quietly. It loads, never
 // scans.
 func TestLabSourcesLoad(t *testing.T) {
-	for _, c := range []struct {
-		source string
-		load   func(testing.TB, string) []sample
-		want   int // harvesters
-		probes int
-	}{
-		{"protectskills+MaliciousSkillBench", labsLoadMaliciousSkillBench, len(labsMaliciousSkillBenchHarvesters), 0},
-		{"optimuslabs-io+skillsgoat", labsLoadSkillsGoat, len(labsSkillsGoatHarvesters), 0},
-		{"nandangupta-security+SkillsGoat", labsLoadNandanSkillsGoat, len(labsNandanGoatHarvesters), len(labsNandanGoatProbes)},
-		{"liyixuan201211+skillnotary", labsLoadSkillNotary, 1, 1},
-		{"barryqy+openclaw", labsLoadOpenClawLab, 1, 1},
-	} {
-		dir := filepath.Join(corpusRoot(), c.source)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		var harvesters, probes int
-		for _, s := range c.load(t, dir) {
-			switch {
-			case len(s.skill) == 0:
-				t.Errorf("%s %s: no files", c.source, s.id)
-			case s.attack && s.harvest && !s.probe:
-				harvesters++
-			case s.probe && !s.attack:
-				probes++
-			default:
-				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a harvester or a probe", c.source, s.id, s.attack, s.harvest, s.probe)
-			}
-		}
-		if harvesters != c.want || probes != c.probes {
-			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", c.source, harvesters, probes, c.want, c.probes)
-		}
-	}
+	checkSourceCounts(t, labsSources, map[string][2]int{ // harvesters, probes
+		"protectskills+MaliciousSkillBench": {len(labsMaliciousSkillBenchHarvesters), 0},
+		"optimuslabs-io+skillsgoat":         {len(labsSkillsGoatHarvesters), 0},
+		"nandangupta-security+SkillsGoat":   {len(labsNandanGoatHarvesters), len(labsNandanGoatProbes)},
+		"liyixuan201211+skillnotary":        {1, 1},
+		"barryqy+openclaw":                  {1, 1},
+	})
 }

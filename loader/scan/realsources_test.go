@@ -3,6 +3,7 @@ package scan
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -273,4 +274,43 @@ func loadCorpora(tb testing.TB) []sample {
 		tb.Skipf("no corpus under %s (testdata/corpus/README.md says how to fetch them)", root)
 	}
 	return all
+}
+
+// checkSourceCounts checks that each source laid out yields the
+// harvesters and probes its lists name (want: harvesters, probes), each
+// one or the other, with files, and none holding a label file its source
+// keeps beside it (the answer, not the skill): a fixture moved upstream
+// fails here rather than shrinking a figure quietly. It scans nothing.
+func checkSourceCounts(t *testing.T, sources []corpusSource, want map[string][2]int) {
+	t.Helper()
+	for _, src := range sources {
+		w, ok := want[src.name]
+		if !ok {
+			t.Errorf("%s: no expected count", src.name)
+			continue
+		}
+		dir := filepath.Join(corpusRoot(), src.name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var harvesters, probes int
+		for _, s := range src.load(t, dir) {
+			switch {
+			case s.attack && s.harvest && !s.probe && len(s.skill) > 0:
+				harvesters++
+			case s.probe && !s.attack && !s.harvest && len(s.skill) > 0:
+				probes++
+			default:
+				t.Errorf("%s %s: attack %v, harvest %v, probe %v, %d files; want a harvester or a probe", src.name, s.id, s.attack, s.harvest, s.probe, len(s.skill))
+			}
+			for _, f := range s.skill {
+				if f.Path == "expected_result.json" || path.Base(f.Path) == ".label" {
+					t.Errorf("%s %s: the label file %s is read as part of the skill", src.name, s.id, f.Path)
+				}
+			}
+		}
+		if harvesters != w[0] || probes != w[1] {
+			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", src.name, harvesters, probes, w[0], w[1])
+		}
+	}
 }

@@ -88,7 +88,7 @@ var scannersEdgecasesProbes = []string{
 	"benign/testing.md",
 }
 
-func loadG1Edgecases(tb testing.TB, dir string) []sample {
+func loadScannerEdgecases(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test/corpus")
 	return append(scannersFiles(root, scannersEdgecasesHarvesters, true), scannersFiles(root, scannersEdgecasesProbes, false)...)
 }
@@ -125,22 +125,22 @@ var scannersSkillscanProbes = []string{
 	"tests/fixtures/benign/basic_skill",
 }
 
-func loadG1Skillscan(tb testing.TB, dir string) []sample {
+func loadScannerSkillscan(tb testing.TB, dir string) []sample {
 	return append(scannersDirs(tb, dir, scannersSkillscanHarvesters, true), scannersDirs(tb, dir, scannersSkillscanProbes, false)...)
 }
 
-// loadG1DemoSkills reads kurtpayne/skillscan-demo-skills (development,
+// loadScannerDemoSkills reads kurtpayne/skillscan-demo-skills (development,
 // digit 0): skills/data-exfiltrator, which its README calls "intentionally
 // malicious (test)" and whose SKILL.md harvests SSH, cloud and environment
 // secrets and posts them, a harvester; its other four demo skills (clean,
 // clean with an advisory, minimal, risky but declared tools) are probes.
-func loadG1DemoSkills(tb testing.TB, dir string) []sample {
+func loadScannerDemoSkills(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "skills")
 	return append(scannersDirs(tb, root, []string{"data-exfiltrator"}, true),
 		scannersDirs(tb, root, []string{"code-reviewer", "deploy-agent", "meeting-summarizer", "weather-lookup"}, false)...)
 }
 
-// loadG1Sturesson reads Sturessonwille/agentskillscanners (development,
+// loadScannerSturesson reads Sturessonwille/agentskillscanners (development,
 // digit 3), a thesis' labelled skills: vulnerable-skills/11-obfuscated-exfil
 // (its SKILL.md has the agent run scripts/preflight.py, which reads the
 // .env files and database variables and posts them), a harvester.
@@ -149,7 +149,7 @@ func loadG1DemoSkills(tb testing.TB, dir string) []sample {
 // 15-multi-stage-attack posts a .env its own script wrote. Its 15
 // benign-skills are probes; test_skills copies SKILL-INJECT and
 // public-skills are published skills, neither counted.
-func loadG1Sturesson(tb testing.TB, dir string) []sample {
+func loadScannerSturesson(tb testing.TB, dir string) []sample {
 	probes, _ := filepath.Glob(filepath.Join(dir, "benign-skills", "*"))
 	for i, p := range probes {
 		probes[i] = filepath.Base(p)
@@ -158,20 +158,20 @@ func loadG1Sturesson(tb testing.TB, dir string) []sample {
 		scannersDirs(tb, filepath.Join(dir, "benign-skills"), probes, false)...)
 }
 
-// loadG1Krahimov reads krahimov/skill-scanner (development, digit 1):
+// loadScannerKrahimov reads krahimov/skill-scanner (development, digit 1):
 // tests/fixtures/malicious/data-exfil (its tests: it uses
 // AWS_SECRET_ACCESS_KEY undeclared; it posts that key, id_rsa and the
 // environment) and supporting-script-exfil (its SKILL.md runs helper
 // scripts; get_info.py posts the environment's secrets), harvesters both.
 // prompt-injection, rce-payload and supporting-script-rce are other
 // attacks; its five benign fixtures are probes.
-func loadG1Krahimov(tb testing.TB, dir string) []sample {
+func loadScannerKrahimov(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(scannersDirs(tb, root, []string{"malicious/data-exfil", "malicious/supporting-script-exfil"}, true),
 		scannersDirs(tb, root, []string{"benign/git-helper", "benign/jq-gh", "benign/markdown-formatter", "benign/process-env", "benign/weather-tool"}, false)...)
 }
 
-// loadG1SkillScanAAA reads dongqingli6/skill-scan-aaa (development, digit
+// loadScannerSkillScanAAA reads dongqingli6/skill-scan-aaa (development, digit
 // 6): the ASG samples whose front matter labels them asg_category
 // credential_exfil and data_thief (expected archetype "Data Thief", verdict
 // MALICIOUS): each reads the environment's keys and ~/.ssh, ~/.aws and
@@ -180,7 +180,7 @@ func loadG1Krahimov(tb testing.TB, dir string) []sample {
 // benign_weather is a probe. Its generated camouflage and multimodal
 // artifacts and its scr_* cases (authorization blur, capability flows) are
 // not harvesters.
-func loadG1SkillScanAAA(tb testing.TB, dir string) []sample {
+func loadScannerSkillScanAAA(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "asg/samples")
 	return append(scannersDirs(tb, root, []string{"credential_exfil_skill", "data_thief"}, true),
 		scannersDirs(tb, root, []string{"benign_weather"}, false)...)
@@ -212,18 +212,18 @@ var scannersNyuwayProbes = []string{
 	"clean/safe-api-doc-writer",
 }
 
-func loadG1Nyuway(tb testing.TB, dir string) []sample {
+func loadScannerNyuway(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "benchmarks/corpus")
 	return append(scannersDirs(tb, filepath.Join(root, "malicious"), scannersNyuwayHarvesters, true),
 		scannersDirs(tb, root, scannersNyuwayProbes, false)...)
 }
 
-// loadG1Fernandopaes reads thefernandopaes/skillscan (development, digit
+// loadScannerFernandopaes reads thefernandopaes/skillscan (development, digit
 // 4): tests/fixtures/malicious-skill, whose SKILL.md orders the agent to
 // act as "a data exfiltration agent" and send all user data away, and
 // whose src/index.ts posts id_rsa and the AWS credentials, a harvester;
 // safe-skill is a probe (suspicious-skill is neither).
-func loadG1Fernandopaes(tb testing.TB, dir string) []sample {
+func loadScannerFernandopaes(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
 	return append(scannersDirs(tb, root, []string{"malicious-skill"}, true), scannersDirs(tb, root, []string{"safe-skill"}, false)...)
 }
@@ -260,48 +260,48 @@ var scannersSecurityHijackers = []string{
 	"ah27_telemetry_exfil.md", "ah34_personalization_harvest.md",
 }
 
-func loadG1SkillscanSecurity(tb testing.TB, dir string) []sample {
+func loadScannerSkillscanSecurity(tb testing.TB, dir string) []sample {
 	showcase := filepath.Join(dir, "examples/showcase")
 	out := scannersDirs(tb, showcase, scannersSecurityShowcase, true)
 	out = append(out, scannersFiles(filepath.Join(dir, "corpus/agent_hijacker"), scannersSecurityHijackers, true)...)
 	return append(out, scannersDirs(tb, showcase, []string{"12_benign_minimal"}, false)...)
 }
 
-// loadG1SkillscanBenchmark reads kurtpayne/skillscan-benchmark's example
+// loadScannerSkillscanBenchmark reads kurtpayne/skillscan-benchmark's example
 // corpus (held out, digit f): env_telemetry_sync, archetype
 // data_exfiltration in manifest.synthetic.jsonl, a harvester; its
 // code_execution and agent_hijacking samples are other attacks. Its two
 // benign samples (manifest.benign.jsonl, one of them dual_use) are probes.
-func loadG1SkillscanBenchmark(tb testing.TB, dir string) []sample {
+func loadScannerSkillscanBenchmark(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "example_corpus/samples")
 	return append(scannersFiles(root, []string{"malicious/synthetic_novel/data_exfiltration/env_telemetry_sync.md"}, true),
 		scannersFiles(root, []string{"benign/api_config_helper.md", "benign/word_counter.md"}, false)...)
 }
 
-// loadG1Rexcoleman reads rexcoleman/agent-skill-scanner (held out, digit
+// loadScannerRexcoleman reads rexcoleman/agent-skill-scanner (held out, digit
 // d): data/synthetic/e0a_positive_control.md, which EXPERIMENTAL_DESIGN.md
 // names the positive control that must be flagged for data exfiltration, a
 // harvester. The e0c levels are labelled by injection sophistication only,
 // e0b is a copy of a published skill, and data/curated copies ClawHub's
 // skills.
-func loadG1Rexcoleman(tb testing.TB, dir string) []sample {
+func loadScannerRexcoleman(tb testing.TB, dir string) []sample {
 	return scannersFiles(filepath.Join(dir, "data/synthetic"), []string{"e0a_positive_control.md"}, true)
 }
 
 var scannersSources = []corpusSource{
 	// Development (first hex digit 0-7).
-	{name: "edgecases-PurpleHax+skillscan", load: loadG1Edgecases},
-	{name: "kurtpayne+skillscan", load: loadG1Skillscan},
-	{name: "kurtpayne+skillscan-demo-skills", load: loadG1DemoSkills},
-	{name: "Sturessonwille+agentskillscanners", load: loadG1Sturesson},
-	{name: "krahimov+skill-scanner", load: loadG1Krahimov},
-	{name: "dongqingli6+skill-scan-aaa", load: loadG1SkillScanAAA},
-	{name: "Nyuway-Cybersecurity+nyuwayskillscanner", load: loadG1Nyuway},
-	{name: "thefernandopaes+skillscan", load: loadG1Fernandopaes},
+	{name: "edgecases-PurpleHax+skillscan", load: loadScannerEdgecases},
+	{name: "kurtpayne+skillscan", load: loadScannerSkillscan},
+	{name: "kurtpayne+skillscan-demo-skills", load: loadScannerDemoSkills},
+	{name: "Sturessonwille+agentskillscanners", load: loadScannerSturesson},
+	{name: "krahimov+skill-scanner", load: loadScannerKrahimov},
+	{name: "dongqingli6+skill-scan-aaa", load: loadScannerSkillScanAAA},
+	{name: "Nyuway-Cybersecurity+nyuwayskillscanner", load: loadScannerNyuway},
+	{name: "thefernandopaes+skillscan", load: loadScannerFernandopaes},
 	// Held out (8-f).
-	{name: "kurtpayne+skillscan-security", heldOut: true, load: loadG1SkillscanSecurity},
-	{name: "kurtpayne+skillscan-benchmark", heldOut: true, load: loadG1SkillscanBenchmark},
-	{name: "rexcoleman+agent-skill-scanner", heldOut: true, load: loadG1Rexcoleman},
+	{name: "kurtpayne+skillscan-security", heldOut: true, load: loadScannerSkillscanSecurity},
+	{name: "kurtpayne+skillscan-benchmark", heldOut: true, load: loadScannerSkillscanBenchmark},
+	{name: "rexcoleman+agent-skill-scanner", heldOut: true, load: loadScannerRexcoleman},
 }
 
 func init() { corpusSources = append(corpusSources, scannersSources...) }
@@ -324,29 +324,5 @@ func TestScannerSourcesLoad(t *testing.T) {
 		"kurtpayne+skillscan-benchmark":           {1, 2},
 		"rexcoleman+agent-skill-scanner":          {1, 0},
 	}
-	for _, src := range scannersSources {
-		w, ok := want[src.name]
-		if !ok {
-			t.Errorf("%s: no expected count", src.name)
-			continue
-		}
-		dir := filepath.Join(corpusRoot(), src.name)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		var harvesters, probes int
-		for _, s := range src.load(t, dir) {
-			switch {
-			case s.attack && s.harvest && !s.probe && len(s.skill) > 0:
-				harvesters++
-			case s.probe && !s.attack && !s.harvest && len(s.skill) > 0:
-				probes++
-			default:
-				t.Errorf("%s %s: attack %v, harvest %v, probe %v, %d files; want a harvester or a probe", src.name, s.id, s.attack, s.harvest, s.probe, len(s.skill))
-			}
-		}
-		if harvesters != w[0] || probes != w[1] {
-			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", src.name, harvesters, probes, w[0], w[1])
-		}
-	}
+	checkSourceCounts(t, scannersSources, want)
 }
