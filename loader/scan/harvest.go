@@ -202,8 +202,8 @@ func (fs *findings) exampleBlocks(raw, prose string, blocks []codeBlock) []bool 
 // runs); prose, for Markdown, the text with code blocks blanked, read
 // sentence by sentence for instructions to read stores.
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
-	scanProseHarvests(fs, raw, prose, blocks) // harvest_prose.go
 	lower := strings.ToLower(raw)
+	scanProseHarvests(fs, raw, lower, prose, blocks) // harvest_prose.go
 	if !storeWords.in(lower) && !envWords.in(lower) && !secretCmdWords.in(lower) && !secretVarWords.in(lower) {
 		// A path spelt in pieces names its store only once joined.
 		if joined := strings.ToLower(joinLiterals(raw)); joined == lower || !storeWords.in(joined) {

@@ -107,9 +107,8 @@ var (
 )
 
 // scanProseHarvests reports the harvests of the kinds above. It runs
-// beside scanHarvest, on the same texts.
-func scanProseHarvests(fs *findings, raw, prose string, blocks []codeBlock) {
-	lower := strings.ToLower(raw)
+// beside scanHarvest, on the same texts; lower is raw in lower case.
+func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBlock) {
 	if !proseWords.in(lower) {
 		return
 	}
