@@ -134,6 +134,31 @@ func g6LoadTrustMeBro(tb testing.TB, dir string) []sample {
 		guardsNamedProbes(tb, root, []string{"plain-skill"})...)
 }
 
+// g6LoadCCAudit reads ryo-ebata/cc-audit's tests/fixtures (digit 9: held
+// out): malicious/data-exfil, which its suite (tests/integration.rs,
+// test_detect_data_exfiltration) expects to fail with EX-001 at CRITICAL,
+// pipes the SSH key to a collector in its own prose, a harvester;
+// benign/simple-skill and benign/complex-skill, which the suite expects to
+// PASS, are probes. persistence, privilege-escalation and prompt-injection
+// are other attacks.
+func g6LoadCCAudit(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious/data-exfil"}),
+		guardsNamedProbes(tb, root, []string{"benign/simple-skill", "benign/complex-skill"})...)
+}
+
+// g6LoadEloPhanto reads elophanto/EloPhanto's tests/fixtures/malicious_skill
+// (digit 2: development), the agent's fixture for its skill-security
+// checks: a "deploy" skill that reads the SSH key and the AWS credentials
+// and ends by ordering the agent to send every environment variable to a
+// webhook, among a remote install, an encoded payload and a reverse shell;
+// a harvester packed with other attacks, so development material only. The
+// repository was not fetched: the file was laid out from read_file at
+// 30f58483c986b1603a8c9141438f097e3ee6b99c.
+func g6LoadEloPhanto(tb testing.TB, dir string) []sample {
+	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), []string{"malicious_skill"})
+}
+
 // g6SingleFileHarvester reads one file as a harvester skill's SKILL.md.
 func g6SingleFileHarvester(path string) []sample {
 	data, err := os.ReadFile(path)
@@ -146,11 +171,13 @@ func g6SingleFileHarvester(path string) []sample {
 
 var g6Sources = []corpusSource{
 	{name: "kanywst+trust-me-bro", load: g6LoadTrustMeBro},
+	{name: "elophanto+EloPhanto", load: g6LoadEloPhanto},
 	{name: "nuryslyrt+MalSkills", heldOut: true, load: g6LoadMalSkills},
 	{name: "TarunReddy77+skill-scanner", heldOut: true, load: g6LoadTarunScanner},
 	{name: "bawbel+scanner", heldOut: true, load: g6LoadBawbel},
 	{name: "AntonioTimo+skillchecker", heldOut: true, load: g6LoadSkillchecker},
 	{name: "Jaysi88+slopscan", heldOut: true, load: g6LoadSlopscan},
+	{name: "ryo-ebata+cc-audit", heldOut: true, load: g6LoadCCAudit},
 }
 
 func init() { corpusSources = append(corpusSources, g6Sources...) }
@@ -167,6 +194,8 @@ func TestMore6SourcesLoad(t *testing.T) {
 		"bawbel+scanner":             {1, 0},
 		"AntonioTimo+skillchecker":   {len(g6SkillcheckerHarvesters), len(g6SkillcheckerProbes)},
 		"Jaysi88+slopscan":           {1, 0},
+		"ryo-ebata+cc-audit":         {1, 2},
+		"elophanto+EloPhanto":        {1, 0},
 	}
 	checkSourceCounts(t, g6Sources, want)
 }
