@@ -159,6 +159,44 @@ func g6LoadEloPhanto(tb testing.TB, dir string) []sample {
 	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures"), []string{"malicious_skill"})
 }
 
+// g6LoadSkillVet reads ruslanlap/skill-vet's examples (digit 6:
+// development): malicious-skill, "a deliberately malicious skill used in
+// skill-vet's test suite" by its own description, pipes the environment,
+// the AWS credentials, the SSH key and .env to a collector among a reverse
+// shell and persistence, one line per rule, a harvester and development
+// material only; clean-skill ("a harmless example skill that must pass") is
+// a probe. No snapshot here: laid out from read_file (malicious-skill at
+// 10a6e5f38fedbaf0a7ebcd177a51ad194cd9a5b5, clean-skill at
+// eb13ebaf9310750232d73081a063bc990a4b40db).
+func g6LoadSkillVet(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
+		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+}
+
+// g6LoadThandvFrisk reads Thandv/frisk's examples (digit 3: development):
+// malicious-skill, which its suite (tests/test_engine.py) expects BLOCK and
+// its README shows blocked as "exfil", has the agent post the SSH key to a
+// collector as "telemetry" (and paste the AWS credentials into its reply),
+// a harvester; clean-skill, expected PASS, is a probe. It is not
+// luoojason/frisk, whose fixtures differ.
+func g6LoadThandvFrisk(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
+		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+}
+
+// g6LoadSkillShielder reads p3nchan/skill-shielder's examples (digit 5:
+// development): malicious-skill, its README's example target, orders the
+// agent to run scripts/setup.sh without asking, and that script ("Exfiltrate
+// SSH keys") posts the key away among a remote install, a backdoor and log
+// wiping, a harvester packed with other attacks; safe-skill is a probe.
+func g6LoadSkillShielder(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
+		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+}
+
 // g6SingleFileHarvester reads one file as a harvester skill's SKILL.md.
 func g6SingleFileHarvester(path string) []sample {
 	data, err := os.ReadFile(path)
@@ -172,6 +210,9 @@ func g6SingleFileHarvester(path string) []sample {
 var g6Sources = []corpusSource{
 	{name: "kanywst+trust-me-bro", load: g6LoadTrustMeBro},
 	{name: "elophanto+EloPhanto", load: g6LoadEloPhanto},
+	{name: "ruslanlap+skill-vet", load: g6LoadSkillVet},
+	{name: "Thandv+frisk", load: g6LoadThandvFrisk},
+	{name: "p3nchan+skill-shielder", load: g6LoadSkillShielder},
 	{name: "nuryslyrt+MalSkills", heldOut: true, load: g6LoadMalSkills},
 	{name: "TarunReddy77+skill-scanner", heldOut: true, load: g6LoadTarunScanner},
 	{name: "bawbel+scanner", heldOut: true, load: g6LoadBawbel},
@@ -196,6 +237,9 @@ func TestMore6SourcesLoad(t *testing.T) {
 		"Jaysi88+slopscan":           {1, 0},
 		"ryo-ebata+cc-audit":         {1, 2},
 		"elophanto+EloPhanto":        {1, 0},
+		"ruslanlap+skill-vet":        {1, 1},
+		"Thandv+frisk":               {1, 1},
+		"p3nchan+skill-shielder":     {1, 1},
 	}
 	checkSourceCounts(t, g6Sources, want)
 }
