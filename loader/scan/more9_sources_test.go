@@ -178,6 +178,18 @@ func g9LoadQuarantine(tb testing.TB, dir string) []sample {
 		guardsNamedProbes(tb, root, []string{"safe_skill"})...)
 }
 
+// g9LoadSkillwarden reads wookat/skillwarden's examples/skills (digit b:
+// held out): malicious-skill, "secret exfiltration to a dead-drop endpoint"
+// among other attacks by examples/skills/README.md (skillwarden scan exits
+// 1), posts the GitHub token from its prose and has the agent run
+// scripts/postinstall.sh, which posts ~/.ssh and ~/.aws: a harvester;
+// benign-skill ("a realistic, clean skill", scan exits 0) is a probe.
+func g9LoadSkillwarden(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples/skills")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
+		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
+}
+
 var g9Sources = []corpusSource{
 	{name: "paulochastinet+promptwarden", load: g9LoadPromptwarden},
 	{name: "mdlog+SentinelSkill", load: g9LoadSentinelSkill},
@@ -188,6 +200,7 @@ var g9Sources = []corpusSource{
 	{name: "allvegetable+skill-quarantine", load: g9LoadQuarantine},
 	{name: "Ap6pack+malwar", heldOut: true, load: g9LoadMalwar},
 	{name: "abc123dx+agent-skill-aegis", heldOut: true, load: g9LoadAegis},
+	{name: "wookat+skillwarden", heldOut: true, load: g9LoadSkillwarden},
 }
 
 func init() { corpusSources = append(corpusSources, g9Sources...) }
@@ -207,5 +220,6 @@ func TestMore9SourcesLoad(t *testing.T) {
 		"allvegetable+skill-quarantine":         {1, 1},
 		"Ap6pack+malwar":                        {len(g9MalwarHarvesters), len(g9MalwarProbes)},
 		"abc123dx+agent-skill-aegis":            {1, 1},
+		"wookat+skillwarden":                    {1, 1},
 	})
 }
