@@ -169,6 +169,15 @@ func loadG7Frank(tb testing.TB, dir string) []sample {
 	return g7Named(tb, filepath.Join(dir, "tests/fixtures"), []string{"data-exfil"}, []string{"safe-skill"})
 }
 
+// loadG7Hivemind reads HexingBot/hivemind's
+// tests/fixtures/skills/malicious-skill (digit 4: development), "a fixture
+// skill deliberately carrying risky content patterns" for its skill-scan.js,
+// whose block posts OPENAI_API_KEY to an outside host, beside an installer
+// and an encoded executable. Its other fixtures test licences.
+func loadG7Hivemind(tb testing.TB, dir string) []sample {
+	return loadNamedHarvesters(tb, filepath.Join(dir, "tests/fixtures/skills"), []string{"malicious-skill"})
+}
+
 // g7FayzanHarvesters are fayzan123/context-audit's test/fixtures (digit 9:
 // held out) that send secrets or the user's data away: malicious-skill (its
 // folder the label; an encoded command posts the SSH key), prose-exfil and
@@ -237,6 +246,7 @@ var g7Sources = []corpusSource{
 	{name: "mannanj+skillguard", load: loadG7Mannanj},
 	{name: "rootkiller6788+skillscan", load: loadG7Rootkiller},
 	{name: "Frrrrrrrrank+clawguard", load: loadG7Frank},
+	{name: "HexingBot+hivemind", load: loadG7Hivemind},
 	{name: "fayzan123+context-audit", heldOut: true, load: loadG7Fayzan},
 	{name: "nilaymallikk+SkillGuard", heldOut: true, load: loadG7Nilay},
 	{name: "vman7250+clawguard", heldOut: true, load: loadG7Vman},
@@ -264,6 +274,7 @@ func TestG7SourcesLoad(t *testing.T) {
 		"mannanj+skillguard":                     {1, 1},
 		"rootkiller6788+skillscan":               {1, 1},
 		"Frrrrrrrrank+clawguard":                 {1, 1},
+		"HexingBot+hivemind":                     {1, 0},
 		"fayzan123+context-audit":                {len(g7FayzanHarvesters), len(g7FayzanProbes)},
 		"nilaymallikk+SkillGuard":                {1, 1},
 		"vman7250+clawguard":                     {1, 0},
