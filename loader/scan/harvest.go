@@ -117,6 +117,10 @@ var (
 	sendRE = mustGate(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
 		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
 		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(` +
+		// Any client's post to an address written out (a session, an
+		// async client held in a short name), and data that xargs puts
+		// in a request's address.
+		`|\.(?:post|put|patch)\s*\(\s*f?["'` + "`" + `]https?://|\bxargs\b[^\n]*\b(?:curl|wget)\b[^\n]*\{\}` +
 		// Mail, and the other ways out: a cloud copy, FTP, a raw socket,
 		// a name looked up that carries the data.
 		`|\bsmtplib\.SMTP(?:_SSL)?\s*\(|\.send_message\s*\(|\bsendMail\s*\(|\b(?:mutt|neomutt)\b[^\n]*\s-a\s|\bswaks\b[^\n]*--(?:to|attach)\b|\bSend-MailMessage\b|\byagmail\.SMTP\b|\.emails?\.send\s*\(|--mail-rcpt\b` +
@@ -246,6 +250,12 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	fl := newFlow()
 	pathNames, readViaName := map[string][]string{}, false
 	ownFlow := -1
+	// A credential printed by a command (gh auth token, a keychain's
+	// password) is how a client logs in to its own service: it is sent
+	// away only when what it printed goes into a request outside a header
+	// (through a name, a file it was written to, or a pipe).
+	storeRead, cmdSent := false, false
+	var cmdFiles []string
 	// A secret key exported to a file or a pipe is sent when that line
 	// sends, or a later one sends the file.
 	exportSent, exportAt := -1, -1
@@ -341,6 +351,15 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		if reads && !code && fs.proseReadAt == 0 && sharedStoreLine(readLine) {
 			fs.proseReadAt = start + 1
 		}
+		if reads && !command {
+			storeRead = true
+		}
+		if reads && command && code {
+			if fl.lineSends(line, lowLine) {
+				cmdSent = true
+			}
+			cmdFiles = append(cmdFiles, redirectTargets(line)...)
+		}
 		if reads && !templateLine(line) {
 			lineKinds := map[string]bool{}
 			for _, k := range viaName {
@@ -387,6 +406,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			if fl.send(line, lowLine, start) && firstSend < 0 {
 				firstSend = start
 			}
+			if !cmdSent && !reads && (fl.sendsTainted(line, lowLine) || containsAny(line, cmdFiles) && fl.lineSends(line, lowLine)) {
+				cmdSent = true
+			}
 			if ownFlow < 0 && fl.sendsOwn(line, lowLine) {
 				ownFlow = start
 			}
@@ -402,11 +424,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 			if fl.lineSends(line, lowLine) {
 				exportSent = start
 			}
-			for _, m := range redirectTargetRE.FindAllString(line, -1) {
-				if f := strings.Trim(strings.TrimLeft(m, "<=->\t "), "\"'"); len(f) > 2 {
-					exportFiles = append(exportFiles, f)
-				}
-			}
+			exportFiles = append(exportFiles, redirectTargets(line)...)
 		} else if code && exportSent < 0 && exportAt >= 0 && containsAny(line, exportFiles) && fl.lineSends(line, lowLine) {
 			exportSent = start
 		}
@@ -433,7 +451,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	case len(kinds) >= minStoreKinds:
 		s, e := lineAt(firstRead)
 		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read many stores of credentials at once")
-	case firstRead >= 0 && firstSend >= 0 && (readViaName || codeReads(raw, blocks, example, fs.kind, indented)):
+	case firstRead >= 0 && firstSend >= 0 && (storeRead || cmdSent) && (readViaName || codeReads(raw, blocks, example, fs.kind, indented)):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
 	case firstRead >= 0 && handOverAt() >= 0:
@@ -470,6 +488,17 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		s, e := lineAt(envSecrets)
 		fs.add(RuleSecretPath, SeverityWarn, s, e, "code that gathers the secrets of several services from the environment")
 	}
+}
+
+// redirectTargets returns the files a shell line writes.
+func redirectTargets(line string) []string {
+	var files []string
+	for _, m := range redirectTargetRE.FindAllString(line, -1) {
+		if f := strings.Trim(strings.TrimLeft(m, "<=->\t "), "\"'"); len(f) > 2 {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // literalJoinRE is where two string literals meet: across a + ('~/.' +

@@ -16,8 +16,10 @@ import (
 
 var (
 	// secretCmdRE is a command that prints a credential.
-	secretCmdRE    = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b`)
-	secretCmdWords = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret")
+	secretCmdRE = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b` +
+		// The stores of secrets read through their libraries.
+		`|\bkeyring\.get_(?:password|credential)\s*\(|\bkeytar\.(?:getPassword|findCredentials)\s*\(|\.get_(?:frozen_)?credentials\s*\(|\bCredRead\w*\s*\(|\bGet-StoredCredential\b|\bsecret-tool\s+lookup\b`)
+	secretCmdWords = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool")
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -73,11 +75,20 @@ var metadataStoreRE = regexp.MustCompile(`(?i)` + metadataCredPath +
 // secretCmdRead reports a line that prints a credential, outside a header
 // that uses it.
 func secretCmdRead(line, lowLine string) bool {
+	// A command given as a list of words (subprocess.run(["security",
+	// "find-generic-password", …])) is read as the command line.
+	if strings.Contains(line, ",") {
+		line = argvRE.ReplaceAllString(line, " ")
+		lowLine = strings.ToLower(line)
+	}
 	if !secretCmdWords.in(lowLine) {
 		return false
 	}
 	return secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " "))
 }
+
+// argvRE is where two words of a command given as a list meet.
+var argvRE = regexp.MustCompile(`["']\s*,\s*["']`)
 
 // foreignDest reports a line that sends to a catch-all host or to an
 // address hidden from a reader.
@@ -143,6 +154,21 @@ func (f *flow) sendsOwn(line, lowLine string) bool {
 	}
 	for _, w := range identRE.FindAllString(headerArgRE.ReplaceAllString(line, " "), -1) {
 		if f.own[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsTainted reports a line that sends a name read from a secret,
+// outside a header or a login that uses it: a call to the network, or
+// the body of one that spans lines.
+func (f *flow) sendsTainted(line, lowLine string) bool {
+	if len(f.tainted) == 0 || !(f.lineSends(line, lowLine) || netCallWords.in(lowLine) && netCallRE.MatchString(line) || f.callAt >= 0 && bodyRE.MatchString(line)) {
+		return false
+	}
+	for _, w := range identRE.FindAllString(authArgRE.ReplaceAllString(headerArgRE.ReplaceAllString(line, " "), " "), -1) {
+		if f.tainted[w] {
 			return true
 		}
 	}
