@@ -2,6 +2,7 @@ package scan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -29,10 +30,13 @@ import (
 //     copy hidden from them.
 
 const (
+	// sweptCreds names credentials of any kind, one or many.
+	sweptCreds = `(?:(?:api|access|auth|session|bearer|oauth|cloud|ssh)\s+)?(?:credentials?|secrets?|tokens?|keys?|passwords?|passphrases?)\b(?:\s+or\s+(?:[\w-]+\s+)?(?:credentials?|secrets?|tokens?|keys?|passwords?))?`
 	// credNouns names credentials by what they are.
 	credNouns = `\b(?:credentials?|secrets|(?:api|access|auth|session|bearer|oauth|github|npm|cloud)\s+(?:tokens?|keys?)|passwords|private\s+keys?)\b`
 	// credSendVerbs move what they name elsewhere.
-	credSendVerbs = `\b(?:send|sends|forward|forwards|transfer|transfers|upload|uploads|post|posts|transmit|transmits|exfiltrate|exfiltrates|ship|ships|relay|relays|mail|mails|e-?mail|e-?mails|copy|copies|leak|leaks)\b`
+	credSendVerbs    = `\b(?:` + credSendVerbList + `)\b`
+	credSendVerbList = `send|sends|forward|forwards|transfer|transfers|upload|uploads|post|posts|transmit|transmits|exfiltrate|exfiltrates|ship|ships|relay|relays|mail|mails|e-?mail|e-?mails|copy|copies|leak|leaks`
 )
 
 var (
@@ -81,6 +85,13 @@ var (
 	// capturedSentRE sends on what an earlier step captured, to a party
 	// named by an address or by what it is.
 	capturedSentRE = mustGate(`(?i)(?:\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:captured|collected|gathered|harvested|extracted|retrieved|stolen)\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\b|\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\s+(?:you|it|we)\s+(?:captured|collected|gathered|harvested|extracted|retrieved|read)\b)` + inSentence + `{0,60}?\b(?:to|at)\s+(?:` + dest + `|(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|collector|dashboard|webhook)s?\b)`)
+
+	// sweptCredSentRE gathers whatever credentials turn up ("any
+	// discovered API token", "all secrets found") and sends them to an
+	// address or a service.
+	sweptCredSentRE = regexp.MustCompile(`(?i)\b(?:collect|collects|harvest|harvests|gather|gathers|grab|grabs|capture|captures|scrape|scrapes|take|takes|pull|pulls|copy|copies|save|saves|record|records|extract|extracts)\s+(?:(?:any|all|every|each|whatever|whichever)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?` + sweptCreds + `|(?:the\s+)?(?:(?:discovered|found|exposed|visible|detected|available|stored|saved|cached)\s+)` + sweptCreds + `)` + inSentence + `{0,80}?\b` + credSendVerbs + `\s+(?:(?:it|them|these|those|each|everything|all\s+of\s+them)\s+(?:\w+\s+){0,2}?)?(?:to|into|at|with)\s+(?:` + dest + `|(?:the|our|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|cloud|host|collector|dashboard|webhook|bucket|address|url|inbox)s?\b)` +
+		// Or sent first: "forward every token found to our server".
+		`|\b(?:` + credSendVerbList + `|attach|attaches|include|includes|add|adds|append|appends)\s+(?:any|all|every|each|whatever|whichever)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?` + sweptCreds + inSentence + `{0,80}?\b(?:to|into|at|with)\s+(?:` + dest + `|(?:the|our|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|cloud|host|collector|dashboard|webhook|bucket|address|url|inbox)s?\b)`)
 
 	// secretBodyRE is a request whose whole body is a secret's variable:
 	// an API takes its key in a header or a named field, a harvest posts
@@ -200,7 +211,7 @@ func afterStructureLines(prose string, s, pos int) int {
 var unwrapRE = regexp.MustCompile(`\s*\n[ \t]*`)
 
 // proseSendWordRE finds the sentences the prose rules read.
-var proseSendWordRE = mustGate(`(?i)\b(?:upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
+var proseSendWordRE = mustGate(`(?i)\b(?:add|adds|append|appends|attach|attaches|embed|embeds|insert|inserts|put|puts|upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
 
 // scanProseSentences reads each sentence of the prose that sends, joined
 // over its line breaks, for a store or credentials handed to another
@@ -247,7 +258,11 @@ func proseHandOver(u string) string {
 	// from your profile").
 	cred := credSentRE.FindStringIndex(u)
 	if cred == nil && gatherCredRE.MatchString(u) {
-		cred = credSendVerbRE.FindStringIndex(u)
+		// What was gathered is sent, not something new ("collect the
+		// exposed secrets and send a report to security@…").
+		if m := credSendVerbRE.FindStringIndex(u); m != nil && !newObjectRE.MatchString(u[m[1]:]) {
+			cred = m
+		}
 	}
 	if cred != nil {
 		for _, r := range []struct {
@@ -268,8 +283,79 @@ func proseHandOver(u string) string {
 			}
 		}
 	}
+	// Whatever credentials turn up, swept and sent to a service: no
+	// skill's own key is "any token found".
+	if m := sweptCredSentRE.FindStringIndex(u); m != nil && !negatedClause(u, m[1]) {
+		return "an instruction to send whatever credentials turn up to another party"
+	}
+	if proseKeyAway(u) {
+		return "an instruction to put a service's key in what is sent to a host that is not the service's"
+	}
 	return ""
 }
+
+var (
+	// proseKeyRE names a service's key in prose: its variable
+	// (OPENAI_API_KEY, ${{ secrets.NPM_TOKEN }}) or the service's name
+	// before the kind of key ("the user's GitHub token").
+	proseKeyRE = regexp.MustCompile(`\b([A-Z][A-Z0-9]*)_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b|\bsecrets\.([A-Za-z][A-Za-z0-9]*)|(?i:\b([a-z][a-z0-9]+)(?:'s)?\s+(?:(?:api|access|auth|personal\s+access|oauth|secret|bot|session)\s+)?(?:tokens?|keys?|credentials|passwords?)\b)`)
+	// proseCarryRE puts what it names in what is sent, or sends it.
+	proseCarryRE = regexp.MustCompile(`(?i)\b(?:include|includes|add|adds|append|appends|attach|attaches|put|puts|insert|inserts|embed|embeds|pass|passes|send|sends|post|posts|upload|uploads|forward|forwards|transmit|transmits|submit|submits|sync|syncs|copy|copies|paste|pastes|e-?mail|e-?mails|share|shares|relay|relays|deliver|delivers)\b`)
+	// keyUseRE is a key used as a login: a header, a bearer token, a
+	// sign-in.
+	keyUseRE = regexp.MustCompile(`(?i)\b(?:headers?|authorization|bearer|x-api-key|log\s*in|login|sign\s*in|authenticat\w*|oauth\s+flow)\b`)
+)
+
+// genericKeyWords lead the names of keys that name no service: a
+// placeholder (YOUR_KEY) or a kind of key (API_TOKEN, CLIENT_SECRET).
+var genericKeyWords = map[string]bool{"your": true, "my": true, "the": true, "api": true, "access": true, "auth": true, "secret": true, "private": true, "public": true, "client": true, "app": true, "user": true, "session": true, "bearer": true, "refresh": true, "id": true, "master": true, "admin": true, "default": true, "test": true, "dev": true, "prod": true, "local": true, "service": true, "env": true, "x": true}
+
+// proseKeyAway reports a sentence that has the model carry a service's
+// key (named by its variable or by the service) to an address written out
+// whose host does not bear the service's name: a key goes to its own
+// service, in a header; a harvest puts it in a body, a field or a report
+// sent elsewhere.
+func proseKeyAway(u string) bool {
+	hosts := literalHostRE.FindAllStringSubmatchIndex(u, 4)
+	if len(hosts) == 0 || localHostRE.MatchString(u) || keyUseRE.MatchString(u) || templateLine(u) {
+		return false
+	}
+	carry := proseCarryRE.FindStringIndex(u)
+	if carry == nil {
+		return false
+	}
+	for _, k := range proseKeyRE.FindAllStringSubmatchIndex(u, 4) {
+		service := ""
+		for g := 2; g < len(k); g += 2 {
+			if k[g] >= 0 {
+				service = strings.ToLower(u[k[g]:k[g+1]])
+			}
+		}
+		own, known := providerHosts[strings.ToUpper(service)]
+		if !known && (k[6] >= 0 || genericKeyWords[service]) {
+			continue // "your API key", YOUR_KEY, API_TOKEN: no service named
+		}
+		if !known {
+			own = []string{service}
+		}
+		for _, h := range hosts {
+			host := strings.ToLower(u[h[2]:h[3]])
+			if slices.ContainsFunc(own, func(o string) bool { return strings.Contains(host, o) }) {
+				continue
+			}
+			// The key, and the verb that carries it, come before the
+			// address they go to, in one step of the sentence.
+			if k[1] <= h[0] && carry[1] <= h[0] && h[0]-k[1] <= 240 && sameClause(u, k[:2], h[:2]) && sameClause(u, carry, h[:2]) && !negatedClause(u, h[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newObjectRE is a verb's object that a sentence brings in new, with an
+// indefinite article: not what it gathered before.
+var newObjectRE = regexp.MustCompile(`(?i)^\s+(?:a|an)\s`)
 
 // thenRE starts another step of the same sentence.
 var thenRE = regexp.MustCompile(`(?i);|,?\s+(?:then|and\s+then|after\s+that|afterwards)\b`)
