@@ -21,7 +21,13 @@ import (
 //     sender runs the reader and takes its output), the sender's naming in
 //     code that sends;
 //   - a line of code of any file names both (a pipe, a chain of commands);
-//   - both name the same file path (one writes it, the other sends it).
+//   - both name the same file path (one writes it, the other sends it);
+//   - the sender imports the reader as a module (from keys import load,
+//     require('./lib/creds')): the reader's function returns what it read.
+//
+// A file of settings (JSON, YAML, TOML…) that lists stores is a reader too
+// when a script that reads files and sends names it: the paths are kept
+// apart from the code that reads them.
 //
 // SKILL.md naming both scripts in prose ("run collect.py, then sync.py")
 // is not a flow by itself: skills name every script they hold.
@@ -34,8 +40,10 @@ import (
 // square of its size (an 8 MB one took minutes).
 func crossFileFlows(files []File, scanned []*findings) {
 	readers := 0
-	for _, fs := range scanned {
-		if fs.codeReadAt > 0 || fs.proseReadAt > 0 {
+	lists := make([]bool, len(files)) // the files of settings that list stores
+	for i, fs := range scanned {
+		lists[i] = listsStores(files[i])
+		if fs.codeReadAt > 0 || fs.proseReadAt > 0 || lists[i] {
 			readers++
 		}
 	}
@@ -73,6 +81,19 @@ func crossFileFlows(files []File, scanned []*findings) {
 		}
 	}
 	paths := newSharedPaths()
+	// imported reports whether the script s imports the script r, each
+	// script's imports read once.
+	mods := make([]map[string]bool, len(files))
+	imported := func(s, r int) bool {
+		if fileKind(files[s].Path) != kindCode || fileKind(files[r].Path) != kindCode {
+			return false
+		}
+		if mods[s] == nil {
+			mods[s] = importedModules(string(files[s].Data))
+		}
+		base := path.Base(files[r].Path)
+		return mods[s][strings.TrimSuffix(base, path.Ext(base))]
+	}
 	for s, sender := range parts {
 		if sender.sendAt < 0 {
 			continue
@@ -82,11 +103,13 @@ func crossFileFlows(files []File, scanned []*findings) {
 				continue
 			}
 			// Data passes from r to s: r runs s, s names r where it
-			// sends, a line names both, or both name one file.
-			named := codeNames[r].has(s) || sendNames[s].has(r)
+			// sends or imports r, a line names both, or both name one
+			// file.
+			named := codeNames[r].has(s) || sendNames[s].has(r) || imported(s, r)
 			switch {
 			case fs.codeReadAt > 0 && !sender.handOver && (named || together[s].has(r) || paths.shared(r, parts[r].code, s, parts[s].code, path.Base(files[s].Path))):
 			case fs.codeReadAt > 0 && named:
+			case named && lists[r] && fileReadRE.MatchString(parts[s].code):
 			case fs.proseReadAt > 0 && paths.shared(-1-r, string(files[r].Data), s, parts[s].code, path.Base(files[s].Path)):
 			default:
 				continue
@@ -103,6 +126,55 @@ func crossFileFlows(files []File, scanned []*findings) {
 			break
 		}
 	}
+}
+
+// dataExts are the extensions of files that hold settings, not code.
+var dataExts = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true}
+
+// listsStores reports whether a file of settings names a store of
+// credentials of the user's (not an agent's own, nor a project's .env):
+// a script that loads it and reads the files it lists reads the store.
+func listsStores(f File) bool {
+	if !dataExts[strings.ToLower(path.Ext(f.Path))] {
+		return false
+	}
+	text := string(f.Data)
+	if !storeWords.in(strings.ToLower(text)) {
+		return false
+	}
+	for _, k := range storeKinds {
+		if !ownStores[k.kind] && k.kind != "dotenv" && k.re.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// importRE is a script's import of a module of its own: Python's
+// "from helpers import load" and "import helpers", JavaScript's
+// require('./helpers') and "from './helpers.js'".
+var importRE = regexp.MustCompile(`(?m)^\s*from\s+\.*([\w.]+)\s+import\b|^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)\s*$|\brequire\(\s*["']\.{1,2}/([\w./-]+)["']\s*\)|\bfrom\s+["']\.{1,2}/([\w./-]+)["']|\bimport\(\s*["']\.{1,2}/([\w./-]+)["']\s*\)`)
+
+// importedModules returns the last names of the modules a script imports
+// (helpers for pkg.helpers, ./lib/helpers.js): a function of a module of
+// the skill that reads a store returns what it read to the importer.
+func importedModules(code string) map[string]bool {
+	mods := map[string]bool{}
+	for _, m := range importRE.FindAllStringSubmatch(code, 64) {
+		// Python names a module by dots, JavaScript by a path.
+		for _, dotted := range strings.Split(m[1]+","+m[2], ",") {
+			if dotted = strings.TrimSpace(dotted); dotted != "" {
+				mods[dotted[strings.LastIndexByte(dotted, '.')+1:]] = true
+			}
+		}
+		for _, p := range m[3:] {
+			if p != "" {
+				base := path.Base(p)
+				mods[strings.TrimSuffix(base, path.Ext(base))] = true
+			}
+		}
+	}
+	return mods
 }
 
 // fileCode is what a file's code says, for the flows across files.
