@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"encoding/base64"
 	"regexp"
 	"slices"
 	"strings"
@@ -211,7 +212,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	scanProseHarvests(fs, raw, lower, prose, blocks) // harvest_prose.go
 	if !storeWords.in(lower) && !envWords.in(lower) && !secretCmdWords.in(lower) && !secretVarWords.in(lower) {
 		// A path spelt in pieces names its store only once joined.
-		if joined := strings.ToLower(joinLiterals(raw)); joined == lower || !storeWords.in(joined) {
+		if joined := strings.ToLower(unhideLiterals(raw)); joined == lower || !storeWords.in(joined) {
 			return
 		}
 	}
@@ -273,7 +274,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		line := raw[start:end]
 		lowLine := lower[start:end]
-		if joined := joinLiterals(line); joined != line {
+		if joined := unhideLiterals(line); joined != line {
 			line, lowLine = joined, strings.ToLower(joined)
 		}
 		block := blockAt(start)
@@ -516,6 +517,52 @@ func joinLiterals(text string) string {
 	return literalJoinRE.ReplaceAllString(text, "$1$2$3$4")
 }
 
+var (
+	// encodedLiteralRE is a string literal in base64 that a line decodes
+	// (base64.b64decode("…"), Buffer.from('…', 'base64'), atob("…")).
+	encodedLiteralRE = regexp.MustCompile(`(["'])([A-Za-z0-9+/]{12,}={0,2})["']`)
+	// reversedLiteralRE is a string literal reversed where it is used
+	// ("asr_di/hss./~"[::-1], '…'.split('').reverse().join('')).
+	reversedLiteralRE = regexp.MustCompile(`(["'])([^"'\n]{4,200})["']\s*(?:\[\s*::\s*-1\s*\]|\.split\(\s*["']["']\s*\)\s*\.reverse\(\)\s*\.join\(\s*["']["']\s*\))`)
+)
+
+// unhideLiterals returns a line of code with its string literals as the
+// program uses them: joined where they meet, decoded from base64 where
+// the line decodes them, reversed where it reverses them. A path hidden
+// so reads as the path.
+func unhideLiterals(line string) string {
+	line = joinLiterals(line)
+	if strings.Contains(line, "64") || strings.Contains(line, "atob") {
+		line = encodedLiteralRE.ReplaceAllStringFunc(line, func(lit string) string {
+			b, err := base64.StdEncoding.DecodeString(lit[1 : len(lit)-1])
+			if err != nil || !printableText(b) {
+				return lit
+			}
+			return lit[:1] + string(b) + lit[:1]
+		})
+	}
+	if strings.Contains(line, "::") || strings.Contains(line, "reverse") {
+		line = reversedLiteralRE.ReplaceAllStringFunc(line, func(lit string) string {
+			m := reversedLiteralRE.FindStringSubmatch(lit)
+			r := []rune(m[2])
+			slices.Reverse(r)
+			return m[1] + string(r) + m[1]
+		})
+	}
+	return line
+}
+
+// printableText reports whether b is text a reader could read: printable
+// ASCII and white space.
+func printableText(b []byte) bool {
+	for _, c := range b {
+		if (c < 0x20 || c > 0x7e) && c != '\n' && c != '\t' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
 // verbRE finds a verb a list item may carry of its own, which then
 // decides what the item does.
 var verbRE = mustGate(`(?i)\b(?:` + readVerbs + `|check|checks|inspect|verify|never|avoid|do\s+not|don'?t|ignore|skip|exclude|add|set|create|write|put|configure|store|keep|rotate|delete|remove)\b`)
@@ -599,7 +646,7 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 	for _, line := range strings.Split(raw, "\n") {
 		at := pos
 		pos += len(line) + 1
-		line = joinLiterals(line)
+		line = unhideLiterals(line)
 		low := strings.ToLower(line)
 		if inExample(at) || templateLine(line) {
 			continue
