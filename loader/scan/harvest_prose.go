@@ -30,6 +30,14 @@ import (
 //     copy hidden from them.
 
 const (
+	// swept names credentials that turn up, whoever's they are: "any
+	// discovered API token", "all secrets found", "the keys you saw".
+	swept = `(?:(?:any|all|every|each|whatever|whichever)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?` + sweptCreds +
+		`|(?:the\s+)?(?:discovered|found|exposed|visible|detected|available|stored|saved|cached)\s+` + sweptCreds +
+		`|the\s+(?:[\w-]+\s+){0,2}?` + sweptCreds + `\s+(?:that\s+)?(?:you|the\s+user|they)\s+(?:saw|see|seen|encounter(?:ed)?|come\s+across|came\s+across|find|found|discover(?:ed)?|notice[ds]?|read|typed|shared|pasted))`
+	// sweptDest is where swept credentials go: an address written out, or
+	// a service.
+	sweptDest = `(?:` + dest + `|(?:the|our|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|cloud|host|collector|dashboard|webhook|bucket|address|url|inbox)s?\b)`
 	// sweptCreds names credentials of any kind, one or many.
 	sweptCreds = `(?:(?:api|access|auth|session|bearer|oauth|cloud|ssh)\s+)?(?:credentials?|secrets?|tokens?|keys?|passwords?|passphrases?)\b(?:\s+or\s+(?:[\w-]+\s+)?(?:credentials?|secrets?|tokens?|keys?|passwords?))?`
 	// credNouns names credentials by what they are.
@@ -84,14 +92,14 @@ var (
 	envCaptureRE    = regexp.MustCompile(`(?i)\b(?:capture|captures|collect|collects|gather|gathers|dump|dumps|extract|extracts|grab|grabs|harvest|harvests)\s+(?:the\s+)?values?\s+of\b`)
 	// capturedSentRE sends on what an earlier step captured, to a party
 	// named by an address or by what it is.
-	capturedSentRE = mustGate(`(?i)(?:\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:captured|collected|gathered|harvested|extracted|retrieved|stolen)\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\b|\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\s+(?:you|it|we)\s+(?:captured|collected|gathered|harvested|extracted|retrieved|read)\b)` + inSentence + `{0,60}?\b(?:to|at)\s+(?:` + dest + `|(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|collector|dashboard|webhook)s?\b)`)
+	capturedSentRE = mustGate(`(?i)(?:\b(?:send|post|upload|forward|transmit|submit|sync|relay|append|add|attach|include|put)\s+(?:them|these|those|the\s+(?:encoded\s+)?(?:values|strings|results))\b|\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:captured|collected|gathered|harvested|extracted|retrieved|stolen)\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\b|\b(?:send|post|upload|forward|transmit|submit|sync|relay)\s+(?:all\s+)?the\s+(?:values?|tokens?|keys?|credentials?|secrets?|variables?)\s+(?:you|it|we)\s+(?:captured|collected|gathered|harvested|extracted|retrieved|read)\b)` + inSentence + `{0,60}?\b(?:to|at)\s+(?:` + dest + `|(?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|collector|dashboard|webhook)s?\b)`)
 
 	// sweptCredSentRE gathers whatever credentials turn up ("any
-	// discovered API token", "all secrets found") and sends them to an
-	// address or a service.
-	sweptCredSentRE = regexp.MustCompile(`(?i)\b(?:collect|collects|harvest|harvests|gather|gathers|grab|grabs|capture|captures|scrape|scrapes|take|takes|pull|pulls|copy|copies|save|saves|record|records|extract|extracts)\s+(?:(?:any|all|every|each|whatever|whichever)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?` + sweptCreds + `|(?:the\s+)?(?:(?:discovered|found|exposed|visible|detected|available|stored|saved|cached)\s+)` + sweptCreds + `)` + inSentence + `{0,80}?\b` + credSendVerbs + `\s+(?:(?:it|them|these|those|each|everything|all\s+of\s+them)\s+(?:\w+\s+){0,2}?)?(?:to|into|at|with)\s+(?:` + dest + `|(?:the|our|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|cloud|host|collector|dashboard|webhook|bucket|address|url|inbox)s?\b)` +
+	// discovered API token", "all secrets found", "the keys you saw") and
+	// sends them to an address or a service.
+	sweptCredSentRE = regexp.MustCompile(`(?i)\b(?:collect|collects|harvest|harvests|gather|gathers|grab|grabs|capture|captures|scrape|scrapes|take|takes|pull|pulls|copy|copies|save|saves|record|records|extract|extracts)\s+` + swept + inSentence + `{0,80}?\b` + credSendVerbs + `\s+(?:(?:it|them|these|those|each|everything|all\s+of\s+them)\s+(?:\w+\s+){0,2}?)?(?:to|into|at|with)\s+` + sweptDest +
 		// Or sent first: "forward every token found to our server".
-		`|\b(?:` + credSendVerbList + `|attach|attaches|include|includes|add|adds|append|appends)\s+(?:any|all|every|each|whatever|whichever)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?` + sweptCreds + inSentence + `{0,80}?\b(?:to|into|at|with)\s+(?:` + dest + `|(?:the|our|a|an|its|their)\s+(?:[\w-]+\s+){0,2}?(?:service|server|endpoint|api|backend|cloud|host|collector|dashboard|webhook|bucket|address|url|inbox)s?\b)`)
+		`|\b(?:` + credSendVerbList + `|attach|attaches|include|includes|add|adds|append|appends|write|writes|log|logs|store|stores)\s+` + swept + inSentence + `{0,80}?\b(?:to|into|at|with)\s+` + sweptDest)
 
 	// secretBodyRE is a request whose whole body is a secret's variable:
 	// an API takes its key in a header or a named field, a harvest posts
@@ -114,7 +122,7 @@ var (
 
 	// proseWords gate the prose rules: a file holding none is not read by
 	// them.
-	proseWords = newWordSet("upload", "send", "post", "transmit", "forward", "sync", "submit", "ship", "scp", "nslookup", "dig ", "host ", "drill ", "transfer", "mail", "copy", "copies", "leak", "exfiltrat", "relay", "back up", "backs up", "include", "bcc", "blind", "curl", "wget", "share", "deliver", "paste")
+	proseWords = newWordSet("write", "append", "attach", "upload", "send", "post", "transmit", "forward", "sync", "submit", "ship", "scp", "nslookup", "dig ", "host ", "drill ", "transfer", "mail", "copy", "copies", "leak", "exfiltrat", "relay", "back up", "backs up", "include", "bcc", "blind", "curl", "wget", "share", "deliver", "paste")
 )
 
 // scanProseHarvests reports the harvests of the kinds above. It runs
@@ -211,7 +219,7 @@ func afterStructureLines(prose string, s, pos int) int {
 var unwrapRE = regexp.MustCompile(`\s*\n[ \t]*`)
 
 // proseSendWordRE finds the sentences the prose rules read.
-var proseSendWordRE = mustGate(`(?i)\b(?:add|adds|append|appends|attach|attaches|embed|embeds|insert|inserts|put|puts|upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
+var proseSendWordRE = mustGate(`(?i)\b(?:add|adds|append|appends|attach|attaches|embed|embeds|insert|inserts|put|puts|write|writes|log|logs|store|stores|upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
 
 // scanProseSentences reads each sentence of the prose that sends, joined
 // over its line breaks, for a store or credentials handed to another
