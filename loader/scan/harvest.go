@@ -214,7 +214,16 @@ func (fs *findings) exampleBlocks(raw, prose string, blocks []codeBlock) []bool 
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 	lower := strings.ToLower(raw)
 	scanProseHarvests(fs, raw, lower, prose, blocks) // harvest_prose.go
-	if !storeWords.in(lower) && !envWords.in(lower) && !secretCmdWords.in(lower) && !secretVarWords.in(lower) {
+	// A walk of the home folder that keeps key files by their names
+	// (os.walk(home) and n.endswith(".pem")) searches it for keys: what it
+	// opens after is read from a store.
+	walkAt := -1
+	if containsAny(lower, []string{"walk", "rglob", "homedir"}) {
+		if m := homeWalkRE.FindStringIndex(raw); m != nil && keyFileFilterRE.MatchString(raw) {
+			walkAt = m[0]
+		}
+	}
+	if walkAt < 0 && !storeWords.in(lower) && !envWords.in(lower) && !secretCmdWords.in(lower) && !secretVarWords.in(lower) {
 		// A path spelt in pieces names its store only once joined.
 		if joined := strings.ToLower(unhideLiterals(raw)); joined == lower || !storeWords.in(joined) {
 			return
@@ -340,6 +349,12 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 					reads, readViaName = true, true
 				}
 			}
+		}
+		// A file the walk of the home folder keeps by its name is read
+		// from a store.
+		if code && !reads && walkAt >= 0 && start > walkAt && fileReadRE.MatchString(line) {
+			reads, readViaName = true, true
+			viaName = append(viaName, "search")
 		}
 		// A store named only where a command writes (cat > ~/.x/config.json
 		// << EOF) is not read.
@@ -495,6 +510,13 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		fs.add(RuleSecretPath, SeverityWarn, s, e, "code that gathers the secrets of several services from the environment")
 	}
 }
+
+var (
+	// homeWalkRE walks the home folder (or the whole disk) file by file.
+	homeWalkRE = regexp.MustCompile(`\bos\.walk\(\s*(?:home|os\.path\.expanduser\(\s*["']~["']\s*\)|str\(\s*Path\.home\(\)\s*\)|Path\.home\(\)|["']/["'])|\bPath\.home\(\)\s*\.\s*(?:rglob|walk)\s*\(|\breaddir(?:Sync)?\(\s*(?:os\.)?homedir\(\)|\bfilepath\.Walk(?:Dir)?\(\s*home\b`)
+	// keyFileFilterRE keeps files by the names keys and secrets go by.
+	keyFileFilterRE = regexp.MustCompile(`(?:endswith|suffix|extname|HasSuffix|fnmatch|match)\b[^\n]{0,40}?["']\*?\.(?:pem|key|p12|pfx|kdbx|ppk|keystore|asc|gpg)["']|["'](?:id_rsa|id_ed25519|id_ecdsa|\.env|credentials|wallet\.dat)["']`)
+)
 
 // redirectTargets returns the files a shell line writes.
 func redirectTargets(line string) []string {
