@@ -76,7 +76,19 @@
 //     what they are and sent by mail, file transfer, a bucket or to a
 //     catch-all host, the environment's secrets captured and sent on, a
 //     secret's variable as a request's whole body, and a fixed blind copy
-//     hidden from the user all withhold (harvest_prose.go).
+//     hidden from the user all withhold (harvest_prose.go). Version 9
+//     reads harvests however they are worded and wherever their pieces
+//     lie: whatever credentials turn up swept and sent to a service; a
+//     service's key put in what is sent to a host that is not the
+//     service's; a store kept, moved or said to be sent at an address; a
+//     step whose request's body is what was read; SSH keys named in
+//     prose; a command given as a list of words, in a string, or printing
+//     a credential through a library (keyring, the AWS SDK), which is
+//     sent only when what it printed leaves outside a header; a path
+//     decoded from base64 or reversed; a module imported, a settings file
+//     that lists stores, a walk of the home folder that keeps key files;
+//     and the stores infostealers read (a chat app's local storage, a
+//     messenger's session folder, desktop keyrings).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
