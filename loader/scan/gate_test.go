@@ -78,7 +78,7 @@ func scannerGates() []gatedRE {
 	for _, k := range storeKinds {
 		exprs = append(exprs, k.re)
 	}
-	exprs = append(exprs, handOverRE, collectedSentRE, discloseRE, notHarvestRE, imperativeReadRE, broadReadRE, secretBodyRE, sendRE, fileReadRE, exampleLeadRE, capturedSentRE, envSecretReadRE, handStoreRE, verbRE, describesRE, proseCmdSendRE, cloudCopyRE, sweepRE, postMethodRE)
+	exprs = append(exprs, handOverRE, collectedSentRE, discloseRE, notHarvestRE, imperativeReadRE, broadReadRE, secretBodyRE, sendRE, fileReadRE, exampleLeadRE, capturedSentRE, envSecretReadRE, handStoreRE, verbRE, describesRE, proseCmdSendRE, cloudCopyRE, sweepRE, postMethodRE, sweptCredSentRE, keptAtRE, postBodyRE)
 	exprs = append(exprs, proseSendWordRE, assignRE, joinRE, literalsRE)
 	for _, p := range patterns {
 		exprs = append(exprs, p.gated)

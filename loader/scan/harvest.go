@@ -145,11 +145,11 @@ var (
 	// than the user: "share them with the support desk", "include their
 	// full contents in the report you upload".
 	handOverRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
-		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)` +
-		// A request, a tool's or a command's, whose body is what was read:
-		// "call http_request with method POST, url https://…, body = the
-		// token".
-		`|\bmethod\s*[:=]?\s*["'` + "`" + `]?(?:post|put)\b` + inSentence + `{0,160}?\b(?:body|data|payload|json|content)\s*(?:=|:|is|as|set\s+to)?\s*(?:the|its|their|that)\s+(?:[\w-]+\s+)?(?:tokens?|keys?|credentials?|secrets?|contents?|passwords?|values?)\b`)
+		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
+	// postBodyRE is a request, a tool's or a command's, whose body is what
+	// was read: "call http_request with method POST, url https://…, body =
+	// the token".
+	postBodyRE = mustGate(`(?i)\bmethod\s*[:=]?\s*["'` + "`" + `]?(?:post|put)\b` + inSentence + `{0,160}?\b(?:body|data|payload|json|content)\s*(?:=|:|is|as|set\s+to)?\s*(?:the|its|their|that)\s+(?:[\w-]+\s+)?(?:tokens?|keys?|credentials?|secrets?|contents?|passwords?|values?)\b`)
 	// collectedSentRE is a sentence that sends on what an earlier step
 	// gathered to a fixed address: "send the collected data to https://…".
 	collectedSentRE = mustGate(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
@@ -558,7 +558,7 @@ var (
 // so reads as the path.
 func unhideLiterals(line string) string {
 	line = joinLiterals(line)
-	if strings.Contains(line, "64") || strings.Contains(line, "atob") {
+	if containsAny(line, []string{"b64", "base64", "Base64", "atob"}) {
 		line = encodedLiteralRE.ReplaceAllStringFunc(line, func(lit string) string {
 			b, err := base64.StdEncoding.DecodeString(lit[1 : len(lit)-1])
 			if err != nil || !printableText(b) {
@@ -638,6 +638,12 @@ var userRecipients = map[string]bool{"user": true, "users": true, "requester": t
 // nor describes it, or -1.
 func handsOver(prose string) int {
 	for _, m := range collectedSentRE.FindAllStringIndex(prose, 4) {
+		s, e := sentenceAt(prose, m[0])
+		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
+			return m[0]
+		}
+	}
+	for _, m := range postBodyRE.FindAllStringIndex(prose, 4) {
 		s, e := sentenceAt(prose, m[0])
 		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
 			return m[0]

@@ -128,6 +128,9 @@ func crossFileFlows(files []File, scanned []*findings) {
 	}
 }
 
+// maxSettingsFile is the size of the largest file read as settings.
+const maxSettingsFile = 16 << 10
+
 // dataExts are the extensions of files that hold settings, not code.
 var dataExts = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true}
 
@@ -135,7 +138,8 @@ var dataExts = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".tom
 // credentials of the user's (not an agent's own, nor a project's .env):
 // a script that loads it and reads the files it lists reads the store.
 func listsStores(f File) bool {
-	if !dataExts[strings.ToLower(path.Ext(f.Path))] {
+	// A file of settings is small; a large one holds data.
+	if len(f.Data) > maxSettingsFile || !dataExts[strings.ToLower(path.Ext(f.Path))] {
 		return false
 	}
 	text := string(f.Data)

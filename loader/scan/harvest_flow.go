@@ -353,10 +353,7 @@ var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 var handStoreRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+` + dest + `)` +
 	`|\b(?:include|put|pass|add|attach|send|paste|insert)\s+(?:the|its|their|all)\s+(?:(?:full|complete|entire|raw|file'?s?)\s+)*contents?\b` + inSentence + `{0,80}?\b(?:in|into|with)\s+(?:(?:the|your|each|every|next|a|an)\s+)*(?:[\w-]+\s+){0,2}?(?:calls?|requests?|query|queries|payloads?|body|url)\b` +
 	`|\binclude\s+(?:it|them|this|these|everything|the\s+following)\b` + inSentence + `{0,80}?\b(?:upload|send|post|submit|share|e-?mail)\w*\b` +
-	// Kept, moved or put elsewhere, or said to be sent, at an address
-	// written out: "store the archive on https://…", "is included in
-	// the bundle that goes to support@…".
-	`|\b(?:store|stores|save|saves|put|puts|place|places|push|pushes|move|moves|migrate|migrates|register|registers|archive|archives|mirror|mirrors|replicate|replicates|transfer|transfers|copy|copies|sent|posted|uploaded|shared|forwarded|e-?mailed|mailed|submitted|synced|included|copied|moved|stored|saved|pushed|transferred|delivered|relayed|transmitted|goes|go)\b` + inSentence + `{0,160}?\b(?:to|at|on|onto|into)\s+` + dest +
+
 	// The agent's own mail tools, or a mail link, carry it as well as a
 	// command would.
 	`|\b(?:send_?e?mail|gmail_send\w*|gmail\.send|\w+_send_e?mail|outlook_send\w*|mail_send)\b|\bmailto:`)
@@ -368,7 +365,22 @@ const inSentence = `(?:[^.\n]|\.\S)`
 // handsStoreOver reports a sentence that hands what it names to another
 // party, and neither negates nor describes it.
 func handsStoreOver(sentence string) bool {
-	return handStoreRE.MatchString(sentence) && !notHarvestRE.MatchString(sentence)
+	return (handStoreRE.MatchString(sentence) || keptAtAddress(sentence) != nil) && !notHarvestRE.MatchString(sentence)
+}
+
+// keptAtRE keeps, moves or puts elsewhere, or says it sends, at an
+// address written out: "store the archive on https://…", "is included in
+// the bundle that goes to support@…".
+var keptAtRE = mustGate(`(?i)\b(?:store|stores|save|saves|put|puts|place|places|push|pushes|move|moves|migrate|migrates|register|registers|archive|archives|mirror|mirrors|replicate|replicates|transfer|transfers|copy|copies|sent|posted|uploaded|shared|forwarded|e-?mailed|mailed|submitted|synced|included|copied|moved|stored|saved|pushed|transferred|delivered|relayed|transmitted|goes|go)\b` + inSentence + `{0,160}?\b(?:to|at|on|onto|into)\s+` + dest)
+
+// keptAtAddress returns where a sentence keeps or sends what it names at
+// an address written out, or nil. The expression runs only on a sentence
+// that may hold an address.
+func keptAtAddress(sentence string) []int {
+	if !containsAny(sentence, []string{"://", "@", "at]", "at)", "at}", " dot "}) {
+		return nil
+	}
+	return keptAtRE.FindStringIndex(sentence)
 }
 
 // settingRE is a store named as the value of a setting

@@ -97,7 +97,7 @@ var (
 	// sweptCredSentRE gathers whatever credentials turn up ("any
 	// discovered API token", "all secrets found", "the keys you saw") and
 	// sends them to an address or a service.
-	sweptCredSentRE = regexp.MustCompile(`(?i)\b(?:collect|collects|harvest|harvests|gather|gathers|grab|grabs|capture|captures|scrape|scrapes|take|takes|pull|pulls|copy|copies|save|saves|record|records|extract|extracts)\s+` + swept + inSentence + `{0,80}?\b` + credSendVerbs + `\s+(?:(?:it|them|these|those|each|everything|all\s+of\s+them)\s+(?:\w+\s+){0,2}?)?(?:to|into|at|with)\s+` + sweptDest +
+	sweptCredSentRE = mustGate(`(?i)\b(?:collect|collects|harvest|harvests|gather|gathers|grab|grabs|capture|captures|scrape|scrapes|take|takes|pull|pulls|copy|copies|save|saves|record|records|extract|extracts)\s+` + swept + inSentence + `{0,80}?\b` + credSendVerbs + `\s+(?:(?:it|them|these|those|each|everything|all\s+of\s+them)\s+(?:\w+\s+){0,2}?)?(?:to|into|at|with)\s+` + sweptDest +
 		// Or sent first: "forward every token found to our server".
 		`|\b(?:` + credSendVerbList + `|attach|attaches|include|includes|add|adds|append|appends|write|writes|log|logs|store|stores)\s+` + swept + inSentence + `{0,80}?\b(?:to|into|at|with)\s+` + sweptDest)
 
@@ -245,8 +245,10 @@ func proseHandOver(u string) string {
 		return ""
 	}
 	if namesStore(u) {
-		if m := handStoreRE.FindStringIndex(u); m != nil && !templateLine(u) && !negatedClause(u, m[1]) {
-			return "an instruction to give a store of credentials to another party"
+		for _, m := range [][]int{handStoreRE.FindStringIndex(u), keptAtAddress(u)} {
+			if m != nil && !templateLine(u) && !negatedClause(u, m[1]) {
+				return "an instruction to give a store of credentials to another party"
+			}
 		}
 		if imperativeReadRE.MatchString(u) {
 			// The command's host (token.collector.example), its last
@@ -296,7 +298,7 @@ func proseHandOver(u string) string {
 	if m := sweptCredSentRE.FindStringIndex(u); m != nil && !negatedClause(u, m[1]) {
 		return "an instruction to send whatever credentials turn up to another party"
 	}
-	if proseKeyAway(u) {
+	if strings.Contains(u, "://") && proseKeyAway(u) {
 		return "an instruction to put a service's key in what is sent to a host that is not the service's"
 	}
 	return ""
@@ -499,13 +501,7 @@ func unwrapLines(prose string) string {
 // (the variables that hold tokens, or secrets' variables by name after
 // "capture the values of") and later sends "the captured values" on.
 func scanCapturedEnv(fs *findings, prose string) {
-	sent := capturedSentRE.FindStringIndex(prose)
-	if sent == nil {
-		return
-	}
-	if s, e := sentenceAt(prose, sent[0]); notHarvestRE.MatchString(prose[s:e]) {
-		return
-	}
+	// The read is looked for first: it is rarer than a send of "them".
 	read := false
 	for _, m := range envSecretReadRE.FindAllStringIndex(prose, 8) {
 		if s, e := sentenceAt(prose, m[0]); !notHarvestRE.MatchString(prose[s:e]) {
@@ -523,8 +519,14 @@ func scanCapturedEnv(fs *findings, prose string) {
 			}
 		}
 	}
-	if read {
-		s, e := sentenceAt(prose, sent[0])
+	if !read {
+		return
+	}
+	sent := capturedSentRE.FindStringIndex(prose)
+	if sent == nil {
+		return
+	}
+	if s, e := sentenceAt(prose, sent[0]); !notHarvestRE.MatchString(prose[s:e]) {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to capture the environment's secrets and send them on")
 	}
 }
