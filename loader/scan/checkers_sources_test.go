@@ -124,8 +124,7 @@ var safetyGuardProbes = []string{
 
 func loadCheckerSafetyGuard(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious/sensitive_path"}),
-		guardsNamedProbes(tb, root, safetyGuardProbes)...)
+	return namedFixtures(tb, root, []string{"malicious/sensitive_path"}, safetyGuardProbes)
 }
 
 // loadCheckerInspector reads yu-iskw/skill-inspector's test skills (digit 8:
@@ -135,8 +134,7 @@ func loadCheckerSafetyGuard(tb testing.TB, dir string) []sample {
 // read and sent make it a harvester too. test/safe-skill is a probe.
 func loadCheckerInspector(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
-		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"safe-skill"})
 }
 
 // loadCheckerOpenClawScan reads BrainsyETH/OpenClaw-Scan's tests/fixtures (digit
@@ -238,8 +236,7 @@ func loadCheckerSkillvet(tb testing.TB, dir string) []sample {
 // snapshot here: the session laid the four files out from read_file.
 func loadCheckerSecurityGuard(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"high-risk-skill"}),
-		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+	return namedFixtures(tb, root, []string{"high-risk-skill"}, []string{"safe-skill"})
 }
 
 // loadCheckerSecurityScanner reads vetrinarbatyam-dotcor/skill-security-scanner's

@@ -95,8 +95,7 @@ func loadGateSelamy(tb testing.TB, dir string) []sample {
 // 56f166612dfe2e49dad9f48d6e1184c915cb036f.
 func loadGateVouch(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
-		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
+	return namedFixtures(tb, root, gatesMaliciousSkill, []string{"benign-skill"})
 }
 
 // loadGateAgentFirewall reads mmedabo/AgentFirewall's examples (digit 2:
@@ -107,8 +106,7 @@ func loadGateVouch(tb testing.TB, dir string) []sample {
 // signing and is not counted.
 func loadGateAgentFirewall(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
-		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+	return namedFixtures(tb, root, gatesMaliciousSkill, []string{"safe-skill"})
 }
 
 // loadGateSkilltest reads archplg/skilltest's test/fixtures/malicious-skill
@@ -128,8 +126,7 @@ func loadGateSkilltest(tb testing.TB, dir string) []sample {
 // d043c68882778bd838659f5a4781eaac25f0e6f5.
 func loadGateSentinelWarden(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
-		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+	return namedFixtures(tb, root, gatesMaliciousSkill, []string{"clean-skill"})
 }
 
 // loadGatePurgatory reads oldmanstillcan/purgatory's tests/fixtures (digit 7:
@@ -138,8 +135,7 @@ func loadGateSentinelWarden(tb testing.TB, dir string) []sample {
 // probe. borderline-skill is labelled neither way and is left out.
 func loadGatePurgatory(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
-		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+	return namedFixtures(tb, root, gatesMaliciousSkill, []string{"clean-skill"})
 }
 
 // loadGateChiron reads alidevai/chiron_agent's tests/fixtures (digit 7:
@@ -148,8 +144,7 @@ func loadGatePurgatory(tb testing.TB, dir string) []sample {
 // to an outside address, a harvester; benign-skill is a probe.
 func loadGateChiron(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
-		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
+	return namedFixtures(tb, root, gatesMaliciousSkill, []string{"benign-skill"})
 }
 
 // loadGateSkillci reads mahitoh/skillci's fixtures (digit 4: development):
@@ -161,8 +156,7 @@ func loadGateChiron(tb testing.TB, dir string) []sample {
 // fixture, not counted.
 func loadGateSkillci(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "fixtures")
-	return append(loadNamedHarvesters(tb, root, gatesMaliciousSkill),
-		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+	return namedFixtures(tb, root, gatesMaliciousSkill, []string{"clean-skill"})
 }
 
 // loadGateUncloak reads fevziegeyurtsevenler/uncloak's tests/fixtures (digit
@@ -172,8 +166,7 @@ func loadGateSkillci(tb testing.TB, dir string) []sample {
 // to pass, is a probe. mcp and rules hold no skill.
 func loadGateUncloak(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious"}),
-		guardsNamedProbes(tb, root, []string{"clean"})...)
+	return namedFixtures(tb, root, []string{"malicious"}, []string{"clean"})
 }
 
 // loadGateSkillspector reads sw30labs/skillspector-trial's tests/fixtures
@@ -183,8 +176,7 @@ func loadGateUncloak(tb testing.TB, dir string) []sample {
 // sends), a probe. sloppy-skill is a quality fixture, not counted.
 func loadGateSkillspector(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"evil-skill"}),
-		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+	return namedFixtures(tb, root, []string{"evil-skill"}, []string{"clean-skill"})
 }
 
 // loadGateSkillfrisk reads Topicspot/skillfrisk's tests/fixtures (digit a:
@@ -195,8 +187,7 @@ func loadGateSkillspector(tb testing.TB, dir string) []sample {
 // no high-risk finding, is a probe. benign_skill_update is a diff fixture.
 func loadGateSkillfrisk(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
-		guardsNamedProbes(tb, root, []string{"benign_skill"})...)
+	return namedFixtures(tb, root, []string{"malicious_skill"}, []string{"benign_skill"})
 }
 
 // loadGateAwesomeChatGPT reads eusourmr/awesome-chatgpt-skills'
@@ -217,8 +208,7 @@ func loadGateAwesomeChatGPT(tb testing.TB, dir string) []sample {
 // 844ebd0657818e747cce352a86db73348549d514.
 func loadGateJianwei(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
-		guardsNamedProbes(tb, root, []string{"clean_skill"})...)
+	return namedFixtures(tb, root, []string{"malicious_skill"}, []string{"clean_skill"})
 }
 
 var gatesSources = []corpusSource{

@@ -53,7 +53,7 @@ var aisonaProbes = []string{
 
 func loadGuardAisona(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "dataset")
-	return append(loadNamedHarvesters(tb, root, aisonaHarvesters), guardsNamedProbes(tb, root, aisonaProbes)...)
+	return namedFixtures(tb, root, aisonaHarvesters, aisonaProbes)
 }
 
 // loadGuardSVGreg reads SVGreg/skill-guard's testdata (digit 2: development).
@@ -65,7 +65,7 @@ func loadGuardAisona(tb testing.TB, dir string) []sample {
 // many-attack sources were. testdata/benign is its clean probe.
 func loadGuardSVGreg(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "testdata")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious"}), guardsNamedProbes(tb, root, []string{"benign"})...)
+	return namedFixtures(tb, root, []string{"malicious"}, []string{"benign"})
 }
 
 // loadGuardLxb reads lxbworld/SkillGuard's tests/fixtures/malicious/
@@ -94,8 +94,7 @@ func loadGuardLxb(tb testing.TB, dir string) []sample {
 // PI-EXFIL-TRIGGER-CLAUSE's benign twin is a probe.
 func loadGuardSkillAudit(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "test/fixtures")
-	return append(loadNamedHarvesters(tb, root, skillAuditHarvesters),
-		guardsNamedProbes(tb, root, []string{"PI-EXFIL-TRIGGER-CLAUSE/benign"})...)
+	return namedFixtures(tb, root, skillAuditHarvesters, []string{"PI-EXFIL-TRIGGER-CLAUSE/benign"})
 }
 
 var skillAuditHarvesters = []string{"PI-EXFIL-TRIGGER-CLAUSE/malicious", "malicious/security-auditor-override"}
@@ -145,7 +144,7 @@ var openclawGuardProbes = []string{
 
 func loadGuardOpenclawGuard(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "fixtures")
-	return append(loadNamedHarvesters(tb, root, openclawGuardHarvesters), guardsNamedProbes(tb, root, openclawGuardProbes)...)
+	return namedFixtures(tb, root, openclawGuardHarvesters, openclawGuardProbes)
 }
 
 // arturoHarvesters are arturoaguileraa/skill-guard's fixtures
@@ -183,6 +182,12 @@ func guardsNamedProbes(tb testing.TB, root string, names []string) []sample {
 		}
 	}
 	return out
+}
+
+// namedFixtures reads the harvesters and the probes of a folder of
+// fixtures, each by its folder's name.
+func namedFixtures(tb testing.TB, root string, harvesters, probes []string) []sample {
+	return append(loadNamedHarvesters(tb, root, harvesters), guardsNamedProbes(tb, root, probes)...)
 }
 
 // guardsSingleFileProbe reads one file as a clean probe skill's SKILL.md.

@@ -171,16 +171,7 @@ func labsLoadNandanSkillsGoat(tb testing.TB, dir string) []sample {
 // has no snapshot here: the session laid out the two fixtures from
 // read_file.
 func labsLoadSkillNotary(tb testing.TB, dir string) []sample {
-	root := filepath.Join(dir, "test/fixtures")
-	out := loadNamedHarvesters(tb, root, []string{"exfil"})
-	for _, s := range loadSkillDirs(tb, "", filepath.Join(root, "benign"), nil) {
-		if s.id != "." {
-			continue
-		}
-		s.id, s.dir, s.probe = "benign", "benign", true
-		out = append(out, s)
-	}
-	return out
+	return namedFixtures(tb, filepath.Join(dir, "test/fixtures"), []string{"exfil"}, []string{"benign"})
 }
 
 // labsLoadOpenClawLab reads barryqy/openclaw, a DevNet lab that secures an
@@ -191,15 +182,7 @@ func labsLoadSkillNotary(tb testing.TB, dir string) []sample {
 // exfiltration": a harvester. skills/release-brief-helper is "the clean
 // comparison skill", written for the lab, so it is a probe.
 func labsLoadOpenClawLab(tb testing.TB, dir string) []sample {
-	out := loadNamedHarvesters(tb, filepath.Join(dir, "skills"), []string{"workspace-migration-assistant"})
-	for _, s := range loadSkillDirs(tb, "", filepath.Join(dir, "skills", "release-brief-helper"), nil) {
-		if s.id != "." {
-			continue
-		}
-		s.id, s.dir, s.probe = "release-brief-helper", "release-brief-helper", true
-		out = append(out, s)
-	}
-	return out
+	return namedFixtures(tb, filepath.Join(dir, "skills"), []string{"workspace-migration-assistant"}, []string{"release-brief-helper"})
 }
 
 func labsLoadMaliciousSkillBench(tb testing.TB, dir string) []sample {

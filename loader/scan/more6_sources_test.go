@@ -105,8 +105,7 @@ var g6SkillcheckerProbes = []string{
 
 func g6LoadSkillchecker(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, g6SkillcheckerHarvesters),
-		guardsNamedProbes(tb, root, g6SkillcheckerProbes)...)
+	return namedFixtures(tb, root, g6SkillcheckerHarvesters, g6SkillcheckerProbes)
 }
 
 // g6LoadSlopscan reads Jaysi88/slopscan's test/fixtures/evil-skill (digit d:
@@ -130,8 +129,7 @@ func g6LoadSlopscan(tb testing.TB, dir string) []sample {
 // trips none", is a probe.
 func g6LoadTrustMeBro(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, []string{"evil-skill"}),
-		guardsNamedProbes(tb, root, []string{"plain-skill"})...)
+	return namedFixtures(tb, root, []string{"evil-skill"}, []string{"plain-skill"})
 }
 
 // g6LoadCCAudit reads ryo-ebata/cc-audit's tests/fixtures (digit 9: held
@@ -143,8 +141,7 @@ func g6LoadTrustMeBro(tb testing.TB, dir string) []sample {
 // are other attacks.
 func g6LoadCCAudit(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious/data-exfil"}),
-		guardsNamedProbes(tb, root, []string{"benign/simple-skill", "benign/complex-skill"})...)
+	return namedFixtures(tb, root, []string{"malicious/data-exfil"}, []string{"benign/simple-skill", "benign/complex-skill"})
 }
 
 // g6LoadEloPhanto reads elophanto/EloPhanto's tests/fixtures/malicious_skill
@@ -170,8 +167,7 @@ func g6LoadEloPhanto(tb testing.TB, dir string) []sample {
 // eb13ebaf9310750232d73081a063bc990a4b40db).
 func g6LoadSkillVet(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
-		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"clean-skill"})
 }
 
 // g6LoadThandvFrisk reads Thandv/frisk's examples (digit 3: development):
@@ -182,8 +178,7 @@ func g6LoadSkillVet(tb testing.TB, dir string) []sample {
 // luoojason/frisk, whose fixtures differ.
 func g6LoadThandvFrisk(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
-		guardsNamedProbes(tb, root, []string{"clean-skill"})...)
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"clean-skill"})
 }
 
 // g6LoadSkillShielder reads p3nchan/skill-shielder's examples (digit 5:
@@ -193,8 +188,7 @@ func g6LoadThandvFrisk(tb testing.TB, dir string) []sample {
 // wiping, a harvester packed with other attacks; safe-skill is a probe.
 func g6LoadSkillShielder(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
-		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"safe-skill"})
 }
 
 // g6SingleFileHarvester reads one file as a harvester skill's SKILL.md.

@@ -45,7 +45,7 @@ func g7SingleFile(path string, harvest bool) []sample {
 
 // g7Named reads root/NAME for each harvester and probe name.
 func g7Named(tb testing.TB, root string, harvesters, probes []string) []sample {
-	return append(loadNamedHarvesters(tb, root, harvesters), guardsNamedProbes(tb, root, probes)...)
+	return namedFixtures(tb, root, harvesters, probes)
 }
 
 // loadG7Ferret reads fubak/ferret-scan's test/fixtures (digit 4:

@@ -45,8 +45,7 @@ var g8DVAACProbes = []string{"01-clean-declared-skill/skill", "08-info-local-onl
 // 7db87a8a2cfd5bd820193840995873e5dfa6dd93 (licence CC-BY-4.0 for fixtures).
 func loadG8DVAAC(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "fixtures")
-	return append(loadNamedHarvesters(tb, root, g8DVAACHarvesters),
-		guardsNamedProbes(tb, root, g8DVAACProbes)...)
+	return namedFixtures(tb, root, g8DVAACHarvesters, g8DVAACProbes)
 }
 
 // loadG8AI26 reads dwmkerr/ai26's convert-pdf-to-markdown skill (digit c:
@@ -112,8 +111,7 @@ var g8NikoProbes = []string{
 // label (it states the threat in words) and no part of the skill.
 func loadG8Niko(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "skills/skills_dataset")
-	out := append(loadNamedHarvesters(tb, root, g8NikoHarvesters),
-		guardsNamedProbes(tb, root, g8NikoProbes)...)
+	out := namedFixtures(tb, root, g8NikoHarvesters, g8NikoProbes)
 	return g8WithoutFile(out, "metadata.json")
 }
 

@@ -106,8 +106,7 @@ func g9LoadSentinelSkill(tb testing.TB, dir string) []sample {
 // 07783535a769e5cc2865aa9e2b768404105ae07a.
 func g9LoadSinewave(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
-		guardsNamedProbes(tb, root, []string{"safe-skill"})...)
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"safe-skill"})
 }
 
 // g9LoadAgentScan reads xuange-hu/agent-scan's examples/malicious-skill
@@ -127,8 +126,7 @@ func g9LoadAgentScan(tb testing.TB, dir string) []sample {
 // harvester; safe, which the tests expect to raise nothing, is a probe.
 func g9LoadAegis(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples")
-	return append(loadNamedHarvesters(tb, root, []string{"vulnerable"}),
-		guardsNamedProbes(tb, root, []string{"safe"})...)
+	return namedFixtures(tb, root, []string{"vulnerable"}, []string{"safe"})
 }
 
 // g9VaccineHarvesters are ch040602/skill-vaccine's fixtures (digit 7:
@@ -150,8 +148,7 @@ var g9VaccineProbes = []string{"benign_skill", "benign_script_skill"}
 
 func g9LoadVaccine(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, g9VaccineHarvesters),
-		guardsNamedProbes(tb, root, g9VaccineProbes)...)
+	return namedFixtures(tb, root, g9VaccineHarvesters, g9VaccineProbes)
 }
 
 // g9LoadLvlupSentinel reads lieox/lvlup-skill-sentinel's tests/fixtures
@@ -162,8 +159,7 @@ func g9LoadVaccine(tb testing.TB, dir string) []sample {
 // secrets") is a probe.
 func g9LoadLvlupSentinel(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
-		guardsNamedProbes(tb, root, []string{"clean_skill"})...)
+	return namedFixtures(tb, root, []string{"malicious_skill"}, []string{"clean_skill"})
 }
 
 // g9LoadQuarantine reads allvegetable/skill-quarantine's tests/fixtures
@@ -174,8 +170,7 @@ func g9LoadLvlupSentinel(tb testing.TB, dir string) []sample {
 // critical, is a probe.
 func g9LoadQuarantine(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious_skill"}),
-		guardsNamedProbes(tb, root, []string{"safe_skill"})...)
+	return namedFixtures(tb, root, []string{"malicious_skill"}, []string{"safe_skill"})
 }
 
 // g9LoadSkillwarden reads wookat/skillwarden's examples/skills (digit b:
@@ -186,8 +181,7 @@ func g9LoadQuarantine(tb testing.TB, dir string) []sample {
 // benign-skill ("a realistic, clean skill", scan exits 0) is a probe.
 func g9LoadSkillwarden(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "examples/skills")
-	return append(loadNamedHarvesters(tb, root, []string{"malicious-skill"}),
-		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"benign-skill"})
 }
 
 var g9Sources = []corpusSource{
