@@ -27,7 +27,11 @@ import (
 //   - a secret variable posted as a request's whole body, which no API
 //     takes as its login;
 //   - a fixed address put in the blind copy of the user's mail, and the
-//     copy hidden from them.
+//     copy hidden from them;
+//   - whatever credentials turn up ("any discovered API token", "the keys
+//     you saw") swept and sent to an address or a service;
+//   - a service's key, named by its variable or its service, put in what
+//     is sent to a host that does not bear the service's name.
 
 const (
 	// swept names credentials that turn up, whoever's they are: "any
