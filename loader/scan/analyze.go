@@ -3,6 +3,7 @@ package scan
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // scan runs the content rules over the whole doc, as text of kind k.
@@ -71,8 +72,11 @@ func (fs *findings) scanText(raw string, depth int) {
 		}
 	}
 	if fs.kind&(kindSkill|kindCode) != 0 {
-		scanHarvest(fs, raw, prose, blocks)
-		scanHarvestCode(fs, raw, prose, blocks, depth)
+		// Which blocks the prose presents as attacks to recognise is
+		// asked by three rules, and worked out when first asked.
+		examples := sync.OnceValue(func() []bool { return exampleBlocks(raw, prose, blocks) })
+		scanHarvest(fs, raw, prose, blocks, examples)
+		scanHarvestCode(fs, raw, prose, blocks, examples, depth)
 	}
 	if depth < maxDecodeDepth {
 		scanEncoded(fs, raw, depth)

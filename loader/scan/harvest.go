@@ -195,25 +195,14 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 	return example
 }
 
-// exampleBlocks is exampleBlocks(raw, prose, blocks), worked out once for
-// the rules that ask it of the same text. The answer is only read.
-func (fs *findings) exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
-	e := &fs.examples
-	if e.example == nil || e.raw != raw || e.prose != prose || !slices.Equal(e.blocks, blocks) {
-		e.raw, e.prose, e.blocks = raw, prose, blocks
-		e.example = exampleBlocks(raw, prose, blocks)
-	}
-	return e.example
-}
-
 // scanHarvest reports a file that harvests secrets, or reads one and sends
 // it over the network. code is the text commands are read from (the whole
 // file: a Markdown file's code blocks and inline code are what the model
 // runs); prose, for Markdown, the text with code blocks blanked, read
 // sentence by sentence for instructions to read stores.
-func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
+func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples func() []bool) {
 	lower := strings.ToLower(raw)
-	scanProseHarvests(fs, raw, lower, prose, blocks) // harvest_prose.go
+	scanProseHarvests(fs, raw, lower, prose, blocks, examples) // harvest_prose.go
 	// A walk of the home folder that keeps key files by their names
 	// (os.walk(home) and n.endswith(".pem")) searches it for keys: what it
 	// opens after is read from a store.
@@ -242,7 +231,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock) {
 		}
 		return -1
 	}
-	example := fs.exampleBlocks(raw, prose, blocks)
+	example := examples()
 	indented := indentedCode(raw, prose, fs.kind)
 	// Whether the prose hands over or gives out in full what it read is
 	// asked of the whole prose, and only of a file that names a store.

@@ -382,12 +382,12 @@ func scanJoinedPieces(fs *findings, raw string, depth int) {
 
 // scanHarvestCode runs the harvest rules of this file that read a file
 // whole rather than line by line in scanHarvest.
-func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, depth int) {
+func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, examples func() []bool, depth int) {
 	scanJoinedPieces(fs, raw, depth)
 	if fs.kind&(kindSkill|kindCode) == 0 {
 		return
 	}
-	example := fs.exampleBlocks(raw, prose, blocks)
+	example := examples()
 	indented := indentedCode(raw, prose, fs.kind)
 	code := func(start int, line string) bool {
 		if fs.kind == kindCode {

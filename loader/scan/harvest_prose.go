@@ -131,11 +131,11 @@ var (
 
 // scanProseHarvests reports the harvests of the kinds above. It runs
 // beside scanHarvest, on the same texts; lower is raw in lower case.
-func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBlock) {
+func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBlock, examples func() []bool) {
 	if !proseWords.in(lower) {
 		return
 	}
-	example := fs.exampleBlocks(raw, prose, blocks)
+	example := examples()
 	scanSecretBody(fs, raw, lower, blocks, example)
 	if fs.kind != kindSkill {
 		return

@@ -157,13 +157,6 @@ type findings struct {
 	// such a store: a flow across files starts there only through a file
 	// both name.
 	proseReadAt int
-	// examples keeps exampleBlocks' answer for the text three rules ask it
-	// of (fs.exampleBlocks).
-	examples struct {
-		raw, prose string
-		blocks     []codeBlock
-		example    []bool
-	}
 }
 
 func (fs *findings) full() bool { return len(fs.list) >= maxPerText }
