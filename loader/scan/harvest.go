@@ -626,16 +626,12 @@ var userRecipients = map[string]bool{"user": true, "users": true, "requester": t
 // read to someone other than the user, in a sentence that neither negates
 // nor describes it, or -1.
 func handsOver(prose string) int {
-	for _, m := range collectedSentRE.FindAllStringIndex(prose, 4) {
-		s, e := sentenceAt(prose, m[0])
-		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
-			return m[0]
-		}
-	}
-	for _, m := range postBodyRE.FindAllStringIndex(prose, 4) {
-		s, e := sentenceAt(prose, m[0])
-		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
-			return m[0]
+	for _, re := range []gatedRE{collectedSentRE, postBodyRE} {
+		for _, m := range re.FindAllStringIndex(prose, 4) {
+			s, e := sentenceAt(prose, m[0])
+			if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
+				return m[0]
+			}
 		}
 	}
 	for _, m := range handOverRE.FindAllStringSubmatchIndex(prose, 8) {
