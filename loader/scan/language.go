@@ -7,24 +7,47 @@ import (
 
 // The rules read English. A text in a language they cannot read is not
 // clean but unscanned, and is reported as such: a directive in Spanish or
-// Chinese passes every English phrase. A text is taken for English when
-// enough of its words are English function words, which every English
-// sentence is full of and technical prose too.
+// Chinese passes every English phrase.
+//
+// What marks a text as another language is evidence of that language, not
+// a lack of English: reference files of headings, tables and identifiers
+// hold few English function words, and they are English all the same.
+// The evidence is half its words in another script (each CJK ideograph
+// counting as a word, a lone Greek letter of a formula not at all), or
+// more function words of another
+// Latin-script language than of English. A paragraph is judged as well as
+// the whole text, so a foreign paragraph in an English skill is reported.
 const (
 	minLanguageWords = 12   // shorter texts are not judged
-	minEnglishShare  = 0.06 // of words that are function words
+	minFunctionShare = 0.06 // of words that are function words of the language
 )
 
-var englishWords = func() map[string]bool {
+func functionWords(words string) map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields("the a an of to in on for with and or is are be by this that it its as at from you your use uses used when if not no can will should must do does all any each which what how then than into only more also may one per see set get returns return file files name data list new id") {
+	for _, w := range strings.Fields(words) {
 		m[w] = true
 	}
 	return m
-}()
+}
+
+var englishWords = functionWords("the a an of to in on for with and or is are be by this that it its as at from you your use uses used when if not no can will should must do does all any each which what how then than into only more also may one per see set get returns return file files name data list new id")
+
+// The function words of the Latin-script languages skill authors write in
+// most besides English (Spanish, Portuguese, French, German, Italian,
+// Dutch, Indonesian), leaving out those English uses too ("die", "so",
+// "as"), those of "et al." and "MIT", and single letters English text is
+// full of ("e.g.", "x, y").
+var otherLatinWords = functionWords(`
+	el la los las que del por para con una unos unas se es lo como más pero sus está son este esta
+	um não da dos das em na nas pelo pela você é são uma ao
+	le les des est une pour dans pas qui sur au du ne ce cette sont avec vous nous leur
+	der das und ist nicht ein eine zu den von sich auf für dem im auch oder werden wird sie du bist wir
+	il di che sono della delle gli nel alla anche questo
+	het een van op dat zijn niet voor je
+	yang dan untuk dengan ini itu dari ke tidak`)
 
 // scanLanguage reports the texts of fields of prose (not a schema's
-// strings) of which too few words are English.
+// strings) written in a language the rules cannot read.
 func scanLanguage(fs *findings, prose string) {
 	for _, p := range fs.d.pieces {
 		if p.field != "" && p.end <= len(prose) {
@@ -33,9 +56,60 @@ func scanLanguage(fs *findings, prose string) {
 	}
 }
 
+// languageOf reports text in another language, at its first foreign
+// paragraph when it has one: one finding per text is enough to tell the
+// reader it went unread.
 func languageOf(fs *findings, text string, off int) {
-	words, english, foreign := 0, 0, 0
-	start, firstWord := -1, -1
+	at := -1
+	for start := 0; start < len(text) && at < 0; {
+		end := strings.Index(text[start:], "\n\n")
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		if c := countWords(text[start:end]); c.foreign() {
+			at = start + c.firstWord
+		}
+		start = end + 2
+	}
+	if c := countWords(text); at < 0 && c.foreign() {
+		at = c.firstWord
+	}
+	if at < 0 {
+		return
+	}
+	end := at
+	for n := 0; end < len(text) && n < maxSpanRunes; n++ {
+		end++
+	}
+	for end < len(text) && text[end]&0xC0 == 0x80 {
+		end++
+	}
+	fs.add(RuleUnscanned, SeverityWarn, off+at, off+end, "text in a language the rules cannot read, left unscanned")
+}
+
+// wordCounts is what languageOf weighs: how many words a text has, how
+// many are English or another Latin-script language's function words, and
+// how many are in another script.
+type wordCounts struct {
+	words, english, otherLatin, otherScript int
+	firstWord                               int
+}
+
+func (c wordCounts) foreign() bool {
+	if c.words < minLanguageWords {
+		return false
+	}
+	if c.otherScript*2 >= c.words {
+		return true
+	}
+	return c.otherLatin > c.english && c.otherLatin >= 3 && float64(c.otherLatin) >= minFunctionShare*float64(c.words)
+}
+
+func countWords(text string) wordCounts {
+	c := wordCounts{firstWord: -1}
+	start := -1
 	for i, r := range text + " " {
 		// CJK text has no spaces: each ideograph counts as a word.
 		cjk := unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
@@ -47,41 +121,45 @@ func languageOf(fs *findings, text string, off int) {
 		}
 		if start >= 0 {
 			w := strings.ToLower(text[start:i])
-			words++
-			if firstWord < 0 {
-				firstWord = start
+			c.words++
+			if c.firstWord < 0 {
+				c.firstWord = start
 			}
-			if englishWords[w] {
-				english++
+			switch {
+			case inIdentifier(text, start, i):
+			case englishWords[w]:
+				c.english++
+			case otherLatinWords[w]:
+				c.otherLatin++
 			}
-			for _, c := range w {
-				if c > 0x24F {
-					foreign++
+			for _, r := range w {
+				if r > 0x24F && len([]rune(w)) > 1 {
+					c.otherScript++
 					break
 				}
 			}
 			start = -1
 		}
 		if cjk {
-			words++
-			foreign++
-			if firstWord < 0 {
-				firstWord = i
+			c.words++
+			c.otherScript++
+			if c.firstWord < 0 {
+				c.firstWord = i
 			}
 		}
 	}
-	if words < minLanguageWords || float64(english) >= minEnglishShare*float64(words) {
-		return
+	return c
+}
+
+// inIdentifier reports whether the word text[start:end] is part of an
+// identifier, an address or a flag ("mwt-le", "License-MIT", "cryo-EM"):
+// such words say nothing of the language around them.
+func inIdentifier(text string, start, end int) bool {
+	if start > 0 && strings.IndexByte("-_/.=@", text[start-1]) >= 0 {
+		return true
 	}
-	if foreign*4 < words && english > 0 && words < 4*minLanguageWords {
-		return // short technical text of identifiers and a few words
+	if end < len(text) && strings.IndexByte("-_/=@", text[end]) >= 0 {
+		return true
 	}
-	end := firstWord
-	for n := 0; end < len(text) && n < maxSpanRunes; n++ {
-		end++
-	}
-	for end < len(text) && text[end]&0xC0 == 0x80 {
-		end++
-	}
-	fs.add(RuleUnscanned, SeverityWarn, off+max(firstWord, 0), off+end, "text in a language the rules cannot read, left unscanned")
+	return end+1 < len(text) && text[end] == '.' && text[end+1] > ' '
 }
