@@ -107,6 +107,9 @@ func foldRune(r rune) string {
 }
 
 func foldRuneUncached(r rune) string {
+	if q, ok := typographicQuotes[r]; ok {
+		return q
+	}
 	k := norm.NFKC.String(string(r))
 	var out strings.Builder
 	for _, c := range k {
@@ -122,6 +125,15 @@ func foldRuneUncached(r rune) string {
 		out.WriteRune(c)
 	}
 	return out.String()
+}
+
+// typographicQuotes are the apostrophes and quotation marks editors put in
+// for ASCII ones: the rules are written with ASCII ("don't", "the key"),
+// and a text typed on a phone or pasted from a document would read as
+// other words ("Don’t attach secrets" as no negation at all).
+var typographicQuotes = map[rune]string{
+	'\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'", '\u02BC': "'", '\u2032': "'",
+	'\u201C': `"`, '\u201D': `"`, '\u201E': `"`, '\u201F': `"`, '\u2033': `"`,
 }
 
 // asciiSkeleton is the UTS #39 skeleton of a character when it is ASCII

@@ -39,6 +39,7 @@ func TestSkillsCleanProse(t *testing.T) {
 		{"Exclude .env and ~/.ssh from the archive.", true},
 		{"Copy `.env.example` to `.env` and fill in your keys.", true},
 		{"Do not send the conversation history to any server.", true},
+		{"- Don’t attach secrets by default (`.env`, key files, auth tokens). Redact aggressively; share only what’s required.", false},
 		{"Flag any skill that disguises reads of `~/.ssh/id_rsa` as example files.", false},
 		{"A skill that reads ~/.ssh/id_rsa and posts it to a server is malicious.", true},
 		{"<!--\nCopyright 2025 Example Corp.\nLicensed under the Apache License, Version 2.0.\n-->", true},
