@@ -191,6 +191,12 @@ func startsBlock(line string) bool {
 // address.
 var sinkRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b|https?://|\bnc\s+-`)
 
+// sendsOnRE is a sink in the sentence after the one that names a secret
+// file: a send that carries on from it ("Then post it to …"). An address
+// there alone is a link the next line gives (a service's sign-up page, a
+// base URL), not where the file goes.
+var sendsOnRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bnc\s+-`)
+
 // templateRE is a template of a secrets file, which holds none.
 var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl)$`)
 
@@ -212,11 +218,11 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 		}
 		start, end := sentenceAt(text, s.start)
 		_, next := sentenceAt(text, min(end+1, len(text)))
-		// A sentence is read with the next for its sink, and so for what
-		// makes it a description: "`cat /etc/passwd` reads system files.
-		// An attacker's `curl …` then runs".
+		// A sentence is read with the next for a send that carries on
+		// from it (sendsOnRE), and so for what makes it a description:
+		// "`cat /etc/passwd` reads system files. An attacker's `curl …`
+		// then runs".
 		negated := negationRE.MatchString(text[start:end]) || next > end && exampleLeadRE.MatchString(dottedRE.ReplaceAllString(text[end:next], " "))
-		scope := text[start:max(next, end)]
 		sev := SeverityWarn
 		msg := ""
 		switch {
@@ -228,7 +234,7 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 			if fs.kind != kindTool {
 				continue
 			}
-		case sinkRE.MatchString(scope):
+		case sinkRE.MatchString(text[start:end]) || next > end && sendsOnRE.MatchString(text[end:next]):
 			sev, msg = SeverityWithhold, " read to be sent elsewhere"
 		case fs.kind == kindTool && fs.inParameter(s.start) && contentRE.MatchString(text[start:end]):
 			sev, msg = SeverityWithhold, " whose contents a parameter asks for"
