@@ -1,0 +1,146 @@
+package scan
+
+import (
+	"path"
+	"path/filepath"
+	"testing"
+)
+
+// Sources gathered by issue 43's ninth session (helper g10) from skill
+// scanners, guards and benchmarks written outside the English-speaking
+// ecosystems the earlier rounds searched: Chinese authors' scanners and
+// test corpora whose labels (a README table, a test's expectations, a
+// fixture's own 【恶意示例】 "malicious example" banner, a generator's
+// ground-truth file) are the authors'. A harvester is a fixture whose author
+// labels it malicious and whose text reads secrets or the user's data AND
+// sends them away, in prose the model reads or in a script the SKILL.md
+// tells the agent to run; one that only gathers keys, only runs remote code,
+// or names only an exfiltration host is left out. Clean fixtures written for
+// a tool's tests are probes, counted apart from real skills. The split is
+// the first hex digit of sha256(OWNER/NAME): 0-7 development, 8-f held out.
+// The lists were fixed from the authors' labels before any verdict of this
+// scanner on them was seen; held-out ones are only measured.
+
+// g10SkillGuardHarvesters are xuxianbang1993/SkillGuard's single-file
+// fixtures (digit 3: development) that its README's fixture table labels a
+// theft that sends: 03-credential-theft.md ("凭证窃取", credential theft:
+// the API key put in a webhook.site URL) and 10-env-exfil.md ("环境变量外传",
+// environment variables sent out). Its run-tests.sh expects every fixture
+// but 01 to raise an issue. 04-exfil-domains.md ("外传域名 + DNS 外传") lists
+// collection hosts and DNS look-ups but names no secret or user data sent;
+// 08-hook-injection.md is labelled a hook injection; the others are
+// injection, reverse shell, obfuscation and RAG poisoning. The fixtures were
+// dropped from the newest tree: laid out from the snapshot at
+// 259f77c3032f8d9a4733afb7f211f30804196f04.
+var g10SkillGuardHarvesters = []string{"03-credential-theft.md", "10-env-exfil.md"}
+
+// g10SkillGuardProbes is the fixture run-tests.sh expects to raise nothing.
+var g10SkillGuardProbes = []string{"01-clean-skill.md"}
+
+func g10LoadSkillGuard(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test-fixtures")
+	return append(g9SingleFiles(root, g10SkillGuardHarvesters, true),
+		g9SingleFiles(root, g10SkillGuardProbes, false)...)
+}
+
+// g10LoadSkillSecurityScan reads RJiazhen/skill-security-scan's test/fixtures
+// (digit 6: development). synthetic-divert-upload ("Synthetic
+// malicious-pattern fixture", written for the Coze-style diversion its
+// detectors target) is expected by test/test_scan.py to trip
+// ForcedUploadDetector (category forced_exfiltration) and
+// RemoteWorkflowExfiltrationDetector among others: it has the agent upload
+// ./secret.env and a source file to the vendor's cloud, a harvester (many
+// attacks in one; development only). clean-docs, expected to raise nothing
+// HIGH, is a probe. classic-malware reads an SSH key and names a C2 host but
+// sends nothing; prompt-inject is an injection.
+func g10LoadSkillSecurityScan(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test/fixtures")
+	return namedFixtures(tb, root, []string{"synthetic-divert-upload"}, []string{"clean-docs"})
+}
+
+// g10LoadTrustSkill reads nonabit/TrustSkill's examples (digit 5:
+// development). malicious/data-exfiltration-skill, whose description reads
+// "【恶意示例】演示数据外泄攻击的 skill" (malicious example: a data
+// exfiltration skill stealing AWS credentials, the GitHub token and the SSH
+// key), posts them to a collector in its prose and in the
+// scripts/exfiltrate.sh it names: a harvester. safe/hello-world-skill
+// ("安全示例", a safe example) is a probe. command-injection-skill and
+// file-deletion-skill are other attacks; ast_test holds parser cases. No
+// licence is stated.
+func g10LoadTrustSkill(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return append(loadNamedHarvesters(tb, root, []string{"malicious/data-exfiltration-skill"}),
+		guardsNamedProbes(tb, root, []string{"safe/hello-world-skill"})...)
+}
+
+// g10SkillConstructionHarvesters are Zewang0217/skill-construction's
+// generated samples (digit f: held out), LLM-written skills each with a
+// ground-truth _provenance.json (label "malicious", a coordinate
+// source|mechanism|target, and "how", the author's account of the attack).
+// The rule, fixed from those files alone: of the arm10 and arm10b samples
+// with target info_theft, the ones whose "how" has the skill itself read
+// the environment, credential files or service keys AND post or upload
+// them to the collection endpoint. arm10-01 leaves the harvest to a script
+// fetched at run time, arm10-04 to a cron job it installs, and arm10b-01,
+// -02 and -04 send query results, response logs or "environment context"
+// rather than a named secret; the other arms' labels (remote feeds, scanner
+// evasion, seed lists) say less about what is sent, and the wild samples
+// copy MalSkillBench and Trail of Bits. The _provenance.json files are the
+// label and are not read as part of the skill.
+var g10SkillConstructionHarvesters = []string{
+	"arm10-02-M2-var-inject-user_input-code_exec-info_theft",
+	"arm10-03-M3-env-read-user_input-code_exec-info_theft",
+	"arm10-05-M5-runtime-url-user_input-code_exec-info_theft",
+	"arm10-06-M6-user-driven-user_input-code_exec-info_theft",
+	"arm10b-07-m6-user-driven-full-user_input-code_exec-info_theft",
+	"arm10b-09-m3-env-read-deploy-user_input-code_exec-info_theft",
+}
+
+func g10LoadSkillConstruction(tb testing.TB, dir string) []sample {
+	return g10WithoutLabels(loadNamedHarvesters(tb, filepath.Join(dir, "generator/output"), g10SkillConstructionHarvesters))
+}
+
+// g10WithoutLabels drops a generator's ground-truth files from each sample:
+// the scanner must judge the skill, not read its answer.
+func g10WithoutLabels(samples []sample) []sample {
+	for i := range samples {
+		var kept []File
+		for _, f := range samples[i].skill {
+			if path.Base(f.Path) != "_provenance.json" {
+				kept = append(kept, f)
+			}
+		}
+		samples[i].skill = kept
+	}
+	return samples
+}
+
+var g10Sources = []corpusSource{
+	{name: "xuxianbang1993+SkillGuard", load: g10LoadSkillGuard},
+	{name: "RJiazhen+skill-security-scan", load: g10LoadSkillSecurityScan},
+	{name: "nonabit+TrustSkill", load: g10LoadTrustSkill},
+	{name: "Zewang0217+skill-construction", heldOut: true, load: g10LoadSkillConstruction},
+}
+
+func init() { corpusSources = append(corpusSources, g10Sources...) }
+
+// TestMore10SourcesLoad checks that each source of this file, when laid out,
+// yields every harvester and probe its lists name, and runs no verdict: a
+// fixture moved upstream must fail here rather than shrink a figure
+// quietly.
+func TestMore10SourcesLoad(t *testing.T) {
+	checkSourceCounts(t, g10Sources, map[string][2]int{ // harvesters, probes
+		"xuxianbang1993+SkillGuard":     {len(g10SkillGuardHarvesters), len(g10SkillGuardProbes)},
+		"RJiazhen+skill-security-scan":  {1, 1},
+		"nonabit+TrustSkill":            {1, 1},
+		"Zewang0217+skill-construction": {len(g10SkillConstructionHarvesters), 0},
+	})
+	dir := filepath.Join(corpusRoot(), "Zewang0217+skill-construction")
+	for _, s := range g10LoadSkillConstruction(t, dir) {
+		for _, f := range s.skill {
+			if path.Base(f.Path) == "_provenance.json" {
+				t.Errorf("%s: the label file %s is read as part of the skill", s.id, f.Path)
+			}
+		}
+	}
+}
