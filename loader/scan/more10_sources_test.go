@@ -73,6 +73,41 @@ func g10LoadTrustSkill(tb testing.TB, dir string) []sample {
 		guardsNamedProbes(tb, root, []string{"safe/hello-world-skill"})...)
 }
 
+// g10DetectorHarvesters are skilltrust/skill-detector's adversarial cases
+// (digit 6: development; the module path says velzepooz/skill-detector)
+// whose author names them exfiltration in the case's name or its test's
+// reason (cmd/skill-detector/adversarial_test.go, atLeast a failing grade):
+// sd004-fielddoc-exfil-command (a field-doc bullet that posts
+// ~/.credentials to an "exfil" endpoint), sd007-capture-assignment-upload
+// ("an upload flag naming a path outside the package is
+// exfiltratesLocalData's business": the user's notes database uploaded) and
+// sd007-git-fetch-then-exfil (a notes file posted to a collector). The other
+// attack cases are reverse shells, downloads, path escapes, encodings and
+// hooks; the uncovered and known-gap tables are not labelled attacks.
+var g10DetectorHarvesters = []string{
+	"sd004-fielddoc-exfil-command",
+	"sd007-capture-assignment-upload",
+	"sd007-git-fetch-then-exfil",
+}
+
+// g10DetectorProbes are control cases the same test expects to grade A on
+// the axis their look-alike fails: a credential field documented, a
+// prohibition naming a credential path, a threat-model table naming a
+// private key, a declared API endpoint.
+var g10DetectorProbes = []string{
+	"control-declared-endpoint",
+	"control-sd004-credentials-fielddoc",
+	"control-sd004-negated-guidance",
+	"control-sd004-threat-model-table",
+}
+
+// g10LoadDetector reads them. No snapshot here: laid out from read_file at
+// the commits PROVENANCE.txt in the laid-out folder names.
+func g10LoadDetector(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "cmd/skill-detector/testdata/adversarial")
+	return namedFixtures(tb, root, g10DetectorHarvesters, g10DetectorProbes)
+}
+
 // g10SkillConstructionHarvesters are Zewang0217/skill-construction's
 // generated samples (digit f: held out), LLM-written skills each with a
 // ground-truth _provenance.json (label "malicious", a coordinate
@@ -119,6 +154,7 @@ var g10Sources = []corpusSource{
 	{name: "xuxianbang1993+SkillGuard", load: g10LoadSkillGuard},
 	{name: "RJiazhen+skill-security-scan", load: g10LoadSkillSecurityScan},
 	{name: "nonabit+TrustSkill", load: g10LoadTrustSkill},
+	{name: "skilltrust+skill-detector", load: g10LoadDetector},
 	{name: "Zewang0217+skill-construction", heldOut: true, load: g10LoadSkillConstruction},
 }
 
@@ -133,6 +169,7 @@ func TestMore10SourcesLoad(t *testing.T) {
 		"xuxianbang1993+SkillGuard":     {len(g10SkillGuardHarvesters), len(g10SkillGuardProbes)},
 		"RJiazhen+skill-security-scan":  {1, 1},
 		"nonabit+TrustSkill":            {1, 1},
+		"skilltrust+skill-detector":     {len(g10DetectorHarvesters), len(g10DetectorProbes)},
 		"Zewang0217+skill-construction": {len(g10SkillConstructionHarvesters), 0},
 	})
 	dir := filepath.Join(corpusRoot(), "Zewang0217+skill-construction")
