@@ -135,6 +135,19 @@ func g10LoadSkillConstruction(tb testing.TB, dir string) []sample {
 	return g10WithoutLabels(loadNamedHarvesters(tb, filepath.Join(dir, "generator/output"), g10SkillConstructionHarvesters))
 }
 
+// g10LoadSkillTrust reads qybaihe/SkillTrust's fixtures (digit f: held
+// out), a Chinese author's skill auditor. malicious-like-writing-skill is,
+// by its README, "intentionally malicious-like for SkillTrust tests": it
+// reads token material and sends it to a webhook, a harvester;
+// benign-pdf-skill is its clean twin, a probe. overprivileged-research-skill
+// is labelled over-reach, its reads and telemetry in a script, and is left
+// out. The READMEs are the labels and are not laid out. No snapshot here:
+// laid out from read_file at 34fa4b582eba49aa19b6a5330084db9ff4ff9df9.
+func g10LoadSkillTrust(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "fixtures")
+	return namedFixtures(tb, root, []string{"malicious-like-writing-skill"}, []string{"benign-pdf-skill"})
+}
+
 // g10WithoutLabels drops a generator's ground-truth files from each sample:
 // the scanner must judge the skill, not read its answer.
 func g10WithoutLabels(samples []sample) []sample {
@@ -156,6 +169,7 @@ var g10Sources = []corpusSource{
 	{name: "nonabit+TrustSkill", load: g10LoadTrustSkill},
 	{name: "skilltrust+skill-detector", load: g10LoadDetector},
 	{name: "Zewang0217+skill-construction", heldOut: true, load: g10LoadSkillConstruction},
+	{name: "qybaihe+SkillTrust", heldOut: true, load: g10LoadSkillTrust},
 }
 
 func init() { corpusSources = append(corpusSources, g10Sources...) }
@@ -171,6 +185,7 @@ func TestMore10SourcesLoad(t *testing.T) {
 		"nonabit+TrustSkill":            {1, 1},
 		"skilltrust+skill-detector":     {len(g10DetectorHarvesters), len(g10DetectorProbes)},
 		"Zewang0217+skill-construction": {len(g10SkillConstructionHarvesters), 0},
+		"qybaihe+SkillTrust":            {1, 1},
 	})
 	dir := filepath.Join(corpusRoot(), "Zewang0217+skill-construction")
 	for _, s := range g10LoadSkillConstruction(t, dir) {
