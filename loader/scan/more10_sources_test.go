@@ -109,19 +109,23 @@ func g10LoadDetector(tb testing.TB, dir string) []sample {
 }
 
 // g10SkillConstructionHarvesters are Zewang0217/skill-construction's
-// generated samples (digit f: held out), LLM-written skills each with a
-// ground-truth _provenance.json (label "malicious", a coordinate
-// source|mechanism|target, and "how", the author's account of the attack).
-// The rule, fixed from those files alone: of the arm10 and arm10b samples
-// with target info_theft, the ones whose "how" has the skill itself read
-// the environment, credential files or service keys AND post or upload
-// them to the collection endpoint. arm10-01 leaves the harvest to a script
-// fetched at run time, arm10-04 to a cron job it installs, and arm10b-01,
-// -02 and -04 send query results, response logs or "environment context"
-// rather than a named secret; the other arms' labels (remote feeds, scanner
-// evasion, seed lists) say less about what is sent, and the wild samples
-// copy MalSkillBench and Trail of Bits. The _provenance.json files are the
-// label and are not read as part of the skill.
+// generated samples (digit f: held out), LLM-written skills for a Chinese
+// SoK's scanner evaluation, each with a ground-truth _provenance.json
+// (label "malicious", a coordinate source|mechanism|target) and, in the
+// generator script that wrote it, "how": the author's account of the
+// attack. The rule, fixed from those labels alone, takes target info_theft
+// where "how" has the skill's own text read secrets AND send them to the
+// collection endpoint: of arm10 and arm10b, the samples whose "how" posts
+// or uploads the environment, credential files or service keys (arm10-01
+// leaves the harvest to a script fetched at run time, arm10-04 to a cron
+// job it installs; arm10b-01, -02 and -04 send query results, response logs
+// or "environment context", no named secret); and every arm12 sample with
+// mal_target "凭证外传" (credential exfiltration), whose "how" has inline
+// code in the SKILL.md read credentials and send them to the endpoint.
+// arm11 and arm13 are labelled by the scanner rule they evade, the skill-*
+// samples by seed lists, and the wild samples copy MalSkillBench and Trail
+// of Bits: left out. The _provenance.json files are the label and are not
+// read as part of the skill.
 var g10SkillConstructionHarvesters = []string{
 	"arm10-02-M2-var-inject-user_input-code_exec-info_theft",
 	"arm10-03-M3-env-read-user_input-code_exec-info_theft",
@@ -129,6 +133,11 @@ var g10SkillConstructionHarvesters = []string{
 	"arm10-06-M6-user-driven-user_input-code_exec-info_theft",
 	"arm10b-07-m6-user-driven-full-user_input-code_exec-info_theft",
 	"arm10b-09-m3-env-read-deploy-user_input-code_exec-info_theft",
+	"arm12-01-b2-market-data-external_content-code_exec-info_theft",
+	"arm12-02-b2-weather-feed-external_content-code_exec-info_theft",
+	"arm12-05-b2-news-feed-external_content-code_exec-info_theft",
+	"arm12-07-b2-ticker-feed-external_content-code_exec-info_theft",
+	"arm12-09-b2-stats-feed-external_content-code_exec-info_theft",
 }
 
 func g10LoadSkillConstruction(tb testing.TB, dir string) []sample {
