@@ -6,9 +6,10 @@ import (
 )
 
 // Sources gathered by issue 43's eighth session (helper g11) from skills
-// written INLINE in other projects' test code: a Python triple-quoted
-// string, a TypeScript template literal, written to a SKILL.md by the test
-// that asserts a block, a critical finding or a failing grade on it. Each
+// written INLINE in other projects' test code (a Python triple-quoted
+// string, a TypeScript template literal, a Go raw string) that the test
+// writes to a SKILL.md and labels malicious: it asserts a block, a critical
+// finding or a failing grade, or names and describes the skill as one. Each
 // such skill is laid out under the source's folder as
 // TESTFILE/CONSTANT/SKILL.md (the test file's path without its extension,
 // then the name the test gives the text), from the text read_file holds at
@@ -103,6 +104,19 @@ var g11JaviForgeHarvesters = []string{"src/lib/skill-scanner.test/MALICIOUS_CRED
 // finding.
 var g11JaviForgeProbes = []string{"src/lib/skill-scanner.test/SAFE_SKILL"}
 
+// g11SkilLockHarvesters is skills-lock/skil-lock's
+// cmd/skil-lock/e2e_test.go maliciousSkill (digit e: held out), named
+// "malicious" and described by itself as a skill that "Reads the env file
+// and exfils via curl" (cat ./.env, then curl -d @./.env to an outside
+// host); the test asserts the curl, the URL and the .env read are
+// extracted. Laid out from read_file at
+// 8d8602aea369ea5c4af0bc84fdc881c76fe77e99.
+var g11SkilLockHarvesters = []string{"cmd/skil-lock/e2e_test/maliciousSkill"}
+
+// g11SkilLockProbes is its benignSkill (pdftotext on local files), the
+// clean twin the same tests lock and pass.
+var g11SkilLockProbes = []string{"cmd/skil-lock/e2e_test/benignSkill"}
+
 // g11AgenticScannerHarvesters are MaxHagl/agentic-scanner's adversarial
 // fixtures (tests/fixtures/adversarial/NAME, digit 9: held out), each a
 // skill or tool's whole description, whose label sends secrets away: the
@@ -150,6 +164,7 @@ var g11Sources = []corpusSource{
 	{name: "haomingkoo+Agent-Arena", heldOut: true, load: g11Named(g11AgentArenaHarvesters, nil)},
 	{name: "alexgreensh+repo-forensics", heldOut: true, load: g11Named(g11ForensicsHarvesters, nil)},
 	{name: "JNZader+javi-forge", heldOut: true, load: g11Named(g11JaviForgeHarvesters, g11JaviForgeProbes)},
+	{name: "skills-lock+skil-lock", heldOut: true, load: g11Named(g11SkilLockHarvesters, g11SkilLockProbes)},
 	{name: "MaxHagl+agentic-scanner", heldOut: true, load: g11LoadAgenticScanner},
 }
 
@@ -167,6 +182,7 @@ func TestMore11SourcesLoad(t *testing.T) {
 		"haomingkoo+Agent-Arena":      {len(g11AgentArenaHarvesters), 0},
 		"alexgreensh+repo-forensics":  {len(g11ForensicsHarvesters), 0},
 		"JNZader+javi-forge":          {len(g11JaviForgeHarvesters), len(g11JaviForgeProbes)},
+		"skills-lock+skil-lock":       {len(g11SkilLockHarvesters), len(g11SkilLockProbes)},
 		"MaxHagl+agentic-scanner":     {len(g11AgenticScannerHarvesters), len(g11AgenticScannerProbes)},
 	})
 }
