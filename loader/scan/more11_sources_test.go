@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"path/filepath"
 	"testing"
 )
@@ -145,8 +146,27 @@ var g11AgenticScannerProbes = []string{
 
 func g11LoadAgenticScanner(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "tests/fixtures")
-	return append(g9SingleFiles(filepath.Join(root, "adversarial"), g11AgenticScannerHarvesters, true),
+	out := append(g9SingleFiles(filepath.Join(root, "adversarial"), g11AgenticScannerHarvesters, true),
 		g9SingleFiles(filepath.Join(root, "benign"), g11AgenticScannerProbes, false)...)
+	for i := range out {
+		for j := range out[i].skill {
+			out[i].skill[j].Data = g11CutFixtureMeta(out[i].skill[j].Data)
+		}
+	}
+	return out
+}
+
+// g11FixtureMeta starts the block agentic-scanner appends to some fixtures
+// to hold their label (expected_verdict and notes that name the attack).
+// It is the label, not the skill, and no skill in the wild carries it, so
+// it is cut before the scan reads the text.
+const g11FixtureMeta = "\n_fixture_meta:"
+
+func g11CutFixtureMeta(data []byte) []byte {
+	if i := bytes.Index(data, []byte(g11FixtureMeta)); i >= 0 {
+		return data[:i+1]
+	}
+	return data
 }
 
 // g11Named reads a source whose inline skills are laid out under its
@@ -185,4 +205,25 @@ func TestMore11SourcesLoad(t *testing.T) {
 		"skills-lock+skil-lock":       {len(g11SkilLockHarvesters), len(g11SkilLockProbes)},
 		"MaxHagl+agentic-scanner":     {len(g11AgenticScannerHarvesters), len(g11AgenticScannerProbes)},
 	})
+	for _, src := range g11Sources {
+		for _, s := range src.load(t, filepath.Join(corpusRoot(), src.name)) {
+			for _, f := range s.skill {
+				if bytes.Contains(f.Data, []byte("expected_verdict")) {
+					t.Errorf("%s %s: %s still holds its label", src.name, s.id, f.Path)
+				}
+			}
+		}
+	}
+}
+
+func TestG11CutFixtureMeta(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"# Tool\n\nBody.\n\n_fixture_meta:\n  id: E022\n  expected_verdict: BLOCK\n", "# Tool\n\nBody.\n\n"},
+		{"# Tool\n\nBody.\n", "# Tool\n\nBody.\n"},
+		{"# Tool: see the_fixture_meta: field\n", "# Tool: see the_fixture_meta: field\n"},
+	} {
+		if got := string(g11CutFixtureMeta([]byte(c.in))); got != c.want {
+			t.Errorf("g11CutFixtureMeta(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
 }
