@@ -7,17 +7,17 @@ import (
 )
 
 // Sources gathered by issue 43's eighth session (helper g11) from skills
-// written INLINE in other projects' test code (a Python triple-quoted
-// string, a TypeScript template literal, a Go raw string) that the test
-// writes to a SKILL.md and labels malicious: it asserts a block, a critical
+// written INLINE in other projects' test code or evaluation scripts (a
+// Python triple-quoted string, a TypeScript template literal, a Go raw
+// string) that the code writes to a SKILL.md and labels malicious: it asserts a block, a critical
 // finding or a failing grade, or names and describes the skill as one. Each
 // such skill is laid out under the source's folder as
 // TESTFILE/CONSTANT/SKILL.md (the test file's path without its extension,
 // then the name the test gives the text), from the text read_file holds at
 // the commit PROVENANCE.txt names with the line it starts on; a skill the
 // test builds (the base64 one of hol-guard) is built as the test builds it.
-// MaxHagl/agentic-scanner keeps its fixtures as files and is read where they
-// are. A harvester is a skill whose author labels it malicious and whose
+// MaxHagl/agentic-scanner and skill-organizer keep their fixtures as files,
+// found on the way: agentic-scanner's are read where they are. A harvester is a skill whose author labels it malicious and whose
 // text reads secrets or the user's data AND sends them away; a fixture that
 // only reads keys, only runs remote code, persists or destroys is left out.
 // Clean skills the same tests expect to pass are probes, counted apart from
@@ -118,6 +118,28 @@ var g11SkilLockHarvesters = []string{"cmd/skil-lock/e2e_test/maliciousSkill"}
 // clean twin the same tests lock and pass.
 var g11SkilLockProbes = []string{"cmd/skil-lock/e2e_test/benignSkill"}
 
+// g11SkillOrganizerHarvesters is sergiocarracedo/skill-organizer's
+// packages/cli/internal/security/testdata/dangerous/env_exfil (digit d: held
+// out), a file fixture filed under "dangerous" whose own description says it
+// "Exfiltrates environment variables to remote server" (API keys, tokens and
+// the AWS secret posted with curl). Its other dangerous fixtures download,
+// obfuscate or run shell commands; its security-fixtures carry the risk
+// verdict of the tool's own LLM evaluator in their front matter (a label
+// written by a model, inside the text) and are not read. No snapshot of that
+// tree here: laid out from read_file at
+// 1967b01e92dcb4b33f77d88b9eb862a1aae8e1d9, the version before that
+// evaluator wrote its metadata into the file.
+var g11SkillOrganizerHarvesters = []string{"packages/cli/internal/security/testdata/dangerous/env_exfil"}
+
+// g11ACIHarvesters is hien078/ai-capability-infrastructure's
+// scripts/judge_probe.py BAD_BODIES["exfil-directive"] (digit b: held out),
+// one of "the §61 adversarial families, author-written" that its LLM judge
+// probe takes as ground-truth bad, "exfiltrates secrets": ~/.env and every
+// environment variable posted away. Its credential-access body only puts
+// the keys in the reply, and the others game rankings, destroy or say
+// nothing.
+var g11ACIHarvesters = []string{"scripts/judge_probe/BAD_BODIES/exfil-directive"}
+
 // g11AgenticScannerHarvesters are MaxHagl/agentic-scanner's adversarial
 // fixtures (tests/fixtures/adversarial/NAME, digit 9: held out), each a
 // skill or tool's whole description, whose label sends secrets away: the
@@ -185,6 +207,8 @@ var g11Sources = []corpusSource{
 	{name: "alexgreensh+repo-forensics", heldOut: true, load: g11Named(g11ForensicsHarvesters, nil)},
 	{name: "JNZader+javi-forge", heldOut: true, load: g11Named(g11JaviForgeHarvesters, g11JaviForgeProbes)},
 	{name: "skills-lock+skil-lock", heldOut: true, load: g11Named(g11SkilLockHarvesters, g11SkilLockProbes)},
+	{name: "sergiocarracedo+skill-organizer", heldOut: true, load: g11Named(g11SkillOrganizerHarvesters, nil)},
+	{name: "hien078+ai-capability-infrastructure", heldOut: true, load: g11Named(g11ACIHarvesters, nil)},
 	{name: "MaxHagl+agentic-scanner", heldOut: true, load: g11LoadAgenticScanner},
 }
 
@@ -196,14 +220,16 @@ func init() { corpusSources = append(corpusSources, g11Sources...) }
 // quietly.
 func TestMore11SourcesLoad(t *testing.T) {
 	checkSourceCounts(t, g11Sources, map[string][2]int{ // harvesters, probes
-		"hashgraph-online+hol-guard":  {len(g11HolGuardHarvesters), len(g11HolGuardProbes)},
-		"greninja-op+kelvra-security": {len(g11KelvraHarvesters), 0},
-		"opena2a-org+hackmyagent":     {len(g11HackmyagentHarvesters), len(g11HackmyagentProbes)},
-		"haomingkoo+Agent-Arena":      {len(g11AgentArenaHarvesters), 0},
-		"alexgreensh+repo-forensics":  {len(g11ForensicsHarvesters), 0},
-		"JNZader+javi-forge":          {len(g11JaviForgeHarvesters), len(g11JaviForgeProbes)},
-		"skills-lock+skil-lock":       {len(g11SkilLockHarvesters), len(g11SkilLockProbes)},
-		"MaxHagl+agentic-scanner":     {len(g11AgenticScannerHarvesters), len(g11AgenticScannerProbes)},
+		"hashgraph-online+hol-guard":           {len(g11HolGuardHarvesters), len(g11HolGuardProbes)},
+		"greninja-op+kelvra-security":          {len(g11KelvraHarvesters), 0},
+		"opena2a-org+hackmyagent":              {len(g11HackmyagentHarvesters), len(g11HackmyagentProbes)},
+		"haomingkoo+Agent-Arena":               {len(g11AgentArenaHarvesters), 0},
+		"alexgreensh+repo-forensics":           {len(g11ForensicsHarvesters), 0},
+		"JNZader+javi-forge":                   {len(g11JaviForgeHarvesters), len(g11JaviForgeProbes)},
+		"skills-lock+skil-lock":                {len(g11SkilLockHarvesters), len(g11SkilLockProbes)},
+		"sergiocarracedo+skill-organizer":      {len(g11SkillOrganizerHarvesters), 0},
+		"hien078+ai-capability-infrastructure": {len(g11ACIHarvesters), 0},
+		"MaxHagl+agentic-scanner":              {len(g11AgenticScannerHarvesters), len(g11AgenticScannerProbes)},
 	})
 	for _, src := range g11Sources {
 		for _, s := range src.load(t, filepath.Join(corpusRoot(), src.name)) {
