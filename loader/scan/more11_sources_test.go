@@ -7,24 +7,24 @@ import (
 )
 
 // Sources gathered by issue 43's eighth session (helper g11) from skills
-// written INLINE in other projects' test code or evaluation scripts (a
-// Python triple-quoted string, a TypeScript template literal, a Go raw
-// string) that the code writes to a SKILL.md and labels malicious: it asserts a block, a critical
-// finding or a failing grade, or names and describes the skill as one. Each
-// such skill is laid out under the source's folder as
-// TESTFILE/CONSTANT/SKILL.md (the test file's path without its extension,
-// then the name the test gives the text), from the text read_file holds at
-// the commit PROVENANCE.txt names with the line it starts on; a skill the
-// test builds (the base64 one of hol-guard) is built as the test builds it.
+// written INLINE in other projects' test code or evaluation scripts (a Python
+// triple-quoted string, a TypeScript template literal, a Go raw string) that
+// the code writes to a SKILL.md and labels malicious: it asserts a block, a
+// critical finding or a failing grade, or names and describes the skill as
+// one. Each such skill is laid out under the source's folder as
+// TESTFILE/CONSTANT/SKILL.md (the test file's path without its extension, then
+// the name the test gives the text), from the text read_file holds at the
+// commit PROVENANCE.txt names with the line it starts on; a skill the test
+// builds (the base64 one of hol-guard) is built as the test builds it.
 // MaxHagl/agentic-scanner and skill-organizer keep their fixtures as files,
-// found on the way: agentic-scanner's are read where they are. A harvester is a skill whose author labels it malicious and whose
-// text reads secrets or the user's data AND sends them away; a fixture that
-// only reads keys, only runs remote code, persists or destroys is left out.
-// Clean skills the same tests expect to pass are probes, counted apart from
-// real skills. The split is the first hex digit of sha256(OWNER/NAME): 0-7
-// development, 8-f held out. The lists were fixed from the authors' labels
-// before any verdict of this scanner on them was seen; held-out ones are
-// only measured.
+// found on the way: agentic-scanner's are read where they are. A harvester is
+// a skill whose author labels it malicious and whose text reads secrets or the
+// user's data AND sends them away; a fixture that only reads keys, only runs
+// remote code, persists or destroys is left out. Clean skills the same tests
+// expect to pass are probes, counted apart from real skills. The split is the
+// first hex digit of sha256(OWNER/NAME): 0-7 development, 8-f held out. The
+// lists were fixed from the authors' labels before any verdict of this scanner
+// on them was seen; held-out ones are only measured.
 
 // g11KelvraHarvesters is greninja-op/kelvra-security's one inline skill
 // (digit f: held out): tests/test_security_full_spec.py's
