@@ -212,11 +212,29 @@ func g12LoadCasefile(tb testing.TB, dir string) []sample {
 		guardsNamedProbes(tb, root, []string{"benign-skill"})...)
 }
 
+// g12LoadSkillsAnalyzer reads socket-agency/skills-analyzer.socket.agency's
+// labelled eval corpus (digit 5: development), the CASES of
+// tests/eval/harness.py built into cases/NAME/ (each case's text under its
+// filename, or its entries). claude-md-standing-exfil, labelled unsafe, is a
+// CLAUDE.md that has the agent post the diff and the environment to a
+// collector after every commit: a harvester. env-exfil-python keeps its
+// harvest in a script its SKILL.md never names; the other unsafe cases are
+// remote code, injection, trigger hijack, auto-approval, imports or a
+// vulnerable dependency. Its four benign cases (expected CLEAN: a scoped
+// skill, a skill documenting injection text, two CLAUDE.md) are probes.
+func g12LoadSkillsAnalyzer(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "cases")
+	out := g12SingleFiles(root, []string{"claude-md-standing-exfil/CLAUDE.md"}, true)
+	out = append(out, guardsNamedProbes(tb, root, []string{"clean-scoped-skill", "security-skill-documenting-patterns"})...)
+	return append(out, g12SingleFiles(root, []string{"normal-claude-md/CLAUDE.md", "documented-security-policy-claude-md/CLAUDE.md"}, false)...)
+}
+
 var g12Sources = []corpusSource{
 	{name: "internet-dot+ai-plugin-scanner", load: g12LoadPluginScanner},
 	{name: "affaan-m+agentshield", load: g12LoadAgentShield},
 	{name: "pcb869+ccscan", load: g12LoadCCScan},
 	{name: "luka-zivkovic+casefile", load: g12LoadCasefile},
+	{name: "socket-agency+skills-analyzer.socket.agency", load: g12LoadSkillsAnalyzer},
 	{name: "basitalisandhu+agent-config-audit", heldOut: true, load: g12LoadAgentConfigAudit},
 	{name: "hlsitechio+Shellockolm-AI-CLI-MCP-Scanner", heldOut: true, load: g12LoadShellockolm},
 }
@@ -229,11 +247,12 @@ func init() { corpusSources = append(corpusSources, g12Sources...) }
 // quietly.
 func TestMore12SourcesLoad(t *testing.T) {
 	checkSourceCounts(t, g12Sources, map[string][2]int{ // harvesters, probes
-		"internet-dot+ai-plugin-scanner":            {len(g12PluginScannerHarvesters), len(g12PluginScannerProbes)},
-		"affaan-m+agentshield":                      {len(g12AgentShieldHarvesters), 0},
-		"pcb869+ccscan":                             {2, 3},
-		"luka-zivkovic+casefile":                    {1, 1},
-		"basitalisandhu+agent-config-audit":         {1, 2},
-		"hlsitechio+Shellockolm-AI-CLI-MCP-Scanner": {len(g12ShellockolmHarvesters), len(g12ShellockolmProbes)},
+		"internet-dot+ai-plugin-scanner":              {len(g12PluginScannerHarvesters), len(g12PluginScannerProbes)},
+		"affaan-m+agentshield":                        {len(g12AgentShieldHarvesters), 0},
+		"pcb869+ccscan":                               {2, 3},
+		"luka-zivkovic+casefile":                      {1, 1},
+		"socket-agency+skills-analyzer.socket.agency": {1, 4},
+		"basitalisandhu+agent-config-audit":           {1, 2},
+		"hlsitechio+Shellockolm-AI-CLI-MCP-Scanner":   {len(g12ShellockolmHarvesters), len(g12ShellockolmProbes)},
 	})
 }
