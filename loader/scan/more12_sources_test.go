@@ -229,12 +229,43 @@ func g12LoadSkillsAnalyzer(tb testing.TB, dir string) []sample {
 	return append(out, g12SingleFiles(root, []string{"normal-claude-md/CLAUDE.md", "documented-security-policy-claude-md/CLAUDE.md"}, false)...)
 }
 
+// g12VetgateHarvesters are rakshit-737/vetgate's labelled benchmark cases
+// (digit 5: development), built from bench/corpus.py (each case's files as
+// its generate() writes them) into cases/NAME/FILE, each instruction file
+// read as a SKILL.md. Both are marked dangerous: mal-claude-md-exfil
+// (category "cred-exfil"), an AGENTS.md that uploads the AWS credentials
+// before answering, and mal-md-covert, a CLAUDE.md that quietly emails
+// config.json to an outside address. Its other dangerous cases are hooks,
+// tasks, devcontainers, package scripts, hidden text, an MCP config or git
+// hooks that run code, and an npm preinstall that is no instruction file.
+var g12VetgateHarvesters = []string{
+	"mal-claude-md-exfil/AGENTS.md",
+	"mal-md-covert/CLAUDE.md",
+}
+
+// g12VetgateProbes are its benign instruction files (a CLAUDE.md, an
+// AGENTS.md, a .cursorrules and a one-line CLAUDE.md), which must not be
+// flagged HIGH.
+var g12VetgateProbes = []string{
+	"benign-claude-md/CLAUDE.md",
+	"benign-agents-md/AGENTS.md",
+	"benign-cursorrules/.cursorrules",
+	"benign-mixed/CLAUDE.md",
+}
+
+func g12LoadVetgate(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "cases")
+	return append(g12SingleFiles(root, g12VetgateHarvesters, true),
+		g12SingleFiles(root, g12VetgateProbes, false)...)
+}
+
 var g12Sources = []corpusSource{
 	{name: "internet-dot+ai-plugin-scanner", load: g12LoadPluginScanner},
 	{name: "affaan-m+agentshield", load: g12LoadAgentShield},
 	{name: "pcb869+ccscan", load: g12LoadCCScan},
 	{name: "luka-zivkovic+casefile", load: g12LoadCasefile},
 	{name: "socket-agency+skills-analyzer.socket.agency", load: g12LoadSkillsAnalyzer},
+	{name: "rakshit-737+vetgate", load: g12LoadVetgate},
 	{name: "basitalisandhu+agent-config-audit", heldOut: true, load: g12LoadAgentConfigAudit},
 	{name: "hlsitechio+Shellockolm-AI-CLI-MCP-Scanner", heldOut: true, load: g12LoadShellockolm},
 }
@@ -252,6 +283,7 @@ func TestMore12SourcesLoad(t *testing.T) {
 		"pcb869+ccscan":                               {2, 3},
 		"luka-zivkovic+casefile":                      {1, 1},
 		"socket-agency+skills-analyzer.socket.agency": {1, 4},
+		"rakshit-737+vetgate":                         {len(g12VetgateHarvesters), len(g12VetgateProbes)},
 		"basitalisandhu+agent-config-audit":           {1, 2},
 		"hlsitechio+Shellockolm-AI-CLI-MCP-Scanner":   {len(g12ShellockolmHarvesters), len(g12ShellockolmProbes)},
 	})
