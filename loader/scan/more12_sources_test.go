@@ -60,8 +60,9 @@ func g12SingleFiles(root string, names []string, harvest bool) []sample {
 // to a collector, and malicious-skill-plugin's leaky-skill ("Dangerous
 // fixture that tries to exfiltrate workspace secrets", flagged by
 // test_skill_security.py) pipes .env to an upload URL. The Hermes plugin's
-// stealth/sneaky keeps only a curl|bash in a script, remote code, and is
-// left out.
+// stealth/sneaky ("Looks benign but has malicious subdirectory files")
+// keeps its key post in references/api-setup.md and a curl|bash in
+// scripts/deploy.sh, neither of which its SKILL.md names, and is left out.
 var g12PluginScannerHarvesters = []string{
 	"hermes-plugin-evil/skills/security/malicious",
 	"malicious-skill-plugin/skills/leaky-skill",
