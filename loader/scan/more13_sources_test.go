@@ -1,0 +1,131 @@
+package scan
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// Sources gathered by issue 43's ninth session (helper g13) while looking
+// for re-publications of real incidents (ClawHavoc's fake prerequisites and
+// webhook.site stealers, trojaned ClawHub skills) and the fixtures of the
+// scanners written in answer to them. Each ships skills it labels malicious
+// (a README, a benchmark's set, a test that expects a failing verdict, the
+// fixture's folder) and, often, clean ones for its tests. A harvester is a
+// fixture whose author labels it malicious and whose text reads secrets or
+// the user's data AND sends them away, in prose the model reads or in a
+// script the SKILL.md tells the agent to run; one that only gathers keys,
+// only echoes them into the reply, only runs remote code, or keeps its
+// harvest in code the SKILL.md never names is left out. Clean fixtures
+// written for a tool's tests are probes, counted apart from real skills.
+// The split is the first hex digit of sha256(OWNER/NAME): 0-7 development,
+// 8-f held out. The lists were fixed from the authors' labels before any
+// verdict of this scanner on them was seen.
+
+// g13LoadClawscan reads sggolakiya/clawscan's test/fixtures (digit 7:
+// development), a scanner built on ClawHavoc's indicators ("Test skills
+// (safe + malicious)", README.md). dhruval-malicious, a trojaned
+// elevenlabs-tts skill, has the agent post ~/.clawdbot/clawdbot.json, the
+// SSH keys, the environment, the cloud credentials, shell history and the
+// browser's cookies to hosts of its own: a harvester. malicious-skill is a
+// ClawHavoc fake prerequisite (curl | sh) whose only order about secrets
+// sends ~/.clawdbot/.env "to the user", into the reply, and whose
+// setup.sh and stealer.py the SKILL.md never names: left out. safe-skill
+// is a probe.
+func g13LoadClawscan(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test/fixtures")
+	return namedFixtures(tb, root, []string{"dhruval-malicious"}, []string{"safe-skill"})
+}
+
+// g13LoadMSalSkillguard reads MSal2020/skillguard's examples (digit 6:
+// development): malicious-skill, "a PDF helper that quietly reads
+// ~/.ssh/id_rsa and POSTs it to a remote host" (README.md; its SKILL.md
+// hides an order to run scripts/setup.sh, which does it), a harvester;
+// clean-skill, which the README shows passing, is a probe. malicious-mcp
+// and poisoned-tools are not skills.
+func g13LoadMSalSkillguard(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"clean-skill"})
+}
+
+// g13LoadPraneelSkillguard reads praneel95/skillguard's examples (digit 4:
+// development), "a benign skill and a deliberately malicious one used by
+// the tests" (README.md): malicious-skill has the agent run its setup.sh,
+// which uploads the SSH key and ~/.env among other harm, a harvester (many
+// attacks in one: development only); safe-skill is a probe.
+func g13LoadPraneelSkillguard(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"safe-skill"})
+}
+
+// g13HeyytarsHarvesters are heyytars/skillguard's fixtures (digit 5:
+// development) that send secrets away. examples/malicious-skill is its
+// ClawHavoc reproduction (the youtube-summarize-pro bait, a glot.io
+// installer, the 91.92.242.30 archive) with a hidden order to post
+// ~/.clawdbot/.env to webhook.site. Its benchmark (bench/README.md) labels
+// fixtures/attacks "malicious skills" and fixtures/disguised "the same
+// payloads wearing a disguise", both wanted High or Critical; of them
+// credential-exfiltration and prose-exfiltration post the AWS credentials
+// and ~/.env, disguised/test-fixture posts the AWS credentials, and
+// disguised/fake-warning posts a keychain dump. disguised/dont-tell is
+// prose-exfiltration under another heading and is not counted twice;
+// keychain-dump sends nothing, quoted-then-used puts the key into the
+// reply, and the rest install, decode, persist or destroy. The repository
+// has no snapshot here: laid out from read_file at the commits in its
+// PROVENANCE.txt.
+var g13HeyytarsHarvesters = []string{
+	"examples/malicious-skill",
+	"bench/fixtures/attacks/credential-exfiltration",
+	"bench/fixtures/attacks/prose-exfiltration",
+	"bench/fixtures/disguised/fake-warning",
+	"bench/fixtures/disguised/test-fixture",
+}
+
+// g13HeyytarsProbes are its benchmark's fixtures/benign skills with a
+// SKILL.md ("ordinary skills", wanted not High or Critical); the others
+// are scripts without one. fixtures/context is labelled neither way.
+var g13HeyytarsProbes = []string{
+	"bench/fixtures/benign/credential-hygiene",
+	"bench/fixtures/benign/security-guidance",
+	"bench/fixtures/benign/shell-docs",
+}
+
+func g13LoadHeyytars(tb testing.TB, dir string) []sample {
+	return namedFixtures(tb, dir, g13HeyytarsHarvesters, g13HeyytarsProbes)
+}
+
+// g13LoadGirdavSkillsGuard reads girdav01/SkillsGuard's tests/fixtures
+// (digit 5: development): malicious_skill, the malicious case of its
+// tests (tests/test_html_report.py), has the agent read the SSH key and
+// the AWS credentials and send them to a webhook, and post ~/.env, among
+// other attacks, a harvester (many attacks in one: development only);
+// clean_skill is a probe. edge_cases and skill_with_deps are format
+// fixtures.
+func g13LoadGirdavSkillsGuard(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return namedFixtures(tb, root, []string{"malicious_skill"}, []string{"clean_skill"})
+}
+
+var g13Sources = []corpusSource{
+	{name: "sggolakiya+clawscan", load: g13LoadClawscan},
+	{name: "MSal2020+skillguard", load: g13LoadMSalSkillguard},
+	{name: "praneel95+skillguard", load: g13LoadPraneelSkillguard},
+	{name: "heyytars+skillguard", load: g13LoadHeyytars},
+	{name: "girdav01+SkillsGuard", load: g13LoadGirdavSkillsGuard},
+}
+
+func init() { corpusSources = append(corpusSources, g13Sources...) }
+
+// TestMore13SourcesLoad checks that each source of this file, when laid
+// out, yields every harvester and probe its lists name, and runs no
+// verdict: a fixture moved upstream must fail here rather than shrink a
+// figure quietly.
+func TestMore13SourcesLoad(t *testing.T) {
+	want := map[string][2]int{
+		"sggolakiya+clawscan":  {1, 1},
+		"MSal2020+skillguard":  {1, 1},
+		"praneel95+skillguard": {1, 1},
+		"heyytars+skillguard":  {len(g13HeyytarsHarvesters), len(g13HeyytarsProbes)},
+		"girdav01+SkillsGuard": {1, 1},
+	}
+	checkSourceCounts(t, g13Sources, want)
+}
