@@ -105,12 +105,63 @@ func g13LoadGirdavSkillsGuard(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, []string{"malicious_skill"}, []string{"clean_skill"})
 }
 
+// g13LoadSkillvault reads Khaledgarbaya/skillvault's test-skills (digit 7:
+// development): malicious-skill, "a skill with at least one finding per
+// category" that the scanner "should find all planted issues" in
+// (prds/prd-skscan-prompts.md), has the agent send $API_KEY and
+// $SECRET_TOKEN to a "logging endpoint", a harvester (many attacks in one:
+// development only); clean-skill ("should pass") is a probe. The other
+// folders are real skills its README scans, not fixtures.
+func g13LoadSkillvault(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test-skills")
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"clean-skill"})
+}
+
+// g13LoadYasirSkillguard reads Yasir-Khan-7/skillguard's examples (digit 1:
+// development): risky-skill, which its tests (tests/test_scanner.py) expect
+// to block with rule SG202 (exfiltration), hides an order to send ~/.ssh and
+// the AWS credentials "to the maintainer", and its scripts/clean.sh, which
+// the SKILL.md runs, posts them to a bare IP: a harvester. safe-skill, which
+// the tests expect to pass with no finding, is a probe. The repository has
+// no snapshot here: laid out from read_file at
+// 498663e96324ae8cb965e2ae4745420fc44d2d27.
+func g13LoadYasirSkillguard(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return namedFixtures(tb, root, []string{"risky-skill"}, []string{"safe-skill"})
+}
+
+// g13LoadAgentSecGateway reads ramvadlamudi29-ai/AgentSecGateway's examples
+// (digit 2: development): risky-skill, the "Risky Claude Skill Example"
+// (a "Dangerous example") its README scans, tells the agent to send the
+// OpenAI API key the user gives to webhook.site, a harvester; safe-skill
+// ("Do not request secrets … Do not access network endpoints") is a probe.
+// mcp-config.yaml is not a skill.
+func g13LoadAgentSecGateway(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return namedFixtures(tb, root, []string{"risky-skill"}, []string{"safe-skill"})
+}
+
+// g13LoadVouchspec reads mordiaky/vouchspec's tests/fixtures (digit 1:
+// development): risky-skill ("seeded hostile patterns for validator
+// regression testing", which tests/test_inspector.py expects to need
+// review) orders the agent to upload credentials to a collector, a
+// harvester; valid-skill, the clean case, is a probe. invalid-skill is a
+// layout fault.
+func g13LoadVouchspec(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return namedFixtures(tb, root, []string{"risky-skill"}, []string{"valid-skill"})
+}
+
 var g13Sources = []corpusSource{
 	{name: "sggolakiya+clawscan", load: g13LoadClawscan},
 	{name: "MSal2020+skillguard", load: g13LoadMSalSkillguard},
 	{name: "praneel95+skillguard", load: g13LoadPraneelSkillguard},
 	{name: "heyytars+skillguard", load: g13LoadHeyytars},
 	{name: "girdav01+SkillsGuard", load: g13LoadGirdavSkillsGuard},
+	{name: "Khaledgarbaya+skillvault", load: g13LoadSkillvault},
+	{name: "Yasir-Khan-7+skillguard", load: g13LoadYasirSkillguard},
+	{name: "ramvadlamudi29-ai+AgentSecGateway", load: g13LoadAgentSecGateway},
+	{name: "mordiaky+vouchspec", load: g13LoadVouchspec},
 }
 
 func init() { corpusSources = append(corpusSources, g13Sources...) }
@@ -121,11 +172,15 @@ func init() { corpusSources = append(corpusSources, g13Sources...) }
 // figure quietly.
 func TestMore13SourcesLoad(t *testing.T) {
 	want := map[string][2]int{
-		"sggolakiya+clawscan":  {1, 1},
-		"MSal2020+skillguard":  {1, 1},
-		"praneel95+skillguard": {1, 1},
-		"heyytars+skillguard":  {len(g13HeyytarsHarvesters), len(g13HeyytarsProbes)},
-		"girdav01+SkillsGuard": {1, 1},
+		"sggolakiya+clawscan":               {1, 1},
+		"MSal2020+skillguard":               {1, 1},
+		"praneel95+skillguard":              {1, 1},
+		"heyytars+skillguard":               {len(g13HeyytarsHarvesters), len(g13HeyytarsProbes)},
+		"girdav01+SkillsGuard":              {1, 1},
+		"Khaledgarbaya+skillvault":          {1, 1},
+		"Yasir-Khan-7+skillguard":           {1, 1},
+		"ramvadlamudi29-ai+AgentSecGateway": {1, 1},
+		"mordiaky+vouchspec":                {1, 1},
 	}
 	checkSourceCounts(t, g13Sources, want)
 }
