@@ -152,6 +152,18 @@ func g13LoadVouchspec(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, []string{"risky-skill"}, []string{"valid-skill"})
 }
 
+// g13LoadGuardskills reads felixondesk/guardskills' tests/fixtures (digit f:
+// held out): malicious-exfil, the "credential exfiltration fixture" its
+// tests (tests/scanner-scoring.test.ts) expect to hard-block, posts the SSH
+// key away, a harvester; safe and prose-only, which the tests expect SAFE
+// with no finding, are probes. malicious is a remote-code fixture, and
+// warning, which the tests rate WARNING rather than malicious, is labelled
+// neither way: both are left out.
+func g13LoadGuardskills(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return namedFixtures(tb, root, []string{"malicious-exfil"}, []string{"safe", "prose-only"})
+}
+
 var g13Sources = []corpusSource{
 	{name: "sggolakiya+clawscan", load: g13LoadClawscan},
 	{name: "MSal2020+skillguard", load: g13LoadMSalSkillguard},
@@ -162,6 +174,7 @@ var g13Sources = []corpusSource{
 	{name: "Yasir-Khan-7+skillguard", load: g13LoadYasirSkillguard},
 	{name: "ramvadlamudi29-ai+AgentSecGateway", load: g13LoadAgentSecGateway},
 	{name: "mordiaky+vouchspec", load: g13LoadVouchspec},
+	{name: "felixondesk+guardskills", heldOut: true, load: g13LoadGuardskills},
 }
 
 func init() { corpusSources = append(corpusSources, g13Sources...) }
@@ -181,6 +194,7 @@ func TestMore13SourcesLoad(t *testing.T) {
 		"Yasir-Khan-7+skillguard":           {1, 1},
 		"ramvadlamudi29-ai+AgentSecGateway": {1, 1},
 		"mordiaky+vouchspec":                {1, 1},
+		"felixondesk+guardskills":           {1, 2},
 	}
 	checkSourceCounts(t, g13Sources, want)
 }
