@@ -164,6 +164,42 @@ func g13LoadGuardskills(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, []string{"malicious-exfil"}, []string{"safe", "prose-only"})
 }
 
+// g13WaingroHarvesters are north-echo/waingro's corpus fixtures
+// (tests/fixtures/skills/CATEGORY/NAME; digit 5: development), a scanner of
+// ClawHavoc-era OpenClaw skills whose corpus test (tests/test_corpus.py)
+// expects every malicious fixture to be flagged: those its own categories
+// file under credential-exfiltration, data-exfiltration and authtool ("token
+// hijack") whose text posts what it gathers: the environment's secrets and
+// cloud credentials, a keychain dump, SSH/GPG/kube keys, the workspace with
+// ~/.ssh and ~/.aws, a file of the user's over DNS, the clipboard history,
+// bearer tokens from proxy logs, browser session cookies, and the GitHub
+// and npm tokens. The clawhavoc set is a reverse shell, cron persistence
+// and a C2 beacon; mixed-signal/helpful-but-leaky posts only the user and
+// host names; tests/fixtures/malicious/credential-exfil reads keys but sends
+// nothing; the rest inject, install or run remote code.
+var g13WaingroHarvesters = []string{
+	"credential-exfiltration/env-harvester",
+	"credential-exfiltration/keychain-reader",
+	"credential-exfiltration/cloud-key-stealer",
+	"data-exfiltration/archive-and-send",
+	"data-exfiltration/dns-exfil",
+	"data-exfiltration/clipboard-monitor",
+	"authtool/oauth-interceptor",
+	"authtool/session-stealer",
+	"authtool/token-replay",
+}
+
+// g13WaingroProbes are its BENIGN_FIXTURES, which the corpus test expects
+// CLEAN with no finding.
+var g13WaingroProbes = []string{
+	"benign/weather-checker", "benign/code-reviewer", "benign/daily-standup", "benign/bundled-subprocess",
+}
+
+func g13LoadWaingro(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures/skills")
+	return namedFixtures(tb, root, g13WaingroHarvesters, g13WaingroProbes)
+}
+
 var g13Sources = []corpusSource{
 	{name: "sggolakiya+clawscan", load: g13LoadClawscan},
 	{name: "MSal2020+skillguard", load: g13LoadMSalSkillguard},
@@ -174,6 +210,7 @@ var g13Sources = []corpusSource{
 	{name: "Yasir-Khan-7+skillguard", load: g13LoadYasirSkillguard},
 	{name: "ramvadlamudi29-ai+AgentSecGateway", load: g13LoadAgentSecGateway},
 	{name: "mordiaky+vouchspec", load: g13LoadVouchspec},
+	{name: "north-echo+waingro", load: g13LoadWaingro},
 	{name: "felixondesk+guardskills", heldOut: true, load: g13LoadGuardskills},
 }
 
@@ -195,6 +232,7 @@ func TestMore13SourcesLoad(t *testing.T) {
 		"ramvadlamudi29-ai+AgentSecGateway": {1, 1},
 		"mordiaky+vouchspec":                {1, 1},
 		"felixondesk+guardskills":           {1, 2},
+		"north-echo+waingro":                {len(g13WaingroHarvesters), len(g13WaingroProbes)},
 	}
 	checkSourceCounts(t, g13Sources, want)
 }
