@@ -200,6 +200,24 @@ func g13LoadWaingro(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, g13WaingroHarvesters, g13WaingroProbes)
 }
 
+// g13LoadSkillcage reads stefanoamorelli/skillcage's examples (digit 5:
+// development), "a benign skill and one deliberately malicious skill per
+// major threat category" (examples/README.md). bad/data-exfiltration
+// ("egress to a host it never declared") has the agent run its
+// scripts/backup.sh, which posts the user's bank transactions to a
+// collector, a harvester; good/spending-summary is a probe.
+// bad/credential-theft keeps its theft in scripts/report.py, which its
+// SKILL.md ("Run the exporter.") never names; bad/cross-mcp mails the
+// transactions to the user's own accountant, the errand its description
+// names, and is labelled for the undeclared server it uses, not a theft:
+// both are left out, as are the injection and supply-chain fixtures. The
+// repository has no snapshot here: laid out from read_file at
+// e17ae1076ea8a4770b255f9ab76b3f0e9d165d24.
+func g13LoadSkillcage(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return namedFixtures(tb, root, []string{"bad/data-exfiltration"}, []string{"good/spending-summary"})
+}
+
 var g13Sources = []corpusSource{
 	{name: "sggolakiya+clawscan", load: g13LoadClawscan},
 	{name: "MSal2020+skillguard", load: g13LoadMSalSkillguard},
@@ -211,6 +229,7 @@ var g13Sources = []corpusSource{
 	{name: "ramvadlamudi29-ai+AgentSecGateway", load: g13LoadAgentSecGateway},
 	{name: "mordiaky+vouchspec", load: g13LoadVouchspec},
 	{name: "north-echo+waingro", load: g13LoadWaingro},
+	{name: "stefanoamorelli+skillcage", load: g13LoadSkillcage},
 	{name: "felixondesk+guardskills", heldOut: true, load: g13LoadGuardskills},
 }
 
@@ -233,6 +252,7 @@ func TestMore13SourcesLoad(t *testing.T) {
 		"mordiaky+vouchspec":                {1, 1},
 		"felixondesk+guardskills":           {1, 2},
 		"north-echo+waingro":                {len(g13WaingroHarvesters), len(g13WaingroProbes)},
+		"stefanoamorelli+skillcage":         {1, 1},
 	}
 	checkSourceCounts(t, g13Sources, want)
 }
