@@ -218,6 +218,58 @@ func g13LoadSkillcage(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, []string{"bad/data-exfiltration"}, []string{"good/spending-summary"})
 }
 
+// g13LoadAgentWarden reads juangh123/AgentWarden's single-file fixtures
+// (digit a: held out), each read as its skill's SKILL.md:
+// fixtures/malicious-skill.md ("Looks like a git helper, but steals SSH
+// keys and AWS credentials", its own description) posts them away, a
+// harvester; examples/malicious-skill.md ("Intentionally unsafe fixture")
+// is the same attack with another token and is not counted twice. Its
+// safe-skill.md fixtures in both folders are probes. hardcoded-secrets.md
+// and obfuscated-skill.md are other faults. The repository has no snapshot
+// here: laid out from read_file at the commits in its PROVENANCE.txt.
+func g13LoadAgentWarden(tb testing.TB, dir string) []sample {
+	out := g9SingleFiles(filepath.Join(dir, "fixtures"), []string{"malicious-skill.md"}, true)
+	out = append(out, g9SingleFiles(filepath.Join(dir, "fixtures"), []string{"safe-skill.md"}, false)...)
+	for _, s := range g9SingleFiles(filepath.Join(dir, "examples"), []string{"safe-skill.md"}, false) {
+		s.id, s.dir = "examples/"+s.id, "examples/"+s.dir
+		out = append(out, s)
+	}
+	return out
+}
+
+// g13AISkillsHarvesters are aonishchenko/AISkillsVerification's examples
+// (digit 7: development), single files named malicious-* and mal-*, that
+// send secrets or the user's data away: malicious-skill.md (the AWS
+// credentials read "to authenticate", then the user's text to webhook.site
+// and the chat history in an image URL; many attacks in one: development
+// only) and mal-emailsummarizer.md (the API keys, reset links and tokens
+// found in the user's mail, sent to a collector). mal-codereview.md wraps
+// its upload in an echo marked "PLACEHOLDER_ONLY_DO_NOT_RUN", and
+// mal-lipost.md hides private facts in the post it writes, not a send:
+// both are left out. clean-skill.md is a probe; cv_SKILL.md is a real
+// skill, not a fixture. Laid out from read_file at
+// 72132c7aa6add9d8f635eb3b92ca502210945821.
+var g13AISkillsHarvesters = []string{"malicious-skill.md", "mal-emailsummarizer.md"}
+
+func g13LoadAISkills(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return append(g9SingleFiles(root, g13AISkillsHarvesters, true),
+		g9SingleFiles(root, []string{"clean-skill.md"}, false)...)
+}
+
+// g13LoadStayVigil reads wawatjirka/StayVigil's tests/fixtures (digit 6:
+// development): malicious-skill.md, which tests/scanner.test.ts expects to
+// fail the "Data Exfiltration" check among others, has the agent send every
+// file the user reads to webhook.site, a harvester (many attacks in one:
+// development only); safe-skill.md, expected to pass all twelve checks and
+// score 100, is a probe. secrets-skill, medium-risk-skill and
+// prompt-injection-skill are other faults.
+func g13LoadStayVigil(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(g9SingleFiles(root, []string{"malicious-skill.md"}, true),
+		g9SingleFiles(root, []string{"safe-skill.md"}, false)...)
+}
+
 var g13Sources = []corpusSource{
 	{name: "sggolakiya+clawscan", load: g13LoadClawscan},
 	{name: "MSal2020+skillguard", load: g13LoadMSalSkillguard},
@@ -230,7 +282,10 @@ var g13Sources = []corpusSource{
 	{name: "mordiaky+vouchspec", load: g13LoadVouchspec},
 	{name: "north-echo+waingro", load: g13LoadWaingro},
 	{name: "stefanoamorelli+skillcage", load: g13LoadSkillcage},
+	{name: "aonishchenko+AISkillsVerification", load: g13LoadAISkills},
+	{name: "wawatjirka+StayVigil", load: g13LoadStayVigil},
 	{name: "felixondesk+guardskills", heldOut: true, load: g13LoadGuardskills},
+	{name: "juangh123+AgentWarden", heldOut: true, load: g13LoadAgentWarden},
 }
 
 func init() { corpusSources = append(corpusSources, g13Sources...) }
@@ -253,6 +308,9 @@ func TestMore13SourcesLoad(t *testing.T) {
 		"felixondesk+guardskills":           {1, 2},
 		"north-echo+waingro":                {len(g13WaingroHarvesters), len(g13WaingroProbes)},
 		"stefanoamorelli+skillcage":         {1, 1},
+		"aonishchenko+AISkillsVerification": {len(g13AISkillsHarvesters), 1},
+		"wawatjirka+StayVigil":              {1, 1},
+		"juangh123+AgentWarden":             {1, 2},
 	}
 	checkSourceCounts(t, g13Sources, want)
 }
