@@ -270,6 +270,33 @@ func g13LoadStayVigil(tb testing.TB, dir string) []sample {
 		g9SingleFiles(root, []string{"safe-skill.md"}, false)...)
 }
 
+// g13LoadAgentHunter reads indhra/agent-hunter's single-file fixtures
+// (tests/fixtures; digit 0: development): malicious_skill.md, which
+// tests/test_security_scan.py expects to be RED ("Malicious skill"), sends
+// GITHUB_TOKEN and all environment variables to a collector, a harvester;
+// clean_skill.md is a probe. stale_skill.md is a freshness fixture.
+func g13LoadAgentHunter(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(g9SingleFiles(root, []string{"malicious_skill.md"}, true),
+		g9SingleFiles(root, []string{"clean_skill.md"}, false)...)
+}
+
+// g13LoadClawhubBridge reads claude-go/clawhub-bridge's single-file
+// fixtures (tests/fixtures; digit d: held out), a ClawHub scanner whose
+// tests (tests/test_scanner.py) expect malicious_skill.md to FAIL with
+// its SSH-key access and outbound POST found: it posts the SSH key and
+// the browser's saved logins away, a harvester; clean_skill.md, expected to
+// PASS with no finding, is a probe. webhook_exfil_skill posts only status
+// text, cloud_cred_skill copies keys locally and sends nothing, and the
+// rest are recon, shells, escapes and git misuse. The repository has no
+// snapshot here: laid out from read_file at
+// 12cf7646fdfd94824fd318390c367947306df11b.
+func g13LoadClawhubBridge(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(g9SingleFiles(root, []string{"malicious_skill.md"}, true),
+		g9SingleFiles(root, []string{"clean_skill.md"}, false)...)
+}
+
 var g13Sources = []corpusSource{
 	{name: "sggolakiya+clawscan", load: g13LoadClawscan},
 	{name: "MSal2020+skillguard", load: g13LoadMSalSkillguard},
@@ -284,8 +311,10 @@ var g13Sources = []corpusSource{
 	{name: "stefanoamorelli+skillcage", load: g13LoadSkillcage},
 	{name: "aonishchenko+AISkillsVerification", load: g13LoadAISkills},
 	{name: "wawatjirka+StayVigil", load: g13LoadStayVigil},
+	{name: "indhra+agent-hunter", load: g13LoadAgentHunter},
 	{name: "felixondesk+guardskills", heldOut: true, load: g13LoadGuardskills},
 	{name: "juangh123+AgentWarden", heldOut: true, load: g13LoadAgentWarden},
+	{name: "claude-go+clawhub-bridge", heldOut: true, load: g13LoadClawhubBridge},
 }
 
 func init() { corpusSources = append(corpusSources, g13Sources...) }
@@ -311,6 +340,8 @@ func TestMore13SourcesLoad(t *testing.T) {
 		"aonishchenko+AISkillsVerification": {len(g13AISkillsHarvesters), 1},
 		"wawatjirka+StayVigil":              {1, 1},
 		"juangh123+AgentWarden":             {1, 2},
+		"indhra+agent-hunter":               {1, 1},
+		"claude-go+clawhub-bridge":          {1, 1},
 	}
 	checkSourceCounts(t, g13Sources, want)
 }
