@@ -28,6 +28,10 @@ import (
 // storeKinds are the kinds of credential store, each with what names it.
 // A harvest reads several kinds; naming many paths of one kind (id_rsa,
 // id_ed25519) is one kind.
+// browserTableRE is a query of the tables where browsers keep cookies,
+// saved logins and cards: it reads the store whatever opened it.
+const browserTableRE = `\bSELECT\b[^;\n]{0,200}?\bFROM\s+["'\x60]?(?:moz_cookies|cookies|logins|moz_logins|credit_cards)\b`
+
 var storeKinds = []struct {
 	kind string
 	re   gatedRE
@@ -42,7 +46,7 @@ var storeKinds = []struct {
 	{"registry", mustGate(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
 	{"git", mustGate(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
 	{"gpg", mustGate(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
-	{"browser", mustGate(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\b(?:chrome|edge|brave)://(?:settings/)?passwords\b|\babout:logins\b|\b(?:Chrome|Edge|Brave|Firefox)\s+Passwords\.csv\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b`)},
+	{"browser", mustGate(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\b(?:chrome|edge|brave)://(?:settings/)?passwords\b|\babout:logins\b|\b(?:Chrome|Edge|Brave|Firefox)\s+Passwords\.csv\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b|` + browserTableRE)},
 	{"keychain", mustGate(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
 	{"wallet", mustGate(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
 	{"dotenv", mustGate(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,])\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
@@ -113,7 +117,7 @@ var (
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
-	fileReadRE = mustGate(`(?i)(?:^|[\s;&|("'` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bBun\.file\s*\(|\bDeno\.read(?:Text)?File(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bfor\s*\(\s*(?:const|let|var)\s+\w+\s+of\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]`)
+	fileReadRE = mustGate(`(?i)(?:^|[\s;&|("'` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bBun\.file\s*\(|\bDeno\.read(?:Text)?File(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bfor\s*\(\s*(?:const|let|var)\s+\w+\s+of\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]|` + browserTableRE)
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
 	sendRE = mustGate(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
@@ -162,7 +166,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = newWordSet(".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx")
+	storeWords = newWordSet(".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx")
 	netWords   = newWordSet("curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.")
 	envWords   = newWordSet("env", "set)", "set ")
 )
@@ -274,12 +278,20 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		} else {
 			end += start
 		}
+		block := blockAt(start)
+		// A command continued over lines (tar czf out.tgz \⏎ ~/.ssh \⏎
+		// ~/.aws) is read as the one line it is.
+		if block >= 0 {
+			end = continuedLineEnd(raw, end)
+		}
 		line := raw[start:end]
 		lowLine := lower[start:end]
+		if strings.Contains(line, "\\\n") || strings.Contains(line, "\\\r\n") {
+			line, lowLine = continuedRE.ReplaceAllString(line, " "), continuedRE.ReplaceAllString(lowLine, " ")
+		}
 		if joined := unhideLiterals(line); joined != line {
 			line, lowLine = joined, strings.ToLower(joined)
 		}
-		block := blockAt(start)
 		if block >= 0 && example[block] {
 			start = end + 1
 			continue
@@ -288,7 +300,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		store := storeWords.in(lowLine)
 		reads, command := false, false
 		if store && code {
-			reads = fileReadRE.MatchString(line)
+			reads = fileReadRE.MatchString(line) && !printsText(line)
 		}
 		if code && !reads && secretCmdRead(line, lowLine) {
 			reads, command = true, true
@@ -659,15 +671,20 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 		}
 		return false
 	}
-	pos := 0
-	for _, line := range strings.Split(raw, "\n") {
-		at := pos
-		pos += len(line) + 1
-		line = unhideLiterals(line)
-		low := strings.ToLower(line)
+	// Line by line, a command continued over lines as the one line it is.
+	for at, end := 0, 0; at < len(raw); at = end + 1 {
+		end = strings.IndexByte(raw[at:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += at
+		}
+		end = continuedLineEnd(raw, end)
+		line := unhideLiterals(continuedRE.ReplaceAllString(raw[at:end], " "))
 		if inExample(at) || templateLine(line) {
 			continue
 		}
+		low := strings.ToLower(line)
 		if secretCmdRead(line, low) {
 			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
 		}
@@ -787,4 +804,31 @@ func secretEnvServices(raw string, blocks []codeBlock, example []bool, k kind) i
 		}
 	}
 	return -1
+}
+
+// continuedRE is where a command line goes on to the next.
+var continuedRE = regexp.MustCompile(`\\\r?\n`)
+
+// continuedLineEnd is where the command line ending at end stops when its
+// lines end in a backslash, which a shell reads as one line.
+func continuedLineEnd(raw string, end int) int {
+	for end < len(raw) && (strings.HasSuffix(raw[:end], "\\") || strings.HasSuffix(raw[:end], "\\\r")) {
+		next := strings.IndexByte(raw[end+1:], '\n')
+		if next < 0 {
+			return len(raw)
+		}
+		end += 1 + next
+	}
+	return end
+}
+
+// printsText reports a shell line that only prints text: an echo or
+// printf with no command substituted in it and nothing piped on. A script
+// that tells its user "cp ~/.config/solana/id.json …" reads nothing.
+func printsText(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if !strings.HasPrefix(t, "echo ") && !strings.HasPrefix(t, "printf ") {
+		return false
+	}
+	return !strings.ContainsAny(t, "|`") && !strings.Contains(t, "$(")
 }

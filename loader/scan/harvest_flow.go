@@ -19,7 +19,14 @@ var (
 	secretCmdRE = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b` +
 		// The stores of secrets read through their libraries.
 		`|\bkeyring\.get_(?:password|credential)\s*\(|\bkeytar\.(?:getPassword|findCredentials)\s*\(|\.get_(?:frozen_)?credentials\s*\(|\bCredRead\w*\s*\(|\bGet-StoredCredential\b|\bsecret-tool\s+lookup\b`)
-	secretCmdWords = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool")
+	// secretSearchRE is a search of the machine's files for credentials
+	// by their shape (grep "Authorization: Bearer" in /var/log, "BEGIN …
+	// PRIVATE KEY" under ~, an AWS key id): it prints what it finds as a
+	// command that prints one would. What it searches for is no header,
+	// whatever it spells. A search of a project (grep -rn "password" .)
+	// or of an answer piped in is an audit or a parse.
+	secretSearchRE = regexp.MustCompile(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)`)
+	secretCmdWords = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool", "grep", "rg ", "findstr", "select-string")
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -84,11 +91,34 @@ func secretCmdRead(line, lowLine string) bool {
 	if !secretCmdWords.in(lowLine) {
 		return false
 	}
-	return secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " "))
+	return secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " ")) || searchesSecrets(line)
+}
+
+// searchesSecrets reports a line that searches the machine's files for
+// credentials, not what a pipe feeds it.
+func searchesSecrets(line string) bool {
+	m := secretSearchRE.FindStringIndex(line)
+	return m != nil && !strings.HasSuffix(strings.TrimRight(line[:m[0]], " \t"), "|")
 }
 
 // argvRE is where two words of a command given as a list meet.
 var argvRE = regexp.MustCompile(`["']\s*,\s*["']`)
+
+// callSegment is a line up to the end of the pipeline stage that calls
+// the network: what a later stage does (| base64 -d > out.mp3) is done to
+// the answer, not to where the request goes.
+func callSegment(line string) string {
+	m := netCallRE.FindStringIndex(line)
+	if m == nil {
+		return line
+	}
+	for i := m[1]; i < len(line); i++ {
+		if line[i] == '|' && (i+1 == len(line) || line[i+1] != '|') && line[i-1] != '|' {
+			return line[:i]
+		}
+	}
+	return line
+}
 
 // foreignDest reports a line that sends to a catch-all host or to an
 // address hidden from a reader.
@@ -333,9 +363,10 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 	if f.walletSent < 0 && f.sendsWallet(line, net || f.lineSends(line, lowLine)) {
 		f.walletSent = pos
 	}
-	if net && foreignDest(line) {
+	if call := callSegment(line); net && foreignDest(call) {
 		f.foreign = true
-		if f.secretToSink < 0 && (shellSecretRE.MatchString(line) || secretEnvRE.MatchString(line)) {
+		bare := headerArgRE.ReplaceAllString(call, " ")
+		if f.secretToSink < 0 && (shellSecretRE.MatchString(bare) || secretEnvRE.MatchString(bare)) {
 			f.secretToSink = pos
 		}
 	}
