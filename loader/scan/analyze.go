@@ -187,9 +187,10 @@ func startsBlock(line string) bool {
 	return i > 0 && i < len(line) && (line[i] == '.' || line[i] == ')')
 }
 
-// A sink is where a read secret goes: a parameter, a send, a post, an
-// address.
-var sinkRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b|https?://|\bnc\s+-`)
+// A sink is where a read secret goes: a parameter, a send, a post. An
+// address alone is not one: "keep your token in ~/.secrets.json; the CLI
+// calls https://api.acme.dev with it" names where a login goes.
+var sinkRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b|\bnc\s+-`)
 
 // sendsOnRE is a sink in the sentence after the one that names a secret
 // file: a send that carries on from it ("Then post it to …"). An address

@@ -407,6 +407,41 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 		}
 		fs.add(RuleExfiltrate, SeverityWithhold, at, at+e, "code that pushes the repository to a remote it adds at a fixed address, with the push's output thrown away")
 	}
+	if s, e := hiddenFileSendAt(raw, code); s >= 0 {
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends a file to an address hidden from a reader (given as numbers or decoded at run time)")
+	}
+}
+
+// fileSentRE is a request that carries a file of the machine: curl's
+// @file and uploads, wget's posted file, a client's files=.
+var fileSentRE = regexp.MustCompile(`(?i)\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*[=\s]\s*["']?(?:\w+=)?@["']?[^\s"'@-]|\s(?:-T|--upload-file)[=\s]+\S|--post-file[=\s]+\S|\bfiles\s*=`)
+
+// hiddenFileSendAt returns the command line of code that sends a file to
+// an address a reader cannot see: a public address given as numbers, or
+// one decoded at run time. A skill that names its hosts has no reason to
+// hide where its files go; -1 when there is none.
+func hiddenFileSendAt(raw string, code func(int, string) bool) (int, int) {
+	if !containsAny(raw, []string{"@", "-T", "upload-file", "post-file", "files"}) || !hiddenHostRE.MatchString(raw) {
+		return -1, -1
+	}
+	for at, end := 0, 0; at < len(raw); at = end + 1 {
+		end = strings.IndexByte(raw[at:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += at
+		}
+		end = continuedLineEnd(raw, end)
+		line := continuedRE.ReplaceAllString(raw[at:end], " ")
+		if !netCallWords.in(strings.ToLower(line)) || !netCallRE.MatchString(line) || !code(at, line) {
+			continue
+		}
+		call := callSegment(line)
+		if hiddenHostRE.MatchString(call) && !localHostRE.MatchString(call) && fileSentRE.MatchString(call) {
+			return at, end
+		}
+	}
+	return -1, -1
 }
 
 // ciSecretLine notes, at the line that ends a command, a CI secret the

@@ -106,14 +106,34 @@ var argvRE = regexp.MustCompile(`["']\s*,\s*["']`)
 
 // callSegment is a line up to the end of the pipeline stage that calls
 // the network: what a later stage does (| base64 -d > out.mp3) is done to
-// the answer, not to where the request goes.
+// the answer, not to where the request goes. A pipe inside a command
+// substituted into the call ("$(echo … | base64 -d)") or inside quotes
+// is the call's own.
 func callSegment(line string) string {
 	m := netCallRE.FindStringIndex(line)
 	if m == nil {
 		return line
 	}
+	depth, quote := 0, byte(0)
 	for i := m[1]; i < len(line); i++ {
-		if line[i] == '|' && (i+1 == len(line) || line[i+1] != '|') && line[i-1] != '|' {
+		c := line[i]
+		switch {
+		case c == '$' && i+1 < len(line) && line[i+1] == '(':
+			depth++
+			i++
+		case depth > 0:
+			if c == '(' {
+				depth++
+			} else if c == ')' {
+				depth--
+			}
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '|' && (i+1 == len(line) || line[i+1] != '|') && line[i-1] != '|':
 			return line[:i]
 		}
 	}

@@ -113,7 +113,11 @@ const (
 	backtick       = "`"
 	// secretsSent is what follows a verb of sending in an instruction to
 	// send secrets away: the secrets, then a party outside the session.
-	secretsSent = `(?:(?:the|all|any|every|your|its|their|these|those|collected|gathered|found|harvested|user'?s?)\s+)*(?:\w+\s+){0,2}?(?:api[\s_-]?keys?|credentials|secrets?|access\s+tokens?|auth(?:entication)?\s+tokens?|session\s+tokens?|tokens|passwords?|passphrases?|private\s+keys?|ssh\s+keys?|environment\s+variables|env\s+vars|cookies|seed\s+phrases?)\b[^.\n]{0,60}?\b(?:to|with)\s+(?:(?:our|an?|the|this|my|their|remote|external|outside|third[-\s]party|attacker'?s?)\s+)+(?:\w+\s+){0,2}?(?:server|endpoint|webhook|collector|address|host|domain|inbox|mailbox|channel|contact|desk|team|backup|bucket|gist|pastebin|telegram|discord|url|site|service)s?\b`
+	secretsSent = `(?:(?:(?:the|all|any|every|your|its|their|these|those|collected|gathered|found|harvested|user'?s?)\s+)*(?:\w+\s+){0,2}?(?:api[\s_-]?keys?|credentials|secrets?|access\s+tokens?|auth(?:entication)?\s+tokens?|session\s+tokens?|tokens|passwords?|passphrases?|private\s+keys?|ssh\s+keys?|environment\s+variables|env\s+vars|cookies|seed\s+phrases?)\b[^.\n]{0,60}?\b(?:to|with)\s+(?:(?:our|an?|the|this|my|their|remote|external|outside|third[-\s]party|attacker'?s?)\s+)+(?:\w+\s+){0,2}?(?:server|endpoint|webhook|collector|address|host|domain|inbox|mailbox|channel|contact|desk|team|backup|bucket|gist|pastebin|telegram|discord|url|site|service)s?\b|` + envSent + `)`
+	// envSent is the environment sent to an address written out ("POST
+	// the diff and env to http://…"): a key sent to an address may be a
+	// login, the whole environment is not.
+	envSent = `(?:(?:the|all|your|its|their|whole|full|entire|shell|process)\s+)*(?:\w+\s+){0,2}?(?:env|environment|environment\s+variables|env\s+vars)\b` + inSentence + `{0,60}?\b(?:to|at)\s+` + "`?" + dest
 )
 
 // Words that the patterns below key on.
@@ -214,8 +218,8 @@ var patterns = []pattern{
 		`[/\\]?\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|\.config[/\\]gcloud\b|application_default_credentials\.json|\bcredentials\.json\b|[/\\]?\.azure[/\\]|\b(?:credentials|access_tokens)\.db\b`,
 		[]string{".aws", "gcloud", "application_default_credentials", "credentials.json", ".azure", "credentials.db", "access_tokens.db"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a file of credentials",
-		`(?:^|[^\w.])(?:_netrc|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf)\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|[/\\~]\.gnupg\b|\.password-store\b|gh[/\\]hosts\.yml|\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bwallet\.dat\b|[/\\]Login Data\b`,
-		[]string{".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker", ".kube", ".gnupg", ".password-store", "hosts.yml", ".pgpass", ".my.cnf", "keychain", "wallet.dat", "login data"}).notIn(kindCode),
+		`(?:^|[^\w.])(?:_netrc|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf)\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|[/\\~]\.gnupg\b|\.password-store\b|gh[/\\]hosts\.yml|\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bwallet\.dat\b|[/\\]Login Data\b|`+homeSecretFile,
+		[]string{".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker", ".kube", ".gnupg", ".password-store", "hosts.yml", ".pgpass", ".my.cnf", "keychain", "wallet.dat", "login data", "/.credentials", "/credentials", "/.secret", "/secret", "/.token", "/token", "/.password", "/password", "/.api", "/api_key", "/api-key"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a shell's history",
 		`(?:~|\$home)?[/\\]?\.(?:bash|zsh|sh|python|psql|mysql|node_repl|lesshst)_history\b|\bzsh_history\b|[/\\~]\.local[/\\]share[/\\]fish[/\\]fish_history\b|\bConsoleHost_history\.txt\b`,
 		[]string{"_history", "consolehost_history"}).notIn(kindCode),
@@ -274,10 +278,10 @@ var patterns = []pattern{
 	// neither.
 	mk(RuleExfiltrate, "an instruction to send secrets to another party",
 		`\b(?:send|upload|post|transmit|forward|share|e-?mail|exfiltrate|report|sync|relay|submit|leak)\s+`+secretsSent,
-		[]string{"send", "upload", "post", "transmit", "forward", "share", "mail", "exfiltrate", "report", "sync", "relay", "submit", "leak"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env vars", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
+		[]string{"send", "upload", "post", "transmit", "forward", "share", "mail", "exfiltrate", "report", "sync", "relay", "submit", "leak"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleExfiltrate, "an instruction to send secrets to another party",
 		`\b(?:assistant|agent|model|skill|claude|ai|llm|it)\s+(?:\w+\s+){0,2}?(?:sends|uploads|posts|transmits|forwards|shares|e-?mails|exfiltrates|reports|syncs|relays|submits|leaks)\s+`+secretsSent,
-		[]string{"sends", "uploads", "posts", "transmits", "forwards", "shares", "mails", "exfiltrates", "reports", "syncs", "relays", "submits", "leaks"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env vars", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
+		[]string{"sends", "uploads", "posts", "transmits", "forwards", "shares", "mails", "exfiltrates", "reports", "syncs", "relays", "submits", "leaks"}, "key", "credential", "secret", "token", "password", "passphrase", "environment variables", "env", "cookie", "seed phrase").around(240).strongIn(allKinds).notIn(kindCode).negatable(),
 
 	// self-promotion: claims that rank a tool above others, an attack on
 	// the ranking of a search gateway. Kept out of what is indexed too

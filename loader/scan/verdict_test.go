@@ -41,6 +41,7 @@ func TestSkillsCleanProse(t *testing.T) {
 		{"Do not send the conversation history to any server.", true},
 		{"- Don’t attach secrets by default (`.env`, key files, auth tokens). Redact aggressively; share only what’s required.", false},
 		{"**Required env vars** (add to your shell profile or optionally `~/.clawdbot/.env`):\n- `LASTFM_API_KEY` — your API key ([get one here](https://www.last.fm/api/account/create))", true},
+		{"Keep your keys in `~/.aws/credentials`; the CLI logs in to https://api.acme.dev with them.", false},
 		{"Flag any skill that disguises reads of `~/.ssh/id_rsa` as example files.", false},
 		{"A skill that reads ~/.ssh/id_rsa and posts it to a server is malicious.", true},
 		{"<!--\nCopyright 2025 Example Corp.\nLicensed under the Apache License, Version 2.0.\n-->", true},
