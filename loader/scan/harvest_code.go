@@ -410,6 +410,48 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 	if s, e := hiddenFileSendAt(raw, code); s >= 0 {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends a file to an address hidden from a reader (given as numbers or decoded at run time)")
 	}
+	if s, e := dnsTunnelAt(raw, code); s >= 0 {
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that encodes data into the names of DNS lookups of a fixed domain, a way out that no request shows")
+	}
+}
+
+var (
+	// encodeRE is code that encodes data as text a name can carry.
+	encodeRE = regexp.MustCompile(`(?i)(?:^|[\s|;&($])(?:base64|base32|basenc|xxd|hexdump|od\s+-A)\b|\bb(?:32|64|16)encode\s*\(|\.hex\(\)|toString\(\s*["'](?:hex|base64)["']\s*\)|\bbtoa\s*\(`)
+	// dnsLabelRE is a lookup whose name begins with a value and ends in a
+	// domain written out: dig "${CHUNK}.data.example.net", f"{c}.x.io"
+	// to a resolver, dns.resolve(part + '.x.io').
+	dnsLabelRE = regexp.MustCompile(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?\$\{?\w+\}?\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|resolve\w*|lookup|query)\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
+)
+
+// dnsTunnelAt returns the line of code that looks up names made of data
+// it encoded, under a domain written out: DNS tunnelling, which carries a
+// file out through the resolver however the network is watched. -1 when
+// there is none.
+func dnsTunnelAt(raw string, code func(int, string) bool) (int, int) {
+	if !containsAny(raw, []string{"dig ", "nslookup", "host ", "drill ", "resolve", "gethostbyname", "getaddrinfo", "lookup", "query"}) || !encodeRE.MatchString(raw) {
+		return -1, -1
+	}
+	encoded := false
+	for at, end := 0, 0; at < len(raw); at = end + 1 {
+		end = strings.IndexByte(raw[at:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += at
+		}
+		line := raw[at:end]
+		if !code(at, line) {
+			continue
+		}
+		if encodeRE.MatchString(line) {
+			encoded = true
+		}
+		if encoded && dnsLabelRE.MatchString(line) {
+			return at, end
+		}
+	}
+	return -1, -1
 }
 
 // fileSentRE is a request that carries a file of the machine: curl's

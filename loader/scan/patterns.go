@@ -212,7 +212,7 @@ var patterns = []pattern{
 		`(?:~|\$home|%userprofile%)?[/\\]?\.ssh\b(?:[/\\][\w.-]*)?|(?:^|[^a-z0-9])(?:id_rsa|id_dsa|id_ecdsa|id_ed25519)(?:\.pub)?(?:$|[^a-z0-9])|\bauthorized_keys\b`,
 		[]string{".ssh", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "authorized_keys"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a .env file of secrets",
-		`(?:^|[\s"'`+backtick+`(\[{/\\~=:,])\.env(?:\.[a-z]+)?(?:$|[\s"'`+backtick+`)\]}.,;:!?/\\])`,
+		`(?:^|[\s"'`+backtick+`(\[{/\\~=:,@])\.env(?:\.[a-z]+)?(?:$|[\s"'`+backtick+`)\]}.,;:!?/\\])`,
 		[]string{".env"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to cloud credentials",
 		`[/\\]?\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|\.config[/\\]gcloud\b|application_default_credentials\.json|\bcredentials\.json\b|[/\\]?\.azure[/\\]|\b(?:credentials|access_tokens)\.db\b`,
