@@ -429,7 +429,7 @@ var (
 // file out through the resolver however the network is watched. -1 when
 // there is none.
 func dnsTunnelAt(raw string, code func(int, string) bool) (int, int) {
-	if !containsAny(raw, []string{"dig ", "nslookup", "host ", "drill ", "resolve", "gethostbyname", "getaddrinfo", "lookup", "query"}) || !encodeRE.MatchString(raw) {
+	if !dnsLookupWords.in(raw) || !encodeWords.in(raw) || !encodeRE.MatchString(raw) {
 		return -1, -1
 	}
 	encoded := false
@@ -454,6 +454,15 @@ func dnsTunnelAt(raw string, code func(int, string) bool) (int, int) {
 	return -1, -1
 }
 
+// The words without which hiddenHostRE, a DNS lookup of a name made of
+// data, and encodeRE cannot match: most skills hold none, and are passed
+// over without running the expressions on the whole text.
+var (
+	hiddenHostWords = newWordSet("atob", "b64decode", "base64 -d", "base64 --decode", "fromCharCode", "Buffer.from", "://1", "://2", "://3", "://4", "://5", "://6", "://7", "://8", "://9")
+	dnsLookupWords  = newWordSet("dig ", "nslookup", "drill ", "host ", "Resolve-DnsName", "gethostbyname", "getaddrinfo", "resolve(", "lookup(", "query(")
+	encodeWords     = newWordSet("base64", "base32", "basenc", "xxd", "hexdump", "od ", "encode(", ".hex()", "toString(", "btoa")
+)
+
 // fileSentRE is a request that carries a file of the machine: curl's
 // @file and uploads, wget's posted file, a client's files=.
 var fileSentRE = regexp.MustCompile(`(?i)\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*[=\s]\s*["']?(?:\w+=)?@["']?[^\s"'@-]|\s(?:-T|--upload-file)[=\s]+\S|--post-file[=\s]+\S|\bfiles\s*=`)
@@ -463,7 +472,7 @@ var fileSentRE = regexp.MustCompile(`(?i)\s(?:-d|--data(?:-binary|-raw|-urlencod
 // one decoded at run time. A skill that names its hosts has no reason to
 // hide where its files go; -1 when there is none.
 func hiddenFileSendAt(raw string, code func(int, string) bool) (int, int) {
-	if !containsAny(raw, []string{"@", "-T", "upload-file", "post-file", "files"}) || !hiddenHostRE.MatchString(raw) {
+	if !containsAny(raw, []string{"@", "-T", "upload-file", "post-file", "files"}) || !hiddenHostWords.in(raw) || !hiddenHostRE.MatchString(raw) {
 		return -1, -1
 	}
 	for at, end := 0, 0; at < len(raw); at = end + 1 {

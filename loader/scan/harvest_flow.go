@@ -25,8 +25,9 @@ var (
 	// command that prints one would. What it searches for is no header,
 	// whatever it spells. A search of a project (grep -rn "password" .)
 	// or of an answer piped in is an audit or a parse.
-	secretSearchRE = regexp.MustCompile(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)`)
-	secretCmdWords = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool", "grep", "rg ", "findstr", "select-string")
+	secretSearchRE    = regexp.MustCompile(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)`)
+	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool")
+	secretSearchWords = newWordSet("grep", "rg ", "findstr", "select-string")
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -88,10 +89,10 @@ func secretCmdRead(line, lowLine string) bool {
 		line = argvRE.ReplaceAllString(line, " ")
 		lowLine = strings.ToLower(line)
 	}
-	if !secretCmdWords.in(lowLine) {
-		return false
+	if secretSearchWords.in(lowLine) && searchesSecrets(line) {
+		return true
 	}
-	return secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " ")) || searchesSecrets(line)
+	return secretCmdWords.in(lowLine) && secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " "))
 }
 
 // searchesSecrets reports a line that searches the machine's files for
@@ -383,7 +384,10 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 	if f.walletSent < 0 && f.sendsWallet(line, net || f.lineSends(line, lowLine)) {
 		f.walletSent = pos
 	}
-	if call := callSegment(line); net && foreignDest(call) {
+	if !net {
+		return sends
+	}
+	if call := callSegment(line); foreignDest(call) {
 		f.foreign = true
 		bare := headerArgRE.ReplaceAllString(call, " ")
 		if f.secretToSink < 0 && (shellSecretRE.MatchString(bare) || secretEnvRE.MatchString(bare)) {

@@ -61,20 +61,30 @@ func scanLanguage(fs *findings, prose string) {
 // reader it went unread.
 func languageOf(fs *findings, text string, off int) {
 	at := -1
-	for start := 0; start < len(text) && at < 0; {
+	var whole wordCounts
+	whole.firstWord = -1
+	for start := 0; start < len(text); {
 		end := strings.Index(text[start:], "\n\n")
 		if end < 0 {
 			end = len(text)
 		} else {
 			end += start
 		}
-		if c := countWords(text[start:end]); c.foreign() {
+		c := countWords(text[start:end])
+		if at < 0 && c.foreign() {
 			at = start + c.firstWord
 		}
+		if whole.firstWord < 0 && c.firstWord >= 0 {
+			whole.firstWord = start + c.firstWord
+		}
+		whole.words += c.words
+		whole.english += c.english
+		whole.otherLatin += c.otherLatin
+		whole.otherScript += c.otherScript
 		start = end + 2
 	}
-	if c := countWords(text); at < 0 && c.foreign() {
-		at = c.firstWord
+	if at < 0 && whole.foreign() {
+		at = whole.firstWord
 	}
 	if at < 0 {
 		return
