@@ -302,6 +302,11 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		if joined := unhideLiterals(line); joined != line {
 			line, lowLine = joined, strings.ToLower(joined)
 		}
+		// What a command leaves out (tar --exclude=.env) it does not read.
+		if strings.Contains(lowLine, "--exclude") {
+			line = excludeArgRE.ReplaceAllString(line, " ")
+			lowLine = strings.ToLower(line)
+		}
 		if block >= 0 && example[block] {
 			start = end + 1
 			continue
@@ -690,7 +695,7 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 			end += at
 		}
 		end = continuedLineEnd(raw, end)
-		line := unhideLiterals(continuedRE.ReplaceAllString(raw[at:end], " "))
+		line := excludeArgRE.ReplaceAllString(unhideLiterals(continuedRE.ReplaceAllString(raw[at:end], " ")), " ")
 		if inExample(at) || templateLine(line) {
 			continue
 		}
@@ -815,6 +820,10 @@ func secretEnvServices(raw string, blocks []codeBlock, example []bool, k kind) i
 	}
 	return -1
 }
+
+// excludeArgRE is a pattern a command is told to leave out: tar's, rsync's
+// or grep's --exclude.
+var excludeArgRE = regexp.MustCompile(`--exclude(?:-dir|-from)?(?:=|\s+)(?:"[^"\n]*"|'[^'\n]*'|\S+)`)
 
 // continuedRE is where a command line goes on to the next.
 var continuedRE = regexp.MustCompile(`\\\r?\n`)
