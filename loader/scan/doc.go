@@ -88,7 +88,15 @@
 //     decoded from base64 or reversed; a module imported, a settings file
 //     that lists stores, a walk of the home folder that keeps key files;
 //     and the stores infostealers read (a chat app's local storage, a
-//     messenger's session folder, desktop keyrings).
+//     messenger's session folder, desktop keyrings). Version 10 reads a
+//     shell command continued over lines as one, not what it leaves out
+//     (--exclude), nor an echo that tells the user what to run, nor what
+//     a pipeline does to an answer; a query of a browser's cookie or
+//     login tables, a grep of the machine's files for credentials by
+//     their shape, the environment sent to an address, a command's own
+//     upload of a file, env files named for secrets, a home folder's
+//     ~/.credentials, a file sent to an address given as numbers or
+//     decoded, and data encoded into DNS lookups' names all withhold.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
@@ -105,7 +113,8 @@
 //     script.
 //   - self-promotion: claims that rank a tool above the others, which
 //     StripPromotion keeps out of what is indexed.
-//   - unscanned: text in a language the rules cannot read.
+//   - unscanned: text in a language the rules cannot read, known by
+//     another script or another language's function words.
 //
 // The rules read a normalized form of the text (NFKC, the UTS #39
 // confusable skeleton, invisible characters dropped), decode long base64,

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// Sources gathered by issue 43's eighth session (helper g11) from skills
-// written INLINE in other projects' test code or evaluation scripts (a Python
+// Sources gathered by issue 43's ninth session (helper g11) from skills
+// written inline in other projects' test code or evaluation scripts (a Python
 // triple-quoted string, a TypeScript template literal, a Go raw string) that
 // the code writes to a SKILL.md and labels malicious: it asserts a block, a
 // critical finding or a failing grade, or names and describes the skill as
