@@ -177,7 +177,7 @@ var (
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
 	storeWords = newWordSet(".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", "/.secret", "/secrets", "/.token", "/tokens", "/.passw", "/passw", "/.api", "/api_key", "/api-key", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx")
-	netWords   = newWordSet("upload ", " share ", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.")
+	netWords   = newWordSet("upload", "share", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.")
 	envWords   = newWordSet("env", "set)", "set ")
 )
 
@@ -295,7 +295,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			end = continuedLineEnd(raw, end)
 		}
 		line := raw[start:end]
-		lowLine := lower[start:end]
+		lowLine := lineOf(lower, raw, start, end)
 		if strings.Contains(line, "\\\n") || strings.Contains(line, "\\\r\n") {
 			line, lowLine = continuedRE.ReplaceAllString(line, " "), continuedRE.ReplaceAllString(lowLine, " ")
 		}
@@ -850,4 +850,15 @@ func printsText(line string) bool {
 		return false
 	}
 	return !strings.ContainsAny(t, "|`") && !strings.Contains(t, "$(")
+}
+
+// lineOf is raw[start:end] in lower case, taken from lower when lowering
+// kept raw's length. A few letters change length in lower case (ẞ, the
+// Kelvin sign), and lower's offsets then are not raw's: a hostile text
+// holding one must not throw the line out of step, nor past the end.
+func lineOf(lower, raw string, start, end int) string {
+	if len(lower) == len(raw) {
+		return lower[start:end]
+	}
+	return strings.ToLower(raw[start:end])
 }

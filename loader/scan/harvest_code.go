@@ -407,10 +407,11 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 		}
 		fs.add(RuleExfiltrate, SeverityWithhold, at, at+e, "code that pushes the repository to a remote it adds at a fixed address, with the push's output thrown away")
 	}
-	if s, e := hiddenFileSendAt(raw, code); s >= 0 {
+	lower := strings.ToLower(raw)
+	if s, e := hiddenFileSendAt(raw, lower, code); s >= 0 {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends a file to an address hidden from a reader (given as numbers or decoded at run time)")
 	}
-	if s, e := dnsTunnelAt(raw, code); s >= 0 {
+	if s, e := dnsTunnelAt(raw, lower, code); s >= 0 {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that encodes data into the names of DNS lookups of a fixed domain, a way out that no request shows")
 	}
 }
@@ -428,8 +429,8 @@ var (
 // it encoded, under a domain written out: DNS tunnelling, which carries a
 // file out through the resolver however the network is watched. -1 when
 // there is none.
-func dnsTunnelAt(raw string, code func(int, string) bool) (int, int) {
-	if !dnsLookupWords.in(raw) || !encodeWords.in(raw) || !encodeRE.MatchString(raw) {
+func dnsTunnelAt(raw, lower string, code func(int, string) bool) (int, int) {
+	if !dnsLookupWords.in(lower) || !encodeWords.in(lower) || !encodeRE.MatchString(raw) {
 		return -1, -1
 	}
 	encoded := false
@@ -454,13 +455,13 @@ func dnsTunnelAt(raw string, code func(int, string) bool) (int, int) {
 	return -1, -1
 }
 
-// The words without which hiddenHostRE, a DNS lookup of a name made of
-// data, and encodeRE cannot match: most skills hold none, and are passed
-// over without running the expressions on the whole text.
+// The words, in lower case, without which hiddenHostRE, a DNS lookup of a
+// name made of data, and encodeRE cannot match: most skills hold none, and
+// are passed over without running the expressions on the whole text.
 var (
-	hiddenHostWords = newWordSet("atob", "b64decode", "base64 -d", "base64 --decode", "fromCharCode", "Buffer.from", "://1", "://2", "://3", "://4", "://5", "://6", "://7", "://8", "://9")
-	dnsLookupWords  = newWordSet("dig ", "nslookup", "drill ", "host ", "Resolve-DnsName", "gethostbyname", "getaddrinfo", "resolve(", "lookup(", "query(")
-	encodeWords     = newWordSet("base64", "base32", "basenc", "xxd", "hexdump", "od ", "encode(", ".hex()", "toString(", "btoa")
+	hiddenHostWords = newWordSet("atob", "b64decode", "base64", "fromcharcode", "buffer.from", "://0", "://1", "://2", "://3", "://4", "://5", "://6", "://7", "://8", "://9")
+	dnsLookupWords  = newWordSet("dig", "nslookup", "drill", "host", "resolve", "gethostbyname", "getaddrinfo", "lookup", "query")
+	encodeWords     = newWordSet("base64", "base32", "basenc", "xxd", "hexdump", "od", "encode", ".hex()", "tostring", "btoa")
 )
 
 // fileSentRE is a request that carries a file of the machine: curl's
@@ -471,8 +472,8 @@ var fileSentRE = regexp.MustCompile(`(?i)\s(?:-d|--data(?:-binary|-raw|-urlencod
 // an address a reader cannot see: a public address given as numbers, or
 // one decoded at run time. A skill that names its hosts has no reason to
 // hide where its files go; -1 when there is none.
-func hiddenFileSendAt(raw string, code func(int, string) bool) (int, int) {
-	if !containsAny(raw, []string{"@", "-T", "upload-file", "post-file", "files"}) || !hiddenHostWords.in(raw) || !hiddenHostRE.MatchString(raw) {
+func hiddenFileSendAt(raw, lower string, code func(int, string) bool) (int, int) {
+	if !containsAny(lower, []string{"@", "-t", "upload-file", "post-file", "files"}) || !hiddenHostWords.in(lower) || !hiddenHostRE.MatchString(raw) {
 		return -1, -1
 	}
 	for at, end := 0, 0; at < len(raw); at = end + 1 {
@@ -484,7 +485,7 @@ func hiddenFileSendAt(raw string, code func(int, string) bool) (int, int) {
 		}
 		end = continuedLineEnd(raw, end)
 		line := continuedRE.ReplaceAllString(raw[at:end], " ")
-		if !netCallWords.in(strings.ToLower(line)) || !netCallRE.MatchString(line) || !code(at, line) {
+		if !netCallWords.in(lineOf(lower, raw, at, end)) || !netCallRE.MatchString(line) || !code(at, line) {
 			continue
 		}
 		call := callSegment(line)

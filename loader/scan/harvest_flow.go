@@ -27,7 +27,7 @@ var (
 	// or of an answer piped in is an audit or a parse.
 	secretSearchRE    = regexp.MustCompile(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)`)
 	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool")
-	secretSearchWords = newWordSet("grep", "rg ", "findstr", "select-string")
+	secretSearchWords = newWordSet("grep", "rg", "findstr", "select-string")
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
