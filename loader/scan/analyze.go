@@ -187,16 +187,19 @@ func startsBlock(line string) bool {
 	return i > 0 && i < len(line) && (line[i] == '.' || line[i] == ')')
 }
 
-// A sink is where a read secret goes: a parameter, a send, a post. An
-// address alone is not one: "keep your token in ~/.secrets.json; the CLI
-// calls https://api.acme.dev with it" names where a login goes.
-var sinkRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b|\bnc\s+-`)
+// sendVerbs are the words of a send: a verb, a command, a channel.
+const sendVerbs = `\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bnc\s+-`
+
+// A sink is where a read secret goes: a send, a parameter. An address
+// alone is not one: "keep your token in ~/.secrets.json; the CLI calls
+// https://api.acme.dev with it" names where a login goes.
+var sinkRE = regexp.MustCompile(`(?i)` + sendVerbs + `|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b`)
 
 // sendsOnRE is a sink in the sentence after the one that names a secret
-// file: a send that carries on from it ("Then post it to …"). An address
-// there alone is a link the next line gives (a service's sign-up page, a
+// file: a send that carries on from it ("Then post it to …"). A link
+// there alone is one the next line gives (a service's sign-up page, a
 // base URL), not where the file goes.
-var sendsOnRE = regexp.MustCompile(`(?i)\b(?:send|sends|sending|post|posts|posting|upload|uploads|uploading|transmit|transmits|forward|forwards|exfiltrat\w*|curl|wget|e-?mail|webhook|beacon|attach|attaches)\b|\bnc\s+-`)
+var sendsOnRE = regexp.MustCompile(`(?i)` + sendVerbs)
 
 // templateRE is a template of a secrets file, which holds none.
 var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl)$`)

@@ -3,6 +3,7 @@ package scan
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The rules read English. A text in a language they cannot read is not
@@ -14,9 +15,9 @@ import (
 // hold few English function words, and they are English all the same.
 // The evidence is half its words in another script (each CJK ideograph
 // counting as a word, a lone Greek letter of a formula not at all), or
-// more function words of another
-// Latin-script language than of English. A paragraph is judged as well as
-// the whole text, so a foreign paragraph in an English skill is reported.
+// more function words of another Latin-script language than of English.
+// A paragraph is judged as well as the whole text, so a foreign paragraph
+// in an English skill is reported.
 const (
 	minLanguageWords = 12   // shorter texts are not judged
 	minFunctionShare = 0.06 // of words that are function words of the language
@@ -142,11 +143,8 @@ func countWords(text string) wordCounts {
 			case otherLatinWords[w]:
 				c.otherLatin++
 			}
-			for _, r := range w {
-				if r > 0x24F && len([]rune(w)) > 1 {
-					c.otherScript++
-					break
-				}
+			if utf8.RuneCountInString(w) > 1 && strings.IndexFunc(w, func(r rune) bool { return r > 0x24F }) >= 0 {
+				c.otherScript++
 			}
 			start = -1
 		}

@@ -219,7 +219,7 @@ var patterns = []pattern{
 		[]string{".aws", "gcloud", "application_default_credentials", "credentials.json", ".azure", "credentials.db", "access_tokens.db"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a file of credentials",
 		`(?:^|[^\w.])(?:_netrc|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf)\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|[/\\~]\.gnupg\b|\.password-store\b|gh[/\\]hosts\.yml|\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bwallet\.dat\b|[/\\]Login Data\b|`+homeSecretFile,
-		[]string{".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker", ".kube", ".gnupg", ".password-store", "hosts.yml", ".pgpass", ".my.cnf", "keychain", "wallet.dat", "login data", "/.credentials", "/credentials", "/.secret", "/secret", "/.token", "/token", "/.password", "/password", "/.api", "/api_key", "/api-key"}).notIn(kindCode),
+		[]string{".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker", ".kube", ".gnupg", ".password-store", "hosts.yml", ".pgpass", ".my.cnf", "keychain", "wallet.dat", "login data", "/.credentials", "/credentials", "/.secret", "/secret", "/.token", "/token", "/.password", "/password", "/.api", "/api", `\.credentials`, `\credentials`, `\.secret`, `\secret`, `\.token`, `\token`, `\.password`, `\password`, `\.api`, `\api`}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a shell's history",
 		`(?:~|\$home)?[/\\]?\.(?:bash|zsh|sh|python|psql|mysql|node_repl|lesshst)_history\b|\bzsh_history\b|[/\\~]\.local[/\\]share[/\\]fish[/\\]fish_history\b|\bConsoleHost_history\.txt\b`,
 		[]string{"_history", "consolehost_history"}).notIn(kindCode),
