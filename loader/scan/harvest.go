@@ -282,12 +282,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	// prose is one when its sentence asks to read and neither negates nor
 	// describes.
 	for start := 0; start < len(raw); {
-		end := strings.IndexByte(raw[start:], '\n')
-		if end < 0 {
-			end = len(raw)
-		} else {
-			end += start
-		}
+		end := lineEnd(raw, start)
 		block := blockAt(start)
 		// A command continued over lines (tar czf out.tgz \⏎ ~/.ssh \⏎
 		// ~/.aws) is read as the one line it is.
@@ -688,12 +683,7 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 	}
 	// Line by line, a command continued over lines as the one line it is.
 	for at, end := 0, 0; at < len(raw); at = end + 1 {
-		end = strings.IndexByte(raw[at:], '\n')
-		if end < 0 {
-			end = len(raw)
-		} else {
-			end += at
-		}
+		end = lineEnd(raw, at)
 		end = continuedLineEnd(raw, end)
 		line := excludeArgRE.ReplaceAllString(unhideLiterals(continuedRE.ReplaceAllString(raw[at:end], " ")), " ")
 		if inExample(at) || templateLine(line) {
@@ -824,6 +814,14 @@ func secretEnvServices(raw string, blocks []codeBlock, example []bool, k kind) i
 // excludeArgRE is a pattern a command is told to leave out: tar's, rsync's
 // or grep's --exclude.
 var excludeArgRE = regexp.MustCompile(`--exclude(?:-dir|-from)?(?:=|\s+)(?:"[^"\n]*"|'[^'\n]*'|\S+)`)
+
+// lineEnd is where the line that starts at at ends.
+func lineEnd(raw string, at int) int {
+	if e := strings.IndexByte(raw[at:], '\n'); e >= 0 {
+		return at + e
+	}
+	return len(raw)
+}
 
 // continuedRE is where a command line goes on to the next.
 var continuedRE = regexp.MustCompile(`\\\r?\n`)

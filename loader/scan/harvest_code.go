@@ -418,11 +418,11 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 
 var (
 	// encodeRE is code that encodes data as text a name can carry.
-	encodeRE = regexp.MustCompile(`(?i)(?:^|[\s|;&($])(?:base64|base32|basenc|xxd|hexdump|od\s+-A)\b|\bb(?:32|64|16)encode\s*\(|\.hex\(\)|toString\(\s*["'](?:hex|base64)["']\s*\)|\bbtoa\s*\(`)
+	encodeRE = mustGate(`(?i)(?:^|[\s|;&($])(?:base64|base32|basenc|xxd|hexdump|od\s+-A)\b|\bb(?:32|64|16)encode\s*\(|\.hex\(\)|toString\(\s*["'](?:hex|base64)["']\s*\)|\bbtoa\s*\(`)
 	// dnsLabelRE is a lookup whose name begins with a value and ends in a
 	// domain written out: dig "${CHUNK}.data.example.net", f"{c}.x.io"
-	// to a resolver, dns.resolve(part + '.x.io').
-	dnsLabelRE = regexp.MustCompile(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?\$\{?\w+\}?\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|resolve\w*|lookup|query)\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
+	// to a resolver, dns.resolve(part + '.x.io'), socket.gethostbyname.
+	dnsLabelRE = mustGate(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?\$\{?\w+\}?\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|(?:dns|resolver)\.(?:resolve\w*|lookup|query))\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
 )
 
 // dnsTunnelAt returns the line of code that looks up names made of data
@@ -430,59 +430,66 @@ var (
 // file out through the resolver however the network is watched. -1 when
 // there is none.
 func dnsTunnelAt(raw, lower string, code func(int, string) bool) (int, int) {
-	if !dnsLookupWords.in(lower) || !encodeWords.in(lower) || !encodeRE.MatchString(raw) {
+	if !dnsWords.in(lower) || !encodeWords.in(lower) {
 		return -1, -1
 	}
 	encoded := false
 	for at, end := 0, 0; at < len(raw); at = end + 1 {
-		end = strings.IndexByte(raw[at:], '\n')
-		if end < 0 {
-			end = len(raw)
-		} else {
-			end += at
-		}
-		line := raw[at:end]
-		if !code(at, line) {
+		end = lineEnd(raw, at)
+		low := lineOf(lower, raw, at, end)
+		enc, dns := encodeWords.in(low), encoded && dnsWords.in(low)
+		if !enc && !dns || !code(at, raw[at:end]) {
 			continue
 		}
-		if encodeRE.MatchString(line) {
+		if enc && encodeRE.MatchString(raw[at:end]) {
 			encoded = true
 		}
-		if encoded && dnsLabelRE.MatchString(line) {
+		if encoded && dnsWords.in(low) && dnsLabelRE.MatchString(raw[at:end]) {
 			return at, end
 		}
 	}
 	return -1, -1
 }
 
-// The words, in lower case, without which hiddenHostRE, a DNS lookup of a
-// name made of data, and encodeRE cannot match: most skills hold none, and
-// are passed over without running the expressions on the whole text.
+// The words, in lower case, that every match of encodeRE and of
+// dnsLabelRE holds, and that a hidden address holds: a line or a text
+// without them is passed over without running the expressions.
 var (
-	hiddenHostWords = newWordSet("atob", "b64decode", "base64", "fromcharcode", "buffer.from", "://0", "://1", "://2", "://3", "://4", "://5", "://6", "://7", "://8", "://9")
-	dnsLookupWords  = newWordSet("dig", "nslookup", "drill", "host", "resolve", "gethostbyname", "getaddrinfo", "lookup", "query")
-	encodeWords     = newWordSet("base64", "base32", "basenc", "xxd", "hexdump", "od", "encode", ".hex()", "tostring", "btoa")
+	encodeWords     = newWordSet("base64", "base32", "basenc", "xxd", "hexdump", "od", "encode", ".hex()", "tostring(", "btoa")
+	dnsWords        = newWordSet("dig", "nslookup", "host", "drill", "resolve-dnsname", "gethostbyname", "getaddrinfo", "dns.", "resolver.")
+	hiddenHostWords = newWordSet("atob", "b64decode", "base64", "fromcharcode", "buffer.from")
 )
+
+// numericHost reports a text that holds an address given as numbers
+// (://203.0.113.7), as hiddenHostRE's last branch needs.
+func numericHost(lower string) bool {
+	for i := strings.Index(lower, "://"); i >= 0; {
+		if j := i + 3; j < len(lower) && '0' <= lower[j] && lower[j] <= '9' {
+			return true
+		}
+		next := strings.Index(lower[i+3:], "://")
+		if next < 0 {
+			return false
+		}
+		i += 3 + next
+	}
+	return false
+}
 
 // fileSentRE is a request that carries a file of the machine: curl's
 // @file and uploads, wget's posted file, a client's files=.
-var fileSentRE = regexp.MustCompile(`(?i)\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*[=\s]\s*["']?(?:\w+=)?@["']?[^\s"'@-]|\s(?:-T|--upload-file)[=\s]+\S|--post-file[=\s]+\S|\bfiles\s*=`)
+var fileSentRE = mustGate(`(?i)\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*[=\s]\s*["']?(?:\w+=)?@["']?[^\s"'@-]|\s(?:-T|--upload-file)[=\s]+\S|--post-file[=\s]+\S|\bfiles\s*=`)
 
 // hiddenFileSendAt returns the command line of code that sends a file to
 // an address a reader cannot see: a public address given as numbers, or
 // one decoded at run time. A skill that names its hosts has no reason to
 // hide where its files go; -1 when there is none.
 func hiddenFileSendAt(raw, lower string, code func(int, string) bool) (int, int) {
-	if !containsAny(lower, []string{"@", "-t", "upload-file", "post-file", "files"}) || !hiddenHostWords.in(lower) || !hiddenHostRE.MatchString(raw) {
+	if !containsAny(lower, []string{"@", "-t", "upload-file", "post-file", "files"}) || !hiddenHostWords.in(lower) && !numericHost(lower) {
 		return -1, -1
 	}
 	for at, end := 0, 0; at < len(raw); at = end + 1 {
-		end = strings.IndexByte(raw[at:], '\n')
-		if end < 0 {
-			end = len(raw)
-		} else {
-			end += at
-		}
+		end = lineEnd(raw, at)
 		end = continuedLineEnd(raw, end)
 		line := continuedRE.ReplaceAllString(raw[at:end], " ")
 		if !netCallWords.in(lineOf(lower, raw, at, end)) || !netCallRE.MatchString(line) || !code(at, line) {

@@ -25,9 +25,11 @@ var (
 	// command that prints one would. What it searches for is no header,
 	// whatever it spells. A search of a project (grep -rn "password" .)
 	// or of an answer piped in is an audit or a parse.
-	secretSearchRE    = regexp.MustCompile(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)`)
-	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool")
+	secretSearchRE = mustGate(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)`)
+	// secretSearchWords are secretSearchRE's commands, looked for in the
+	// lowered line the caller has, before the expression lowers it again.
 	secretSearchWords = newWordSet("grep", "rg", "findstr", "select-string")
+	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool")
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request.
@@ -54,7 +56,7 @@ var (
 	sinkHostRE = regexp.MustCompile(`(?i)\bwebhook\.site\b|\brequestbin\.\w+|\brequestcatcher\.com\b|\bpipedream\.net\b|\bhookbin\.com\b|\bbeeceptor\.com\b|\bngrok(?:-free)?\.(?:io|app|dev)\b|\btrycloudflare\.com\b|\binteract\.sh\b|\boast\.(?:fun|me|pro|live|site|online)\b|\bburpcollaborator\.net\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b|\bhooks\.slack\.com/services/T\w+/B\w+/\w+|\bapi\.telegram\.org/bot\d+:[\w-]+|\bfile\.io\b|\bcatbox\.moe\b|\bgofile\.io\b|\btmpfiles\.org\b|\bbashupload\.com\b|\btemp\.sh\b|\bpaste\.rs\b|\bdpaste\.(?:com|org)\b`)
 	// hiddenHostRE is an address decoded at run time, or a public
 	// address given as numbers.
-	hiddenHostRE = regexp.MustCompile(`(?i)\batob\s*\(|\bb64decode\s*\(|\bbase64\s+(?:-d|--decode)\b|\bfromCharCode\s*\(|\bBuffer\.from\([^)\n]*["']base64["']|https?://(?:\d{1,3}\.){3}\d{1,3}\b`)
+	hiddenHostRE = mustGate(`(?i)\batob\s*\(|\bb64decode\s*\(|\bbase64\s+(?:-d|--decode)\b|\bfromCharCode\s*\(|\bBuffer\.from\([^)\n]*["']base64["']|https?://(?:\d{1,3}\.){3}\d{1,3}\b`)
 	// localHostRE is an address that does not leave the machine or its
 	// network.
 	localHostRE = regexp.MustCompile(`https?://(?:127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)`)
