@@ -437,14 +437,15 @@ func dnsTunnelAt(raw, lower string, code func(int, string) bool) (int, int) {
 	for at, end := 0, 0; at < len(raw); at = end + 1 {
 		end = lineEnd(raw, at)
 		low := lineOf(lower, raw, at, end)
-		enc, dns := encodeWords.in(low), encoded && dnsWords.in(low)
-		if !enc && !dns || !code(at, raw[at:end]) {
+		enc, lookup := encodeWords.in(low), dnsWords.in(low)
+		if !enc && !(encoded && lookup) || !code(at, raw[at:end]) {
 			continue
 		}
+		// The data is encoded on this line or one before it.
 		if enc && encodeRE.MatchString(raw[at:end]) {
 			encoded = true
 		}
-		if encoded && dnsWords.in(low) && dnsLabelRE.MatchString(raw[at:end]) {
+		if encoded && lookup && dnsLabelRE.MatchString(raw[at:end]) {
 			return at, end
 		}
 	}
