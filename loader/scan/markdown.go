@@ -106,7 +106,9 @@ func scanShellBlock(fs *findings, text string, b codeBlock) {
 	body := text[b.start:b.end]
 	off := b.start
 	for _, line := range strings.SplitAfter(body, "\n") {
-		if shellSinkRE.MatchString(line) {
+		// An echo that only prints, or appends a setting to a file
+		// (echo "URL=https://…" >> .env), sends nothing.
+		if shellSinkRE.MatchString(line) && !printsText(line) {
 			for _, p := range patterns {
 				if p.rule != RuleSecretPath {
 					continue
