@@ -2,6 +2,7 @@ package scan
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"testing"
 )
@@ -25,28 +26,15 @@ import (
 // written to trip most of its tool's rules at once counts only from a
 // development source.
 
-// g12SingleFiles reads each root/NAME as one skill whose SKILL.md it is: a
-// harvester when harvest is set, else a probe. The sample is named by its
-// path under root; a missing file yields nothing, which the load test
-// reports.
+// g12SingleFiles reads each root/NAME as g9SingleFiles does, the sample's
+// folder named after the file's own folder (cases/benign-mixed/CLAUDE.md is
+// benign-mixed) when the name has one.
 func g12SingleFiles(root string, names []string, harvest bool) []sample {
-	var out []sample
-	for _, name := range names {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
-		if err != nil {
-			continue
+	out := g9SingleFiles(root, names, harvest)
+	for i := range out {
+		if d := path.Dir(out[i].id); d != "." {
+			out[i].dir = path.Base(d)
 		}
-		dir := filepath.Base(filepath.Dir(name))
-		if dir == "." {
-			dir = name
-		}
-		s := sample{id: name, dir: dir, skill: []File{{Path: "SKILL.md", Data: data}}}
-		if harvest {
-			s.attack, s.harvest = true, true
-		} else {
-			s.probe = true
-		}
-		out = append(out, s)
 	}
 	return out
 }
