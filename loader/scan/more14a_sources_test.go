@@ -8,8 +8,10 @@ import (
 // Sources gathered by issue 43's tenth session (helper g14a), whose share was
 // the artifacts of research papers and teaching material: a paper's labelled
 // skills, a course's or lab's "deliberately vulnerable" scenarios, and the
-// fixtures a skill-evaluation or gate tool ships to prove its own checks
-// (found through the false-positive reports registries filed against them).
+// fixtures a skill evaluator, linter or gate ships to prove its own checks
+// (found through the false-positive reports registries filed against them,
+// and by the fixture paths such tools share: tests/fixtures/malicious-skill,
+// examples/risky-skill, examples/bad-skill and the like).
 // Most paper artifacts looked at keep their skills off GitHub (Hugging Face
 // releases, zips that cannot be read here) or label categories that are not
 // a harvest; the report of g14a names them. A harvester is a fixture whose
@@ -121,13 +123,55 @@ func g14aLoadSkillGuardrail(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"safe-skill"})
 }
 
+// g14aLoadSkillRiskAuditor reads
+// honouralexwill/skill-risk-auditor-v1-without-saturnday's test-fixtures
+// (digit 5: development): malicious-skill, the auditor's failing case, has
+// the agent send its credentials to a collector among an override, a
+// curl|sudo bash, destructive commands, a hard-coded key and an encoded
+// payload (many attacks in one: development only), a harvester;
+// clean-skill, "a perfectly safe skill that formats JSON files", is a
+// probe. Laid out from read_file at
+// 2f502209742f4e7b98b735eb28014c0ace97486f.
+func g14aLoadSkillRiskAuditor(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test-fixtures")
+	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"clean-skill"})
+}
+
+// g14aLoadIpanalyticsSkillScan reads ipanalytics/SkillScan's examples (digit
+// 2: development): bad-skill, the linter's failing example, has the agent
+// read a secret config file and mail it away, among curl|sh, destructive
+// commands, an override, a hard-coded key and front-matter faults (many
+// attacks in one: development only), a harvester; good-skill ("skillscan
+// reports zero findings") is a probe. duplicate-a and duplicate-b are
+// quality fixtures. Laid out from read_file at
+// 2a6ca7e93d7a1a5d3a4a89cdebfab1181b229265.
+func g14aLoadIpanalyticsSkillScan(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return namedFixtures(tb, root, []string{"bad-skill"}, []string{"good-skill"})
+}
+
+// g14aLoadBuzzicraSkillguard reads buzzicra/skillguard's examples/bad-skill
+// (digit 8: held out), an "intentionally unsafe SkillGuard demo fixture"
+// whose expected result (examples/README.md) is "critical findings for
+// environment variable exfiltration and remote script execution": its setup
+// block sends OPENAI_API_KEY to a collector, besides a curl|bash and an
+// override, a harvester. bad-mcp and custom-rules are not skills; there is
+// no clean skill fixture. Laid out from read_file at
+// 0ab4e0abb5c77ae4a938d891ad5f71035fcda31b.
+func g14aLoadBuzzicraSkillguard(tb testing.TB, dir string) []sample {
+	return loadNamedHarvesters(tb, filepath.Join(dir, "examples"), []string{"bad-skill"})
+}
+
 var g14aSources = []corpusSource{
 	{name: "Evol-ai+SkillCompass", load: g14aLoadSkillCompass},
 	{name: "sattyamjjain+agent-audit-kit", load: g14aLoadAgentAuditKit},
 	{name: "AL-JANEF+janefskills", load: g14aLoadJanefskills},
 	{name: "agent-contracts+skill-preflight", load: g14aLoadSkillPreflight},
+	{name: "honouralexwill+skill-risk-auditor-v1-without-saturnday", load: g14aLoadSkillRiskAuditor},
+	{name: "ipanalytics+SkillScan", load: g14aLoadIpanalyticsSkillScan},
 	{name: "fevziegeyurtsevenler+damn-vulnerable-agent-skill", heldOut: true, load: g14aLoadDVAS},
 	{name: "T-Zevin+SkillGuardrail", heldOut: true, load: g14aLoadSkillGuardrail},
+	{name: "buzzicra+skillguard", heldOut: true, load: g14aLoadBuzzicraSkillguard},
 }
 
 func init() { corpusSources = append(corpusSources, g14aSources...) }
@@ -138,12 +182,15 @@ func init() { corpusSources = append(corpusSources, g14aSources...) }
 // figure quietly.
 func TestMore14aSourcesLoad(t *testing.T) {
 	want := map[string][2]int{
-		"Evol-ai+SkillCompass":                             {1, 2},
-		"sattyamjjain+agent-audit-kit":                     {1, 1},
-		"AL-JANEF+janefskills":                             {1, 1},
-		"agent-contracts+skill-preflight":                  {1, 1},
-		"fevziegeyurtsevenler+damn-vulnerable-agent-skill": {len(g14aDVASHarvesters), 0},
-		"T-Zevin+SkillGuardrail":                           {1, 1},
+		"Evol-ai+SkillCompass":                                   {1, 2},
+		"sattyamjjain+agent-audit-kit":                           {1, 1},
+		"AL-JANEF+janefskills":                                   {1, 1},
+		"agent-contracts+skill-preflight":                        {1, 1},
+		"fevziegeyurtsevenler+damn-vulnerable-agent-skill":       {len(g14aDVASHarvesters), 0},
+		"T-Zevin+SkillGuardrail":                                 {1, 1},
+		"honouralexwill+skill-risk-auditor-v1-without-saturnday": {1, 1},
+		"ipanalytics+SkillScan":                                  {1, 1},
+		"buzzicra+skillguard":                                    {1, 0},
 	}
 	checkSourceCounts(t, g14aSources, want)
 }
