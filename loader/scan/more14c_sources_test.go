@@ -1,0 +1,101 @@
+package scan
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// Sources gathered by issue 43's tenth session (helper g14c) by searching
+// public code BY CONTENT for the stores and sinks harvesters use (webhook
+// and paste sites, request catchers, SSH and cloud keys, .env files,
+// tokens) inside skill fixtures, and keeping only the fixtures whose
+// authors label them malicious (a corpus manifest with an expected result,
+// a README table, a test that expects a detection). A harvester is a
+// fixture whose author labels it an attack and whose text reads secrets or
+// the user's private data AND sends them away, in prose the model reads or
+// in a script the SKILL.md tells the agent to run; one that only gathers
+// keys, only prints them, only runs remote code or keeps its harvest in
+// code the SKILL.md never names is left out. Clean fixtures written for a
+// tool's tests are probes, counted apart from real skills. The split is
+// the first hex digit of sha256(OWNER/NAME): 0-7 development, 8-f held
+// out. The lists were fixed from the authors' labels before any verdict of
+// this scanner on them was seen; held-out ones are only measured.
+
+// g14cVeyraHarvesters are Anne117/veyra's attack-lab fixtures (digit 9:
+// held out) under tests/fixtures/attacks, each a SKILL.md. Its manifest
+// (ATTACK_CASES in src/veyra/attack_lab.py) files them as attacks and
+// says what each does: secret-exfiltration/env-dump ("Reveal env vars +
+// send externally"), multi-stage/data-sync ("read config -> extract key ->
+// send externally"), the v2 secret-exfiltration cases read-extract-post,
+// read-extract-webhook, read-secret-upload, many-unrelated-lines and
+// different-network-api ("read -> extract -> POST", "-> webhook",
+// "read secret -> upload", "-> urllib POST"), the v2 multi-stage
+// sensitive-transform-network and discovery-secret-network ("sensitive ->
+// transform -> network", "discovery -> secret -> network") and the v2
+// prompt-injection send-data-external ("send local config externally": a
+// database config, which holds its credentials). Left out:
+// v2/secret-exfiltration/read-transform-network, whose "local data" the
+// author says is "not demonstrably sensitive" (docs/attack-lab-v2.md);
+// v2/multi-stage/source-sensitive-network, the same text as data-sync
+// but its Purpose line (one sample, not two); prompt-injection/
+// exfiltrate-files, which sends "local files" with no secret or private
+// data named; the secret-access and sensitive-path cases, which read or
+// print a secret and send nothing; and the injection, download, shell,
+// obfuscation and MCP cases, other attacks. The repository has no snapshot
+// here: the session laid the files out from read_file at
+// 5b8c2df2e9b16c73ed6c2c619c6ea1691c419bcc.
+var g14cVeyraHarvesters = []string{
+	"multi-stage/data-sync",
+	"secret-exfiltration/env-dump",
+	"v2/multi-stage/discovery-secret-network",
+	"v2/multi-stage/sensitive-transform-network",
+	"v2/prompt-injection/send-data-external",
+	"v2/secret-exfiltration/different-network-api",
+	"v2/secret-exfiltration/many-unrelated-lines",
+	"v2/secret-exfiltration/read-extract-post",
+	"v2/secret-exfiltration/read-extract-webhook",
+	"v2/secret-exfiltration/read-secret-upload",
+}
+
+// g14cVeyraProbes are its benign fixtures (is_benign=True in the manifest)
+// of the categories that hold its harvesters and its v2 benign look-alikes
+// that are skills (legit-deps, local-build and legit-mcp are a script, a
+// script and an MCP config): a config helper that redacts secrets, a
+// metrics sender, a local report generator, and the look-alikes that set
+// environment variables, make HTTP requests, handle an incident, forbid
+// revealing secrets, document secrets handling, teach secure coding and
+// teach security concepts.
+var g14cVeyraProbes = []string{
+	"secret-exfiltration/benign",
+	"v2/benign-lookalikes/env-vars",
+	"v2/benign-lookalikes/http-requests",
+	"v2/benign-lookalikes/incident-response",
+	"v2/benign-lookalikes/never-reveal",
+	"v2/benign-lookalikes/secrets-doc",
+	"v2/benign-lookalikes/secure-coding",
+	"v2/benign-lookalikes/security-tutorial",
+	"v2/multi-stage/benign",
+	"v2/secret-exfiltration/benign-read-network",
+}
+
+func g14cLoadVeyra(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures/attacks")
+	return namedFixtures(tb, root, g14cVeyraHarvesters, g14cVeyraProbes)
+}
+
+var g14cSources = []corpusSource{
+	{name: "Anne117+veyra", heldOut: true, load: g14cLoadVeyra},
+}
+
+func init() { corpusSources = append(corpusSources, g14cSources...) }
+
+// TestMore14cSourcesLoad checks that each source of this file, when laid
+// out, yields every harvester and probe its lists name, and runs no
+// verdict: a fixture moved upstream must fail here rather than shrink a
+// figure quietly.
+func TestMore14cSourcesLoad(t *testing.T) {
+	want := map[string][2]int{
+		"Anne117+veyra": {len(g14cVeyraHarvesters), len(g14cVeyraProbes)},
+	}
+	checkSourceCounts(t, g14cSources, want)
+}
