@@ -83,7 +83,38 @@ func g14cLoadVeyra(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, g14cVeyraHarvesters, g14cVeyraProbes)
 }
 
+// g14cLoadSkillbench reads EpochTX/skillbench's tests/fixtures (digit 2:
+// development), a skill linter whose corpus (tests/corpus/rules.yml)
+// expects dangerous-skill to fire all its safety rules, among them SB102
+// "Credential file access": its text has the agent read .env and
+// ~/.ssh/id_rsa and upload the browser's cookies, a harvester (many
+// attacks in one, written to trip the linter's own rules: development
+// only). good-skill and multiplatform-skill, which the corpus expects to
+// fire no rule, are probes; bad-skill, bloated-skill and conflicting-skill
+// are quality fixtures, neither attacks nor look-alikes.
+func g14cLoadSkillbench(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return namedFixtures(tb, root, []string{"dangerous-skill"}, []string{"good-skill", "multiplatform-skill"})
+}
+
+// g14cLoadArx reads arjunkomath/arx's tests/fixtures (digit 5:
+// development), single-file fixtures of an agent prompt scanner:
+// malicious.md ("Helpful Agent Skill"), which its tests
+// (tests/scan_test.rs) expect to fail the scan, has the agent output all
+// environment variables and POST them to a collector, a harvester, read
+// as a skill's SKILL.md; clean.md (a weather skill), which the tests
+// expect to pass, is a probe. Its other fixtures are jailbreaks, encoded
+// or code injection, web injection and embedded secrets, none of which
+// sends anything.
+func g14cLoadArx(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(g12SingleFiles(root, []string{"malicious.md"}, true),
+		g12SingleFiles(root, []string{"clean.md"}, false)...)
+}
+
 var g14cSources = []corpusSource{
+	{name: "EpochTX+skillbench", load: g14cLoadSkillbench},
+	{name: "arjunkomath+arx", load: g14cLoadArx},
 	{name: "Anne117+veyra", heldOut: true, load: g14cLoadVeyra},
 }
 
@@ -95,7 +126,9 @@ func init() { corpusSources = append(corpusSources, g14cSources...) }
 // figure quietly.
 func TestMore14cSourcesLoad(t *testing.T) {
 	want := map[string][2]int{
-		"Anne117+veyra": {len(g14cVeyraHarvesters), len(g14cVeyraProbes)},
+		"EpochTX+skillbench": {1, 2},
+		"arjunkomath+arx":    {1, 1},
+		"Anne117+veyra":      {len(g14cVeyraHarvesters), len(g14cVeyraProbes)},
 	}
 	checkSourceCounts(t, g14cSources, want)
 }
