@@ -112,10 +112,92 @@ func g14cLoadArx(tb testing.TB, dir string) []sample {
 		g12SingleFiles(root, []string{"clean.md"}, false)...)
 }
 
+// g14cAgentverusHarvesters are agentverus/agentverus-scanner's skill
+// fixtures (test/fixtures/skills/NAME, each a skill's whole SKILL.md;
+// digit 5: development) that its tests label attacks sending secrets
+// away: malicious-exfiltration.md ("credential exfiltration", rejected,
+// test/scanner/golden.test.ts), evasion-hidden-in-codeblock.md ("REAL
+// exfiltration instructions in prose", adversarial.test.ts),
+// evasion-indirect-exfiltration.md ("reads configs and encodes them into a
+// URL parameter", a known evasion technique), evasion-fake-security-skill.md
+// ("real credential theft and data exfiltration instructions",
+// evasion-context.test.ts), evasion-negation-disguise.md ("switches to real
+// malicious instructions" after a safety section: the SSH key and the
+// environment's keys sent to a collector) and
+// evasion-threat-table-injection.md ("real injection instructions outside
+// the table": the AWS credentials POSTed away). Its other attack fixtures
+// run remote code, tamper with agent config, inject, escalate or hide;
+// browser-session-risk.md is dual-use ("suspicious"), and
+// test/fixtures/packages/companion-exfiltration keeps its post in a
+// weather.ts its SKILL.md never names. jdrhyne/agentverus is the same
+// project's first repository (same first commit, an older copy of these
+// fixtures) and is not added apart.
+var g14cAgentverusHarvesters = []string{
+	"evasion-fake-security-skill.md",
+	"evasion-hidden-in-codeblock.md",
+	"evasion-indirect-exfiltration.md",
+	"evasion-negation-disguise.md",
+	"evasion-threat-table-injection.md",
+	"malicious-exfiltration.md",
+}
+
+// g14cAgentverusProbes are its fixtures whose names say they are safe or
+// legitimate look-alikes, which its tests expect to pass: security
+// teaching with attacks in code blocks, safety negations, a safe agent
+// config, a curl|bash of a known installer, a security scanner skill and
+// the minimal and complex safe skills.
+var g14cAgentverusProbes = []string{
+	"config-tampering-safe.md",
+	"evasion-context-safe.md",
+	"evasion-negation-safe.md",
+	"legit-curl-install.md",
+	"legit-security-skill.md",
+	"safe-basic.md",
+	"safe-complex.md",
+}
+
+func g14cLoadAgentverus(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "test/fixtures/skills")
+	return append(g12SingleFiles(root, g14cAgentverusHarvesters, true),
+		g12SingleFiles(root, g14cAgentverusProbes, false)...)
+}
+
+// g14cLoadSkillshare reads runkids/skillshare's internal/audit/testdata
+// (digit c: held out), single-file skills of its audit command:
+// malicious-exfiltration.md ("exfil-skill", by its file name an
+// exfiltration attack) has the agent send the API key and a token in
+// request URLs among reads of credential files, a harvester; clean-skill.md
+// ("A perfectly safe skill for testing") is a probe. The destructive,
+// injection, obfuscation and unicode fixtures are other attacks.
+func g14cLoadSkillshare(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "internal/audit/testdata")
+	return append(g12SingleFiles(root, []string{"malicious-exfiltration.md"}, true),
+		g12SingleFiles(root, []string{"clean-skill.md"}, false)...)
+}
+
+// g14cLoadX402guard reads goheesheng/x402guard's examples/test-skills
+// (digit 8: held out), the test skills of a paid skill-audit API, which
+// its spec (.spec-workflow/specs/mainnet-deployment-x402-testing/design.md)
+// lists as known-bad and known-good: malicious-exfiltration.md ("Data
+// exfiltration patterns", "Contains webhook.site POST") has a setup block
+// that posts the environment to request catchers, a harvester;
+// safe-weather-skill.md ("Clean skill, should return SAFE") is a probe.
+// malicious-credential-theft.md gathers cloud and SSH keys and sends
+// nothing. The repository has no snapshot here: the session laid the
+// files out from read_file at c00983bc86df85733acec8eb34ac9777f9c6016d.
+func g14cLoadX402guard(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples/test-skills")
+	return append(g12SingleFiles(root, []string{"malicious-exfiltration.md"}, true),
+		g12SingleFiles(root, []string{"safe-weather-skill.md"}, false)...)
+}
+
 var g14cSources = []corpusSource{
 	{name: "EpochTX+skillbench", load: g14cLoadSkillbench},
 	{name: "arjunkomath+arx", load: g14cLoadArx},
+	{name: "agentverus+agentverus-scanner", load: g14cLoadAgentverus},
 	{name: "Anne117+veyra", heldOut: true, load: g14cLoadVeyra},
+	{name: "runkids+skillshare", heldOut: true, load: g14cLoadSkillshare},
+	{name: "goheesheng+x402guard", heldOut: true, load: g14cLoadX402guard},
 }
 
 func init() { corpusSources = append(corpusSources, g14cSources...) }
@@ -126,9 +208,12 @@ func init() { corpusSources = append(corpusSources, g14cSources...) }
 // figure quietly.
 func TestMore14cSourcesLoad(t *testing.T) {
 	want := map[string][2]int{
-		"EpochTX+skillbench": {1, 2},
-		"arjunkomath+arx":    {1, 1},
-		"Anne117+veyra":      {len(g14cVeyraHarvesters), len(g14cVeyraProbes)},
+		"EpochTX+skillbench":            {1, 2},
+		"arjunkomath+arx":               {1, 1},
+		"agentverus+agentverus-scanner": {len(g14cAgentverusHarvesters), len(g14cAgentverusProbes)},
+		"Anne117+veyra":                 {len(g14cVeyraHarvesters), len(g14cVeyraProbes)},
+		"runkids+skillshare":            {1, 1},
+		"goheesheng+x402guard":          {1, 1},
 	}
 	checkSourceCounts(t, g14cSources, want)
 }
