@@ -75,23 +75,6 @@ func g14aLoadJanefskills(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, []string{"risky-skill"}, []string{"safe-skill"})
 }
 
-// g14aLoadSkillPreflight reads agent-contracts/skill-preflight's examples
-// (digit 4: development): risky-skill (shell-super-agent, which the README's
-// example output grades "High risk, do not install blindly") has the agent
-// read .env, API keys, browser cookies and SSH keys and upload them to a
-// webhook, among an override, a curl|sh and an rm (many attacks in one:
-// development only), a harvester; good-skill (safe-doc-review, the README's
-// "Recommended" example) is a probe. Only the actions-marketplace mirror
-// (actions-marketplace-validations/agent-contracts_skill-preflight) is
-// stored; the two SKILL.md files were laid out from read_file at its
-// 20a8bc8f991afbad64b5dc3c238898c36c809a46, without the fixtures' other
-// files (risky-skill's .mcp.json, package.json, requirements.txt and
-// scripts/install.ps1; good-skill's references and examples).
-func g14aLoadSkillPreflight(tb testing.TB, dir string) []sample {
-	root := filepath.Join(dir, "examples")
-	return namedFixtures(tb, root, []string{"risky-skill"}, []string{"good-skill"})
-}
-
 // g14aDVASHarvesters are fevziegeyurtsevenler/damn-vulnerable-agent-skill's
 // scenarios (digit b: held out), a hands-on lab of "deliberately vulnerable,
 // defanged" skills whose solutions/NN-*.md name each lesson:
@@ -108,19 +91,6 @@ var g14aDVASHarvesters = []string{"04-data-exfiltration", "06-pii-leak"}
 
 func g14aLoadDVAS(tb testing.TB, dir string) []sample {
 	return loadNamedHarvesters(tb, filepath.Join(dir, "scenarios"), g14aDVASHarvesters)
-}
-
-// g14aLoadSkillGuardrail reads T-Zevin/SkillGuardrail's testdata (digit d:
-// held out): malicious-skill ("Deliberately unsafe fixture used only by
-// SkillGuardrail tests", which TestRepositoryFixtures expects to be
-// critical) has the agent read the SSH key, the AWS credentials and the
-// environment and send them base64'd to a collector, and its
-// scripts/persist.sh, which the SKILL.md says to run, posts the SSH key
-// too: a harvester. safe-skill, which the same test expects to pass, is a
-// probe. Laid out from read_file at 58c5b4874191bdc0d05ee7317e8d6e66257a038b.
-func g14aLoadSkillGuardrail(tb testing.TB, dir string) []sample {
-	root := filepath.Join(dir, "testdata")
-	return namedFixtures(tb, root, []string{"malicious-skill"}, []string{"safe-skill"})
 }
 
 // g14aLoadSkillRiskAuditor reads
@@ -150,28 +120,19 @@ func g14aLoadIpanalyticsSkillScan(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, root, []string{"bad-skill"}, []string{"good-skill"})
 }
 
-// g14aLoadBuzzicraSkillguard reads buzzicra/skillguard's examples/bad-skill
-// (digit 8: held out), an "intentionally unsafe SkillGuard demo fixture"
-// whose expected result (examples/README.md) is "critical findings for
-// environment variable exfiltration and remote script execution": its setup
-// block sends OPENAI_API_KEY to a collector, besides a curl|bash and an
-// override, a harvester. bad-mcp and custom-rules are not skills; there is
-// no clean skill fixture. Laid out from read_file at
-// 0ab4e0abb5c77ae4a938d891ad5f71035fcda31b.
-func g14aLoadBuzzicraSkillguard(tb testing.TB, dir string) []sample {
-	return loadNamedHarvesters(tb, filepath.Join(dir, "examples"), []string{"bad-skill"})
-}
-
+// Left out when the sources were merged: agent-contracts/skill-preflight,
+// which more14d_sources_test.go reads from its stored mirror, and the held-out
+// T-Zevin/SkillGuardrail malicious-skill and buzzicra/skillguard bad-skill,
+// which pack several attacks into one skill (a harvest beside persistence,
+// remote code and an override): such skills count from development sources
+// only, and two of this session's helpers judged them so.
 var g14aSources = []corpusSource{
 	{name: "Evol-ai+SkillCompass", load: g14aLoadSkillCompass},
 	{name: "sattyamjjain+agent-audit-kit", load: g14aLoadAgentAuditKit},
 	{name: "AL-JANEF+janefskills", load: g14aLoadJanefskills},
-	{name: "agent-contracts+skill-preflight", load: g14aLoadSkillPreflight},
 	{name: "honouralexwill+skill-risk-auditor-v1-without-saturnday", load: g14aLoadSkillRiskAuditor},
 	{name: "ipanalytics+SkillScan", load: g14aLoadIpanalyticsSkillScan},
 	{name: "fevziegeyurtsevenler+damn-vulnerable-agent-skill", heldOut: true, load: g14aLoadDVAS},
-	{name: "T-Zevin+SkillGuardrail", heldOut: true, load: g14aLoadSkillGuardrail},
-	{name: "buzzicra+skillguard", heldOut: true, load: g14aLoadBuzzicraSkillguard},
 }
 
 func init() { corpusSources = append(corpusSources, g14aSources...) }
@@ -185,12 +146,9 @@ func TestMore14aSourcesLoad(t *testing.T) {
 		"Evol-ai+SkillCompass":                                   {1, 2},
 		"sattyamjjain+agent-audit-kit":                           {1, 1},
 		"AL-JANEF+janefskills":                                   {1, 1},
-		"agent-contracts+skill-preflight":                        {1, 1},
 		"fevziegeyurtsevenler+damn-vulnerable-agent-skill":       {len(g14aDVASHarvesters), 0},
-		"T-Zevin+SkillGuardrail":                                 {1, 1},
 		"honouralexwill+skill-risk-auditor-v1-without-saturnday": {1, 1},
 		"ipanalytics+SkillScan":                                  {1, 1},
-		"buzzicra+skillguard":                                    {1, 0},
 	}
 	checkSourceCounts(t, g14aSources, want)
 }

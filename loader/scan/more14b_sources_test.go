@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,11 +14,10 @@ import (
 
 // Sources gathered by issue 43's tenth session (helper g14b) from poisoned
 // MCP servers and tool definitions: tool-poisoning demos, MCP scanners'
-// fixtures and benchmarks of MCP attacks. Each poisoned tool is laid out as
-// a skill whose SKILL.md holds the tool's name and description (front
-// matter) and its input schema (body) as the model reads them
-// (g14bToolSkill), read from the repository's own files: a tools/list
-// capture, a server's decorators or a payload file. A harvester is a tool
+// fixtures and benchmarks of MCP attacks. Each tool is read as the
+// definition a server lists (name, description, input schema) from the
+// repository's own files: a tools/list capture, a server's decorators or a
+// payload file, and judged as a tool is. A poisoned tool here is one
 // whose author labels it poisoned or malicious (a fixture's name and the
 // test that expects a finding, a benchmark's truth file, a README's attack
 // table, a payload file's attack class) and whose text has the model read
@@ -34,42 +32,10 @@ import (
 // labels before any verdict of this scanner on them was seen; held-out
 // ones are only measured.
 
-// g14bToolSkill lays one tool out as a skill: its name and description in
-// the front matter (the description as a YAML block, its text unchanged)
-// and its input schema, as JSON, in the body.
-func g14bToolSkill(t *mcp.Tool) []File {
-	var b strings.Builder
-	b.WriteString("---\nname: " + t.Name + "\ndescription: |\n")
-	for _, line := range strings.Split(strings.TrimRight(t.Description, "\n"), "\n") {
-		if line == "" {
-			b.WriteString("\n")
-			continue
-		}
-		b.WriteString("  " + line + "\n")
-	}
-	b.WriteString("---\n\n# " + t.Name + "\n\n## Input schema\n\n```json\n")
-	var schema bytes.Buffer
-	enc := json.NewEncoder(&schema)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	in := t.InputSchema
-	if in == nil {
-		in = json.RawMessage(`{"type":"object"}`)
-	}
-	if err := enc.Encode(in); err != nil {
-		schema.Reset()
-		schema.WriteString(`{"type":"object"}` + "\n")
-	}
-	b.WriteString(schema.String() + "```\n")
-	return []File{{Path: "SKILL.md", Data: []byte(b.String())}}
-}
-
-// g14bToolSample is a tool laid out as a harvester skill, or as a probe.
-func g14bToolSample(id string, t *mcp.Tool, harvester bool) sample {
-	return sample{
-		id: id, dir: t.Name, skill: g14bToolSkill(t),
-		attack: harvester, harvest: harvester, probe: !harvester,
-	}
+// g14bToolSample is a poisoned tool (an attack tool, judged as a tool
+// definition is), or a clean tool written for a scanner's tests (a probe).
+func g14bToolSample(id string, t *mcp.Tool, poisoned bool) sample {
+	return sample{id: id, tool: t, attack: poisoned, probe: !poisoned}
 }
 
 // g14bPick keeps the tools of a listing that a list names (file:tool), in
@@ -498,7 +464,7 @@ func init() { corpusSources = append(corpusSources, g14bSources...) }
 // TestG14bSourcesLoad checks that each source of this file, when laid out,
 // yields the harvesters and probes its lists name, with no scan.
 func TestG14bSourcesLoad(t *testing.T) {
-	checkSourceCounts(t, g14bSources, map[string][2]int{
+	want := map[string][2]int{
 		"SamsonCyber+mcp-poison":              {len(g14bSamsonHarvesters), len(g14bSamsonProbes)},
 		"ElnatanAnbelu+mcp-scanner-benchmark": {len(g14bElnatanHarvesters), len(g14bElnatanProbes)},
 		"CISECSL+mcp-tool-poisoning-poc":      {2, 0},
@@ -506,5 +472,25 @@ func TestG14bSourcesLoad(t *testing.T) {
 		"alexandriashai+mcp-guardian":         {len(g14bGuardianHarvesters), len(g14bGuardianProbes)},
 		"acuvity+mcp-server-everything-wrong": {len(g14bEverythingWrongHarvesters), 0},
 		"gensecaihq+mcp-poisoning-poc":        {len(g14bPoisoningPocHarvesters), 0},
-	})
+	}
+	for _, src := range g14bSources {
+		dir := filepath.Join(corpusRoot(), src.name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var poisoned, probes int
+		for _, s := range src.load(t, dir) {
+			switch {
+			case s.tool == nil || s.tool.Description == "":
+				t.Errorf("%s %s: no tool definition", src.name, s.id)
+			case s.attack:
+				poisoned++
+			case s.probe:
+				probes++
+			}
+		}
+		if got := [2]int{poisoned, probes}; got != want[src.name] {
+			t.Errorf("%s: %d poisoned tools and %d probes, want %d and %d", src.name, got[0], got[1], want[src.name][0], want[src.name][1])
+		}
+	}
 }

@@ -329,6 +329,8 @@ func (s *sample) class() string {
 		return "harvester skills"
 	case s.attack:
 		return "other attack skills"
+	case s.tool != nil && s.probe:
+		return "clean tools written as probes"
 	case s.tool != nil && s.source == "getmcpm+mcp-guardbench":
 		return "generated clean tools"
 	case s.tool != nil:
