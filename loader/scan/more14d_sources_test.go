@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Sources gathered by issue 43's fourteenth session (helper g14d) from
+// Sources gathered by issue 43's tenth session (helper g14d) from
 // detection-engineering material: the fixtures of rule-based skill
 // scanners, policy gates and agent guards (ClawVet, ClawCare, SkillPreflight,
 // triflow) that ship skills they label malicious (a README table, a test that
