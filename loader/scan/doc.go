@@ -97,6 +97,13 @@
 //     upload of a file, env files named for secrets, a home folder's
 //     ~/.credentials, a file sent to an address given as numbers or
 //     decoded, and data encoded into DNS lookups' names all withhold.
+//     Version 11 reads a block the skill tells the agent to run ("Run the
+//     check:", "Upload the environment:") as the skill's own act, whatever
+//     its heading or lead says of attacks or threats, and what a block says
+//     of itself in a comment no longer makes it an example: those words
+//     are the author's to write. A link whose query carries what the skill
+//     had the model build from the secrets it found (?data={summary})
+//     sends them (harvest_link.go).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

@@ -202,11 +202,36 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 	body := frontMatterEnd(raw)
 	for i, b := range blocks {
 		from := max(b.start-400, body, sectionStart(prose, b.start))
-		example[i] = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[min(from, b.start):b.start], " ")) ||
-			exampleLeadRE.MatchString(dottedRE.ReplaceAllString(raw[b.start:min(b.start+200, b.end)], " ")) ||
-			exampleLeadRE.MatchString(headingsAbove(prose, b.start))
+		example[i] = !runLead(prose, b.start) &&
+			(exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[min(from, b.start):b.start], " ")) ||
+				exampleLeadRE.MatchString(headingsAbove(prose, b.start)))
 	}
 	return example
+}
+
+// runVerbRE is a verb that tells the agent to run what follows.
+var runVerbRE = regexp.MustCompile(`(?i)\b(?:run|execute|exec|paste|invoke|launch|enter|type|exfiltrate|send|upload|post)\b`)
+
+// runLead reports whether the sentence that leads into the code block at
+// pos tells the agent to run it ("Run:", "Execute the following"): an
+// order to run is no example, whatever the words around it say of attacks
+// or threats. Otherwise a harvest need only sit under "## Threat
+// detection" to pass as one.
+func runLead(prose string, pos int) bool {
+	// pos is where the block's body starts: the lead ends above its fence.
+	line := strings.LastIndexByte(prose[:max(pos-1, 0)], '\n') + 1
+	if fence := strings.TrimSpace(prose[line:pos]); strings.HasPrefix(fence, "```") || strings.HasPrefix(fence, "~~~") {
+		pos = line
+	}
+	end := len(strings.TrimRight(prose[:pos], " \t\r\n"))
+	start, _ := sentenceAt(prose, max(end-1, 0))
+	lead := prose[start:end]
+	for _, m := range runVerbRE.FindAllStringIndex(lead, -1) {
+		if !statedAt(lead, m[0]) && !deniedAt(lead, m[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // scanHarvest reports a file that harvests secrets, or reads one and sends
@@ -217,6 +242,7 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples func() []bool) {
 	lower := strings.ToLower(raw)
 	scanProseHarvests(fs, raw, lower, prose, blocks, examples) // harvest_prose.go
+	scanGatheredLinks(fs, raw, lower)                          // harvest_link.go
 	// A walk of the home folder that keeps key files by their names
 	// (os.walk(home) and n.endswith(".pem")) searches it for keys: what it
 	// opens after is read from a store.
