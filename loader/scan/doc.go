@@ -103,7 +103,11 @@
 //     of itself in a comment no longer makes it an example: those words
 //     are the author's to write. A link whose query carries what the skill
 //     had the model build from the secrets it found (?data={summary})
-//     sends them (harvest_link.go).
+//     sends them (harvest_link.go). The order to ignore instructions in
+//     French, Spanish, German, Italian or Portuguese, whose pattern also
+//     reads English, is denied ("Must not ignore previous instructions")
+//     and stated ("fallback models ignore instructions") as the English
+//     one is.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

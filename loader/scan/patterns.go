@@ -198,7 +198,7 @@ var patterns = []pattern{
 		[]string{"ignore", "disregard", "forget", "override", "bypass", "set aside", "abandon"}).around(150).strongIn(allKinds).negatable().addressed(),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignora|olvida|omite)\s+(?:\w+\s+){0,3}?(?:instrucciones|reglas|indicaciones)\b|\b(?:ignorez?|oubliez?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|r[eè]gles)\b|\b(?:ignoriere|ignorieren|vergiss|vergessen)\s+(?:\w+\s+){0,3}?(?:anweisungen|regeln|vorgaben)\b|\b(?:ignora|dimentica)\s+(?:\w+\s+){0,3}?(?:istruzioni|regole)\b|\b(?:ignore|esqueça|esqueca)\s+(?:\w+\s+){0,3}?(?:instruções|instrucoes|regras)\b`,
-		[]string{"ignor", "olvida", "omite", "oubli", "vergiss", "vergessen", "dimentica", "esque"}).strongIn(allKinds),
+		[]string{"ignor", "olvida", "omite", "oubli", "vergiss", "vergessen", "dimentica", "esque"}).strongIn(allKinds).negatable().addressed(),
 	mk(RuleDirective, "a threat that pressures the model to comply",
 		`\b(?:the\s+)?(?:application|system|app|server|agent|program|tool|computer)\s+will\s+crash\b|\b(?:all\s+)?(?:the\s+)?(?:user'?s?\s+)?data\s+will\s+be\s+lost\b|\b(?:very\s+){2,}important\b`,
 		[]string{"crash", "will be lost", "very very"}).notIn(kindCode),
