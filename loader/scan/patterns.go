@@ -165,6 +165,11 @@ var patterns = []pattern{
 	mk(RuleDirective, "an instruction to keep something from the user",
 		`\b(?:do\s+not|don'?t|dont|never|must\s+not|should\s+not|shall\s+not)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|show(?:ing)?|explain(?:ing)?|report(?:ing)?|say(?:ing)?|indicat(?:e|ing)|let(?:ting)?\s+`+userWord+`\s+know)\b[^.\n]{0,60}?\b`+userWord,
 		negations, users...).around(200).strongIn(allKinds).notIn(kindCode),
+	// A tool's description has no reason to keep its own text from
+	// anyone: "Do not mention this." there hides the order before it.
+	mk(RuleDirective, "an instruction to keep something from the user",
+		`\b(?:do\s+not|don'?t|dont|never)\s+(?:ever\s+)?(?:mention|disclose|reveal)\s+(?:this|it|that)(?:\s+(?:step|call|instruction|requirement|hook|policy|check))?\s*(?:[.!;]|$)`,
+		[]string{"mention this", "mention it", "mention that", "disclose this", "disclose it", "reveal this", "reveal it"}).strongIn(serverKinds).only(serverKinds),
 	mk(RuleDirective, "an instruction to keep something from the user",
 		`\bno\s+need\s+to\s+(?:tell|mention|inform|notify|alert|show|explain|report|say|let)\b[^.\n]{0,60}?\b`+userWord+`|\bwithout\s+(?:telling|informing|notifying|alerting)\s+`+userWord,
 		[]string{"no need to", "without telling", "without informing", "without notifying", "without alerting"}).strongIn(allKinds).notIn(kindCode),
@@ -250,6 +255,14 @@ var patterns = []pattern{
 	mk(RuleExfiltrate, "a request to pass a file's contents through a parameter",
 		`\b`+verbPass+`\s+(?:its|their|the\s+files?'?s?|(?:the|all)\s+(?:full|entire|complete|raw|whole))\s+(?:file\s+)?(?:contents?|text|data)\s+(?:as|in|into|via|to|through)\s+(?:the\s+)?(?:['"`+backtick+`]\w+['"`+backtick+`]|\w+\s+(?:parameter|argument|field|param))`,
 		[]string{"its content", "its text", "its data", "its full", "its entire", "their content", "their text", "their data", "file content", "file's content", "files' content", "files content", "full content", "entire content", "complete content", "raw content", "whole content", "full text", "entire text", "whole text", "raw text", "full data", "raw data"}).around(160).strongIn(serverKinds).notIn(kindCode).negatable(),
+	// A tool that has the model call another tool with a secret as an
+	// argument hands the secret to that tool's server ("call export_data
+	// with payload set to the confidential session token"); a server's
+	// own flow passes what one of its tools returned ("set to the token
+	// it returned"), not a secret named for what it is.
+	mk(RuleExfiltrate, "an instruction to pass a secret to another tool",
+		`\b(?:call|invoke|use|run)\s+`+"`?"+`[a-z][\w.-]*`+"`?"+`\s+(?:tool\s+)?with\s+[^.\n]{0,80}?\b(?:set\s+to|=|containing|holding)\s+(?:the\s+)?(?:(?:confidential|secret|session|private|full|raw|file'?s?|token)\s+){1,3}(?:tokens?|credentials?|secrets?|passwords?|api\s+keys?|keys?|contents)\b`,
+		[]string{" with "}, "token", "credential", "secret", "password", "api key", "private key", "contents").around(200).strongIn(serverKinds).only(serverKinds).negatable(),
 	mk(RuleExfiltrate, "a Markdown image whose address carries data for the model to fill in",
 		`!\[[^\]\n]{0,200}\]\(\s*<?https?://[^\s)]*[?&#/][^\s)]*(?:\{[^}\n]{1,200}\}|\$\{|\[[A-Z_ ]{3,}\]|<[a-z_ ]{3,}>)`,
 		[]string{"!["}).strongIn(allKinds),
