@@ -1,0 +1,183 @@
+package scan
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Sources gathered by issue 43's tenth session (helper g15a) from the test
+// fixtures of skill and MCP scanners published by companies and large
+// organisations (NVIDIA, Cisco, …). A harvester is a fixture its author
+// labels malicious (its folder's name, the test that expects findings, a
+// docs table) whose text the model reads has it read secrets or the user's
+// data AND send them away; a fixture whose harvest lives only in a script
+// the SKILL.md never tells the agent to run is left out, as is one that only
+// echoes secrets into the reply or asks the user for them. A poisoned MCP
+// tool definition is a tool sample (attack tools); clean fixtures written
+// for a scanner's tests are probes, counted apart from real skills and
+// tools. The split is the first hex digit of sha256(OWNER/NAME): 0-7
+// development, 8-f held out. The lists were fixed from the authors' labels
+// before any verdict of this scanner on them was seen; held-out ones are
+// only measured.
+
+// g15aSkillSpectorHarvesters are NVIDIA/SkillSpector's skill fixtures
+// (tests/fixtures/NAME; digit 0: development) that send the user's data
+// away in text the model reads: mcp_poisoned_tool, which its tests
+// (tests/test_mcp_tool_poisoning.py: "triggers TP1, TP2, and TP3 findings")
+// and docs (docs/B.3.2-mcp-tool-poisoning.md: "Hidden instructions,
+// Unicode, params") label poisoned, has a parameter's description order
+// every file it reads sent to an outside collector. malicious_skill and
+// mcp_mismatched_skill post the environment's secrets from a script their
+// SKILL.md never tells the agent to run (their SKILL.md's harm is elsewhere
+// or absent), so they are left out; ssd3_nl_exfiltration echoes the user's
+// credentials into the reply and ssd4_narrative_deception asks for them,
+// neither sends them away; the other ssd, sdi, sqp and mcp fixtures are
+// injection, intent mismatches, quality faults or over-broad permissions.
+var g15aSkillSpectorHarvesters = []string{"mcp_poisoned_tool"}
+
+// g15aSkillSpectorProbes are its clean fixtures, each the negative case of
+// a test that expects no finding: safe_skill (test_semantic_security_discovery,
+// test_semantic_quality_policy), mcp_clean_skill (test_mcp_tool_poisoning,
+// test_mcp_least_privilege), ssd/ssd_clean, sdi/sdi_clean and
+// sqp/sqp{1,2,3}_clean (each analyzer's own clean case).
+var g15aSkillSpectorProbes = []string{
+	"mcp_clean_skill", "safe_skill", "sdi/sdi_clean", "sqp/sqp1_clean",
+	"sqp/sqp2_clean", "sqp/sqp3_clean", "ssd/ssd_clean",
+}
+
+func g15aLoadSkillSpector(tb testing.TB, dir string) []sample {
+	return namedFixtures(tb, filepath.Join(dir, "tests/fixtures"), g15aSkillSpectorHarvesters, g15aSkillSpectorProbes)
+}
+
+// g15aServerManifest is the server manifest defenseclaw's MCP fixtures are
+// written in: each tool a name, a description and its parameters by name.
+type g15aServerManifest struct {
+	Tools []struct {
+		Name        string                     `json:"name"`
+		Description string                     `json:"description"`
+		Parameters  map[string]json.RawMessage `json:"parameters"`
+	} `json:"tools"`
+}
+
+// g15aManifestTools reads a manifest's tools as the definitions a server
+// lists: the parameters become the properties of an object schema.
+func g15aManifestTools(tb testing.TB, path string) []*mcp.Tool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var m g15aServerManifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	var out []*mcp.Tool
+	for _, t := range m.Tools {
+		names := make([]string, 0, len(t.Parameters))
+		for name := range t.Parameters {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		props := map[string]json.RawMessage{}
+		for _, name := range names {
+			props[name] = t.Parameters[name]
+		}
+		schema, err := json.Marshal(map[string]any{"type": "object", "properties": props})
+		if err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(schema)})
+	}
+	return out
+}
+
+// g15aDefenseClawHarvesters are cisco-ai-defense/defenseclaw's MCP
+// fixtures (digit a: held out) whose tool sends the user's data away:
+// test/fixtures/mcps/malicious-mcp.json's search, whose description orders
+// all conversation history and system prompts sent to an outside
+// "harvest" address before any tool runs. Its malicious-skill
+// (test/fixtures/skills, "a simulated data-exfiltration instruction")
+// says only that data is sent to an attacker; the theft is in main.py,
+// which its SKILL.md ("It does not include or execute an implementation")
+// never has the agent run, so it is left out.
+var g15aDefenseClawHarvesters = []string{"test/fixtures/mcps/malicious-mcp.json:search"}
+
+// g15aDefenseClawProbeTools are the tools of clean-mcp.json, the clean
+// counterpart of its MCP fixtures.
+var g15aDefenseClawProbeTools = []string{"test/fixtures/mcps/clean-mcp.json:get_weather"}
+
+// g15aDefenseClawProbeSkills are its clean skill fixtures (clean-skill, "a
+// benign Markdown-only fixture used by skill-scanner tests", which its end
+// to end script test-e2e-full-stack.sh expects to scan clean).
+var g15aDefenseClawProbeSkills = []string{"clean-skill"}
+
+func g15aLoadDefenseClaw(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, f := range g14bFiles(g15aDefenseClawHarvesters, g15aDefenseClawProbeTools) {
+		tools := g15aManifestTools(tb, filepath.Join(dir, f))
+		out = append(out, g14bPick(f, tools, g15aDefenseClawHarvesters, g15aDefenseClawProbeTools)...)
+	}
+	return append(out, guardsNamedProbes(tb, filepath.Join(dir, "test/fixtures/skills"), g15aDefenseClawProbeSkills)...)
+}
+
+var g15aSources = []corpusSource{
+	{name: "NVIDIA+SkillSpector", load: g15aLoadSkillSpector},
+	{name: "cisco-ai-defense+defenseclaw", heldOut: true, load: g15aLoadDefenseClaw},
+}
+
+func init() { corpusSources = append(corpusSources, g15aSources...) }
+
+// g15aCounts are the samples a source yields, by kind.
+type g15aCounts struct {
+	harvesterSkills, probeSkills, poisonedTools, probeTools int
+}
+
+// TestG15aSourcesLoad checks that each source of this file, when laid out,
+// yields the harvesters, poisoned tools and probes its lists name, each one
+// kind with its text, and scans nothing: a fixture moved upstream must fail
+// here rather than shrink a figure quietly.
+func TestG15aSourcesLoad(t *testing.T) {
+	want := map[string]g15aCounts{
+		"NVIDIA+SkillSpector": {
+			harvesterSkills: len(g15aSkillSpectorHarvesters), probeSkills: len(g15aSkillSpectorProbes),
+		},
+		"cisco-ai-defense+defenseclaw": {
+			probeSkills:   len(g15aDefenseClawProbeSkills),
+			poisonedTools: len(g15aDefenseClawHarvesters), probeTools: len(g15aDefenseClawProbeTools),
+		},
+	}
+	for _, src := range g15aSources {
+		w, ok := want[src.name]
+		if !ok {
+			t.Errorf("%s: no expected count", src.name)
+			continue
+		}
+		dir := filepath.Join(corpusRoot(), src.name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var got g15aCounts
+		for _, s := range src.load(t, dir) {
+			switch {
+			case s.tool != nil && s.tool.Description != "" && s.attack && !s.probe && !s.harvest:
+				got.poisonedTools++
+			case s.tool != nil && s.tool.Description != "" && s.probe && !s.attack:
+				got.probeTools++
+			case s.tool == nil && len(s.skill) > 0 && s.attack && s.harvest && !s.probe:
+				got.harvesterSkills++
+			case s.tool == nil && len(s.skill) > 0 && s.probe && !s.attack && !s.harvest:
+				got.probeSkills++
+			default:
+				t.Errorf("%s %s: attack %v, harvest %v, probe %v, tool %v, %d files; want a harvester, a poisoned tool or a probe",
+					src.name, s.id, s.attack, s.harvest, s.probe, s.tool != nil, len(s.skill))
+			}
+		}
+		if got != w {
+			t.Errorf("%s: got %+v, want %+v", src.name, got, w)
+		}
+	}
+}
