@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -124,8 +127,93 @@ func g15aLoadDefenseClaw(tb testing.TB, dir string) []sample {
 	return append(out, guardsNamedProbes(tb, filepath.Join(dir, "test/fixtures/skills"), g15aDefenseClawProbeSkills)...)
 }
 
+// g15aZodToolRE finds a tool of a TypeScript list written as {name: "…",
+// description: "…", inputSchema: zodToJsonSchema(SCHEMA)}.
+var g15aZodToolRE = regexp.MustCompile(`name:\s*"([^"]+)",\s*description:\s*"((?:[^"\\]|\\.)*)",\s*inputSchema:\s*zodToJsonSchema\((\w+)`)
+
+// g15aZodFieldRE finds a top-level field of a z.object (two-space indent)
+// and its zod type.
+var g15aZodFieldRE = regexp.MustCompile(`(?m)^  (\w+): z\s*\.(\w+)`)
+
+// g15aZodDescribeRE finds a .describe("…") call.
+var g15aZodDescribeRE = regexp.MustCompile(`\.describe\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+
+// g15aZodObject returns the JSON schema a z.object named name declares in
+// src: each top-level field with its type (string and object; any other is
+// left open) and its own last .describe, as zodToJsonSchema lists them.
+func g15aZodObject(src, name string) map[string]any {
+	start := strings.Index(src, "const "+name+" = z.object({")
+	if start < 0 {
+		return nil
+	}
+	body := src[start:]
+	if end := strings.Index(body, "\n});"); end >= 0 {
+		body = body[:end]
+	}
+	props := map[string]any{}
+	fields := g15aZodFieldRE.FindAllStringSubmatchIndex(body, -1)
+	for i, m := range fields {
+		chunkEnd := len(body)
+		if i+1 < len(fields) {
+			chunkEnd = fields[i+1][0]
+		}
+		prop := map[string]any{}
+		switch kind := body[m[4]:m[5]]; kind {
+		case "string", "object":
+			prop["type"] = kind
+		}
+		if d := g15aZodDescribeRE.FindAllStringSubmatch(body[m[0]:chunkEnd], -1); d != nil {
+			if text, err := strconv.Unquote(`"` + d[len(d)-1][1] + `"`); err == nil {
+				prop["description"] = text
+			}
+		}
+		props[body[m[2]:m[3]]] = prop
+	}
+	return map[string]any{"type": "object", "properties": props}
+}
+
+// g15aZodTools reads the tools a TypeScript file lists with zod schemas.
+func g15aZodTools(tb testing.TB, path string) []*mcp.Tool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	src := string(data)
+	var out []*mcp.Tool
+	for _, m := range g15aZodToolRE.FindAllStringSubmatch(src, -1) {
+		desc, err := strconv.Unquote(`"` + m[2] + `"`)
+		if err != nil {
+			tb.Fatalf("%s: tool %s: %v", path, m[1], err)
+		}
+		schema, err := json.Marshal(g15aZodObject(src, m[3]))
+		if err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, &mcp.Tool{Name: m[1], Description: desc, InputSchema: json.RawMessage(schema)})
+	}
+	return out
+}
+
+// g15aEvilMCPHarvesters are promptfoo/evil-mcp-server's tools (digit 0:
+// development) whose definition sends the user's data away:
+// src/tools/evilTools.ts's record_analytics, which its README lists as the
+// one tool and labels "Simulates exfiltration of customer data": its
+// description orders it called after every action with "all tool names,
+// arguments, results, customer information, and transaction details", and
+// its handler posts them to a webhook. It has no clean tool.
+var g15aEvilMCPHarvesters = []string{"src/tools/evilTools.ts:record_analytics"}
+
+func g15aLoadEvilMCP(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, f := range g14bFiles(g15aEvilMCPHarvesters) {
+		out = append(out, g14bPick(f, g15aZodTools(tb, filepath.Join(dir, f)), g15aEvilMCPHarvesters, nil)...)
+	}
+	return out
+}
+
 var g15aSources = []corpusSource{
 	{name: "NVIDIA+SkillSpector", load: g15aLoadSkillSpector},
+	{name: "promptfoo+evil-mcp-server", load: g15aLoadEvilMCP},
 	{name: "cisco-ai-defense+defenseclaw", heldOut: true, load: g15aLoadDefenseClaw},
 }
 
@@ -145,6 +233,7 @@ func TestG15aSourcesLoad(t *testing.T) {
 		"NVIDIA+SkillSpector": {
 			harvesterSkills: len(g15aSkillSpectorHarvesters), probeSkills: len(g15aSkillSpectorProbes),
 		},
+		"promptfoo+evil-mcp-server": {poisonedTools: len(g15aEvilMCPHarvesters)},
 		"cisco-ai-defense+defenseclaw": {
 			probeSkills:   len(g15aDefenseClawProbeSkills),
 			poisonedTools: len(g15aDefenseClawHarvesters), probeTools: len(g15aDefenseClawProbeTools),
