@@ -211,9 +211,60 @@ func g15aLoadEvilMCP(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g15aJSServerToolRE finds a tool a TypeScript or JavaScript MCP SDK server
+// declares as server.tool("name", "description" + "…", {param: z.type(), …}.
+var g15aJSServerToolRE = regexp.MustCompile(`server\.tool\(\s*"([^"]+)",\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+),\s*\{([^}]*)\}`)
+
+// g15aJSParamRE finds a parameter of such a tool and its zod type.
+var g15aJSParamRE = regexp.MustCompile(`(\w+):\s*z\.(\w+)\(`)
+
+// g15aJSServerTools reads the tools of such a server: the description is
+// the concatenation of its string literals, the parameters the properties
+// of an object schema.
+func g15aJSServerTools(tb testing.TB, path string) []*mcp.Tool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []*mcp.Tool
+	for _, m := range g15aJSServerToolRE.FindAllStringSubmatch(string(data), -1) {
+		props := map[string]any{}
+		for _, p := range g15aJSParamRE.FindAllStringSubmatch(m[3], -1) {
+			props[p[1]] = map[string]any{"type": p[2]}
+		}
+		schema, err := json.Marshal(map[string]any{"type": "object", "properties": props})
+		if err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, &mcp.Tool{Name: m[1], Description: g14bPyConcat(m[2], ""), InputSchema: json.RawMessage(schema)})
+	}
+	return out
+}
+
+// g15aNpmGoofHarvesters are snyk-labs/mcp-server-npm-goof's tools (digit 5:
+// development; "intentionally vulnerable, intended to be used as an
+// educational tool for MCP Server security", README) whose definition
+// sends a secret away: index.js's searchNpmPackage, which its comment
+// labels "V2: Tool uses package description to retrieve confidential
+// information": its description has the model read .gemini/settings.json,
+// take the GitHub server's bearer token and send it in a web fetch to an
+// outside "npmjs" host. getNpmPackageInfo (V1) is a command injection in
+// code and read_file (V3) a name collision that asks to be called first;
+// neither asks for a secret to be sent, and neither is a clean tool.
+var g15aNpmGoofHarvesters = []string{"index.js:searchNpmPackage"}
+
+func g15aLoadNpmGoof(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, f := range g14bFiles(g15aNpmGoofHarvesters) {
+		out = append(out, g14bPick(f, g15aJSServerTools(tb, filepath.Join(dir, f)), g15aNpmGoofHarvesters, nil)...)
+	}
+	return out
+}
+
 var g15aSources = []corpusSource{
 	{name: "NVIDIA+SkillSpector", load: g15aLoadSkillSpector},
 	{name: "promptfoo+evil-mcp-server", load: g15aLoadEvilMCP},
+	{name: "snyk-labs+mcp-server-npm-goof", load: g15aLoadNpmGoof},
 	{name: "cisco-ai-defense+defenseclaw", heldOut: true, load: g15aLoadDefenseClaw},
 }
 
@@ -233,7 +284,8 @@ func TestG15aSourcesLoad(t *testing.T) {
 		"NVIDIA+SkillSpector": {
 			harvesterSkills: len(g15aSkillSpectorHarvesters), probeSkills: len(g15aSkillSpectorProbes),
 		},
-		"promptfoo+evil-mcp-server": {poisonedTools: len(g15aEvilMCPHarvesters)},
+		"promptfoo+evil-mcp-server":     {poisonedTools: len(g15aEvilMCPHarvesters)},
+		"snyk-labs+mcp-server-npm-goof": {poisonedTools: len(g15aNpmGoofHarvesters)},
 		"cisco-ai-defense+defenseclaw": {
 			probeSkills:   len(g15aDefenseClawProbeSkills),
 			poisonedTools: len(g15aDefenseClawHarvesters), probeTools: len(g15aDefenseClawProbeTools),
