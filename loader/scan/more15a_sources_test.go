@@ -14,19 +14,19 @@ import (
 )
 
 // Sources gathered by issue 43's tenth session (helper g15a) from the test
-// fixtures of skill and MCP scanners published by companies and large
-// organisations (NVIDIA, Cisco, …). A harvester is a fixture its author
-// labels malicious (its folder's name, the test that expects findings, a
-// docs table) whose text the model reads has it read secrets or the user's
-// data AND send them away; a fixture whose harvest lives only in a script
-// the SKILL.md never tells the agent to run is left out, as is one that only
-// echoes secrets into the reply or asks the user for them. A poisoned MCP
-// tool definition is a tool sample (attack tools); clean fixtures written
-// for a scanner's tests are probes, counted apart from real skills and
-// tools. The split is the first hex digit of sha256(OWNER/NAME): 0-7
-// development, 8-f held out. The lists were fixed from the authors' labels
-// before any verdict of this scanner on them was seen; held-out ones are
-// only measured.
+// fixtures and attack demos of skill and MCP scanners and red-team kits
+// published by companies (NVIDIA, Cisco, promptfoo, Snyk Labs). A harvester
+// is a fixture its author labels malicious (its folder's name, the test that
+// expects findings, a docs table, a comment) whose text the model reads has
+// it read secrets or the user's data AND send them away; a fixture whose
+// harvest lives only in a script the SKILL.md never tells the agent to run
+// is left out, as is one that only echoes secrets into the reply or asks the
+// user for them. A poisoned MCP tool definition is a tool sample (attack
+// tools), judged as a tool is; clean fixtures written for a scanner's tests
+// are probes, counted apart from real skills and tools. The split is the
+// first hex digit of sha256(OWNER/NAME): 0-7 development, 8-f held out. The
+// lists were fixed from the authors' labels before any verdict of this
+// scanner on them was seen; held-out ones are only measured.
 
 // g15aSkillSpectorHarvesters are NVIDIA/SkillSpector's skill fixtures
 // (tests/fixtures/NAME; digit 0: development) that send the user's data
