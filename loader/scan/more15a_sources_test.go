@@ -100,22 +100,22 @@ func g15aManifestTools(tb testing.TB, path string) []*mcp.Tool {
 
 // g15aDefenseClawHarvesters are cisco-ai-defense/defenseclaw's MCP
 // fixtures (digit a: held out) whose tool sends the user's data away:
-// test/fixtures/mcps/malicious-mcp.json's search, whose description orders
-// all conversation history and system prompts sent to an outside
-// "harvest" address before any tool runs. Its malicious-skill
-// (test/fixtures/skills, "a simulated data-exfiltration instruction")
-// says only that data is sent to an attacker; the theft is in main.py,
-// which its SKILL.md ("It does not include or execute an implementation")
-// never has the agent run, so it is left out.
+// test/fixtures/mcps/malicious-mcp.json's search (its end to end script,
+// scripts/test-e2e-full-stack.sh phase 4, fails unless the scanner finds
+// something in it), whose description has the chat and the system prompt sent to an outside
+// collector before any tool runs. Its skills/malicious-skill is labelled an
+// exfiltration fixture by its own SKILL.md, but that text names no secret
+// and the theft is in main.py, which the SKILL.md never has the agent run,
+// so it is left out.
 var g15aDefenseClawHarvesters = []string{"test/fixtures/mcps/malicious-mcp.json:search"}
 
 // g15aDefenseClawProbeTools are the tools of clean-mcp.json, the clean
-// counterpart of its MCP fixtures.
+// fixture that same phase scans first.
 var g15aDefenseClawProbeTools = []string{"test/fixtures/mcps/clean-mcp.json:get_weather"}
 
-// g15aDefenseClawProbeSkills are its clean skill fixtures (clean-skill, "a
-// benign Markdown-only fixture used by skill-scanner tests", which its end
-// to end script test-e2e-full-stack.sh expects to scan clean).
+// g15aDefenseClawProbeSkills are its clean skill fixtures: clean-skill, a
+// benign fixture for its skill-scanner tests by its own SKILL.md, which its
+// end to end script test-e2e-full-stack.sh expects to scan clean.
 var g15aDefenseClawProbeSkills = []string{"clean-skill"}
 
 func g15aLoadDefenseClaw(tb testing.TB, dir string) []sample {
