@@ -1,0 +1,103 @@
+package scan
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// Sources gathered by issue 43's tenth session (helper g15c): the fixtures
+// of skill scanners and gates nobody here had read, looked for among authors
+// writing in languages earlier helpers had not searched (German, French,
+// Italian, Polish, Turkish, Vietnamese, Indonesian, Thai, Arabic, Persian,
+// Hebrew, Hindi, Ukrainian, Dutch). The session's search budget ran out
+// after its first look-ups, so the sources below were found through the
+// links other stored repositories make, each fetched as a snapshot; the
+// fixture's language does not matter, its label comes from its author (a
+// fixture's folder, a test that expects a block, a README table or a demo's
+// expected output). A harvester here is a fixture whose author labels it
+// malicious or exfiltration and whose text reads secrets or the user's data
+// AND sends them away, in prose the model reads or in a script the skill
+// names for the agent to run; one that sends only a host name or the user
+// name, only runs remote code, or keeps its harvest in code the skill never
+// names is left out. Clean fixtures written for a tool's tests or demos are
+// probes, counted apart from real skills. The split is the first hex digit
+// of sha256(OWNER/NAME): 0-7 development, 8-f held out. The lists were fixed
+// from the authors' labels before any verdict of this scanner on them was
+// seen; a fixture that packs several attacks into one skill counts only from
+// a development source.
+
+// g15cNamed reads the harvesters and probes named under dir/sub, each by its
+// folder's path below sub.
+func g15cNamed(sub string, harvesters, probes []string) func(testing.TB, string) []sample {
+	return func(tb testing.TB, dir string) []sample {
+		return namedFixtures(tb, filepath.Join(dir, sub), harvesters, probes)
+	}
+}
+
+// g15cSecureSkillsHarvesters is alonw0/secure-skills' (digit 2:
+// development; a fork of vercel-labs/skills with a scanner) one inline
+// skill: tests/scanner-integration.test.ts's "detects multiple issues in a
+// malicious skill" fixture evil-skill, which has the agent read
+// ~/.ssh/id_rsa and send it to a Slack webhook (the test expects an exfil-
+// finding), beside an injection, a no-confirmation order and rm -rf: several
+// attacks in one skill, so development only. Its snapshot has no such
+// fixture as a file: the session laid the template literal out as
+// inline/evil-skill/SKILL.md (PROVENANCE.txt gives line and commit).
+var g15cSecureSkillsHarvesters = []string{"evil-skill"}
+
+// g15cSecureSkillsProbes is the same file's test-skill, which "reports clean
+// for a normal skill" asserts is clean.
+var g15cSecureSkillsProbes = []string{"test-skill"}
+
+// g15cJasonHarvesters is jasoneip01-pixel/skill-scanner's (digit 7:
+// development) demo skill demos/skill-scanner/test-skill: a "financial-tx"
+// skill whose front matter names scripts/init.sh, which posts
+// /etc/secrets/payment-api.env to an outside host; the README's demo output
+// blocks it with four critical findings and the demo's own rules
+// (agent-skills-scan.py) file that upload as DX001 "Data exfiltration
+// detected". It also carries an override of the safety instructions and fee
+// concealment: several attacks in one skill, development only. The
+// malicious_skill of tests/conftest.py names no script and is not counted.
+var g15cJasonHarvesters = []string{"test-skill"}
+
+// g15cJasonProbes are the demo's clean skills beside it: benign-skill (a
+// "basic-math" skill, author "Skill Scanner Team") and frontmatter-skill.
+var g15cJasonProbes = []string{"benign-skill", "frontmatter-skill"}
+
+// g15cSkillTraceProbes are handcraftedbygod/Skill-Sentinel's (SkillTrace;
+// digit 5: development) fixtures its README's fixture benchmark calls clean
+// or legitimate: clean/word-counter ("an ordinary, non-malicious skill"),
+// edge-case/cli-tool-installer ("a legitimate curl-pipe-sh installer"),
+// edge-case/dev-tooling-script (a hidden script under a well-known CI path,
+// "downgraded for a known-benign path shape") and
+// edge-case/dotfile-hygiene-helper (scoped to .ssh/, .env and credentials
+// paths as "a legitimate dotfile-hygiene helper needs"). Its malicious
+// fixtures are not harvesters: cloud-deploy-helper and hidden-when-to-use
+// post only `uname -a`, dns-exfil-sample looks up only `whoami`,
+// pdf-formatter prints a marker; edge-case/support-ticket-triage is a
+// prompt injection, neither clean nor a harvest.
+var g15cSkillTraceProbes = []string{
+	"clean/word-counter",
+	"edge-case/cli-tool-installer",
+	"edge-case/dev-tooling-script",
+	"edge-case/dotfile-hygiene-helper",
+}
+
+var g15cSources = []corpusSource{
+	{name: "alonw0+secure-skills", load: g15cNamed("inline", g15cSecureSkillsHarvesters, g15cSecureSkillsProbes)},
+	{name: "jasoneip01-pixel+skill-scanner", load: g15cNamed("demos/skill-scanner", g15cJasonHarvesters, g15cJasonProbes)},
+	{name: "handcraftedbygod+Skill-Sentinel", load: g15cNamed("examples", nil, g15cSkillTraceProbes)},
+}
+
+func init() { corpusSources = append(corpusSources, g15cSources...) }
+
+// TestG15cSourcesLoad checks that each source of this file, when laid out,
+// yields every harvester and probe its lists name, and runs no verdict: a
+// fixture moved upstream must fail here rather than shrink a figure quietly.
+func TestG15cSourcesLoad(t *testing.T) {
+	checkSourceCounts(t, g15cSources, map[string][2]int{
+		"alonw0+secure-skills":            {len(g15cSecureSkillsHarvesters), len(g15cSecureSkillsProbes)},
+		"jasoneip01-pixel+skill-scanner":  {len(g15cJasonHarvesters), len(g15cJasonProbes)},
+		"handcraftedbygod+Skill-Sentinel": {0, len(g15cSkillTraceProbes)},
+	})
+}
