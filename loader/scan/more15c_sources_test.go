@@ -83,10 +83,46 @@ var g15cSkillTraceProbes = []string{
 	"edge-case/dotfile-hygiene-helper",
 }
 
+// The held-out sources below hold no harvester this session could count;
+// their clean fixtures are laid out as probes, to show over-reach on text
+// the rules were not written against.
+
+// g15cFirmisProbes are riteshkew/firmis-scanner's (digit a: held out)
+// fixtures its golden-path tests (test/integration/golden-paths.test.ts) call
+// known-safe: openclaw-safe/helper-tool ("safe OpenClaw project produces
+// grade A") and documentation-fp/docs-skill, a skill whose README names
+// credential paths, C2 addresses and exfiltration for teaching
+// ("documentation mentioning threats is not flagged"). Its malicious
+// fixtures keep their harm in index.js, which no SKILL.md names.
+var g15cFirmisProbes = []string{"openclaw-safe/helper-tool", "documentation-fp/docs-skill"}
+
+// g15cSeekaxisProbes is seekaxis/skills' (digit e: held out) security-auditor
+// fixture safe-skill, which its test (tests/scan.test.js) wants scored PASS
+// with zero findings. risky-skill packs many attacks into one skill (its key
+// read is shown, not sent) and ambiguous-skill is context-dependent; neither
+// counts.
+var g15cSeekaxisProbes = []string{"safe-skill"}
+
+// g15cTankProbes is tankpkg/tank's (digit b: held out) benign/simple_tool,
+// which test_skill_corpus.py's test_simple_tool says "Should NOT flag". Its
+// exfiltration fixtures keep the harvest in skill.py, which their SKILL.md
+// never names, and its other benign fixtures have no SKILL.md.
+var g15cTankProbes = []string{"simple_tool"}
+
+// g15cHuiferProbes is huifer/skill-security-scan's (digit c: held out)
+// valid_skills/log-analyzer, its README's safe example. Its one malicious
+// skill, data-optimizer, packs network, file, command and injection attacks
+// into one skill written to trip its rules: held out, so not counted.
+var g15cHuiferProbes = []string{"valid_skills/log-analyzer"}
+
 var g15cSources = []corpusSource{
 	{name: "alonw0+secure-skills", load: g15cNamed("inline", g15cSecureSkillsHarvesters, g15cSecureSkillsProbes)},
 	{name: "jasoneip01-pixel+skill-scanner", load: g15cNamed("demos/skill-scanner", g15cJasonHarvesters, g15cJasonProbes)},
 	{name: "handcraftedbygod+Skill-Sentinel", load: g15cNamed("examples", nil, g15cSkillTraceProbes)},
+	{name: "riteshkew+firmis-scanner", heldOut: true, load: g15cNamed("test/fixtures", nil, g15cFirmisProbes)},
+	{name: "seekaxis+skills", heldOut: true, load: g15cNamed("skills/security-auditor/tests/fixtures", nil, g15cSeekaxisProbes)},
+	{name: "tankpkg+tank", heldOut: true, load: g15cNamed("apps/python-api/tests/test_skills/benign", nil, g15cTankProbes)},
+	{name: "huifer+skill-security-scan", heldOut: true, load: g15cNamed("tests/skills", nil, g15cHuiferProbes)},
 }
 
 func init() { corpusSources = append(corpusSources, g15cSources...) }
@@ -99,5 +135,9 @@ func TestG15cSourcesLoad(t *testing.T) {
 		"alonw0+secure-skills":            {len(g15cSecureSkillsHarvesters), len(g15cSecureSkillsProbes)},
 		"jasoneip01-pixel+skill-scanner":  {len(g15cJasonHarvesters), len(g15cJasonProbes)},
 		"handcraftedbygod+Skill-Sentinel": {0, len(g15cSkillTraceProbes)},
+		"riteshkew+firmis-scanner":        {0, len(g15cFirmisProbes)},
+		"seekaxis+skills":                 {0, len(g15cSeekaxisProbes)},
+		"tankpkg+tank":                    {0, len(g15cTankProbes)},
+		"huifer+skill-security-scan":      {0, len(g15cHuiferProbes)},
 	})
 }
