@@ -1,8 +1,12 @@
 package scan
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Sources gathered by issue 43's tenth session (helper g15c): the fixtures
@@ -115,6 +119,84 @@ var g15cTankProbes = []string{"simple_tool"}
 // into one skill written to trip its rules: held out, so not counted.
 var g15cHuiferProbes = []string{"valid_skills/log-analyzer"}
 
+// g15cEgressBenchHarvesters are luckyPipewrench/agent-egress-bench's (digit
+// f: held out) MCP tool-poisoning cases (cases/mcp-tool, input_type
+// mcp_tool_definition, expected_verdict block) whose poisoned tool has the
+// model send secrets or the user's data away: mcp-tool-poison-001 (its notes:
+// "hidden instructions to exfiltrate SSH keys", ~/.ssh/id_rsa put into the
+// query parameter) and mcp-tool-priority-006 ("intercept file contents":
+// every file's contents routed through the tool's data parameter). Three
+// other block cases of that folder, rugpull-002 (the environment posted to a
+// C2 address), shadow-003 (an email body diverted) and schema-inject-004
+// (~/.aws/credentials prepended to a query), are near-copies of tools in
+// internal/mcp/tools/tools_test.go of the same author's
+// luckyPipewrench/pipelock, a development source laid out by helper g15b,
+// so they are left out; exfil-description-005 is a tool result, not a
+// definition. Each case lists one tool.
+var g15cEgressBenchHarvesters = []string{
+	"cases/mcp-tool/mcp-tool-poison-001.json",
+	"cases/mcp-tool/mcp-tool-priority-006.json",
+}
+
+// g15cEgressBenchProbes are its allow cases whose frame is a tool
+// definition: mcp-tool-benign-verbose-001 ("no hidden instructions or
+// malicious content") and the false-positive suite's
+// fp-security-scanner-tool-006 (a security scanner's own tool).
+var g15cEgressBenchProbes = []string{
+	"cases/mcp-tool/mcp-tool-benign-verbose-001.json",
+	"cases/false-positive/fp-security-scanner-tool-006.json",
+}
+
+// g15cEgressCase is the part of an agent-egress-bench case this reads: the
+// tools/list results its payload replays.
+type g15cEgressCase struct {
+	InputType       string `json:"input_type"`
+	ExpectedVerdict string `json:"expected_verdict"`
+	Payload         struct {
+		Messages []struct {
+			Result struct {
+				Tools []*mcp.Tool `json:"tools"`
+			} `json:"result"`
+		} `json:"jsonrpc_messages"`
+	} `json:"payload"`
+}
+
+// g15cLoadEgressBench reads each listed case's tools, each a poisoned tool
+// (attack) or a probe, checking the case's own verdict agrees with the list.
+func g15cLoadEgressBench(tb testing.TB, dir string) []sample {
+	var out []sample
+	read := func(file string, poisoned bool) {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			return
+		}
+		var c g15cEgressCase
+		if err := json.Unmarshal(data, &c); err != nil {
+			tb.Fatalf("%s: %v", file, err)
+		}
+		if want := map[bool]string{true: "block", false: "allow"}[poisoned]; c.InputType != "mcp_tool_definition" || c.ExpectedVerdict != want {
+			tb.Fatalf("%s: input_type %q, expected_verdict %q; want a tool definition to %s", file, c.InputType, c.ExpectedVerdict, want)
+		}
+		for _, m := range c.Payload.Messages {
+			for _, t := range m.Result.Tools {
+				out = append(out, sample{id: file + ":" + t.Name, tool: t, attack: poisoned, probe: !poisoned})
+			}
+		}
+	}
+	for _, f := range g15cEgressBenchHarvesters {
+		read(f, true)
+	}
+	for _, f := range g15cEgressBenchProbes {
+		read(f, false)
+	}
+	return out
+}
+
+// g15cToolSources are this file's sources of tool definitions.
+var g15cToolSources = []corpusSource{
+	{name: "luckyPipewrench+agent-egress-bench", heldOut: true, load: g15cLoadEgressBench},
+}
+
 var g15cSources = []corpusSource{
 	{name: "alonw0+secure-skills", load: g15cNamed("inline", g15cSecureSkillsHarvesters, g15cSecureSkillsProbes)},
 	{name: "jasoneip01-pixel+skill-scanner", load: g15cNamed("demos/skill-scanner", g15cJasonHarvesters, g15cJasonProbes)},
@@ -125,7 +207,10 @@ var g15cSources = []corpusSource{
 	{name: "huifer+skill-security-scan", heldOut: true, load: g15cNamed("tests/skills", nil, g15cHuiferProbes)},
 }
 
-func init() { corpusSources = append(corpusSources, g15cSources...) }
+func init() {
+	corpusSources = append(corpusSources, g15cSources...)
+	corpusSources = append(corpusSources, g15cToolSources...)
+}
 
 // TestG15cSourcesLoad checks that each source of this file, when laid out,
 // yields every harvester and probe its lists name, and runs no verdict: a
@@ -140,4 +225,33 @@ func TestG15cSourcesLoad(t *testing.T) {
 		"tankpkg+tank":                    {0, len(g15cTankProbes)},
 		"huifer+skill-security-scan":      {0, len(g15cHuiferProbes)},
 	})
+	g15cCheckTools(t, map[string][2]int{
+		"luckyPipewrench+agent-egress-bench": {len(g15cEgressBenchHarvesters), len(g15cEgressBenchProbes)},
+	})
+}
+
+// g15cCheckTools checks each tool source's count of poisoned tools and
+// probes, with no scan.
+func g15cCheckTools(t *testing.T, want map[string][2]int) {
+	t.Helper()
+	for _, src := range g15cToolSources {
+		dir := filepath.Join(corpusRoot(), src.name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var poisoned, probes int
+		for _, s := range src.load(t, dir) {
+			switch {
+			case s.tool == nil || s.tool.Description == "":
+				t.Errorf("%s %s: no tool definition", src.name, s.id)
+			case s.attack && !s.probe:
+				poisoned++
+			case s.probe && !s.attack:
+				probes++
+			}
+		}
+		if got := [2]int{poisoned, probes}; got != want[src.name] {
+			t.Errorf("%s: %d poisoned tools and %d probes, want %d and %d", src.name, got[0], got[1], want[src.name][0], want[src.name][1])
+		}
+	}
 }
