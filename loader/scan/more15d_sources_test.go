@@ -161,9 +161,94 @@ func g15dLoadSafeMCP(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g15dMCPProxyHarvesters are smart-mcp-proxy/mcpproxy-go's labelled tool
+// descriptions (digit 4: development), two datasets its CI scores its
+// detectors against (specs/065-evaluation-foundation/datasets, FILE:ID):
+// entries labelled malicious whose text sends secrets or the user's data
+// away. security_corpus_v1.json: tp_04 (tool_poisoning: forward every
+// message the user sends to an outside URL) and sh_04 (shadowing: a
+// calendar's event details forwarded to an external endpoint); its tp_01,
+// tp_05, pi_04, sh_01 and rp_02 are "adapted from" Damn Vulnerable MCP,
+// another source here, and left out; tp_02, tp_03 and tp_06 put secrets
+// into the reply, the rug pulls only announce a later change.
+// detect_corpus_v1.json: us_zwsp (unicode_smuggling: "exfiltrate
+// ~/.aws/credentials" behind a zero-width space), cm_math_ssh
+// (capability_mismatch: the SSH key read into a sidenote argument) and the
+// phrase_injection entries pi_disregard (the user's API key sent to an
+// external host), pi_exfil_idrsa, pi_upload_env (.env uploaded to an
+// endpoint), pi_post_creds, pi_bare_disregard_previous and
+// pi_exfil_target_first (the SSH key sent to a collector). us_zwj and
+// cm_string_sink send only the text they format; the decoded payloads run
+// remote code or destroy; the other injections reveal the system prompt.
+var g15dMCPProxyHarvesters = []string{
+	"security_corpus_v1.json:sh_04",
+	"security_corpus_v1.json:tp_04",
+	"detect_corpus_v1.json:cm_math_ssh",
+	"detect_corpus_v1.json:pi_bare_disregard_previous",
+	"detect_corpus_v1.json:pi_disregard",
+	"detect_corpus_v1.json:pi_exfil_idrsa",
+	"detect_corpus_v1.json:pi_exfil_target_first",
+	"detect_corpus_v1.json:pi_post_creds",
+	"detect_corpus_v1.json:pi_upload_env",
+	"detect_corpus_v1.json:us_zwsp",
+}
+
+// g15dMCPProxyProbes is the number of entries the two datasets label
+// benign: clean tools and hard negatives written for the benchmark (a
+// secrets scanner naming ~/.ssh/id_rsa, a tool that returns the AWS
+// credentials to the local UI, quoted injection phrases), each a probe.
+const g15dMCPProxyProbes = 23 + 26
+
+// g15dLoadMCPProxy reads both datasets: security_corpus_v1.json holds only
+// a description, laid out as a tool named "tool" (its scorer scans the
+// description alone); detect_corpus_v1.json holds the tool's name and
+// description.
+func g15dLoadMCPProxy(tb testing.TB, dir string) []sample {
+	const root = "specs/065-evaluation-foundation/datasets"
+	var out []sample
+	for _, f := range []string{"security_corpus_v1.json", "detect_corpus_v1.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, root, f))
+		if err != nil {
+			continue
+		}
+		var corpus struct {
+			Entries []struct {
+				ID          string `json:"id"`
+				Label       string `json:"label"`
+				Description string `json:"description"`
+				Tool        struct {
+					Name        string          `json:"name"`
+					Description string          `json:"description"`
+					InputSchema json.RawMessage `json:"input_schema"`
+				} `json:"tool"`
+			} `json:"entries"`
+		}
+		if err := json.Unmarshal(data, &corpus); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		for _, e := range corpus.Entries {
+			id := f + ":" + e.ID
+			harvester := containsString(g15dMCPProxyHarvesters, id)
+			if !harvester && e.Label != "benign" {
+				continue
+			}
+			t := &mcp.Tool{Name: "tool", Description: e.Description, InputSchema: json.RawMessage(`{"type":"object"}`)}
+			if e.Tool.Name != "" {
+				t.Name, t.Description = e.Tool.Name, e.Tool.Description
+				if len(e.Tool.InputSchema) > 0 {
+					t.InputSchema = e.Tool.InputSchema
+				}
+			}
+			out = append(out, g14bToolSample(id, t, harvester))
+		}
+	}
+	return out
+}
+
 var g15dSources = []corpusSource{
 	{name: "revsmoke+promptrejectormcp", load: g15dLoadPromptRejector},
 	{name: "SAFE-MCP+safe-mcp", load: g15dLoadSafeMCP},
+	{name: "smart-mcp-proxy+mcpproxy-go", load: g15dLoadMCPProxy},
 	{name: "riseandignite+mcp-shield", heldOut: true, load: g15dLoadMCPShield},
 }
 
@@ -177,8 +262,9 @@ func TestG15dSourcesLoad(t *testing.T) {
 		"revsmoke+promptrejectormcp": {len(g15dPromptRejectorHarvesters), len(g15dPromptRejectorProbes)},
 	}
 	tools := map[string][2]int{
-		"SAFE-MCP+safe-mcp":        {len(g15dSafeMCPHarvesters), len(g15dSafeMCPProbes)},
-		"riseandignite+mcp-shield": {len(g15dMCPShieldHarvesters), len(g15dMCPShieldProbes)},
+		"SAFE-MCP+safe-mcp":           {len(g15dSafeMCPHarvesters), len(g15dSafeMCPProbes)},
+		"riseandignite+mcp-shield":    {len(g15dMCPShieldHarvesters), len(g15dMCPShieldProbes)},
+		"smart-mcp-proxy+mcpproxy-go": {len(g15dMCPProxyHarvesters), g15dMCPProxyProbes},
 	}
 	var skillSources []corpusSource
 	for _, src := range g15dSources {
