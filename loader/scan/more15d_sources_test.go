@@ -245,11 +245,49 @@ func g15dLoadMCPProxy(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g15dMCPScannerHarvesters are the tools of smart-mcp-proxy/mcp-scanner's
+// tests/fixtures/malicious_tools.json (digit d: held out; the same
+// project's scanner, whose tests/test_tool_analyzer.py expects findings on
+// it) that send secrets or the user's files away: read_file (each file's
+// contents POSTed to an outside URL, unbeknown to the user) and calculator
+// (the ANTHROPIC_API_KEY passed as its own auth parameter). search is a
+// jailbreak and admin_panel asks for broad permissions. Its
+// malicious_source/evil_server.py keeps its harm in code.
+var g15dMCPScannerHarvesters = []string{
+	"tests/fixtures/malicious_tools.json:calculator",
+	"tests/fixtures/malicious_tools.json:read_file",
+}
+
+// g15dMCPScannerProbes are the tools of clean_tools.json, which the same
+// tests expect to pass.
+var g15dMCPScannerProbes = []string{
+	"tests/fixtures/clean_tools.json:get_weather",
+	"tests/fixtures/clean_tools.json:list_files",
+	"tests/fixtures/clean_tools.json:run_tests",
+}
+
+func g15dLoadMCPScanner(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, f := range g14bFiles(g15dMCPScannerHarvesters, g15dMCPScannerProbes) {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			continue
+		}
+		var tools []*mcp.Tool
+		if err := json.Unmarshal(data, &tools); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		out = append(out, g14bPick(f, tools, g15dMCPScannerHarvesters, g15dMCPScannerProbes)...)
+	}
+	return out
+}
+
 var g15dSources = []corpusSource{
 	{name: "revsmoke+promptrejectormcp", load: g15dLoadPromptRejector},
 	{name: "SAFE-MCP+safe-mcp", load: g15dLoadSafeMCP},
 	{name: "smart-mcp-proxy+mcpproxy-go", load: g15dLoadMCPProxy},
 	{name: "riseandignite+mcp-shield", heldOut: true, load: g15dLoadMCPShield},
+	{name: "smart-mcp-proxy+mcp-scanner", heldOut: true, load: g15dLoadMCPScanner},
 }
 
 func init() { corpusSources = append(corpusSources, g15dSources...) }
@@ -265,6 +303,7 @@ func TestG15dSourcesLoad(t *testing.T) {
 		"SAFE-MCP+safe-mcp":           {len(g15dSafeMCPHarvesters), len(g15dSafeMCPProbes)},
 		"riseandignite+mcp-shield":    {len(g15dMCPShieldHarvesters), len(g15dMCPShieldProbes)},
 		"smart-mcp-proxy+mcpproxy-go": {len(g15dMCPProxyHarvesters), g15dMCPProxyProbes},
+		"smart-mcp-proxy+mcp-scanner": {len(g15dMCPScannerHarvesters), len(g15dMCPScannerProbes)},
 	}
 	var skillSources []corpusSource
 	for _, src := range g15dSources {
