@@ -10,24 +10,29 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Sources gathered by issue 43's tenth session (helper g15d) from
-// proof-of-concept and demonstration material by security researchers:
-// demo servers, technique catalogues and the inline fixtures of
-// researchers' tools, found by their own labels. A harvester is a skill or
-// a tool definition whose author labels it malicious (a test that expects
-// it unsafe, a demo's "vulnerability" comment, a catalogue's attack
-// category and severity) and whose text has the model read secrets or the
-// user's data (keys, tokens, files, mail, messages) AND send them away: to
-// a URL, to another recipient, or to an endpoint the attacker holds. A
-// fixture that only reads keys, puts them into the reply, runs remote code,
-// destroys or hides its harm in code the model never reads is left out, and
-// so is one that copies a sample of another source here (Invariant's
-// add and WhatsApp texts, Acuvity's shadowing_attack). Clean fixtures
-// written for the same tests or demos are probes, counted apart from real
-// skills and tools. The split is the first hex digit of
-// sha256(OWNER/NAME): 0-7 development, 8-f held out. The lists were fixed
-// from the authors' labels before any verdict of this scanner on them was
-// seen; held-out ones are only measured.
+// Sources gathered by issue 43's tenth session (helper g15d), whose share
+// was researchers' proof-of-concept and demonstration material: the demo
+// servers, technique catalogues and inline fixtures of researchers' MCP and
+// skill security tools, and the labelled datasets two MCP proxies score
+// their detectors against. (Most proof-of-concept repositories this
+// session could reach hold their harm in code, in tool results or in
+// copies of Invariant Labs' texts; those looked at and left out have a
+// NOT-USED.txt in the corpus folder.) A harvester is a skill or a tool
+// definition whose author labels it malicious (a test that expects it
+// unsafe, a demo's "vulnerability" comment, a catalogue's attack category
+// and severity, a dataset's label) and whose text has the model read
+// secrets or the user's data (keys, tokens, files, mail, messages) AND send
+// them away: to a URL, to another recipient, or into a parameter of the
+// poisoned tool or of a sink. A fixture that only reads keys, puts them
+// into the reply, runs remote code, destroys or hides its harm in code the
+// model never reads is left out, and so is one that copies a sample of
+// another source here (Invariant's add and WhatsApp texts, Acuvity's
+// shadowing_attack, Damn Vulnerable MCP's). Clean fixtures written for the
+// same tests, demos or datasets are probes, counted apart from real skills
+// and tools. The split is the first hex digit of sha256(OWNER/NAME): 0-7
+// development, 8-f held out. The lists were fixed from the authors' labels
+// before any verdict of this scanner on them was seen; held-out ones are
+// only measured.
 
 // g15dPromptRejectorHarvesters are revsmoke/promptrejectormcp's inline
 // skills (digit 5: development), the testCases of src/test/skillScanTests.ts
