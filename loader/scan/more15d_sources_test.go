@@ -198,11 +198,28 @@ var g15dMCPProxyHarvesters = []string{
 	"detect_corpus_v1.json:us_zwsp",
 }
 
-// g15dMCPProxyProbes is the number of entries the two datasets label
-// benign: clean tools and hard negatives written for the benchmark (a
-// secrets scanner naming ~/.ssh/id_rsa, a tool that returns the AWS
-// credentials to the local UI, quoted injection phrases), each a probe.
-const g15dMCPProxyProbes = 23 + 26
+// g15dMCPProxyProbes are the datasets' hard negatives (label benign,
+// category hard_negative: "benign descriptions that superficially resemble
+// an attack", its README) that look like the harvesters above, at most a
+// dozen of its 49 benign entries so one source does not weigh the probes:
+// all eight of security_corpus_v1.json (a secrets scanner naming
+// ~/.ssh/id_rsa, a transparent wrapper of send_email, quoted injection
+// phrases …) and the four of detect_corpus_v1.json whose text names a
+// send, an upload, a credential file or a curl.
+var g15dMCPProxyProbes = []string{
+	"security_corpus_v1.json:hn_prompt_injection_01",
+	"security_corpus_v1.json:hn_prompt_injection_02",
+	"security_corpus_v1.json:hn_rug_pull_01",
+	"security_corpus_v1.json:hn_rug_pull_02",
+	"security_corpus_v1.json:hn_shadowing_01",
+	"security_corpus_v1.json:hn_shadowing_02",
+	"security_corpus_v1.json:hn_tool_poisoning_01",
+	"security_corpus_v1.json:hn_tool_poisoning_02",
+	"detect_corpus_v1.json:hn_decoded_plain_curl",
+	"detect_corpus_v1.json:hn_phrase_return_to_caller",
+	"detect_corpus_v1.json:hn_phrase_send_email",
+	"detect_corpus_v1.json:hn_phrase_upload_file",
+}
 
 // g15dLoadMCPProxy reads both datasets: security_corpus_v1.json holds only
 // a description, laid out as a tool named "tool" (its scorer scans the
@@ -219,7 +236,6 @@ func g15dLoadMCPProxy(tb testing.TB, dir string) []sample {
 		var corpus struct {
 			Entries []struct {
 				ID          string `json:"id"`
-				Label       string `json:"label"`
 				Description string `json:"description"`
 				Tool        struct {
 					Name        string          `json:"name"`
@@ -234,7 +250,7 @@ func g15dLoadMCPProxy(tb testing.TB, dir string) []sample {
 		for _, e := range corpus.Entries {
 			id := f + ":" + e.ID
 			harvester := containsString(g15dMCPProxyHarvesters, id)
-			if !harvester && e.Label != "benign" {
+			if !harvester && !containsString(g15dMCPProxyProbes, id) {
 				continue
 			}
 			t := &mcp.Tool{Name: "tool", Description: e.Description, InputSchema: json.RawMessage(`{"type":"object"}`)}
@@ -307,7 +323,7 @@ func TestG15dSourcesLoad(t *testing.T) {
 	tools := map[string][2]int{
 		"SAFE-MCP+safe-mcp":           {len(g15dSafeMCPHarvesters), len(g15dSafeMCPProbes)},
 		"riseandignite+mcp-shield":    {len(g15dMCPShieldHarvesters), len(g15dMCPShieldProbes)},
-		"smart-mcp-proxy+mcpproxy-go": {len(g15dMCPProxyHarvesters), g15dMCPProxyProbes},
+		"smart-mcp-proxy+mcpproxy-go": {len(g15dMCPProxyHarvesters), len(g15dMCPProxyProbes)},
 		"smart-mcp-proxy+mcp-scanner": {len(g15dMCPScannerHarvesters), len(g15dMCPScannerProbes)},
 	}
 	var skillSources []corpusSource
