@@ -13,8 +13,8 @@ import (
 // Sources gathered by issue 43's tenth session (helper g15d), whose share
 // was researchers' proof-of-concept and demonstration material: the demo
 // servers, technique catalogues and inline fixtures of researchers' MCP and
-// skill security tools, and the labelled datasets two MCP proxies score
-// their detectors against. (Most proof-of-concept repositories this
+// skill security tools, and the labelled datasets an MCP proxy scores its
+// detectors against. (Most proof-of-concept repositories this
 // session could reach hold their harm in code, in tool results or in
 // copies of Invariant Labs' texts; those looked at and left out have a
 // NOT-USED.txt in the corpus folder.) A harvester is a skill or a tool
