@@ -226,7 +226,7 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 		// from it (sendsOnRE), and so for what makes it a description:
 		// "`cat /etc/passwd` reads system files. An attacker's `curl …`
 		// then runs".
-		negated := negationRE.MatchString(text[start:end]) || next > end && exampleLeadRE.MatchString(dottedRE.ReplaceAllString(text[end:next], " "))
+		negated := negationRE.MatchString(dropAddresses(text[start:end])) || next > end && exampleLeadRE.MatchString(dottedRE.ReplaceAllString(text[end:next], " "))
 		sev := SeverityWarn
 		msg := ""
 		switch {

@@ -345,7 +345,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			s, e := sentenceAt(prose, start+len(line)/2)
 			if s < e && e <= len(prose) {
 				sentence := prose[s:e]
-				reads = (imperativeReadRE.MatchString(sentence) || broadReadRE.MatchString(sentence) && broad()) && !notHarvestRE.MatchString(sentence)
+				reads = (imperativeReadRE.MatchString(sentence) || broadReadRE.MatchString(sentence) && broad()) && !describesHarvest(sentence)
 				// A sentence that gives what it names to another party
 				// reads it, whatever its verb.
 				if handsStoreOver(sentence) && storeHand < 0 {
@@ -356,8 +356,8 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 				// these files:").
 				if !reads && startsBlock(line) && !verbRE.MatchString(sentence) {
 					if lead := listLead(prose, start); lead != "" {
-						reads = (imperativeReadRE.MatchString(lead) || broadReadRE.MatchString(lead) && broad()) && !notHarvestRE.MatchString(lead) && !notHarvestRE.MatchString(sentence)
-						if handsStoreOver(lead) && !notHarvestRE.MatchString(sentence) && storeHand < 0 {
+						reads = (imperativeReadRE.MatchString(lead) || broadReadRE.MatchString(lead) && broad()) && !describesHarvest(lead) && !describesHarvest(sentence)
+						if handsStoreOver(lead) && !describesHarvest(sentence) && storeHand < 0 {
 							reads, storeHand = true, start
 						}
 					}
@@ -659,7 +659,7 @@ func listLead(prose string, pos int) string {
 func discloses(prose string) bool {
 	for _, m := range discloseRE.FindAllStringIndex(prose, 8) {
 		s, e := sentenceAt(prose, m[0])
-		if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
+		if !describesHarvest(prose[s:e]) && !deniedAt(prose, m[0]) {
 			return true
 		}
 	}
@@ -677,7 +677,7 @@ func handsOver(prose string) int {
 	for _, re := range []gatedRE{collectedSentRE, postBodyRE} {
 		for _, m := range re.FindAllStringIndex(prose, 4) {
 			s, e := sentenceAt(prose, m[0])
-			if !notHarvestRE.MatchString(prose[s:e]) && !deniedAt(prose, m[0]) {
+			if !describesHarvest(prose[s:e]) && !deniedAt(prose, m[0]) {
 				return m[0]
 			}
 		}
@@ -687,7 +687,7 @@ func handsOver(prose string) int {
 			continue // shown to the user, not handed over
 		}
 		s, e := sentenceAt(prose, m[0])
-		if notHarvestRE.MatchString(prose[s:e]) || deniedAt(prose, m[0]) {
+		if describesHarvest(prose[s:e]) || deniedAt(prose, m[0]) {
 			continue
 		}
 		return m[0]
@@ -745,6 +745,27 @@ func templateLine(line string) bool {
 // addressRE is an address (https://collector.example/, ops@mail.example):
 // a host under a reserved name such as .example is no template file.
 var addressRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s"'` + "`" + `<>)]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+`)
+
+// hostRE is a host name written without a scheme (attacker.com,
+// collect.evil.io).
+var hostRE = regexp.MustCompile(`(?i)\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|xyz|site|online|cloud|example|test|invalid|co|me|info|biz|ru|cn|tk|top|cc|sh|ai|link|click)\b[^\s"'` + "`" + `<>)]*`)
+
+// dropAddresses blanks the addresses of a sentence: the words of a host or
+// a path (https://attacker.com/steal, exfil.evil.io) say nothing of what
+// the sentence asks, and a harvest that named its collector so would
+// read as one describing an attack.
+func dropAddresses(s string) string {
+	if !strings.Contains(s, ".") && !strings.Contains(s, "@") {
+		return s
+	}
+	return hostRE.ReplaceAllString(addressRE.ReplaceAllString(s, " "), " ")
+}
+
+// describesHarvest reports a sentence that describes, forbids or defends
+// against a harvest rather than asks for one, its addresses unread.
+func describesHarvest(sentence string) bool {
+	return notHarvestRE.MatchString(dropAddresses(sentence))
+}
 
 // templateFileRE is a file name that ends as a template's or a public
 // key's does, not a host (keys.example.org) that holds the same word.

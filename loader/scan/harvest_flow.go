@@ -422,7 +422,7 @@ const inSentence = `(?:[^.\n]|\.\S)`
 // handsStoreOver reports a sentence that hands what it names to another
 // party, and neither negates nor describes it.
 func handsStoreOver(sentence string) bool {
-	return (handStoreRE.MatchString(sentence) || keptAtAddress(sentence) != nil) && !notHarvestRE.MatchString(sentence)
+	return (handStoreRE.MatchString(sentence) || keptAtAddress(sentence) != nil) && !describesHarvest(sentence)
 }
 
 // keptAtRE keeps, moves or puts elsewhere, or says it sends, at an

@@ -449,7 +449,7 @@ func scanWrappedHandOver(fs *findings, prose string) {
 		if line := prose[start:end]; storeLine(line) {
 			seen++
 			s, e := sentenceAt(u, start+len(line)/2)
-			if s < e && imperativeReadRE.MatchString(u[s:e]) && !notHarvestRE.MatchString(u[s:e]) {
+			if s < e && imperativeReadRE.MatchString(u[s:e]) && !describesHarvest(u[s:e]) {
 				hs, he := sentenceAt(u, at)
 				fs.add(RuleExfiltrate, SeverityWithhold, hs, he, "an instruction to read a secret and hand it over")
 				return
@@ -508,7 +508,7 @@ func scanCapturedEnv(fs *findings, prose string) {
 	// The read is looked for first: it is rarer than a send of "them".
 	read := false
 	for _, m := range envSecretReadRE.FindAllStringIndex(prose, 8) {
-		if s, e := sentenceAt(prose, m[0]); !notHarvestRE.MatchString(prose[s:e]) {
+		if s, e := sentenceAt(prose, m[0]); !describesHarvest(prose[s:e]) {
 			read = true
 			break
 		}
@@ -530,7 +530,7 @@ func scanCapturedEnv(fs *findings, prose string) {
 	if sent == nil {
 		return
 	}
-	if s, e := sentenceAt(prose, sent[0]); !notHarvestRE.MatchString(prose[s:e]) {
+	if s, e := sentenceAt(prose, sent[0]); !describesHarvest(prose[s:e]) {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "an instruction to capture the environment's secrets and send them on")
 	}
 }
@@ -547,7 +547,7 @@ func scanHiddenBcc(fs *findings, prose string) {
 	if m == nil || !bccHiddenRE.MatchString(prose) {
 		return
 	}
-	if s, e := sentenceAt(prose, m[0]); !notHarvestRE.MatchString(prose[s:e]) {
+	if s, e := sentenceAt(prose, m[0]); !describesHarvest(prose[s:e]) {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a fixed address put in the blind copy of the user's mail, hidden from them")
 	}
 }
