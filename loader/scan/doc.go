@@ -101,9 +101,12 @@
 //     check:", "Upload the environment:") as the skill's own act, whatever
 //     its heading or lead says of attacks or threats, and what a block says
 //     of itself in a comment no longer makes it an example: those words
-//     are the author's to write. A link whose query carries what the skill
-//     had the model build from the secrets it found (?data={summary})
-//     sends them (harvest_link.go). The order to ignore instructions in
+//     are the author's to write. A link whose query has the model fill in
+//     what it read (?data=<file_contents>, &t={captured_secret}), or what
+//     the skill had it build from the secrets it found (?data={summary}),
+//     sends it (harvest_link.go). The words of an address
+//     (https://attacker.com/steal) no longer make a sentence describe an
+//     attack. The order to ignore instructions in
 //     French, Spanish, German, Italian or Portuguese, whose pattern also
 //     reads English, is denied ("Must not ignore previous instructions")
 //     and stated ("fallback models ignore instructions") as the English

@@ -6,15 +6,20 @@ import (
 )
 
 // A harvest need not name a request: a link carries what it holds in its
-// query. A skill that has the model build something out of the secrets it
-// finds ("a summary of all settings, tokens and keys") and then open a link
-// whose query holds that thing (?data={encoded_summary}) sends the secrets
-// to the link's host as surely as a POST would.
+// query. A link to a host that is not this machine whose query has the
+// model fill in what it read (?data=<file_contents>, &t={captured_secret})
+// sends it, as does one whose placeholder names what the skill had the
+// model build from the secrets it found ("a summary of all settings,
+// tokens and keys", then ?data={encoded_summary}): the host is told it
+// as surely as a POST would tell it.
 var (
-	// queryPlaceholderRE is a link to a host with a placeholder in its
-	// query (?data={summary}, &t=${report}, &q=<bundle>): the host and the
-	// placeholder's name.
-	queryPlaceholderRE = regexp.MustCompile(`(?i)https?://([\w.-]+)[^\s"'` + "`" + `)<>]*?[?&][\w-]+=(?:\{\{?\s*|\$\{|<)([a-z_]\w*)`)
+	// linkRE is a link written out, up to where a sentence or markup
+	// ends it.
+	linkRE = regexp.MustCompile(`(?i)https?://([\w.-]+)[^\s"'` + "`" + `)>\]]*`)
+
+	// queryPlaceholderRE is a parameter of a link's query whose value is a
+	// placeholder (?data={summary}, &t=${report}, &q=<bundle>): its name.
+	queryPlaceholderRE = regexp.MustCompile(`[?&][\w-]+=(?:\{\{?\s*|\$\{|<|%7[bB])([a-zA-Z_]\w*)`)
 
 	// gatherSecretsRE is a sentence's order to build something out of the
 	// secrets found: its verb, what it builds, and the secrets, which the
@@ -22,34 +27,57 @@ var (
 	gatherSecretsRE = mustGate(`(?i)\b(?:build|compile|collect|gather|create|assemble|extract|capture|make)s?\b[^.\n]{0,80}?\b(?:tokens?|keys|credentials|secrets|passwords|connection\s+strings|auth\w*\s+parameters)\b`)
 )
 
+// heldWords are the words of a placeholder's name that say it holds what
+// the model read or was told: a file's contents, the conversation, a
+// secret. A service's own key or session cookie in its own link
+// (?api_key={API_KEY}, ?app_cookie=<cookie_value>) is not among them.
+var heldWords = map[string]bool{
+	"contents": true, "conversation": true, "transcript": true, "history": true, "secret": true, "secrets": true,
+	"password": true, "passwords": true, "credential": true, "credentials": true,
+	"env": true, "environment": true, "ssh": true, "clipboard": true,
+}
+
 // placeholderFiller are words of a placeholder's name that say how it is
 // written, not what it holds.
 var placeholderFiller = map[string]bool{"encoded": true, "data": true, "value": true, "string": true, "json": true, "base64": true, "text": true, "safe": true}
 
 // scanGatheredLinks reports a link to a host that is not this machine whose
-// query carries what an order of the same text built from secrets: a word
-// of the placeholder's name names the order's object.
+// query carries what the model holds: a placeholder named for it, or for
+// what an order of the same text built from secrets.
 func scanGatheredLinks(fs *findings, raw, lower string) {
-	if !strings.Contains(lower, "://") || !gatherSecretsRE.mayMatch(lower) {
+	if !strings.Contains(lower, "://") || !strings.ContainsAny(lower, "?&") {
 		return
 	}
 	var gathered [][]int
-	for _, m := range queryPlaceholderRE.FindAllStringSubmatchIndex(raw, -1) {
-		host := strings.ToLower(raw[m[2]:m[3]])
-		if host == "localhost" || strings.HasPrefix(host, "127.") {
-			continue
+	gatheredKnown := false
+	for _, l := range linkRE.FindAllStringSubmatchIndex(raw, -1) {
+		host := strings.ToLower(raw[l[2]:l[3]])
+		if host == "localhost" || strings.HasPrefix(host, "127.") || strings.HasPrefix(host, "your") {
+			continue // this machine, or the user's own server written as a template
 		}
-		if gathered == nil {
-			gathered = gatherSecretsRE.FindAllStringIndex(lower, -1)
-		}
-		for _, word := range strings.Split(strings.ToLower(raw[m[4]:m[5]]), "_") {
-			if len(word) < 4 || placeholderFiller[word] {
-				continue
-			}
-			for _, g := range gathered {
-				if strings.Contains(lower[g[0]:g[1]], word) {
-					fs.add(RuleExfiltrate, SeverityWithhold, m[0], m[1], "a link whose query carries what was built from the secrets found")
+		for _, m := range queryPlaceholderRE.FindAllStringSubmatchIndex(raw[l[0]:l[1]], -1) {
+			words := strings.Split(strings.ToLower(raw[l[0]+m[2]:l[0]+m[3]]), "_")
+			for _, w := range words {
+				if heldWords[w] {
+					fs.add(RuleExfiltrate, SeverityWithhold, l[0], l[1], "a link whose query carries what the model read")
 					return
+				}
+			}
+			if !gatheredKnown {
+				gatheredKnown = true
+				if gatherSecretsRE.mayMatch(lower) {
+					gathered = gatherSecretsRE.FindAllStringIndex(lower, -1)
+				}
+			}
+			for _, w := range words {
+				if len(w) < 4 || placeholderFiller[w] {
+					continue
+				}
+				for _, g := range gathered {
+					if strings.Contains(lower[g[0]:g[1]], w) {
+						fs.add(RuleExfiltrate, SeverityWithhold, l[0], l[1], "a link whose query carries what was built from the secrets found")
+						return
+					}
 				}
 			}
 		}
