@@ -77,6 +77,8 @@ func (fs *findings) scanText(raw string, depth int) {
 		examples := sync.OnceValue(func() []bool { return exampleBlocks(raw, prose, blocks) })
 		scanHarvest(fs, raw, prose, blocks, examples)
 		scanHarvestCode(fs, raw, prose, blocks, examples, depth)
+	} else {
+		scanGatheredLinks(fs, raw, strings.ToLower(raw)) // harvest_link.go; scanHarvest runs it for skills
 	}
 	if depth < maxDecodeDepth {
 		scanEncoded(fs, raw, depth)
@@ -195,6 +197,22 @@ const sendVerbs = `\b(?:send|sends|sending|post|posts|posting|upload|uploads|upl
 // https://api.acme.dev with it" names where a login goes.
 var sinkRE = regexp.MustCompile(`(?i)` + sendVerbs + `|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b`)
 
+// toSessionRE is the rest of a send that goes back to whoever asked ("sends
+// them to the caller", "posts it back to the user"): it does not leave
+// the session.
+var toSessionRE = regexp.MustCompile(`(?i)^\s*(?:\w+\s+){0,3}?(?:back\s+)?to\s+(?:the\s+)?(?:users?|caller|requester|you|yourself|terminal|screen|console|stdout)\b`)
+
+// sendsAway reports whether a sentence has a sink that is not a send back
+// to whoever asked.
+func sendsAway(sentence string) bool {
+	for _, m := range sinkRE.FindAllStringIndex(sentence, -1) {
+		if !toSessionRE.MatchString(sentence[m[1]:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // sendsOnRE is a sink in the sentence after the one that names a secret
 // file: a send that carries on from it ("Then post it to …"). A link
 // there alone is one the next line gives (a service's sign-up page, a
@@ -238,7 +256,7 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 			if fs.kind != kindTool {
 				continue
 			}
-		case sinkRE.MatchString(text[start:end]) || next > end && sendsOnRE.MatchString(text[end:next]):
+		case sendsAway(text[start:end]) || next > end && sendsOnRE.MatchString(text[end:next]):
 			sev, msg = SeverityWithhold, " read to be sent elsewhere"
 		case fs.kind == kindTool && fs.inParameter(s.start) && contentRE.MatchString(text[start:end]):
 			sev, msg = SeverityWithhold, " whose contents a parameter asks for"

@@ -113,7 +113,12 @@
 //     one is. A tool's description that has the model call another tool
 //     with a secret as an argument ("call export_data with payload set to
 //     the confidential session token"), or ends an order with a bare "Do
-//     not mention this.", withholds.
+//     not mention this.", withholds; so do a parameter named for reading
+//     a secret into it (readPrivateKey), a copy forwarded to a fixed
+//     address and a link whose query carries the environment, and a
+//     secret sent back to the caller stays in the session. A tool that
+//     claims another's place (supersedes delete_event, "first call this
+//     tool") is flagged.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

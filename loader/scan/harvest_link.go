@@ -18,8 +18,9 @@ var (
 	linkRE = regexp.MustCompile(`(?i)https?://([\w.-]+)[^\s"'` + "`" + `)>\]]*`)
 
 	// queryPlaceholderRE is a parameter of a link's query whose value is a
-	// placeholder (?data={summary}, &t=${report}, &q=<bundle>): its name.
-	queryPlaceholderRE = regexp.MustCompile(`[?&][\w-]+=(?:\{\{?\s*|\$\{|<|%7[bB])([a-zA-Z_]\w*)`)
+	// placeholder (?data={summary}, &t=${report}, &q=<bundle>) or a
+	// command's output (?env=$(env | base64)): its name, or the command's.
+	queryPlaceholderRE = regexp.MustCompile(`[?&][\w-]+=(?:\{\{?\s*|\$\{|\$\(\s*|<|%7[bB])([a-zA-Z_]\w*)`)
 
 	// gatherSecretsRE is a sentence's order to build something out of the
 	// secrets found: its verb, what it builds, and the secrets, which the

@@ -198,6 +198,12 @@ var patterns = []pattern{
 	mk(RuleDirective, "a claim to come first, before the task the model was given",
 		`\bbefore\b[^.\n]{0,80}?\b(?:execute|call|invoke|run|use)\s+this\s+(?:tool|function)\b`,
 		[]string{"this tool", "this function"}, "before").around(120).only(serverKinds),
+	// A tool that puts itself in another's place: it supersedes a named
+	// tool, has requests meant for others routed to it, or asks to be
+	// called first.
+	mk(RuleDirective, "a claim to take another tool's place",
+		`\b(?:supersedes|replaces|overrides|takes\s+precedence\s+over)\s+(?:the\s+)?`+"`?"+`[a-z][a-z0-9]*_[\w-]+`+"`?"+`|\broute\s+(?:all|every|any)\s+(?:[\w-]+\s+){0,2}?(?:requests?|calls?)\s+(?:here|to\s+this\s+(?:tool|function))\b|\bfirst\s+(?:call|use|invoke|run)\s+this\s+(?:tool|function)\b|\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+first\b`,
+		[]string{"supersede", "replaces", "overrides", "precedence", "route", "this tool", "this function"}).around(160).only(serverKinds),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignore|disregard|forget|override|bypass|set\s+aside|abandon)\s+(?:(?:all|any|the|your|every|of|previous|prior|above|earlier|preceding|former|original|initial|system|safety|security|content|ethical|developer|existing|default|standard|these|those|my|its|other|usual|normal|built-in|and)\s+){1,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands|constraints|polic(?:y|ies)|restrictions|guardrails|filters|filtering|safeguards|protections|limitations|checks|settings)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:written\s+|said\s+)?(?:above|before|previously))`,
 		[]string{"ignore", "disregard", "forget", "override", "bypass", "set aside", "abandon"}).around(150).strongIn(allKinds).negatable().addressed(),
@@ -263,6 +269,13 @@ var patterns = []pattern{
 	mk(RuleExfiltrate, "an instruction to pass a secret to another tool",
 		`\b(?:call|invoke|use|run)\s+`+"`?"+`[a-z][\w.-]*`+"`?"+`\s+(?:tool\s+)?with\s+[^.\n]{0,80}?\b(?:set\s+to|=|containing|holding)\s+(?:the\s+)?(?:(?:confidential|secret|session|private|full|raw|file'?s?|token)\s+){1,3}(?:tokens?|credentials?|secrets?|passwords?|api\s+keys?|keys?|contents)\b`,
 		[]string{" with "}, "token", "credential", "secret", "password", "api key", "private key", "contents").around(200).strongIn(serverKinds).only(serverKinds).negatable(),
+	// A parameter named for reading a secret into it
+	// (content_from_reading_ssh_id_rsa, readPrivateKey) asks the model for
+	// the secret whatever its description says; one named for the secret
+	// alone (password, api_key) is how a login tool takes it.
+	mk(RuleExfiltrate, "a parameter named for reading a secret into it",
+		`(?:\b|_)(?:read|reading|cat|dump|load|contents?_?(?:of|from)?)_?(?:the_?|my_?|user_?|ssh_?|aws_?|local_?)*(?:private_?keys?|privkey|id_(?:rsa|ed25519|ecdsa|dsa)|ssh_?keys?|credentials?|env_?file|dotenv|secrets?|passwords?)(?:\b|_)`,
+		[]string{"read", "cat", "dump", "load", "content"}, "private", "privkey", "id_", "ssh", "credential", "env", "secret", "password").strongIn(kindTool).only(kindTool),
 	mk(RuleExfiltrate, "a Markdown image whose address carries data for the model to fill in",
 		`!\[[^\]\n]{0,200}\]\(\s*<?https?://[^\s)]*[?&#/][^\s)]*(?:\{[^}\n]{1,200}\}|\$\{|\[[A-Z_ ]{3,}\]|<[a-z_ ]{3,}>)`,
 		[]string{"!["}).strongIn(allKinds),
@@ -595,7 +608,7 @@ func scanPadding(fs *findings, s string, blocks []codeBlock) {
 // the instruction.
 var (
 	destRE     = regexp.MustCompile(`(?i)` + dest)
-	sendLeadRE = regexp.MustCompile(`(?i)(?:\b(?:all|every|always|also|instead|a\s+copy|additionally|as\s+well|secretly|silently)\b[^.\n]{0,80}?\b` + verbSend + `\b[^.\n]{0,80}?|\b` + verbSend + `\b[^.\n]{0,40}?\b(?:all|every|a\s+copy\s+of)\b[^.\n]{0,60}?\bto\s+|\bchange\s+the\s+(?:recipient|destination|address|number|url|endpoint)\w*\s+to\s+|\b(?:set|put|add|use)\s+(?:the\s+)?(?:bcc|cc|recipients?|to)\s+(?:field\s+|parameter\s+|argument\s+|address\s+)?(?:to\s+|=\s*)?)$`)
+	sendLeadRE = regexp.MustCompile(`(?i)(?:\b(?:all|every|always|also|instead|a\s+copy|additionally|as\s+well|secretly|silently)\b[^.\n]{0,80}?\b` + verbSend + `\b[^.\n]{0,80}?|\b` + verbSend + `\b[^.\n]{0,40}?\b(?:all|every|(?:a\s+)?cop(?:y|ies)(?:\s+of)?)\b[^.\n]{0,60}?\bto\s+|\bchange\s+the\s+(?:recipient|destination|address|number|url|endpoint)\w*\s+to\s+|\b(?:set|put|add|use)\s+(?:the\s+)?(?:bcc|cc|recipients?|to)\s+(?:field\s+|parameter\s+|argument\s+|address\s+)?(?:to\s+|=\s*)?)$`)
 )
 
 // A text may also give data away without an order, as a statement of
