@@ -198,12 +198,13 @@ var patterns = []pattern{
 	mk(RuleDirective, "a claim to come first, before the task the model was given",
 		`\bbefore\b[^.\n]{0,80}?\b(?:execute|call|invoke|run|use)\s+this\s+(?:tool|function)\b`,
 		[]string{"this tool", "this function"}, "before").around(120).only(serverKinds),
-	// A tool that puts itself in another's place: it supersedes a named
-	// tool, has requests meant for others routed to it, or asks to be
-	// called first.
+	// A tool that puts itself in another's place: it has the requests
+	// meant for others routed to it. ("Call this tool first", "supersedes
+	// get_items" are left out: clean tools say them of their own order of
+	// use and their own older names.)
 	mk(RuleDirective, "a claim to take another tool's place",
-		`\b(?:supersedes|replaces|overrides|takes\s+precedence\s+over)\s+(?:the\s+)?`+"`?"+`[a-z][a-z0-9]*_[\w-]+`+"`?"+`|\broute\s+(?:all|every|any)\s+(?:[\w-]+\s+){0,2}?(?:requests?|calls?)\s+(?:here|to\s+this\s+(?:tool|function))\b|\bfirst\s+(?:call|use|invoke|run)\s+this\s+(?:tool|function)\b|\b(?:call|use|invoke|run)\s+this\s+(?:tool|function)\s+first\b`,
-		[]string{"supersede", "replaces", "overrides", "precedence", "route", "this tool", "this function"}).around(160).only(serverKinds),
+		`\broute\s+(?:all|every|any)\s+(?:[\w-]+\s+){0,2}?(?:requests?|calls?)\s+(?:here|to\s+this\s+(?:tool|function))\b`,
+		[]string{"route"}).around(160).only(serverKinds),
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignore|disregard|forget|override|bypass|set\s+aside|abandon)\s+(?:(?:all|any|the|your|every|of|previous|prior|above|earlier|preceding|former|original|initial|system|safety|security|content|ethical|developer|existing|default|standard|these|those|my|its|other|usual|normal|built-in|and)\s+){1,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|context|commands|constraints|polic(?:y|ies)|restrictions|guardrails|filters|filtering|safeguards|protections|limitations|checks|settings)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:written\s+|said\s+)?(?:above|before|previously))`,
 		[]string{"ignore", "disregard", "forget", "override", "bypass", "set aside", "abandon"}).around(150).strongIn(allKinds).negatable().addressed(),
