@@ -117,8 +117,7 @@
 //     a secret into it (readPrivateKey), a copy forwarded to a fixed
 //     address and a link whose query carries the environment, and a
 //     secret sent back to the caller stays in the session. A tool that
-//     claims another's place (supersedes delete_event, "first call this
-//     tool") is flagged.
+//     has the requests meant for other tools routed to it is flagged.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
