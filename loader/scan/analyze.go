@@ -77,7 +77,7 @@ func (fs *findings) scanText(raw string, depth int) {
 		examples := sync.OnceValue(func() []bool { return exampleBlocks(raw, prose, blocks) })
 		scanHarvest(fs, raw, prose, blocks, examples)
 		scanHarvestCode(fs, raw, prose, blocks, examples, depth)
-	} else {
+	} else if strings.Contains(raw, "://") {
 		scanGatheredLinks(fs, raw, strings.ToLower(raw)) // harvest_link.go; scanHarvest runs it for skills
 	}
 	if depth < maxDecodeDepth {
