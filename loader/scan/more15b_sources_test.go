@@ -201,24 +201,5 @@ func TestG15bSourcesLoad(t *testing.T) {
 		"luckyPipewrench+pipelock": {len(g15bPipelockHarvesters), len(g15bPipelockProbes)},
 		"Pantheon-Security+medusa": {len(g15bMedusaHarvesters), 0},
 	}
-	for _, src := range g15bSources {
-		dir := filepath.Join(corpusRoot(), src.name)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		var poisoned, probes int
-		for _, s := range src.load(t, dir) {
-			switch {
-			case s.tool == nil || s.tool.Description == "":
-				t.Errorf("%s %s: no tool definition", src.name, s.id)
-			case s.attack:
-				poisoned++
-			case s.probe:
-				probes++
-			}
-		}
-		if got := [2]int{poisoned, probes}; got != want[src.name] {
-			t.Errorf("%s: %d poisoned tools and %d probes, want %d and %d", src.name, got[0], got[1], want[src.name][0], want[src.name][1])
-		}
-	}
+	checkToolSourceCounts(t, g15bSources, want)
 }

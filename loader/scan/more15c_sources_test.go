@@ -225,33 +225,7 @@ func TestG15cSourcesLoad(t *testing.T) {
 		"tankpkg+tank":                    {0, len(g15cTankProbes)},
 		"huifer+skill-security-scan":      {0, len(g15cHuiferProbes)},
 	})
-	g15cCheckTools(t, map[string][2]int{
+	checkToolSourceCounts(t, g15cToolSources, map[string][2]int{
 		"luckyPipewrench+agent-egress-bench": {len(g15cEgressBenchHarvesters), len(g15cEgressBenchProbes)},
 	})
-}
-
-// g15cCheckTools checks each tool source's count of poisoned tools and
-// probes, with no scan.
-func g15cCheckTools(t *testing.T, want map[string][2]int) {
-	t.Helper()
-	for _, src := range g15cToolSources {
-		dir := filepath.Join(corpusRoot(), src.name)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		var poisoned, probes int
-		for _, s := range src.load(t, dir) {
-			switch {
-			case s.tool == nil || s.tool.Description == "":
-				t.Errorf("%s %s: no tool definition", src.name, s.id)
-			case s.attack && !s.probe:
-				poisoned++
-			case s.probe && !s.attack:
-				probes++
-			}
-		}
-		if got := [2]int{poisoned, probes}; got != want[src.name] {
-			t.Errorf("%s: %d poisoned tools and %d probes, want %d and %d", src.name, got[0], got[1], want[src.name][0], want[src.name][1])
-		}
-	}
 }

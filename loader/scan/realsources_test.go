@@ -276,6 +276,41 @@ func loadCorpora(tb testing.TB) []sample {
 	return all
 }
 
+// checkToolSourceCounts checks, with no scan, that each tool source of
+// sources yields the poisoned tools and the clean probe tools want names
+// for it: a fixture moved upstream fails here rather than shrink a figure
+// quietly.
+func checkToolSourceCounts(t *testing.T, sources []corpusSource, want map[string][2]int) {
+	t.Helper()
+	for _, src := range sources {
+		w, ok := want[src.name]
+		if !ok {
+			t.Errorf("%s: no expected count", src.name)
+			continue
+		}
+		dir := filepath.Join(corpusRoot(), src.name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var poisoned, probes int
+		for _, s := range src.load(t, dir) {
+			switch {
+			case s.tool == nil || s.tool.Description == "":
+				t.Errorf("%s %s: no tool definition", src.name, s.id)
+			case s.attack && !s.probe && !s.harvest:
+				poisoned++
+			case s.probe && !s.attack:
+				probes++
+			default:
+				t.Errorf("%s %s: attack %v, harvest %v, probe %v; want a poisoned tool or a probe", src.name, s.id, s.attack, s.harvest, s.probe)
+			}
+		}
+		if got := [2]int{poisoned, probes}; got != w {
+			t.Errorf("%s: %d poisoned tools and %d probes, want %d and %d", src.name, got[0], got[1], w[0], w[1])
+		}
+	}
+}
+
 // checkSourceCounts checks that each source laid out yields the
 // harvesters and probes its lists name (want: harvesters, probes), each
 // one or the other, with files, and none holding a label file its source
