@@ -282,18 +282,9 @@ func loadCorpora(tb testing.TB) []sample {
 // quietly.
 func checkToolSourceCounts(t *testing.T, sources []corpusSource, want map[string][2]int) {
 	t.Helper()
-	for _, src := range sources {
-		w, ok := want[src.name]
-		if !ok {
-			t.Errorf("%s: no expected count", src.name)
-			continue
-		}
-		dir := filepath.Join(corpusRoot(), src.name)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
+	eachLaidOut(t, sources, want, func(src corpusSource, w [2]int, samples []sample) {
 		var poisoned, probes int
-		for _, s := range src.load(t, dir) {
+		for _, s := range samples {
 			switch {
 			case s.tool == nil || s.tool.Description == "":
 				t.Errorf("%s %s: no tool definition", src.name, s.id)
@@ -308,15 +299,13 @@ func checkToolSourceCounts(t *testing.T, sources []corpusSource, want map[string
 		if got := [2]int{poisoned, probes}; got != w {
 			t.Errorf("%s: %d poisoned tools and %d probes, want %d and %d", src.name, got[0], got[1], w[0], w[1])
 		}
-	}
+	})
 }
 
-// checkSourceCounts checks that each source laid out yields the
-// harvesters and probes its lists name (want: harvesters, probes), each
-// one or the other, with files, and none holding a label file its source
-// keeps beside it (the answer, not the skill): a fixture moved upstream
-// fails here rather than shrinking a figure quietly. It scans nothing.
-func checkSourceCounts(t *testing.T, sources []corpusSource, want map[string][2]int) {
+// eachLaidOut calls check with the samples of each source of sources that
+// is laid out under the corpus root, and the counts want gives for it; a
+// source want does not name is an error.
+func eachLaidOut(t *testing.T, sources []corpusSource, want map[string][2]int, check func(src corpusSource, w [2]int, samples []sample)) {
 	t.Helper()
 	for _, src := range sources {
 		w, ok := want[src.name]
@@ -328,8 +317,20 @@ func checkSourceCounts(t *testing.T, sources []corpusSource, want map[string][2]
 		if _, err := os.Stat(dir); err != nil {
 			continue
 		}
+		check(src, w, src.load(t, dir))
+	}
+}
+
+// checkSourceCounts checks that each source laid out yields the
+// harvesters and probes its lists name (want: harvesters, probes), each
+// one or the other, with files, and none holding a label file its source
+// keeps beside it (the answer, not the skill): a fixture moved upstream
+// fails here rather than shrinking a figure quietly. It scans nothing.
+func checkSourceCounts(t *testing.T, sources []corpusSource, want map[string][2]int) {
+	t.Helper()
+	eachLaidOut(t, sources, want, func(src corpusSource, w [2]int, samples []sample) {
 		var harvesters, probes int
-		for _, s := range src.load(t, dir) {
+		for _, s := range samples {
 			switch {
 			case s.attack && s.harvest && !s.probe && len(s.skill) > 0:
 				harvesters++
@@ -347,5 +348,5 @@ func checkSourceCounts(t *testing.T, sources []corpusSource, want map[string][2]
 		if harvesters != w[0] || probes != w[1] {
 			t.Errorf("%s: %d harvesters and %d probes, want %d and %d", src.name, harvesters, probes, w[0], w[1])
 		}
-	}
+	})
 }
