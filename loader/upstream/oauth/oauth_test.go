@@ -646,3 +646,43 @@ func TestGrantUnreadableWhileStoreDown(t *testing.T) {
 		t.Errorf("NeedsLogin once forgotten: %q", why)
 	}
 }
+
+// TestRejectedWhileStoreDown: a 401 to the token just issued, while the
+// database is down, is no refused login: another replica may have
+// refreshed the grant (which retires the token held here), and what is
+// stored cannot be read to know. The call fails with a sentence saying
+// the shared state cannot be reached, nothing is marked refused, and once
+// the database is back the replacing token is used.
+func TestRejectedWhileStoreDown(t *testing.T) {
+	s := &downStore{Grants: testStore(t)}
+	k := GrantKey{Server: "remote", Resource: resource}
+	g := expiring("http://127.0.0.1:9/token")
+	g.Token.Expiry, g.Obtained = time.Now().Add(time.Hour), time.Now()
+	if _, err := s.SaveGrant(context.Background(), k, g); err != nil {
+		t.Fatal(err)
+	}
+	tokens := NewTokensFor(s, k, nil, nil)
+	if tok, err := tokens.Token(); err != nil || tok.AccessToken != "access-old" {
+		t.Fatalf("Token: %v, %v", tok, err)
+	}
+	// Another replica refreshes, then the database goes down.
+	next := *g
+	tok := *g.Token
+	tok.AccessToken = "access-new"
+	next.Token = &tok
+	if _, err := s.SaveGrant(context.Background(), k, &next); err != nil {
+		t.Fatal(err)
+	}
+	s.down.Store(true)
+	err := tokens.rejected("access-old")
+	if err == nil || errors.Is(err, ErrLoginRequired) || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "cannot be refreshed while the shared state (the database) cannot be reached") {
+		t.Errorf("a 401 to the fresh token while the database is down: %v; want a plain error saying the shared state cannot be reached", err)
+	}
+	s.down.Store(false)
+	if why := tokens.NeedsLogin(); why != "" {
+		t.Errorf("the login was marked refused while the database was down: %s", why)
+	}
+	if tok, err := tokens.Token(); err != nil || tok.AccessToken != "access-new" {
+		t.Errorf("Token once the database is back: %v, %v; want the replacing token", tok, err)
+	}
+}

@@ -48,6 +48,9 @@ type Tokens struct {
 	// out of reach, nothing held yet): not knowing is not "no login", and
 	// calls fail with it rather than ask for one.
 	down error
+	// unread is whether the last reload could not read the store: the
+	// grant held may have been replaced elsewhere meanwhile.
+	unread bool
 	// version counts changes of the grant, in this process or on disk.
 	version uint64
 }
@@ -89,6 +92,7 @@ func (t *Tokens) reload() bool {
 	ctx, cancel := storeContext()
 	defer cancel()
 	v, err := t.store.GrantStamp(ctx, t.key)
+	t.unread = err != nil
 	if err != nil && t.loaded {
 		return false
 	}
@@ -96,6 +100,7 @@ func (t *Tokens) reload() bool {
 		return false
 	}
 	g, v, err := t.store.LoadGrant(ctx, t.key)
+	t.unread = errors.Is(err, ErrUnavailable)
 	switch {
 	case errors.Is(err, ErrUnavailable):
 		if t.loaded || t.grant != nil {
@@ -420,10 +425,28 @@ func (t *Tokens) rejected(sent string) error {
 		}
 		return nil
 	}
+	if t.unread {
+		// Refused just after it was issued, but another process may
+		// have replaced it (a refresh on another replica retires it),
+		// and what is stored cannot be read now: not knowing is not a
+		// refused login.
+		return refusedDownError{t.server}
+	}
 	why := "the server refused its access token"
 	t.refuse(why)
 	return &LoginRequiredError{Server: t.server, Reason: why}
 }
+
+// refusedDownError is a token refused while the shared state cannot be
+// reached: the login that replaced it, if any, cannot be read, nor the
+// token refreshed.
+type refusedDownError struct{ server string }
+
+func (e refusedDownError) Error() string {
+	return fmt.Sprintf("the token for %s was refused and cannot be refreshed while the shared state (the database) cannot be reached: another process may have replaced it; try again once it is back", e.server)
+}
+
+func (refusedDownError) Is(target error) bool { return target == ErrUnavailable }
 
 // union returns a followed by the elements of b it lacks.
 func union(a, b []string) []string {
