@@ -99,25 +99,25 @@
 //     decoded, and data encoded into DNS lookups' names all withhold.
 //     Version 11 reads a block the skill tells the agent to run ("Run the
 //     check:", "Upload the environment:") as the skill's own act, whatever
-//     its heading or lead says of attacks or threats, and what a block says
-//     of itself in a comment no longer makes it an example: those words
-//     are the author's to write. A link whose query has the model fill in
-//     what it read (?data=<file_contents>, &t={captured_secret}), or what
-//     the skill had it build from the secrets it found (?data={summary}),
-//     sends it (harvest_link.go). The words of an address
-//     (https://attacker.com/steal) no longer make a sentence describe an
-//     attack. The order to ignore instructions in
-//     French, Spanish, German, Italian or Portuguese, whose pattern also
-//     reads English, is denied ("Must not ignore previous instructions")
-//     and stated ("fallback models ignore instructions") as the English
-//     one is. A tool's description that has the model call another tool
-//     with a secret as an argument ("call export_data with payload set to
-//     the confidential session token"), or ends an order with a bare "Do
-//     not mention this.", withholds; so do a parameter named for reading
-//     a secret into it (readPrivateKey), a copy forwarded to a fixed
-//     address and a link whose query carries the environment, and a
-//     secret sent back to the caller stays in the session. A tool that
-//     has the requests meant for other tools routed to it is flagged.
+//     its heading or lead says of attacks or threats, and what a block
+//     says of itself in a comment no longer makes it an example: those
+//     words are the author's to write. A link whose query has the model
+//     fill in what it read (?data=<file_contents>, &t={captured_secret}),
+//     or what the skill had it build from the secrets it found
+//     (?data={summary}), sends it (harvest_link.go). The words of an
+//     address (https://attacker.com/steal) no longer make a sentence
+//     describe an attack. The order to ignore instructions in French,
+//     Spanish, German, Italian or Portuguese, whose pattern also reads
+//     English, is denied ("Must not ignore previous instructions") and
+//     stated ("fallback models ignore instructions") as the English one
+//     is. A tool's description that has the model call another tool with a
+//     secret as an argument ("call export_data with payload set to the
+//     confidential session token"), or ends an order with a bare "Do not
+//     mention this.", withholds; so do a parameter named for reading a
+//     secret into it (readPrivateKey), a copy forwarded to a fixed address
+//     and a link whose query carries the environment, and a secret sent
+//     back to the caller stays in the session. A tool that has the
+//     requests meant for other tools routed to it is flagged.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
