@@ -291,18 +291,9 @@ func TestG15aSourcesLoad(t *testing.T) {
 			poisonedTools: len(g15aDefenseClawHarvesters), probeTools: len(g15aDefenseClawProbeTools),
 		},
 	}
-	for _, src := range g15aSources {
-		w, ok := want[src.name]
-		if !ok {
-			t.Errorf("%s: no expected count", src.name)
-			continue
-		}
-		dir := filepath.Join(corpusRoot(), src.name)
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
+	eachLaidOut(t, g15aSources, want, func(src corpusSource, w g15aCounts, samples []sample) {
 		var got g15aCounts
-		for _, s := range src.load(t, dir) {
+		for _, s := range samples {
 			switch {
 			case s.tool != nil && s.tool.Description != "" && s.attack && !s.probe && !s.harvest:
 				got.poisonedTools++
@@ -320,5 +311,5 @@ func TestG15aSourcesLoad(t *testing.T) {
 		if got != w {
 			t.Errorf("%s: got %+v, want %+v", src.name, got, w)
 		}
-	}
+	})
 }

@@ -305,7 +305,7 @@ func checkToolSourceCounts(t *testing.T, sources []corpusSource, want map[string
 // eachLaidOut calls check with the samples of each source of sources that
 // is laid out under the corpus root, and the counts want gives for it; a
 // source want does not name is an error.
-func eachLaidOut(t *testing.T, sources []corpusSource, want map[string][2]int, check func(src corpusSource, w [2]int, samples []sample)) {
+func eachLaidOut[W any](t *testing.T, sources []corpusSource, want map[string]W, check func(src corpusSource, w W, samples []sample)) {
 	t.Helper()
 	for _, src := range sources {
 		w, ok := want[src.name]
