@@ -202,9 +202,9 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 	body := frontMatterEnd(raw)
 	for i, b := range blocks {
 		from := max(b.start-400, body, sectionStart(prose, b.start))
-		example[i] = !runLead(prose, b.start) &&
-			(exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[min(from, b.start):b.start], " ")) ||
-				exampleLeadRE.MatchString(headingsAbove(prose, b.start)))
+		example[i] = (exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[min(from, b.start):b.start], " ")) ||
+			exampleLeadRE.MatchString(headingsAbove(prose, b.start))) &&
+			!runLead(prose, b.start)
 	}
 	return example
 }
