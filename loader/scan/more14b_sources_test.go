@@ -278,9 +278,10 @@ func g14bLoadPoisonBench(tb testing.TB, dir string) []sample {
 }
 
 // g14bJSToolRE and g14bZodRE read the server.tool(name, description,
-// {zod shape}, handler) calls of a JavaScript MCP server.
+// {zod shape}, handler) calls of a JavaScript MCP server; the description
+// is a template literal, or string literals joined with +.
 var (
-	g14bJSToolRE = regexp.MustCompile("(?s)server\\.tool\\(\\s*\"([^\"]+)\",\\s*(?:`([^`]*)`|\"((?:[^\"\\\\]|\\\\.)*)\"),\\s*\\{(.*?)\\},\\s*async")
+	g14bJSToolRE = regexp.MustCompile("(?s)server\\.tool\\(\\s*\"([^\"]+)\",\\s*(?:`([^`]*)`|((?:\"(?:[^\"\\\\]|\\\\.)*\"\\s*\\+\\s*)*\"(?:[^\"\\\\]|\\\\.)*\")),\\s*\\{(.*?)\\},\\s*async")
 	g14bZodRE    = regexp.MustCompile(`(\w+):\s*z\.(\w+)\(([^)]*)\)((?:\.\w+\((?:"(?:[^"\\]|\\.)*"|[^)]*)\))*)`)
 	g14bZodDesc  = regexp.MustCompile(`\.describe\("((?:[^"\\]|\\.)*)"\)`)
 )
@@ -292,7 +293,7 @@ func g14bJSTools(src string) []*mcp.Tool {
 	for _, m := range g14bJSToolRE.FindAllStringSubmatch(src, -1) {
 		desc := m[2]
 		if m[3] != "" {
-			desc, _ = strconv.Unquote(`"` + m[3] + `"`)
+			desc = g14bPyConcat(m[3], "")
 		}
 		props := map[string]any{}
 		var required []string

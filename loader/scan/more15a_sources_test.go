@@ -211,36 +211,6 @@ func g15aLoadEvilMCP(tb testing.TB, dir string) []sample {
 	return out
 }
 
-// g15aJSServerToolRE finds a tool a TypeScript or JavaScript MCP SDK server
-// declares as server.tool("name", "description" + "…", {param: z.type(), …}.
-var g15aJSServerToolRE = regexp.MustCompile(`server\.tool\(\s*"([^"]+)",\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+),\s*\{([^}]*)\}`)
-
-// g15aJSParamRE finds a parameter of such a tool and its zod type.
-var g15aJSParamRE = regexp.MustCompile(`(\w+):\s*z\.(\w+)\(`)
-
-// g15aJSServerTools reads the tools of such a server: the description is
-// the concatenation of its string literals, the parameters the properties
-// of an object schema.
-func g15aJSServerTools(tb testing.TB, path string) []*mcp.Tool {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var out []*mcp.Tool
-	for _, m := range g15aJSServerToolRE.FindAllStringSubmatch(string(data), -1) {
-		props := map[string]any{}
-		for _, p := range g15aJSParamRE.FindAllStringSubmatch(m[3], -1) {
-			props[p[1]] = map[string]any{"type": p[2]}
-		}
-		schema, err := json.Marshal(map[string]any{"type": "object", "properties": props})
-		if err != nil {
-			tb.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, &mcp.Tool{Name: m[1], Description: g14bPyConcat(m[2], ""), InputSchema: json.RawMessage(schema)})
-	}
-	return out
-}
-
 // g15aNpmGoofHarvesters are snyk-labs/mcp-server-npm-goof's tools (digit 5:
 // development; "intentionally vulnerable, intended to be used as an
 // educational tool for MCP Server security", README) whose definition
@@ -256,7 +226,11 @@ var g15aNpmGoofHarvesters = []string{"index.js:searchNpmPackage"}
 func g15aLoadNpmGoof(tb testing.TB, dir string) []sample {
 	var out []sample
 	for _, f := range g14bFiles(g15aNpmGoofHarvesters) {
-		out = append(out, g14bPick(f, g15aJSServerTools(tb, filepath.Join(dir, f)), g15aNpmGoofHarvesters, nil)...)
+		src, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			continue
+		}
+		out = append(out, g14bPick(f, g14bJSTools(string(src)), g15aNpmGoofHarvesters, nil)...)
 	}
 	return out
 }
