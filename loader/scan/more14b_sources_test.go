@@ -283,7 +283,7 @@ func g14bLoadPoisonBench(tb testing.TB, dir string) []sample {
 var (
 	g14bJSToolRE = regexp.MustCompile("(?s)server\\.tool\\(\\s*\"([^\"]+)\",\\s*(?:`([^`]*)`|((?:\"(?:[^\"\\\\]|\\\\.)*\"\\s*\\+\\s*)*\"(?:[^\"\\\\]|\\\\.)*\")),\\s*\\{(.*?)\\},\\s*async")
 	g14bZodRE    = regexp.MustCompile(`(\w+):\s*z\.(\w+)\(([^)]*)\)((?:\.\w+\((?:"(?:[^"\\]|\\.)*"|[^)]*)\))*)`)
-	g14bZodDesc  = regexp.MustCompile(`\.describe\("((?:[^"\\]|\\.)*)"\)`)
+	g14bZodDesc  = regexp.MustCompile(`\.describe\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
 )
 
 // g14bJSTools reads the tools of a JavaScript server written with the MCP

@@ -135,9 +135,6 @@ var g15aZodToolRE = regexp.MustCompile(`name:\s*"([^"]+)",\s*description:\s*"((?
 // and its zod type.
 var g15aZodFieldRE = regexp.MustCompile(`(?m)^  (\w+): z\s*\.(\w+)`)
 
-// g15aZodDescribeRE finds a .describe("…") call.
-var g15aZodDescribeRE = regexp.MustCompile(`\.describe\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
-
 // g15aZodObject returns the JSON schema a z.object named name declares in
 // src: each top-level field with its type (string and object; any other is
 // left open) and its own last .describe, as zodToJsonSchema lists them.
@@ -162,7 +159,7 @@ func g15aZodObject(src, name string) map[string]any {
 		case "string", "object":
 			prop["type"] = kind
 		}
-		if d := g15aZodDescribeRE.FindAllStringSubmatch(body[m[0]:chunkEnd], -1); d != nil {
+		if d := g14bZodDesc.FindAllStringSubmatch(body[m[0]:chunkEnd], -1); d != nil {
 			if text, err := strconv.Unquote(`"` + d[len(d)-1][1] + `"`); err == nil {
 				prop["description"] = text
 			}
