@@ -194,7 +194,7 @@ func (h *hub) spawn(r request) (int, error) {
 		Files: append(r.files[:startFDs:startFDs], errW, envR),
 		// The command leads a process group of its own, and dies
 		// with the hub should the hub itself be killed.
-		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: commandDeathSignal},
 	})
 	errW.Close()
 	envR.Close()
@@ -221,6 +221,9 @@ func (h *hub) spawn(r request) (int, error) {
 	}
 	return pid, nil
 }
+
+// commandDeathSignal is what a command gets when the hub dies.
+const commandDeathSignal = syscall.SIGKILL
 
 // startLimit bounds how long the trampoline may take to become the command.
 const startLimit = 30 * time.Second
