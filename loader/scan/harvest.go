@@ -300,8 +300,8 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	// (through a name, a file it was written to, or a pipe).
 	storeRead, cmdSent := false, false
 	var cmdFiles []string
-	// A secret key exported to a file or a pipe is sent when that line
-	// sends, or a later one sends the file.
+	// A secret key exported to a file, a pipe or a name is sent when that
+	// line sends, or a later one sends the file or what the name holds.
 	exportSent, exportAt := -1, -1
 	var exportFiles []string
 	// Line by line: a line of code that reads a store is a read; a line of
@@ -477,13 +477,14 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 				firstSend = start
 			}
 		}
-		if code && exportSent < 0 && strings.Contains(lowLine, "export-secret") && exportSecretRE.MatchString(line) {
+		if code && exportSent < 0 && strings.Contains(lowLine, "export-secret") && exportSecretRE.MatchString(argvLine(line)) {
 			exportAt = start
 			if fl.lineSends(line, lowLine) {
 				exportSent = start
 			}
 			exportFiles = append(exportFiles, redirectTargets(line)...)
-		} else if code && exportSent < 0 && exportAt >= 0 && containsAny(line, exportFiles) && fl.lineSends(line, lowLine) {
+			fl.read(line)
+		} else if code && exportSent < 0 && exportAt >= 0 && (containsAny(line, exportFiles) && fl.lineSends(line, lowLine) || fl.sendsTainted(line, lowLine)) {
 			exportSent = start
 		}
 		if code && firstDump < 0 && envWords.in(lowLine) && envDumpRE.MatchString(line) {

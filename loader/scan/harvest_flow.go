@@ -88,7 +88,7 @@ func secretCmdRead(line, lowLine string) bool {
 	// A command given as a list of words (subprocess.run(["security",
 	// "find-generic-password", …])) is read as the command line.
 	if strings.Contains(line, ",") {
-		line = argvRE.ReplaceAllString(line, " ")
+		line = argvLine(line)
 		lowLine = strings.ToLower(line)
 	}
 	if secretSearchWords.in(lowLine) && searchesSecrets(line) {
@@ -105,7 +105,12 @@ func searchesSecrets(line string) bool {
 }
 
 // argvRE is where two words of a command given as a list meet.
-var argvRE = regexp.MustCompile(`["']\s*,\s*["']`)
+var argvRE = regexp.MustCompile(`["']\s*,\s*\[?\s*["']`)
+
+// argvLine returns a line with a command given as a list of words
+// (subprocess.run(["gpg", "--export-secret-keys"]), execFile('security',
+// ['find-generic-password', …])) written as the command line.
+func argvLine(line string) string { return argvRE.ReplaceAllString(line, " ") }
 
 // callSegment is a line up to the end of the pipeline stage that calls
 // the network: what a later stage does (| base64 -d > out.mp3) is done to

@@ -179,6 +179,14 @@ var patterns = []pattern{
 	mk(RuleDirective, "an instruction to keep something from the user",
 		`\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|them|everything|all\s+of\s+this)\s+(?:\w+\s+)?from\s+(?:the\s+)?user|\bkeep\s+(?:this|these|that|it|the)\s+(?:\w+\s+){0,2}(?:(?:hidden|secret|confidential|private)(?:\s*(?:[.,;:!?)]|$)|\s+(?:from|and|at\s+all|no\s+matter|even|while|when|until|unless)\b)|between\s+us\b|to\s+yourself\b)`,
 		[]string{"from the user", "from user", "keep"}).strongIn(allKinds).notIn(kindCode).negatable(),
+	// A story to tell the user about what the skill sends or uses hides
+	// it as surely as silence: an answer dictated (a quote, "say it's",
+	// "answer:") to a question about the traffic, uploads or data. How to
+	// answer questions about the user's own work, or to answer honestly,
+	// is not dictated.
+	mk(RuleDirective, "a story to tell the user about what it sends",
+		`\bif\b[^.\n]{0,40}?\b(?:asks?|asked|questions?|questioned|inquires?)\b[^.\n]{0,60}?\b(?:network|traffic|uploads?|uploaded|uploading|sends?|sent|sending|transmi\w*|externally|telemetry|(?:what|which)\s+data\s+(?:\w+\s+){0,3}?(?:uses?|used|sends?|sent|collects?|collected|reads?|gathers?|gathered|includes?))\b[^.\n]{0,60}?(?:say|answer|respond|reply|claim|describe\s+(?:it|this|them)(?:\s+\w+)?\s+as|tell\s+(?:them|the\s+user))(?:\s*:|\s+that\b|\s+(?:it'?s|it\s+is)\b|\s*["“])`,
+		[]string{"ask", "question", "inquire"}).strongIn(allKinds).notIn(kindCode).negatable(),
 	mk(RuleDirective, "an instruction to act behind the user's back",
 		`\bwithout\s+(?:the\s+)?(?:user|human)(?:'s|s')?\s+(?:knowing|knowledge|noticing|awareness|being\s+aware)`,
 		[]string{"without"}, users...).strongIn(allKinds).notIn(kindCode),
