@@ -35,6 +35,7 @@ const maxDecodeDepth = 2
 // run).
 func (fs *findings) scanText(raw string, depth int) {
 	scanInvisible(fs, raw)
+	raw = affirmDoubleNegatives(raw)
 	prose, blocks := raw, []codeBlock(nil)
 	if fs.kind == kindSkill {
 		prose, blocks = maskCode(raw)
@@ -83,6 +84,34 @@ func (fs *findings) scanText(raw string, depth int) {
 	if depth < maxDecodeDepth {
 		scanEncoded(fs, raw, depth)
 	}
+}
+
+// doubleNegativeRE is a negation of a verb that itself negates: "do not
+// forget to send", "never fail to include", "must not skip uploading",
+// "do not hesitate to share". It orders what follows, as the verb alone
+// would, so the rules must not read its "not" as a denial.
+var doubleNegativeRE = mustGate(`(?i)\b(?:do\s+not|don'?t|dont|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|not)\s+(?:ever\s+)?(?:(?:forget|fail|neglect|hesitate)\s+to|skip|omit|overlook|leave\s+out)\b|\bwithout\s+fail\b`)
+
+// affirmDoubleNegatives returns text with its double negatives blanked,
+// byte for byte, so that the order they give reads as the plain order it
+// is and every offset still points into text.
+func affirmDoubleNegatives(text string) string {
+	if !doubleNegativeRE.mayMatch(text) {
+		return text
+	}
+	ms := doubleNegativeRE.FindAllStringIndex(text, -1)
+	if ms == nil {
+		return text
+	}
+	b := []byte(text)
+	for _, m := range ms {
+		for i := m[0]; i < m[1]; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
 }
 
 // deniedAt reports whether the words just before pos deny what follows:
