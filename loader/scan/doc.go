@@ -124,7 +124,9 @@
 //     and a secret key exported by a command given as a list of words, or
 //     into a name, and then sent. A negated verb of negation ("do not
 //     forget to", "never fail to", "must not skip") gives the order that
-//     follows, and no rule reads its "not" as a denial.
+//     follows, and no rule reads its "not" as a denial. A store of
+//     credentials given to an address is given whatever verb moves it
+//     (dispatch, convey, beam, funnel, smuggle).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
