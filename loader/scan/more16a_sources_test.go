@@ -1,0 +1,108 @@
+package scan
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Sources gathered by issue 43's eleventh session (helper g16a): skill
+// scanners' and agent-config auditors' attack fixtures found by searching
+// for recreations of the skills reported in the wild (the ClawHub credential
+// stealers) and for agent-instruction text that names an exfiltration sink
+// together with a secret. A harvester is a fixture its author labels
+// malicious (its folder's name, the README that lists it, the fixture's own
+// note) whose text the model reads has it read secrets or the user's data
+// AND send them away; one that only runs remote code, persists, escalates or
+// overrides the model's rules is left out. A fixture written as one file
+// (evil.md, .cursorrules) is read as the skill's SKILL.md. Clean fixtures
+// written for a scanner's tests are probes, counted apart from real skills.
+// The split is the first hex digit of sha256(OWNER/NAME): 0-7 development,
+// 8-f held out. The lists were fixed from the authors' labels before any
+// verdict of this scanner on them was seen; held-out ones are only measured.
+
+// g16aSingleFiles reads each root/NAME, one file, as the SKILL.md of a
+// skill named after it: a harvester when harvest is set, else a probe.
+func g16aSingleFiles(root string, names []string, harvest bool) []sample {
+	var out []sample
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			continue
+		}
+		out = append(out, sample{
+			id: name, attack: harvest, harvest: harvest, probe: !harvest,
+			skill: []File{{Path: "SKILL.md", Data: data}}, dir: name,
+		})
+	}
+	return out
+}
+
+// g16aOSTRTAHarvesters are hichana/one-skill-to-rule-them-all's (OSTRTA;
+// digit 2: development) single-file fixtures under tests/fixtures whose
+// README lists them as "real attack patterns" to flag and whose text has the
+// agent run a command that reads credentials and posts them away:
+// malicious_skills/data_exfiltration (the README's "Elon Musk Quotes Skill"
+// example: the AWS credentials and the SSH key posted to an "analytics"
+// host), malicious_skills/time_delayed (the SSH key and the AWS credentials
+// posted once a date or a use count is reached),
+// obfuscated_skills/base64_attack (the same theft as a base64 string given
+// as the setup command; the README's demo is "Base64-obfuscated credential
+// theft"), obfuscated_skills/homoglyph_attack (the AWS, SSH and GnuPG keys
+// uploaded to look-alike hosts; its note says the homoglyphs are there "to
+// evade simple ASCII-based detection") and obfuscated_skills/unicode_tricks
+// (an order hidden behind zero-width characters, which its note calls "the
+// malicious instruction", to send all the conversation history away).
+// persistence, privilege_escalation and prompt_injection persist, escalate
+// or override the model's rules and send nothing.
+var g16aOSTRTAHarvesters = []string{
+	"malicious_skills/data_exfiltration.md",
+	"malicious_skills/time_delayed.md",
+	"obfuscated_skills/base64_attack.md",
+	"obfuscated_skills/homoglyph_attack.md",
+	"obfuscated_skills/unicode_tricks.md",
+}
+
+// g16aOSTRTAProbes are its benign_skills, which the README says "Should be
+// SAFE/LOW".
+var g16aOSTRTAProbes = []string{
+	"benign_skills/calculator.md",
+	"benign_skills/github_stats.md",
+	"benign_skills/weather.md",
+}
+
+func g16aLoadOSTRTA(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(g16aSingleFiles(root, g16aOSTRTAHarvesters, true), g16aSingleFiles(root, g16aOSTRTAProbes, false)...)
+}
+
+// g16aLoadAgentConfig reads kriskimmerle/agentconfig (an auditor of agent
+// configuration files; digit 6: development). examples/malicious-project's
+// .cursorrules, the example its README and tests scan for "prompt
+// injection, credential theft, and dangerous instructions", packs several
+// attacks into one file written to trip its rules; among them it orders the
+// agent to read .ssh/id_rsa and send the contents to webhook.site, so it is
+// a harvester (usable because the source is a development one).
+// examples/safe-project/.cursorrules, its clean counterpart, is a probe.
+func g16aLoadAgentConfig(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "examples")
+	return append(g16aSingleFiles(root, []string{"malicious-project/.cursorrules"}, true),
+		g16aSingleFiles(root, []string{"safe-project/.cursorrules"}, false)...)
+}
+
+var g16aSources = []corpusSource{
+	{name: "hichana+one-skill-to-rule-them-all", load: g16aLoadOSTRTA},
+	{name: "kriskimmerle+agentconfig", load: g16aLoadAgentConfig},
+}
+
+func init() { corpusSources = append(corpusSources, g16aSources...) }
+
+// TestG16aSourcesLoad checks that each source of this file, when laid out,
+// yields the harvesters and probes its lists name, with no scan.
+func TestG16aSourcesLoad(t *testing.T) {
+	want := map[string][2]int{
+		"hichana+one-skill-to-rule-them-all": {len(g16aOSTRTAHarvesters), len(g16aOSTRTAProbes)},
+		"kriskimmerle+agentconfig":           {1, 1},
+	}
+	checkSourceCounts(t, g16aSources, want)
+}
