@@ -3,6 +3,7 @@ package scan
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -90,9 +91,62 @@ func g16aLoadAgentConfig(tb testing.TB, dir string) []sample {
 		g16aSingleFiles(root, []string{"safe-project/.cursorrules"}, false)...)
 }
 
+// g16aSkillSecOpsHarvesters are the payload templates of
+// jmccardle/SkillSecOps's tests/payloads/templates.py (digit 1: development),
+// each a whole SKILL.md its tests write into a skill folder, that its own
+// descriptions label an attack and that send secrets away: EXFIL_URL ("URL
+// with placeholder for data exfiltration": report the API key and a secret
+// to an outside collector) and SPLIT_INJECTION ("Injection split across
+// sections", which test_crossref and test_integration expect caught: read
+// the configuration, then post it with the real credentials to an outside
+// echo service). BASIC_OVERRIDE and SUBTLE_ROLE_SHIFT put a key or .env into
+// the reply and send nothing; the others override roles, call a tool or hide
+// text.
+var g16aSkillSecOpsHarvesters = []string{"EXFIL_URL", "SPLIT_INJECTION"}
+
+// g16aSkillSecOpsProbes is its benign template ("Completely benign skill —
+// should pass all layers cleanly").
+var g16aSkillSecOpsProbes = []string{"BENIGN_CSV_FORMATTER"}
+
+// g16aPayloadContent returns the SKILL.md text of the PayloadTemplate
+// assigned to name in templates.py: its content=( "..." "..." ) literals.
+func g16aPayloadContent(src, name string) string {
+	i := strings.Index(src, "\n"+name+" = PayloadTemplate(")
+	if i < 0 {
+		return ""
+	}
+	return g14bPyConcat(g14bPyAssigned(src[i:], "content"), "")
+}
+
+func g16aLoadSkillSecOps(tb testing.TB, dir string) []sample {
+	const f = "tests/payloads/templates.py"
+	src, err := os.ReadFile(filepath.Join(dir, f))
+	if err != nil {
+		return nil
+	}
+	var out []sample
+	for _, set := range []struct {
+		names   []string
+		harvest bool
+	}{{g16aSkillSecOpsHarvesters, true}, {g16aSkillSecOpsProbes, false}} {
+		for _, name := range set.names {
+			content := g16aPayloadContent(string(src), name)
+			if content == "" {
+				tb.Fatalf("%s: no content for %s", f, name)
+			}
+			out = append(out, sample{
+				id: f + ":" + name, attack: set.harvest, harvest: set.harvest, probe: !set.harvest,
+				skill: []File{{Path: "SKILL.md", Data: []byte(content)}}, dir: strings.ToLower(name),
+			})
+		}
+	}
+	return out
+}
+
 var g16aSources = []corpusSource{
 	{name: "hichana+one-skill-to-rule-them-all", load: g16aLoadOSTRTA},
 	{name: "kriskimmerle+agentconfig", load: g16aLoadAgentConfig},
+	{name: "jmccardle+SkillSecOps", load: g16aLoadSkillSecOps},
 }
 
 func init() { corpusSources = append(corpusSources, g16aSources...) }
@@ -103,6 +157,7 @@ func TestG16aSourcesLoad(t *testing.T) {
 	want := map[string][2]int{
 		"hichana+one-skill-to-rule-them-all": {len(g16aOSTRTAHarvesters), len(g16aOSTRTAProbes)},
 		"kriskimmerle+agentconfig":           {1, 1},
+		"jmccardle+SkillSecOps":              {len(g16aSkillSecOpsHarvesters), len(g16aSkillSecOpsProbes)},
 	}
 	checkSourceCounts(t, g16aSources, want)
 }
