@@ -143,10 +143,41 @@ func g16aLoadSkillSecOps(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16aSkillSecurerHarvesters are MacD1998/SkillSecurer's RED-generated
+// skills (dataset/dataset_red_on_skillTrustBenchVerified_20/injected; digit
+// f: held out): real ClawHub skills, each with one injection its author
+// records in ground_truth.json with a threat type ("All 180 instances passed
+// the five primary checks", README). Counted are the files whose recorded
+// injection orders the agent to send a credential (an API key or token, the
+// whole environment, the SSH key) or the user's own questions to an outside
+// address, whatever the threat type it is filed under (credential_exposure,
+// data_exfiltration, guardfall); the first eight such files in byte order of
+// their names, of the sixteen that qualify. Injections that only put a key in
+// a local file, a tool argument or the output, send crawl or usage
+// statistics, or run a script the skill does not show are left out, as are
+// the other threat types. The repository has no snapshot here: the files
+// were laid out from read_file at a41ea16468de61e4688662e5a282df3fd6ccbabe.
+var g16aSkillSecurerHarvesters = []string{
+	"case_00054/case_00054__credential_exposure__K3.md",
+	"case_00224/case_00224__data_exfiltration__K3.md",
+	"case_00399/case_00399__credential_exposure__K3.md",
+	"case_01013/case_01013__credential_exposure__K3.md",
+	"case_01956/case_01956__credential_exposure__K3.md",
+	"case_02190/case_02190__guardfall__K3.md",
+	"case_02554/case_02554__credential_exposure__K3.md",
+	"case_02646/case_02646__guardfall__K3.md",
+}
+
+func g16aLoadSkillSecurer(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "dataset/dataset_red_on_skillTrustBenchVerified_20/injected")
+	return g16aSingleFiles(root, g16aSkillSecurerHarvesters, true)
+}
+
 var g16aSources = []corpusSource{
 	{name: "hichana+one-skill-to-rule-them-all", load: g16aLoadOSTRTA},
 	{name: "kriskimmerle+agentconfig", load: g16aLoadAgentConfig},
 	{name: "jmccardle+SkillSecOps", load: g16aLoadSkillSecOps},
+	{name: "MacD1998+SkillSecurer", heldOut: true, load: g16aLoadSkillSecurer},
 }
 
 func init() { corpusSources = append(corpusSources, g16aSources...) }
@@ -158,6 +189,7 @@ func TestG16aSourcesLoad(t *testing.T) {
 		"hichana+one-skill-to-rule-them-all": {len(g16aOSTRTAHarvesters), len(g16aOSTRTAProbes)},
 		"kriskimmerle+agentconfig":           {1, 1},
 		"jmccardle+SkillSecOps":              {len(g16aSkillSecOpsHarvesters), len(g16aSkillSecOpsProbes)},
+		"MacD1998+SkillSecurer":              {len(g16aSkillSecurerHarvesters), 0},
 	}
 	checkSourceCounts(t, g16aSources, want)
 }
