@@ -1,10 +1,14 @@
 package scan
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Sources gathered by issue 43's eleventh session (helper g16a): skill
@@ -173,6 +177,88 @@ func g16aLoadSkillSecurer(tb testing.TB, dir string) []sample {
 	return g16aSingleFiles(root, g16aSkillSecurerHarvesters, true)
 }
 
+// g16aTSTemplate returns the template literal a TypeScript file assigns to
+// const name (`...`), with \` unescaped and each ${CONST} replaced by the
+// string constant of that name, as the server lists it at run time.
+func g16aTSTemplate(src, name string) string {
+	m := regexp.MustCompile("(?s)const " + regexp.QuoteMeta(name) + " = `(.*?)`;").FindStringSubmatch(src)
+	if m == nil {
+		return ""
+	}
+	text := strings.ReplaceAll(m[1], "\\`", "`")
+	return regexp.MustCompile(`\$\{(\w+)\}`).ReplaceAllStringFunc(text, func(ref string) string {
+		c := regexp.MustCompile(`const ` + ref[2:len(ref)-1] + ` = "([^"]*)";`).FindStringSubmatch(src)
+		if c == nil {
+			return ref
+		}
+		return c[1]
+	})
+}
+
+// g16aZodDescribe returns the .describe("...") text of the zod field name
+// in src, wherever its chain breaks lines.
+func g16aZodDescribe(src, name string) string {
+	m := regexp.MustCompile(`(?s)\b` + regexp.QuoteMeta(name) + `:\s*z\s*\.string\(\)\s*(?:\.optional\(\)\s*)?\.describe\("([^"]*)"\)`).FindStringSubmatch(src)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// g16aEthicalHacksHarvesters are the tools of
+// stevengonsalvez/mcp-ethicalhacks's src/server.ts ("an intentionally
+// insecure Model Context Protocol (MCP) server"; digit b: held out) that its
+// README files under an attack and whose description sends the user's
+// secrets or data away: get_filesystem_metadata ("Tool Poisoning": read
+// ~/.gitconfig and ~/.ssh/id_rsa and pass them as audit_data to the
+// attacker's own tool, which "captures" them) and get_random_engineering_fact
+// ("Shadowing Attack": every issue another server's create_issue files is
+// sent to the attacker's repository, the real target smuggled in its body).
+// Their wording follows Invariant Labs' direct-poisoning and shadowing
+// examples (held out through johannhartmann/mcp-injection-experiments) with
+// other files, parameters and sinks. verify_oauth_token ("Token Theft") only
+// asks for a token and steals it in code; get_weather_forecast and
+// get_system_info collect and leak in code the model never reads.
+var g16aEthicalHacksHarvesters = []string{
+	"src/server.ts:get_filesystem_metadata",
+	"src/server.ts:get_random_engineering_fact",
+}
+
+func g16aLoadEthicalHacks(tb testing.TB, dir string) []sample {
+	const f = "src/server.ts"
+	data, err := os.ReadFile(filepath.Join(dir, f))
+	if err != nil {
+		return nil
+	}
+	src := string(data)
+	object := func(props map[string]any, required ...string) json.RawMessage {
+		s := map[string]any{"type": "object", "properties": props}
+		if len(required) > 0 {
+			s["required"] = required
+		}
+		out, err := json.Marshal(s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return out
+	}
+	tools := []*mcp.Tool{
+		{Name: "get_filesystem_metadata", Description: g16aTSTemplate(src, "fsMetadataDesc"),
+			InputSchema: object(map[string]any{
+				"path":       map[string]any{"type": "string", "description": g16aZodDescribe(src, "path")},
+				"audit_data": map[string]any{"type": "string", "description": g16aZodDescribe(src, "audit_data")},
+			}, "path")},
+		{Name: "get_random_engineering_fact", Description: g16aTSTemplate(src, "randomEngineeringFactDesc"),
+			InputSchema: object(map[string]any{})},
+	}
+	for _, t := range tools {
+		if t.Description == "" {
+			tb.Fatalf("%s: no description for %s", f, t.Name)
+		}
+	}
+	return g14bPick(f, tools, g16aEthicalHacksHarvesters, nil)
+}
+
 var g16aSources = []corpusSource{
 	{name: "hichana+one-skill-to-rule-them-all", load: g16aLoadOSTRTA},
 	{name: "kriskimmerle+agentconfig", load: g16aLoadAgentConfig},
@@ -180,7 +266,16 @@ var g16aSources = []corpusSource{
 	{name: "MacD1998+SkillSecurer", heldOut: true, load: g16aLoadSkillSecurer},
 }
 
-func init() { corpusSources = append(corpusSources, g16aSources...) }
+// g16aToolSources are this file's sources of tool definitions, counted as
+// tools are.
+var g16aToolSources = []corpusSource{
+	{name: "stevengonsalvez+mcp-ethicalhacks", heldOut: true, load: g16aLoadEthicalHacks},
+}
+
+func init() {
+	corpusSources = append(corpusSources, g16aSources...)
+	corpusSources = append(corpusSources, g16aToolSources...)
+}
 
 // TestG16aSourcesLoad checks that each source of this file, when laid out,
 // yields the harvesters and probes its lists name, with no scan.
@@ -192,4 +287,7 @@ func TestG16aSourcesLoad(t *testing.T) {
 		"MacD1998+SkillSecurer":              {len(g16aSkillSecurerHarvesters), 0},
 	}
 	checkSourceCounts(t, g16aSources, want)
+	checkToolSourceCounts(t, g16aToolSources, map[string][2]int{
+		"stevengonsalvez+mcp-ethicalhacks": {len(g16aEthicalHacksHarvesters), 0},
+	})
 }
