@@ -266,9 +266,30 @@ var g16aSources = []corpusSource{
 	{name: "MacD1998+SkillSecurer", heldOut: true, load: g16aLoadSkillSecurer},
 }
 
+// g16aTPADefenseHarvesters are the tools of
+// MB-Workspace/mcp-tool-poisoning-defense's malicious_mcp_server.py ("PoC:
+// MCP Tool Poisoning Attacks (TPA, FSP, ATPA)"; digit 7: development) whose
+// definition has the model read the SSH key and hand it to the attacker's
+// server: get_weather (the README's "Attack 0", "demanding SSH keys to
+// authenticate a weather request"), add ("Attack 1 (TPA)": the key into a
+// hidden metadata parameter) and subtract ("Attack 2 (FSP)": a parameter
+// named for the key's content). divide ("Attack 3 (ATPA)") carries its order
+// in an error the tool returns, not in its definition, and is left out.
+var g16aTPADefenseHarvesters = []string{
+	"malicious_mcp_server.py:get_weather",
+	"malicious_mcp_server.py:add",
+	"malicious_mcp_server.py:subtract",
+}
+
+func g16aLoadTPADefense(tb testing.TB, dir string) []sample {
+	const f = "malicious_mcp_server.py"
+	return g14bPick(f, g14bPyServer(tb, filepath.Join(dir, f)), g16aTPADefenseHarvesters, nil)
+}
+
 // g16aToolSources are this file's sources of tool definitions, counted as
 // tools are.
 var g16aToolSources = []corpusSource{
+	{name: "MB-Workspace+mcp-tool-poisoning-defense", load: g16aLoadTPADefense},
 	{name: "stevengonsalvez+mcp-ethicalhacks", heldOut: true, load: g16aLoadEthicalHacks},
 }
 
@@ -288,6 +309,7 @@ func TestG16aSourcesLoad(t *testing.T) {
 	}
 	checkSourceCounts(t, g16aSources, want)
 	checkToolSourceCounts(t, g16aToolSources, map[string][2]int{
-		"stevengonsalvez+mcp-ethicalhacks": {len(g16aEthicalHacksHarvesters), 0},
+		"MB-Workspace+mcp-tool-poisoning-defense": {len(g16aTPADefenseHarvesters), 0},
+		"stevengonsalvez+mcp-ethicalhacks":        {len(g16aEthicalHacksHarvesters), 0},
 	})
 }
