@@ -52,8 +52,8 @@ func g16aSingleFiles(root string, names []string, harvest bool) []sample {
 // host), malicious_skills/time_delayed (the SSH key and the AWS credentials
 // posted once a date or a use count is reached),
 // obfuscated_skills/base64_attack (the same theft as a base64 string given
-// as the setup command; the README's demo is "Base64-obfuscated credential
-// theft"), obfuscated_skills/homoglyph_attack (the AWS, SSH and GnuPG keys
+// as the setup command, the obfuscation the README's demo calls
+// "Base64-obfuscated credential theft"), obfuscated_skills/homoglyph_attack (the AWS, SSH and GnuPG keys
 // uploaded to look-alike hosts; its note says the homoglyphs are there "to
 // evade simple ASCII-based detection") and obfuscated_skills/unicode_tricks
 // (an order hidden behind zero-width characters, which its note calls "the
