@@ -144,10 +144,36 @@ var g16bSeraphProbes = []g16bFixture{
 	{id: "benign_skill", file: "tests/fixtures/benign_skill.md"},
 }
 
+// g16bGuardianHarvesters are itdove/ai-guardian's (digit b: held out)
+// config-file scanner fixtures that tests/unit/test_config_scanner.py names
+// "Hermes payload" 1 to 3 (after fullsend-ai's hermes-security-patterns)
+// and expects the scanner to block as credential exfiltration: a CLAUDE.md
+// that has the agent pipe the environment to an outside host, an AGENTS.md
+// that pipes printenv through base64 to one, and a .cursorrules that copies
+// ~/.aws/credentials to an attacker's S3 bucket before every operation.
+// tests/unit/test_hermes_payloads.py repeats the same three payloads
+// (06-08) with small changes, so they are not counted again; its other
+// payloads are SSRF, Unicode and redaction, and the one-line pattern cases
+// are command lines, not instruction files. The strings are laid out from
+// the test file as inline/TEST/FILE (PROVENANCE.txt).
+var g16bGuardianHarvesters = []g16bFixture{
+	{id: "test_hermes_payload_1_claude_md", file: "inline/test_hermes_payload_1_claude_md/CLAUDE.md"},
+	{id: "test_hermes_payload_2_agents_md", file: "inline/test_hermes_payload_2_agents_md/AGENTS.md"},
+	{id: "test_hermes_payload_3_cursorrules", file: "inline/test_hermes_payload_3_cursorrules/.cursorrules"},
+}
+
+// g16bGuardianProbes is the same file's test_false_positive_documentation
+// CLAUDE.md, security guidance that names the attack commands as examples
+// not to run, which the test expects not to block.
+var g16bGuardianProbes = []g16bFixture{
+	{id: "test_false_positive_documentation", file: "inline/test_false_positive_documentation/CLAUDE.md"},
+}
+
 var g16bSources = []corpusSource{
 	{name: "777genius+lintai", load: g16bLoader(g16bLintaiHarvesters, g16bLintaiProbes)},
 	{name: "deepsweep-ai+deepsweep", load: g16bLoader(g16bDeepsweepHarvesters, g16bDeepsweepProbes)},
 	{name: "babywyrm+skillseraph", heldOut: true, load: g16bLoader(g16bSeraphHarvesters, g16bSeraphProbes)},
+	{name: "itdove+ai-guardian", heldOut: true, load: g16bLoader(g16bGuardianHarvesters, g16bGuardianProbes)},
 }
 
 func init() { corpusSources = append(corpusSources, g16bSources...) }
@@ -160,5 +186,6 @@ func TestG16bSourcesLoad(t *testing.T) {
 		"777genius+lintai":       {len(g16bLintaiHarvesters), len(g16bLintaiProbes)},
 		"deepsweep-ai+deepsweep": {len(g16bDeepsweepHarvesters), len(g16bDeepsweepProbes)},
 		"babywyrm+skillseraph":   {len(g16bSeraphHarvesters), len(g16bSeraphProbes)},
+		"itdove+ai-guardian":     {len(g16bGuardianHarvesters), len(g16bGuardianProbes)},
 	})
 }
