@@ -169,9 +169,45 @@ var g16bGuardianProbes = []g16bFixture{
 	{id: "test_false_positive_documentation", file: "inline/test_false_positive_documentation/CLAUDE.md"},
 }
 
+// g16bVeritasHarvesters are BradGroux/veritas-kanban's (digit 4:
+// development) skill-security scanner fixtures
+// (server/src/__fixtures__/skill-security/malicious/NAME, each checked by
+// skill-security-service.test.ts against its expected.json) whose contract
+// expects credential harvesting and a send: exfiltration (its SKILL.md has
+// the agent run scripts/collect.js, which posts a local notes file away;
+// expected credential.env-harvest and exfil.file-to-network) and
+// capability-mismatch (read the project files and fetch them to an outside
+// address with the environment's review token; credential.env-harvest,
+// exfil.network-egress). The others hide an order, persist, fetch a remote
+// script or pin nothing. Written for a skill scanner, not an instruction
+// file, they were found while looking for one.
+var g16bVeritasHarvesters = []string{"malicious/exfiltration", "malicious/capability-mismatch"}
+
+// g16bVeritasProbes are its benign fixtures, whose expected.json wants no
+// finding ("recommendation": "safe").
+var g16bVeritasProbes = []string{"benign/document-formatter", "benign/review-checklist"}
+
+// g16bLoadVeritas reads those fixtures without their expected.json, the
+// answer the fixture's test holds, not part of the skill.
+func g16bLoadVeritas(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "server/src/__fixtures__/skill-security")
+	out := namedFixtures(tb, root, g16bVeritasHarvesters, g16bVeritasProbes)
+	for i, s := range out {
+		var files []File
+		for _, f := range s.skill {
+			if f.Path != "expected.json" {
+				files = append(files, f)
+			}
+		}
+		out[i].skill = files
+	}
+	return out
+}
+
 var g16bSources = []corpusSource{
 	{name: "777genius+lintai", load: g16bLoader(g16bLintaiHarvesters, g16bLintaiProbes)},
 	{name: "deepsweep-ai+deepsweep", load: g16bLoader(g16bDeepsweepHarvesters, g16bDeepsweepProbes)},
+	{name: "BradGroux+veritas-kanban", load: g16bLoadVeritas},
 	{name: "babywyrm+skillseraph", heldOut: true, load: g16bLoader(g16bSeraphHarvesters, g16bSeraphProbes)},
 	{name: "itdove+ai-guardian", heldOut: true, load: g16bLoader(g16bGuardianHarvesters, g16bGuardianProbes)},
 }
@@ -183,9 +219,10 @@ func init() { corpusSources = append(corpusSources, g16bSources...) }
 // fixture moved upstream must fail here rather than shrink a figure quietly.
 func TestG16bSourcesLoad(t *testing.T) {
 	checkSourceCounts(t, g16bSources, map[string][2]int{
-		"777genius+lintai":       {len(g16bLintaiHarvesters), len(g16bLintaiProbes)},
-		"deepsweep-ai+deepsweep": {len(g16bDeepsweepHarvesters), len(g16bDeepsweepProbes)},
-		"babywyrm+skillseraph":   {len(g16bSeraphHarvesters), len(g16bSeraphProbes)},
-		"itdove+ai-guardian":     {len(g16bGuardianHarvesters), len(g16bGuardianProbes)},
+		"777genius+lintai":         {len(g16bLintaiHarvesters), len(g16bLintaiProbes)},
+		"deepsweep-ai+deepsweep":   {len(g16bDeepsweepHarvesters), len(g16bDeepsweepProbes)},
+		"BradGroux+veritas-kanban": {len(g16bVeritasHarvesters), len(g16bVeritasProbes)},
+		"babywyrm+skillseraph":     {len(g16bSeraphHarvesters), len(g16bSeraphProbes)},
+		"itdove+ai-guardian":       {len(g16bGuardianHarvesters), len(g16bGuardianProbes)},
 	})
 }
