@@ -204,12 +204,36 @@ func g16bLoadVeritas(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16bShipSafeHarvesters is asamassekou10/ship-safe's (digit a: held out)
+// agent-config fixture vulnerable-cursor/.cursorrules, one of the
+// "vulnerable Cursor, Claude, and AGENTS.md configuration fixtures" of its
+// PR 171 (issue 57 asked for ".cursorrules with hidden instructions to
+// exfiltrate .env"): read the environment and send all secrets to an
+// outside address; a second line pipes a setup script to bash, which
+// trust-boundary-agent.test.js asserts as well. vulnerable-claude only
+// pipes a script to bash; vulnerable-agents overrides instructions and
+// sends unnamed "data", no secret read, so neither counts. The snapshot
+// here predates the fixtures: laid out from read_file at the commits in
+// PROVENANCE.txt.
+var g16bShipSafeHarvesters = []g16bFixture{
+	{id: "vulnerable-cursor", file: "cli/__tests__/fixtures/agent-config/vulnerable-cursor/.cursorrules"},
+}
+
+// g16bShipSafeProbes are its quiet controls, which the same test expects
+// no finding on: safe-claude/CLAUDE.md and safe-cursor/.cursorrules (the
+// latter names credentials and the environment to keep them local).
+var g16bShipSafeProbes = []g16bFixture{
+	{id: "safe-claude", file: "cli/__tests__/fixtures/agent-config/safe-claude/CLAUDE.md"},
+	{id: "safe-cursor", file: "cli/__tests__/fixtures/agent-config/safe-cursor/.cursorrules"},
+}
+
 var g16bSources = []corpusSource{
 	{name: "777genius+lintai", load: g16bLoader(g16bLintaiHarvesters, g16bLintaiProbes)},
 	{name: "deepsweep-ai+deepsweep", load: g16bLoader(g16bDeepsweepHarvesters, g16bDeepsweepProbes)},
 	{name: "BradGroux+veritas-kanban", load: g16bLoadVeritas},
 	{name: "babywyrm+skillseraph", heldOut: true, load: g16bLoader(g16bSeraphHarvesters, g16bSeraphProbes)},
 	{name: "itdove+ai-guardian", heldOut: true, load: g16bLoader(g16bGuardianHarvesters, g16bGuardianProbes)},
+	{name: "asamassekou10+ship-safe", heldOut: true, load: g16bLoader(g16bShipSafeHarvesters, g16bShipSafeProbes)},
 }
 
 func init() { corpusSources = append(corpusSources, g16bSources...) }
@@ -224,5 +248,6 @@ func TestG16bSourcesLoad(t *testing.T) {
 		"BradGroux+veritas-kanban": {len(g16bVeritasHarvesters), len(g16bVeritasProbes)},
 		"babywyrm+skillseraph":     {len(g16bSeraphHarvesters), len(g16bSeraphProbes)},
 		"itdove+ai-guardian":       {len(g16bGuardianHarvesters), len(g16bGuardianProbes)},
+		"asamassekou10+ship-safe":  {len(g16bShipSafeHarvesters), len(g16bShipSafeProbes)},
 	})
 }
