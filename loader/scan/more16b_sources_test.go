@@ -22,8 +22,9 @@ import (
 // probes, counted apart from real skills. The split is the first hex digit
 // of sha256(OWNER/NAME): 0-7 development, 8-f held out. The lists were
 // fixed from the authors' labels before any verdict of this scanner on them
-// was seen; a fixture that packs several attacks into one file counts only
-// from a development source.
+// was seen; a fixture written to trip most of its tool's rules at once
+// counts only from a development source (a harvest with one other order
+// beside it still counts).
 
 // g16bFixture is one labelled file: its path below the source's folder and
 // the sample's id (the fixture's own name).
@@ -36,7 +37,7 @@ func g16bFiles(tb testing.TB, dir string, fixtures []g16bFixture, harvest bool) 
 	for _, f := range fixtures {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.file)))
 		if err != nil {
-			continue // a missing fixture fails the count below
+			continue // a missing fixture fails TestG16bSourcesLoad's count
 		}
 		s := sample{id: f.id, dir: path.Base(f.id), skill: []File{{Path: "SKILL.md", Data: data}}}
 		if harvest {
