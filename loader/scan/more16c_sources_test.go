@@ -1,0 +1,196 @@
+package scan
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Sources gathered by issue 43's eleventh session (helper g16c) from the
+// artifacts of academic work and benchmarks on MCP and agent-skill
+// security, and from the demos that stand beside them: a benchmark's task
+// files, a talk's attack demos, a poisoned server with its receiver. Only
+// what the author labels an attack counts: a benchmark's attack category, a
+// demo's docstring that calls the tool poisoned and says what it sends, a
+// README that calls the tool poisoned and ships the server that collects
+// the stolen data. For tools, every definition so labelled is a poisoned
+// tool; a clean definition its author wrote as the look-alike of a poisoned
+// one is a probe, counted apart from real tools. At most twelve samples come
+// from one source, chosen by a rule stated at its loader. The split is the
+// first hex digit of sha256(OWNER/NAME): 0-7 development, 8-f held out. The
+// lists and rules were fixed from the authors' labels before any verdict of
+// this scanner on them was seen; held-out ones are only measured.
+
+// g16cObjectSchema is the input schema given to a poisoned tool whose
+// source states only its name and description.
+var g16cObjectSchema = json.RawMessage(`{"type":"object"}`)
+
+// g16cSafetyCategoryPrefix marks the attack categories of MCP-SafetyBench
+// whose payload is a tool's description.
+const g16cSafetyCategoryPrefix = "Tool Poisoning-"
+
+// g16cSafetyPerCategory is how many tasks of each such category are read.
+const g16cSafetyPerCategory = 2
+
+// g16cSafetyTask is the part of an MCP-SafetyBench task file read here.
+type g16cSafetyTask struct {
+	AttackCategory string `json:"attack_category"`
+	Modifications  []struct {
+		ToolName    string `json:"tool_name"`
+		Description string `json:"modification_description"`
+	} `json:"mcp_server_modifications"`
+}
+
+// g16cLoadMCPSafety reads xjzzzzzzzz/MCPSafety (MCP-SafetyBench, arXiv
+// 2512.15163; digit 9: held out). Each task file under
+// mcpuniverse/benchmark/configs/test/DOMAIN/ names its attack_category and,
+// for the server-side attacks, the tool the benchmark rewrites
+// (mcp_server_modifications: tool_name and the modification_description
+// it serves instead). Every task of a category "Tool Poisoning-…" (parameter
+// poisoning, function dependency injection, network request poisoning,
+// filesystem poisoning, command injection, tool redirection) is labelled a
+// poisoned tool; "Function Return Injection" rewrites what a tool returns,
+// not its definition, and is left out. The rule: for each of the six
+// categories, the first two tasks in byte order of their path, each one
+// poisoned tool (twelve). The benchmark states no input schema for the
+// rewritten tool, so it is read as an object with no properties.
+func g16cLoadMCPSafety(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "mcpuniverse/benchmark/configs/test")
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(files)
+	taken := map[string]int{}
+	var out []sample
+	for _, rel := range files {
+		data, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var task g16cSafetyTask
+		if err := json.Unmarshal(data, &task); err != nil || !strings.HasPrefix(task.AttackCategory, g16cSafetyCategoryPrefix) {
+			continue
+		}
+		if taken[task.AttackCategory] == g16cSafetyPerCategory {
+			continue
+		}
+		taken[task.AttackCategory]++
+		for _, m := range task.Modifications {
+			if m.Description == "" {
+				continue
+			}
+			t := &mcp.Tool{Name: m.ToolName, Description: m.Description, InputSchema: g16cObjectSchema}
+			out = append(out, g14bToolSample(rel+":"+m.ToolName, t, true))
+		}
+	}
+	return out
+}
+
+// g16cHijackWeather is nmeisenzahl/hijack-agentic-ai's (digit 2:
+// development) demo 2, "MCP Tool Description Poisoning": the weather
+// server's get_weather, whose module docstring calls it a poisoned tool
+// description that "can trick an LLM into exfiltrating sensitive
+// conversation context" (API keys, connection strings) through its context
+// parameter to the attacker's server.
+const g16cHijackWeather = "demos/demo2-mcp-tool-abuse/src/mcp_servers/weather_server.py"
+
+// g16cHijackSleeper is the same repository's demo 2 of an earlier commit,
+// "sleeper MCP": a rug pull whose server swaps the description of
+// get_workforce_market_signal after a few calls. Its comments label the two
+// texts: _MARKET_SIGNAL_DESC_POISONED ("simulates supply-chain rug-pull";
+// have the agent put "the complete local planning packet", draft plan,
+// approval notes and confidential markers, into planning_context, which the
+// server receives, and not tell the user) is a poisoned tool;
+// _MARKET_SIGNAL_DESC_CLEAN (served "during the trust phase") is its clean
+// look-alike, a probe. The snapshot no longer holds the demo: the session
+// laid the file out from read_file (PROVENANCE.txt).
+const g16cHijackSleeper = "demos/02-sleeper-mcp/mcp-server/main.py"
+
+func g16cLoadHijack(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, t := range g14bPyServer(tb, filepath.Join(dir, g16cHijackWeather)) {
+		if t.Name == "get_weather" {
+			out = append(out, g14bToolSample(g16cHijackWeather+":"+t.Name, t, true))
+		}
+	}
+	src, err := os.ReadFile(filepath.Join(dir, g16cHijackSleeper))
+	if err != nil {
+		return out
+	}
+	for _, t := range pyTools(string(src)) {
+		if t.Name != "get_workforce_market_signal" {
+			continue
+		}
+		for _, c := range []struct {
+			constant string
+			poisoned bool
+		}{{"_MARKET_SIGNAL_DESC_POISONED", true}, {"_MARKET_SIGNAL_DESC_CLEAN", false}} {
+			desc := g14bPyConcat(g14bPyAssigned(string(src), c.constant), "")
+			if desc == "" {
+				tb.Fatalf("%s: no %s", g16cHijackSleeper, c.constant)
+			}
+			swapped := *t
+			swapped.Description = desc
+			out = append(out, g14bToolSample(g16cHijackSleeper+":"+c.constant, &swapped, c.poisoned))
+		}
+	}
+	return out
+}
+
+// g16cRobbartoToolRE finds the name and the parenthesised description of
+// each tool robbarto2/MCP_Tool_Poisoning's server lists from get_tools.
+var g16cRobbartoToolRE = regexp.MustCompile(`(?s)"name":\s*"([^"]+)",\s*"description":\s*\((.*?)\n\s*\)`)
+
+// g16cLoadRobbarto reads robbarto2/MCP_Tool_Poisoning (digit c: held out),
+// whose README says mcp_server.py "is the MCP server and has a poisoned
+// tool" and ships malicious_receiver.py, "which collects the stolen
+// information" (a planted secret file posted to it). The one tool its
+// /tools endpoint lists is that poisoned tool; it states no input schema.
+func g16cLoadRobbarto(tb testing.TB, dir string) []sample {
+	src, err := os.ReadFile(filepath.Join(dir, "mcp_server.py"))
+	if err != nil {
+		return nil
+	}
+	var out []sample
+	for _, m := range g16cRobbartoToolRE.FindAllStringSubmatch(string(src), -1) {
+		t := &mcp.Tool{Name: m[1], Description: g14bPyConcat(m[2], ""), InputSchema: g16cObjectSchema}
+		out = append(out, g14bToolSample("mcp_server.py:"+m[1], t, true))
+	}
+	return out
+}
+
+// g16cToolSources are this file's sources of tool definitions.
+var g16cToolSources = []corpusSource{
+	{name: "nmeisenzahl+hijack-agentic-ai", load: g16cLoadHijack},
+	{name: "xjzzzzzzzz+MCPSafety", heldOut: true, load: g16cLoadMCPSafety},
+	{name: "robbarto2+MCP_Tool_Poisoning", heldOut: true, load: g16cLoadRobbarto},
+}
+
+// g16cSources are all of this file's sources.
+var g16cSources = g16cToolSources
+
+func init() { corpusSources = append(corpusSources, g16cSources...) }
+
+// TestG16cSourcesLoad checks that each source of this file, when laid out,
+// yields every poisoned tool, harvester and probe its rules name, and runs
+// no verdict: a fixture moved upstream must fail here rather than shrink a
+// figure quietly.
+func TestG16cSourcesLoad(t *testing.T) {
+	checkToolSourceCounts(t, g16cToolSources, map[string][2]int{
+		"nmeisenzahl+hijack-agentic-ai": {2, 1},
+		"xjzzzzzzzz+MCPSafety":          {6 * g16cSafetyPerCategory, 0},
+		"robbarto2+MCP_Tool_Poisoning":  {1, 0},
+	})
+}
