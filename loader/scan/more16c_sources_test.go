@@ -171,9 +171,38 @@ func g16cLoadRobbarto(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16cBareToolRE matches the bare decorator of FastMCP 2 (`@mcp.tool` with
+// no call), which pyTools reads once it is written as a call.
+var g16cBareToolRE = regexp.MustCompile(`(?m)^([ \t]*@\w+(?:\.\w+)*\.tool)[ \t]*$`)
+
+// g16cSmatzServers are smatz-ITGAIN/mcp-demo's (digit 2: development) talk
+// demos whose file names label their one tool: 1-server-tool-poisoning.py
+// (an <IMPORTANT> block that has the model run a shell command first) and
+// 2-server-data-leak.py (a "data leak": the model is to put a private SSH
+// key or API keys into the sidenote parameter, which the tool sends to a
+// leak endpoint), each a poisoned tool. 3-server-external-data.py and
+// 4-server-injection.py carry their attack in what a tool returns or runs,
+// not in its definition, and are left out.
+var g16cSmatzServers = []string{"1-server-tool-poisoning.py", "2-server-data-leak.py"}
+
+func g16cLoadSmatz(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, f := range g16cSmatzServers {
+		src, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			continue
+		}
+		for _, t := range pyTools(g16cBareToolRE.ReplaceAllString(string(src), "$1()")) {
+			out = append(out, g14bToolSample(f+":"+t.Name, t, true))
+		}
+	}
+	return out
+}
+
 // g16cToolSources are this file's sources of tool definitions.
 var g16cToolSources = []corpusSource{
 	{name: "nmeisenzahl+hijack-agentic-ai", load: g16cLoadHijack},
+	{name: "smatz-ITGAIN+mcp-demo", load: g16cLoadSmatz},
 	{name: "xjzzzzzzzz+MCPSafety", heldOut: true, load: g16cLoadMCPSafety},
 	{name: "robbarto2+MCP_Tool_Poisoning", heldOut: true, load: g16cLoadRobbarto},
 }
@@ -190,6 +219,7 @@ func init() { corpusSources = append(corpusSources, g16cSources...) }
 func TestG16cSourcesLoad(t *testing.T) {
 	checkToolSourceCounts(t, g16cToolSources, map[string][2]int{
 		"nmeisenzahl+hijack-agentic-ai": {2, 1},
+		"smatz-ITGAIN+mcp-demo":         {len(g16cSmatzServers), 0},
 		"xjzzzzzzzz+MCPSafety":          {6 * g16cSafetyPerCategory, 0},
 		"robbarto2+MCP_Tool_Poisoning":  {1, 0},
 	})
