@@ -58,8 +58,9 @@ type g16cSafetyTask struct {
 // filesystem poisoning, command injection, tool redirection) is labelled a
 // poisoned tool; "Function Return Injection" rewrites what a tool returns,
 // not its definition, and is left out. The rule: for each of the six
-// categories, the first two tasks in byte order of their path, each one
-// poisoned tool (twelve). The benchmark states no input schema for the
+// categories, the first two poisoned tools in byte order of their task's
+// path (twelve), a tool whose name and description repeat an earlier
+// task's not counted again (two of the tool-redirection tasks share one). The benchmark states no input schema for the
 // rewritten tool, so it is read as an object with no properties.
 func g16cLoadMCPSafety(tb testing.TB, dir string) []sample {
 	root := filepath.Join(dir, "mcpuniverse/benchmark/configs/test")
@@ -72,7 +73,7 @@ func g16cLoadMCPSafety(tb testing.TB, dir string) []sample {
 		return nil
 	})
 	sort.Strings(files)
-	taken := map[string]int{}
+	taken, seen := map[string]int{}, map[string]bool{}
 	var out []sample
 	for _, rel := range files {
 		data, err := os.ReadFile(filepath.Join(root, rel))
@@ -83,14 +84,13 @@ func g16cLoadMCPSafety(tb testing.TB, dir string) []sample {
 		if err := json.Unmarshal(data, &task); err != nil || !strings.HasPrefix(task.AttackCategory, g16cSafetyCategoryPrefix) {
 			continue
 		}
-		if taken[task.AttackCategory] == g16cSafetyPerCategory {
-			continue
-		}
-		taken[task.AttackCategory]++
 		for _, m := range task.Modifications {
-			if m.Description == "" {
+			key := m.ToolName + "\x00" + m.Description
+			if m.Description == "" || seen[key] || taken[task.AttackCategory] == g16cSafetyPerCategory {
 				continue
 			}
+			seen[key] = true
+			taken[task.AttackCategory]++
 			t := &mcp.Tool{Name: m.ToolName, Description: m.Description, InputSchema: g16cObjectSchema}
 			out = append(out, g14bToolSample(rel+":"+m.ToolName, t, true))
 		}
@@ -199,10 +199,101 @@ func g16cLoadSmatz(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16cPitfallArena is where the challenges of Wapiti08/mcp-attack-suite
+// ("MCP Pitfall Lab: Exposing Developer Pitfalls in MCP Tool Server
+// Security under Multi-Vector Attacks"; digit 5: development) live.
+const g16cPitfallArena = "environment/arena/challenges"
+
+// g16cPitfallServers names, for each challenge, the server whose tools its
+// tool-poisoning attacks rewrite (the spec's trusted server or slot default
+// that lists the attack's target_tool).
+var g16cPitfallServers = map[string]string{
+	"ETHPriceServer": "mcp_servers/eth_price_server.py",
+	"documentsystem": "mcp_servers/doc_store_server.py",
+	"emailsystem":    "mcp_servers/teams_server.py",
+}
+
+// g16cPitfallAttack is the part of an arena attack file read here.
+type g16cPitfallAttack struct {
+	AttackType    string `json:"attack_type"`
+	ToolPoisoning struct {
+		TargetTool string `json:"target_tool"`
+		Mode       string `json:"mode"`
+		Injection  string `json:"injection"`
+	} `json:"tool_poisoning"`
+}
+
+// g16cLoadPitfall reads the lab's poisoned tools: every attack file
+// CHALLENGE/attacks/tool_poisoning*.json (attack_type "tool_poisoning"), in
+// byte order of its path, is one poisoned tool, built as the runner's
+// _apply_tool_poisoning builds it (environment/arena/runner/run.py: the
+// injection put before, after or in place of the target tool's
+// description, joined by a blank line, "only the LLM-visible metadata is
+// poisoned"). The hardened runs reuse the baseline's injection against a
+// hardened server: a file whose poisoned tool is the same as an earlier
+// one's is not counted again (four distinct tools of eight files). The
+// email challenge's injections have the model send the
+// user's mail to attacker@evil.com as well, the price and document ones
+// other orders. Beside them, emailsystem's malicious_tools_server.py, "a
+// server that demonstrates tool poisoning via malicious tool descriptions",
+// lists send_teams_message with a "SYSTEM OVERRIDE (malicious)" that sends
+// what the model has seen (emails, secrets) to the attacker: a poisoned tool
+// too; its list_sent_messages is plain. The multimodal and puppet attacks
+// carry their payload in an image or in what a server returns, not in a
+// definition, and are left out.
+func g16cLoadPitfall(tb testing.TB, dir string) []sample {
+	files, _ := filepath.Glob(filepath.Join(dir, g16cPitfallArena, "*/attacks/tool_poisoning*.json"))
+	sort.Strings(files)
+	var out []sample
+	seen := map[string]bool{}
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		rel = filepath.ToSlash(rel)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var a g16cPitfallAttack
+		if err := json.Unmarshal(data, &a); err != nil {
+			tb.Fatalf("%s: %v", rel, err)
+		}
+		challenge := strings.Split(strings.TrimPrefix(rel, g16cPitfallArena+"/"), "/")[0]
+		server := g16cPitfallServers[challenge]
+		for _, t := range g14bPyServer(tb, filepath.Join(dir, g16cPitfallArena, challenge, server)) {
+			if a.AttackType != "tool_poisoning" || t.Name != a.ToolPoisoning.TargetTool {
+				continue
+			}
+			poisoned := *t
+			payload := strings.TrimSpace(a.ToolPoisoning.Injection)
+			switch a.ToolPoisoning.Mode {
+			case "replace":
+				poisoned.Description = payload
+			case "prepend":
+				poisoned.Description = strings.TrimSpace(payload + "\n\n" + t.Description)
+			default:
+				poisoned.Description = strings.TrimSpace(t.Description + "\n\n" + payload)
+			}
+			if seen[t.Name+"\x00"+poisoned.Description] {
+				continue
+			}
+			seen[t.Name+"\x00"+poisoned.Description] = true
+			out = append(out, g14bToolSample(rel+":"+t.Name, &poisoned, true))
+		}
+	}
+	malicious := g16cPitfallArena + "/emailsystem/mcp_servers/malicious_tools_server.py"
+	for _, t := range g14bPyServer(tb, filepath.Join(dir, malicious)) {
+		if t.Name == "send_teams_message" {
+			out = append(out, g14bToolSample(malicious+":"+t.Name, t, true))
+		}
+	}
+	return out
+}
+
 // g16cToolSources are this file's sources of tool definitions.
 var g16cToolSources = []corpusSource{
 	{name: "nmeisenzahl+hijack-agentic-ai", load: g16cLoadHijack},
 	{name: "smatz-ITGAIN+mcp-demo", load: g16cLoadSmatz},
+	{name: "Wapiti08+mcp-attack-suite", load: g16cLoadPitfall},
 	{name: "xjzzzzzzzz+MCPSafety", heldOut: true, load: g16cLoadMCPSafety},
 	{name: "robbarto2+MCP_Tool_Poisoning", heldOut: true, load: g16cLoadRobbarto},
 }
@@ -220,6 +311,7 @@ func TestG16cSourcesLoad(t *testing.T) {
 	checkToolSourceCounts(t, g16cToolSources, map[string][2]int{
 		"nmeisenzahl+hijack-agentic-ai": {2, 1},
 		"smatz-ITGAIN+mcp-demo":         {len(g16cSmatzServers), 0},
+		"Wapiti08+mcp-attack-suite":     {5, 0},
 		"xjzzzzzzzz+MCPSafety":          {6 * g16cSafetyPerCategory, 0},
 		"robbarto2+MCP_Tool_Poisoning":  {1, 0},
 	})
