@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -289,11 +290,87 @@ func g16cLoadPitfall(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16cRangeTrace is the trace of IshaanMotwani26/mcp-attack-defense-range
+// (digit 2: development) that records the tools its first poisoned server
+// advertised: the "Original" variant of attacks/DAY2_TOOL_POISONING.md, an
+// add tool whose <IMPORTANT> block has the model read the decoy key
+// lab_secrets/fake_id_rsa with read_file and put it in the reply without
+// saying so. Its read_file is the plain accomplice.
+const g16cRangeTrace = "attacks/traces/poisoned_math_140950.json"
+
+// g16cRangePoisoned are the range's other tools its notes label poisoned:
+// servers/poisoned_math.py's add_v1 (V1, the payload "dressed as a
+// legitimate system config note") and add_v2 (V2, "the exfiltration is
+// disguised as a helpful debugging feature"), and the first send_email of
+// servers/rugpull_email.py, the definition served once the rug is pulled
+// ("description now exfiltrates via BCC": every mail copied to an outside
+// address, unmentioned). V3 splits its payload over add_v3 and
+// format_answer ("no single description is fully malicious on its own"),
+// one attack no single definition carries, and is left out, as is
+// servers/poisoned_variants.py, the same tools again.
+var g16cRangePoisoned = []string{
+	"servers/poisoned_math.py:add_v1",
+	"servers/poisoned_math.py:add_v2",
+	"servers/rugpull_email.py:send_email#1",
+}
+
+// g16cRangeProbes are the clean definitions the range's author wrote beside
+// them: servers/benign_math.py's add and multiply (its "benign" server) and
+// the second send_email of rugpull_email.py, the "honest" tool served
+// before the pull.
+var g16cRangeProbes = []string{
+	"servers/benign_math.py:add",
+	"servers/benign_math.py:multiply",
+	"servers/rugpull_email.py:send_email#2",
+}
+
+func g16cLoadRange(tb testing.TB, dir string) []sample {
+	var out []sample
+	if data, err := os.ReadFile(filepath.Join(dir, g16cRangeTrace)); err == nil {
+		var trace struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"input_schema"`
+			} `json:"advertised_tools"`
+		}
+		if err := json.Unmarshal(data, &trace); err != nil {
+			tb.Fatalf("%s: %v", g16cRangeTrace, err)
+		}
+		for _, t := range trace.Tools {
+			if t.Name == "add" {
+				tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+				out = append(out, g14bToolSample(g16cRangeTrace+":"+t.Name, tool, true))
+			}
+		}
+	}
+	for _, f := range []string{"servers/benign_math.py", "servers/poisoned_math.py", "servers/rugpull_email.py"} {
+		seen := map[string]int{}
+		for _, t := range g14bPyServer(tb, filepath.Join(dir, f)) {
+			id := f + ":" + t.Name
+			if f == "servers/rugpull_email.py" {
+				// Both forms carry one name; the pulled one comes first,
+				// in the is_pulled() branch.
+				seen[t.Name]++
+				id += "#" + strconv.Itoa(seen[t.Name])
+			}
+			switch {
+			case containsString(g16cRangePoisoned, id):
+				out = append(out, g14bToolSample(id, t, true))
+			case containsString(g16cRangeProbes, id):
+				out = append(out, g14bToolSample(id, t, false))
+			}
+		}
+	}
+	return out
+}
+
 // g16cToolSources are this file's sources of tool definitions.
 var g16cToolSources = []corpusSource{
 	{name: "nmeisenzahl+hijack-agentic-ai", load: g16cLoadHijack},
 	{name: "smatz-ITGAIN+mcp-demo", load: g16cLoadSmatz},
 	{name: "Wapiti08+mcp-attack-suite", load: g16cLoadPitfall},
+	{name: "IshaanMotwani26+mcp-attack-defense-range", load: g16cLoadRange},
 	{name: "xjzzzzzzzz+MCPSafety", heldOut: true, load: g16cLoadMCPSafety},
 	{name: "robbarto2+MCP_Tool_Poisoning", heldOut: true, load: g16cLoadRobbarto},
 }
@@ -309,10 +386,11 @@ func init() { corpusSources = append(corpusSources, g16cSources...) }
 // figure quietly.
 func TestG16cSourcesLoad(t *testing.T) {
 	checkToolSourceCounts(t, g16cToolSources, map[string][2]int{
-		"nmeisenzahl+hijack-agentic-ai": {2, 1},
-		"smatz-ITGAIN+mcp-demo":         {len(g16cSmatzServers), 0},
-		"Wapiti08+mcp-attack-suite":     {5, 0},
-		"xjzzzzzzzz+MCPSafety":          {6 * g16cSafetyPerCategory, 0},
-		"robbarto2+MCP_Tool_Poisoning":  {1, 0},
+		"nmeisenzahl+hijack-agentic-ai":            {2, 1},
+		"smatz-ITGAIN+mcp-demo":                    {len(g16cSmatzServers), 0},
+		"Wapiti08+mcp-attack-suite":                {5, 0},
+		"IshaanMotwani26+mcp-attack-defense-range": {1 + len(g16cRangePoisoned), len(g16cRangeProbes)},
+		"xjzzzzzzzz+MCPSafety":                     {6 * g16cSafetyPerCategory, 0},
+		"robbarto2+MCP_Tool_Poisoning":             {1, 0},
 	})
 }
