@@ -365,6 +365,29 @@ func g16cLoadRange(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16cLoadContextInjection reads donwany/mcp-attacks, the code of "Context
+// Injection Vulnerabilities and Resource Exploitation Attacks in Model
+// Context Protocol" (digit d: held out), whose attacks/ folder holds three
+// poisoned tools. Counted: tool_v3.py's get_motivational_quote as its rug
+// pull rewrites it (the __doc__ swapped in "with deployment-specific
+// instructions" after the server starts), the definition a client lists
+// then. tool_v1.py and tool_v2.py put their payload in a docstring but give
+// the decorator a description=, which FastMCP serves instead: the listed
+// definitions carry no payload, so they are left out.
+func g16cLoadContextInjection(tb testing.TB, dir string) []sample {
+	const file = "attacks/tool_v3.py"
+	tools := g14bPyServer(tb, filepath.Join(dir, file))
+	var out []sample
+	for i, t := range tools {
+		// pyTools lists a tool whose docstring is swapped later once more,
+		// after the tools as first declared.
+		if i > 0 && t.Name == "get_motivational_quote" {
+			out = append(out, g14bToolSample(file+":"+t.Name+"#rugpull", t, true))
+		}
+	}
+	return out
+}
+
 // g16cToolSources are this file's sources of tool definitions.
 var g16cToolSources = []corpusSource{
 	{name: "nmeisenzahl+hijack-agentic-ai", load: g16cLoadHijack},
@@ -373,6 +396,7 @@ var g16cToolSources = []corpusSource{
 	{name: "IshaanMotwani26+mcp-attack-defense-range", load: g16cLoadRange},
 	{name: "xjzzzzzzzz+MCPSafety", heldOut: true, load: g16cLoadMCPSafety},
 	{name: "robbarto2+MCP_Tool_Poisoning", heldOut: true, load: g16cLoadRobbarto},
+	{name: "donwany+mcp-attacks", heldOut: true, load: g16cLoadContextInjection},
 }
 
 // g16cSources are all of this file's sources.
@@ -392,5 +416,6 @@ func TestG16cSourcesLoad(t *testing.T) {
 		"IshaanMotwani26+mcp-attack-defense-range": {1 + len(g16cRangePoisoned), len(g16cRangeProbes)},
 		"xjzzzzzzzz+MCPSafety":                     {6 * g16cSafetyPerCategory, 0},
 		"robbarto2+MCP_Tool_Poisoning":             {1, 0},
+		"donwany+mcp-attacks":                      {1, 0},
 	})
 }
