@@ -369,9 +369,8 @@ func g16cLoadRange(tb testing.TB, dir string) []sample {
 // Injection Vulnerabilities and Resource Exploitation Attacks in Model
 // Context Protocol" (digit d: held out), whose attacks/ folder holds three
 // poisoned tools. Counted: tool_v3.py's get_motivational_quote as its rug
-// pull rewrites it (the __doc__ swapped in "with deployment-specific
-// instructions" after the server starts), the definition a client lists
-// then. tool_v1.py and tool_v2.py put their payload in a docstring but give
+// pull rewrites it (the __doc__ it swaps in after the server starts), the
+// definition a client lists then. tool_v1.py and tool_v2.py put their payload in a docstring but give
 // the decorator a description=, which FastMCP serves instead: the listed
 // definitions carry no payload, so they are left out.
 func g16cLoadContextInjection(tb testing.TB, dir string) []sample {
