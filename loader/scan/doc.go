@@ -126,7 +126,14 @@
 //     forget to", "never fail to", "must not skip") gives the order that
 //     follows, and no rule reads its "not" as a denial. A store of
 //     credentials given to an address is given whatever verb moves it
-//     (dispatch, convey, beam, funnel, smuggle).
+//     (dispatch, convey, beam, funnel, smuggle). What a read, a dump of
+//     the environment or a capture of the screen, camera, microphone,
+//     keystrokes or clipboard writes to a file is sent when a later
+//     command sends that file (curl --upload-file, a copy to a bucket),
+//     and a capture sent at all withholds; a copy of a store of
+//     credentials to a remote (rclone copy, aws s3 cp) sends it. Commands
+//     are read in a string (a hook's "command" in JSON) and in a setting
+//     of a command written out without a fence.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

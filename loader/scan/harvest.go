@@ -117,7 +117,7 @@ var (
 	// own bucket).
 	cloudCopyRE = mustGate(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
 	// envDumpRE reads the whole environment (or greps it).
-	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|(` + "`" + `])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
+	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|("'` + "`" + `])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
 		// The whole environment put in a request's payload.
 		// (A child process's env={**os.environ} is no send.)
 		`|\b(?:json|data|body|payload|params)["']?\s*[=:]\s*(?:dict\(\s*|\{\s*\*\*)?(?:os\.environ|process\.env)\s*[,)}\]]|\bjson\.dumps\(\s*os\.environ\b|\bJSON\.stringify\(\s*\{[^}\n]*\bprocess\.env\s*[,}]|\bObject\.(?:entries|assign)\(\s*(?:\{\}\s*,\s*)?process\.env\s*\)`)
@@ -252,7 +252,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			walkAt = m[0]
 		}
 	}
-	if walkAt < 0 && !storeWords.in(lower) && !envWords.in(lower) && !secretCmdWords.in(lower) && !secretVarWords.in(lower) {
+	if walkAt < 0 && !storeWords.in(lower) && !envWords.in(lower) && !secretCmdWords.in(lower) && !secretVarWords.in(lower) && !captureWords.in(lower) {
 		// A path spelt in pieces names its store only once joined.
 		if joined := strings.ToLower(unhideLiterals(raw)); joined == lower || !storeWords.in(joined) {
 			return
@@ -290,6 +290,12 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	}
 	kinds := map[string]bool{}
 	firstRead, firstSend, firstDump := -1, -1, -1
+	// What a read, a dump of the environment or a capture writes to a
+	// file is sent when a later line sends that file (curl
+	// --upload-file, a copy to a bucket); captureSent is where the first
+	// capture leaves, on its own line or through its file.
+	var written []writtenFile
+	captureSent := -1
 	sweep, storeHand := -1, -1
 	fl := newFlow()
 	pathNames, readViaName := map[string][]string{}, false
@@ -332,11 +338,11 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			start = end + 1
 			continue
 		}
-		code := block >= 0 || strings.Contains(line, "`") || indented(start, line)
+		code := block >= 0 || strings.Contains(line, "`") || indented(start, line) || commandSetting(line)
 		store := storeWords.in(lowLine)
 		reads, command := false, false
 		if store && code {
-			reads = fileReadRE.MatchString(line) && !printsText(line)
+			reads = fileReadRE.MatchString(line) && !printsText(line) || cloudCopyRE.MatchString(line) && namesStore(line)
 		}
 		if code && !reads && secretCmdRead(line, lowLine) {
 			reads, command = true, true
@@ -487,10 +493,35 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		} else if code && exportSent < 0 && exportAt >= 0 && (containsAny(line, exportFiles) && fl.lineSends(line, lowLine) || fl.sendsTainted(line, lowLine)) {
 			exportSent = start
 		}
-		if code && firstDump < 0 && envWords.in(lowLine) && envDumpRE.MatchString(line) {
+		dump := code && envWords.in(lowLine) && envDumpRE.MatchString(line)
+		if dump && firstDump < 0 {
 			firstDump = start
 			if fs.codeReadAt == 0 {
 				fs.codeReadAt = start + 1
+			}
+		}
+		capture := code && captureWords.in(lowLine) && captureRE.MatchString(line)
+		if capture && captureSent < 0 && fl.lineSends(line, lowLine) {
+			captureSent = start // piped or sent on its own line
+		}
+		// A file is sent by a later line that names it, or by the rest
+		// of the line that wrote it (… > /tmp/env.txt && aws s3 cp
+		// /tmp/env.txt s3://…).
+		var files []writtenFile
+		if capture || dump || reads && code {
+			files = writtenFiles(line, capture)
+			written = append(written, files...)
+		}
+		if code && len(written) > 0 && (fl.lineSends(line, lowLine) || cloudCopyRE.MatchString(line)) {
+			for i, w := range written {
+				if n := strings.Count(line, w.path); n == 0 || n == 1 && i >= len(written)-len(files) {
+					continue
+				}
+				if w.captured && captureSent < 0 {
+					captureSent = start
+				} else if !w.captured && firstSend < 0 {
+					firstSend = start
+				}
 			}
 		}
 		start = end + 1
@@ -525,6 +556,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	case ownFlow >= 0:
 		s, e := lineAt(ownFlow)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends an agent's own identity, login or session files over the network")
+	case captureSent >= 0:
+		s, e := lineAt(captureSent)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that capture the user's screen, camera, microphone, keystrokes or clipboard and send it over the network")
 	case fl.walletSent >= 0:
 		s, e := lineAt(fl.walletSent)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "a wallet's private key or recovery phrase sent over the network")
@@ -555,6 +589,54 @@ var (
 	// keyFileFilterRE keeps files by the names keys and secrets go by.
 	keyFileFilterRE = regexp.MustCompile(`(?:endswith|suffix|extname|HasSuffix|fnmatch|match)\b[^\n]{0,40}?["']\*?\.(?:pem|key|p12|pfx|kdbx|ppk|keystore|asc|gpg)["']|["'](?:id_rsa|id_ed25519|id_ecdsa|\.env|credentials|wallet\.dat)["']`)
 )
+
+var (
+	// captureRE runs a command or calls a library that captures what the
+	// user sees, says, types or copies: the screen, the camera, the
+	// microphone, keystrokes, the clipboard.
+	captureRE = mustGate(`(?i)(?:^|[\s;&|("'` + "`" + `\[])(?:screencapture|imagesnap|arecord|parecord|logkeys|pbpaste|wl-paste|Get-Clipboard|scrot|gnome-screenshot|grim|xclip\s+(?:-\S+\s+)*-o\b|xsel\s+(?:-\S+\s+)*-o\b|import\s+-window\s+root|sox\s+-d|ffmpeg\b[^\n]*?-f\s+(?:avfoundation|x11grab|v4l2|dshow|gdigrab|alsa|pulse))\b|\bImageGrab\.grab\(|\bpyautogui\.screenshot\(|\bpyperclip\.paste\(|\bpynput\.keyboard\b|\bcv2\.VideoCapture\(|\bmss\(\)\.(?:shot|grab)\(`)
+	// captureWords are captureRE's words, looked for in the lowered line
+	// first.
+	captureWords = newWordSet("screencapture", "imagesnap", "arecord", "parecord", "logkeys", "pbpaste", "wl-paste", "get-clipboard", "scrot", "gnome-screenshot", "grim", "xclip", "xsel", "import -window", "sox -d", "ffmpeg", "imagegrab", "pyautogui", "pyperclip", "pynput", "videocapture", "mss()")
+	// pathArgRE is a file named on a command line: a path with an
+	// extension, from the root, the home folder or here.
+	pathArgRE = regexp.MustCompile(`(?:^|[\s"'(=,\[])((?:/|~/|\$HOME/|\$\{HOME\}/|\./)[\w./-]*\.\w+)`)
+)
+
+// A writtenFile is a file a line of code wrote what it read or captured
+// to.
+type writtenFile struct {
+	path     string
+	captured bool
+}
+
+// writtenFiles returns the files a line writes: where it redirects its
+// output, and for a capture, the files it names (screencapture -x
+// /tmp/s.png, logkeys --output /tmp/k.log), which is where such tools
+// write.
+func writtenFiles(line string, captured bool) []writtenFile {
+	var out []writtenFile
+	for _, f := range redirectTargets(line) {
+		out = append(out, writtenFile{f, captured})
+	}
+	if captured {
+		for _, m := range pathArgRE.FindAllStringSubmatch(line, -1) {
+			out = append(out, writtenFile{m[1], true})
+		}
+	}
+	return out
+}
+
+// commandSettingRE is a setting whose value is a command a host runs: a
+// hook's "command", an MCP server's, a package's install script.
+var commandSettingRE = regexp.MustCompile(`^\s*["']?(?:command|cmd|run|exec|shell|script|postinstall|preinstall|install|prepare)["']?\s*[:=]\s*["'\[]`)
+
+// commandSetting reports whether a line of prose is a setting of a
+// command (JSON or YAML written out without a fence): the host runs it as
+// surely as a fenced block the skill tells the agent to run.
+func commandSetting(line string) bool {
+	return strings.Contains(line, ":") && commandSettingRE.MatchString(line)
+}
 
 // redirectTargets returns the files a shell line writes.
 func redirectTargets(line string) []string {
@@ -718,14 +800,14 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 		}
 		low := strings.ToLower(line)
 		if secretCmdRead(line, low) {
-			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
+			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line) || commandSetting(line)
 		}
-		if !storeWords.in(low) || !fileReadRE.MatchString(line) {
+		if !storeWords.in(low) || !fileReadRE.MatchString(line) && !cloudCopyRE.MatchString(line) {
 			continue
 		}
 		for _, s := range storeKinds {
 			if s.re.MatchString(line) {
-				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line)
+				return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line) || commandSetting(line)
 			}
 		}
 	}
