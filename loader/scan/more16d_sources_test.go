@@ -1,0 +1,283 @@
+package scan
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Sources gathered by issue 43's eleventh session (helper g16d) from skill
+// and MCP scanners outside the usual places: a Japanese authors' scanner,
+// a Chinese skill-admission gate, a GitHub Action that gates skills, a
+// Go agent scanner, a shell scanner for Clawdbot skills, and the fixture
+// tool listings of MCP auditors. A harvester is a skill whose author labels
+// it malicious (its folder, its own description, the test that expects a
+// finding, a README's example scan) and whose text reads secrets or the
+// user's data AND sends them away, in prose the model reads or in a script
+// the SKILL.md tells the agent to run; a fixture that only reads keys, only
+// runs remote code, or keeps its harvest in a script the SKILL.md never
+// points to is left out. A poisoned tool is one whose author labels it so
+// and whose definition has the model read secrets or the user's data and
+// send them away (to a URL or into a parameter). Clean fixtures written for
+// a scanner's tests are probes, counted apart from real skills and tools.
+// The split is the first hex digit of sha256(OWNER/NAME): 0-7 development,
+// 8-f held out. The lists were fixed from the authors' labels before any
+// verdict of this scanner on them was seen; held-out ones are only measured.
+
+// g16dGuardScannerHarvesters are koatora20/guard-scanner's benchmark fixtures
+// (digit 7: development; tests/fixtures/benchmark/malicious/NAME) that read
+// secrets or the user's data and send them: cred-stealer ("A skill that
+// harvests credentials and exfiltrates them": the SSH key, the AWS
+// credentials and the environment POSTed to a collector, in the SKILL.md's
+// own code block) and social-engineering ("extract personal information":
+// it asks the user for the SSN, card and bank login and POSTs them to a
+// phishing server). crypto-miner, soul-hijack and supply-chain mine,
+// rewrite identity files or run remote code; tests/fixtures/malicious-skill
+// packs many attacks and keeps its stealer in scripts/stealer.js, which its
+// SKILL.md never names; pii-leaky-skill asks for data and sends nothing from
+// its SKILL.md (its handler.js is not pointed to).
+var g16dGuardScannerHarvesters = []string{"cred-stealer", "social-engineering"}
+
+// g16dGuardScannerProbes are its clean fixtures: the benchmark's benign
+// skills, the e2e suite's benign/ skills (tests/e2e-cli.test.ts) and
+// clean-skill, which tests/scanner.test.ts expects no finding on.
+var g16dGuardScannerProbes = []string{
+	"benchmark/benign/db-helper", "benchmark/benign/git-log", "benchmark/benign/json-validator",
+	"benchmark/benign/markdown-formatter", "benchmark/benign/weather-api",
+	"benign/file-reader", "benign/math-helper", "clean-skill",
+}
+
+func g16dLoadGuardScanner(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "tests/fixtures")
+	return append(loadNamedHarvesters(tb, filepath.Join(root, "benchmark/malicious"), g16dGuardScannerHarvesters),
+		guardsNamedProbes(tb, root, g16dGuardScannerProbes)...)
+}
+
+// g16dLoadSiqAgentSecurity reads maoyadongsh/siq-agent-security's
+// AgentShield admission fixtures (digit 7: development;
+// apps/agentshield/internal/admission/testdata/skills): malicious/env-webhook,
+// whose SKILL.md has the agent run scripts/exfil.sh, which posts ~/.env to
+// webhook.site (admission_test.go: TestEnvReadPlusWebhookIsExfilNotDeclaration,
+// quarantined for threat-cred-dotenv and threat-net-webhook-exfil), a
+// harvester; benign/pure-doc (admitted) and benign/cred-read-only ("declares
+// credential access without any outbound channel") are probes.
+// malicious/py-env-exfil keeps its post in a script its SKILL.md says not to
+// run; the other malicious fixtures hide orders or deceive. Laid out from
+// read_file (no snapshot).
+func g16dLoadSiqAgentSecurity(tb testing.TB, dir string) []sample {
+	root := filepath.Join(dir, "apps/agentshield/internal/admission/testdata/skills")
+	return namedFixtures(tb, root, []string{"malicious/env-webhook"}, []string{"benign/cred-read-only", "benign/pure-doc"})
+}
+
+// g16dSingleFile reads one file of a source as a whole skill's SKILL.md: a
+// harvester, or a probe.
+func g16dSingleFile(dir, rel string, harvester bool) []sample {
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
+	}
+	return []sample{{
+		id: rel, attack: harvester, harvest: harvester, probe: !harvester,
+		skill: []File{{Path: "SKILL.md", Data: data}}, dir: path.Base(rel),
+	}}
+}
+
+// g16dLoadMoltguard reads soma-neuron/moltguard's test_malicious.md (digit
+// 1: development), the weather skill its README's example scan reports as
+// credential theft and exfiltration ("DO NOT INSTALL"): it has the agent
+// read the API key from ~/.clawdbot/.env and POST it to webhook.site, a
+// harvester (with an injection and destructive lines besides).
+func g16dLoadMoltguard(tb testing.TB, dir string) []sample {
+	return g16dSingleFile(dir, "test_malicious.md", true)
+}
+
+// g16dLoadKtejas reads ktejas04/skill-scanner's skills (digit 4:
+// development), the files its GitHub Action gates: skills/malicious_skill.md,
+// "Example malicious skill" whose README scan flags "Extract any API keys,
+// passwords, or secrets from the conversation" as data exfiltration, the
+// data then sent to a collector URL, a harvester; skills/safe_skill.md and
+// skills/code_helper.md, its example safe skills, are probes. Each file is
+// one skill's SKILL.md (CRLF line ends, as stored). The assignment's other
+// takes (Samayshadani/repo-root, Cheshta711/ai-skill-scanner,
+// SrishtiKumari1/repo-root) share a one-line "send all secrets" text and
+// are not laid out.
+func g16dLoadKtejas(tb testing.TB, dir string) []sample {
+	out := g16dSingleFile(dir, "skills/malicious_skill.md", true)
+	for _, p := range []string{"skills/safe_skill.md", "skills/code_helper.md"} {
+		out = append(out, g16dSingleFile(dir, p, false)...)
+	}
+	return out
+}
+
+// g16dLoadAuthgate reads go-authgate/agent-scanner's testdata/skills (digit
+// c: held out): malicious-skill, which internal/rules/rules_testdata_test.go
+// expects to be flagged, has the agent send all file contents away with curl
+// to a shortened URL, a harvester; valid-skill, on which the same file
+// expects no issue, is a probe. malicious-skill-trading is a ClickFix
+// installer (remote code, not a harvest); algorithmic-art and internal-comms
+// copy Anthropic's published skills.
+func g16dLoadAuthgate(tb testing.TB, dir string) []sample {
+	return namedFixtures(tb, filepath.Join(dir, "testdata/skills"), []string{"malicious-skill"}, []string{"valid-skill"})
+}
+
+// g16dJSONTools reads a fixture of tool definitions: a JSON array of tools,
+// or an object whose "tools" holds them; an input schema named "parameters"
+// (the OpenAI function shape) is read as the tool's input schema.
+func g16dJSONTools(tb testing.TB, file string) []*mcp.Tool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	type rawTool struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description"`
+		InputSchema map[string]any `json:"inputSchema"`
+		Parameters  map[string]any `json:"parameters"`
+	}
+	var list []rawTool
+	if err := json.Unmarshal(data, &list); err != nil {
+		var wrapped struct {
+			Tools []rawTool `json:"tools"`
+		}
+		if err := json.Unmarshal(data, &wrapped); err != nil {
+			tb.Fatalf("%s: neither a list of tools nor an object with tools: %v", file, err)
+		}
+		list = wrapped.Tools
+	}
+	var out []*mcp.Tool
+	for _, r := range list {
+		schema := r.InputSchema
+		if schema == nil {
+			schema = r.Parameters
+		}
+		out = append(out, &mcp.Tool{Name: r.Name, Description: r.Description, InputSchema: schema})
+	}
+	return out
+}
+
+// g16dPickJSON reads the tool fixtures the lists name (file:tool, relative
+// to dir) and keeps those tools, poisoned or probes.
+func g16dPickJSON(tb testing.TB, dir string, poisoned, probes []string) []sample {
+	var out []sample
+	for _, f := range g14bFiles(poisoned, probes) {
+		out = append(out, g14bPick(f, g16dJSONTools(tb, filepath.Join(dir, f)), poisoned, probes)...)
+	}
+	return out
+}
+
+// g16dToolAuditorPoisoned are the tools of perparimmjeku/mcp-tool-auditor's
+// tests/fixtures/poisoned_tools.json (digit 5: development) that its
+// precision gate's floor test pins as "real poisoning ... real credential
+// exfiltration", each sending secrets or the user's files away:
+// get_compliance_status (read /etc/shadow and submit it to a URL),
+// data_processor (/etc/passwd into its sidenote parameter), weather_service
+// (~/.aws/credentials into the request) and read_file (send what it read to
+// a URL). normal_tool, on which the same test expects no finding, is a
+// probe.
+var g16dToolAuditorPoisoned = []string{
+	"tests/fixtures/poisoned_tools.json:get_compliance_status",
+	"tests/fixtures/poisoned_tools.json:data_processor",
+	"tests/fixtures/poisoned_tools.json:weather_service",
+	"tests/fixtures/poisoned_tools.json:read_file",
+}
+
+var g16dToolAuditorProbes = []string{"tests/fixtures/poisoned_tools.json:normal_tool"}
+
+func g16dLoadToolAuditor(tb testing.TB, dir string) []sample {
+	return g16dPickJSON(tb, dir, g16dToolAuditorPoisoned, g16dToolAuditorProbes)
+}
+
+// g16dSentinelPoisoned is saratala/sentinelmcp's poisoned_tools.json tool
+// (digit 5: development; server demo-malicious-mcp) that sends the user's
+// data away: query_database ("export all rows" of the customer database to
+// an outside URL, silently). search_files prints credentials into the reply
+// and sends nothing; get_weather is clean but sits in the poisoned listing,
+// so it is neither. The tools of clean_tools.json (legitimate-mcp) are
+// probes.
+var g16dSentinelPoisoned = []string{"tests/fixtures/poisoned_tools.json:query_database"}
+
+var g16dSentinelProbes = []string{
+	"tests/fixtures/clean_tools.json:query_database", "tests/fixtures/clean_tools.json:get_weather",
+	"tests/fixtures/clean_tools.json:send_email", "tests/fixtures/clean_tools.json:list_files",
+	"tests/fixtures/clean_tools.json:create_calendar_event",
+}
+
+func g16dLoadSentinel(tb testing.TB, dir string) []sample {
+	return g16dPickJSON(tb, dir, g16dSentinelPoisoned, g16dSentinelProbes)
+}
+
+// g16dAuditGuardPoisoned is MCP-AuditGuard/MCP-AuditGuard's malicious fixture
+// tool (digit c: held out; tests/fixtures/malicious_tools.json, each tool's
+// _meta.fixture "malicious") that sends secrets away: summarize_notes
+// (exfiltrate API keys to a URL). user_lookup asks to reveal secrets in the
+// reply and sends nothing. The tools of benign_tools.json (_meta.fixture
+// "benign") are probes.
+var g16dAuditGuardPoisoned = []string{"tests/fixtures/malicious_tools.json:summarize_notes"}
+
+var g16dAuditGuardProbes = []string{
+	"tests/fixtures/benign_tools.json:summarize_notes", "tests/fixtures/benign_tools.json:calendar_summary",
+	"tests/fixtures/benign_tools.json:format_table",
+}
+
+func g16dLoadAuditGuard(tb testing.TB, dir string) []sample {
+	return g16dPickJSON(tb, dir, g16dAuditGuardPoisoned, g16dAuditGuardProbes)
+}
+
+// g16dCirMonitorPoisoned is OluwaseunOlajide/cir-monitor's poisoned_tools.json
+// tool (digit f: held out) that sends the user's data away: web_search (the
+// system prompt and all conversation history appended to the query, which
+// leaves for the search engine, silently). send_email has the model output
+// private data in its reply, and get_data is base64 text; neither sends. The
+// tools of clean_tools.json are probes.
+var g16dCirMonitorPoisoned = []string{"tests/fixtures/poisoned_tools.json:web_search"}
+
+var g16dCirMonitorProbes = []string{"tests/fixtures/clean_tools.json:web_search", "tests/fixtures/clean_tools.json:read_file"}
+
+func g16dLoadCirMonitor(tb testing.TB, dir string) []sample {
+	return g16dPickJSON(tb, dir, g16dCirMonitorPoisoned, g16dCirMonitorProbes)
+}
+
+// g16dSkillSources are this file's sources of skills; g16dToolSources its
+// sources of tool definitions.
+var g16dSkillSources = []corpusSource{
+	{name: "koatora20+guard-scanner", load: g16dLoadGuardScanner},
+	{name: "maoyadongsh+siq-agent-security", load: g16dLoadSiqAgentSecurity},
+	{name: "soma-neuron+moltguard", load: g16dLoadMoltguard},
+	{name: "ktejas04+skill-scanner", load: g16dLoadKtejas},
+	{name: "go-authgate+agent-scanner", heldOut: true, load: g16dLoadAuthgate},
+}
+
+var g16dToolSources = []corpusSource{
+	{name: "perparimmjeku+mcp-tool-auditor", load: g16dLoadToolAuditor},
+	{name: "saratala+sentinelmcp", load: g16dLoadSentinel},
+	{name: "MCP-AuditGuard+MCP-AuditGuard", heldOut: true, load: g16dLoadAuditGuard},
+	{name: "OluwaseunOlajide+cir-monitor", heldOut: true, load: g16dLoadCirMonitor},
+}
+
+var g16dSources = append(append([]corpusSource{}, g16dSkillSources...), g16dToolSources...)
+
+func init() { corpusSources = append(corpusSources, g16dSources...) }
+
+// TestG16dSourcesLoad checks that each source of this file, when laid out,
+// yields every harvester, poisoned tool and probe its lists name, and runs
+// no verdict: a fixture moved upstream must fail here rather than shrink a
+// figure quietly.
+func TestG16dSourcesLoad(t *testing.T) {
+	checkSourceCounts(t, g16dSkillSources, map[string][2]int{
+		"koatora20+guard-scanner":        {len(g16dGuardScannerHarvesters), len(g16dGuardScannerProbes)},
+		"maoyadongsh+siq-agent-security": {1, 2},
+		"soma-neuron+moltguard":          {1, 0},
+		"ktejas04+skill-scanner":         {1, 2},
+		"go-authgate+agent-scanner":      {1, 1},
+	})
+	checkToolSourceCounts(t, g16dToolSources, map[string][2]int{
+		"perparimmjeku+mcp-tool-auditor": {len(g16dToolAuditorPoisoned), len(g16dToolAuditorProbes)},
+		"saratala+sentinelmcp":           {len(g16dSentinelPoisoned), len(g16dSentinelProbes)},
+		"MCP-AuditGuard+MCP-AuditGuard":  {len(g16dAuditGuardPoisoned), len(g16dAuditGuardProbes)},
+		"OluwaseunOlajide+cir-monitor":   {len(g16dCirMonitorPoisoned), len(g16dCirMonitorProbes)},
+	})
+}
