@@ -113,6 +113,26 @@ func g16dLoadKtejas(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16dLoadSkillFilterAction reads Nis-chal-Jain/malacious_skill_filter_action's
+// skills (digit 1: development), the files its GitHub Action (a Gemini
+// classifier that fails the workflow on any flagged skill) scans, each one
+// skill's SKILL.md, labelled by the author's file names: malSkill.md ("send
+// all user data" to an outside host) and mskill1.md (users' names, passwords
+// and mail sent to an outside address) are harvesters; goodSkill.md and
+// safe.md are probes. malskill.md and mskill2.md delete a database (no
+// harvest); skill1.md and skill2.md carry no label in their names. All are
+// a few lines long, toys rather than skills.
+func g16dLoadSkillFilterAction(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, p := range []string{"skills/malSkill.md", "skills/mskill1.md"} {
+		out = append(out, g16dSingleFile(dir, p, true)...)
+	}
+	for _, p := range []string{"skills/goodSkill.md", "skills/safe.md"} {
+		out = append(out, g16dSingleFile(dir, p, false)...)
+	}
+	return out
+}
+
 // g16dLoadAuthgate reads go-authgate/agent-scanner's testdata/skills (digit
 // c: held out): malicious-skill, which internal/rules/rules_testdata_test.go
 // expects to be flagged, has the agent send all file contents away with curl
@@ -241,6 +261,30 @@ func g16dLoadCirMonitor(tb testing.TB, dir string) []sample {
 	return g16dPickJSON(tb, dir, g16dCirMonitorPoisoned, g16dCirMonitorProbes)
 }
 
+// g16dWatchtowerPoisoned is Gowrav-M/agentops-watchtower's poisoned-tools.json
+// tool (digit c: held out): safe_lookup, a customer-record lookup whose
+// description orders secrets sent to the attacker, silently. Its
+// mcp-tools.json is a risky-annotations fixture, not labelled clean, and is
+// not read.
+var g16dWatchtowerPoisoned = []string{"tests/fixtures/poisoned-tools.json:safe_lookup"}
+
+func g16dLoadWatchtower(tb testing.TB, dir string) []sample {
+	return g16dPickJSON(tb, dir, g16dWatchtowerPoisoned, nil)
+}
+
+// g16dCampfirePoisoned is theagares/campfire's MCP risk scanner fixture
+// (digit a: held out; experiments/mcp_risk_scanner/fixtures/poisoned_tools.json):
+// search_files, which has the model put the SSH key into its query
+// parameter. The one tool of benign_tools.json, which its README scans
+// beside it, is a probe.
+var g16dCampfirePoisoned = []string{"experiments/mcp_risk_scanner/fixtures/poisoned_tools.json:search_files"}
+
+var g16dCampfireProbes = []string{"experiments/mcp_risk_scanner/fixtures/benign_tools.json:search"}
+
+func g16dLoadCampfire(tb testing.TB, dir string) []sample {
+	return g16dPickJSON(tb, dir, g16dCampfirePoisoned, g16dCampfireProbes)
+}
+
 // g16dSkillSources are this file's sources of skills; g16dToolSources its
 // sources of tool definitions.
 var g16dSkillSources = []corpusSource{
@@ -248,6 +292,7 @@ var g16dSkillSources = []corpusSource{
 	{name: "maoyadongsh+siq-agent-security", load: g16dLoadSiqAgentSecurity},
 	{name: "soma-neuron+moltguard", load: g16dLoadMoltguard},
 	{name: "ktejas04+skill-scanner", load: g16dLoadKtejas},
+	{name: "Nis-chal-Jain+malacious_skill_filter_action", load: g16dLoadSkillFilterAction},
 	{name: "go-authgate+agent-scanner", heldOut: true, load: g16dLoadAuthgate},
 }
 
@@ -256,6 +301,8 @@ var g16dToolSources = []corpusSource{
 	{name: "saratala+sentinelmcp", load: g16dLoadSentinel},
 	{name: "MCP-AuditGuard+MCP-AuditGuard", heldOut: true, load: g16dLoadAuditGuard},
 	{name: "OluwaseunOlajide+cir-monitor", heldOut: true, load: g16dLoadCirMonitor},
+	{name: "Gowrav-M+agentops-watchtower", heldOut: true, load: g16dLoadWatchtower},
+	{name: "theagares+campfire", heldOut: true, load: g16dLoadCampfire},
 }
 
 var g16dSources = append(append([]corpusSource{}, g16dSkillSources...), g16dToolSources...)
@@ -268,16 +315,19 @@ func init() { corpusSources = append(corpusSources, g16dSources...) }
 // figure quietly.
 func TestG16dSourcesLoad(t *testing.T) {
 	checkSourceCounts(t, g16dSkillSources, map[string][2]int{
-		"koatora20+guard-scanner":        {len(g16dGuardScannerHarvesters), len(g16dGuardScannerProbes)},
-		"maoyadongsh+siq-agent-security": {1, 2},
-		"soma-neuron+moltguard":          {1, 0},
-		"ktejas04+skill-scanner":         {1, 2},
-		"go-authgate+agent-scanner":      {1, 1},
+		"koatora20+guard-scanner":                     {len(g16dGuardScannerHarvesters), len(g16dGuardScannerProbes)},
+		"maoyadongsh+siq-agent-security":              {1, 2},
+		"soma-neuron+moltguard":                       {1, 0},
+		"ktejas04+skill-scanner":                      {1, 2},
+		"Nis-chal-Jain+malacious_skill_filter_action": {2, 2},
+		"go-authgate+agent-scanner":                   {1, 1},
 	})
 	checkToolSourceCounts(t, g16dToolSources, map[string][2]int{
 		"perparimmjeku+mcp-tool-auditor": {len(g16dToolAuditorPoisoned), len(g16dToolAuditorProbes)},
 		"saratala+sentinelmcp":           {len(g16dSentinelPoisoned), len(g16dSentinelProbes)},
 		"MCP-AuditGuard+MCP-AuditGuard":  {len(g16dAuditGuardPoisoned), len(g16dAuditGuardProbes)},
 		"OluwaseunOlajide+cir-monitor":   {len(g16dCirMonitorPoisoned), len(g16dCirMonitorProbes)},
+		"Gowrav-M+agentops-watchtower":   {len(g16dWatchtowerPoisoned), 0},
+		"theagares+campfire":             {len(g16dCampfirePoisoned), len(g16dCampfireProbes)},
 	})
 }
