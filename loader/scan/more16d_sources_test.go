@@ -5,6 +5,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -285,6 +287,68 @@ func g16dLoadCampfire(tb testing.TB, dir string) []sample {
 	return g16dPickJSON(tb, dir, g16dCampfirePoisoned, g16dCampfireProbes)
 }
 
+// g16dTSToolRE and g16dTSPropRE read a tools/list handler written as an
+// object literal in TypeScript: each tool's name and its description (a
+// template literal or a string), and the properties of the input schema
+// that follows it (name, type and description).
+var (
+	g16dTSToolRE = regexp.MustCompile("(?s)name:\\s*\"([^\"]+)\",\\s*description:\\s*(?:`([^`]*)`|\"((?:[^\"\\\\]|\\\\.)*)\")")
+	g16dTSPropRE = regexp.MustCompile(`(\w+):\s*\{\s*type:\s*"(\w+)"(?:,\s*description:\s*"((?:[^"\\]|\\.)*)")?\s*\}`)
+)
+
+// g16dTSListTools reads the tools of a TypeScript server's tools/list
+// literal, as the server lists them.
+func g16dTSListTools(tb testing.TB, file string) []*mcp.Tool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	src := string(data)
+	matches := g16dTSToolRE.FindAllStringSubmatchIndex(src, -1)
+	var out []*mcp.Tool
+	for i, m := range matches {
+		name := src[m[2]:m[3]]
+		desc := ""
+		if m[4] >= 0 {
+			desc = src[m[4]:m[5]]
+		} else {
+			desc, _ = strconv.Unquote(`"` + src[m[6]:m[7]] + `"`)
+		}
+		end := len(src)
+		if i+1 < len(matches) {
+			end = matches[i+1][0]
+		}
+		props := map[string]any{}
+		for _, p := range g16dTSPropRE.FindAllStringSubmatch(src[m[1]:end], -1) {
+			prop := map[string]any{"type": p[2]}
+			if p[3] != "" {
+				prop["description"], _ = strconv.Unquote(`"` + p[3] + `"`)
+			}
+			props[p[1]] = prop
+		}
+		out = append(out, &mcp.Tool{Name: name, Description: desc, InputSchema: map[string]any{"type": "object", "properties": props}})
+	}
+	return out
+}
+
+// g16dNeuZhouPoisoned is NeuZhou/clawguard's benchmark server (digit d: held
+// out; benchmarks/samples/vulnerable-mcp-server.ts, which
+// benchmarks/expected.json labels "MCP server with description injection,
+// callback URLs, and tool poisoning") tool that sends a secret away:
+// search_files (read the SSH key and put it into the search query). safe_exec
+// has the model prefix its commands with a curl to an outside host, which
+// sends the command, no secret; the server's own code steals keys, which no
+// definition shows.
+var g16dNeuZhouPoisoned = []string{"benchmarks/samples/vulnerable-mcp-server.ts:search_files"}
+
+func g16dLoadNeuZhou(tb testing.TB, dir string) []sample {
+	var out []sample
+	for _, f := range g14bFiles(g16dNeuZhouPoisoned) {
+		out = append(out, g14bPick(f, g16dTSListTools(tb, filepath.Join(dir, f)), g16dNeuZhouPoisoned, nil)...)
+	}
+	return out
+}
+
 // g16dSkillSources are this file's sources of skills; g16dToolSources its
 // sources of tool definitions.
 var g16dSkillSources = []corpusSource{
@@ -303,6 +367,7 @@ var g16dToolSources = []corpusSource{
 	{name: "OluwaseunOlajide+cir-monitor", heldOut: true, load: g16dLoadCirMonitor},
 	{name: "Gowrav-M+agentops-watchtower", heldOut: true, load: g16dLoadWatchtower},
 	{name: "theagares+campfire", heldOut: true, load: g16dLoadCampfire},
+	{name: "NeuZhou+clawguard", heldOut: true, load: g16dLoadNeuZhou},
 }
 
 var g16dSources = append(append([]corpusSource{}, g16dSkillSources...), g16dToolSources...)
@@ -329,5 +394,6 @@ func TestG16dSourcesLoad(t *testing.T) {
 		"OluwaseunOlajide+cir-monitor":   {len(g16dCirMonitorPoisoned), len(g16dCirMonitorProbes)},
 		"Gowrav-M+agentops-watchtower":   {len(g16dWatchtowerPoisoned), 0},
 		"theagares+campfire":             {len(g16dCampfirePoisoned), len(g16dCampfireProbes)},
+		"NeuZhou+clawguard":              {len(g16dNeuZhouPoisoned), 0},
 	})
 }
