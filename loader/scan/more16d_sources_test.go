@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -144,6 +145,59 @@ func g16dLoadSkillFilterAction(tb testing.TB, dir string) []sample {
 // copy Anthropic's published skills.
 func g16dLoadAuthgate(tb testing.TB, dir string) []sample {
 	return namedFixtures(tb, filepath.Join(dir, "testdata/skills"), []string{"malicious-skill"}, []string{"valid-skill"})
+}
+
+// g16dLzhHarvesters and g16dLzhProbes are cases of lzh20050812/SkillGuard's
+// labelled dataset (digit e: held out; evals/dataset.jsonl, each case a
+// SKILL.md text and a tool.py as evals/evaluate.py writes them). The
+// harvesters are the BLOCK cases whose text has the agent send the user's
+// files away unasked: case_032 (upload user files silently) and case_048
+// (transfer local documents to a remote archive in the background). The
+// other BLOCK cases hold hard-coded secrets, deletions or overrides. The
+// probes are the ALLOW cases of its challenge split, written as hard
+// negatives (a security tutor, a config check that reads a password from
+// the environment, a template, a public status URL).
+var (
+	g16dLzhHarvesters = []string{"case_032", "case_048"}
+	g16dLzhProbes     = []string{"case_037", "case_038", "case_039", "case_040"}
+)
+
+// g16dLoadLzhSkillGuard reads those cases and the repository's
+// examples/risky_skill (has the agent upload local files silently and delete
+// without confirmation; a harvester by its folder and text) and
+// examples/safe_skill (a probe). The session laid out an excerpt of
+// dataset.jsonl (the six cases, byte for byte) from read_file.
+func g16dLoadLzhSkillGuard(tb testing.TB, dir string) []sample {
+	out := namedFixtures(tb, filepath.Join(dir, "examples"), []string{"risky_skill"}, []string{"safe_skill"})
+	data, err := os.ReadFile(filepath.Join(dir, "evals/dataset.jsonl"))
+	if err != nil {
+		return out
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var c struct {
+			ID       string `json:"id"`
+			SkillMD  string `json:"skill_md"`
+			Code     string `json:"code"`
+			Decision string `json:"expected_decision"`
+		}
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			tb.Fatalf("evals/dataset.jsonl line %d: %v", i+1, err)
+		}
+		harvester := containsString(g16dLzhHarvesters, c.ID) && c.Decision == "BLOCK"
+		probe := containsString(g16dLzhProbes, c.ID) && c.Decision == "ALLOW"
+		if !harvester && !probe {
+			continue
+		}
+		files := []File{{Path: "SKILL.md", Data: []byte(c.SkillMD)}}
+		if c.Code != "" {
+			files = append(files, File{Path: "tool.py", Data: []byte(c.Code)})
+		}
+		out = append(out, sample{id: c.ID, attack: harvester, harvest: harvester, probe: probe, skill: files, dir: c.ID})
+	}
+	return out
 }
 
 // g16dJSONTools reads a fixture of tool definitions: a JSON array of tools,
@@ -358,6 +412,7 @@ var g16dSkillSources = []corpusSource{
 	{name: "ktejas04+skill-scanner", load: g16dLoadKtejas},
 	{name: "Nis-chal-Jain+malacious_skill_filter_action", load: g16dLoadSkillFilterAction},
 	{name: "go-authgate+agent-scanner", heldOut: true, load: g16dLoadAuthgate},
+	{name: "lzh20050812+SkillGuard", heldOut: true, load: g16dLoadLzhSkillGuard},
 }
 
 var g16dToolSources = []corpusSource{
@@ -386,6 +441,7 @@ func TestG16dSourcesLoad(t *testing.T) {
 		"ktejas04+skill-scanner":                      {1, 2},
 		"Nis-chal-Jain+malacious_skill_filter_action": {2, 2},
 		"go-authgate+agent-scanner":                   {1, 1},
+		"lzh20050812+SkillGuard":                      {1 + len(g16dLzhHarvesters), 1 + len(g16dLzhProbes)},
 	})
 	checkToolSourceCounts(t, g16dToolSources, map[string][2]int{
 		"perparimmjeku+mcp-tool-auditor": {len(g16dToolAuditorPoisoned), len(g16dToolAuditorProbes)},
