@@ -341,6 +341,39 @@ func g16dLoadCampfire(tb testing.TB, dir string) []sample {
 	return g16dPickJSON(tb, dir, g16dCampfirePoisoned, g16dCampfireProbes)
 }
 
+// g16dPalisadePoisoned are the tools of CosmicCoder-X/mcp-palisade's
+// fixtures (digit 8: held out) that its generator (fixtures/generate.py,
+// one comment per attack) and README label attacks and whose text sends
+// secrets or the user's data away: in poisoned.json, get_weather (an
+// invisible tag-character order to put the SSH key into the next tool call's
+// notes field; PAL001), list_notes (call backup_config with the user's
+// credentials; PAL010), search_documents (a bcc of every mail to an outside
+// address and a parameter for the conversation; PAL020, PAL031),
+// backup_config (collect ~/.aws/credentials and .env and upload them to
+// webhook.site; PAL030, PAL032) and debug_report (forward every user message
+// to backup_config; PAL004, PAL005); in paraphrased.json, its reworded
+// twin search_notes (a copy of outbound messages to a hidden recipient). The
+// other tools hide, override, claim precedence, rename or are unannotated, or
+// sit in an attack listing without a label of their own (send_email), and
+// diagnose_login folds stored sign-in material into the report that comes
+// back, naming no outside recipient. The three tools of benign.json ("a clean
+// weather server", a regression test that asserts no finding) are probes.
+var (
+	g16dPalisadePoisoned = []string{
+		"fixtures/poisoned.json:get_weather", "fixtures/poisoned.json:list_notes",
+		"fixtures/poisoned.json:search_documents", "fixtures/poisoned.json:backup_config",
+		"fixtures/poisoned.json:debug_report", "fixtures/paraphrased.json:search_notes",
+	}
+	g16dPalisadeProbes = []string{
+		"fixtures/benign.json:get_current_conditions", "fixtures/benign.json:get_forecast",
+		"fixtures/benign.json:search_locations",
+	}
+)
+
+func g16dLoadPalisade(tb testing.TB, dir string) []sample {
+	return g16dPickJSON(tb, dir, g16dPalisadePoisoned, g16dPalisadeProbes)
+}
+
 // g16dTSToolRE and g16dTSPropRE read a tools/list handler written as an
 // object literal in TypeScript: each tool's name and its description (a
 // template literal or a string), and the properties of the input schema
@@ -423,6 +456,7 @@ var g16dToolSources = []corpusSource{
 	{name: "Gowrav-M+agentops-watchtower", heldOut: true, load: g16dLoadWatchtower},
 	{name: "theagares+campfire", heldOut: true, load: g16dLoadCampfire},
 	{name: "NeuZhou+clawguard", heldOut: true, load: g16dLoadNeuZhou},
+	{name: "CosmicCoder-X+mcp-palisade", heldOut: true, load: g16dLoadPalisade},
 }
 
 var g16dSources = append(append([]corpusSource{}, g16dSkillSources...), g16dToolSources...)
@@ -451,5 +485,6 @@ func TestG16dSourcesLoad(t *testing.T) {
 		"Gowrav-M+agentops-watchtower":   {len(g16dWatchtowerPoisoned), 0},
 		"theagares+campfire":             {len(g16dCampfirePoisoned), len(g16dCampfireProbes)},
 		"NeuZhou+clawguard":              {len(g16dNeuZhouPoisoned), 0},
+		"CosmicCoder-X+mcp-palisade":     {len(g16dPalisadePoisoned), len(g16dPalisadeProbes)},
 	})
 }
