@@ -200,6 +200,21 @@ func g16dLoadLzhSkillGuard(tb testing.TB, dir string) []sample {
 	return out
 }
 
+// g16dLoadOpenSkillsGuard reads OpenSkillsHub/SkillsGuard's examples (digit
+// 9: held out), labelled by examples/README.md: the "Malicious Examples
+// (Should Fail)" malicious-data-exfil ("Credential theft, hidden
+// instructions": a hidden comment has the agent read the SSH key and the AWS
+// credentials and send them to a collector) and hidden-injection ("Hidden
+// malicious code": a hidden comment to send the SSH keys away, and the
+// scripts/format.py its SKILL.md runs posts the key) are harvesters;
+// jailbreak-prompt is an injection. Its "Safe Examples (Should Pass)",
+// markdown-processor and code-reviewer, are probes; invalid-format is a
+// format error.
+func g16dLoadOpenSkillsGuard(tb testing.TB, dir string) []sample {
+	return namedFixtures(tb, filepath.Join(dir, "examples"),
+		[]string{"hidden-injection", "malicious-data-exfil"}, []string{"code-reviewer", "markdown-processor"})
+}
+
 // g16dJSONTools reads a fixture of tool definitions: a JSON array of tools,
 // or an object whose "tools" holds them; an input schema named "parameters"
 // (the OpenAI function shape) is read as the tool's input schema.
@@ -446,6 +461,7 @@ var g16dSkillSources = []corpusSource{
 	{name: "Nis-chal-Jain+malacious_skill_filter_action", load: g16dLoadSkillFilterAction},
 	{name: "go-authgate+agent-scanner", heldOut: true, load: g16dLoadAuthgate},
 	{name: "lzh20050812+SkillGuard", heldOut: true, load: g16dLoadLzhSkillGuard},
+	{name: "OpenSkillsHub+SkillsGuard", heldOut: true, load: g16dLoadOpenSkillsGuard},
 }
 
 var g16dToolSources = []corpusSource{
@@ -476,6 +492,7 @@ func TestG16dSourcesLoad(t *testing.T) {
 		"Nis-chal-Jain+malacious_skill_filter_action": {2, 2},
 		"go-authgate+agent-scanner":                   {1, 1},
 		"lzh20050812+SkillGuard":                      {1 + len(g16dLzhHarvesters), 1 + len(g16dLzhProbes)},
+		"OpenSkillsHub+SkillsGuard":                   {2, 2},
 	})
 	checkToolSourceCounts(t, g16dToolSources, map[string][2]int{
 		"perparimmjeku+mcp-tool-auditor": {len(g16dToolAuditorPoisoned), len(g16dToolAuditorProbes)},
