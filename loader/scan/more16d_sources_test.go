@@ -14,10 +14,11 @@ import (
 )
 
 // Sources gathered by issue 43's eleventh session (helper g16d) from skill
-// and MCP scanners outside the usual places: a Japanese authors' scanner,
-// a Chinese skill-admission gate, a GitHub Action that gates skills, a
-// Go agent scanner, a shell scanner for Clawdbot skills, and the fixture
-// tool listings of MCP auditors. A harvester is a skill whose author labels
+// and MCP scanners outside the usual places: a Go agent scanner, a Chinese
+// skill-admission gate and two Chinese-authored skill guards (one with a
+// labelled evaluation set), GitHub Actions that gate a skills/ folder, a
+// shell scanner for Clawdbot skills, a TypeScript scanner's benchmark, and
+// the fixture tool listings of MCP auditors. A harvester is a skill whose author labels
 // it malicious (its folder, its own description, the test that expects a
 // finding, a README's example scan) and whose text reads secrets or the
 // user's data AND sends them away, in prose the model reads or in a script
