@@ -15,7 +15,7 @@ import (
 
 // Sources gathered by issue 43's eleventh session (helper g16d) from skill
 // and MCP scanners outside the usual places: a Go agent scanner, a Chinese
-// skill-admission gate and two Chinese-authored skill guards (one with a
+// skill-admission gate, two more skill guards (one with a
 // labelled evaluation set), GitHub Actions that gate a skills/ folder, a
 // shell scanner for Clawdbot skills, a TypeScript scanner's benchmark, and
 // the fixture tool listings of MCP auditors. A harvester is a skill whose author labels
