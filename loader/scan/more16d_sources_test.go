@@ -15,22 +15,23 @@ import (
 
 // Sources gathered by issue 43's eleventh session (helper g16d) from skill
 // and MCP scanners outside the usual places: a Go agent scanner, a Chinese
-// skill-admission gate, two more skill guards (one with a
-// labelled evaluation set), GitHub Actions that gate a skills/ folder, a
-// shell scanner for Clawdbot skills, a TypeScript scanner's benchmark, and
-// the fixture tool listings of MCP auditors. A harvester is a skill whose author labels
-// it malicious (its folder, its own description, the test that expects a
-// finding, a README's example scan) and whose text reads secrets or the
-// user's data AND sends them away, in prose the model reads or in a script
-// the SKILL.md tells the agent to run; a fixture that only reads keys, only
-// runs remote code, or keeps its harvest in a script the SKILL.md never
-// points to is left out. A poisoned tool is one whose author labels it so
-// and whose definition has the model read secrets or the user's data and
-// send them away (to a URL or into a parameter). Clean fixtures written for
-// a scanner's tests are probes, counted apart from real skills and tools.
-// The split is the first hex digit of sha256(OWNER/NAME): 0-7 development,
-// 8-f held out. The lists were fixed from the authors' labels before any
-// verdict of this scanner on them was seen; held-out ones are only measured.
+// skill-admission gate, two more skill guards (one with a labelled
+// evaluation set), GitHub Actions that gate a skills/ folder, a shell
+// scanner for Clawdbot skills, a TypeScript scanner's benchmark, and the
+// fixture tool listings of MCP auditors. A harvester is a skill whose
+// author labels it malicious (its folder, its own description, the test
+// that expects a finding, a README's example scan) and whose text reads
+// secrets or the user's data AND sends them away, in prose the model reads
+// or in a script the SKILL.md tells the agent to run; a fixture that only
+// reads keys, only runs remote code, or keeps its harvest in a script the
+// SKILL.md never points to is left out. A poisoned tool is one whose author
+// labels it so and whose definition has the model read secrets or the
+// user's data and send them away (to a URL or into a parameter). Clean
+// fixtures written for a scanner's tests are probes, counted apart from
+// real skills and tools. The split is the first hex digit of
+// sha256(OWNER/NAME): 0-7 development, 8-f held out. The lists were fixed
+// from the authors' labels before any verdict of this scanner on them was
+// seen; held-out ones are only measured.
 
 // g16dGuardScannerHarvesters are koatora20/guard-scanner's benchmark fixtures
 // (digit 7: development; tests/fixtures/benchmark/malicious/NAME) that read
