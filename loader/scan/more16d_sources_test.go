@@ -217,6 +217,21 @@ func g16dLoadOpenSkillsGuard(tb testing.TB, dir string) []sample {
 		[]string{"hidden-injection", "malicious-data-exfil"}, []string{"code-reviewer", "markdown-processor"})
 }
 
+// g16dLoadSkillGate reads mongodb/skill-gate's example bundles (digit a: held
+// out; testdata/NAME, verdicts in testdata/README.md and e2e/e2e_test.go):
+// unsafe-backup-skill (ESCALATE with CORE-003, "Instructs the agent to send
+// data to external URLs": a cluster's export sent to a collector) and
+// bypass-attempt-skill (ESCALATE, "really an instruction to exfiltrate
+// data": all collected usage data sent to an outside host after each run)
+// are harvesters; safe-reporting-skill (AUTO-PASS, "a clean, well-formed
+// bundle") is a probe. dangerous-migration-skill destroys, the warn
+// bundles and the LLM-judge bundles (PII logged, unsanitized input, broad
+// roles, an injection) send nothing away.
+func g16dLoadSkillGate(tb testing.TB, dir string) []sample {
+	return namedFixtures(tb, filepath.Join(dir, "testdata"),
+		[]string{"bypass-attempt-skill", "unsafe-backup-skill"}, []string{"safe-reporting-skill"})
+}
+
 // g16dJSONTools reads a fixture of tool definitions: a JSON array of tools,
 // or an object whose "tools" holds them; an input schema named "parameters"
 // (the OpenAI function shape) is read as the tool's input schema.
@@ -464,6 +479,7 @@ var g16dSkillSources = []corpusSource{
 	{name: "go-authgate+agent-scanner", heldOut: true, load: g16dLoadAuthgate},
 	{name: "lzh20050812+SkillGuard", heldOut: true, load: g16dLoadLzhSkillGuard},
 	{name: "OpenSkillsHub+SkillsGuard", heldOut: true, load: g16dLoadOpenSkillsGuard},
+	{name: "mongodb+skill-gate", heldOut: true, load: g16dLoadSkillGate},
 }
 
 var g16dToolSources = []corpusSource{
@@ -495,6 +511,7 @@ func TestG16dSourcesLoad(t *testing.T) {
 		"go-authgate+agent-scanner":                   {1, 1},
 		"lzh20050812+SkillGuard":                      {1 + len(g16dLzhHarvesters), 1 + len(g16dLzhProbes)},
 		"OpenSkillsHub+SkillsGuard":                   {2, 2},
+		"mongodb+skill-gate":                          {2, 1},
 	})
 	checkToolSourceCounts(t, g16dToolSources, map[string][2]int{
 		"perparimmjeku+mcp-tool-auditor": {len(g16dToolAuditorPoisoned), len(g16dToolAuditorProbes)},
