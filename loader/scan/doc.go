@@ -133,7 +133,10 @@
 //     and a capture sent at all withholds; a copy of a store of
 //     credentials to a remote (rclone copy, aws s3 cp) sends it. Commands
 //     are read in a string (a hook's "command" in JSON) and in a setting
-//     of a command written out without a fence.
+//     of a command written out without a fence. An order to drop the
+//     model's earlier instructions is one whatever its verb (skip,
+//     discard, stop following, pay no attention to), and so is a
+//     statement that they no longer apply.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
