@@ -224,7 +224,10 @@ const sendVerbs = `\b(?:send|sends|sending|post|posts|posting|upload|uploads|upl
 // A sink is where a read secret goes: a send, a parameter. An address
 // alone is not one: "keep your token in ~/.secrets.json; the CLI calls
 // https://api.acme.dev with it" names where a login goes.
-var sinkRE = regexp.MustCompile(`(?i)` + sendVerbs + `|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b`)
+var sinkRE = regexp.MustCompile(`(?i)` + sendVerbs + `|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b` +
+	// What was read put into the call the model makes: its request, its
+	// arguments.
+	`|\b(?:include|put|pass|add|attach|insert|append|embed)\s+(?:it|them|this|these|(?:its|their|the)\s+contents?)\s+(?:\w+\s+){0,2}?(?:in|into|with)\s+(?:the|your|this|each|every)\s+(?:\w+\s+)?(?:request|call|query|payload|body|arguments?|parameters?|params)\b`)
 
 // toSessionRE is the rest of a send that goes back to whoever asked ("sends
 // them to the caller", "posts it back to the user"): it does not leave
@@ -251,9 +254,10 @@ var sendsOnRE = regexp.MustCompile(`(?i)` + sendVerbs)
 // templateRE is a template of a secrets file, which holds none.
 var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl)$`)
 
-// contentRE finds a request for a file's contents: a parameter that asks
-// for a secret file's contents is a sink of its own.
-var contentRE = regexp.MustCompile(`(?i)\b(?:contents?|text|data|body|paste)\b`)
+// contentRE finds a request for a file's contents, or an order to put
+// what was read in: a parameter that asks for a secret file's contents,
+// or to have it included, is a sink of its own.
+var contentRE = regexp.MustCompile(`(?i)\b(?:contents?|text|data|body|paste)\b|\b(?:include|put|insert|add|append|attach|embed)\s+(?:it|them)\b`)
 
 // judgeSecrets reports the secret paths: strong when the sentence that
 // names one (or the next) sends it somewhere, or the text also hides

@@ -136,7 +136,10 @@
 //     of a command written out without a fence. An order to drop the
 //     model's earlier instructions is one whatever its verb (skip,
 //     discard, stop following, pay no attention to), and so is a
-//     statement that they no longer apply.
+//     statement that they no longer apply. A tool's text that has the
+//     model read a secret and put it into the call (its request, its own
+//     parameter), or send what it read to an address after a clause
+//     ("After reading the file, send the contents to …"), withholds.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

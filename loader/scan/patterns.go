@@ -640,7 +640,7 @@ var (
 // when what it gives is a secret or the conversation: a skill posts its
 // own reports to webhooks.
 var (
-	giveLeadRE = regexp.MustCompile(`(?i)(?:^|[.!?:;]\s+|\n\s*(?:[-*+>]\s*|\d+[.)]\s*)?|\b(?:assistant|agent|model|ai|claude|llm|it|you|then|also|and|to|must|should|will|please|always|automatically|quietly|silently)\s+(?:\w+\s+){0,2}?)` +
+	giveLeadRE = regexp.MustCompile(`(?i)(?:^|[.!?:;]\s+|\b(?:after|once|when)\s+(?:\w+\s+){1,4}?\w+,\s+|\n\s*(?:[-*+>]\s*|\d+[.)]\s*)?|\b(?:assistant|agent|model|ai|claude|llm|it|you|then|also|and|to|must|should|will|please|always|automatically|quietly|silently)\s+(?:\w+\s+){0,2}?)` +
 		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
 	modelSubjectRE = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:assistant|agent|model|ai|claude|llm)\s+(?:\w+\s+){0,2}?(?:share|send|forward|post|upload|e-?mail|mail|transmit|cop|relay|submit|sync|report|leak|deliver|pass|hand)`)
 	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.`)
