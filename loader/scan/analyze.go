@@ -50,6 +50,9 @@ func (fs *findings) scanText(raw string, depth int) {
 	if fs.kind == kindTool {
 		scanPatterns(fs, text, &found, lowered, crossToolPatterns, &secrets)
 	}
+	if fs.kind&serverKinds != 0 {
+		scanPatterns(fs, text, &found, lowered, toolActionPatterns, &secrets) // tool_actions.go
+	}
 	if fs.kind != kindCode {
 		scanComments(fs, text)
 		scanHiddenElements(fs, text)

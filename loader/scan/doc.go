@@ -139,7 +139,14 @@
 //     statement that they no longer apply. A tool's text that has the
 //     model read a secret and put it into the call (its request, its own
 //     parameter), or send what it read to an address after a clause
-//     ("After reading the file, send the contents to …"), withholds.
+//     ("After reading the file, send the contents to …"), withholds. So
+//     does a server's text that orders the model to act rather than
+//     describing the tool (tool_actions.go): to run code fetched from the
+//     network or a destructive command, to change the shell's startup
+//     files or other system files, to make a request to a fixed address,
+//     to fetch instructions and follow them, to call a destructive or
+//     sending tool first, to put a fixed value in place of the user's,
+//     or to shun other servers' tools.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

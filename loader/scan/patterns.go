@@ -80,7 +80,7 @@ var (
 // allTriggers finds every pattern's triggers in one pass.
 var allTriggers = func() *triggerSet {
 	words := slices.Concat(sendWords, paddingWords, memoryFileWords, memoryPhraseWords, rememberWords, foreverWords, forwardWords)
-	for _, list := range [][]pattern{patterns, crossToolPatterns} {
+	for _, list := range [][]pattern{patterns, crossToolPatterns, toolActionPatterns} {
 		for _, p := range list {
 			words = append(words, p.triggers...)
 			words = append(words, p.also...)
@@ -89,7 +89,7 @@ var allTriggers = func() *triggerSet {
 	t := newTriggerSet(words)
 	sendMask, paddingMask = t.mask(sendWords), t.mask(paddingWords)
 	memoryFileMask, memoryPhraseMask, rememberMask, foreverMask, forwardMask = t.mask(memoryFileWords), t.mask(memoryPhraseWords), t.mask(rememberWords), t.mask(foreverWords), t.mask(forwardWords)
-	for _, list := range [][]pattern{patterns, crossToolPatterns} {
+	for _, list := range [][]pattern{patterns, crossToolPatterns, toolActionPatterns} {
 		for i := range list {
 			list[i].triggerMask = t.mask(list[i].triggers)
 			list[i].alsoMask = t.mask(list[i].also)
