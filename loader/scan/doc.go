@@ -30,7 +30,8 @@
 //     (ANSI escape sequences among them) and runs of variation selectors.
 //   - hidden-markup: text a person reading a rendered description does not
 //     see: HTML comments that address the model or give orders, elements
-//     styled or marked invisible, and padding of blank space.
+//     styled or marked invisible, padding of blank space, and a program
+//     that runs code it downloads.
 //   - model-directive: instructions addressed to the model rather than
 //     describing the tool: tags and headers that address it, blocks posing
 //     as the user or the system, chat-template tokens, concealment ("do not
@@ -146,7 +147,10 @@
 //     files or other system files, to make a request to a fixed address,
 //     to fetch instructions and follow them, to call a destructive or
 //     sending tool first, to put a fixed value in place of the user's,
-//     or to shun other servers' tools.
+//     or to shun other servers' tools. A skill's program that runs what
+//     it downloads (exec of a fetched text, a feed's command handed to a
+//     shell, eval of a response's body) withholds: what runs is not in
+//     the skill for anyone to review (remote_code.go).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

@@ -411,6 +411,22 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 	if s, e := hiddenFileSendAt(raw, lower, code); s >= 0 {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends a file to an address hidden from a reader (given as numbers or decoded at run time)")
 	}
+	// What a script runs is read in its programs and the skill's fenced
+	// blocks; an indented line of a reference is more often an example.
+	fenced := func(start int, line string) bool {
+		if fs.kind == kindCode {
+			return true
+		}
+		for i, b := range blocks {
+			if b.start <= start && start < b.end {
+				return !example[i]
+			}
+		}
+		return false
+	}
+	if at := remoteCodeAt(raw, fenced); at >= 0 { // remote_code.go
+		fs.add(RuleHidden, SeverityWithhold, at, lineEnd(raw, at), "code that runs what it downloads, which no one reviewing the skill sees")
+	}
 	if s, e := dnsTunnelAt(raw, lower, code); s >= 0 {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that encodes data into the names of DNS lookups of a fixed domain, a way out that no request shows")
 	}
