@@ -150,7 +150,11 @@
 //     or to shun other servers' tools. A skill's program that runs what
 //     it downloads (exec of a fetched text, a feed's command handed to a
 //     shell, eval of a response's body) withholds: what runs is not in
-//     the skill for anyone to review (remote_code.go).
+//     the skill for anyone to review (remote_code.go). Credentials
+//     picked out of files by their names (grep DB_PASS, API_KEY) are
+//     printed as a command prints one, and sent when what was printed
+//     reaches a request through a pipe, a file or a name, outside a
+//     header.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

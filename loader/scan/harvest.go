@@ -296,6 +296,11 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	// capture leaves, on its own line or through its file.
 	var written []writtenFile
 	captureSent := -1
+	// Credentials picked out of files by their names (grep DB_PASS) are
+	// printed as a command prints one: sent when what was printed reaches
+	// a request through a pipe, a file or a name, outside a header.
+	pickedSent := -1
+	picked := map[string]bool{}
 	sweep, storeHand := -1, -1
 	fl := newFlow()
 	pathNames, readViaName := map[string][]string{}, false
@@ -507,9 +512,23 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		// A file is sent by a later line that names it, or by the rest
 		// of the line that wrote it (… > /tmp/env.txt && aws s3 cp
 		// /tmp/env.txt s3://…).
+		pick := code && !reads && secretSearchWords.in(lowLine) && credGrepRE.MatchString(line)
+		if pick {
+			if pickedSent < 0 && fl.lineSends(line, lowLine) {
+				pickedSent = start
+			}
+			if a := assignRE.FindStringSubmatch(line); a != nil {
+				picked[a[1]] = true
+			}
+		} else if code && pickedSent < 0 && len(picked) > 0 && fl.lineSends(line, lowLine) && namesAny(headerArgRE.ReplaceAllString(line, " "), picked) {
+			pickedSent = start
+		}
 		var files []writtenFile
-		if capture || dump || reads && code {
+		if capture || dump || pick || reads && code {
 			files = writtenFiles(line, capture)
+			for i := range files {
+				files[i].picked = pick
+			}
 			written = append(written, files...)
 		}
 		if code && len(written) > 0 && (fl.lineSends(line, lowLine) || cloudCopyRE.MatchString(line)) {
@@ -517,9 +536,12 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 				if n := strings.Count(line, w.path); n == 0 || n == 1 && i >= len(written)-len(files) {
 					continue
 				}
-				if w.captured && captureSent < 0 {
+				switch {
+				case w.captured && captureSent < 0:
 					captureSent = start
-				} else if !w.captured && firstSend < 0 {
+				case w.picked && pickedSent < 0:
+					pickedSent = start
+				case !w.captured && !w.picked && firstSend < 0:
 					firstSend = start
 				}
 			}
@@ -556,6 +578,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	case ownFlow >= 0:
 		s, e := lineAt(ownFlow)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends an agent's own identity, login or session files over the network")
+	case pickedSent >= 0:
+		s, e := lineAt(pickedSent)
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that pick credentials out of files and send them over the network")
 	case captureSent >= 0:
 		s, e := lineAt(captureSent)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that capture the user's screen, camera, microphone, keystrokes or clipboard and send it over the network")
@@ -598,6 +623,10 @@ var (
 	// captureWords are captureRE's words, looked for in the lowered line
 	// first.
 	captureWords = newWordSet("screencapture", "imagesnap", "arecord", "parecord", "logkeys", "pbpaste", "wl-paste", "get-clipboard", "scrot", "gnome-screenshot", "grim", "xclip", "xsel", "import -window", "sox -d", "ffmpeg", "imagegrab", "pyautogui", "pyperclip", "pynput", "videocapture", "mss()")
+	// credGrepRE is a search of files for credentials by the names they
+	// go by in settings (grep -E 'DB_PASS|API_KEY' config/): it prints
+	// them.
+	credGrepRE = mustGate(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:\bpassw(?:or)?d|\bdb_pass|\bdatabase_url|\bapi[_-]?key|\bsecret[_-]?key|\bsecret\b|\baccess[_-]?token|\bauth[_-]?token|\bprivate[_ -]?key|\bclient[_-]?secret|aws_secret_access_key)`)
 	// pathArgRE is a file named on a command line: a path with an
 	// extension, from the root, the home folder or here.
 	pathArgRE = regexp.MustCompile(`(?:^|[\s"'(=,\[])((?:/|~/|\$HOME/|\$\{HOME\}/|\./)[\w./-]*\.\w+)`)
@@ -607,7 +636,8 @@ var (
 // to.
 type writtenFile struct {
 	path     string
-	captured bool
+	captured bool // by a capture of the screen, camera, microphone, keys or clipboard
+	picked   bool // by a search for credentials by their names
 }
 
 // writtenFiles returns the files a line writes: where it redirects its
@@ -617,11 +647,11 @@ type writtenFile struct {
 func writtenFiles(line string, captured bool) []writtenFile {
 	var out []writtenFile
 	for _, f := range redirectTargets(line) {
-		out = append(out, writtenFile{f, captured})
+		out = append(out, writtenFile{path: f, captured: captured})
 	}
 	if captured {
 		for _, m := range pathArgRE.FindAllStringSubmatch(line, -1) {
-			out = append(out, writtenFile{m[1], true})
+			out = append(out, writtenFile{path: m[1], captured: true})
 		}
 	}
 	return out

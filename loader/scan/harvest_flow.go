@@ -406,6 +406,19 @@ func (f *flow) send(line, lowLine string, pos int) bool {
 
 var identRE = regexp.MustCompile(`[A-Za-z_]\w*`)
 
+// namesAny reports whether text names one of names as a word.
+func namesAny(text string, names map[string]bool) bool {
+	if len(names) == 0 {
+		return false
+	}
+	for _, w := range identRE.FindAllString(text, -1) {
+		if names[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // handStoreRE is a sentence that gives what it names to a party outside
 // the session: an address, a support desk, a webhook, a tracker, a
 // request. With a store of credentials in the same sentence (or in the
