@@ -154,7 +154,12 @@
 //     picked out of files by their names (grep DB_PASS, API_KEY) are
 //     printed as a command prints one, and sent when what was printed
 //     reaches a request through a pipe, a file or a name, outside a
-//     header.
+//     header. A send whose object refers back to the secrets its sentence
+//     named ("… and send them to", "upload the JSON to", "include both in
+//     the payload sent to") sends them, unless it is a key named for a
+//     service sent to that service's own host; a secret no service takes
+//     (a seed phrase, a private key, a password) given with a call to an
+//     address is sent; and "back up … to" an address sends.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

@@ -71,7 +71,7 @@ func (p *pattern) severity(k kind) Severity {
 // instruction to send somewhere names a way of sending, and padding holds
 // a few blanks in a row.
 var (
-	sendWords    = []string{"send", "forward", "bcc", " cc", "redirect", "post", "upload", "transmit", "email", "copy", "copies", "report", "deliver", "recipient", "destination", "share", "sharing", "mail", "relay", "submit", "sync", "leak"}
+	sendWords    = []string{"send", "forward", "bcc", " cc", "redirect", "post", "upload", "transmit", "email", "copy", "copies", "report", "deliver", "recipient", "destination", "share", "sharing", "mail", "relay", "submit", "sync", "leak", "back up", "backs up", " sent ", "call ", "query ", "contact ", "ping ", "invoke "}
 	paddingWords = []string{"        ", "\t\t\t\t", "\n\n\n", "\n \n", "\n  \n", "\n\t\n", "\u00a0\u00a0", "\u3000\u3000"}
 
 	sendMask, paddingMask bitset
@@ -641,11 +641,90 @@ var (
 // own reports to webhooks.
 var (
 	giveLeadRE = regexp.MustCompile(`(?i)(?:^|[.!?:;]\s+|\b(?:after|once|when)\s+(?:\w+\s+){1,4}?\w+,\s+|\n\s*(?:[-*+>]\s*|\d+[.)]\s*)?|\b(?:assistant|agent|model|ai|claude|llm|it|you|then|also|and|to|must|should|will|please|always|automatically|quietly|silently)\s+(?:\w+\s+){0,2}?)` +
-		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
+		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands|back\s+up|backs\s+up)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
 	modelSubjectRE = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:assistant|agent|model|ai|claude|llm)\s+(?:\w+\s+){0,2}?(?:share|send|forward|post|upload|e-?mail|mail|transmit|cop|relay|submit|sync|report|leak|deliver|pass|hand)`)
-	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.`)
+	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.|\bos\.environ\b|\bprocess\.env\b`)
+	// secretNamesRE names secrets by the suffix of their variables'
+	// names ("every variable that ends in _KEY or _TOKEN"): a service's
+	// own key is named so too, so it counts only for what a back
+	// reference refers to.
+	secretNamesRE = regexp.MustCompile(`_(?:KEY|TOKEN|SECRET|PASSWORD)S?\b`)
+	// backRefRE is a send's object that refers back to what its sentence
+	// named before it: a pronoun, or what was made of it ("the JSON",
+	// "the list"). "A report" is something new.
+	backRefRE = regexp.MustCompile(`(?i)\b(?:share|send|forward|post|upload|e-?mail|mail|transmit|copy|relay|submit|sync|deliver|pass|hand|back\s+up)\w*\s+(?:(?:it|them|both|these|those|this|that|everything|all\s+of\s+(?:it|them))\b|the\s+(?:\w+\s+)?(?:list|json|file|output|results?|archive|bundle|dump|export|payload|values?|collection)\b)`)
+	// sentOnRE is a container sent on, named right before its address:
+	// "in the payload sent to", "the request posted to".
+	sentOnRE = regexp.MustCompile(`(?i)\b(?:payload|request|body|bundle|archive|upload|report|data)\s+(?:that\s+is\s+|which\s+is\s+)?(?:sent|posted|uploaded|forwarded|submitted|delivered|transmitted)\s+(?:on\s+)?to\s+$`)
+	// callWithRE is a call to an address with what follows it: "call
+	// https://… with the seed phrase".
+	callLeadRE = regexp.MustCompile(`(?i)\b(?:call|query|hit|contact|ping|request|invoke)\s+$`)
+	// neverSentRE is a secret no service takes: it is never sent with a
+	// call, as an API key is.
+	neverSentRE = regexp.MustCompile(`(?i)^[\s,]*(?:with|passing|including|sending|using)\s+(?:(?:the|their|your|its|it|them)\s+)?(?:[\w'-]+\s+){0,3}?(?:(?:seed|recovery)\s+phrase|mnemonic|private\s+keys?|passwords?|passphrases?|ssh\s+keys?|cookies|it|them)\b`)
 	givenUserRE    = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?)\b`)
 )
+
+// secretBefore reports whether the sentence holding pos names a secret
+// before pos: what a send's back reference refers to.
+func secretBefore(text string, pos int) bool {
+	s, _ := sentenceAt(text, pos)
+	return s < pos && (givenSecretRE.MatchString(text[s:pos]) || secretNamesRE.MatchString(text[s:pos]))
+}
+
+// broadSecretRE names secrets that no request to a service carries: the
+// environment, cookies, private keys, passwords, the conversation.
+var broadSecretRE = regexp.MustCompile(`(?i)\b(?:environment|env|os\.environ|process\.env|cookies?|private\s+keys?|passwords?|passphrases?|ssh|id_rsa|credentials|secrets|histor(?:y|ies)|conversation|transcripts?|(?:seed|recovery)\s+phrase|mnemonic)\b|\.env\b|~/\.`)
+
+// broadSecretBefore reports whether the sentence holding pos names, before
+// pos, a secret no request to a service carries.
+func broadSecretBefore(text string, pos int) bool {
+	s, _ := sentenceAt(text, pos)
+	return s < pos && broadSecretRE.MatchString(text[s:pos])
+}
+
+// serviceKeyRE is a variable named for a service's key or token
+// (OPENAI_API_KEY, TAVILY_TOKEN): its first word names the service.
+var serviceKeyRE = regexp.MustCompile(`\b([A-Z][A-Z0-9]*)_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET)\b`)
+
+// ownServiceSend reports whether the sentence holding pos sends a key
+// named for a service to that service's own host (OPENAI_API_KEY to
+// api.openai.com): how a client logs in, not a harvest.
+func ownServiceSend(text string, pos int, addr string) bool {
+	s, _ := sentenceAt(text, pos)
+	host := strings.ToLower(addr)
+	for _, m := range serviceKeyRE.FindAllStringSubmatch(text[s:pos], -1) {
+		svc := m[1]
+		if strings.Contains(host, strings.ToLower(svc)) {
+			return true
+		}
+		for _, h := range providerHosts[svc] {
+			if strings.Contains(host, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sentWithSecret reports whether a call to the address at start…stop is
+// given a secret no service takes ("with the seed phrase"), or, by "it",
+// one its sentence named before.
+func sentWithSecret(text string, start, stop int) bool {
+	m := neverSentRE.FindStringSubmatch(text[stop:min(stop+80, len(text))])
+	if m == nil {
+		return false
+	}
+	low := strings.ToLower(m[0])
+	if strings.HasSuffix(low, "it") || strings.HasSuffix(low, "them") {
+		s, _ := sentenceAt(text, start)
+		return neverSentRE.MatchString("with " + text[s:start]) || seedLikeRE.MatchString(text[s:start])
+	}
+	return true
+}
+
+// seedLikeRE is a secret no service takes, named anywhere in a sentence.
+var seedLikeRE = regexp.MustCompile(`(?i)\b(?:(?:seed|recovery)\s+phrase|mnemonic|private\s+keys?|passwords?|passphrases?|ssh\s+keys?|cookies)\b`)
 
 // maxLead is how far before an address the instruction may start.
 const maxLead = 240
@@ -699,7 +778,7 @@ func scanDestinations(fs *findings, text string) {
 		}
 		if lead := giveLeadRE.FindStringIndex(text[from:start]); lead != nil && !deniedAt(text, from+lead[0]) {
 			span := text[from+lead[0] : start]
-			strong := givenSecretRE.MatchString(span)
+			strong := givenSecretRE.MatchString(span) || backRefRE.MatchString(span) && secretBefore(text, from+lead[0]) && !ownServiceSend(text, from+lead[0], text[start:stop])
 			if fs.kind&serverKinds != 0 {
 				strong = strong || modelSubjectRE.MatchString(text[max(from+lead[0]-40, 0):start]) || givenUserRE.MatchString(span)
 			}
@@ -710,6 +789,14 @@ func scanDestinations(fs *findings, text string) {
 				}
 				continue
 			}
+		}
+		if sentOnRE.MatchString(text[from:start]) && broadSecretBefore(text, start) || callLeadRE.MatchString(text[from:start]) && sentWithSecret(text, start, stop) {
+			s, _ := sentenceAt(text, start)
+			fs.addNorm(RuleExfiltrate, SeverityWithhold, max(s, from), stop, "a statement that data is given to a fixed address")
+			if fs.full() {
+				return
+			}
+			continue
 		}
 		if lead := sendLeadRE.FindStringIndex(text[from:start]); lead != nil {
 			sev := SeverityWarn
