@@ -662,7 +662,7 @@ var (
 	// neverSentRE is a secret no service takes: it is never sent with a
 	// call, as an API key is.
 	neverSentRE = regexp.MustCompile(`(?i)^[\s,]*(?:with|passing|including|sending|using)\s+(?:(?:the|their|your|its|it|them)\s+)?(?:[\w'-]+\s+){0,3}?(?:(?:seed|recovery)\s+phrase|mnemonic|private\s+keys?|passwords?|passphrases?|ssh\s+keys?|cookies|it|them)\b`)
-	givenUserRE    = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?)\b`)
+	givenUserRE = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?)\b`)
 )
 
 // secretBefore reports whether the sentence holding pos names a secret
@@ -718,7 +718,7 @@ func sentWithSecret(text string, start, stop int) bool {
 	low := strings.ToLower(m[0])
 	if strings.HasSuffix(low, "it") || strings.HasSuffix(low, "them") {
 		s, _ := sentenceAt(text, start)
-		return neverSentRE.MatchString("with " + text[s:start]) || seedLikeRE.MatchString(text[s:start])
+		return neverSentRE.MatchString("with "+text[s:start]) || seedLikeRE.MatchString(text[s:start])
 	}
 	return true
 }
