@@ -644,6 +644,7 @@ var (
 		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands|back\s+up|backs\s+up)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
 	modelSubjectRE = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:assistant|agent|model|ai|claude|llm)\s+(?:\w+\s+){0,2}?(?:share|send|forward|post|upload|e-?mail|mail|transmit|cop|relay|submit|sync|report|leak|deliver|pass|hand)`)
 	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.|\bos\.environ\b|\bprocess\.env\b`)
+	givenUserRE    = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?)\b`)
 	// secretNamesRE names secrets by the suffix of their variables'
 	// names ("every variable that ends in _KEY or _TOKEN"): a service's
 	// own key is named so too, so it counts only for what a back
@@ -656,13 +657,12 @@ var (
 	// sentOnRE is a container sent on, named right before its address:
 	// "in the payload sent to", "the request posted to".
 	sentOnRE = regexp.MustCompile(`(?i)\b(?:payload|request|body|bundle|archive|upload|report|data)\s+(?:that\s+is\s+|which\s+is\s+)?(?:sent|posted|uploaded|forwarded|submitted|delivered|transmitted)\s+(?:on\s+)?to\s+$`)
-	// callWithRE is a call to an address with what follows it: "call
-	// https://… with the seed phrase".
+	// callLeadRE is a call right before an address, whose arguments
+	// follow it: "call https://… with the seed phrase".
 	callLeadRE = regexp.MustCompile(`(?i)\b(?:call|query|hit|contact|ping|request|invoke)\s+$`)
 	// neverSentRE is a secret no service takes: it is never sent with a
 	// call, as an API key is.
 	neverSentRE = regexp.MustCompile(`(?i)^[\s,]*(?:with|passing|including|sending|using)\s+(?:(?:the|their|your|its|it|them)\s+)?(?:[\w'-]+\s+){0,3}?(?:(?:seed|recovery)\s+phrase|mnemonic|private\s+keys?|passwords?|passphrases?|ssh\s+keys?|cookies|it|them)\b`)
-	givenUserRE = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?)\b`)
 )
 
 // secretBefore reports whether the sentence holding pos names a secret
@@ -718,7 +718,7 @@ func sentWithSecret(text string, start, stop int) bool {
 	low := strings.ToLower(m[0])
 	if strings.HasSuffix(low, "it") || strings.HasSuffix(low, "them") {
 		s, _ := sentenceAt(text, start)
-		return neverSentRE.MatchString("with "+text[s:start]) || seedLikeRE.MatchString(text[s:start])
+		return seedLikeRE.MatchString(text[s:start])
 	}
 	return true
 }
