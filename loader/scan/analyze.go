@@ -95,14 +95,38 @@ func (fs *findings) scanText(raw string, depth int) {
 // would, so the rules must not read its "not" as a denial.
 var doubleNegativeRE = mustGate(`(?i)\b(?:do\s+not|don'?t|dont|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|not)\s+(?:ever\s+)?(?:(?:forget|fail|neglect|hesitate)\s+to|skip|omit|overlook|leave\s+out)\b|\bwithout\s+fail\b`)
 
+// negatedVerbs are the verbs of doubleNegativeRE as a text spells them
+// (lowercase, capitalized, upper case), looked for before the expression
+// runs: most texts hold none.
+var negatedVerbs = casings("forget", "fail", "neglect", "hesitate", "skip", "omit", "overlook", "leave out")
+
+// casings returns each word lowercase, capitalized and in upper case.
+func casings(words ...string) []string {
+	var out []string
+	for _, w := range words {
+		out = append(out, w, strings.ToUpper(w[:1])+w[1:], strings.ToUpper(w))
+	}
+	return out
+}
+
+// containsAnyCase reports whether text holds one of words as spelt.
+func containsAnyCase(text string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // affirmDoubleNegatives returns text with its double negatives blanked,
 // byte for byte, so that the order they give reads as the plain order it
 // is and every offset still points into text.
 func affirmDoubleNegatives(text string) string {
-	if !doubleNegativeRE.mayMatch(text) {
+	if !containsAnyCase(text, negatedVerbs) {
 		return text
 	}
-	ms := doubleNegativeRE.FindAllStringIndex(text, -1)
+	ms := doubleNegativeRE.Regexp.FindAllStringIndex(text, -1)
 	if ms == nil {
 		return text
 	}

@@ -408,9 +408,6 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 		fs.add(RuleExfiltrate, SeverityWithhold, at, at+e, "code that pushes the repository to a remote it adds at a fixed address, with the push's output thrown away")
 	}
 	lower := strings.ToLower(raw)
-	if s, e := hiddenFileSendAt(raw, lower, code); s >= 0 {
-		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends a file to an address hidden from a reader (given as numbers or decoded at run time)")
-	}
 	// What a script runs is read in its programs and the skill's fenced
 	// blocks; an indented line of a reference is more often an example.
 	fenced := func(start int, line string) bool {
@@ -424,8 +421,11 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 		}
 		return false
 	}
-	if at := remoteCodeAt(raw, fenced); at >= 0 { // remote_code.go
+	if at := remoteCodeAt(raw, lower, fenced); at >= 0 { // remote_code.go
 		fs.add(RuleHidden, SeverityWithhold, at, lineEnd(raw, at), "code that runs what it downloads, which no one reviewing the skill sees")
+	}
+	if s, e := hiddenFileSendAt(raw, lower, code); s >= 0 {
+		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends a file to an address hidden from a reader (given as numbers or decoded at run time)")
 	}
 	if s, e := dnsTunnelAt(raw, lower, code); s >= 0 {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that encodes data into the names of DNS lookups of a fixed domain, a way out that no request shows")

@@ -20,12 +20,13 @@ var (
 	runRE = mustGate(`\b(?:exec|eval|compile)\s*\(|\bnew\s+Function\s*\(|\bvm\.runIn\w*\s*\(|\bos\.system\s*\(|\b(?:subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|child_process\.exec)\s*\(`)
 )
 
-// remoteCodeAt returns where code runs what it downloaded, or -1: a run
+// remoteCodeAt returns where code runs what it downloaded, or -1 (lower
+// is raw lowercased, for the gates): a run
 // whose arguments hold a download, or a name a download's line assigned
 // (or a name made from one, or a loop's over one). A subprocess runs
 // text only through a shell (shell=True).
-func remoteCodeAt(raw string, code func(start int, line string) bool) int {
-	if !strings.Contains(raw, "(") || !runRE.mayMatch(raw) || !downloadRE.mayMatch(raw) {
+func remoteCodeAt(raw, lower string, code func(start int, line string) bool) int {
+	if !strings.Contains(raw, "(") || !runRE.mayMatchFolded(lower) || !downloadRE.mayMatchFolded(lower) {
 		return -1
 	}
 	tainted := map[string]bool{}
@@ -36,15 +37,9 @@ func remoteCodeAt(raw string, code func(start int, line string) bool) int {
 			start = end + 1
 			continue
 		}
-		fetched := downloadRE.MatchString(line)
-		if !fetched {
-			for _, w := range identRE.FindAllString(line, -1) {
-				if tainted[w] {
-					fetched = true
-					break
-				}
-			}
-		}
+		// The file passed the gates: its lines are read with the
+		// expressions themselves.
+		fetched := downloadRE.Regexp.MatchString(line) || namesAny(line, tainted)
 		if fetched && runsDownload(line, tainted) {
 			return start
 		}
@@ -77,7 +72,7 @@ var (
 // does a subprocess without a shell, nor a command that only carries a
 // downloaded value inside its own text.
 func runsDownload(line string, tainted map[string]bool) bool {
-	for _, m := range runRE.FindAllStringIndex(line, -1) {
+	for _, m := range runRE.Regexp.FindAllStringIndex(line, -1) {
 		if m[0] > 0 && line[m[0]-1] == '.' {
 			continue
 		}
@@ -86,7 +81,7 @@ func runsDownload(line string, tainted map[string]bool) bool {
 			continue
 		}
 		first := strings.TrimPrefix(strings.TrimSpace(firstArg(args)), "await ")
-		if downloadRE.MatchString(first) {
+		if downloadRE.Regexp.MatchString(first) {
 			return true
 		}
 		name := identRE.FindString(first)
