@@ -89,56 +89,79 @@ func (fs *findings) scanText(raw string, depth int) {
 	}
 }
 
-// doubleNegativeRE is a negation of a verb that itself negates: "do not
-// forget to send", "never fail to include", "must not skip uploading",
-// "do not hesitate to share". It orders what follows, as the verb alone
-// would, so the rules must not read its "not" as a denial.
-var doubleNegativeRE = mustGate(`(?i)\b(?:do\s+not|don'?t|dont|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|not)\s+(?:ever\s+)?(?:(?:forget|fail|neglect|hesitate)\s+to|skip|omit|overlook|leave\s+out)\b|\bwithout\s+fail\b`)
-
-// negatedVerbs are the verbs of doubleNegativeRE as a text spells them
-// (lowercase, capitalized, upper case), looked for before the expression
-// runs: most texts hold none.
-var negatedVerbs = casings("forget", "fail", "neglect", "hesitate", "skip", "omit", "overlook", "leave out")
-
-// casings returns each word lowercase, capitalized and in upper case.
-func casings(words ...string) []string {
-	var out []string
-	for _, w := range words {
-		out = append(out, w, strings.ToUpper(w[:1])+w[1:], strings.ToUpper(w))
-	}
-	return out
-}
-
-// containsAnyCase reports whether text holds one of words as spelt.
-func containsAnyCase(text string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(text, w) {
-			return true
+// A negated verb of negation ("do not forget to send", "never fail to
+// include", "must not skip uploading", "do not hesitate to share") orders
+// what follows, as the verb alone would, so the rules must not read its
+// "not" as a denial. negatedVerbs are those verbs as a text spells them
+// (lowercase, capitalized, upper case), with what must follow each for
+// it to negate an order ("fail to", not "fail").
+var negatedVerbs = func() []negatedVerb {
+	var out []negatedVerb
+	for _, v := range []negatedVerb{{"forget", " to"}, {"fail", " to"}, {"neglect", " to"}, {"hesitate", " to"}, {"skip", ""}, {"omit", ""}, {"overlook", ""}, {"leave out", ""}} {
+		for _, w := range []string{v.word, strings.ToUpper(v.word[:1]) + v.word[1:], strings.ToUpper(v.word)} {
+			out = append(out, negatedVerb{w, v.then})
 		}
 	}
-	return false
-}
+	return out
+}()
+
+// A negatedVerb is a verb of negation and what follows it in an order.
+type negatedVerb struct{ word, then string }
+
+// negationEndRE is a negation that ends right before a verb: the text
+// before the verb is matched against it.
+var negationEndRE = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|dont|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot|can'?t|not|without)\s+(?:ever\s+)?$`)
 
 // affirmDoubleNegatives returns text with its double negatives blanked,
 // byte for byte, so that the order they give reads as the plain order it
-// is and every offset still points into text.
+// is and every offset still points into text. Each verb is looked for as
+// spelt, and the words before it are read only where it is found: most
+// texts hold none.
 func affirmDoubleNegatives(text string) string {
-	if !containsAnyCase(text, negatedVerbs) {
-		return text
-	}
-	ms := doubleNegativeRE.Regexp.FindAllStringIndex(text, -1)
-	if ms == nil {
-		return text
-	}
-	b := []byte(text)
-	for _, m := range ms {
-		for i := m[0]; i < m[1]; i++ {
-			if b[i] != '\n' {
-				b[i] = ' '
+	var b []byte
+	for _, v := range negatedVerbs {
+		for from := 0; ; {
+			i := strings.Index(text[from:], v.word)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(v.word)
+			from = end
+			if i > 0 && wordByte(text[i-1]) || end < len(text) && wordByte(text[end]) && v.then == "" {
+				continue // inside a word, or "skipped", "omitting" are not orders here
+			}
+			if v.then != "" {
+				// "fail to", "forget to"; "without fail" stands alone.
+				if next := text[end:min(end+len(v.then)+1, len(text))]; len(next) == len(v.then)+1 && strings.EqualFold(next[:len(v.then)], v.then) && isSpace(next[len(v.then)]) {
+					end += len(v.then)
+				} else if !strings.EqualFold(v.word, "fail") || !hasSuffixFold(strings.TrimRight(text[max(i-9, 0):i], " \t"), "without") {
+					continue
+				}
+			}
+			m := negationEndRE.FindStringIndex(text[max(i-24, 0):i])
+			if m == nil {
+				continue
+			}
+			if b == nil {
+				b = []byte(text)
+			}
+			for k := max(i-24, 0) + m[0]; k < end; k++ {
+				if b[k] != '\n' {
+					b[k] = ' '
+				}
 			}
 		}
 	}
+	if b == nil {
+		return text
+	}
 	return string(b)
+}
+
+// hasSuffixFold reports whether s ends with suffix, ignoring case.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // deniedAt reports whether the words just before pos deny what follows:

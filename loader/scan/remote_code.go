@@ -39,7 +39,9 @@ func remoteCodeAt(raw, lower string, code func(start int, line string) bool) int
 		}
 		// The file passed the gates: its lines are read with the
 		// expressions themselves.
-		fetched := downloadRE.Regexp.MatchString(line) || namesAny(line, tainted)
+		// downloadRE matches lowercase literals as written: its words
+		// gate the line as it is.
+		fetched := downloadRE.mayMatchFolded(line) && downloadRE.Regexp.MatchString(line) || namesAny(line, tainted)
 		if fetched && runsDownload(line, tainted) {
 			return start
 		}
