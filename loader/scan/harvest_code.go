@@ -389,27 +389,9 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 	}
 	example := examples()
 	indented := indentedCode(raw, prose, fs.kind)
-	code := func(start int, line string) bool {
-		if fs.kind == kindCode {
-			return true
-		}
-		for i, b := range blocks {
-			if b.start <= start && start < b.end {
-				return !example[i]
-			}
-		}
-		return indented(start, line)
-	}
-	if at := hiddenPushAt(raw, code); at >= 0 {
-		e := strings.IndexByte(raw[at:], '\n')
-		if e < 0 {
-			e = len(raw) - at
-		}
-		fs.add(RuleExfiltrate, SeverityWithhold, at, at+e, "code that pushes the repository to a remote it adds at a fixed address, with the push's output thrown away")
-	}
-	lower := strings.ToLower(raw)
-	// What a script runs is read in its programs and the skill's fenced
-	// blocks; an indented line of a reference is more often an example.
+	// fenced reports a line of a program, or of a fenced block the prose
+	// does not present as an example; code adds commands indented as
+	// code (a fenced block's lines are blank in prose, never indented).
 	fenced := func(start int, line string) bool {
 		if fs.kind == kindCode {
 			return true
@@ -421,6 +403,17 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 		}
 		return false
 	}
+	code := func(start int, line string) bool { return fenced(start, line) || indented(start, line) }
+	if at := hiddenPushAt(raw, code); at >= 0 {
+		e := strings.IndexByte(raw[at:], '\n')
+		if e < 0 {
+			e = len(raw) - at
+		}
+		fs.add(RuleExfiltrate, SeverityWithhold, at, at+e, "code that pushes the repository to a remote it adds at a fixed address, with the push's output thrown away")
+	}
+	lower := strings.ToLower(raw)
+	// What a script runs is read in its programs and the skill's fenced
+	// blocks; an indented line of a reference is more often an example.
 	if at := remoteCodeAt(raw, lower, fenced); at >= 0 { // remote_code.go
 		fs.add(RuleHidden, SeverityWithhold, at, lineEnd(raw, at), "code that runs what it downloads, which no one reviewing the skill sees")
 	}
