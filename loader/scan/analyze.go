@@ -35,6 +35,7 @@ const maxDecodeDepth = 2
 // run).
 func (fs *findings) scanText(raw string, depth int) {
 	scanInvisible(fs, raw)
+	written := raw // as written, for the blank space the rules below must not add
 	raw = affirmDoubleNegatives(raw)
 	prose, blocks := raw, []codeBlock(nil)
 	if fs.kind == kindSkill {
@@ -63,7 +64,7 @@ func (fs *findings) scanText(raw string, depth int) {
 	}
 	judgeSecrets(fs, text, secrets)
 	if found.any(&paddingMask) {
-		scanPadding(fs, raw, blocks)
+		scanPadding(fs, written, blocks)
 	}
 	scanMixedScripts(fs, prose)
 	fs.norm = &normalized{text: raw}
