@@ -509,9 +509,6 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		if capture && captureSent < 0 && fl.lineSends(line, lowLine) {
 			captureSent = start // piped or sent on its own line
 		}
-		// A file is sent by a later line that names it, or by the rest
-		// of the line that wrote it (… > /tmp/env.txt && aws s3 cp
-		// /tmp/env.txt s3://…).
 		pick := code && !reads && secretSearchWords.in(lowLine) && credGrepRE.MatchString(line)
 		if pick {
 			if pickedSent < 0 && fl.lineSends(line, lowLine) {
@@ -523,6 +520,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		} else if code && pickedSent < 0 && len(picked) > 0 && fl.lineSends(line, lowLine) && namesAny(headerArgRE.ReplaceAllString(line, " "), picked) {
 			pickedSent = start
 		}
+		// A file is sent by a later line that names it, or by the rest
+		// of the line that wrote it (… > /tmp/env.txt && aws s3 cp
+		// /tmp/env.txt s3://…).
 		var files []writtenFile
 		if capture || dump || pick || reads && code {
 			files = writtenFiles(line, capture)
