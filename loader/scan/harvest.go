@@ -524,7 +524,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		// of the line that wrote it (… > /tmp/env.txt && aws s3 cp
 		// /tmp/env.txt s3://…).
 		var files []writtenFile
-		if capture || dump || pick || reads && code {
+		if (capture || dump || pick || reads && code) && len(written) < maxWritten {
 			files = writtenFiles(line, capture)
 			for i := range files {
 				files[i].picked = pick
@@ -631,6 +631,11 @@ var (
 	// extension, from the root, the home folder or here.
 	pathArgRE = regexp.MustCompile(`(?:^|[\s"'(=,\[])((?:/|~/|\$HOME/|\$\{HOME\}/|\./)[\w./-]*\.\w+)`)
 )
+
+// maxWritten bounds the files a text's reads are followed through: each
+// line that sends is matched against every one, and a hostile script of
+// many reads and sends must not cost their product.
+const maxWritten = 64
 
 // A writtenFile is a file a line of code wrote what it read or captured
 // to.
