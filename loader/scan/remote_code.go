@@ -20,11 +20,11 @@ var (
 	runRE = mustGate(`\b(?:exec|eval|compile)\s*\(|\bnew\s+Function\s*\(|\bvm\.runIn\w*\s*\(|\bos\.system\s*\(|\b(?:subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|child_process\.exec)\s*\(`)
 )
 
-// remoteCodeAt returns where code runs what it downloaded, or -1 (lower
-// is raw lowercased, for the gates): a run
+// remoteCodeAt returns where code runs what it downloaded, or -1: a run
 // whose arguments hold a download, or a name a download's line assigned
-// (or a name made from one, or a loop's over one). A subprocess runs
-// text only through a shell (shell=True).
+// (or a name made from one, or a loop's over one). A subprocess runs text
+// only through a shell (shell=True). lower is raw lowercased, for the
+// gates.
 func remoteCodeAt(raw, lower string, code func(start int, line string) bool) int {
 	if !strings.Contains(raw, "(") || !runRE.mayMatchFolded(lower) || !downloadRE.mayMatchFolded(lower) {
 		return -1
@@ -37,10 +37,8 @@ func remoteCodeAt(raw, lower string, code func(start int, line string) bool) int
 			start = end + 1
 			continue
 		}
-		// The file passed the gates: its lines are read with the
-		// expressions themselves.
-		// downloadRE matches lowercase literals as written: its words
-		// gate the line as it is.
+		// downloadRE matches its lowercase literals as written, so its
+		// words gate the line as it is, with no folded copy.
 		fetched := downloadRE.mayMatchFolded(line) && downloadRE.Regexp.MatchString(line) || namesAny(line, tainted)
 		if fetched && runsDownload(line, tainted) {
 			return start
