@@ -663,26 +663,34 @@ var (
 	callLeadRE = regexp.MustCompile(`(?i)\b(?:call|query|hit|contact|ping|request|invoke)\s+$`)
 	// neverSentRE is a secret no service takes: it is never sent with a
 	// call, as an API key is.
-	neverSentRE = regexp.MustCompile(`(?i)^[\s,]*(?:with|passing|including|sending|using)\s+(?:(?:the|their|your|its|it|them)\s+)?(?:[\w'-]+\s+){0,3}?(?:(?:seed|recovery)\s+phrase|mnemonic|private\s+keys?|passwords?|passphrases?|ssh\s+keys?|cookies|it|them)\b`)
+	neverSentRE = regexp.MustCompile(`(?i)^[\s,]*(?:with|passing|including|sending|using)\s+(?:(?:the|their|your|its|it|them)\s+)?(?:[\w'-]+\s+){0,3}?(?:` + neverSent + `|it|them)\b`)
+	// neverSentNamedRE is such a secret named anywhere in a sentence.
+	neverSentNamedRE = regexp.MustCompile(`(?i)\b` + neverSent + `\b`)
 )
 
-// secretBefore reports whether the sentence holding pos names a secret
-// before pos: what a send's back reference refers to.
-func secretBefore(text string, pos int) bool {
+// neverSent are the secrets no service takes, which a call never carries
+// as it carries an API key.
+const neverSent = `(?:(?:seed|recovery)\s+phrase|mnemonic|private\s+keys?|passwords?|passphrases?|ssh\s+keys?|cookies)`
+
+// namedBefore reports whether the sentence holding pos names, before pos,
+// what one of res matches: what a send's back reference, or its "it",
+// refers to.
+func namedBefore(text string, pos int, res ...*regexp.Regexp) bool {
 	s, _ := sentenceAt(text, pos)
-	return s < pos && (givenSecretRE.MatchString(text[s:pos]) || secretNamesRE.MatchString(text[s:pos]))
+	if s >= pos {
+		return false
+	}
+	for _, re := range res {
+		if re.MatchString(text[s:pos]) {
+			return true
+		}
+	}
+	return false
 }
 
 // broadSecretRE names secrets that no request to a service carries: the
 // environment, cookies, private keys, passwords, the conversation.
 var broadSecretRE = regexp.MustCompile(`(?i)\b(?:environment|env|os\.environ|process\.env|cookies?|private\s+keys?|passwords?|passphrases?|ssh|id_rsa|credentials|secrets|histor(?:y|ies)|conversation|transcripts?|(?:seed|recovery)\s+phrase|mnemonic)\b|\.env\b|~/\.`)
-
-// broadSecretBefore reports whether the sentence holding pos names, before
-// pos, a secret no request to a service carries.
-func broadSecretBefore(text string, pos int) bool {
-	s, _ := sentenceAt(text, pos)
-	return s < pos && broadSecretRE.MatchString(text[s:pos])
-}
 
 // serviceKeyRE is a variable named for a service's key or token
 // (OPENAI_API_KEY, TAVILY_TOKEN): its first word names the service.
@@ -718,14 +726,10 @@ func sentWithSecret(text string, start, stop int) bool {
 	}
 	low := strings.ToLower(m[0])
 	if strings.HasSuffix(low, "it") || strings.HasSuffix(low, "them") {
-		s, _ := sentenceAt(text, start)
-		return seedLikeRE.MatchString(text[s:start])
+		return namedBefore(text, start, neverSentNamedRE)
 	}
 	return true
 }
-
-// seedLikeRE is a secret no service takes, named anywhere in a sentence.
-var seedLikeRE = regexp.MustCompile(`(?i)\b(?:(?:seed|recovery)\s+phrase|mnemonic|private\s+keys?|passwords?|passphrases?|ssh\s+keys?|cookies)\b`)
 
 // maxLead is how far before an address the instruction may start.
 const maxLead = 240
@@ -779,7 +783,7 @@ func scanDestinations(fs *findings, text string) {
 		}
 		if lead := giveLeadRE.FindStringIndex(text[from:start]); lead != nil && !deniedAt(text, from+lead[0]) {
 			span := text[from+lead[0] : start]
-			strong := givenSecretRE.MatchString(span) || backRefRE.MatchString(span) && secretBefore(text, from+lead[0]) && !ownServiceSend(text, from+lead[0], text[start:stop])
+			strong := givenSecretRE.MatchString(span) || backRefRE.MatchString(span) && namedBefore(text, from+lead[0], givenSecretRE, secretNamesRE) && !ownServiceSend(text, from+lead[0], text[start:stop])
 			if fs.kind&serverKinds != 0 {
 				strong = strong || modelSubjectRE.MatchString(text[max(from+lead[0]-40, 0):start]) || givenUserRE.MatchString(span)
 			}
@@ -791,7 +795,7 @@ func scanDestinations(fs *findings, text string) {
 				continue
 			}
 		}
-		if sentOnRE.MatchString(text[from:start]) && broadSecretBefore(text, start) || callLeadRE.MatchString(text[from:start]) && sentWithSecret(text, start, stop) {
+		if sentOnRE.MatchString(text[from:start]) && namedBefore(text, start, broadSecretRE) || callLeadRE.MatchString(text[from:start]) && sentWithSecret(text, start, stop) {
 			s, _ := sentenceAt(text, start)
 			fs.addNorm(RuleExfiltrate, SeverityWithhold, max(s, from), stop, "a statement that data is given to a fixed address")
 			if fs.full() {
