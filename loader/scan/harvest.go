@@ -525,10 +525,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		// /tmp/env.txt s3://…).
 		var files []writtenFile
 		if (capture || dump || pick || reads && code) && len(written) < maxWritten {
-			files = writtenFiles(line, capture)
-			for i := range files {
-				files[i].picked = pick
-			}
+			files = writtenFiles(line, capture, pick)
 			written = append(written, files...)
 		}
 		if code && len(written) > 0 && (fl.lineSends(line, lowLine) || cloudCopyRE.MatchString(line)) {
@@ -645,18 +642,18 @@ type writtenFile struct {
 	picked   bool // by a search for credentials by their names
 }
 
-// writtenFiles returns the files a line writes: where it redirects its
-// output, and for a capture, the files it names (screencapture -x
-// /tmp/s.png, logkeys --output /tmp/k.log), which is where such tools
-// write.
-func writtenFiles(line string, captured bool) []writtenFile {
+// writtenFiles returns the files a line writes, marked with what wrote
+// them: where it redirects its output, and for a capture, the files it
+// names (screencapture -x /tmp/s.png, logkeys --output /tmp/k.log),
+// which is where such tools write.
+func writtenFiles(line string, captured, picked bool) []writtenFile {
 	var out []writtenFile
 	for _, f := range redirectTargets(line) {
-		out = append(out, writtenFile{path: f, captured: captured})
+		out = append(out, writtenFile{path: f, captured: captured, picked: picked})
 	}
 	if captured {
 		for _, m := range pathArgRE.FindAllStringSubmatch(line, -1) {
-			out = append(out, writtenFile{path: m[1], captured: true})
+			out = append(out, writtenFile{path: m[1], captured: true, picked: picked})
 		}
 	}
 	return out
