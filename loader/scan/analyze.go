@@ -302,8 +302,9 @@ func sendsAway(sentence string) bool {
 // base URL), not where the file goes.
 var sendsOnRE = regexp.MustCompile(`(?i)` + sendVerbs)
 
-// templateRE is a template of a secrets file, which holds none.
-var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl)$`)
+// templateRE is a template of a secrets file, or a public key (an SSH
+// key's .pub, which is made to be handed out), which hold no secret.
+var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl|pub)$`)
 
 // contentRE finds a request for a file's contents, or an order to put
 // what was read in: a parameter that asks for a secret file's contents,
@@ -320,7 +321,7 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 	for _, s := range secrets {
 		span := text[s.start:s.end]
 		if templateRE.MatchString(span) {
-			continue // .env.example holds no secret
+			continue // .env.example and id_ed25519.pub hold no secret
 		}
 		start, end := sentenceAt(text, s.start)
 		_, next := sentenceAt(text, min(end+1, len(text)))

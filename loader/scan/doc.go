@@ -159,7 +159,27 @@
 //     the payload sent to") sends them, unless it is a key named for a
 //     service sent to that service's own host; a secret no service takes
 //     (a seed phrase, a private key, a password) given with a call to an
-//     address is sent; and "back up … to" an address sends.
+//     address is sent; and "back up … to" an address sends. Version 13
+//     reads harvests in more of the words they come in, written from the
+//     public descriptions of the classes (testdata/paraphrases): a store
+//     handed to any program's upload or send command (croc send,
+//     wormhole), the user's SSH folder and a wallet's JSON named in
+//     words, a name looked up through xargs, every name of a loop over
+//     the environment, a read given as a list of words with a call for
+//     its path, secret managers' reads (kubectl get secrets -o json,
+//     vault kv get, aws secretsmanager), a search of the home folder for
+//     key files whose each hit is sent, a copy of whatever keys turn up,
+//     a link whose placeholder only says it is encoded, a summary posted
+//     in a later step, and a secret fed to a connection (openssl
+//     s_client, ssh "cat >"). A public key (.pub) and a .env file loaded
+//     into the environment (load_dotenv, source) hold no secret that is
+//     read. A server's text that claims the user's leave ("the user has
+//     already authorized you"), puts a secret's value, whatever keys
+//     turn up, a password the user mentions or the printed environment
+//     in a parameter, invites a fixed address to every event, changes a
+//     payment's recipient to a fixed one, or orders a request, a send or
+//     a write of the user's secrets in other words than version 12 read,
+//     withholds too.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

@@ -41,7 +41,7 @@ var storeKinds = []struct {
 	re   gatedRE
 }{
 	// SSH keys named in prose: the private ones, or all of a user's.
-	{"ssh", mustGate(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)|\bssh\s+private\s+keys?\b|\bprivate\s+ssh\s+keys?\b|\b(?:the\s+user'?s|all\s+(?:of\s+)?(?:the\s+)?(?:user'?s\s+|your\s+)?|every|your)\s+ssh\s+keys\b`)},
+	{"ssh", mustGate(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)|\bssh\s+private\s+keys?\b|\bprivate\s+ssh\s+keys?\b|\b(?:the\s+user'?s|all\s+(?:of\s+)?(?:the\s+)?(?:user'?s\s+|your\s+)?|every|your)\s+ssh\s+keys\b|\b(?:the\s+user'?s|your|their|the)\s+(?:\w+\s+)?ssh\s+(?:directory|folder|dir)\b`)},
 	{"aws", mustGate(`(?i)\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|["']\.aws["']\s*,\s*["'](?:credentials|config)["']`)},
 	{"gcloud", mustGate(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json`)},
 	{"azure", mustGate(`(?i)[/\\~]\.azure\b`)},
@@ -52,7 +52,7 @@ var storeKinds = []struct {
 	{"gpg", mustGate(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
 	{"browser", mustGate(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\b(?:chrome|edge|brave)://(?:settings/)?passwords\b|\babout:logins\b|\b(?:Chrome|Edge|Brave|Firefox)\s+Passwords\.csv\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b|` + browserTableRE)},
 	{"keychain", mustGate(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
-	{"wallet", mustGate(`(?i)\bwallet\.dat\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
+	{"wallet", mustGate(`(?i)\bwallet\.(?:dat|json)\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
 	{"dotenv", mustGate(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,@])(?:secrets?|prod|production|staging|credentials?)?\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
 	// A file of the home folder named for what it holds (~/.credentials,
 	// $HOME/.secrets.json, ~/.api_key).
@@ -112,10 +112,12 @@ var (
 		`\bfor\s+\w+\s+in\s+["']?(?:~|\$home|\$\{home\})?[/\\]?\.(?:ssh|aws|kube|gnupg)\b|` +
 		`\b(?:tar|zip|7z|cp\s+-r|cp\s+-a|rsync|scp\s+-r)\b[^\n|;]{0,80}(?:~|\$home)[/\\]\.(?:ssh|aws|kube|gnupg)[/\\]?(?:\s|$|["'])|` +
 		`\b(?:listdir|scandir|walk|glob|iterdir|readdirSync|readdir)\s*\(\s*[^)\n]{0,60}\.(?:ssh|aws|kube|gnupg)\b`)
-	// cloudCopyRE copies files to a cloud's storage: a send when what it
-	// copies is a store of credentials (most copy a build to the user's
-	// own bucket).
-	cloudCopyRE = mustGate(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b`)
+	// cloudCopyRE copies files to a cloud's storage, or hands a path to
+	// any program's upload or send command (a file host's CLI, croc,
+	// wormhole): a send when what it copies is a store of credentials
+	// (most copy a build to the user's own bucket).
+	cloudCopyRE = mustGate(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b|` +
+		`(?:^|[\s;&|(])[\w.-]+(?:\s+[\w-]+)?\s+(?:upload|send)\s+(?:-{1,2}[\w-]+(?:[= ][^\s;&|]+)?\s+)*["']?(?:~|\.{0,2}/|\$|[\w-]*\.env\b)`)
 	// envDumpRE reads the whole environment (or greps it).
 	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|("'` + "`" + `])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
 		// The whole environment put in a request's payload.
@@ -129,11 +131,12 @@ var (
 	// one that only fetches).
 	sendRE = mustGate(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
 		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
+		`|\bopenssl\s+s_client\b[^\n]*\s-connect\s|\bssh\s+(?:-\S+\s+)*[\w.-]+@[\w.-]+\s+["'](?:cat|tee|dd)\b[^"'\n]*>` +
 		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(` +
 		// Any client's post to an address written out (a session, an
 		// async client held in a short name), and data that xargs puts
-		// in a request's address.
-		`|\.(?:post|put|patch)\s*\(\s*f?["'` + "`" + `]https?://|\bxargs\b[^\n]*\b(?:curl|wget)\b[^\n]*\{\}` +
+		// in a request's address or a looked-up name.
+		`|\.(?:post|put|patch)\s*\(\s*f?["'` + "`" + `]https?://|\bxargs\b[^\n]*\b(?:curl|wget|dig|nslookup|host|drill)\b[^\n]*\{\}` +
 		// A command's own upload of a file (acme file upload ./x, gh
 		// release upload v1 ./y).
 		`|\b[\w-]+\s+(?:[\w-]+\s+){0,2}(?:upload|share)\s+(?:-\S+\s+|[\w.-]+\s+)?["']?[~$/.][^\s"']*` +
@@ -165,8 +168,9 @@ var (
 	// the token".
 	postBodyRE = mustGate(`(?i)\bmethod\s*[:=]?\s*["'` + "`" + `]?(?:post|put)\b` + inSentence + `{0,160}?\b(?:body|data|payload|json|content)\s*(?:=|:|is|as|set\s+to)?\s*(?:the|its|their|that)\s+(?:[\w-]+\s+)?(?:tokens?|keys?|credentials?|secrets?|contents?|passwords?|values?)\b`)
 	// collectedSentRE is a sentence that sends on what an earlier step
-	// gathered to a fixed address: "send the collected data to https://…".
-	collectedSentRE = mustGate(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
+	// gathered, or made of it, to a fixed address: "send the collected
+	// data to https://…", "POST the summary to https://…".
+	collectedSentRE = mustGate(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)|(?:[\w-]+\s+)?(?:summary|digest|bundle|snapshot|briefing))\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
 	// discloseRE is a sentence that gives out what was read in full,
 	// whoever to: with a broad read of several stores it is a harvest.
 	discloseRE = mustGate(`(?i)\b(?:share|shares|sharing|send|sends|report|reports|output|outputs|display|displays|print|prints|show|shows|include|includes|return|returns|list|lists|paste|pastes|dump|dumps|reproduce|reproduces|copy|copies)\s+(?:back\s+)?(?:(?:the|their|its|all|each|every|of|them|file'?s?)\s+)*(?:(?:full|complete|entire|raw|exact|verbatim|unredacted|unmasked)\s+)+(?:contents?|text|values?|keys?|credentials?|secrets?|tokens?|passwords?)\b`)
@@ -177,7 +181,7 @@ var (
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
 	storeWords = newWordSet(".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", "/.secret", "/secrets", "/.token", "/tokens", "/.passw", "/passw", "/.api", "/api_key", "/api-key", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx")
-	netWords   = newWordSet("upload", "share", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.")
+	netWords   = newWordSet("upload", "share", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.", "s_client", "ssh ")
 	envWords   = newWordSet("env", "set)", "set ")
 )
 
@@ -347,7 +351,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		store := storeWords.in(lowLine)
 		reads, command := false, false
 		if store && code {
-			reads = fileReadRE.MatchString(line) && !printsText(line) || cloudCopyRE.MatchString(line) && namesStore(line)
+			reads = readsFile(line) && !printsText(line) || cloudCopyRE.MatchString(line) && namesStore(line)
 		}
 		if code && !reads && secretCmdRead(line, lowLine) {
 			reads, command = true, true
@@ -499,6 +503,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			exportSent = start
 		}
 		dump := code && envWords.in(lowLine) && envDumpRE.MatchString(line)
+		if dump {
+			fl.readLoopNames(line)
+		}
 		if dump && firstDump < 0 {
 			firstDump = start
 			if fs.codeReadAt == 0 {
@@ -834,7 +841,7 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 		if secretCmdRead(line, low) {
 			return k == kindCode || len(blocks) > 0 || strings.Contains(line, "`") || indented(at, line) || commandSetting(line)
 		}
-		if !storeWords.in(low) || !fileReadRE.MatchString(line) && !cloudCopyRE.MatchString(line) {
+		if !storeWords.in(low) || !readsFile(line) && !cloudCopyRE.MatchString(line) {
 			continue
 		}
 		for _, s := range storeKinds {

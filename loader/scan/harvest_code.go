@@ -132,6 +132,21 @@ func (f *flow) readLoop(line string) {
 	}
 }
 
+// loopNamesRE is the names a loop takes its items in, one or several
+// ("for k, v in", "for (const [k, v] of").
+var loopNamesRE = regexp.MustCompile(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?\[?\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\]?\s+(?:in|of)\b`)
+
+// readLoopNames notes every name of a loop over what a line reads (the
+// environment's names and values alike): a request that carries any of
+// them carries the read.
+func (f *flow) readLoopNames(line string) {
+	if m := loopNamesRE.FindStringSubmatch(line); m != nil {
+		for _, name := range strings.Split(m[1], ",") {
+			f.tainted[strings.TrimSpace(name)] = true
+		}
+	}
+}
+
 // carryMore notes the names a line assigns from a name read from a secret
 // in the ways assignRE does not see: a with-statement's name, an item set
 // in a dict or a list.

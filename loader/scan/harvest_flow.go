@@ -17,6 +17,8 @@ import (
 var (
 	// secretCmdRE is a command that prints a credential.
 	secretCmdRE = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b` +
+		// Secret managers' reads that print the values.
+		`|\bkubectl\s+get\s+secrets?\b[^\n|;&]*?\s-o\s*=?\s*(?:json|yaml|jsonpath|go-template)|\baws\s+secretsmanager\s+get-secret-value\b|\baws\s+ssm\s+get-parameters?(?:-by-path)?\b[^\n|;&]*--with-decryption\b|\bgcloud\s+secrets\s+versions\s+access\b|\baz\s+keyvault\s+secret\s+(?:show|download)\b|\bvault\s+(?:kv\s+get|read)\b|\bop\s+(?:read|item\s+get)\b|\bdoppler\s+secrets\s+download\b|\bbw\s+get\s+(?:password|item)\b` +
 		// The stores of secrets read through their libraries.
 		`|\bkeyring\.get_(?:password|credential)\s*\(|\bkeytar\.(?:getPassword|findCredentials)\s*\(|\.get_(?:frozen_)?credentials\s*\(|\bCredRead\w*\s*\(|\bGet-StoredCredential\b|\bsecret-tool\s+lookup\b`)
 	// secretSearchRE is a search of the machine's files for credentials
@@ -25,15 +27,17 @@ var (
 	// command that prints one would. What it searches for is no header,
 	// whatever it spells. A search of a project (grep -rn "password" .)
 	// or of an answer piped in is an audit or a parse.
-	secretSearchRE = mustGate(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)`)
+	secretSearchRE = mustGate(`(?i)\b(?:grep|egrep|rg|findstr|Select-String)\b[^|\n]{0,80}?(?:authorization:?\s*bearer|\bbearer\s|BEGIN\s+(?:[A-Z]+\s+)?PRIVATE\s+KEY|\bAKIA|aws_secret_access_key|\bapi[_-]?key\b|\bsecret[_-]?key\b|\baccess[_-]?token\b|\bpassw(?:or)?d\b|\bghp_|\bxox[abp]-)[^|\n]*?\s["']?(?:/|~|\$\{?HOME\b|%USERPROFILE%)|` +
+		// A search of the home folder or the disk for key files by name.
+		`\bfind\s+["']?(?:~|/|\$\{?HOME\b)\S*\s[^|\n]*?-i?name\s+["']?(?:\*\.(?:pem|key|p12|pfx|kdbx|keystore|jks|ppk)|id_(?:rsa|ed25519|ecdsa|dsa)\*?|\*?\.env|wallet[\w.*]*|\*?credentials[\w.*]*)["']?(?:\s|$)`)
 	// secretSearchWords are secretSearchRE's commands, looked for in the
 	// lowered line the caller has, before the expression lowers it again.
-	secretSearchWords = newWordSet("grep", "rg", "findstr", "select-string")
-	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool")
+	secretSearchWords = newWordSet("grep", "rg", "findstr", "select-string", "find ")
+	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool", "get secret", "secretsmanager", "--with-decryption", "secrets versions", "keyvault secret", "vault kv", "vault read", "op read", "op item", "doppler secrets", "bw get")
 
 	// headerArgRE is a credential put where it is used: a header of a
-	// request.
-	headerArgRE = regexp.MustCompile(`(?i)(?:-H|--header)\s*=?\s*(?:"[^"\n]*"|'[^'\n]*'|\S+)|["']?authorization["']?\s*[:=]\s*(?:f?"[^"\n]*"|f?'[^'\n]*'|\S+)|\bbearer\s+\S+`)
+	// request ("Authorization": "Bearer " + tok).
+	headerArgRE = regexp.MustCompile(`(?i)(?:-H|--header)\s*=?\s*(?:"[^"\n]*"|'[^'\n]*'|\S+)|["']?authorization["']?\s*[:=]\s*(?:f?"[^"\n]*"|f?'[^'\n]*'|\S+)(?:\s*\+\s*\w+)*|\bbearer\s+\S+`)
 
 	// netCallRE is a call that reaches the network, to send or to fetch: a
 	// fetch carries data in its address.
@@ -97,6 +101,12 @@ func secretCmdRead(line, lowLine string) bool {
 	return secretCmdWords.in(lowLine) && secretCmdRE.MatchString(headerArgRE.ReplaceAllString(line, " "))
 }
 
+// readsFile reports a line that reads a file's contents, by a command
+// written out or given as a list of words.
+func readsFile(line string) bool {
+	return fileReadRE.MatchString(line) || strings.Contains(line, ",") && fileReadRE.MatchString(argvLine(line))
+}
+
 // searchesSecrets reports a line that searches the machine's files for
 // credentials, not what a pipe feeds it.
 func searchesSecrets(line string) bool {
@@ -104,13 +114,15 @@ func searchesSecrets(line string) bool {
 	return m != nil && !strings.HasSuffix(strings.TrimRight(line[:m[0]], " \t"), "|")
 }
 
-// argvRE is where two words of a command given as a list meet.
-var argvRE = regexp.MustCompile(`["']\s*,\s*\[?\s*["']`)
+// argvRE is where two words of a command given as a list meet: two
+// strings, or a string and a call that makes the next word
+// (os.path.expanduser("~/.ssh/id_rsa")).
+var argvRE = regexp.MustCompile(`["']\s*,\s*\[?\s*(?:["']|([\w.]+\())`)
 
 // argvLine returns a line with a command given as a list of words
 // (subprocess.run(["gpg", "--export-secret-keys"]), execFile('security',
 // ['find-generic-password', …])) written as the command line.
-func argvLine(line string) string { return argvRE.ReplaceAllString(line, " ") }
+func argvLine(line string) string { return argvRE.ReplaceAllString(line, " $1") }
 
 // callSegment is a line up to the end of the pipeline stage that calls
 // the network: what a later stage does (| base64 -d > out.mp3) is done to
@@ -459,9 +471,10 @@ func keptAtAddress(sentence string) []int {
 }
 
 // settingRE is a store named as the value of a setting
-// (KUBECONFIG=~/.kube/config, GOOGLE_APPLICATION_CREDENTIALS=…): where a
-// tool finds it, not a read.
-var settingRE = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*=["']?(?:~|\$HOME|\$\{HOME\})?[/\\]?$`)
+// (KUBECONFIG=~/.kube/config, GOOGLE_APPLICATION_CREDENTIALS=…), or a
+// .env file loaded into the environment (load_dotenv(".env"), source
+// .env, --env-file .env): where a tool finds it, not a read.
+var settingRE = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*=["']?(?:~|\$HOME|\$\{HOME\})?[/\\]?$|(?:\bload_dotenv|\bdotenv\.(?:config|load)|(?:^|[\s;&|(])(?:source|\.)|--env-file|\benv_file:|\bEnvironmentFile=)\s*\(?\s*(?:(?:path|dotenv_path)\s*[=:]\s*)?["'` + "`" + `]?$`)
 
 // storeIsSetting reports whether the store at pos of text is the value of a
 // setting.

@@ -102,8 +102,9 @@ var (
 	// discovered API token", "all secrets found", "the keys you saw") and
 	// sends them to an address or a service.
 	sweptCredSentRE = mustGate(`(?i)\b(?:collect|collects|harvest|harvests|gather|gathers|grab|grabs|capture|captures|scrape|scrapes|take|takes|pull|pulls|copy|copies|save|saves|record|records|extract|extracts)\s+` + swept + inSentence + `{0,80}?\b` + credSendVerbs + `\s+(?:(?:it|them|these|those|each|everything|all\s+of\s+them)\s+(?:\w+\s+){0,2}?)?(?:to|into|at|with)\s+` + sweptDest +
-		// Or sent first: "forward every token found to our server".
-		`|\b(?:` + credSendVerbList + `|attach|attaches|include|includes|add|adds|append|appends|write|writes|log|logs|store|stores)\s+` + swept + inSentence + `{0,80}?\b(?:to|into|at|with)\s+` + sweptDest)
+		// Or sent first: "forward every token found to our server", "send
+		// a copy of any API keys found to …".
+		`|\b(?:` + credSendVerbList + `|attach|attaches|include|includes|add|adds|append|appends|write|writes|log|logs|store|stores)\s+(?:(?:a\s+)?cop(?:y|ies)\s+of\s+)?` + swept + inSentence + `{0,80}?\b(?:to|into|at|with)\s+` + sweptDest)
 
 	// secretBodyRE is a request whose whole body is a secret's variable:
 	// an API takes its key in a header or a named field, a harvest posts

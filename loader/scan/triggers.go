@@ -15,9 +15,9 @@ type triggerSet struct {
 }
 
 // A bitset holds one bit per literal of a triggerSet.
-type bitset [16]uint64
+type bitset [32]uint64
 
-const maxTriggers = 1024
+const maxTriggers = 2048
 
 func (b *bitset) set(i int) { b[i/64] |= 1 << (i % 64) }
 func (b *bitset) or(o *bitset) {
