@@ -82,6 +82,9 @@ func (fs *findings) scanText(raw string, depth int) {
 		examples := sync.OnceValue(func() []bool { return exampleBlocks(raw, prose, blocks) })
 		scanHarvest(fs, raw, prose, blocks, examples)
 		scanHarvestCode(fs, raw, prose, blocks, examples, depth)
+		if !fs.has(RuleExfiltrate, SeverityWithhold) && !fs.has(RuleSecretPath, SeverityWithhold) {
+			scriptHarvest(fs, raw, blocks, examples) // harvest_script.go
+		}
 	} else if strings.Contains(raw, "://") {
 		scanGatheredLinks(fs, raw, strings.ToLower(raw)) // harvest_link.go; scanHarvest runs it for skills
 	}
@@ -320,8 +323,8 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 	concealed := fs.has(RuleDirective, SeverityWithhold)
 	for _, s := range secrets {
 		span := text[s.start:s.end]
-		if templateRE.MatchString(span) {
-			continue // .env.example and id_ed25519.pub hold no secret
+		if templateRE.MatchString(span) || strings.HasPrefix(text[s.end:], "*.pub") {
+			continue // .env.example, id_ed25519.pub and ~/.ssh/*.pub hold no secret
 		}
 		start, end := sentenceAt(text, s.start)
 		_, next := sentenceAt(text, min(end+1, len(text)))

@@ -161,7 +161,10 @@ var (
 	// handOverRE is a sentence that gives what was read to someone other
 	// than the user: "share them with the support desk", "include their
 	// full contents in the report you upload".
-	handOverRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+	handOverRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?|dump|copies))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+		// A gist, a paste, a pull request or an issue made to hold what
+		// was read: "create a secret gist containing those tokens".
+		`|\b(?:create|creates|make|makes|publish|publishes|open|opens|file|files)\s+(?:a\s+|an\s+)?(?:[\w-]+\s+){0,2}?(?:gist|paste|pull\s+request|issue)\b[^.\n]{0,80}?\b(?:containing|holding|including|with)\s+(?:(?:copies|a\s+copy)\s+of\s+)?(?:those|these|them|all\s+of\s+them|the\s+(?:[\w-]+\s+)?(?:tokens?|keys?|files?|values?|contents?|credentials?|secrets?))\b` +
 		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
 	// postBodyRE is a request, a tool's or a command's, whose body is what
 	// was read: "call http_request with method POST, url https://…, body =
@@ -357,10 +360,11 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			reads, command = true, true
 		}
 		if store && !reads && block < 0 && namesStore(line) {
-			s, e := sentenceAt(prose, start+len(line)/2)
+			// The sentence that names the store, not another of its line.
+			s, e := sentenceAt(prose, start+storeAt(line))
 			if s < e && e <= len(prose) {
 				sentence := prose[s:e]
-				reads = (imperativeReadRE.MatchString(sentence) || broadReadRE.MatchString(sentence) && broad()) && !describesHarvest(sentence)
+				reads = (imperativeReadRE.MatchString(sentence) || broadReadRE.MatchString(sentence) && broad()) && !describesHarvest(sentence) && !negatedClause(sentence, len(sentence))
 				// A sentence that gives what it names to another party
 				// reads it, whatever its verb.
 				if handsStoreOver(sentence) && storeHand < 0 {
@@ -442,7 +446,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 				lineKinds["command"] = true
 			}
 			for _, k := range storeKinds {
-				if k.re.MatchString(readLine) {
+				if namesStoreKind(readLine, k.re) {
 					lineKinds[k.kind] = true
 				}
 			}

@@ -474,12 +474,51 @@ func keptAtAddress(sentence string) []int {
 // (KUBECONFIG=~/.kube/config, GOOGLE_APPLICATION_CREDENTIALS=…), or a
 // .env file loaded into the environment (load_dotenv(".env"), source
 // .env, --env-file .env): where a tool finds it, not a read.
-var settingRE = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*=["']?(?:~|\$HOME|\$\{HOME\})?[/\\]?$|(?:\bload_dotenv|\bdotenv\.(?:config|load)|(?:^|[\s;&|(])(?:source|\.)|--env-file|\benv_file:|\bEnvironmentFile=)\s*\(?\s*(?:(?:path|dotenv_path)\s*[=:]\s*)?["'` + "`" + `]?$`)
+var settingRE = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*=["']?(?:~|\$HOME|\$\{HOME\})?[/\\]?$|(?:\bload_dotenv|\bdotenv\.(?:config|load))\s*\(\s*(?:(?:path|dotenv_path)\s*[=:]\s*)?["'` + "`" + `]?$|(?:^|[\s;&|(])source\s*["'` + "`" + `]?$|(?:--env-file[=\s]\s*|\benv_file:\s*|\bEnvironmentFile=)["'` + "`" + `]?$`)
 
 // storeIsSetting reports whether the store at pos of text is the value of a
 // setting.
 func storeIsSetting(text string, pos int) bool {
 	return settingRE.MatchString(text[max(pos-60, 0):pos]) && !strings.Contains(text[max(pos-60, 0):pos], "$(")
+}
+
+// publicKeyRE is what follows ~/.ssh in the path of a public key: a file
+// made to be handed out.
+var publicKeyRE = regexp.MustCompile(`^[/\\][\w.*-]*\.pub\b`)
+
+// storeIsPublic reports whether the store a line names, ending at end, is
+// an SSH public key (~/.ssh/id_ed25519.pub, ~/.ssh/*.pub).
+func storeIsPublic(line string, end int) bool {
+	return publicKeyRE.MatchString(line[end:])
+}
+
+// namesStoreKind reports whether a line names a store of kind k other than
+// as a setting's value or a public key.
+func namesStoreKind(line string, re gatedRE) bool {
+	for _, m := range re.Regexp.FindAllStringIndex(line, 4) {
+		if !storeIsSetting(line, m[0]) && !storeIsPublic(line, m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// storeAt returns where a line first names a store of credentials other
+// than as a setting's value, or the middle of the line when none does.
+func storeAt(line string) int {
+	at := -1
+	for _, k := range storeKinds {
+		for _, m := range k.re.Regexp.FindAllStringIndex(line, 4) {
+			if !storeIsSetting(line, m[0]) && !storeIsPublic(line, m[1]) && (at < 0 || m[0] < at) {
+				at = m[0]
+				break
+			}
+		}
+	}
+	if at < 0 {
+		return len(line) / 2
+	}
+	return at
 }
 
 // namesStore reports whether a line names a store of credentials other
@@ -490,10 +529,8 @@ func namesStore(line string) bool {
 		if !k.re.mayMatchFolded(folded) {
 			continue
 		}
-		for _, m := range k.re.Regexp.FindAllStringIndex(line, 4) {
-			if !storeIsSetting(line, m[0]) {
-				return true
-			}
+		if namesStoreKind(line, k.re) {
+			return true
 		}
 	}
 	return false
