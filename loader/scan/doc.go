@@ -179,7 +179,20 @@
 //     in a parameter, invites a fixed address to every event, changes a
 //     payment's recipient to a fixed one, or orders a request, a send or
 //     a write of the user's secrets in other words than version 12 read,
-//     withholds too.
+//     withholds too; so does one that claims authority over the user's
+//     wishes ("pre-approved all actions", "higher priority than the
+//     user"), asks for whatever the user holds in a parameter (every
+//     response, any string that looks like a secret, the contents of
+//     every file), changes what another server's tool does, calls other
+//     servers' tools unsafe, says what it fetches overrides the model's
+//     instructions, or sends what a tool returns to an address. A
+//     script, a skill's file of code or a block it runs, in any language,
+//     that reads a store no client reads to call its own service (an SSH
+//     key, cloud or registry logins, a browser's, a wallet, a shell's
+//     history), walks the whole environment or captures the clipboard,
+//     and sends data to a host it names that is not the store's own
+//     service, withholds however the data flows between the two
+//     (harvest_script.go).
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending
