@@ -33,6 +33,9 @@ func TestCorpusInputs(t *testing.T) {
 	for source, samples := range bySource(loadCorpora(t)) {
 		got[source] = inputDigest(t, samples)
 	}
+	if len(got) == 1 && got["dev split catalog"] != "" {
+		t.Skip("no corpus laid out: only the dev split's catalog is here")
+	}
 	if os.Getenv("TOOLSEARCH_SCAN_INPUTS") == "update" {
 		names := make([]string, 0, len(got))
 		for name := range got {
