@@ -492,27 +492,28 @@ func storeIsPublic(line string, end int) bool {
 	return publicKeyRE.MatchString(line[end:])
 }
 
-// namesStoreKind reports whether a line names a store of kind k other than
-// as a setting's value or a public key.
-func namesStoreKind(line string, re gatedRE) bool {
+// storeMatchAt returns where a line names a store that re finds, other
+// than as a setting's value or a public key, or -1.
+func storeMatchAt(line string, re gatedRE) int {
 	for _, m := range re.Regexp.FindAllStringIndex(line, 4) {
 		if !storeIsSetting(line, m[0]) && !storeIsPublic(line, m[1]) {
-			return true
+			return m[0]
 		}
 	}
-	return false
+	return -1
 }
 
-// storeAt returns where a line first names a store of credentials other
-// than as a setting's value, or the middle of the line when none does.
+// namesStoreKind reports whether a line names a store that re finds,
+// other than as a setting's value or a public key.
+func namesStoreKind(line string, re gatedRE) bool { return storeMatchAt(line, re) >= 0 }
+
+// storeAt returns where a line first names a store of credentials, or the
+// middle of the line when none does.
 func storeAt(line string) int {
 	at := -1
 	for _, k := range storeKinds {
-		for _, m := range k.re.Regexp.FindAllStringIndex(line, 4) {
-			if !storeIsSetting(line, m[0]) && !storeIsPublic(line, m[1]) && (at < 0 || m[0] < at) {
-				at = m[0]
-				break
-			}
+		if i := storeMatchAt(line, k.re); i >= 0 && (at < 0 || i < at) {
+			at = i
 		}
 	}
 	if at < 0 {

@@ -7,16 +7,16 @@ import (
 
 // A skill's script is read as a program, whatever its language: one file
 // or block that reads a store of credentials, walks the whole environment
-// or captures the clipboard or the screen, and
-// also sends data to a host it names, is a harvest, however its data
-// flows from the one to the other (a dict, a buffer, a form, a loop, a
-// function). The line-by-line rules of harvest.go follow a flow only in
-// the forms they know; the program does not need to be followed when it
-// holds both ends, so long as the ends are strong: a store no program
-// reads to call a service in its own name (an SSH key, a browser's
-// cookies, a wallet, a shell's history: not a .env file or the agent's own
-// login, which a skill's client reads for its key), and a host written
-// out that is not the store's own service.
+// or captures the clipboard or the screen, and also sends data to a host
+// it names, is a harvest, however its data flows from the one to the
+// other (a dict, a buffer, a form, a loop, a function). The line-by-line
+// rules of harvest.go follow a flow only in the forms they know; the
+// program does not need to be followed when it holds both ends, so long
+// as the ends are strong: a store no program reads to call a service in
+// its own name (an SSH key, a browser's cookies, a wallet, a shell's
+// history; not a .env file, a CLI's login or the agent's own, which a
+// skill's client reads for its key), and a host written out that is not
+// the store's own service.
 
 // scriptStoreKinds are the stores a script has no reason to read and send
 // from: what harvesters take. A CLI's own login (~/.pgpass, doctl's,
@@ -90,8 +90,7 @@ func scriptReadsStore(line string) bool {
 
 // namesForeignHost reports whether a script names a host that is not this
 // machine, the stores' own services, or a service its read names (the
-// moltbook CLI's ~/.config/moltbook/credentials.json, sent to
-// www.moltbook.com).
+// Solana CLI's ~/.config/solana/id.json, sent to a solana.com node).
 func namesForeignHost(raw string, service []string) bool {
 	for _, m := range scriptHostRE.FindAllStringSubmatch(raw, 64) {
 		for _, host := range m[1:] {
