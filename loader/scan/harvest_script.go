@@ -54,18 +54,11 @@ func scanScriptHarvest(fs *findings, raw string, off int) {
 		return
 	}
 	read := -1
-	for at := 0; at < len(raw) && read < 0; {
-		end := strings.IndexByte(raw[at:], '\n')
-		if end < 0 {
-			end = len(raw)
-		} else {
-			end += at
-		}
-		line := raw[at:end]
+	for at := 0; at < len(raw) && read < 0; at = lineEnd(raw, at) + 1 {
+		line := raw[at:lineEnd(raw, at)]
 		if !commentLine(line) && (scriptReadsStore(line) || envWalkRE.MatchString(line) || captureWords.in(strings.ToLower(line)) && captureRE.MatchString(line)) {
 			read = at
 		}
-		at = end + 1
 	}
 	if read < 0 || !scriptSendRE.MatchString(raw) || !namesForeignHost(raw, serviceWords(raw[read:lineEnd(raw, read)])) {
 		return
