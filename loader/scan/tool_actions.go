@@ -7,11 +7,13 @@ package scan
 // it has no reason to have the model run code fetched from the network,
 // change the shell's startup files, make a request each time it is used,
 // call a destructive tool first, put a fixed value in place of the user's
-// or shun other servers' tools. Public benchmarks of MCP attacks name
-// these as parameter poisoning, function dependency injection, network
-// request poisoning, filesystem poisoning, command injection and tool
-// redirection. Skills are left out: installing, editing ~/.zshrc and
-// calling services are what many of them are for.
+// or shun other servers' tools; nor to claim the user's leave, ask for
+// what the user holds in a parameter, change what another server's tool
+// does or send what a tool returns to an address. Public benchmarks of
+// MCP attacks name these as parameter poisoning, function dependency
+// injection, network request poisoning, filesystem poisoning, command
+// injection and tool redirection. Skills are left out: installing,
+// editing ~/.zshrc and calling services are what many of them are for.
 var toolActionPatterns = []pattern{
 	mk(RuleDirective, "a command that runs code fetched from the network",
 		`\b(?:run|execute|exec|paste|type|enter|invoke)\b[^.\n]{0,40}?(?:\b(?:curl|wget)\b[^|\n`+backtick+`]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|invoke-expression)\b[^\n]{0,60}\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b)`,
