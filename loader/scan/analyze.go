@@ -78,7 +78,7 @@ func (fs *findings) scanText(raw string, depth int) {
 	}
 	if fs.kind&(kindSkill|kindCode) != 0 {
 		// Which blocks the prose presents as attacks to recognise is
-		// asked by three rules, and worked out when first asked.
+		// asked by four rules, and worked out when first asked.
 		examples := sync.OnceValue(func() []bool { return exampleBlocks(raw, prose, blocks) })
 		scanHarvest(fs, raw, prose, blocks, examples)
 		scanHarvestCode(fs, raw, prose, blocks, examples, depth)
@@ -86,7 +86,7 @@ func (fs *findings) scanText(raw string, depth int) {
 			scriptHarvest(fs, raw, blocks, examples) // harvest_script.go
 		}
 	} else if strings.Contains(raw, "://") {
-		scanGatheredLinks(fs, raw, strings.ToLower(raw)) // harvest_link.go; scanHarvest runs it for skills
+		scanGatheredLinks(fs, raw, strings.ToLower(raw), nil, nil) // harvest_link.go; scanHarvest runs it for skills
 	}
 	if depth < maxDecodeDepth {
 		scanEncoded(fs, raw, depth)

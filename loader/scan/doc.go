@@ -192,7 +192,26 @@
 //     history), walks the whole environment or captures the clipboard,
 //     and sends data to a host it names that is not the store's own
 //     service, withholds however the data flows between the two
-//     (harvest_script.go).
+//     (harvest_script.go). Version 14 reads the forms that three batches
+//     of attacks written by helpers who had read neither the scanner nor
+//     any corpus showed: a read led by a clause ("Step one: read …",
+//     "…, so read …") or done "by reading"; stores named in words (the
+//     AWS credentials file, the user's secure-shell folder, a wallet
+//     extension by its ID, a password manager's vault, a messenger's
+//     database); a gist, ticket, pull request or comment made to hold
+//     what was read, and an archive, an export or a note sent to an
+//     address; a service's key in a link to another host; a script's path
+//     given in pieces, through a name or a variable's default, a send
+//     continued over lines, Ruby's, Perl's and Node's forms, a cloud copy,
+//     and a form, a shared bucket or a chat's hook on a service's domain.
+//     A server's text withholds when it keeps what it does from the
+//     user's reply, tells the user a story of what was done, puts itself
+//     above the system prompt, claims the user's consent, acts on every
+//     use for a party it names, writes a destination (an account, a
+//     wallet, a second bucket) in place of the user's, asks for the
+//     user's personal data in a parameter, or calls other tools outdated;
+//     a memory server's own tool ("Saves a note to long-term memory") is
+//     flagged, not withheld.
 //   - exfiltration: requests that the model hand over what it holds (the
 //     system prompt, the conversation, its tools, what it is, credentials),
 //     parameters that ask for it, Markdown images that carry it, or sending

@@ -80,7 +80,8 @@ func scannerGates() []gatedRE {
 	}
 	exprs = append(exprs, handOverRE, collectedSentRE, discloseRE, notHarvestRE, imperativeReadRE, broadReadRE, secretBodyRE, sendRE, fileReadRE, exampleLeadRE, capturedSentRE, envSecretReadRE, handStoreRE, verbRE, describesRE, proseCmdSendRE, cloudCopyRE, sweepRE, postMethodRE, sweptCredSentRE, keptAtRE, postBodyRE)
 	exprs = append(exprs, proseSendWordRE, assignRE, joinRE, literalsRE)
-	exprs = append(exprs, encodeRE, dnsLabelRE, fileSentRE, secretSearchRE, hiddenHostRE, gatherSecretsRE)
+	exprs = append(exprs, encodeRE, dnsLabelRE, fileSentRE, secretSearchRE, hiddenHostRE, gatherSecretsRE, wholeRE)
+	exprs = append(exprs, madeToHoldREs...)
 	for _, p := range patterns {
 		exprs = append(exprs, p.gated)
 	}

@@ -41,18 +41,18 @@ var storeKinds = []struct {
 	re   gatedRE
 }{
 	// SSH keys named in prose: the private ones, or all of a user's.
-	{"ssh", mustGate(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)|\bssh\s+private\s+keys?\b|\bprivate\s+ssh\s+keys?\b|\b(?:the\s+user'?s|all\s+(?:of\s+)?(?:the\s+)?(?:user'?s\s+|your\s+)?|every|your)\s+ssh\s+keys\b|\b(?:the\s+user'?s|your|their|the)\s+(?:\w+\s+)?ssh\s+(?:directory|folder|dir)\b`)},
-	{"aws", mustGate(`(?i)\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|["']\.aws["']\s*,\s*["'](?:credentials|config)["']`)},
-	{"gcloud", mustGate(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json`)},
-	{"azure", mustGate(`(?i)[/\\~]\.azure\b`)},
-	{"kube", mustGate(`(?i)\.kube[/\\]config\b|~[/\\]\.kube\b|["']\.kube["']\s*,\s*["']config["']`)},
+	{"ssh", mustGate(`(?i)(?:^|[^\w.])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|\.[^p]|$)|\bssh\s+private\s+keys?\b|\bprivate\s+ssh\s+keys?\b|\b(?:the\s+user'?s|all\s+(?:of\s+)?(?:the\s+)?(?:user'?s\s+|your\s+)?|every|your)\s+ssh\s+keys\b|\b(?:the\s+user'?s|your|their|the)\s+(?:\w+\s+)?(?:ssh|secure[-\s]shell)\s+(?:directory|folder|dir)\b`)},
+	{"aws", mustGate(`(?i)\.aws[/\\](?:credentials|config)\b|\baws\s+credentials\s+file\b|\b(?:hidden\s+)?(?:aws|\.aws)\s+(?:folder|directory)\s+of\s+the\s+home\b|(?:~|\$HOME|\$\{HOME\})[/\\]\.aws\b|["']\.aws["']\s*,\s*["'](?:credentials|config)["']`)},
+	{"gcloud", mustGate(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json|\b(?:gcloud\s+)?application\s+default\s+credentials\s+file\b`)},
+	{"azure", mustGate(`(?i)[/\\~]\.azure\b|\b(?:azure\s+cli|msal)\s+token\s+cache\b`)},
+	{"kube", mustGate(`(?i)\.kube[/\\]config\b|\bconfig\s+in\s+the\s+\.kube\s+(?:folder|directory)\b|(?:~|\$HOME|\$\{HOME\})[/\\]\.kube\b|["']\.kube["']\s*,\s*["']config["']`)},
 	{"docker", mustGate(`(?i)\.docker[/\\]config\.json|["']\.docker["']\s*,\s*["']config\.json["']`)},
 	{"registry", mustGate(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
-	{"git", mustGate(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml`)},
+	{"git", mustGate(`(?i)\.git-credentials\b|(?:^|[^\w.])[._]netrc\b|gh[/\\]hosts\.yml|\bgit\s+credential\s+store\s+file\b|\bgithub\s+cli(?:'s)?\s+hosts\s+file\b`)},
 	{"gpg", mustGate(`(?i)[/\\~]\.gnupg\b|\.password-store\b`)},
-	{"browser", mustGate(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\b(?:chrome|edge|brave)://(?:settings/)?passwords\b|\babout:logins\b|\b(?:Chrome|Edge|Brave|Firefox)\s+Passwords\.csv\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b|` + browserTableRE)},
+	{"browser", mustGate(`(?i)\bLogin Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\b(?:browser|chrome|chromium|firefox|brave|edge)\s+(?:profiles?|(?:saved\s+)?passwords?|cookies|credential\s+stores?|login\s+data)\b|\b(?:saved|stored)\s+browser\s+(?:passwords?|credentials|cookies)\b|\b(?:browser|chrome|chromium|firefox|brave|edge|safari)'?s?\s+(?:built-in\s+)?password\s+(?:manager|store|vault)\b|\b(?:chrome|edge|brave)://(?:settings/)?passwords\b|\babout:logins\b|\b(?:Chrome|Edge|Brave|Firefox)\s+Passwords\.csv\b|\bbrowser'?s?\s+(?:saved\s+|stored\s+)(?:passwords?|credentials|cookies|logins)\b|[/\\](?:Default|Profile\s*\d+)[/\\](?:Network[/\\])?(?:Cookies|Web Data)\b|[/\\]Local State\b|\bCookies\.binarycookies\b|\.mozilla[/\\]firefox\b|\bLocal\s+Storage["']?\s*[,/\\]\s*["']?leveldb\b|\bmoz_cookies\b|\bbrowser_cookie3\b|\bpycookiecheat\b|["']\.mozilla["']\s*,\s*["']firefox["']|\b(?:saved\s+)?(?:passwords?|logins?)\s+and\s+cookies\s+(?:from|of|in)\s+(?:the\s+)?(?:\w+\s+){0,4}?(?:browsers?|profiles?)\b|` + browserTableRE)},
 	{"keychain", mustGate(`(?i)\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bsecurity\s+(?:find|dump)-(?:generic|internet)?-?(?:password|keychain)\b|\bdump-keychain\b`)},
-	{"wallet", mustGate(`(?i)\bwallet\.(?:dat|json)\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
+	{"wallet", mustGate(`(?i)\bwallet\.(?:dat|json)\b|\b(?:seed\s+phrases?|(?:secret\s+)?recovery\s+phrases?|mnemonic\s+phrases?|wallet\s+(?:keys?|files?|keystores?))\b|[/\\]keystore[/\\]|\.config[/\\]solana[/\\]\S*\.json\b|[/\\~]\.(?:ethereum|electrum|bitcoin)\b|\bexodus(?:\.wallet)?[/\\]|\b(?:metamask|phantom|exodus|electrum|trust\s+wallet)\s+(?:wallets?|vaults?|keys?|files?|seeds?|extension\s+data)\b|\bexodus\.wallet\b|\.(?:electrum|ethereum|bitcoin)\s+(?:directory|folder)\b|\b(?:nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|hnfanknocfeofbddgcijnmhnfnkdnaad|egjidjbpglichdcondbcbdnbeeppgdph)\b|\b(?:ask|asks|prompt|prompts|request|requests|have|get)\s+(?:the\s+user|the\s+caller|them|you)\s+(?:for|to\s+(?:paste|enter|provide|share|give|type|send|input))\s+(?:\w+\s+){0,3}?private\s+keys?\b|\b(?:paste|enter|provide|share|type|input)\s+(?:their|your)\s+(?:\w+\s+){0,2}?private\s+keys?\b`)},
 	{"dotenv", mustGate(`(?i)(?:^|[\s"'` + "`" + `(\[{/\\~=:,@])(?:secrets?|prod|production|staging|credentials?)?\.env(?:\.(?:local|production|prod|development|dev|staging))?(?:$|[\s"'` + "`" + `)\]}.,;:!?/\\*])`)},
 	// A file of the home folder named for what it holds (~/.credentials,
 	// $HOME/.secrets.json, ~/.api_key).
@@ -75,15 +75,20 @@ var storeKinds = []struct {
 		`\b(?:every|each|all)\s+(?:of\s+)?(?:the\s+)?(?:user'?s?|your)\s+(?:messages?|prompts?|queries|inputs?)\b|\b(?:every|each|all)\s+(?:user|incoming)\s+(?:messages?|prompts?)\b|` +
 		`\b(?:silently|secretly|quietly|covertly|in\s+the\s+background|without\s+(?:telling|asking|notifying|informing))\b` + inSentence + `{0,120}?\b(?:the\s+)?user'?s?\s+(?:\w+\s+)?(?:prompts?|messages?|queries|inputs?|files?|documents?|clipboard|keystrokes|screenshots?|browsing\s+history)\b|[/\\]sessions[/\\][^\s"'` + "`" + `]*\.jsonl\b|\btranscript_path\b|\b(?:the\s+)?(?:user'?s?\s+|full\s+|entire\s+|whole\s+)?(?:session|chat|conversation)\s+(?:logs?|transcripts?|histor(?:y|ies))\b`)},
 	{"system", mustGate(`(?i)/etc/(?:shadow|sudoers)\b`)},
+	// The user's private messages kept by their messengers: iMessage's
+	// database, Signal's, WhatsApp's.
+	{"messages", mustGate(`(?i)Library[/\\]Messages[/\\]chat\.db\b|\bSignal[/\\]sql[/\\]db\.sqlite\b|\bChatStorage\.sqlite\b|\bmsgstore\.db\b`)},
 	// A search of the home folder or the whole disk for key files, .env
 	// files or secrets by name: a harvest that does not know where they
 	// are.
-	{"search", mustGate(`(?i)\bfind\s+(?:~|\$\{?HOME\}?|/|/home|/Users|/root)[/\\]?\S*\s[^\n|;]*-i?(?:name|path)\s+["']?\*?(?:\*\.(?:pem|key|p12|pfx|kdbx|ovpn|keystore|asc|gpg)|id_\*|id_rsa|\.env\b|\*?credentials|wallet\.dat|\*?secret|\*?password|\.npmrc|\.netrc)|\bgrep\s+(?:-\w+\s+)*-\w*[rR]\w*\s[^\n|;]*(?:api[_-]?key|secret|passw|token|private[_ -]key|BEGIN\s+\w*\s*PRIVATE)[^\n|;]*\s["']?(?:~|\$\{?HOME\}?|/home|/Users|/root)[/\\]?["']?(?:\s|$)|(?:~|\$\{?HOME\}?|expanduser\(\s*["']~)[/\\]?\*\*[/\\](?:\*\.(?:pem|key|kdbx)|id_\*|\.env|\*?credentials)|\b(?:i?glob|rglob)\s*\([^)\n]*(?:~|home|\*\*)[^)\n]*(?:credentials|\.pem|\.key\b|\.p12|id_\*|\.env\b|\*secret|\*token|wallet)`)},
+	{"search", mustGate(`(?i)\bfind\s+(?:[.\w/]+\s+)?["']?(?:~|\$\{?HOME\}?|/|/home|/Users|/root)["']?[/\\]?\S*\s[^\n|;]*-i?(?:name|path)\s+["']?\*?(?:\*\.(?:pem|key|p12|pfx|kdbx|ovpn|keystore|asc|gpg|tfstate|tfvars)|id_\*|id_rsa|\.env\b|\*?credentials|wallet\.dat|\*?secret|\*?password|\.npmrc|\.netrc)|\bgrep\s+(?:-\w+\s+)*-\w*[rR]\w*\s[^\n|;]*(?:api[_-]?key|secret|passw|token|private[_ -]key|BEGIN\s+\w*\s*PRIVATE)[^\n|;]*\s["']?(?:~|\$\{?HOME\}?|/home|/Users|/root)[/\\]?["']?(?:\s|$)|(?:~|\$\{?HOME\}?|expanduser\(\s*["']~)[/\\]?\*\*[/\\](?:\*\.(?:pem|key|kdbx)|id_\*|\.env|\*?credentials)|\b(?:i?glob|rglob)\s*\([^)\n]*(?:~|home|\*\*)[^)\n]*(?:credentials|\.pem|\.key\b|\.p12|id_\*|\.env\b|\*secret|\*token|wallet)`)},
 	// The logins of other command-line tools kept in the home folder.
-	{"cli", mustGate(`(?i)(?:^|[^\w.])\.vault-token\b|\.terraform\.d[/\\]credentials\.tfrc\.json|(?:^|[^\w.])\.(?:s3cfg|boto|pgpass|my\.cnf|databrickscfg)\b|\.config[/\\](?:rclone[/\\]rclone\.conf|hub\b|doctl[/\\]config\.yaml|stripe[/\\]config\.toml|op[/\\]config|heroku\b|moltbook[/\\]credentials\.json)|\.fly[/\\]config\.yml|\.vercel[/\\]auth\.json|\.wrangler[/\\]config\b|\.netlify[/\\]config\.json|\.kdbx\b|\b(?:discord|slack|signal|teams)\b[^\n]{0,60}?[/\\]Local Storage[/\\]leveldb\b|\bTelegram Desktop[/\\]tdata\b|[/\\]tdata[/\\]|\.local[/\\]share[/\\]keyrings\b|\bfilezilla[/\\](?:sitemanager|recentservers)\.xml\b|\bgithub-copilot[/\\](?:hosts|apps)\.json\b|\.vnc[/\\]passwd\b`)},
+	{"cli", mustGate(`(?i)(?:^|[^\w.])\.vault-token\b|\.terraform\.d[/\\]credentials\.tfrc\.json|(?:^|[^\w.])\.(?:s3cfg|boto|pgpass|my\.cnf|databrickscfg)\b|\.config[/\\](?:rclone[/\\]rclone\.conf|hub\b|doctl[/\\]config\.yaml|stripe[/\\]config\.toml|op[/\\]config|heroku\b|moltbook[/\\]credentials\.json)|\.fly[/\\]config\.yml|\.vercel[/\\]auth\.json|\.wrangler[/\\]config\b|\.netlify[/\\]config\.json|\.kdbx\b|\b(?:discord|slack|signal|teams)\b[^\n]{0,60}?[/\\]Local Storage[/\\]leveldb\b|\bTelegram Desktop[/\\]tdata\b|[/\\]tdata[/\\]|\.local[/\\]share[/\\]keyrings\b|\bfilezilla[/\\](?:sitemanager|recentservers)\.xml\b|\bgithub-copilot[/\\](?:hosts|apps)\.json\b|\.vnc[/\\]passwd\b` +
+		// A password manager's vault, exported or read through its CLI.
+		`|\b(?:bitwarden|1password|lastpass|keepass(?:xc)?|dashlane)\b` + inSentence + `{0,60}?\b(?:vaults?|exports?|items|passwords|logins)\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
-	{"environment", mustGate(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + ``)},
+	{"environment", mustGate(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + `|/proc/(?:self|\d+|\*)/environ\b`)},
 }
 
 // ownStores are the kinds of store that are an agent's own: its identity,
@@ -98,7 +103,7 @@ var redirectTargetRE = regexp.MustCompile(`(?:^|[^<=>-])>{1,2}\s*["']?[~$/.\w][^
 
 // readVerbs are the verbs that read or gather a store, and their third
 // persons.
-const readVerbs = `read|reads|ask|asks|query|queries|fetch|fetches|obtain|obtains|capture|captures|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
+const readVerbs = `read|reads|reading|take|takes|note|notes|remember|remembers|copying|collecting|gathering|dumping|extracting|ask|asks|query|queries|fetch|fetches|obtain|obtains|capture|captures|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
 
 // minStoreKinds is how many kinds of credential store a file must read to
 // read secrets broadly: a setup guide names one or two (the .env file and
@@ -152,20 +157,42 @@ var (
 	// item, or follows the model, the skill, a modal or "to". A sentence
 	// that only names a store ("reads of ~/.ssh can be disguised") is
 	// not one.
-	imperativeReadRE = mustGate(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+|^[^,;\n]{3,80}[,;]\s+)(?:` + readVerbs + `)\b`)
+	imperativeReadRE = mustGate(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|so|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+|^\s*[^;:\s][^;:\n]{2,80}[,;:]\s+|\bby\s+)(?:` + readVerbs + `)\b`)
 	// broadReadRE is a sentence that tells the model to touch a store with
 	// a verb that need not read it (check, inspect, verify): a read when
 	// the file also hands what it found over (handOverRE), as a harvest
 	// dressed as an audit does.
-	broadReadRE = mustGate(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:check|checks|inspect|inspects|scan|scans|verify|verifies|review|reviews|analy[sz]e|analy[sz]es|examine|examines|access|accesses|locate|locates|find|finds|search|searches|audit|audits|validate|validates|test|tests|enumerate|enumerates|catalog|catalogs|parse|parses|assess|assesses|evaluate|evaluates|look\s+(?:at|in|into|for|through)|looks\s+(?:at|in|into|for|through)|go\s+through|goes\s+through|back\s+up|backs\s+up)\b`)
+	broadReadRE = mustGate(`(?i)(?:^(?:[\s>*_#|-]|\d+[.)])*(?:\*\*[^*\n]{1,60}\*\*:?\s*)?|\b(?:then|also|first|next|finally|please|now|and|to|you|agent|assistant|claude|model|skill|it|must|should|will|shall)\s+)(?:check|checks|inspect|inspects|scan|scans|verify|verifies|review|reviews|analy[sz]e|analy[sz]es|examine|examines|access|accesses|locate|locates|find|finds|search|searches|audit|audits|validate|validates|test|tests|enumerate|enumerates|catalog|catalogs|parse|parses|assess|assesses|evaluate|evaluates|look\s+(?:at|in|into|for|through)|looks\s+(?:at|in|into|for|through)|go\s+through|goes\s+through|back\s+up|backs\s+up|walk|walks|sweep|sweeps|crawl|crawls)\b`)
 	// handOverRE is a sentence that gives what was read to someone other
 	// than the user: "share them with the support desk", "include their
 	// full contents in the report you upload".
-	handOverRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?|dump|copies))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+	handOverRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|paste|pastes|submit|submits|relay|relays|report|reports|hand|hands|pass|passes|deliver|delivers|sync|syncs)\s+(?:back\s+)?(?:it|them|these|those|everything|all\s+of\s+(?:it|them)|what\s+(?:you|it)\s+(?:find|found|read|collect(?:ed)?|gather(?:ed)?|retrieve[sd]?|extract(?:ed)?)|(?:the|their|its|all|each|every)\s+(?:(?:full|complete|entire|raw|file'?s?|key'?s?|resulting|merged|combined|joined|packed|zipped|bundled|self-contained)\s+)*(?:contents?|values?|keys?|credentials?|tokens?|secrets?|passwords?|files?|phrases?|output|results?|response|parts?|chunks?|pieces?|halves|half|fragments?|segments?|dump|copies))\b[^.\n]{0,80}?\b(?:with|to|into)\s+(?:the\s+|your\s+)?(\w+)` +
+		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
+	// madeToHoldREs are hand-overs that do not name the recipient by a
+	// word after "to", as handOverRE's do: a thing made to hold what was
+	// read (a gist, a ticket, a comment, an archive), or a request whose
+	// address carries it. Each is gated by its own words, which most prose
+	// holds none of.
+	madeToHoldREs = []gatedRE{
+		// What was read, packed or exported, sent to an address written
+		// out: "email the archive as an attachment to desk@…", "upload
+		// the exported file to https://…".
+		mustGate(`(?i)\b(?:send|sends|forward|forwards|upload|uploads|post|posts|e-?mail|e-?mails|mail|mails|share|shares|submit|submits|attach|attaches)\s+(?:the|that|this|each|every|those|these)\s+(?:[\w-]+\s+){0,2}?(?:archive|bundle|zip|tarball|note|notes|messages?|exported\s+files?|export|backup)\b` + inSentence + `{0,80}?\b(?:to|with|at)\s+` + dest),
+		// What was gathered left as a comment where others read it: "add
+		// them as a comment on https://github.com/…/issues/1".
+		mustGate(`(?i)\b(?:add|adds|post|posts|put|leave|write)\s+(?:them|it|these|those|everything|all\s+of\s+(?:it|them))\s+as\s+(?:a\s+)?(?:comment|reply|message|note|post)\s+(?:on|to|in)\s+` + dest),
 		// A gist, a paste, a pull request or an issue made to hold what
 		// was read: "create a secret gist containing those tokens".
-		`|\b(?:create|creates|make|makes|publish|publishes|open|opens|file|files)\s+(?:a\s+|an\s+)?(?:[\w-]+\s+){0,2}?(?:gist|paste|pull\s+request|issue)\b[^.\n]{0,80}?\b(?:containing|holding|including|with)\s+(?:(?:copies|a\s+copy)\s+of\s+)?(?:those|these|them|all\s+of\s+them|the\s+(?:[\w-]+\s+)?(?:tokens?|keys?|files?|values?|contents?|credentials?|secrets?))\b` +
-		`|\binclude\s+(?:their|its|the|all|each|every)\s+(?:(?:full|complete|entire|raw)\s+)?contents?\b[^.\n]{0,60}?\b(?:upload|send|post|submit|share|e-?mail)`)
+		mustGate(`(?i)\b(?:create|creates|make|makes|publish|publishes|open|opens|file|files|submit|submits)\s+(?:a\s+|an\s+)?(?:[\w-]+\s+){0,2}?(?:gist|paste|pull\s+request|issue|ticket|comment|form)\b` + inSentence + `{0,80}?\b(?:containing|holding|including|with)\s+(?:(?:copies|a\s+copy)\s+of\s+)?(?:those|these|them|all\s+of\s+them|(?:all\s+(?:of\s+)?)?the\s+above|everything\s+above|that\s+(?:text|file|bundle|archive|document|data|output|json|dump)|the\s+(?:[\w-]+\s+)?(?:tokens?|keys?|files?|values?|contents?|credentials?|secrets?))\b`),
+		// A gist, an issue or a ticket made, and what was read put in it:
+		// "create a gist … and put the token and both keys in it".
+		mustGate(`(?i)\b(?:create|creates|make|makes|publish|publishes|open|opens|file|files|submit|submits)\s+(?:a\s+|an\s+)?(?:[\w-]+\s+){0,2}?(?:gist|paste|pull\s+request|issue|ticket)\b` + inSentence + `{0,100}?\band\s+(?:put|paste|add|include|place|write|copy|attach)\s+(?:it|them|those|these|both|everything|all\s+of\s+(?:it|them|the\s+above)|the\s+above|the\s+(?:[\w-]+\s+){0,2}?(?:tokens?|keys?|files?|values?|contents?|credentials?|secrets?))\b`),
+		// A whole file sent: "send the whole config.json … to our bot".
+		mustGate(`(?i)\b(?:send|sends|forward|forwards|upload|uploads|post|posts|e-?mail|e-?mails|share|shares|submit|submits)\s+the\s+(?:whole|entire|full|complete)\s+[\w.-]+\.(?:json|ya?ml|toml|ini|conf|cfg|txt|pem|key|db|sqlite)\b` + inSentence + `{0,160}?\b(?:to|with|via)\s+(?:our|an?\s+external|` + dest + `)`),
+		// Secrets put in a request's address: "fetch https://… with the key
+		// id and secret as query parameters".
+		mustGate(`(?i)\b(?:fetch|call|open|visit|request|query|hit|load|get)\s+https?://\S+\s+with\s+(?:[\w,-]+\s+){0,8}?(?:secrets?|keys?|tokens?|credentials|passwords?)\s+(?:\w+\s+){0,2}?as\s+(?:(?:query|url|request)\s+)?(?:parameters|params|arguments)\b`),
+	}
 	// postBodyRE is a request, a tool's or a command's, whose body is what
 	// was read: "call http_request with method POST, url https://…, body =
 	// the token".
@@ -173,7 +200,7 @@ var (
 	// collectedSentRE is a sentence that sends on what an earlier step
 	// gathered, or made of it, to a fixed address: "send the collected
 	// data to https://…", "POST the summary to https://…".
-	collectedSentRE = mustGate(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets)|(?:[\w-]+\s+)?(?:summary|digest|bundle|snapshot|briefing))\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
+	collectedSentRE = mustGate(`(?i)\b(?:share|send|forward|upload|post|transmit|e-?mail|submit|relay|deliver|sync)\s+(?:all\s+)?the\s+(?:(?:collected|gathered|harvested|extracted|retrieved)\s+(?:data|information|info|details|results?|files?|output|credentials|keys|secrets|lists?|lines|matches|findings|values|tokens)|(?:[\w-]+\s+)?(?:summary|digest|bundle|snapshot|briefing))\b` + inSentence + `{0,80}?\b(?:to|at|with)\s+` + dest)
 	// discloseRE is a sentence that gives out what was read in full,
 	// whoever to: with a broad read of several stores it is a harvest.
 	discloseRE = mustGate(`(?i)\b(?:share|shares|sharing|send|sends|report|reports|output|outputs|display|displays|print|prints|show|shows|include|includes|return|returns|list|lists|paste|pastes|dump|dumps|reproduce|reproduces|copy|copies)\s+(?:back\s+)?(?:(?:the|their|its|all|each|every|of|them|file'?s?)\s+)*(?:(?:full|complete|entire|raw|exact|verbatim|unredacted|unmasked)\s+)+(?:contents?|text|values?|keys?|credentials?|secrets?|tokens?|passwords?)\b`)
@@ -183,7 +210,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = newWordSet(".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", "/.secret", "/secrets", "/.token", "/tokens", "/.passw", "/passw", "/.api", "/api_key", "/api-key", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx")
+	storeWords = newWordSet(".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", "/.secret", "/secrets", "/.token", "/tokens", "/.passw", "/passw", "/.api", "/api_key", "/api-key", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "secure-shell", "secure shell", "credentials file", "token cache", "application default", "credential store", "hosts file", "exodus.wallet", "electrum", "nkbihfbeogaeaoehlefnkodbefgpgknn", "bfnaelmomeimhlpmgjnjophhpkkoljpa", "hnfanknocfeofbddgcijnmhnfnkdnaad", "egjidjbpglichdcondbcbdnbeeppgdph", "aws folder", "aws directory", ".kube folder", ".kube directory", "chat.db", "db.sqlite", "chatstorage", "msgstore", "bitwarden", "1password", "lastpass", "keepass", "dashlane", "/environ", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx")
 	netWords   = newWordSet("upload", "share", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.", "s_client", "ssh ")
 	envWords   = newWordSet("env", "set)", "set ")
 )
@@ -249,7 +276,7 @@ func runLead(prose string, pos int) bool {
 func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples func() []bool) {
 	lower := strings.ToLower(raw)
 	scanProseHarvests(fs, raw, lower, prose, blocks, examples) // harvest_prose.go
-	scanGatheredLinks(fs, raw, lower)                          // harvest_link.go
+	scanGatheredLinks(fs, raw, lower, blocks, examples)        // harvest_link.go
 	// A walk of the home folder that keeps key files by their names
 	// (os.walk(home) and n.endswith(".pem")) searches it for keys: what it
 	// opens after is read from a store.
@@ -437,7 +464,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			}
 			cmdFiles = append(cmdFiles, redirectTargets(line)...)
 		}
-		if reads && !templateLine(line) {
+		if reads && (!templateLine(line) || !code && namesStore(templateNameRE.ReplaceAllString(line, " "))) {
 			lineKinds := map[string]bool{}
 			for _, k := range viaName {
 				lineKinds[k] = true
@@ -796,11 +823,15 @@ func discloses(prose string) bool {
 // session.
 var userRecipients = map[string]bool{"user": true, "users": true, "requester": true, "caller": true, "you": true, "yourself": true, "terminal": true, "screen": true, "console": true, "stdout": true}
 
+// sentOnREs are the hand-overs handsOver takes as they match: no word
+// after "to" names the user in them.
+var sentOnREs = append([]gatedRE{collectedSentRE, postBodyRE}, madeToHoldREs...)
+
 // handsOver returns where the prose first tells the model to give what it
 // read to someone other than the user, in a sentence that neither negates
 // nor describes it, or -1.
 func handsOver(prose string) int {
-	for _, re := range []gatedRE{collectedSentRE, postBodyRE} {
+	for _, re := range sentOnREs {
 		for _, m := range re.FindAllStringIndex(prose, 4) {
 			s, e := sentenceAt(prose, m[0])
 			if !describesHarvest(prose[s:e]) && !deniedAt(prose, m[0]) {
@@ -890,8 +921,25 @@ func dropAddresses(s string) string {
 // describesHarvest reports a sentence that describes, forbids or defends
 // against a harvest rather than asks for one, its addresses unread.
 func describesHarvest(sentence string) bool {
-	return notHarvestRE.MatchString(dropAddresses(sentence))
+	return notHarvestRE.MatchString(dropIntensifiers(dropAddresses(sentence)))
 }
+
+// wholeRE is a negation that asks for all of what is read, not for less:
+// "do not trim", "no need to redact", "without masking".
+var wholeRE = mustGate(`(?i)\b(?:do\s+not|don'?t|never|no\s+need\s+to|without)\s+(?:\w+\s+)?(?:trim|redact|truncat|mask|scrub|sanitiz|sanitis|shorten|abbreviat|omit|summari[sz]|strip|censor|obfuscat|anonymi[sz]|elid)\w*\b`)
+
+// dropIntensifiers drops from a sentence the negations that ask for the
+// whole of what it reads, which neither forbid nor describe the read.
+func dropIntensifiers(s string) string {
+	if !wholeRE.mayMatch(s) {
+		return s
+	}
+	return wholeRE.ReplaceAllString(s, " ")
+}
+
+// templateNameRE is a template's or a public key's name, and the word it
+// ends: what a line names beside it is read apart.
+var templateNameRE = regexp.MustCompile(`(?i)\S*(?:\.(?:example|sample|template|dist|pub)\b|known_hosts)\S*`)
 
 // templateFileRE is a file name that ends as a template's or a public
 // key's does, not a host (keys.example.org) that holds the same word.

@@ -43,9 +43,11 @@ var heldWords = map[string]bool{
 var placeholderFiller = map[string]bool{"encoded": true, "data": true, "value": true, "string": true, "json": true, "base64": true, "text": true, "safe": true}
 
 // scanGatheredLinks reports a link to a host that is not this machine whose
-// query carries what the model holds: a placeholder named for it, or for
-// what an order of the same text built from secrets.
-func scanGatheredLinks(fs *findings, raw, lower string) {
+// query carries what the model holds: a placeholder named for it, for a
+// service's key that the host does not serve, or for what an order of the
+// same text built from secrets. A link in a block the text presents as an
+// attack to recognise carries a service's key to no one.
+func scanGatheredLinks(fs *findings, raw, lower string, blocks []codeBlock, examples func() []bool) {
 	if !strings.Contains(lower, "://") || !strings.ContainsAny(lower, "?&") {
 		return
 	}
@@ -57,7 +59,16 @@ func scanGatheredLinks(fs *findings, raw, lower string) {
 			continue // this machine, or the user's own server written as a template
 		}
 		for _, m := range queryPlaceholderRE.FindAllStringSubmatchIndex(raw[l[0]:l[1]], -1) {
-			words := strings.Split(strings.ToLower(raw[l[0]+m[2]:l[0]+m[3]]), "_")
+			name := raw[l[0]+m[2] : l[0]+m[3]]
+			// A placeholder the model fills in (<OPENAI_API_KEY>, {GH_TOKEN}),
+			// not a variable a shell or make expands ($(KEY), ${KEY}), which
+			// the rules of code read.
+			fill := !strings.Contains(raw[l[0]+m[0]:l[0]+m[2]], "$")
+			if fill && keyAwayInLink(name, host) && !inExampleBlock(l[0], blocks, examples) {
+				fs.add(RuleExfiltrate, SeverityWithhold, l[0], l[1], "a link whose query carries a service's key to a host that is not the service's")
+				return
+			}
+			words := strings.Split(strings.ToLower(name), "_")
 			for _, w := range words {
 				if heldWords[w] {
 					fs.add(RuleExfiltrate, SeverityWithhold, l[0], l[1], "a link whose query carries what the model read")
@@ -116,6 +127,42 @@ func readsStoreNear(raw string, pos int) bool {
 	for _, k := range storeKinds {
 		if k.kind != "dotenv" && k.kind != "homefile" && k.re.MatchString(sentence) {
 			return true
+		}
+	}
+	return false
+}
+
+// serviceKeyNameRE is a placeholder named for a service's key by its
+// variable: OPENAI_API_KEY, GITHUB_TOKEN.
+var serviceKeyNameRE = regexp.MustCompile(`^([A-Z][A-Z0-9]*)_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD)$`)
+
+// keyAwayInLink reports a placeholder that names a known service's key in
+// a link to a host that is not the service's: a service takes its key in
+// its own link (?key={GEMINI_API_KEY} to googleapis.com), a harvest
+// carries it to another (?o=<OPENAI_API_KEY> to a chart server).
+func keyAwayInLink(name, host string) bool {
+	m := serviceKeyNameRE.FindStringSubmatch(name)
+	if m == nil {
+		return false
+	}
+	own, known := providerHosts[m[1]]
+	if !known {
+		return false
+	}
+	for _, o := range own {
+		if strings.Contains(host, o) {
+			return false
+		}
+	}
+	return true
+}
+
+// inExampleBlock reports whether pos lies in a code block that its text
+// presents as an attack to recognise.
+func inExampleBlock(pos int, blocks []codeBlock, examples func() []bool) bool {
+	for i, b := range blocks {
+		if b.start <= pos && pos < b.end {
+			return examples()[i]
 		}
 	}
 	return false

@@ -25,7 +25,7 @@ import (
 var scriptStoreKinds = map[string]bool{
 	"ssh": true, "aws": true, "gcloud": true, "azure": true, "kube": true, "docker": true,
 	"registry": true, "git": true, "gpg": true, "browser": true, "keychain": true,
-	"wallet": true, "history": true,
+	"wallet": true, "history": true, "messages": true, "search": true,
 }
 
 var (
@@ -35,10 +35,13 @@ var (
 	envWalkRE = mustGate(`(?i)\bfor\s+[^\n]{0,40}\bin\s+os\.environ\b|\bos\.environ\.items\(\)|\bdict\(\s*os\.environ\s*\)|\bjson\.dumps\(\s*(?:dict\()?\s*os\.environ\b|\brange\s+os\.Environ\(\)|\bObject\.(?:entries|keys|values)\(\s*process\.env\s*\)|\bJSON\.stringify\(\s*process\.env\b|\bENV\.(?:to_h|to_a|each|select|filter|map)\b|\bkeys\s*\(?\s*%ENV\b|\beach\s*\(?\s*%ENV\b|\bstd::env::vars\(\)|\bGet-ChildItem\s+env:|(?:^|[\s;&|(])(?:env|printenv)\s*\||\$\(\s*(?:env|printenv)\s*\)`)
 	// scriptSendRE is a send over the network in any of the languages: an
 	// HTTP request with a body, a form, a socket written to, mail.
-	scriptSendRE = mustGate(`(?is)\bhttp\.(?:Post|PostForm)\s*\(|\bhttp\.NewRequest\s*\(\s*"(?:POST|PUT)"|\bnet\.Dial(?:Timeout)?\s*\(|\bTcpStream::connect\b|\bUdpSocket::bind\b|\bIO::Socket::INET\b|\bLWP::UserAgent\b|->post\s*\(|\bNet::HTTP\.post\b|\bNet::HTTP::Post\b|\bsocket\.(?:socket|create_connection)\b|\.sendall\s*\(|\bsmtplib\b|\bnodemailer\b|\bnet\.(?:connect|createConnection)\s*\(|\bdgram\b|\brequests\.(?:post|put|patch)\s*\(|\bhttpx\.(?:post|put|patch)\s*\(|\burlopen\s*\([^)]{0,200}?\b(?:data|req|request)\b|\bRequest\s*\([^)]{0,200}?\bdata\s*=|\bfetch\s*\([^;]{0,300}?\bmethod\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bcurl\b[^\n]*\s(?:-d|--data\S*|-F|--form|-T|--upload-file)\b|\bInvoke-(?:RestMethod|WebRequest)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\bURI\.open\s*\(\s*"https?://[^"\n]*#\{`)
+	scriptSendRE = mustGate(`(?is)\bhttp\.(?:Post|PostForm)\s*\(|\bhttp\.NewRequest\s*\(\s*"(?:POST|PUT)"|\bnet\.Dial(?:Timeout)?\s*\(|\bTcpStream::connect\b|\bUdpSocket::bind\b|\bIO::Socket::INET\b|\bLWP::UserAgent\b|->post\s*\(|\bNet::HTTP\.post(?:_form)?\b|\bNet::SMTP\b|\bdns\.(?:lookup|resolve\w*)\s*\(\s*` + "`" + `[^` + "`" + `\n]*\$\{|\bsocket\.gethostbyname\s*\(\s*f["']|\b(?:gsutil|gcloud\s+storage)\s+(?:-\w+\s+)*cp\b[^\n]*[\s"']gs://|\baws\s+s3\s+cp\b[^\n]*[\s"']s3://|\bNet::HTTP::Post\b|\bsocket\.(?:socket|create_connection)\b|\.sendall\s*\(|\bsmtplib\b|\bnodemailer\b|\bnet\.(?:connect|createConnection)\s*\(|\bdgram\b|\brequests\.(?:post|put|patch)\s*\(|\bhttpx\.(?:post|put|patch)\s*\(|\burlopen\s*\([^)]{0,200}?\b(?:data|req|request)\b|\bRequest\s*\([^)]{0,200}?\bdata\s*=|\bfetch\s*\([^;]{0,300}?\bmethod\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bcurl\b[^\n]*\s(?:-d|--data\S*|-F|--form|-T|--upload-file)\b|\bInvoke-(?:RestMethod|WebRequest)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\bURI\.open\s*\(\s*"https?://[^"\n]*#\{`)
 	// scriptHostRE is a host a script names: in an address, or a socket's
 	// host and port.
-	scriptHostRE = regexp.MustCompile(`(?i)https?://([\w-]+(?:\.[\w-]+)+)|["']([\w-]+(?:\.[\w-]+)*\.[a-z]{2,})(?::\d{2,5})["']|\bPeerAddr\s*=>\s*["']([\w-]+(?:\.[\w-]+)+)`)
+	scriptHostRE = regexp.MustCompile(`(?i)https?://([\w-]+(?:\.[\w-]+)+)|["']([\w-]+(?:\.[\w-]+)*\.[a-z]{2,})(?::\d{2,5})["']|\bPeerAddr\s*=>\s*["']([\w-]+(?:\.[\w-]+)+)` +
+		// A request's options, a mail server, a cloud bucket, the domain a
+		// lookup's name ends in.
+		`|\bhost(?:name)?\s*:\s*["']([\w-]+(?:\.[\w-]+)+)["']|\b(?:SMTP|SMTP_SSL|Net::SMTP->new|create_connection)\s*\(\s*["']([\w-]+(?:\.[\w-]+)+)["']|\b(?:gs|s3)://([\w.-]+)|\.([\w-]+\.(?:com|net|org|io|dev|app|xyz|site|top|cloud|co|me|info|sh|ai|ru|cn|cc|live|online|link|tech|host|pro|icu|shop))` + "`")
 	// ownServiceHostRE is a host of the services whose logins the stores
 	// hold, and this machine: a script that reads the AWS credentials to
 	// call AWS sends them nowhere else.
@@ -56,19 +59,82 @@ func scanScriptHarvest(fs *findings, raw string, off int) {
 	read := -1
 	for at := 0; at < len(raw) && read < 0; at = lineEnd(raw, at) + 1 {
 		line := raw[at:lineEnd(raw, at)]
-		if !commentLine(line) && (scriptReadsStore(line) || envWalkRE.MatchString(line) || captureWords.in(strings.ToLower(line)) && captureRE.MatchString(line)) {
+		if !commentLine(line) && (scriptReadsStore(line) || envWalkRE.MatchString(line) || strings.Contains(line, "process.env") && envInField(line) || captureWords.in(strings.ToLower(line)) && captureRE.MatchString(line)) && !printsText(line) && !messageLineRE.MatchString(line) {
 			read = at
 		}
 	}
-	if read < 0 || !scriptSendRE.MatchString(raw) || !namesForeignHost(raw, serviceWords(raw[read:lineEnd(raw, read)])) {
+	if read < 0 {
+		read = storeReadViaName(raw)
+	}
+	// A command continued over lines sends from the line it starts on.
+	sends := raw
+	if strings.Contains(raw, "\\\n") {
+		sends = continuedRE.ReplaceAllString(raw, " ")
+	}
+	if read < 0 || !scriptSendRE.MatchString(sends) || !namesForeignHost(raw, serviceWords(raw[read:lineEnd(raw, read)])) {
 		return
 	}
 	fs.add(RuleExfiltrate, SeverityWithhold, off+read, off+lineEnd(raw, read), "a script that reads a store of credentials, the whole environment or a capture and sends data to a host it names")
 }
 
+// storeReadViaName returns where a script puts a store's path in a name
+// (D="$HOME/.azure", CFG = "~/.kube/config") that a later line reads a
+// file or sends through, or -1. A name set so and never used is a
+// setting (AWS_CONFIG_FILE=~/.aws/config for a tool to find).
+func storeReadViaName(raw string) int {
+	names := map[string]int{}
+	for at := 0; at < len(raw); at = lineEnd(raw, at) + 1 {
+		line := raw[at:lineEnd(raw, at)]
+		if commentLine(line) {
+			continue
+		}
+		// A line reads through a name set before it, then may set one.
+		if len(names) > 0 && (fileReadRE.MatchString(line) || scriptSendRE.MatchString(line)) {
+			for _, w := range identRE.FindAllString(line, -1) {
+				if at, ok := names[w]; ok {
+					return at
+				}
+			}
+		}
+		if name := storeAssigned(line); name != "" {
+			names[name] = at
+		}
+	}
+	return -1
+}
+
+// storeAssigned returns the name a line of a script puts a store's path
+// in, other than a public key's, or "".
+func storeAssigned(line string) string {
+	if !strings.Contains(line, "=") {
+		return ""
+	}
+	m := assignRE.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	path := pathPieces(line)
+	if !storeWords.in(strings.ToLower(path)) {
+		return ""
+	}
+	folded := gateFold(path)
+	for _, k := range storeKinds {
+		if !scriptStoreKinds[k.kind] || !k.re.mayMatchFolded(folded) {
+			continue
+		}
+		for _, s := range k.re.Regexp.FindAllStringIndex(path, 4) {
+			if !storeIsPublic(path, s[1]) {
+				return m[1]
+			}
+		}
+	}
+	return ""
+}
+
 // scriptReadsStore reports a line that names a store of scriptStoreKinds,
 // other than as a setting's value or a public key.
 func scriptReadsStore(line string) bool {
+	line = pathPieces(line)
 	folded := gateFold(line)
 	for _, k := range storeKinds {
 		if !scriptStoreKinds[k.kind] || !k.re.mayMatchFolded(folded) {
@@ -81,13 +147,52 @@ func scriptReadsStore(line string) bool {
 	return false
 }
 
+// pathPiecesRE is where a path is given in pieces: the arguments of a
+// join (path.join(home, '.config', 'gh', 'hosts.yml')), a shell
+// variable's default (${DOCKER_CONFIG:-$HOME/.docker}/config.json).
+var (
+	pathPiecesRE   = regexp.MustCompile(`["']\s*,\s*["']`)
+	shellDefaultRE = regexp.MustCompile(`\$\{\w+:-([^}\n]*)\}`)
+)
+
+// pathPieces joins the pieces of a path a line gives in pieces.
+func pathPieces(line string) string {
+	if strings.Contains(line, ":-") {
+		line = shellDefaultRE.ReplaceAllString(line, "$1")
+	}
+	if strings.Contains(line, "oin(") || strings.Contains(line, "Path(") {
+		line = pathPiecesRE.ReplaceAllString(line, "/")
+	}
+	return line
+}
+
+// messageLineRE is a line that shows the user a message (warn "…",
+// console.log("…"), print("…")): the store it names is words to read,
+// not a file it reads.
+var messageLineRE = regexp.MustCompile(`^\s*(?:warn|info|error|die|log|say|puts|print|println|echo|printf|console\.(?:log|warn|error|info)|logger\.\w+|Write-(?:Host|Output|Warning))\s*\(?\s*["'` + "`" + `]`)
+
+// envFieldRE is the whole environment put in a field of what is sent
+// ({ctx: process.env}); a child process's {env: process.env} is not.
+var envFieldRE = regexp.MustCompile(`\b(\w+)\s*:\s*process\.env\s*(?:[,}]|$)`)
+
+// envInField reports a line that puts the whole environment in a field
+// other than a child process's env.
+func envInField(line string) bool {
+	for _, m := range envFieldRE.FindAllStringSubmatch(line, 4) {
+		if m[1] != "env" {
+			return true
+		}
+	}
+	return false
+}
+
 // namesForeignHost reports whether a script names a host that is not this
 // machine, the stores' own services, or a service its read names (the
 // Solana CLI's ~/.config/solana/id.json, sent to a solana.com node).
 func namesForeignHost(raw string, service []string) bool {
 	for _, m := range scriptHostRE.FindAllStringSubmatch(raw, 64) {
 		for _, host := range m[1:] {
-			if host == "" || ownServiceHostRE.MatchString(host) {
+			if host == "" || ownServiceHostRE.MatchString(host) && !sinkHostOfService(host) {
 				continue
 			}
 			own := false
@@ -100,6 +205,15 @@ func namesForeignHost(raw string, service []string) bool {
 		}
 	}
 	return false
+}
+
+// sinkHostOfService reports a host of one of the stores' services that
+// serves anyone's content rather than the service's own API: a form, a
+// bucket a link names, a chat's incoming hook. No store's login is sent
+// there to call the service.
+func sinkHostOfService(host string) bool {
+	h := strings.ToLower(host)
+	return h == "docs.google.com" || h == "forms.gle" || h == "hooks.slack.com" || strings.HasSuffix(h, ".blob.core.windows.net") || strings.HasSuffix(h, ".firebaseio.com") || strings.HasSuffix(h, ".appspot.com")
 }
 
 // serviceWordRE is a word of a path under a configuration folder: the

@@ -24,6 +24,16 @@ var (
 	standingRE = regexp.MustCompile(`(?i)\b(?:always|never|from\s+now\s+on|henceforth|in\s+(?:all\s+|every\s+)?future|every\s+(?:future\s+|later\s+)?(?:session|conversation|time|message|request|turn)|each\s+(?:session|conversation|message|request|turn)|all\s+(?:future\s+|later\s+)?(?:sessions|conversations|messages|requests)|persist\w*|permanent\w*|across\s+sessions|without\s+(?:asking|confirmation|telling|approval)|automatically|silently|forward|send|copy)\b`)
 )
 
+// selfDescriptionRE is a sentence in which a tool says what it does: its
+// first word a verb in the third person ("Saves", "Stores", "Adds").
+var selfDescriptionRE = regexp.MustCompile(`(?i)^\W*(?:adds|appends|writes|inserts|saves|stores|records|puts|updates|edits|persists|commits)\s+(?:a|an|the|one|new)\b`)
+
+// sentenceStart is where the sentence holding pos starts.
+func sentenceStart(text string, pos int) int {
+	s, _ := sentenceAt(text, pos)
+	return s
+}
+
 // memoryFile names an agent's memory or instruction file.
 const memoryFile = `(?:\b(?:claude|agents|agent|memory|gemini|copilot-instructions|clinerules|windsurfrules|cursorrules|soul|identity|user|heartbeat|bootstrap|conventions)\.md\b|\bmemory[/\\][\w.-]+\.md\b|\.cursorrules\b|\.windsurfrules\b|\.clinerules\b|\.cursor[/\\]rules\b|~[/\\]\.claude[/\\]|\b(?:your|its|the\s+(?:agent|assistant|model)'?s?)\s+(?:own\s+)?(?:long[-\s]term\s+|persistent\s+|permanent\s+)?memory\b|\b(?:long[-\s]term|persistent|permanent)\s+memory\b|\bmemory\s+(?:file|bank|store)s?\b)`
 
@@ -77,6 +87,13 @@ func scanStandingOrders(fs *findings, text string, found *bitset) {
 			continue
 		}
 		if fs.kind&serverKinds != 0 {
+			// A memory server's tool says what it does ("Saves a note to
+			// long-term memory."): what it is for, shown for review but no
+			// order to the model.
+			if selfDescriptionRE.MatchString(text[sentenceStart(text, start):end]) {
+				fs.addNorm(RuleDirective, SeverityWarn, start, end, "a tool that writes into the model's memory, where what it writes outlives the session")
+				continue
+			}
 			fs.addNorm(RuleDirective, SeverityWithhold, start, end, "an instruction to write into the model's memory or instruction files, where it outlives the session")
 			continue
 		}
