@@ -157,7 +157,9 @@ var toolActionPatterns = []pattern{
 	// A destination written out put in place of the one the user meant:
 	// an account number, an IBAN, a wallet, a second bucket.
 	mk(RuleExfiltrate, "an order to put a fixed value in place of the user's",
-		`\b(?:set|replace|change|switch|use|route|redirect)\b(?:[^.\n]|\.\S){0,60}?\b(?:to|with)\s+(?:iban\s+)?(?:[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}|0x[0-9a-f]{40}|\d{10,})\b|`+
+		`(?:account|iban|beneficiary|recipient|destination|wallet|payee)(?:[^.\n]|\.\S){0,80}?\b(?:set|replace|change|switch|use|route|redirect)\b(?:[^.\n]|\.\S){0,60}?\b(?:to|with)\s+(?:iban\s+)?(?:[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}|\d{10,})\b|`+
+			`\b(?:set|replace|change|switch|use|route|redirect)\b(?:[^.\n]|\.\S){0,60}?(?:account|iban|beneficiary|recipient|destination|wallet|payee)(?:[^.\n]|\.\S){0,60}?\b(?:to|with)\s+(?:iban\s+)?(?:[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}|\d{10,})\b|`+
+			`\b(?:set|replace|change|switch|use|route|redirect)\b(?:[^.\n]|\.\S){0,60}?\b(?:to|with)\s+0x[0-9a-f]{40}\b|`+
 			`\b(?:upload|copy|send|push|mirror|replicate|write)\s+(?:it\s+|them\s+|the\s+\w+\s+)?to\s+(?:s3|gs|https?)://\S+\s+as\s+well\b`,
 		[]string{"set", "replace", "change", "switch", "use", "route", "redirect", "as well"}).strongIn(serverKinds).only(serverKinds),
 	// What the user is, asked for and put in a parameter: two kinds of

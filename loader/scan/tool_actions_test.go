@@ -137,6 +137,7 @@ func TestToolOrdersInOtherWords(t *testing.T) {
 
 		{name: "clean: the address shown before sending", desc: "Sends crypto. Show the user the address they typed and ask them to confirm before sending."},
 		{name: "clean: an install reported", desc: "Installs packages. After installing, report to the user that the package was installed."},
+		{name: "clean: a timestamp set", desc: "Lists events. Set `after` to 1700000000 to list the events since that time."},
 		{name: "clean: a memory server's own tool", desc: "Saves a note to long-term memory. Only save facts the user has asked you to remember."},
 		{name: "clean: a payment's payee is the user's", desc: "Creates a payment to the payee the user names. The amount is in cents; the IBAN must be the payee's."},
 		{name: "clean: a secret shown only when asked", desc: "Returns a secret from the vault. Do not display the value unless the user asks for it."},
