@@ -295,10 +295,8 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	// blockAt is the code block holding pos: -1 for prose, len(blocks)
 	// for a script, whose every line is code.
 	blockAt := func(pos int) int {
-		for i, b := range blocks {
-			if b.start <= pos && pos < b.end {
-				return i
-			}
+		if i := blockIndex(blocks, pos); i >= 0 {
+			return i
 		}
 		if fs.kind == kindCode {
 			return len(blocks)
@@ -857,12 +855,8 @@ func handsOver(prose string) int {
 // usual shape ("put your key in .env", then "curl -X POST").
 func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented func(int, string) bool) bool {
 	inExample := func(pos int) bool {
-		for i, b := range blocks {
-			if b.start <= pos && pos < b.end {
-				return example[i]
-			}
-		}
-		return false
+		i := blockIndex(blocks, pos)
+		return i >= 0 && example[i]
 	}
 	// Line by line, a command continued over lines as the one line it is.
 	for at, end := 0, 0; at < len(raw); at = end + 1 {

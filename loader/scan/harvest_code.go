@@ -411,12 +411,8 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 		if fs.kind == kindCode {
 			return true
 		}
-		for i, b := range blocks {
-			if b.start <= start && start < b.end {
-				return !example[i]
-			}
-		}
-		return false
+		i := blockIndex(blocks, start)
+		return i >= 0 && !example[i]
 	}
 	code := func(start int, line string) bool { return fenced(start, line) || indented(start, line) }
 	if at := hiddenPushAt(raw, code); at >= 0 {

@@ -205,10 +205,8 @@ func codeOf(raw string, k kind) fileCode {
 	var code, sends strings.Builder
 	sending := make([]bool, len(blocks)+1)
 	blockAt := func(pos int) int {
-		for i, b := range blocks {
-			if b.start <= pos && pos < b.end {
-				return i
-			}
+		if i := blockIndex(blocks, pos); i >= 0 {
+			return i
 		}
 		if k == kindCode {
 			return len(blocks)

@@ -160,10 +160,6 @@ func keyAwayInLink(name, host string) bool {
 // inExampleBlock reports whether pos lies in a code block that its text
 // presents as an attack to recognise.
 func inExampleBlock(pos int, blocks []codeBlock, examples func() []bool) bool {
-	for i, b := range blocks {
-		if b.start <= pos && pos < b.end {
-			return examples()[i]
-		}
-	}
-	return false
+	i := blockIndex(blocks, pos)
+	return i >= 0 && examples()[i]
 }

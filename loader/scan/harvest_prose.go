@@ -164,10 +164,8 @@ func scanSecretBody(fs *findings, raw, lower string, blocks []codeBlock, example
 		}
 		line := raw[start:end]
 		code, inExample := fs.kind == kindCode || strings.Contains(line, "`"), false
-		for i, b := range blocks {
-			if b.start <= start && start < b.end {
-				code, inExample = true, example[i]
-			}
+		if i := blockIndex(blocks, start); i >= 0 {
+			code, inExample = true, example[i]
 		}
 		low := strings.ToLower(line)
 		if code && !inExample && !localHostRE.MatchString(line) && (netCallWords.in(low) && netCallRE.MatchString(line) || netWords.in(low) && sendRE.MatchString(line)) {

@@ -19,6 +19,17 @@ type codeBlock struct {
 	run        bool
 }
 
+// blockIndex returns the index of the block that holds pos, or -1 for
+// prose.
+func blockIndex(blocks []codeBlock, pos int) int {
+	for i, b := range blocks {
+		if b.start <= pos && pos < b.end {
+			return i
+		}
+	}
+	return -1
+}
+
 var (
 	fenceRE = regexp.MustCompile("(?m)^[ \t]{0,3}(```+|~~~+)[ \t]*([\\w+#.-]*)[^\n]*\n")
 	// memoryRE finds prose that puts a block into the model's standing

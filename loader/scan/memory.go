@@ -28,12 +28,6 @@ var (
 // first word a verb in the third person ("Saves", "Stores", "Adds").
 var selfDescriptionRE = regexp.MustCompile(`(?i)^\W*(?:adds|appends|writes|inserts|saves|stores|records|puts|updates|edits|persists|commits)\s+(?:a|an|the|one|new)\b`)
 
-// sentenceStart is where the sentence holding pos starts.
-func sentenceStart(text string, pos int) int {
-	s, _ := sentenceAt(text, pos)
-	return s
-}
-
 // memoryFile names an agent's memory or instruction file.
 const memoryFile = `(?:\b(?:claude|agents|agent|memory|gemini|copilot-instructions|clinerules|windsurfrules|cursorrules|soul|identity|user|heartbeat|bootstrap|conventions)\.md\b|\bmemory[/\\][\w.-]+\.md\b|\.cursorrules\b|\.windsurfrules\b|\.clinerules\b|\.cursor[/\\]rules\b|~[/\\]\.claude[/\\]|\b(?:your|its|the\s+(?:agent|assistant|model)'?s?)\s+(?:own\s+)?(?:long[-\s]term\s+|persistent\s+|permanent\s+)?memory\b|\b(?:long[-\s]term|persistent|permanent)\s+memory\b|\bmemory\s+(?:file|bank|store)s?\b)`
 
@@ -90,7 +84,7 @@ func scanStandingOrders(fs *findings, text string, found *bitset) {
 			// A memory server's tool says what it does ("Saves a note to
 			// long-term memory."): what it is for, shown for review but no
 			// order to the model.
-			if selfDescriptionRE.MatchString(text[sentenceStart(text, start):end]) {
+			if s, _ := sentenceAt(text, start); selfDescriptionRE.MatchString(text[s:end]) {
 				fs.addNorm(RuleDirective, SeverityWarn, start, end, "a tool that writes into the model's memory, where what it writes outlives the session")
 				continue
 			}

@@ -585,14 +585,7 @@ const (
 
 // scanPadding reports runs of blank space that hide what follows them.
 func scanPadding(fs *findings, s string, blocks []codeBlock) {
-	inBlock := func(pos int) bool {
-		for _, b := range blocks {
-			if b.start <= pos && pos < b.end {
-				return true
-			}
-		}
-		return false
-	}
+	inBlock := func(pos int) bool { return blockIndex(blocks, pos) >= 0 }
 	blank, lines, runStart, linesStart := 0, 0, 0, 0
 	for i, r := range s {
 		switch r {

@@ -203,7 +203,7 @@ const personalDataWords = `social\s+security\s+numbers?|ssn|mother'?s\s+maiden\s
 
 // personalData names what a person is, which a tool that is not an
 // identity check has no use for.
-const personalData = `\b(?:social\s+security\s+numbers?|ssn|mother'?s\s+maiden\s+name|date\s+of\s+birth|passport\s+(?:number|scan|photo)|driver'?s\s+licen[cs]e|(?:credit|debit)\s+card\s+numbers?|cvv|one-?time\s+passwords?|two-?factor\s+codes?|medical\s+history|photo\s+of\s+(?:their|the\s+user'?s|your)\s+id(?:\s+card)?|home\s+address|phone\s+number|current\s+location|full\s+legal\s+name|insurance\s+member\s+id)\b`
+const personalData = `\b(?:` + personalDataWords + `|photo\s+of\s+(?:their|the\s+user'?s|your)\s+id(?:\s+card)?|insurance\s+member\s+id)\b`
 
 // riskyToolName is the name of a tool that destroys, sends or runs: one a
 // tool has no business having the model call before it.
