@@ -14,15 +14,30 @@ import (
 // applies the shadowing phrases that need no other server's names; see
 // Shadowing for the rest.
 func Tool(t *mcp.Tool) []Finding {
+	return withResemblance(toolLexical(t), t)
+}
+
+// toolLexical is Tool without the resemblance rule: what the rules that
+// read sentences find.
+func toolLexical(t *mcp.Tool) []Finding {
 	d := toolDoc(t)
 	return d.scan(toolJSON(t), kindTool)
+}
+
+// withResemblance adds the tool model's finding to fs when the other rules
+// found nothing: it is a judgement of the whole, for what they miss.
+func withResemblance(fs []Finding, t *mcp.Tool) []Finding {
+	if len(fs) > 0 {
+		return fs
+	}
+	return toolResemblance(t)
 }
 
 // ToolReferences is Tool and References at once, reading the definition
 // once: what a catalog keeps of each tool it scans.
 func ToolReferences(t *mcp.Tool) ([]Finding, *Refs) {
 	d := toolDoc(t)
-	return d.scan(toolJSON(t), kindTool), d.references(t)
+	return withResemblance(d.scan(toolJSON(t), kindTool), t), d.references(t)
 }
 
 // Prompt scans a prompt's title, description and arguments. Prompts reach
@@ -65,6 +80,20 @@ type File struct {
 // are never served as text, are the caller's to leave out. Findings name
 // the file by dir joined with its path, and carry their line.
 func SkillFiles(dir string, files []File) []Finding {
+	out := skillLexical(dir, files)
+	if Withholds(out) {
+		return out
+	}
+	model := skillResemblance(dir, files)
+	if len(model) > 0 && len(out) >= maxPerText {
+		out = out[:maxPerText-1]
+	}
+	return append(out, model...)
+}
+
+// skillLexical is SkillFiles without the resemblance rule, which judges
+// only what the other rules do not withhold.
+func skillLexical(dir string, files []File) []Finding {
 	scanned := make([]*findings, len(files))
 	for i, f := range files {
 		name := f.Path

@@ -230,6 +230,19 @@
 //     StripPromotion keeps out of what is indexed.
 //   - unscanned: text in a language the rules cannot read, known by
 //     another script or another language's function words.
+//   - resemblance: a definition that, read as a whole, resembles the
+//     attacks of the corpora more than their clean samples
+//     (resemblance.go). The rules above read what a sentence or a line of
+//     code does, and attacks written to avoid their words slip past them;
+//     such attacks still speak, in their proportions, of a user's keys
+//     and of sending, of mirrors and the summary's silence. Two linear
+//     models of words and word pairs, trained on the development half of
+//     the corpora and on testdata/paraphrases by TestTrainResemblance
+//     (never on a held-out sample), judge what the other rules do not
+//     withhold: a skill from 0.95 withholds, a tool from 0.9 is flagged
+//     (a tool's text is short, and a real tool that handles keys reads
+//     much like one that steals them). The finding names the words that
+//     weigh most, for the person who reviews it. Version 15.
 //
 // The rules read a normalized form of the text (NFKC, the UTS #39
 // confusable skeleton, invisible characters dropped), decode long base64,

@@ -43,7 +43,7 @@ func BenchmarkCrossFileFlows(b *testing.B) {
 		files := manyFileSkill(n)
 		b.Run(fmt.Sprintf("files=%d", 2*n), func(b *testing.B) {
 			for b.Loop() {
-				SkillFiles("", files)
+				skillLexical("", files)
 			}
 		})
 	}

@@ -238,7 +238,7 @@ func checkSkillCases(t *testing.T, cases []skillCase) {
 			for _, p := range sortedKeys(c.files) {
 				files = append(files, File{Path: p, Data: []byte(c.files[p])})
 			}
-			fs := SkillFiles("s", files)
+			fs := skillLexical("s", files)
 			if got := Withholds(fs); got != c.withhold {
 				var b strings.Builder
 				for _, f := range fs {

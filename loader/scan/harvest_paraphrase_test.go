@@ -80,6 +80,86 @@ func TestHarvestParaphrases(t *testing.T) {
 	})
 }
 
+// A setSkill is one skill of a set in testdata/paraphrases: its mark (A an
+// attack, M a known miss, C clean, F a known false positive), its name and
+// its files.
+type setSkill struct {
+	mark, name string
+	files      []File
+}
+
+// A setTool is one tool of a set: its mark, line and description.
+type setTool struct {
+	mark string
+	line int
+	desc string
+}
+
+func (t setTool) tool() *mcp.Tool {
+	return &mcp.Tool{Name: "tool", Description: t.desc, InputSchema: map[string]any{"type": "object"}}
+}
+
+// attack reports whether a mark is an attack's.
+func attackMark(mark string) bool { return mark == "A" || mark == "M" }
+
+// readSkillSet reads a set of skills: blocks separated by a line of five
+// equals signs, each a mark and a name, then SKILL.md, then any other
+// file after a line "--- PATH".
+func readSkillSet(tb testing.TB, file string) []setSkill {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []setSkill
+	for _, block := range strings.Split(string(data), "\n=====\n") {
+		lines := strings.SplitAfter(block, "\n")
+		for len(lines) > 0 && strings.HasPrefix(lines[0], "#") {
+			lines = lines[1:]
+		}
+		mark, name, _ := strings.Cut(strings.TrimSpace(lines[0]), " ")
+		files, path := []File{}, "SKILL.md"
+		var text strings.Builder
+		for _, line := range append(lines[1:], "--- ") {
+			if strings.HasPrefix(line, "--- ") {
+				files = append(files, File{Path: path, Data: []byte(text.String())})
+				path = strings.TrimSpace(line[4:])
+				text.Reset()
+				continue
+			}
+			text.WriteString(line)
+		}
+		out = append(out, setSkill{mark, name, files})
+	}
+	return out
+}
+
+// readToolSet reads a set of tools: lines of a mark, a bar and a
+// description.
+func readToolSet(tb testing.TB, file string) []setTool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []setTool
+	for i, line := range strings.Split(string(data), "\n") {
+		mark, desc, ok := strings.Cut(line, "|")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, setTool{mark, i + 1, desc})
+	}
+	return out
+}
+
+func paraphraseSets(tb testing.TB) (skills, tools []string) {
+	skills, _ = filepath.Glob("testdata/paraphrases/skills*.txt")
+	tools, _ = filepath.Glob("testdata/paraphrases/tools*.txt")
+	if len(skills) == 0 || len(tools) == 0 {
+		tb.Fatal("no sets in testdata/paraphrases")
+	}
+	return skills, tools
+}
+
 // TestParaphraseSets runs the sets of paraphrased attacks and clean
 // look-alikes in testdata/paraphrases: the twelfth session's own
 // (skills.txt, tools.txt) and those helper sessions wrote without reading
@@ -88,68 +168,38 @@ func TestHarvestParaphrases(t *testing.T) {
 // clean skill marked C passes; a poisoned tool marked A is flagged and a
 // clean one is not withheld. An attack marked M is a known gap, a clean
 // sample marked F a known false positive: the test fails when either
-// changes, so that its mark is changed.
+// changes, so that its mark is changed. The marks are the rules' that
+// read sentences: the resemblance model is trained on these sets, and
+// TestTrainResemblance measures it on a set it was not trained on.
 func TestParaphraseSets(t *testing.T) {
-	skills, _ := filepath.Glob("testdata/paraphrases/skills*.txt")
-	tools, _ := filepath.Glob("testdata/paraphrases/tools*.txt")
-	if len(skills) == 0 || len(tools) == 0 {
-		t.Fatal("no sets in testdata/paraphrases")
-	}
+	skills, tools := paraphraseSets(t)
 	for _, file := range skills {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, block := range strings.Split(string(data), "\n=====\n") {
-			lines := strings.SplitAfter(block, "\n")
-			for len(lines) > 0 && strings.HasPrefix(lines[0], "#") {
-				lines = lines[1:]
-			}
-			kind, name, _ := strings.Cut(strings.TrimSpace(lines[0]), " ")
-			files, path := []File{}, "SKILL.md"
-			var text strings.Builder
-			for _, line := range append(lines[1:], "--- ") {
-				if strings.HasPrefix(line, "--- ") {
-					files = append(files, File{Path: path, Data: []byte(text.String())})
-					path = strings.TrimSpace(line[4:])
-					text.Reset()
-					continue
-				}
-				text.WriteString(line)
-			}
-			fs := SkillFiles(name, files)
+		for _, s := range readSkillSet(t, file) {
+			fs := skillLexical(s.name, s.files)
 			switch got := Withholds(fs); {
-			case kind == "A" && !got:
-				t.Errorf("%s: %s: a harvester not withheld: %v", file, name, fs)
-			case kind == "M" && got:
-				t.Errorf("%s: %s: a known gap now withheld (mark it A): %v", file, name, fs)
-			case kind == "C" && got:
-				t.Errorf("%s: %s: a clean skill withheld: %v", file, name, fs)
-			case kind == "F" && !got:
-				t.Errorf("%s: %s: a known false positive now passes (mark it C)", file, name)
+			case s.mark == "A" && !got:
+				t.Errorf("%s: %s: a harvester not withheld: %v", file, s.name, fs)
+			case s.mark == "M" && got:
+				t.Errorf("%s: %s: a known gap now withheld (mark it A): %v", file, s.name, fs)
+			case s.mark == "C" && got:
+				t.Errorf("%s: %s: a clean skill withheld: %v", file, s.name, fs)
+			case s.mark == "F" && !got:
+				t.Errorf("%s: %s: a known false positive now passes (mark it C)", file, s.name)
 			}
 		}
 	}
 	for _, file := range tools {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(data), "\n") {
-			kind, desc, ok := strings.Cut(line, "|")
-			if !ok || strings.HasPrefix(line, "#") {
-				continue
-			}
-			fs := Tool(&mcp.Tool{Name: "tool", Description: desc, InputSchema: map[string]any{"type": "object"}})
+		for _, x := range readToolSet(t, file) {
+			fs := toolLexical(x.tool())
 			switch {
-			case kind == "A" && len(fs) == 0:
-				t.Errorf("%s:%d: a poisoned tool not flagged: %s", file, i+1, desc)
-			case kind == "M" && len(fs) > 0:
-				t.Errorf("%s:%d: a known gap now flagged (mark it A): %v", file, i+1, fs)
-			case kind == "C" && Withholds(fs):
-				t.Errorf("%s:%d: a clean tool withheld: %v", file, i+1, fs)
-			case kind == "F" && !Withholds(fs):
-				t.Errorf("%s:%d: a known false positive now passes (mark it C)", file, i+1)
+			case x.mark == "A" && len(fs) == 0:
+				t.Errorf("%s:%d: a poisoned tool not flagged: %s", file, x.line, x.desc)
+			case x.mark == "M" && len(fs) > 0:
+				t.Errorf("%s:%d: a known gap now flagged (mark it A): %v", file, x.line, fs)
+			case x.mark == "C" && Withholds(fs):
+				t.Errorf("%s:%d: a clean tool withheld: %v", file, x.line, fs)
+			case x.mark == "F" && !Withholds(fs):
+				t.Errorf("%s:%d: a known false positive now passes (mark it C)", file, x.line)
 			}
 		}
 	}

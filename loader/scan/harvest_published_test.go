@@ -131,7 +131,7 @@ func TestPublishedHarvestStyles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs := SkillFiles("s", []File{{Path: c.file, Data: []byte(c.text)}})
+			fs := skillLexical("s", []File{{Path: c.file, Data: []byte(c.text)}})
 			if got := Withholds(fs); got != c.withhold {
 				t.Errorf("withhold = %v, want %v; findings: %v", got, c.withhold, fs)
 			}

@@ -35,7 +35,7 @@ func TestSkillHarvest(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs := SkillFiles("s", []File{{Path: c.file, Data: []byte(c.text)}})
+			fs := skillLexical("s", []File{{Path: c.file, Data: []byte(c.text)}})
 			if got := Withholds(fs); got != c.withhold {
 				t.Errorf("withhold = %v, want %v; findings: %v", got, c.withhold, fs)
 			}
@@ -66,7 +66,7 @@ func TestPrecedenceIsNoOverride(t *testing.T) {
 		{"Keep the following hidden.", true},
 	}
 	for _, c := range cases {
-		fs := SkillFiles("s", []File{{Path: "SKILL.md", Data: []byte("# Skill\n\n" + c.text + "\n")}})
+		fs := skillLexical("s", []File{{Path: "SKILL.md", Data: []byte("# Skill\n\n" + c.text + "\n")}})
 		if got := Withholds(fs); got != c.withhold {
 			t.Errorf("%q: withhold = %v, want %v; findings: %v", c.text, got, c.withhold, fs)
 		}

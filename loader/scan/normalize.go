@@ -46,7 +46,13 @@ func (n *normalized) back(start, end int) (int, int) {
 
 // normalize returns the normalized form of s. Text of printable ASCII and
 // line breaks, most of it, is returned as it is.
-func normalize(s string) normalized {
+func normalize(s string) normalized { return normalizeOffsets(s, true) }
+
+// normalizedText is the normalized form of s without the offsets that map
+// it back, which take eight bytes for each byte of the text.
+func normalizedText(s string) string { return normalizeOffsets(s, false).text }
+
+func normalizeOffsets(s string, offsets bool) normalized {
 	plain := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 0x80 || c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
@@ -59,11 +65,16 @@ func normalize(s string) normalized {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	from, to := make([]int32, 0, len(s)), make([]int32, 0, len(s))
+	var from, to []int32
+	if offsets {
+		from, to = make([]int32, 0, len(s)), make([]int32, 0, len(s))
+	}
 	emit := func(out string, start, end int) {
 		b.WriteString(out)
-		for range len(out) {
-			from, to = append(from, int32(start)), append(to, int32(end))
+		if offsets {
+			for range len(out) {
+				from, to = append(from, int32(start)), append(to, int32(end))
+			}
 		}
 	}
 	for i := 0; i < len(s); {

@@ -65,7 +65,7 @@ func TestToolRankAndOrder(t *testing.T) {
 	}
 	for _, c := range cases {
 		tool := &mcp.Tool{Name: "helper", Description: c.desc, InputSchema: json.RawMessage(`{"type":"object"}`)}
-		fs := Tool(tool)
+		fs := toolLexical(tool)
 		if got := verdictOf(fs); got != c.want {
 			t.Errorf("%q: %s, want %s; findings: %v", c.desc, verdictNames[got], verdictNames[c.want], fs)
 		}
@@ -109,9 +109,9 @@ func TestCasualExfiltration(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var fs []Finding
 			if c.kind == "tool" {
-				fs = Tool(&mcp.Tool{Name: "helper", Description: c.text, InputSchema: json.RawMessage(`{"type":"object"}`)})
+				fs = toolLexical(&mcp.Tool{Name: "helper", Description: c.text, InputSchema: json.RawMessage(`{"type":"object"}`)})
 			} else {
-				fs = SkillFiles("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
+				fs = skillLexical("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
 			}
 			if got := verdictOf(fs); got != c.want {
 				t.Errorf("%s, want %s; findings: %v", verdictNames[got], verdictNames[c.want], fs)
@@ -166,9 +166,9 @@ func TestStandingOrders(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var fs []Finding
 			if c.kind == "tool" {
-				fs = Tool(&mcp.Tool{Name: "helper", Description: c.text, InputSchema: json.RawMessage(`{"type":"object"}`)})
+				fs = toolLexical(&mcp.Tool{Name: "helper", Description: c.text, InputSchema: json.RawMessage(`{"type":"object"}`)})
 			} else {
-				fs = SkillFiles("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
+				fs = skillLexical("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
 			}
 			if got := verdictOf(fs); got != c.want {
 				t.Errorf("%s, want %s; findings: %v", verdictNames[got], verdictNames[c.want], fs)
@@ -212,7 +212,7 @@ func TestHarvestProse(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs := SkillFiles("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
+			fs := skillLexical("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
 			if got := verdictOf(fs); got != c.want {
 				t.Errorf("%s, want %s; findings: %v", verdictNames[got], verdictNames[c.want], fs)
 			}
@@ -244,7 +244,7 @@ func TestSecretsSentAway(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fs := SkillFiles("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
+			fs := skillLexical("s", []File{{Path: "SKILL.md", Data: []byte(c.text)}})
 			if got := verdictOf(fs); got != c.want {
 				t.Errorf("%s, want %s; findings: %v", verdictNames[got], verdictNames[c.want], fs)
 			}
@@ -268,7 +268,7 @@ func TestSecretResources(t *testing.T) {
 		{"Returns the user's public profile; never include passwords.", unflagged},
 	}
 	for _, c := range cases {
-		fs := Tool(&mcp.Tool{Name: "helper", Description: c.desc, InputSchema: json.RawMessage(`{"type":"object"}`)})
+		fs := toolLexical(&mcp.Tool{Name: "helper", Description: c.desc, InputSchema: json.RawMessage(`{"type":"object"}`)})
 		if got := verdictOf(fs); got != c.want {
 			t.Errorf("%q: %s, want %s; findings: %v", c.desc, verdictNames[got], verdictNames[c.want], fs)
 		}

@@ -20,6 +20,9 @@ const (
 	RuleDisguise   Rule = "disguise"
 	RulePromotion  Rule = "self-promotion"
 	RuleUnscanned  Rule = "unscanned"
+	// RuleResemblance is a definition that, read as a whole, resembles
+	// the corpora's attacks (resemblance.go).
+	RuleResemblance Rule = "resemblance"
 )
 
 // A Severity says what a finding means for its definition: strong signals
@@ -52,10 +55,10 @@ const (
 
 // Version numbers the rules: it changes whenever a rule does, so that what
 // an earlier version found clean is scanned again.
-const Version = 14
+const Version = 15
 
 // Rules lists every rule, in the order findings are reported.
-var Rules = []Rule{RuleInvisible, RuleHidden, RuleDirective, RuleSecretPath, RuleExfiltrate, RuleShadowing, RuleDisguise, RulePromotion, RuleUnscanned}
+var Rules = []Rule{RuleInvisible, RuleHidden, RuleDirective, RuleSecretPath, RuleExfiltrate, RuleShadowing, RuleDisguise, RulePromotion, RuleUnscanned, RuleResemblance}
 
 // A Finding is one thing a rule flagged.
 type Finding struct {

@@ -34,7 +34,7 @@ func checkToolCases(t *testing.T, cases []toolCase) {
 			}
 			schema["properties"] = props
 		}
-		fs := Tool(&mcp.Tool{Name: "t", Description: tc.desc, InputSchema: schema})
+		fs := toolLexical(&mcp.Tool{Name: "t", Description: tc.desc, InputSchema: schema})
 		if got := Withholds(fs); got != tc.withhold {
 			t.Errorf("%s: withhold = %v, want %v; %v", tc.name, got, tc.withhold, fs)
 		}

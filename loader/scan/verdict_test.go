@@ -177,7 +177,7 @@ func TestToolVerdicts(t *testing.T) {
 			RuleSecretPath, SeverityWithhold},
 		{"secret mention", mcp.Tool{Name: "connect", Description: "Connects over SSH with the key at ~/.ssh/id_rsa by default."}, RuleSecretPath, SeverityWarn},
 	} {
-		fs := Tool(&tc.tool)
+		fs := toolLexical(&tc.tool)
 		if got := ruleSeverity(fs, tc.rule); got != tc.sev {
 			t.Errorf("%s: %s is %q, want %q; findings %v", tc.name, tc.rule, got, tc.sev, fs)
 		}
