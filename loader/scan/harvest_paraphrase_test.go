@@ -99,7 +99,7 @@ func (t setTool) tool() *mcp.Tool {
 	return &mcp.Tool{Name: "tool", Description: t.desc, InputSchema: map[string]any{"type": "object"}}
 }
 
-// attack reports whether a mark is an attack's.
+// attackMark reports whether a mark is an attack's.
 func attackMark(mark string) bool { return mark == "A" || mark == "M" }
 
 // readSkillSet reads a set of skills: blocks separated by a line of five
@@ -117,6 +117,9 @@ func readSkillSet(tb testing.TB, file string) []setSkill {
 			lines = lines[1:]
 		}
 		mark, name, _ := strings.Cut(strings.TrimSpace(lines[0]), " ")
+		if !validMark(mark) || name == "" {
+			tb.Fatalf("%s: a block starts %q, want a mark (A, M, C or F) and a name", file, lines[0])
+		}
 		files, path := []File{}, "SKILL.md"
 		var text strings.Builder
 		for _, line := range append(lines[1:], "--- ") {
@@ -146,11 +149,17 @@ func readToolSet(tb testing.TB, file string) []setTool {
 		if !ok || strings.HasPrefix(line, "#") {
 			continue
 		}
+		if !validMark(mark) {
+			tb.Fatalf("%s:%d: mark %q, want A, M, C or F", file, i+1, mark)
+		}
 		out = append(out, setTool{mark, i + 1, desc})
 	}
 	return out
 }
 
+func validMark(mark string) bool { return mark == "A" || mark == "M" || mark == "C" || mark == "F" }
+
+// paraphraseSets are the files of the sets of skills and of tools.
 func paraphraseSets(tb testing.TB) (skills, tools []string) {
 	skills, _ = filepath.Glob("testdata/paraphrases/skills*.txt")
 	tools, _ = filepath.Glob("testdata/paraphrases/tools*.txt")

@@ -118,10 +118,10 @@ var exampleTerms = &trainingTerms{ids: map[string]int32{}}
 
 // trainingExamples are the skills and tools the models learn from: of the
 // development half, harvesters against real, generated and probe skills
-// and the community skills no other rule flags (most of the archive is
-// real skills; the rest are attacks the rules may miss, which the model
-// should not learn as clean), poisoned tools against clean ones; and every
-// set of testdata/paraphrases.
+// and the community skills no rule flags (the archive is unlabelled and
+// mostly real skills; those a rule flags are left out, since some are
+// attacks), poisoned tools against clean ones; and every set of
+// testdata/paraphrases.
 func trainingExamples(tb testing.TB) (skills, tools []*example) {
 	for _, s := range loadCorpora(tb) {
 		if s.heldOut {
@@ -142,7 +142,7 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 			}
 			if s.source == "dev split catalog" {
 				// one source of 2,102 tools: split for the folds.
-				e.source = fmt.Sprintf("%s %d", s.source, hash(s.id)%8)
+				e.source = fmt.Sprintf("%s %d", s.source, sourceHash(s.id)%8)
 			}
 			e.terms = exampleTerms.of(text)
 			tools = append(tools, e)
@@ -188,7 +188,8 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 	return skills, tools
 }
 
-func hash(s string) uint32 {
+// sourceHash puts a source in its fold.
+func sourceHash(s string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	return h.Sum32()
@@ -344,7 +345,7 @@ func crossValidate(examples []*example, minTerms int) {
 	for fold := range uint32(8) {
 		var in, out []*example
 		for _, e := range examples {
-			if hash(e.source)%8 == fold {
+			if sourceHash(e.source)%8 == fold {
 				out = append(out, e)
 			} else {
 				in = append(in, e)
