@@ -18,7 +18,9 @@ func Tool(t *mcp.Tool) []Finding {
 }
 
 // toolLexical is Tool without the resemblance rule: what the rules that
-// read sentences find.
+// read sentences find. The tests' case tables hold those rules through it
+// and skillLexical; the model is judged on whole sets, by what it was not
+// trained on (resemblance_train_test.go).
 func toolLexical(t *mcp.Tool) []Finding {
 	d := toolDoc(t)
 	return d.scan(toolJSON(t), kindTool)
