@@ -85,7 +85,13 @@ func (m *linearModel) score(text string) (float64, []string) {
 			names = append(names, t.term)
 		}
 	}
-	return logistic(m.bias + sum*termScale(n, m.minTerms)), names
+	return m.probability(sum, n), names
+}
+
+// probability is the model's score of a text of n distinct terms whose
+// weights sum to sum.
+func (m *linearModel) probability(sum float64, n int) float64 {
+	return logistic(m.bias + sum*termScale(n, m.minTerms))
 }
 
 // fnv1a is the 64-bit FNV-1a hash of b: a term's key in score's set, where
@@ -119,20 +125,6 @@ func termScale(n, minTerms int) float64 {
 const modelScale = 10
 
 func logistic(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
-
-// terms are the distinct terms of text, in order, as score reads them
-// (TestTrainResemblance trains on them).
-func terms(text string) []string {
-	seen := map[string]bool{}
-	var out []string
-	forEachTerm(text, func(term []byte) {
-		if !seen[string(term)] {
-			seen[string(term)] = true
-			out = append(out, string(term))
-		}
-	})
-	return out
-}
 
 // forEachTerm calls fn with each word of text, lowercased, and each pair
 // of words that follow each other, joined by a space; fn must not keep

@@ -116,6 +116,20 @@ func (tt *trainingTerms) of(text string) []int32 {
 
 var exampleTerms = &trainingTerms{ids: map[string]int32{}}
 
+// terms are the distinct terms of text, in order, as score reads them
+// (TestTrainResemblance trains on them).
+func terms(text string) []string {
+	seen := map[string]bool{}
+	var out []string
+	forEachTerm(text, func(term []byte) {
+		if !seen[string(term)] {
+			seen[string(term)] = true
+			out = append(out, string(term))
+		}
+	})
+	return out
+}
+
 // trainingExamples are the skills and tools the models learn from: of the
 // development half, harvesters against real, generated and probe skills
 // and the community skills no rule flags (the archive is unlabelled and
@@ -322,20 +336,21 @@ func modelFile(name string, m linearModel, vocab []int32, bias float64, weights 
 	return []byte(b.String())
 }
 
-// scoreWith trains a model on in and scores out with it, as the built
-// model scores a definition.
+// scoreWith trains a model on in and scores out with it, as
+// linearModel.score scores a text.
 func scoreWith(in, out []*example, minTerms int) {
 	vocab, bias, weights := train(in, minTerms)
-	m := &linearModel{bias: bias, weights: map[string]float64{}}
+	m := linearModel{bias: bias, minTerms: minTerms}
+	weightOf := make(map[int32]float64, len(vocab))
 	for i, id := range vocab {
-		m.weights[exampleTerms.names[id]] = weights[i]
+		weightOf[id] = weights[i]
 	}
 	for _, e := range out {
 		sum := 0.0
 		for _, id := range e.terms {
-			sum += m.weights[exampleTerms.names[id]]
+			sum += weightOf[id]
 		}
-		e.score = logistic(bias + sum*termScale(len(e.terms), minTerms))
+		e.score = m.probability(sum, len(e.terms))
 	}
 }
 
