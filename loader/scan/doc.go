@@ -239,10 +239,12 @@
 //     models of words and word pairs, trained on the development half of
 //     the corpora and on testdata/paraphrases by TestTrainResemblance
 //     (never on a held-out sample), judge what the other rules do not
-//     withhold: a skill from 0.95 withholds, a tool from 0.9 is flagged
+//     withhold: a skill from 0.9 withholds, a tool from 0.9 is flagged
 //     (a tool's text is short, and a real tool that handles keys reads
 //     much like one that steals them). The finding names the words that
-//     weigh most, for the person who reviews it. Version 15.
+//     weigh most, for the person who reviews it. Version 15; version 16
+//     trains the skill model on harvests hidden in a small part of a long
+//     skill too, and withholds from 0.9 rather than 0.95.
 //
 // The rules read a normalized form of the text (NFKC, the UTS #39
 // confusable skeleton, invisible characters dropped), decode long base64,

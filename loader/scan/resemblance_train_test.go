@@ -24,8 +24,10 @@ import (
 //   - cv: scores each source with a model trained without it (eight
 //     folds of sources), and prints per class how many reach the
 //     threshold, and how many of those the other rules miss;
-//   - the name of a set (skills_independent4): trains without that set
-//     and prints what the model and the other rules catch of it.
+//   - the name of a set, or of a batch of sets (skills_independent7 for
+//     skills_independent7_hidden and skills_independent7_fixture): trains
+//     without them and prints what the model and the other rules catch of
+//     them.
 //
 // The corpora are laid out as testdata/corpus/README.md says:
 //
@@ -41,13 +43,15 @@ func TestTrainResemblance(t *testing.T) {
 		name     string
 		examples []*example
 		// model holds the threshold and minTerms, chosen on the figures
-		// cv prints and on the fifth sets, before they joined the training:
-		// a skill withholds from 0.95, where no real skill of the
-		// development half does; a tool's text is short, and is flagged
-		// from 0.9.
+		// cv prints and on the sets written after each model, before they
+		// joined the training: a skill withholds from 0.9, where no real
+		// skill of the development half does in cross-validation (8 of
+		// its 2,754 clean skills do, 2 of them attacks filed among the
+		// community skills); a tool's text is short, and is flagged from
+		// 0.9.
 		model linearModel
 	}{
-		{"skills", skills, linearModel{threshold: 0.95, minTerms: 200}},
+		{"skills", skills, linearModel{threshold: 0.9, minTerms: 200}},
 		{"tools", tools, linearModel{threshold: 0.9, minTerms: 100}},
 	} {
 		switch mode {
@@ -64,7 +68,7 @@ func TestTrainResemblance(t *testing.T) {
 		default:
 			var in, out []*example
 			for _, e := range kind.examples {
-				if e.source == "set:"+mode {
+				if e.source == "set:"+mode || strings.HasPrefix(e.source, "set:"+mode+"_") {
 					out = append(out, e)
 				} else {
 					in = append(in, e)
@@ -73,8 +77,11 @@ func TestTrainResemblance(t *testing.T) {
 			if len(out) == 0 {
 				continue
 			}
+			for _, e := range out {
+				e.class = strings.TrimPrefix(e.source, "set:") + ", " + e.class
+			}
 			scoreWith(in, out, kind.model.minTerms)
-			t.Logf("%s, %s scored by a model trained without it:\n%s", kind.name, mode, figures(out, kind.model.threshold))
+			t.Logf("%s, %s scored by a model trained without them:\n%s", kind.name, mode, figures(out, kind.model.threshold))
 			for _, e := range out {
 				if !e.attack && !e.lexical && e.score >= kind.model.threshold {
 					t.Logf("  clean, caught by the model alone: %s (%.2f)", e.id, e.score)
