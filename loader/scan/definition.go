@@ -107,6 +107,8 @@ func skillLexical(dir string, files []File) []Finding {
 		scanned[i] = d.run(nil, fileKind(f.Path))
 	}
 	crossFileFlows(files, scanned)
+	foreignSecretSends(files, scanned)
+	addedRecipients(files, scanned)
 	var out []Finding
 	for i, fs := range scanned {
 		text := string(files[i].Data)

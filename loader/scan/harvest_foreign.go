@@ -1,0 +1,633 @@
+package scan
+
+import (
+	"net/netip"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/publicsuffix"
+)
+
+// A poisoned fork of a useful skill rarely reads a store no program needs:
+// it sends a secret the skill already handles (the database's URL, the
+// tracker's token, the registry's login, every secret of a CI run) to one
+// more host. What gives it away is where the secret goes, not what is
+// read: a host that is not the secret's service (JIRA_API_TOKEN to
+// jira-scope-check.atlassian-tools.net, an npm token to
+// registry.npmjs-status.org) and that the skill never names in its own
+// words, only in the address it sends to.
+//
+// A skill that calls a service with its key names the service: in the
+// key's name (OPENAI_API_KEY to api.openai.com), in its prose
+// ("OpenWeatherMap's API key"), or as a host it gives only as a setting
+// ($GRAFANA_URL), which is the user's. The reading is per script and per
+// code block, with the names that hold a secret followed through
+// assignments; a paragraph of prose that gives a secret's name and an
+// address to send it to is read the same way.
+
+// secretNameRE is the name of a variable of the environment that holds a
+// secret: a key, a token, a password, a session, a database's address
+// (which carries its password).
+var secretNameRE = regexp.MustCompile(`^(?:[A-Z][A-Z0-9]*_)*(?:[A-Z0-9]*(?:API_?KEY|SECRET(?:_ACCESS)?_KEY|PRIVATE_KEY|ACCESS_KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|PASSPHRASE|CREDENTIALS?|COOKIES?|SESSION|MNEMONIC|SEED_PHRASE|DSN)|DATABASE_URL|DB_URL|[A-Z0-9]*_DB_URL|CONNECTION_STRING|DATABASE_URI)$`)
+
+// publicNameRE is a name that says what it holds is no secret.
+var publicNameRE = regexp.MustCompile(`(?:^|_)(?:PUBLIC|PUB|PUBLISHABLE|ID|FILE|PATH|DIR|NAME|TYPE|URL_?TEMPLATE|LENGTH|LEN|COUNT|LIMIT|TTL|EXPIRY|EXPIRES|HEADER|PREFIX|ENV)(?:_|$)|^(?:NEXT_PUBLIC|VITE|REACT_APP)_`)
+
+// envRefRE is a read of a variable of the environment in the languages
+// skills use, and of a CI run's secrets: $NAME, ${NAME}, os.environ["NAME"],
+// os.getenv("NAME"), process.env.NAME, ENV["NAME"], $env:NAME,
+// {{env.NAME}}, ${{ secrets.NAME }}, os.Getenv("NAME").
+var envRefRE = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)|\benviron(?:\.get\(|\[)\s*["']([A-Za-z_]\w*)["']|\bgetenv\(\s*["']([A-Za-z_]\w*)["']|\bGetenv\(\s*"([A-Za-z_]\w*)"|\bprocess\.env(?:\.([A-Za-z_]\w*)|\[\s*["']([A-Za-z_]\w*)["'])|\bENV(?:\.fetch\(|\[)\s*["']([A-Za-z_]\w*)["']|\$env:([A-Za-z_]\w*)|\benv\.([A-Za-z_]\w*)|\bsecrets\.([A-Za-z_]\w*)|%([A-Za-z_]\w*)%`)
+
+// strongSecretRE is a secret that no service's API takes from a skill:
+// every secret at once (a CI run's secrets context, the whole
+// environment), or a login a credential helper or a client prints.
+var strongSecretRE = regexp.MustCompile(`(?i)\btoJSON\(\s*secrets\s*\)|\bos\.environ\.copy\(\)|\bdict\(\s*os\.environ\s*\)|\{\s*\*\*os\.environ\s*\}|\bJSON\.stringify\(\s*process\.env\s*\)|\bObject\.(?:entries|assign\(\s*\{\s*\}\s*,)\s*\(?\s*process\.env\b|\bos\.Environ\(\)|\bENV\.to_h\b|(?:^|[\s;&|(]|\$\()(?:env|printenv|set)\s*(?:[|)]|$)|\bGet-ChildItem\s+env:` +
+	// A credential helper's or a client's answer with a login in it.
+	`|\bgit\s+credential(?:\s+fill\b|-\S+)|\bdocker-credential-\S+\s+get\b|\b(?:npm|pnpm|yarn)\s+config\s+get\s+\S*(?:_auth|[Aa]uthToken)|\bkubectl\s+get\s+[\w,/-]*\bsecrets?\b`)
+
+// secretFileRE is a file that holds secrets: a project's .env, a client's
+// login (.npmrc, .netrc, .pypirc, .git-credentials, .pgpass), a private
+// key, a cloud's or a cluster's credentials.
+var secretFileRE = regexp.MustCompile(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w-]*\.tfvars|terraform\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json)(?:$|[\s"'),;*}])`)
+
+// sendCallRE is a call that reaches a host: a request, a copy or a push to
+// a remote, a package manager's login set for a registry.
+var sendCallRE = regexp.MustCompile(`(?i)\b(?:(?:curl|wget|https?\.(?:get|post|request)|requests\.\w+|httpx\.\w+|session\.(?:get|post|put|patch)|urlopen|axios|needle|superagent|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|gh\s+api|git\s+push|git\s+remote\s+add|scp|rsync|restic|rclone|sendBeacon|WebSocket|http\.(?:Post|Get|NewRequest)|Net::HTTP|HTTParty|RestClient|Faraday|(?:npm|pnpm|yarn)\s+config\s+set)\b|(?:Request|fetch|got|ky)\s*\(|\b(?:s|sess|session|client|http|api)\.(?:get|post|put|patch|request)\s*\()`)
+
+// proseSendVerbRE is a verb of prose that sends.
+var proseSendVerbRE = regexp.MustCompile(`(?i)\b(?:post|put|send|sends|sent|upload|uploads|submit|submits|forward|forwards|report|reports|register|registers|sync|syncs|share|shares|mirror|mirrors|push|pushes|call|calls|query|queries|check|checks|verify|verifies|validate|validates)\b`)
+
+// urlHostRE is a host written out in an address.
+var urlHostRE = regexp.MustCompile(`(?i)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]*@)?([a-z0-9][\w-]*(?:\.[\w-]+)+|\[[0-9a-f:]+\])`)
+
+// registryHostRE is a host a package manager's login is set for
+// (//registry.example.org/:_authToken=…).
+var registryHostRE = regexp.MustCompile(`(?:^|[\s"'])//([a-z0-9][\w-]*(?:\.[\w-]+)+)/:_auth`)
+
+// scpHostRE is a host of a copy or a push over SSH (user@host:path).
+var scpHostRE = regexp.MustCompile(`(?i)\b[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+):`)
+
+// setNameRE is the name a line of code sets, in the languages skills use:
+// a plain or an augmented assignment, an item of a dict or a list, a
+// shell's read or a loop's name.
+var setNameRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+|my\s+|readonly\s+|declare\s+(?:-\w+\s+)?|set\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)*\s*(?::\s*[\w\[\], .|]+)?\s*(?:\+|\|\||\?\?|\.)?=[^=]|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|push|insert|add|write)\s*\(|\bas\s+([A-Za-z_]\w*)\s*:\s*$|^\s*for\s+([A-Za-z_]\w*)\b`)
+
+// genericServiceWords are words of a secret's name that name no service.
+var genericServiceWords = newWordSet("api", "app", "my", "the", "bot", "user", "secret", "access", "auth", "private", "client", "service", "db", "database", "prod", "dev", "test", "admin", "default", "personal", "oauth", "session", "master", "root", "web", "server", "remote", "local", "main", "key", "token", "password", "pass", "cli")
+
+// placeholderHostRE is a host that stands for the user's own: an example,
+// a name to fill in, this machine or its network.
+var placeholderHostRE = regexp.MustCompile(`(?i)(?:^|\.)(?:example\.(?:com|org|net)|acme\.\w+|example|test|invalid|local|localhost|internal|lan|home\.arpa|corp)$|^localhost$|your|(?:^|\.)(?:my-?(?:company|org|domain|host|server|instance|site|team|workspace)|company)\.|<|\{|\$`)
+
+// foreignSecretSends adds, to each file of a skill, the sends of a secret
+// to a host that is neither its service's nor one the skill names. A
+// strong secret (a file of secrets, every secret at once, a credential a
+// command prints, a database's address) has no host to go to over the
+// web but its service's; a key of a service's API is sent to its service,
+// so one is flagged only when the skill also sends it somewhere else (a
+// host the user configures, another domain): the fork's second home.
+func foreignSecretSends(files []File, scanned []*findings) {
+	var sends []foreignSend
+	dests := map[string]map[string]bool{} // a secret's name: the domains it is sent to ("" for a host the user sets)
+	var settings map[string][]string
+	for i, f := range files {
+		raw := string(f.Data)
+		if !strings.Contains(raw, "//") && !strings.Contains(raw, "@") {
+			continue
+		}
+		if settings == nil {
+			settings = settingsOf(files)
+		}
+		for _, u := range sendUnits(raw, fileKind(f.Path)) {
+			for _, s := range u.secretSends(dests, settings) {
+				s.file, s.at, s.end = i, u.start+s.at, u.start+s.end
+				sends = append(sends, s)
+			}
+		}
+	}
+	if len(sends) == 0 {
+		return
+	}
+	named := newNamedHosts(files)
+	flagged := make([]bool, len(files))
+	for _, s := range sends {
+		if flagged[s.file] || named.names(s.host) || !s.strong && !sentElsewhere(s, dests) {
+			continue
+		}
+		flagged[s.file] = true
+		scanned[s.file].add(RuleExfiltrate, SeverityWithhold, s.at, s.end,
+			"a secret sent to "+s.host+", which is neither its service's host nor one the skill names")
+	}
+}
+
+// sentElsewhere reports whether a key sent to a foreign host is also sent
+// to another domain, or to a host the user sets.
+func sentElsewhere(s foreignSend, dests map[string]map[string]bool) bool {
+	reg := registered(s.host)
+	for _, name := range s.names {
+		for d := range dests[name] {
+			if d != reg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// registered returns a host's registered domain (api.github.com:
+// github.com), or the host.
+func registered(host string) string {
+	if reg, err := publicsuffix.EffectiveTLDPlusOne(strings.Trim(host, "[]")); err == nil {
+		return reg
+	}
+	return host
+}
+
+// A foreignSend is a secret sent to a host foreign to its service.
+type foreignSend struct {
+	held
+	host          string
+	file, at, end int
+}
+
+// held is what a statement, or a name, holds of secrets.
+type held struct {
+	names    []string // the environment's names of the keys it holds
+	services []string // the services those names give
+	strong   bool     // a secret that no service's API takes from a skill
+}
+
+func (h *held) merge(o held) {
+	h.names = addWords(h.names, o.names)
+	h.services = addWords(h.services, o.services)
+	h.strong = h.strong || o.strong
+}
+
+func (h held) any() bool { return h.strong || len(h.names) > 0 }
+
+// A sendUnit is a script, a code block or a paragraph of prose, read on
+// its own: names set in one are not followed into another.
+type sendUnit struct {
+	text  string
+	start int  // of text in its file
+	prose bool // a paragraph, read for a secret's name and an address
+}
+
+// sendUnits returns the units of a file: the file, for code; its code
+// blocks other than examples of attacks, and its paragraphs, for Markdown.
+func sendUnits(raw string, k kind) []sendUnit {
+	if k == kindCode {
+		return []sendUnit{{text: raw}}
+	}
+	prose, blocks := maskCode(raw)
+	example := exampleBlocks(raw, prose, blocks)
+	var out []sendUnit
+	for i, b := range blocks {
+		if !example[i] {
+			out = append(out, sendUnit{text: raw[b.start:b.end], start: b.start})
+		}
+	}
+	for start := frontMatterEnd(raw); start < len(prose); {
+		end := strings.Index(prose[start:], "\n\n")
+		if end < 0 {
+			end = len(prose)
+		} else {
+			end += start
+		}
+		if p := prose[start:end]; strings.Contains(p, "://") || strings.Contains(p, "@") {
+			out = append(out, sendUnit{text: p, start: start, prose: true})
+		}
+		start = end + 2
+	}
+	return out
+}
+
+// secretSends returns the unit's sends of a secret to a host foreign to
+// its service, and notes in dests where each key is sent.
+func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[string][]string) []foreignSend {
+	var out []foreignSend
+	tainted := map[string]held{}  // a name set from a secret
+	urls := map[string][]string{} // a name set to an address: its hosts
+	split := statements
+	if u.prose {
+		split = proseParts
+	}
+	for _, st := range split(u.text) {
+		text := u.text[st[0]:st[1]]
+		if commentLine(text) {
+			continue
+		}
+		h := secretsIn(text, tainted, u.prose)
+		hosts := sendHosts(text, urls, settings, u.prose)
+		if !u.prose && len(hosts) > 0 && !sendCallRE.MatchString(text) {
+			// A name set to an address, written out or of a setting
+			// (BASE = os.environ.get("STRIPE_API_BASE", "https://…")),
+			// not to what a request to it answers.
+			for _, name := range setNames(text) {
+				urls[name] = addWords(urls[name], hosts)
+			}
+		}
+		if !h.any() {
+			continue
+		}
+		if !u.prose {
+			for _, name := range setNames(text) {
+				t := tainted[name]
+				t.merge(h)
+				tainted[name] = t
+			}
+		}
+		if !sendCallRE.MatchString(text) && (!u.prose || !proseSendVerbRE.MatchString(text)) {
+			continue
+		}
+		for _, name := range h.names {
+			if dests[name] == nil {
+				dests[name] = map[string]bool{}
+			}
+			if len(hosts) == 0 {
+				dests[name][""] = true
+			}
+			for _, host := range hosts {
+				dests[name][registered(host)] = true
+			}
+		}
+		for _, host := range hosts {
+			if !ownHost(host, h.services) {
+				out = append(out, foreignSend{held: h, host: host, at: st[0], end: min(st[1], st[0]+200)})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// envSettingRE is an address a skill sets a variable of the environment to,
+// in a shell, a .env file or an MCP client's settings: a script that
+// reads the variable sends there.
+var envSettingRE = regexp.MustCompile(`(?m)(?:^|[\s;` + "`" + `])(?:export\s+|set\s+|\$env:)?([A-Z][A-Z0-9_]{2,})\s*=\s*["']?(https?://[^\s"'` + "`" + `]+)|"([A-Z][A-Z0-9_]{2,})"\s*:\s*"(https?://[^"\s]+)"`)
+
+// settingsOf returns the hosts each variable of the environment is set to
+// in a skill's files.
+func settingsOf(files []File) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range files {
+		raw := string(f.Data)
+		if !strings.Contains(raw, "://") {
+			continue
+		}
+		for _, m := range envSettingRE.FindAllStringSubmatch(raw, 64) {
+			name, addr := m[1], m[2]
+			if name == "" {
+				name, addr = m[3], m[4]
+			}
+			if h := urlHostRE.FindStringSubmatch(addr); h != nil {
+				out[name] = addWords(out[name], []string{strings.ToLower(h[1])})
+			}
+		}
+	}
+	return out
+}
+
+// statements splits code into its logical lines: a shell line continued
+// with a backslash or a backtick, a call whose brackets close lines
+// later, are one statement.
+func statements(code string) [][2]int {
+	var out [][2]int
+	start, depth, lines := 0, 0, 0
+	for at := 0; at <= len(code); at++ {
+		if at < len(code) {
+			switch code[at] {
+			case '(', '[':
+				depth++
+			case '{':
+				// A literal's brace (x = {, f({, "k": {) opens what
+				// continues; a block's (a function's, an if's) does not.
+				if literalBrace(code[start:at]) {
+					depth++
+				}
+			case ')', ']', '}':
+				depth = max(depth-1, 0)
+			}
+			if code[at] != '\n' {
+				continue
+			}
+		}
+		lines++
+		line := strings.TrimRight(code[start:at], " \t\r")
+		if at < len(code) && lines < 16 && (depth > 0 || strings.HasSuffix(line, "\\") || strings.HasSuffix(line, "`") || strings.HasSuffix(line, "|") || strings.HasSuffix(line, "&&")) {
+			continue
+		}
+		if strings.TrimSpace(code[start:at]) != "" {
+			out = append(out, [2]int{start, at})
+		}
+		start, depth, lines = at+1, 0, 0
+	}
+	return out
+}
+
+// literalBrace reports whether a brace after before opens a literal: it
+// follows an assignment, a key, an argument's bracket or a comma.
+func literalBrace(before string) bool {
+	t := strings.TrimRight(before, " \t")
+	if t == "" {
+		return false
+	}
+	switch t[len(t)-1] {
+	case '=', ':', '(', '[', ',', '{':
+		return true
+	}
+	return false
+}
+
+// proseParts splits a paragraph of prose into what is read as one: its
+// sentences, and each row of a table and item of a list.
+func proseParts(p string) [][2]int {
+	var out [][2]int
+	start := 0
+	cut := func(end int) {
+		if strings.TrimSpace(p[start:end]) != "" {
+			out = append(out, [2]int{start, end})
+		}
+		start = end
+	}
+	for at := 0; at < len(p); at++ {
+		switch {
+		case p[at] == '\n' && at+1 < len(p) && itemStartRE.MatchString(p[at+1:min(len(p), at+8)]):
+			cut(at + 1)
+		case (p[at] == '.' || p[at] == '!' || p[at] == '?') && at+2 < len(p) && (p[at+1] == ' ' || p[at+1] == '\n') && p[at+2] >= 'A' && p[at+2] <= 'Z':
+			cut(at + 1)
+		}
+	}
+	cut(len(p))
+	return out
+}
+
+// itemStartRE starts a row of a table, an item of a list or a footnote.
+var itemStartRE = regexp.MustCompile(`^\s*(?:\||[-*+] |\d+[.)] |\[\^|>)`)
+
+// secretsIn returns what a statement holds of secrets.
+func secretsIn(text string, tainted map[string]held, prose bool) held {
+	var h held
+	key := func(name string) {
+		name = strings.TrimPrefix(name, "$")
+		if !secretName(name) {
+			return
+		}
+		if dbAddressNameRE.MatchString(name) {
+			h.strong = true
+			return
+		}
+		h.names = addWords(h.names, []string{name})
+		if w := serviceOf(name); w != "" {
+			h.services = addWords(h.services, []string{w})
+		}
+	}
+	for _, m := range envRefRE.FindAllStringSubmatch(text, 16) {
+		for _, g := range m[1:] {
+			if g != "" {
+				key(g)
+				break
+			}
+		}
+	}
+	if prose {
+		// A paragraph names a secret in code, as a variable or a file.
+		for _, m := range inlineNameRE.FindAllStringSubmatch(text, 16) {
+			key(m[1])
+		}
+		h.strong = h.strong || secretFileRE.MatchString(text)
+		return h
+	}
+	h.strong = h.strong || strongSecretRE.MatchString(text) || secretFileRE.MatchString(text) || secretCmdRE.MatchString(text)
+	if len(tainted) > 0 {
+		for _, w := range identRE.FindAllString(text, -1) {
+			if t, ok := tainted[w]; ok {
+				h.merge(t)
+			}
+		}
+	}
+	return h
+}
+
+// dbAddressNameRE is the name of a database's address, which carries its
+// password and is given to a database's client, never to a web request.
+var dbAddressNameRE = regexp.MustCompile(`(?:DATABASE_UR[LI]|DB_URL|CONNECTION_STRING|_DSN|^DSN)$`)
+
+// addWords adds to a list the words it lacks: a name set from itself
+// over and over holds each once.
+func addWords(list, more []string) []string {
+	for _, w := range more {
+		if !slices.Contains(list, w) {
+			list = append(list, w)
+		}
+	}
+	return list
+}
+
+// inlineNameRE is a name in inline code, as prose gives a variable.
+var inlineNameRE = regexp.MustCompile("`\\$?\\{?([A-Z][A-Z0-9_]{2,})\\}?`")
+
+// secretName reports a name of the environment that holds a secret.
+func secretName(name string) bool {
+	return len(name) > 2 && name == strings.ToUpper(name) && secretNameRE.MatchString(name) && !publicNameRE.MatchString(name)
+}
+
+// serviceOf returns the service a secret's name gives (OPENAI_API_KEY:
+// openai), or "".
+func serviceOf(name string) string {
+	w, _, _ := strings.Cut(strings.ToLower(name), "_")
+	if len(w) < 3 || genericServiceWords.in(" "+w+" ") {
+		return ""
+	}
+	return w
+}
+
+// setNames returns the names a statement of code sets.
+func setNames(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		for _, m := range setNameRE.FindAllStringSubmatch(line, 2) {
+			for _, g := range m[1:] {
+				if g != "" {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sendHosts returns the hosts a statement sends to: addresses written out
+// in it, or held by a name it uses.
+func sendHosts(text string, urls, settings map[string][]string, prose bool) []string {
+	var out []string
+	for _, m := range urlHostRE.FindAllStringSubmatch(text, 8) {
+		out = addWords(out, []string{strings.ToLower(m[1])})
+	}
+	if prose {
+		return out
+	}
+	for _, re := range []*regexp.Regexp{scpHostRE, registryHostRE} {
+		for _, m := range re.FindAllStringSubmatch(text, 4) {
+			out = addWords(out, []string{strings.ToLower(m[1])})
+		}
+	}
+	if len(settings) > 0 {
+		for _, m := range envRefRE.FindAllStringSubmatch(text, 16) {
+			for _, g := range m[1:] {
+				if g != "" {
+					out = addWords(out, settings[g])
+					break
+				}
+			}
+		}
+	}
+	if len(urls) > 0 {
+		for _, w := range identRE.FindAllString(text, -1) {
+			out = addWords(out, urls[w])
+		}
+	}
+	return out
+}
+
+// ownHost reports a host a secret may go to whatever the skill says: this
+// machine or its network, a placeholder for the user's own, a service the
+// secret's name gives, a large provider's API.
+func ownHost(host string, services []string) bool {
+	h := strings.Trim(host, "[]")
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsUnspecified()
+	}
+	if placeholderHostRE.MatchString(h) {
+		return true
+	}
+	// The service's own domain is its name, or its name run into a word
+	// (getcamino.ai, postmarkapp.com, lumalabs.ai for LUMAAI_API_KEY); a
+	// look-alike joins it to another with a hyphen (npmjs-status.org,
+	// grafana-dashhub.com).
+	label, _, _ := strings.Cut(registered(h), ".")
+	for _, w := range services {
+		if label == w || !strings.Contains(label, "-") && (strings.Contains(label, w) || commonPrefix(label, w) >= 4) {
+			return true
+		}
+		for _, l := range strings.Split(h, ".") {
+			if l == w {
+				return true
+			}
+		}
+	}
+	return ownServiceHostRE.MatchString(h) && !sinkHostOfService(h)
+}
+
+// commonPrefix returns the length of the prefix a and b share (lumaai and
+// lumalabs: 4).
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// namedHosts tells whether a skill names a host's owner in its own words:
+// the words of its files with every address taken out.
+type namedHosts struct {
+	words    map[string]bool
+	squashed string // the text's letters and digits, lowered
+}
+
+// addressOrHostRE is an address or a host written out, which names nothing.
+var addressOrHostRE = regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.-]*://|[\w.+-]+@)[^\s"'<>)\]]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|ai|co|cloud|xyz|site|sh|me|info|tech|pro|run|work|page|tools|page|live|online|link|host|space|hub|so|gg|to|us|uk|de|ru|cn)\b`)
+
+func newNamedHosts(files []File) *namedHosts {
+	n := &namedHosts{words: map[string]bool{}}
+	var sq strings.Builder
+	for _, f := range files {
+		text := strings.ToLower(addressOrHostRE.ReplaceAllString(string(f.Data), " "))
+		for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !wordRune(r) }) {
+			n.words[w] = true
+		}
+		for _, r := range text {
+			if r < 0x80 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+				sq.WriteRune(r)
+			}
+		}
+	}
+	n.squashed = sq.String()
+	return n
+}
+
+// wordRune is a rune of a word of a host's name.
+func wordRune(r rune) bool {
+	return r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+}
+
+// names reports whether the skill names the owner of host: the label of
+// its registered domain (openweathermap of api.openweathermap.org) as a
+// word, or, spelled without its hyphens, within the skill's words run
+// together ("Open Weather Map").
+func (n *namedHosts) names(host string) bool {
+	reg, err := publicsuffix.EffectiveTLDPlusOne(strings.Trim(host, "[]"))
+	if err != nil {
+		return false
+	}
+	label, _, _ := strings.Cut(reg, ".")
+	if n.words[label] {
+		return true
+	}
+	squashed := strings.ReplaceAll(label, "-", "")
+	return len(squashed) >= 6 && strings.Contains(n.squashed, squashed)
+}
+
+// A fork of a mail skill adds a recipient: every message the user sends
+// is copied to an address of the fork's (a BCC in a docstring, a list of
+// recipients with one more in it). The address is written out, at a
+// domain the skill does not name in its own words; a skill's placeholder
+// (you@example.com) is the user's.
+
+// recipientsRE is what sets the recipients of a message.
+var recipientsRE = regexp.MustCompile(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b`)
+
+// emailAddrRE is an address of mail written out, and its domain.
+var emailAddrRE = regexp.MustCompile(`\b[\w.+-]+@([a-zA-Z0-9][\w-]*(?:\.[\w-]+)*\.[a-zA-Z]{2,})\b`)
+
+// addedRecipients adds, to each file of a skill, a recipient written out
+// that the skill adds to the user's mail.
+func addedRecipients(files []File, scanned []*findings) {
+	var named *namedHosts
+	for i, f := range files {
+		raw := string(f.Data)
+		if !strings.Contains(raw, "@") || !recipientsRE.MatchString(raw) {
+			continue
+		}
+	units:
+		for _, u := range sendUnits(raw, fileKind(f.Path)) {
+			split := statements
+			if u.prose {
+				split = proseParts
+			}
+			for _, st := range split(u.text) {
+				text := u.text[st[0]:st[1]]
+				if !recipientsRE.MatchString(text) {
+					continue
+				}
+				for _, m := range emailAddrRE.FindAllStringSubmatch(text, 4) {
+					if ownHost(strings.ToLower(m[1]), nil) {
+						continue
+					}
+					if named == nil {
+						named = newNamedHosts(files)
+					}
+					if named.names(strings.ToLower(m[1])) {
+						continue
+					}
+					scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+st[0], u.start+min(st[1], st[0]+200),
+						"the user's mail copied to "+m[0]+", an address the skill does not name")
+					break units
+				}
+			}
+		}
+	}
+}
