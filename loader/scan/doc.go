@@ -219,7 +219,16 @@
 //     the file contents with ..."), secrets named by what they are sent to
 //     another party, every message of the user forwarded, or a skill's
 //     commands that read a secret file (or the environment) and send data
-//     over the network.
+//     over the network. Since version 17 a skill's scripts, code blocks
+//     and sentences are also read for where a secret goes
+//     (harvest_foreign.go): a secret sent to a host that is neither its
+//     service's (OPENAI_API_KEY to openai.com; a look-alike joins the
+//     name to another word with a hyphen) nor one the skill names in its
+//     own words, followed through assignments and addresses the skill
+//     sets (STRIPE_API_BASE=https://…); a key of a service's API only
+//     when the skill also sends it elsewhere. A recipient written out
+//     that the skill adds to the user's mail (a BCC, one more address in
+//     a list) at a domain it does not name is read the same way.
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave: forbids them, or runs after them
 //     to change what they returned (Shadowing; it needs the names of the
@@ -244,7 +253,8 @@
 //     much like one that steals them). The finding names the words that
 //     weigh most, for the person who reviews it. Version 15; version 16
 //     trains the skill model on harvests hidden in a small part of a long
-//     skill too, and withholds from 0.9 rather than 0.95.
+//     skill too, and withholds from 0.9 rather than 0.95; version 17 adds
+//     three more batches of them to its training.
 //
 // The rules read a normalized form of the text (NFKC, the UTS #39
 // confusable skeleton, invisible characters dropped), decode long base64,
