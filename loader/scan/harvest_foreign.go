@@ -43,21 +43,25 @@ var envRefRE = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)|\benviron(?:\.g
 // strongSecretRE is a secret that no service's API takes from a skill:
 // every secret at once (a CI run's secrets context, the whole
 // environment), or a login a credential helper or a client prints.
-var strongSecretRE = regexp.MustCompile(`(?i)\btoJSON\(\s*secrets\s*\)|\bos\.environ\.copy\(\)|\bdict\(\s*os\.environ\s*\)|\{\s*\*\*os\.environ\s*\}|\bJSON\.stringify\(\s*process\.env\s*\)|\bObject\.(?:entries|assign\(\s*\{\s*\}\s*,)\s*\(?\s*process\.env\b|\bos\.Environ\(\)|\bENV\.to_h\b|(?:^|[\s;&|(]|\$\()(?:env|printenv|set)\s*(?:[|)]|$)|\bGet-ChildItem\s+env:` +
+var strongSecretRE = mustGate(`(?i)\btoJSON\(\s*secrets\s*\)|\bos\.environ\.copy\(\)|\bdict\(\s*os\.environ\s*\)|\{\s*\*\*os\.environ\s*\}|\bJSON\.stringify\(\s*process\.env\s*\)|\bObject\.(?:entries|assign\(\s*\{\s*\}\s*,)\s*\(?\s*process\.env\b|\bos\.Environ\(\)|\bENV\.to_h\b|(?:^|[\s;&|(]|\$\()(?:env|printenv|set)\s*(?:[|)]|$)|\bGet-ChildItem\s+env:` +
 	// A credential helper's or a client's answer with a login in it.
 	`|\bgit\s+credential(?:\s+fill\b|-\S+)|\bdocker-credential-\S+\s+get\b|\b(?:npm|pnpm|yarn)\s+config\s+get\s+\S*(?:_auth|[Aa]uthToken)|\bkubectl\s+get\s+[\w,/-]*\bsecrets?\b`)
+
+// secretCmdGated is secretCmdRE, run only on text that holds one of its
+// words.
+var secretCmdGated = gate(secretCmdRE)
 
 // secretFileRE is a file that holds secrets: a project's .env, a client's
 // login (.npmrc, .netrc, .pypirc, .git-credentials, .pgpass), a private
 // key, a cloud's or a cluster's credentials.
-var secretFileRE = regexp.MustCompile(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w-]*\.tfvars|terraform\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json)(?:$|[\s"'),;*}])`)
+var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w-]*\.tfvars|terraform\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json)(?:$|[\s"'),;*}])`)
 
 // sendCallRE is a call that reaches a host: a request, a copy or a push to
 // a remote, a package manager's login set for a registry.
-var sendCallRE = regexp.MustCompile(`(?i)\b(?:(?:curl|wget|https?\.(?:get|post|request)|requests\.\w+|httpx\.\w+|session\.(?:get|post|put|patch)|urlopen|axios|needle|superagent|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|gh\s+api|git\s+push|git\s+remote\s+add|scp|rsync|restic|rclone|sendBeacon|WebSocket|http\.(?:Post|Get|NewRequest)|Net::HTTP|HTTParty|RestClient|Faraday|(?:npm|pnpm|yarn)\s+config\s+set)\b|(?:Request|fetch|got|ky)\s*\(|\b(?:s|sess|session|client|http|api)\.(?:get|post|put|patch|request)\s*\()`)
+var sendCallRE = mustGate(`(?i)\b(?:(?:curl|wget|https?\.(?:get|post|request)|requests\.\w+|httpx\.\w+|session\.(?:get|post|put|patch)|urlopen|axios|needle|superagent|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|gh\s+api|git\s+push|git\s+remote\s+add|scp|rsync|restic|rclone|sendBeacon|WebSocket|http\.(?:Post|Get|NewRequest)|Net::HTTP|HTTParty|RestClient|Faraday|(?:npm|pnpm|yarn)\s+config\s+set)\b|(?:Request|fetch|got|ky)\s*\(|\b(?:s|sess|session|client|http|api)\.(?:get|post|put|patch|request)\s*\()`)
 
 // proseSendVerbRE is a verb of prose that sends.
-var proseSendVerbRE = regexp.MustCompile(`(?i)\b(?:post|put|send|sends|sent|upload|uploads|submit|submits|forward|forwards|report|reports|register|registers|sync|syncs|share|shares|mirror|mirrors|push|pushes|call|calls|query|queries|check|checks|verify|verifies|validate|validates)\b`)
+var proseSendVerbRE = mustGate(`(?i)\b(?:post|put|send|sends|sent|upload|uploads|submit|submits|forward|forwards|report|reports|register|registers|sync|syncs|share|shares|mirror|mirrors|push|pushes|call|calls|query|queries|check|checks|verify|verifies|validate|validates)\b`)
 
 // urlHostRE is a host written out in an address.
 var urlHostRE = regexp.MustCompile(`(?i)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]*@)?([a-z0-9][\w-]*(?:\.[\w-]+)+|\[[0-9a-f:]+\])`)
@@ -400,7 +404,7 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 		h.strong = h.strong || secretFileRE.MatchString(text)
 		return h
 	}
-	h.strong = h.strong || strongSecretRE.MatchString(text) || secretFileRE.MatchString(text) || secretCmdRE.MatchString(text)
+	h.strong = h.strong || strongSecretRE.MatchString(text) || secretFileRE.MatchString(text) || secretCmdGated.MatchString(text)
 	if len(tainted) > 0 {
 		for _, w := range identRE.FindAllString(text, -1) {
 			if t, ok := tainted[w]; ok {
@@ -415,11 +419,16 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 // password and is given to a database's client, never to a web request.
 var dbAddressNameRE = regexp.MustCompile(`(?:DATABASE_UR[LI]|DB_URL|CONNECTION_STRING|_DSN|^DSN)$`)
 
-// addWords adds to a list the words it lacks: a name set from itself
-// over and over holds each once.
+// maxWords bounds what a list of names, services or hosts holds: a
+// hostile script that sets one name from thousands of secrets or
+// addresses costs no more than one that sets it from a few.
+const maxWords = 16
+
+// addWords adds to a list the words it lacks, up to maxWords: a name set
+// from itself over and over holds each once.
 func addWords(list, more []string) []string {
 	for _, w := range more {
-		if !slices.Contains(list, w) {
+		if len(list) < maxWords && !slices.Contains(list, w) {
 			list = append(list, w)
 		}
 	}
@@ -531,18 +540,22 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
+// maxNamedDomains bounds the domains a skill's text is searched for.
+const maxNamedDomains = 256
+
 // namedHosts tells whether a skill names a host's owner in its own words:
 // the words of its files with every address taken out.
 type namedHosts struct {
 	words    map[string]bool
-	squashed string // the text's letters and digits, lowered
+	squashed string          // the text's letters and digits, lowered
+	known    map[string]bool // names' answers, by registered domain
 }
 
 // addressOrHostRE is an address or a host written out, which names nothing.
 var addressOrHostRE = regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.-]*://|[\w.+-]+@)[^\s"'<>)\]]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|ai|co|cloud|xyz|site|sh|me|info|tech|pro|run|work|page|tools|page|live|online|link|host|space|hub|so|gg|to|us|uk|de|ru|cn)\b`)
 
 func newNamedHosts(files []File) *namedHosts {
-	n := &namedHosts{words: map[string]bool{}}
+	n := &namedHosts{words: map[string]bool{}, known: map[string]bool{}}
 	var sq strings.Builder
 	for _, f := range files {
 		text := strings.ToLower(addressOrHostRE.ReplaceAllString(string(f.Data), " "))
@@ -573,12 +586,20 @@ func (n *namedHosts) names(host string) bool {
 	if err != nil {
 		return false
 	}
-	label, _, _ := strings.Cut(reg, ".")
-	if n.words[label] {
-		return true
+	// Each domain is looked for once, since the search runs through the
+	// whole skill, and a skill that sends secrets to more domains than
+	// maxNamedDomains names none of the others: it fails closed.
+	if named, ok := n.known[reg]; ok {
+		return named
 	}
+	if len(n.known) >= maxNamedDomains {
+		return false
+	}
+	label, _, _ := strings.Cut(reg, ".")
 	squashed := strings.ReplaceAll(label, "-", "")
-	return len(squashed) >= 6 && strings.Contains(n.squashed, squashed)
+	named := n.words[label] || len(squashed) >= 6 && strings.Contains(n.squashed, squashed)
+	n.known[reg] = named
+	return named
 }
 
 // A fork of a mail skill adds a recipient: every message the user sends
@@ -588,7 +609,7 @@ func (n *namedHosts) names(host string) bool {
 // (you@example.com) is the user's.
 
 // recipientsRE is what sets the recipients of a message.
-var recipientsRE = regexp.MustCompile(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b`)
+var recipientsRE = mustGate(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b`)
 
 // emailAddrRE is an address of mail written out, and its domain.
 var emailAddrRE = regexp.MustCompile(`\b[\w.+-]+@([a-zA-Z0-9][\w-]*(?:\.[\w-]+)*\.[a-zA-Z]{2,})\b`)
