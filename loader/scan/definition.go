@@ -97,21 +97,23 @@ func SkillFiles(dir string, files []File) []Finding {
 // only what the other rules do not withhold.
 func skillLexical(dir string, files []File) []Finding {
 	scanned := make([]*findings, len(files))
+	texts := make([]string, len(files))
 	for i, f := range files {
 		name := f.Path
 		if dir != "" {
 			name = dir + "/" + f.Path
 		}
+		texts[i] = string(f.Data)
 		d := &doc{}
-		d.add(name, string(f.Data))
+		d.add(name, texts[i])
 		scanned[i] = d.run(nil, fileKind(f.Path))
 	}
 	crossFileFlows(files, scanned)
-	foreignSecretSends(files, scanned)
-	addedRecipients(files, scanned)
+	foreignSecretSends(files, texts, scanned)
+	addedRecipients(files, texts, scanned)
 	var out []Finding
 	for i, fs := range scanned {
-		text := string(files[i].Data)
+		text := texts[i]
 		found := fs.sorted()
 		for j := range found {
 			found[j].Line = 1 + strings.Count(text[:found[j].Start], "\n")

@@ -43,7 +43,7 @@ var envRefRE = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)|\benviron(?:\.g
 // strongSecretRE is a secret that no service's API takes from a skill:
 // every secret at once (a CI run's secrets context, the whole
 // environment), or a login a credential helper or a client prints.
-var strongSecretRE = mustGate(`(?i)\btoJSON\(\s*secrets\s*\)|\bos\.environ\.copy\(\)|\bdict\(\s*os\.environ\s*\)|\{\s*\*\*os\.environ\s*\}|\bJSON\.stringify\(\s*process\.env\s*\)|\bObject\.(?:entries|assign\(\s*\{\s*\}\s*,)\s*\(?\s*process\.env\b|\bos\.Environ\(\)|\bENV\.to_h\b|(?:^|[\s;&|(]|\$\()(?:env|printenv|set)\s*(?:[|)]|$)|\bGet-ChildItem\s+env:` +
+var strongSecretRE = mustGate(`(?i)\btoJSON\(\s*secrets\s*\)|\bos\.environ\.copy\(\)|\bdict\(\s*os\.environ\s*\)|\{\s*\*\*os\.environ\s*\}|\bJSON\.stringify\(\s*process\.env\s*\)|\bObject\.(?:entries|assign\(\s*\{\s*\}\s*,)\s*\(?\s*process\.env\b|\bos\.Environ\(\)|\bENV\.to_h\b|(?:^|[\s;&|(]|\$\()(?:env|printenv)\s*(?:[|)]|$)|\bGet-ChildItem\s+env:` +
 	// A credential helper's or a client's answer with a login in it.
 	`|\bgit\s+credential(?:\s+fill\b|-\S+)|\bdocker-credential-\S+\s+get\b|\b(?:npm|pnpm|yarn)\s+config\s+get\s+\S*(?:_auth|[Aa]uthToken)|\bkubectl\s+get\s+[\w,/-]*\bsecrets?\b`)
 
@@ -92,19 +92,26 @@ var placeholderHostRE = regexp.MustCompile(`(?i)(?:^|\.)(?:example\.(?:com|org|n
 // web but its service's; a key of a service's API is sent to its service,
 // so one is flagged only when the skill also sends it somewhere else (a
 // host the user configures, another domain): the fork's second home.
-func foreignSecretSends(files []File, scanned []*findings) {
+//
+// texts are the files' texts, read once for every rule of the skill.
+func foreignSecretSends(files []File, texts []string, scanned []*findings) {
 	var sends []foreignSend
 	dests := map[string]map[string]bool{} // a secret's name: the domains it is sent to ("" for a host the user sets)
 	var settings map[string][]string
 	for i, f := range files {
-		raw := string(f.Data)
+		raw := texts[i]
 		if !strings.Contains(raw, "//") && !strings.Contains(raw, "@") {
 			continue
 		}
 		if settings == nil {
-			settings = settingsOf(files)
+			settings = settingsOf(texts)
 		}
 		for _, u := range sendUnits(raw, fileKind(f.Path)) {
+			// A unit that writes out no address and reads no variable
+			// of the environment sends no secret anywhere it could name.
+			if len(settings) == 0 && !strings.Contains(u.text, "//") && !strings.Contains(u.text, "@") && !mayReadEnv(u.text) {
+				continue
+			}
 			for _, s := range u.secretSends(dests, settings) {
 				s.file, s.at, s.end = i, u.start+s.at, u.start+s.end
 				sends = append(sends, s)
@@ -114,7 +121,7 @@ func foreignSecretSends(files []File, scanned []*findings) {
 	if len(sends) == 0 {
 		return
 	}
-	named := newNamedHosts(files)
+	named := newNamedHosts(texts)
 	flagged := make([]bool, len(files))
 	for _, s := range sends {
 		if flagged[s.file] || named.names(s.host) || !s.strong && !sentElsewhere(s, dests) {
@@ -223,29 +230,37 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 		if commentLine(text) {
 			continue
 		}
-		h := secretsIn(text, tainted, u.prose)
-		hosts := sendHosts(text, urls, settings, u.prose)
-		if !u.prose && len(hosts) > 0 && !sendCallRE.MatchString(text) {
+		// Only a statement that sends or sets a name is read for secrets.
+		send := sendCallRE.MatchString(text) || u.prose && proseSendVerbRE.MatchString(text)
+		var names []string
+		if !u.prose {
+			names = setNames(text)
+		}
+		if len(names) > 0 && !send && (strings.Contains(text, "://") || len(settings) > 0 && mayReadEnv(text)) {
 			// A name set to an address, written out or of a setting
 			// (BASE = os.environ.get("STRIPE_API_BASE", "https://…")),
 			// not to what a request to it answers.
-			for _, name := range setNames(text) {
+			hosts := sendHosts(text, urls, settings, false)
+			for _, name := range names {
 				urls[name] = addWords(urls[name], hosts)
 			}
 		}
+		if !send && len(names) == 0 {
+			continue
+		}
+		h := secretsIn(text, tainted, u.prose)
 		if !h.any() {
 			continue
 		}
-		if !u.prose {
-			for _, name := range setNames(text) {
-				t := tainted[name]
-				t.merge(h)
-				tainted[name] = t
-			}
+		for _, name := range names {
+			t := tainted[name]
+			t.merge(h)
+			tainted[name] = t
 		}
-		if !sendCallRE.MatchString(text) && (!u.prose || !proseSendVerbRE.MatchString(text)) {
+		if !send {
 			continue
 		}
+		hosts := sendHosts(text, urls, settings, u.prose)
 		for _, name := range h.names {
 			if dests[name] == nil {
 				dests[name] = map[string]bool{}
@@ -274,20 +289,33 @@ var envSettingRE = regexp.MustCompile(`(?m)(?:^|[\s;` + "`" + `])(?:export\s+|se
 
 // settingsOf returns the hosts each variable of the environment is set to
 // in a skill's files.
-func settingsOf(files []File) map[string][]string {
+func settingsOf(texts []string) map[string][]string {
 	out := map[string][]string{}
-	for _, f := range files {
-		raw := string(f.Data)
-		if !strings.Contains(raw, "://") {
-			continue
-		}
-		for _, m := range envSettingRE.FindAllStringSubmatch(raw, 64) {
-			name, addr := m[1], m[2]
-			if name == "" {
-				name, addr = m[3], m[4]
+	n := 0
+	for _, raw := range texts {
+		// Only a line that sets something to an address is read: most
+		// addresses are links.
+		for at := 0; n < 64; {
+			i := strings.Index(raw[at:], "://")
+			if i < 0 {
+				break
 			}
-			if h := urlHostRE.FindStringSubmatch(addr); h != nil {
-				out[name] = addWords(out[name], []string{strings.ToLower(h[1])})
+			start := strings.LastIndexByte(raw[:at+i], '\n') + 1
+			end := lineEnd(raw, at+i)
+			line := raw[start:end]
+			at = end
+			if !strings.Contains(line, "=") && !strings.Contains(line, "\":") {
+				continue
+			}
+			for _, m := range envSettingRE.FindAllStringSubmatch(line, 8) {
+				name, addr := m[1], m[2]
+				if name == "" {
+					name, addr = m[3], m[4]
+				}
+				if h := urlHostRE.FindStringSubmatch(addr); h != nil {
+					out[name] = addWords(out[name], []string{strings.ToLower(h[1])})
+					n++
+				}
 			}
 		}
 	}
@@ -388,11 +416,13 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 			h.services = addWords(h.services, []string{w})
 		}
 	}
-	for _, m := range envRefRE.FindAllStringSubmatch(text, 16) {
-		for _, g := range m[1:] {
-			if g != "" {
-				key(g)
-				break
+	if mayReadEnv(text) {
+		for _, m := range envRefRE.FindAllStringSubmatch(text, 16) {
+			for _, g := range m[1:] {
+				if g != "" {
+					key(g)
+					break
+				}
 			}
 		}
 	}
@@ -413,6 +443,12 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 		}
 	}
 	return h
+}
+
+// mayReadEnv reports whether text may read a variable of the environment
+// as envRefRE does: it holds one of the expression's marks.
+func mayReadEnv(text string) bool {
+	return strings.ContainsAny(text, "$%") || strings.Contains(text, "env") || strings.Contains(text, "ENV") || strings.Contains(text, "secrets.")
 }
 
 // dbAddressNameRE is the name of a database's address, which carries its
@@ -457,6 +493,10 @@ func serviceOf(name string) string {
 func setNames(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
+		// Every form setNameRE reads holds one of these.
+		if !strings.ContainsAny(line, "=(") && !strings.Contains(line, "for ") && !strings.Contains(line, " as ") {
+			continue
+		}
 		for _, m := range setNameRE.FindAllStringSubmatch(line, 2) {
 			for _, g := range m[1:] {
 				if g != "" {
@@ -483,7 +523,7 @@ func sendHosts(text string, urls, settings map[string][]string, prose bool) []st
 			out = addWords(out, []string{strings.ToLower(m[1])})
 		}
 	}
-	if len(settings) > 0 {
+	if len(settings) > 0 && mayReadEnv(text) {
 		for _, m := range envRefRE.FindAllStringSubmatch(text, 16) {
 			for _, g := range m[1:] {
 				if g != "" {
@@ -554,11 +594,11 @@ type namedHosts struct {
 // addressOrHostRE is an address or a host written out, which names nothing.
 var addressOrHostRE = regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.-]*://|[\w.+-]+@)[^\s"'<>)\]]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|ai|co|cloud|xyz|site|sh|me|info|tech|pro|run|work|page|tools|page|live|online|link|host|space|hub|so|gg|to|us|uk|de|ru|cn)\b`)
 
-func newNamedHosts(files []File) *namedHosts {
+func newNamedHosts(texts []string) *namedHosts {
 	n := &namedHosts{words: map[string]bool{}, known: map[string]bool{}}
 	var sq strings.Builder
-	for _, f := range files {
-		text := strings.ToLower(addressOrHostRE.ReplaceAllString(string(f.Data), " "))
+	for _, raw := range texts {
+		text := strings.ToLower(addressOrHostRE.ReplaceAllString(raw, " "))
 		for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !wordRune(r) }) {
 			n.words[w] = true
 		}
@@ -616,10 +656,10 @@ var emailAddrRE = regexp.MustCompile(`\b[\w.+-]+@([a-zA-Z0-9][\w-]*(?:\.[\w-]+)*
 
 // addedRecipients adds, to each file of a skill, a recipient written out
 // that the skill adds to the user's mail.
-func addedRecipients(files []File, scanned []*findings) {
+func addedRecipients(files []File, texts []string, scanned []*findings) {
 	var named *namedHosts
 	for i, f := range files {
-		raw := string(f.Data)
+		raw := texts[i]
 		if !strings.Contains(raw, "@") || !recipientsRE.MatchString(raw) {
 			continue
 		}
@@ -639,7 +679,7 @@ func addedRecipients(files []File, scanned []*findings) {
 						continue
 					}
 					if named == nil {
-						named = newNamedHosts(files)
+						named = newNamedHosts(texts)
 					}
 					if named.names(strings.ToLower(m[1])) {
 						continue
