@@ -23,8 +23,9 @@ import (
 // ("OpenWeatherMap's API key"), or as a host it gives only as a setting
 // ($GRAFANA_URL), which is the user's. The reading is per script and per
 // code block, with the names that hold a secret followed through
-// assignments; a paragraph of prose that gives a secret's name and an
-// address to send it to is read the same way.
+// assignments; a sentence of prose (a table's row, a list's item) that
+// gives a secret's name and an address to send it to is read the same
+// way.
 
 // secretNameRE is the name of a variable of the environment that holds a
 // secret: a key, a token, a password, a session, a database's address
@@ -75,7 +76,7 @@ var scpHostRE = regexp.MustCompile(`(?i)\b[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+):
 
 // setNameRE is the name a line of code sets, in the languages skills use:
 // a plain or an augmented assignment, an item of a dict or a list, a
-// shell's read or a loop's name.
+// with-statement's or a loop's name.
 var setNameRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+|my\s+|readonly\s+|declare\s+(?:-\w+\s+)?|set\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)*\s*(?::\s*[\w\[\], .|]+)?\s*(?:\+|\|\||\?\?|\.)?=[^=]|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|push|insert|add|write)\s*\(|\bas\s+([A-Za-z_]\w*)\s*:\s*$|^\s*for\s+([A-Za-z_]\w*)\b`)
 
 // genericServiceWords are words of a secret's name that name no service.
@@ -179,7 +180,8 @@ func (h *held) merge(o held) {
 func (h held) any() bool { return h.strong || len(h.names) > 0 }
 
 // A sendUnit is a script, a code block or a paragraph of prose, read on
-// its own: names set in one are not followed into another.
+// its own: names set in one are not followed into another. A paragraph
+// is read sentence by sentence.
 type sendUnit struct {
 	text  string
 	start int  // of text in its file
@@ -427,7 +429,7 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 		}
 	}
 	if prose {
-		// A paragraph names a secret in code, as a variable or a file.
+		// A sentence names a secret in code, as a variable or a file.
 		for _, m := range inlineNameRE.FindAllStringSubmatch(text, 16) {
 			key(m[1])
 		}
@@ -592,8 +594,9 @@ type namedHosts struct {
 }
 
 // addressOrHostRE is an address or a host written out, which names nothing.
-var addressOrHostRE = regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.-]*://|[\w.+-]+@)[^\s"'<>)\]]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|ai|co|cloud|xyz|site|sh|me|info|tech|pro|run|work|page|tools|page|live|online|link|host|space|hub|so|gg|to|us|uk|de|ru|cn)\b`)
+var addressOrHostRE = regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.-]*://|[\w.+-]+@)[^\s"'<>)\]]*|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|ai|co|cloud|xyz|site|sh|me|info|tech|pro|run|work|page|tools|live|online|link|host|space|hub|so|gg|to|us|uk|de|ru|cn)\b`)
 
+// newNamedHosts reads the words of a skill's texts.
 func newNamedHosts(texts []string) *namedHosts {
 	n := &namedHosts{words: map[string]bool{}, known: map[string]bool{}}
 	var sq strings.Builder
