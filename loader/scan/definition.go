@@ -109,8 +109,9 @@ func skillLexical(dir string, files []File) []Finding {
 		scanned[i] = d.run(nil, fileKind(f.Path))
 	}
 	crossFileFlows(files, scanned)
-	foreignSecretSends(files, texts, scanned)
-	addedRecipients(files, texts, scanned)
+	reading := newSkillReading(files, texts)
+	foreignSecretSends(reading, scanned)
+	addedRecipients(reading, scanned)
 	var out []Finding
 	for i, fs := range scanned {
 		text := texts[i]

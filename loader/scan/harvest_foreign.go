@@ -93,21 +93,18 @@ var placeholderHostRE = regexp.MustCompile(`(?i)(?:^|\.)(?:example\.(?:com|org|n
 // web but its service's; a key of a service's API is sent to its service,
 // so one is flagged only when the skill also sends it somewhere else (a
 // host the user configures, another domain): the fork's second home.
-//
-// texts are the files' texts, read once for every rule of the skill.
-func foreignSecretSends(files []File, texts []string, scanned []*findings) {
+func foreignSecretSends(r *skillReading, scanned []*findings) {
 	var sends []foreignSend
 	dests := map[string]map[string]bool{} // a secret's name: the domains it is sent to ("" for a host the user sets)
 	var settings map[string][]string
-	for i, f := range files {
-		raw := texts[i]
+	for i, raw := range r.texts {
 		if !strings.Contains(raw, "//") && !strings.Contains(raw, "@") {
 			continue
 		}
 		if settings == nil {
-			settings = settingsOf(texts)
+			settings = settingsOf(r.texts)
 		}
-		for _, u := range sendUnits(raw, fileKind(f.Path)) {
+		for _, u := range r.unitsOf(i) {
 			// A unit that writes out no address and reads no variable
 			// of the environment sends no secret anywhere it could name.
 			if len(settings) == 0 && !strings.Contains(u.text, "//") && !strings.Contains(u.text, "@") && !mayReadEnv(u.text) {
@@ -122,8 +119,8 @@ func foreignSecretSends(files []File, texts []string, scanned []*findings) {
 	if len(sends) == 0 {
 		return
 	}
-	named := newNamedHosts(texts)
-	flagged := make([]bool, len(files))
+	named := newNamedHosts(r.texts)
+	flagged := make([]bool, len(r.texts))
 	for _, s := range sends {
 		if flagged[s.file] || named.names(s.host) || !s.strong && !sentElsewhere(s, dests) {
 			continue
@@ -179,6 +176,28 @@ func (h *held) merge(o held) {
 
 func (h held) any() bool { return h.strong || len(h.names) > 0 }
 
+// skillReading is what the readings of where a skill's data goes share:
+// its files' texts, read once for every rule of the skill, and each
+// file's units, worked out when first asked.
+type skillReading struct {
+	files []File
+	texts []string
+	units [][]sendUnit
+	split []bool // whether units holds the file's units yet
+}
+
+func newSkillReading(files []File, texts []string) *skillReading {
+	return &skillReading{files: files, texts: texts, units: make([][]sendUnit, len(files)), split: make([]bool, len(files))}
+}
+
+// unitsOf returns the units of the skill's file i.
+func (r *skillReading) unitsOf(i int) []sendUnit {
+	if !r.split[i] {
+		r.units[i], r.split[i] = sendUnits(r.texts[i], fileKind(r.files[i].Path)), true
+	}
+	return r.units[i]
+}
+
 // A sendUnit is a script, a code block or a paragraph of prose, read on
 // its own: names set in one are not followed into another. A paragraph
 // is read sentence by sentence.
@@ -217,17 +236,22 @@ func sendUnits(raw string, k kind) []sendUnit {
 	return out
 }
 
+// parts returns the spans of the unit that are read one at a time: the
+// statements of code, the sentences of prose.
+func (u sendUnit) parts() [][2]int {
+	if u.prose {
+		return proseParts(u.text)
+	}
+	return statements(u.text)
+}
+
 // secretSends returns the unit's sends of a secret to a host foreign to
 // its service, and notes in dests where each key is sent.
 func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[string][]string) []foreignSend {
 	var out []foreignSend
 	tainted := map[string]held{}  // a name set from a secret
 	urls := map[string][]string{} // a name set to an address: its hosts
-	split := statements
-	if u.prose {
-		split = proseParts
-	}
-	for _, st := range split(u.text) {
+	for _, st := range u.parts() {
 		text := u.text[st[0]:st[1]]
 		if commentLine(text) {
 			continue
@@ -659,20 +683,15 @@ var emailAddrRE = regexp.MustCompile(`\b[\w.+-]+@([a-zA-Z0-9][\w-]*(?:\.[\w-]+)*
 
 // addedRecipients adds, to each file of a skill, a recipient written out
 // that the skill adds to the user's mail.
-func addedRecipients(files []File, texts []string, scanned []*findings) {
+func addedRecipients(r *skillReading, scanned []*findings) {
 	var named *namedHosts
-	for i, f := range files {
-		raw := texts[i]
+	for i, raw := range r.texts {
 		if !strings.Contains(raw, "@") || !recipientsRE.MatchString(raw) {
 			continue
 		}
 	units:
-		for _, u := range sendUnits(raw, fileKind(f.Path)) {
-			split := statements
-			if u.prose {
-				split = proseParts
-			}
-			for _, st := range split(u.text) {
+		for _, u := range r.unitsOf(i) {
+			for _, st := range u.parts() {
 				text := u.text[st[0]:st[1]]
 				if !recipientsRE.MatchString(text) {
 					continue
@@ -682,7 +701,7 @@ func addedRecipients(files []File, texts []string, scanned []*findings) {
 						continue
 					}
 					if named == nil {
-						named = newNamedHosts(texts)
+						named = newNamedHosts(r.texts)
 					}
 					if named.names(strings.ToLower(m[1])) {
 						continue

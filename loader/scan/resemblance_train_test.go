@@ -45,10 +45,9 @@ func TestTrainResemblance(t *testing.T) {
 		// model holds the threshold and minTerms, chosen on the figures
 		// cv prints and on the sets written after each model, before they
 		// joined the training: a skill withholds from 0.9, where no real
-		// skill of the development half does in cross-validation (8 of
-		// its 2,754 clean skills do, 2 of them attacks filed among the
-		// community skills); a tool's text is short, and is flagged from
-		// 0.9.
+		// skill of the development half does in cross-validation (a few
+		// of its 2,754 clean skills do; BENCHMARKS.md counts them); a
+		// tool's text is short, and is flagged from 0.9.
 		model linearModel
 	}{
 		{"skills", skills, linearModel{threshold: 0.9, minTerms: 200}},
