@@ -112,6 +112,7 @@ func skillLexical(dir string, files []File) []Finding {
 	reading := newSkillReading(files, texts)
 	foreignSecretSends(reading, scanned)
 	addedRecipients(reading, scanned)
+	silentSends(reading, scanned)
 	var out []Finding
 	for i, fs := range scanned {
 		text := texts[i]

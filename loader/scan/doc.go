@@ -150,7 +150,12 @@
 //     or to shun other servers' tools. A skill's program that runs what
 //     it downloads (exec of a fetched text, a feed's command handed to a
 //     shell, eval of a response's body) withholds: what runs is not in
-//     the skill for anyone to review (remote_code.go). Credentials
+//     the skill for anyone to review (remote_code.go); since version 18,
+//     so does an installer that hides what it runs: a command decoded at
+//     run time and run, a script downloaded from an address given as
+//     numbers and piped to a shell, a program in an archive locked with a
+//     password the skill gives, the forms the ClawHavoc campaign shipped
+//     its stealer in (hidden_install.go). Credentials
 //     picked out of files by their names (grep DB_PASS, API_KEY) are
 //     printed as a command prints one, and sent when what was printed
 //     reaches a request through a pipe, a file or a name, outside a
@@ -229,6 +234,19 @@
 //     when the skill also sends it elsewhere. A recipient written out
 //     that the skill adds to the user's mail (a BCC, one more address in
 //     a list) at a domain it does not name is read the same way.
+//     Version 18 follows a secret through a workflow step's environment
+//     (ALL: ${{ toJSON(secrets) }}), a command that prints a login in a
+//     sentence's inline code, and a token read from a document's field
+//     (t["refresh_token"]) sent to two domains; a key sent to a look-alike
+//     of its service (figma-edge.net) withholds when the skill also
+//     writes out the service's own address. A script's request that sends
+//     data to a fixed host and throws the answer away (output to
+//     /dev/null, a background job, an except that passes, a catch that
+//     does nothing, a beacon), to a host that is neither this machine's,
+//     a placeholder's, its key's service's nor one the skill names as a
+//     word, or that sends data to a catch-all address (a request catcher,
+//     a chat's webhook with its key written out), withholds
+//     (harvest_silent.go).
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave: forbids them, or runs after them
 //     to change what they returned (Shadowing; it needs the names of the

@@ -235,7 +235,7 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 	example := make([]bool, len(blocks)+1)
 	body := frontMatterEnd(raw)
 	for i, b := range blocks {
-		from := max(b.start-400, body, sectionStart(prose, b.start))
+		from := sectionStart(prose, b.start, max(b.start-400, body))
 		example[i] = (exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[min(from, b.start):b.start], " ")) ||
 			exampleLeadRE.MatchString(headingsAbove(prose, b.start))) &&
 			!runLead(prose, b.start)
@@ -939,10 +939,12 @@ var templateNameRE = regexp.MustCompile(`(?i)\S*(?:\.(?:example|sample|template|
 // key's does, not a host (keys.example.org) that holds the same word.
 var templateFileRE = regexp.MustCompile(`\.(?:example|sample|template|dist|pub)(?:$|[\s"'` + "`" + `)\],;:|>])|known_hosts|>>\s*\.gitignore`)
 
-// sectionStart is where the section that holds pos starts: the line after
-// the last heading above it, or 0.
-func sectionStart(text string, pos int) int {
-	for end := pos; end > 0; {
+// sectionStart is where the section that holds pos starts, from floor
+// on: the line after the last heading above pos, or floor when none lies
+// between them. Callers read no further up than floor, so the search
+// stops there: a file of many blocks and no headings costs one pass.
+func sectionStart(text string, pos, floor int) int {
+	for end := pos; end > max(floor, 0); {
 		start := strings.LastIndexByte(text[:end-1], '\n') + 1
 		line := text[start:end]
 		if n := len(line) - len(strings.TrimLeft(line, "#")); n > 0 && n < 7 && strings.HasPrefix(line[n:], " ") {
@@ -950,7 +952,7 @@ func sectionStart(text string, pos int) int {
 		}
 		end = start
 	}
-	return 0
+	return max(floor, 0)
 }
 
 // frontMatterEnd is where the body of a Markdown file with YAML front

@@ -73,7 +73,7 @@ func indentedCode(raw, prose string, k kind) func(start int, line string) bool {
 		case pre || indentedCommand(line):
 			if !inRun && start >= body {
 				heads := strings.Join(headings[:], "\n")
-				from := min(max(start-400, body, sectionStart(prose, start)), start)
+				from := min(sectionStart(prose, start, max(start-400, body)), start)
 				example = exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[from:start], " ")) || exampleLeadRE.MatchString(heads)
 			}
 			inRun = true
@@ -428,6 +428,9 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 	if at := remoteCodeAt(raw, lower, fenced); at >= 0 { // remote_code.go
 		fs.add(RuleHidden, SeverityWithhold, at, lineEnd(raw, at), "code that runs what it downloads, which no one reviewing the skill sees")
 	}
+	if s, e, what := hiddenRunAt(raw, prose, code); s >= 0 { // hidden_install.go
+		fs.add(RuleHidden, SeverityWithhold, s, e, what)
+	}
 	if s, e := hiddenFileSendAt(raw, lower, code); s >= 0 {
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "code that sends a file to an address hidden from a reader (given as numbers or decoded at run time)")
 	}
@@ -439,10 +442,11 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 var (
 	// encodeRE is code that encodes data as text a name can carry.
 	encodeRE = mustGate(`(?i)(?:^|[\s|;&($])(?:base64|base32|basenc|xxd|hexdump|od\s+-A)\b|\bb(?:32|64|16)encode\s*\(|\.hex\(\)|toString\(\s*["'](?:hex|base64)["']\s*\)|\bbtoa\s*\(`)
-	// dnsLabelRE is a lookup whose name begins with a value and ends in a
-	// domain written out: dig "${CHUNK}.data.example.net", f"{c}.x.io"
+	// dnsLabelRE is a lookup whose name begins with a value (or a few)
+	// and ends in a domain written out: dig "${CHUNK}.data.example.net",
+	// dig "${chunk}.${n}.${id}.x.example.net", f"{c}.x.io"
 	// to a resolver, dns.resolve(part + '.x.io'), socket.gethostbyname.
-	dnsLabelRE = mustGate(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?\$\{?\w+\}?\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|(?:dns|resolver)\.(?:resolve\w*|lookup|query))\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
+	dnsLabelRE = mustGate(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?\$\{?\w+\}?\.(?:\$\{?\w+\}?\.){0,4}(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|(?:dns|resolver)\.(?:resolve\w*|lookup|query))\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
 )
 
 // dnsTunnelAt returns the line of code that looks up names made of data

@@ -55,7 +55,7 @@ var secretCmdGated = gate(secretCmdRE)
 // secretFileRE is a file that holds secrets: a project's .env, a client's
 // login (.npmrc, .netrc, .pypirc, .git-credentials, .pgpass), a private
 // key, a cloud's or a cluster's credentials.
-var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w-]*\.tfvars|terraform\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json)(?:$|[\s"'),;*}])`)
+var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w*-]*\.tfvars|(?:terraform|\*)\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json)(?:$|[\s"'),;*}])`)
 
 // sendCallRE is a call that reaches a host: a request, a copy or a push to
 // a remote, a package manager's login set for a registry.
@@ -69,7 +69,7 @@ var urlHostRE = regexp.MustCompile(`(?i)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]*@
 
 // registryHostRE is a host a package manager's login is set for
 // (//registry.example.org/:_authToken=…).
-var registryHostRE = regexp.MustCompile(`(?:^|[\s"'])//([a-z0-9][\w-]*(?:\.[\w-]+)+)/:_auth`)
+var registryHostRE = regexp.MustCompile("(?:^|[\\s\"'`])//([a-z0-9][\\w-]*(?:\\.[\\w-]+)+)/:_auth")
 
 // scpHostRE is a host of a copy or a push over SSH (user@host:path).
 var scpHostRE = regexp.MustCompile(`(?i)\b[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+):`)
@@ -77,7 +77,7 @@ var scpHostRE = regexp.MustCompile(`(?i)\b[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+):
 // setNameRE is the name a line of code sets, in the languages skills use:
 // a plain or an augmented assignment, an item of a dict or a list, a
 // with-statement's or a loop's name.
-var setNameRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+|my\s+|readonly\s+|declare\s+(?:-\w+\s+)?|set\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)*\s*(?::\s*[\w\[\], .|]+)?\s*(?:\+|\|\||\?\?|\.)?=[^=]|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|push|insert|add|write)\s*\(|\bas\s+([A-Za-z_]\w*)\s*:\s*$|^\s*for\s+([A-Za-z_]\w*)\b`)
+var setNameRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+|my\s+|readonly\s+|declare\s+(?:-\w+\s+)?|set\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)*\s*(?::\s*[\w\[\], .|]+)?\s*(?:\+|\|\||\?\?|\.)?=[^=]|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|push|insert|add|write)\s*\(|\bas\s+([A-Za-z_]\w*)\s*:\s*$|^\s*for\s+([A-Za-z_]\w*)\b|^\s*for\s*\(\s*(?:const|let|var)\s+([A-Za-z_]\w*)\s+(?:of|in)\b|^\s*(?:-\s+)?([A-Z][A-Z0-9_]{2,})\s*:\s+\S|^\s*([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:=`)
 
 // genericServiceWords are words of a secret's name that name no service.
 var genericServiceWords = newWordSet("api", "app", "my", "the", "bot", "user", "secret", "access", "auth", "private", "client", "service", "db", "database", "prod", "dev", "test", "admin", "default", "personal", "oauth", "session", "master", "root", "web", "server", "remote", "local", "main", "key", "token", "password", "pass", "cli")
@@ -122,13 +122,41 @@ func foreignSecretSends(r *skillReading, scanned []*findings) {
 	named := newNamedHosts(r.texts)
 	flagged := make([]bool, len(r.texts))
 	for _, s := range sends {
-		if flagged[s.file] || named.names(s.host) || !s.strong && !sentElsewhere(s, dests) {
+		// A strong secret is the service's only by the host's own
+		// name, as a word: a host named after the skill
+		// (devsettings.cloud in a dev-settings-sync skill) is not.
+		if flagged[s.file] || s.strong && named.namesWord(s.host) || !s.strong && named.names(s.host) || !s.strong && !sentElsewhere(s, dests) && !lookAlike(s.host, s.services, r.texts) {
 			continue
 		}
 		flagged[s.file] = true
 		scanned[s.file].add(RuleExfiltrate, SeverityWithhold, s.at, s.end,
 			"a secret sent to "+s.host+", which is neither its service's host nor one the skill names")
 	}
+}
+
+// lookAlike reports a host made to pass for a service's own: its
+// registered name joins the service's name to another word with a
+// hyphen (figma-edge.net), while the skill also writes out an address at
+// the service's own domain (api.figma.com). A key sent there is sent to
+// whoever imitates its service, wherever else it goes.
+func lookAlike(host string, services []string, texts []string) bool {
+	label, _, _ := strings.Cut(registered(strings.Trim(host, "[]")), ".")
+	if !strings.Contains(label, "-") {
+		return false
+	}
+	for _, w := range services {
+		if !slices.Contains(strings.Split(label, "-"), w) {
+			continue
+		}
+		for _, raw := range texts {
+			for _, m := range urlHostRE.FindAllStringSubmatch(raw, 64) {
+				if own, _, _ := strings.Cut(registered(strings.ToLower(m[1])), "."); own == w {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // sentElsewhere reports whether a key sent to a foreign host is also sent
@@ -249,18 +277,30 @@ func (u sendUnit) parts() [][2]int {
 // its service, and notes in dests where each key is sent.
 func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[string][]string) []foreignSend {
 	var out []foreignSend
-	tainted := map[string]held{}  // a name set from a secret
-	urls := map[string][]string{} // a name set to an address: its hosts
+	tainted := map[string]held{}     // a name set from a secret
+	urls := map[string][]string{}    // a name set to an address: its hosts
+	remotes := map[string][]string{} // a name set to a remote of SSH: its hosts
 	for _, st := range u.parts() {
 		text := u.text[st[0]:st[1]]
 		if commentLine(text) {
 			continue
 		}
 		// Only a statement that sends or sets a name is read for secrets.
-		send := sendCallRE.MatchString(text) || u.prose && proseSendVerbRE.MatchString(text)
+		// A registry's login written for a host sends it there at the
+		// next install (//registry.example/:_authToken=…).
+		send := sendCallRE.MatchString(text) || u.prose && proseSendVerbRE.MatchString(text) || !u.prose && strings.Contains(text, "/:_auth") && registryHostRE.MatchString(text)
 		var names []string
 		if !u.prose {
 			names = setNames(text)
+		}
+		if len(names) > 0 && !send && strings.Contains(text, "@") {
+			// A name set to a remote (RELAY=sync@relay.example), which
+			// a copy over SSH sends to.
+			for _, m := range remoteRE.FindAllStringSubmatch(text, 4) {
+				for _, name := range names {
+					remotes[name] = addWords(remotes[name], []string{strings.ToLower(m[1])})
+				}
+			}
 		}
 		if len(names) > 0 && !send && (strings.Contains(text, "://") || len(settings) > 0 && mayReadEnv(text)) {
 			// A name set to an address, written out or of a setting
@@ -287,6 +327,11 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 			continue
 		}
 		hosts := sendHosts(text, urls, settings, u.prose)
+		if len(remotes) > 0 && copyCmdRE.MatchString(text) {
+			for _, w := range identRE.FindAllString(text, -1) {
+				hosts = addWords(hosts, remotes[w])
+			}
+		}
 		for _, name := range h.names {
 			if dests[name] == nil {
 				dests[name] = map[string]bool{}
@@ -307,6 +352,13 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 	}
 	return out
 }
+
+// remoteRE is a remote of SSH written out (sync@relay.example), and its
+// host; copyCmdRE, a command that copies to one.
+var (
+	remoteRE  = regexp.MustCompile(`\b[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+)\b`)
+	copyCmdRE = regexp.MustCompile(`\b(?:rsync|scp|sftp|ssh)\b`)
+)
 
 // envSettingRE is an address a skill sets a variable of the environment to,
 // in a shell, a .env file or an MCP client's settings: a script that
@@ -457,10 +509,21 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 		for _, m := range inlineNameRE.FindAllStringSubmatch(text, 16) {
 			key(m[1])
 		}
-		h.strong = h.strong || secretFileRE.MatchString(text)
+		h.strong = h.strong || secretFileRE.MatchString(text) || strings.Contains(text, "`") && secretCmdGated.MatchString(text)
 		return h
 	}
-	h.strong = h.strong || strongSecretRE.MatchString(text) || secretFileRE.MatchString(text) || secretCmdGated.MatchString(text)
+	if strings.Contains(text, "_") {
+		for _, m := range secretFieldRE.FindAllStringSubmatch(text, 8) {
+			h.names = addWords(h.names, []string{strings.ToLower(m[1])})
+		}
+	}
+	cmd := text
+	if strings.Contains(text, ",") {
+		// A command given as a list of words (exec.Command("git",
+		// "credential", "fill"), ["gh", "auth", "token"]) is read as one.
+		cmd = wordListRE.ReplaceAllString(text, " ")
+	}
+	h.strong = h.strong || strongSecretRE.MatchString(text) || secretFileRE.MatchString(text) || secretCmdGated.MatchString(cmd)
 	if len(tainted) > 0 {
 		for _, w := range identRE.FindAllString(text, -1) {
 			if t, ok := tainted[w]; ok {
@@ -470,6 +533,14 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 	}
 	return h
 }
+
+// secretFieldRE is a token read from a field of a parsed document (a
+// token file's refresh_token): a key like any other, which gives no
+// service.
+var secretFieldRE = regexp.MustCompile(`(?i)(?:\[\s*["']|\.get\(\s*["']|\.)(refresh_token|access_token|client_secret|id_token|session_token|auth_token)\b`)
+
+// wordListRE is what separates the words of a command given as a list.
+var wordListRE = regexp.MustCompile(`["']\s*,\s*["']`)
 
 // mayReadEnv reports whether text may read a variable of the environment
 // as envRefRE does: it holds one of the expression's marks.
@@ -515,13 +586,20 @@ func serviceOf(name string) string {
 	return w
 }
 
+// destructureRE is a loop that takes each item apart into names (for
+// (const [, host, tok] of tokens)): each name holds what the item does.
+var destructureRE = regexp.MustCompile(`^\s*for\s*\(\s*(?:const|let|var)\s+[\[{]([^\]}]*)[\]}]\s+of\b`)
+
 // setNames returns the names a statement of code sets.
 func setNames(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		// Every form setNameRE reads holds one of these.
-		if !strings.ContainsAny(line, "=(") && !strings.Contains(line, "for ") && !strings.Contains(line, " as ") {
+		if !strings.ContainsAny(line, "=(:") && !strings.Contains(line, "for ") && !strings.Contains(line, " as ") {
 			continue
+		}
+		if m := destructureRE.FindStringSubmatch(line); m != nil {
+			out = append(out, identRE.FindAllString(m[1], maxWords)...)
 		}
 		for _, m := range setNameRE.FindAllStringSubmatch(line, 2) {
 			for _, g := range m[1:] {
@@ -669,6 +747,19 @@ func (n *namedHosts) names(host string) bool {
 	return named
 }
 
+// namesWord reports whether the skill names the owner of host as a word
+// of its own (PagerDuty for api.pagerduty.com): a look-alike made from
+// the skill's name (gitmulti.dev in a git-multi-account skill) is named
+// only within words run together, which names does count.
+func (n *namedHosts) namesWord(host string) bool {
+	reg, err := publicsuffix.EffectiveTLDPlusOne(strings.Trim(host, "[]"))
+	if err != nil {
+		return false
+	}
+	label, _, _ := strings.Cut(reg, ".")
+	return n.words[label]
+}
+
 // A fork of a mail skill adds a recipient: every message the user sends
 // is copied to an address of the fork's (a BCC in a docstring, a list of
 // recipients with one more in it). The address is written out, at a
@@ -676,7 +767,7 @@ func (n *namedHosts) names(host string) bool {
 // (you@example.com) is the user's.
 
 // recipientsRE is what sets the recipients of a message.
-var recipientsRE = mustGate(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b`)
+var recipientsRE = mustGate(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b|\bforward(?:s|ed|ing)?\b`)
 
 // emailAddrRE is an address of mail written out, and its domain.
 var emailAddrRE = regexp.MustCompile(`\b[\w.+-]+@([a-zA-Z0-9][\w-]*(?:\.[\w-]+)*\.[a-zA-Z]{2,})\b`)
