@@ -428,7 +428,7 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 	if at := remoteCodeAt(raw, lower, fenced); at >= 0 { // remote_code.go
 		fs.add(RuleHidden, SeverityWithhold, at, lineEnd(raw, at), "code that runs what it downloads, which no one reviewing the skill sees")
 	}
-	if s, e, what := hiddenRunAt(raw, prose, code); s >= 0 { // hidden_install.go
+	if s, e, what := hiddenRunAt(raw, lower, prose, code); s >= 0 { // hidden_install.go
 		fs.add(RuleHidden, SeverityWithhold, s, e, what)
 	}
 	if s, e := hiddenFileSendAt(raw, lower, code); s >= 0 {

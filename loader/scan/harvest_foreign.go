@@ -586,6 +586,14 @@ func serviceOf(name string) string {
 	return w
 }
 
+// envKeyLine reports a line that may set a variable of the environment
+// as YAML does (an uppercase key: a workflow step's env), the one form
+// setNameRE reads with neither "=" nor "(".
+func envKeyLine(line string) bool {
+	t := strings.TrimLeft(line, " \t-")
+	return t != "" && t[0] >= 'A' && t[0] <= 'Z' && strings.Contains(t, ":")
+}
+
 // destructureRE is a loop that takes each item apart into names (for
 // (const [, host, tok] of tokens)): each name holds what the item does.
 var destructureRE = regexp.MustCompile(`^\s*for\s*\(\s*(?:const|let|var)\s+[\[{]([^\]}]*)[\]}]\s+of\b`)
@@ -595,7 +603,7 @@ func setNames(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		// Every form setNameRE reads holds one of these.
-		if !strings.ContainsAny(line, "=(:") && !strings.Contains(line, "for ") && !strings.Contains(line, " as ") {
+		if !strings.ContainsAny(line, "=(") && !strings.Contains(line, "for ") && !strings.Contains(line, " as ") && !envKeyLine(line) {
 			continue
 		}
 		if m := destructureRE.FindStringSubmatch(line); m != nil {

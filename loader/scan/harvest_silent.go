@@ -83,7 +83,12 @@ func (u sendUnit) silentSend(unnamed func(host string) bool) (at, end int, host 
 		}
 		send := sendCallRE.MatchString(text)
 		data := dataSendRE.MatchString(text) || dataArgument(text)
-		names := setNames(text)
+		// Only a statement that sends, carries data or writes out an
+		// address sets a name this reading follows.
+		var names []string
+		if send || data || strings.Contains(text, "://") {
+			names = setNames(text)
+		}
 		caught := strings.Contains(text, "://") && (catchAllRE.MatchString(text) || strings.Contains(text, "api.telegram.org/bot") && botTokenRE.MatchString(u.text))
 		if len(names) > 0 {
 			hosts := sendHosts(text, urls, nil, false)

@@ -36,9 +36,8 @@ var (
 // what it is, or -1. Commands are read where code runs (a program, a
 // fenced or indented block not presented as an example); a locked
 // archive is read in prose, paragraph by paragraph, where installers are
-// described.
-func hiddenRunAt(raw, prose string, code func(start int, line string) bool) (int, int, string) {
-	lower := strings.ToLower(raw)
+// described. lower is raw lowercased, for the gates.
+func hiddenRunAt(raw, lower, prose string, code func(start int, line string) bool) (int, int, string) {
 	decoded := decodedRunRE.mayMatchFolded(lower)
 	bare := strings.Contains(lower, "://") && bareRunRE.mayMatchFolded(lower)
 	for at := 0; (decoded || bare) && at < len(raw); {
