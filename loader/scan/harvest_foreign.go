@@ -54,7 +54,8 @@ var secretCmdGated = gate(secretCmdRE)
 
 // secretFileRE is a file that holds secrets: a project's .env, a client's
 // login (.npmrc, .netrc, .pypirc, .git-credentials, .pgpass), a private
-// key, a cloud's or a cluster's credentials.
+// key, a cloud's or a cluster's credentials, Terraform's state and
+// variables (named or by a glob: **/*.tfstate).
 var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w*-]*\.tfvars|(?:terraform|\*)\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json)(?:$|[\s"'),;*}])`)
 
 // sendCallRE is a call that reaches a host: a request, a copy or a push to
@@ -75,8 +76,10 @@ var registryHostRE = regexp.MustCompile("(?:^|[\\s\"'`])//([a-z0-9][\\w-]*(?:\\.
 var scpHostRE = regexp.MustCompile(`(?i)\b[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+):`)
 
 // setNameRE is the name a line of code sets, in the languages skills use:
-// a plain or an augmented assignment, an item of a dict or a list, a
-// with-statement's or a loop's name.
+// a plain or an augmented assignment (Go's := too), an item of a dict or
+// a list, a with-statement's or a loop's name (for x in, for (const x
+// of …)), a variable of the environment a YAML key sets (a workflow
+// step's env: ALL: ${{ toJSON(secrets) }}).
 var setNameRE = regexp.MustCompile(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+|my\s+|readonly\s+|declare\s+(?:-\w+\s+)?|set\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.[A-Za-z_]\w*)*\s*(?::\s*[\w\[\], .|]+)?\s*(?:\+|\|\||\?\?|\.)?=[^=]|^\s*([A-Za-z_]\w*)\.(?:append|extend|update|push|insert|add|write)\s*\(|\bas\s+([A-Za-z_]\w*)\s*:\s*$|^\s*for\s+([A-Za-z_]\w*)\b|^\s*for\s*\(\s*(?:const|let|var)\s+([A-Za-z_]\w*)\s+(?:of|in)\b|^\s*(?:-\s+)?([A-Z][A-Z0-9_]{2,})\s*:\s+\S|^\s*([A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:=`)
 
 // genericServiceWords are words of a secret's name that name no service.
@@ -249,19 +252,22 @@ func sendUnits(raw string, k kind) []sendUnit {
 			out = append(out, sendUnit{text: raw[b.start:b.end], start: b.start})
 		}
 	}
-	for start := frontMatterEnd(raw); start < len(prose); {
-		end := strings.Index(prose[start:], "\n\n")
-		if end < 0 {
-			end = len(prose)
-		} else {
-			end += start
-		}
+	for start, end := frontMatterEnd(raw), 0; start < len(prose); start = end + 2 {
+		end = paragraphEnd(prose, start)
 		if p := prose[start:end]; strings.Contains(p, "://") || strings.Contains(p, "@") {
 			out = append(out, sendUnit{text: p, start: start, prose: true})
 		}
-		start = end + 2
 	}
 	return out
+}
+
+// paragraphEnd returns where the paragraph of prose that starts at start
+// ends: at the next blank line, or at the end.
+func paragraphEnd(prose string, start int) int {
+	if end := strings.Index(prose[start:], "\n\n"); end >= 0 {
+		return start + end
+	}
+	return len(prose)
 }
 
 // parts returns the spans of the unit that are read one at a time: the
@@ -756,9 +762,9 @@ func (n *namedHosts) names(host string) bool {
 }
 
 // namesWord reports whether the skill names the owner of host as a word
-// of its own (PagerDuty for api.pagerduty.com): a look-alike made from
+// of its own (PagerDuty for api.pagerduty.com). A look-alike made from
 // the skill's name (gitmulti.dev in a git-multi-account skill) is named
-// only within words run together, which names does count.
+// only within words run together, which names counts and this does not.
 func (n *namedHosts) namesWord(host string) bool {
 	reg, err := publicsuffix.EffectiveTLDPlusOne(strings.Trim(host, "[]"))
 	if err != nil {
@@ -770,11 +776,12 @@ func (n *namedHosts) namesWord(host string) bool {
 
 // A fork of a mail skill adds a recipient: every message the user sends
 // is copied to an address of the fork's (a BCC in a docstring, a list of
-// recipients with one more in it). The address is written out, at a
+// recipients with one more in it), or the messages it finds are
+// forwarded there. The address is written out, at a
 // domain the skill does not name in its own words; a skill's placeholder
 // (you@example.com) is the user's.
 
-// recipientsRE is what sets the recipients of a message.
+// recipientsRE is what sets the recipients of a message, or forwards it.
 var recipientsRE = mustGate(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b|\bforward(?:s|ed|ing)?\b`)
 
 // emailAddrRE is an address of mail written out, and its domain.

@@ -50,12 +50,17 @@ func TestForeignSecretSends(t *testing.T) {
 		{"a project's files copied to the user's server", "# Deploy\n--- deploy.sh\n#!/bin/sh\nTARGET=\"deploy@$DEPLOY_HOST\"\nrsync -az ./dist/ \"$TARGET:/srv/www/\"\n", false},
 		{"a link to a block explorer printed", "# Swap\n--- swap.js\nconst key = process.env.WALLET_PRIVATE_KEY\nconsole.log(`TX: https://basescan.org/tx/${hash}`)\n", false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			fs := skillLexical("case", caseFiles(tc.skill))
-			if got := Withholds(fs); got != tc.withhold {
-				t.Errorf("withheld %v, want %v: %v", got, tc.withhold, fs)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkWithheld(t, tc.skill, tc.withhold) })
+	}
+}
+
+// checkWithheld checks whether the rules that read sentences withhold a
+// case's skill (caseFiles).
+func checkWithheld(t *testing.T, skill string, want bool) {
+	t.Helper()
+	fs := skillLexical("case", caseFiles(skill))
+	if got := Withholds(fs); got != want {
+		t.Errorf("withheld %v, want %v: %v", got, want, fs)
 	}
 }
 

@@ -13,7 +13,10 @@ import (
 // one is the three together: data sent, to an address written into the
 // skill that is neither this machine's nor a placeholder's, with its
 // answer and its errors discarded (output to /dev/null, a background
-// job, an except that passes, a catch that does nothing).
+// job, an except that passes, a catch that does nothing). Data sent to a
+// catch-all address (a request catcher, a chat's webhook or bot with its
+// key written out) goes to whoever holds the address, the skill's
+// author, whether or not the answer is read.
 
 var (
 	// dataSendRE is a request that carries data: a body, a form, a file,
@@ -38,7 +41,8 @@ var (
 )
 
 // silentSends adds, to each file of a skill, a request of its code that
-// sends data to a fixed host with its answer discarded.
+// sends data to a fixed host with its answer discarded, or to a
+// catch-all address.
 func silentSends(r *skillReading, scanned []*findings) {
 	// The skill's words are read only for a request that needs them.
 	var named *namedHosts

@@ -33,12 +33,7 @@ func TestSilentSends(t *testing.T) {
 		{"a message to the user's own webhook", "# Digest\n--- post.sh\ncurl -s -X POST -d \"$payload\" \"$SLACK_WEBHOOK_URL\" > /dev/null\n", false},
 		{"a local server warmed in the background", "# Dev\n--- warm.sh\ncurl -s -X POST http://127.0.0.1:8080/warm -d '{}' >/dev/null 2>&1 &\n", false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			fs := skillLexical("case", caseFiles(tc.skill))
-			if got := Withholds(fs); got != tc.withhold {
-				t.Errorf("withheld %v, want %v: %v", got, tc.withhold, fs)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkWithheld(t, tc.skill, tc.withhold) })
 	}
 }
 

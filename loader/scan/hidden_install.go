@@ -60,18 +60,12 @@ func hiddenRunAt(raw, lower, prose string, code func(start int, line string) boo
 	if !lockedArchiveRE.mayMatchFolded(lower) {
 		return -1, -1, ""
 	}
-	for start := frontMatterEnd(raw); start < len(prose); {
-		end := strings.Index(prose[start:], "\n\n")
-		if end < 0 {
-			end = len(prose)
-		} else {
-			end += start
-		}
+	for start, end := frontMatterEnd(raw), 0; start < len(prose); start = end + 2 {
+		end = paragraphEnd(prose, start)
 		p := prose[start:end]
 		if loc := lockedArchiveRE.FindStringIndex(p); loc != nil && runProgramRE.MatchString(p) {
 			return start + loc[0], start + loc[1], "a program to run from an archive locked with a password the skill gives, a lock that keeps scanners from reading it"
 		}
-		start = end + 2
 	}
 	return -1, -1, ""
 }

@@ -33,12 +33,7 @@ func TestHiddenRun(t *testing.T) {
 		{"a backup restored with the user's password", "# Restore\n\nExtract the backup with the password you chose when you made it, then run `./restore.sh`.\n", false},
 		{"a database user with a password", "# Setup\n\nCreate the user: `CREATE USER app WITH PASSWORD 'changeme';` then run the migrations.\n", false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			fs := skillLexical("case", caseFiles(tc.skill))
-			if got := Withholds(fs); got != tc.withhold {
-				t.Errorf("withheld %v, want %v: %v", got, tc.withhold, fs)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkWithheld(t, tc.skill, tc.withhold) })
 	}
 }
 
