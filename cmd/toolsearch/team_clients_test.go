@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -201,14 +203,21 @@ func (c *sessionClient) call(ctx context.Context, tool string, args map[string]a
 		c.cs.Close()
 		c.cs = nil
 		c.reconnects++
-		// A lost session is answered 404 before anything is done; other
-		// failures are the connection going away mid-call.
-		if strings.Contains(msg, "404") || strings.Contains(strings.ToLower(msg), "session not found") {
+		if lostSession(err) {
 			return msg, refused
 		}
 		return msg, cut
 	}
 	return resultText(res), resultOutcome(res)
+}
+
+// lostSession reports a call the server refused because it no longer
+// knows the session (a 404 before anything is done); any other failure
+// is the connection going away mid-call. It asks the SDK's error, not
+// the message: a message names the address, and a port such as 40429
+// holds "404".
+func lostSession(err error) bool {
+	return errors.Is(err, mcp.ErrSessionMissing)
 }
 
 func (c *sessionClient) close() {
@@ -254,6 +263,24 @@ func writeLoop(ctx context.Context, log *callLog, name, principal string, c call
 			case <-ctx.Done():
 			case <-time.After(pause):
 			}
+		}
+	}
+}
+
+// A call cut by a replica killed under it is no lost session, whatever
+// port the load balancer listens on.
+func TestTeamLostSession(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"the connection closed, on a port that holds 404", errors.New(`calling "tools/call": sending "tools/call": rejected by transport: Post "http://127.0.0.1:40429/mcp": EOF`), false},
+		{"the session gone", fmt.Errorf(`calling "tools/call": sending "tools/call": failed to connect (session ID: x): %w`, mcp.ErrSessionMissing), true},
+		{"a reset connection", errors.New(`Post "http://127.0.0.1:8404/mcp": read: connection reset by peer`), false},
+	} {
+		if got := lostSession(tc.err); got != tc.want {
+			t.Errorf("%s: lostSession = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
