@@ -54,10 +54,13 @@ var (
 	// assignRE is the name a line assigns (Python, JavaScript, a shell).
 	assignRE = mustGate(`^\s*(?:export\s+|const\s+|let\s+|var\s+|local\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=[^=]`)
 
+	// requestCatchers are the hosts that take any request and show it to
+	// whoever holds the address: request catchers and tunnels.
+	requestCatchers = `webhook\.site|requestbin\.\w+|requestcatcher\.com|pipedream\.net|hookbin\.com|beeceptor\.com|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|interact\.sh|oast\.(?:fun|me|pro|live|site|online)|burpcollaborator\.net`
 	// sinkHostRE is a host that takes whatever is sent to it and shows it
 	// to whoever made it: catch-all webhooks, tunnels, out-of-band
 	// collectors, pastebins, chat webhooks.
-	sinkHostRE = regexp.MustCompile(`(?i)\bwebhook\.site\b|\brequestbin\.\w+|\brequestcatcher\.com\b|\bpipedream\.net\b|\bhookbin\.com\b|\bbeeceptor\.com\b|\bngrok(?:-free)?\.(?:io|app|dev)\b|\btrycloudflare\.com\b|\binteract\.sh\b|\boast\.(?:fun|me|pro|live|site|online)\b|\bburpcollaborator\.net\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b|\bhooks\.slack\.com/services/T\w+/B\w+/\w+|\bapi\.telegram\.org/bot\d+:[\w-]+|\bfile\.io\b|\bcatbox\.moe\b|\bgofile\.io\b|\btmpfiles\.org\b|\bbashupload\.com\b|\btemp\.sh\b|\bpaste\.rs\b|\bdpaste\.(?:com|org)\b`)
+	sinkHostRE = regexp.MustCompile(`(?i)\b(?:` + requestCatchers + `)\b|\bpastebin\.com\b|\bpaste\.ee\b|\bhastebin\.com\b|\btransfer\.sh\b|\b0x0\.st\b|\btermbin\.com\b|\bix\.io\b|\bsprunge\.us\b|\bdiscord(?:app)?\.com/api/webhooks\b|\bhooks\.slack\.com/services/T\w+/B\w+/\w+|\bapi\.telegram\.org/bot\d+:[\w-]+|\bfile\.io\b|\bcatbox\.moe\b|\bgofile\.io\b|\btmpfiles\.org\b|\bbashupload\.com\b|\btemp\.sh\b|\bpaste\.rs\b|\bdpaste\.(?:com|org)\b`)
 	// hiddenHostRE is an address decoded at run time, or a public
 	// address given as numbers.
 	hiddenHostRE = mustGate(`(?i)\batob\s*\(|\bb64decode\s*\(|\bbase64\s+(?:-d|--decode)\b|\bfromCharCode\s*\(|\bBuffer\.from\([^)\n]*["']base64["']|https?://(?:\d{1,3}\.){3}\d{1,3}\b`)

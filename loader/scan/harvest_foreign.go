@@ -527,7 +527,7 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 	if strings.Contains(text, ",") {
 		// A command given as a list of words (exec.Command("git",
 		// "credential", "fill"), ["gh", "auth", "token"]) is read as one.
-		cmd = wordListRE.ReplaceAllString(text, " ")
+		cmd = argvLine(text)
 	}
 	h.strong = h.strong || strongSecretRE.MatchString(text) || secretFileRE.MatchString(text) || secretCmdGated.MatchString(cmd)
 	if len(tainted) > 0 {
@@ -544,9 +544,6 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 // token file's refresh_token): a key like any other, which gives no
 // service.
 var secretFieldRE = regexp.MustCompile(`(?i)(?:\[\s*["']|\.get\(\s*["']|\.)(refresh_token|access_token|client_secret|id_token|session_token|auth_token)\b`)
-
-// wordListRE is what separates the words of a command given as a list.
-var wordListRE = regexp.MustCompile(`["']\s*,\s*["']`)
 
 // mayReadEnv reports whether text may read a variable of the environment
 // as envRefRE does: it holds one of the expression's marks.

@@ -30,7 +30,7 @@ var (
 	// shows it to whoever holds it: a request catcher, a tunnel, a chat's
 	// webhook with its key written out. A skill's code that sends there
 	// sends to its author.
-	catchAllRE = mustGate(`(?i)\b(?:webhook\.site|requestbin\.\w+|requestcatcher\.com|pipedream\.net|hookbin\.com|beeceptor\.com|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|interact\.sh|oast\.(?:fun|me|pro|live|site|online)|burpcollaborator\.net)\b|\bdiscord(?:app)?\.com/api/webhooks/\d{6,}/[\w-]{20,}|\bhooks\.slack\.com/services/T\w+/B\w+/\w{8,}|\bapi\.telegram\.org/bot\d+:[\w-]{20,}`)
+	catchAllRE = mustGate(`(?i)\b(?:` + requestCatchers + `)\b|\bdiscord(?:app)?\.com/api/webhooks/\d{6,}/[\w-]{20,}|\bhooks\.slack\.com/services/T\w+/B\w+/\w{8,}|\bapi\.telegram\.org/bot\d+:[\w-]{20,}`)
 	// botTokenRE is a Telegram bot's key written out: a request to the
 	// bot API built from it sends to the chats of the key's owner.
 	botTokenRE = regexp.MustCompile(`\b\d{8,10}:[\w-]{30,}\b`)
@@ -94,8 +94,13 @@ func (u sendUnit) silentSend(unnamed func(host string) bool) (at, end int, host 
 			names = setNames(text)
 		}
 		caught := strings.Contains(text, "://") && (catchAllRE.MatchString(text) || strings.Contains(text, "api.telegram.org/bot") && botTokenRE.MatchString(u.text))
+		// The hosts a statement names: those a name it sets holds, and
+		// those a request it makes goes to.
+		var hosts []string
+		if len(names) > 0 || send {
+			hosts = sendHosts(text, urls, nil, false)
+		}
 		if len(names) > 0 {
-			hosts := sendHosts(text, urls, nil, false)
 			for _, name := range names {
 				if len(hosts) > 0 {
 					urls[name] = addWords(urls[name], hosts)
@@ -122,7 +127,6 @@ func (u sendUnit) silentSend(unnamed func(host string) bool) (at, end int, host 
 		if !data {
 			continue
 		}
-		hosts := sendHosts(text, urls, nil, false)
 		if caught && len(hosts) > 0 {
 			return st[0], st[1], hosts[0], true
 		}
