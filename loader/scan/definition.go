@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -106,13 +107,15 @@ func skillLexical(dir string, files []File) []Finding {
 		texts[i] = string(f.Data)
 		d := &doc{}
 		d.add(name, texts[i])
-		scanned[i] = d.run(nil, fileKind(f.Path))
+		scanned[i] = d.run(nil, fileKind(f))
 	}
 	crossFileFlows(files, scanned)
 	reading := newSkillReading(files, texts)
 	foreignSecretSends(reading, scanned)
 	addedRecipients(reading, scanned)
 	silentSends(reading, scanned)
+	publishedSecrets(files, texts, scanned)
+	allSecretsSteps(files, texts, scanned)
 	var out []Finding
 	for i, fs := range scanned {
 		text := texts[i]
@@ -129,19 +132,30 @@ func skillLexical(dir string, files []File) []Finding {
 }
 
 // fileKind is how a skill's file is read: Markdown and plain text as
-// instructions, anything else as code or data.
-func fileKind(p string) kind {
-	base := strings.ToLower(p[strings.LastIndex(p, "/")+1:])
+// instructions, anything else as code or data. A file with no extension
+// is a program when it starts with #! (a token helper, a git hook) or is
+// named as a build's file (a Makefile, a Dockerfile): it runs whatever its
+// name.
+func fileKind(f File) kind {
+	base := strings.ToLower(f.Path[strings.LastIndex(f.Path, "/")+1:])
 	ext := ""
 	if i := strings.LastIndex(base, "."); i > 0 {
 		ext = base[i:]
 	}
 	switch ext {
-	case ".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", "":
+	case "":
+		if bytes.HasPrefix(f.Data, []byte("#!")) || programFiles[base] {
+			return kindCode
+		}
+		return kindSkill
+	case ".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc":
 		return kindSkill
 	}
 	return kindCode
 }
+
+// programFiles are the names, with no extension, of files a build runs.
+var programFiles = map[string]bool{"makefile": true, "gnumakefile": true, "dockerfile": true, "containerfile": true, "jenkinsfile": true, "justfile": true, "rakefile": true, "gemfile": true, "procfile": true, "vagrantfile": true, "brewfile": true, "taskfile": true}
 
 func scanFile(file string, raw []byte, k kind) []Finding {
 	text := string(raw)

@@ -52,7 +52,7 @@ func crossFileFlows(files []File, scanned []*findings) {
 	}
 	parts := make([]fileCode, len(files))
 	for i, f := range files {
-		parts[i] = codeOf(string(f.Data), fileKind(f.Path))
+		parts[i] = codeOf(string(f.Data), fileKind(f))
 	}
 	ix := newNameIndex(files)
 	codeNames := make([]fileSet, len(files)) // the files each file's code names
@@ -60,7 +60,7 @@ func crossFileFlows(files []File, scanned []*findings) {
 	together := make([]fileSet, len(files))  // for a file that sends, the files one line names with it
 	line := newFileSet(len(files))
 	for i, p := range parts {
-		if scanned[i].codeReadAt > 0 && fileKind(files[i].Path) == kindCode {
+		if scanned[i].codeReadAt > 0 && fileKind(files[i]) == kindCode {
 			codeNames[i] = ix.named(p.code, nil)
 		}
 		if p.sendAt >= 0 {
@@ -85,7 +85,7 @@ func crossFileFlows(files []File, scanned []*findings) {
 	// script's imports read once.
 	mods := make([]map[string]bool, len(files))
 	imported := func(s, r int) bool {
-		if fileKind(files[s].Path) != kindCode || fileKind(files[r].Path) != kindCode {
+		if fileKind(files[s]) != kindCode || fileKind(files[r]) != kindCode {
 			return false
 		}
 		if mods[s] == nil {

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -100,12 +101,13 @@ func foreignSecretSends(r *skillReading, scanned []*findings) {
 	var sends []foreignSend
 	dests := map[string]map[string]bool{} // a secret's name: the domains it is sent to ("" for a host the user sets)
 	var settings map[string][]string
+	var creds map[string]held
 	for i, raw := range r.texts {
 		if !strings.Contains(raw, "//") && !strings.Contains(raw, "@") {
 			continue
 		}
 		if settings == nil {
-			settings = settingsOf(r.texts)
+			settings, creds = settingsOf(r.texts), usedCredentials(r.texts)
 		}
 		for _, u := range r.unitsOf(i) {
 			// A unit that writes out no address and reads no variable
@@ -113,7 +115,7 @@ func foreignSecretSends(r *skillReading, scanned []*findings) {
 			if len(settings) == 0 && !strings.Contains(u.text, "//") && !strings.Contains(u.text, "@") && !mayReadEnv(u.text) {
 				continue
 			}
-			for _, s := range u.secretSends(dests, settings) {
+			for _, s := range u.secretSends(dests, settings, creds) {
 				s.file, s.at, s.end = i, u.start+s.at, u.start+s.end
 				sends = append(sends, s)
 			}
@@ -128,6 +130,9 @@ func foreignSecretSends(r *skillReading, scanned []*findings) {
 		// A strong secret is the service's only by the host's own
 		// name, as a word: a host named after the skill
 		// (devsettings.cloud in a dev-settings-sync skill) is not.
+		if s.passedIn && !lookAlike(s.host, s.services, r.texts) {
+			continue
+		}
 		if flagged[s.file] || s.strong && named.namesWord(s.host) || !s.strong && named.names(s.host) || !s.strong && !sentElsewhere(s, dests) && !lookAlike(s.host, s.services, r.texts) {
 			continue
 		}
@@ -190,6 +195,7 @@ type foreignSend struct {
 	held
 	host          string
 	file, at, end int
+	passedIn      bool // host is one of the script's base addresses, the request's own address passed in
 }
 
 // held is what a statement, or a name, holds of secrets.
@@ -224,7 +230,7 @@ func newSkillReading(files []File, texts []string) *skillReading {
 // unitsOf returns the units of the skill's file i.
 func (r *skillReading) unitsOf(i int) []sendUnit {
 	if !r.split[i] {
-		r.units[i], r.split[i] = sendUnits(r.texts[i], fileKind(r.files[i].Path)), true
+		r.units[i], r.split[i] = sendUnits(r.texts[i], fileKind(r.files[i])), true
 	}
 	return r.units[i]
 }
@@ -280,10 +286,14 @@ func (u sendUnit) parts() [][2]int {
 }
 
 // secretSends returns the unit's sends of a secret to a host foreign to
-// its service, and notes in dests where each key is sent.
-func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[string][]string) []foreignSend {
+// its service, and notes in dests where each key is sent. The names the
+// skill uses as a credential (creds) hold a key wherever they are read.
+func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[string][]string, creds map[string]held) []foreignSend {
 	var out []foreignSend
-	tainted := map[string]held{}     // a name set from a secret
+	tainted := maps.Clone(creds) // a name set from a secret
+	if tainted == nil {
+		tainted = map[string]held{}
+	}
 	urls := map[string][]string{}    // a name set to an address: its hosts
 	remotes := map[string][]string{} // a name set to a remote of SSH: its hosts
 	for _, st := range u.parts() {
@@ -354,6 +364,60 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 				out = append(out, foreignSend{held: h, host: host, at: st[0], end: min(st[1], st[0]+200)})
 				break
 			}
+		}
+		if len(hosts) == 0 && !u.prose && len(urls) > 0 {
+			// A request to an address passed in (get(url) in a helper)
+			// goes to one the script builds from its base addresses:
+			// only a look-alike of the key's service among them tells.
+			for _, name := range slices.Sorted(maps.Keys(urls)) {
+				for _, host := range urls[name] {
+					if !ownHost(host, h.services) {
+						out = append(out, foreignSend{held: h, host: host, at: st[0], end: min(st[1], st[0]+200), passedIn: true})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// credentialUseRE is a variable of the environment a request uses as its
+// credential: curl's -u "$KEY:", an Authorization header, an API key's
+// header.
+var credentialUseRE = regexp.MustCompile(`(?i)(?:\s-u\s*["']?|\b(?:authorization:\s*(?:bearer|token|basic)\s+|(?:x-)?api-?key:\s*|private-token:\s*))\$\{?([A-Za-z_]\w*)\}?`)
+
+// usedCredentials returns the names whose value a skill's requests use as
+// a credential but that do not say they hold one (NEW_KEY in a key's
+// rotation), each with the service of the host it is used at: a key sent
+// to that host and to another is the fork's second home as much as a
+// STRIPE_SECRET_KEY would be.
+func usedCredentials(texts []string) map[string]held {
+	var out map[string]held
+	for _, raw := range texts {
+		if !strings.Contains(raw, "$") {
+			continue
+		}
+		for _, m := range credentialUseRE.FindAllStringSubmatchIndex(raw, 16) {
+			name := raw[m[2]:m[3]]
+			if secretName(name) || publicNameRE.MatchString(strings.ToUpper(name)) {
+				continue
+			}
+			start := strings.LastIndexByte(raw[:m[0]], '\n') + 1
+			h := urlHostRE.FindStringSubmatch(raw[start:lineEnd(raw, m[0])])
+			if h == nil {
+				continue
+			}
+			host := strings.ToLower(h[1])
+			if ownHost(host, nil) {
+				continue
+			}
+			if out == nil {
+				out = map[string]held{}
+			}
+			label, _, _ := strings.Cut(registered(host), ".")
+			t := out[name]
+			t.merge(held{names: []string{name}, services: []string{label}})
+			out[name] = t
 		}
 	}
 	return out
@@ -489,6 +553,10 @@ func secretsIn(text string, tainted map[string]held, prose bool) held {
 	key := func(name string) {
 		name = strings.TrimPrefix(name, "$")
 		if !secretName(name) {
+			// A name the skill uses as a credential holds one.
+			if t, ok := tainted[name]; ok {
+				h.merge(t)
+			}
 			return
 		}
 		if dbAddressNameRE.MatchString(name) {
