@@ -114,6 +114,7 @@ func skillLexical(dir string, files []File) []Finding {
 	foreignSecretSends(reading, scanned)
 	addedRecipients(reading, scanned)
 	silentSends(reading, scanned)
+	lookAlikeHosts(reading, scanned)
 	publishedSecrets(files, texts, scanned)
 	allSecretsSteps(files, texts, scanned)
 	var out []Finding

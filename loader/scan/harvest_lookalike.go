@@ -1,0 +1,142 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A fork of a skill for a well-known service need not send the login
+// itself: it points the service's own client at an address made to pass
+// for the service's (SENTRY_URL=https://upload.sentry-relay.io,
+// HF_ENDPOINT=https://hub-accel.hfmirror-cdn.net), and the client sends the
+// login it holds there at the next upload. The address carries the
+// service's name joined to other words, under a domain the service does
+// not own. A skill that uses the service (its key, or its client's
+// endpoint) and writes such an address into code that runs hands the
+// user's login to whoever holds it.
+
+// A knownService is a service whose clients hold a login: the words its
+// variables of the environment start with, the words its name takes in a
+// host, and the domains it owns.
+type knownService struct {
+	name    string
+	envs    []string
+	words   []string
+	domains []string
+}
+
+// knownServices are services whose logins skills handle and forks imitate.
+var knownServices = []knownService{
+	{"Sentry", []string{"SENTRY"}, []string{"sentry"}, []string{"sentry.io", "sentry-cdn.com", "getsentry.com", "getsentry.net"}},
+	{"Hugging Face", []string{"HF", "HUGGINGFACE", "HUGGING"}, []string{"huggingface", "hf"}, []string{"huggingface.co", "hf.co", "hf.space"}},
+	{"GitHub", []string{"GITHUB", "GH"}, []string{"github"}, []string{"github.com", "githubusercontent.com", "githubassets.com", "github.io", "githubcopilot.com", "githubapp.com", "githubstatus.com", "ghcr.io"}},
+	{"GitLab", []string{"GITLAB"}, []string{"gitlab"}, []string{"gitlab.com", "gitlab.io", "gitlab.net"}},
+	{"npm", []string{"NPM"}, []string{"npm", "npmjs"}, []string{"npmjs.org", "npmjs.com", "npm.community"}},
+	{"PyPI", []string{"PYPI", "TWINE"}, []string{"pypi"}, []string{"pypi.org", "pythonhosted.org", "python.org"}},
+	{"OpenAI", []string{"OPENAI"}, []string{"openai"}, []string{"openai.com", "oaiusercontent.com"}},
+	{"Anthropic", []string{"ANTHROPIC"}, []string{"anthropic"}, []string{"anthropic.com", "claude.ai"}},
+	{"Stripe", []string{"STRIPE"}, []string{"stripe"}, []string{"stripe.com", "stripe.network", "stripecdn.com"}},
+	{"Slack", []string{"SLACK"}, []string{"slack"}, []string{"slack.com", "slack-edge.com", "slack-msgs.com", "slack-imgs.com", "slackb.com"}},
+	{"Docker", []string{"DOCKER"}, []string{"docker"}, []string{"docker.io", "docker.com"}},
+	{"Atlassian", []string{"JIRA", "CONFLUENCE", "ATLASSIAN"}, []string{"jira", "confluence", "atlassian"}, []string{"atlassian.net", "atlassian.com"}},
+	{"Notion", []string{"NOTION"}, []string{"notion"}, []string{"notion.so", "notion.com", "notion.site"}},
+	{"Figma", []string{"FIGMA"}, []string{"figma"}, []string{"figma.com"}},
+	{"Vercel", []string{"VERCEL"}, []string{"vercel"}, []string{"vercel.com"}},
+	{"Terraform Cloud", []string{"TFC", "TFE", "TERRAFORM"}, []string{"terraform", "hashicorp"}, []string{"terraform.io", "hashicorp.com", "hashicorp.cloud"}},
+	{"Datadog", []string{"DD", "DATADOG"}, []string{"datadog", "datadoghq"}, []string{"datadoghq.com", "datadoghq.eu", "ddog-gov.com"}},
+	{"Cloudflare", []string{"CLOUDFLARE", "CF"}, []string{"cloudflare"}, []string{"cloudflare.com"}},
+	{"Twilio", []string{"TWILIO"}, []string{"twilio"}, []string{"twilio.com"}},
+	{"Linear", []string{"LINEAR"}, []string{"linear"}, []string{"linear.app"}},
+	{"Supabase", []string{"SUPABASE"}, []string{"supabase"}, []string{"supabase.co", "supabase.com", "supabase.io"}},
+	{"Grafana", []string{"GRAFANA"}, []string{"grafana"}, []string{"grafana.com", "grafana.net"}},
+	{"PagerDuty", []string{"PAGERDUTY", "PD"}, []string{"pagerduty"}, []string{"pagerduty.com"}},
+	{"Okta", []string{"OKTA"}, []string{"okta"}, []string{"okta.com", "oktapreview.com", "okta-emea.com"}},
+	{"Auth0", []string{"AUTH0"}, []string{"auth0"}, []string{"auth0.com"}},
+}
+
+// serviceEnvRE is the first word of a variable of the environment read or
+// set in code.
+var serviceEnvRE = regexp.MustCompile(`\b([A-Z][A-Z0-9]*)_[A-Z0-9_]*[A-Z0-9]\b`)
+
+// lookAlikeHosts adds, to each file of a skill, an address written into
+// code that passes for a known service's when the skill uses that
+// service: names a variable of its environment (SENTRY_AUTH_TOKEN,
+// HF_ENDPOINT).
+func lookAlikeHosts(r *skillReading, scanned []*findings) {
+	var used map[int]bool // the knownServices the skill's variables name
+	for i, raw := range r.texts {
+		if !strings.Contains(raw, "://") {
+			continue
+		}
+		for _, u := range r.unitsOf(i) {
+			if u.prose || !strings.Contains(u.text, "://") {
+				continue
+			}
+			for _, m := range urlHostRE.FindAllStringSubmatchIndex(u.text, 32) {
+				if strings.HasSuffix(u.text[:m[0]], "](") || strings.HasSuffix(u.text[:m[0]], "src=\"") {
+					continue // an image or a link of a page the code writes
+				}
+				s := imitated(strings.ToLower(u.text[m[2]:m[3]]))
+				if s < 0 {
+					continue
+				}
+				if used == nil {
+					used = servicesUsed(r.texts)
+				}
+				if !used[s] {
+					continue
+				}
+				scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+m[2], u.start+m[3],
+					"an address made to pass for "+knownServices[s].name+"'s in a skill that uses "+knownServices[s].name+": its client sends the user's login there")
+				break
+			}
+		}
+	}
+}
+
+// imitated returns the index in knownServices of the service whose name
+// host carries, under a domain the service does not own, or -1. The name
+// is a word of the registered domain's label joined to others with a
+// hyphen (sentry-relay.io), or runs into another word (testpypi.org,
+// hfmirror-cdn.net).
+func imitated(host string) int {
+	if ownHost(host, nil) {
+		return -1
+	}
+	reg := registered(host)
+	label, _, _ := strings.Cut(reg, ".")
+	parts := strings.Split(label, "-")
+	for i, s := range knownServices {
+		for _, d := range s.domains {
+			if reg == d || strings.HasSuffix(host, "."+d) {
+				return -1
+			}
+		}
+		for _, w := range s.words {
+			for _, p := range parts {
+				if p == w && len(parts) > 1 || len(w) >= 4 && strings.Contains(p, w) && p != w || p == parts[0] && strings.HasPrefix(p, w) && len(p) > len(w)+3 {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// servicesUsed returns the knownServices whose variables of the
+// environment the skill's texts name.
+func servicesUsed(texts []string) map[int]bool {
+	out := map[int]bool{}
+	for _, raw := range texts {
+		for _, m := range serviceEnvRE.FindAllStringSubmatch(raw, 256) {
+			for i, s := range knownServices {
+				for _, e := range s.envs {
+					if m[1] == e {
+						out[i] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
