@@ -115,6 +115,9 @@ func skillLexical(dir string, files []File) []Finding {
 	addedRecipients(reading, scanned)
 	silentSends(reading, scanned)
 	lookAlikeHosts(reading, scanned)
+	interceptedTraffic(reading, scanned)
+	forwardedAgents(reading, scanned)
+	secretImages(reading, scanned)
 	publishedSecrets(files, texts, scanned)
 	allSecretsSteps(files, texts, scanned)
 	var out []Finding

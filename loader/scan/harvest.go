@@ -128,6 +128,12 @@ var (
 		// The whole environment put in a request's payload.
 		// (A child process's env={**os.environ} is no send.)
 		`|\b(?:json|data|body|payload|params)["']?\s*[=:]\s*(?:dict\(\s*|\{\s*\*\*)?(?:os\.environ|process\.env)\s*[,)}\]]|\bjson\.dumps\(\s*os\.environ\b|\bJSON\.stringify\(\s*\{[^}\n]*\bprocess\.env\s*[,}]|\bObject\.(?:entries|assign)\(\s*(?:\{\}\s*,\s*)?process\.env\s*\)`)
+	// envGrepRE is the environment printed through a search for the
+	// variables a pattern names (env | grep -i _proxy), and the pattern.
+	envGrepRE = regexp.MustCompile(`(?i)\b(?:env|printenv)\s*\|\s*(?:grep|egrep|rg)\s+(?:-\w+\s+)*(?:-e\s+)?("[^"\n]*"|'[^'\n]*'|[^\s|;&]+)`)
+	// secretVarWordRE is a word of a pattern that picks secrets out of
+	// the environment.
+	secretVarWordRE = regexp.MustCompile(`(?i)key|token|secret|pass|pwd|cred|auth|session|cookie|aws|azure|gcp|google|github|gh_|api|private|seed|mnemonic|wallet|\.|\*|\\w|\[`)
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
@@ -238,10 +244,16 @@ func exampleBlocks(raw, prose string, blocks []codeBlock) []bool {
 		from := sectionStart(prose, b.start, max(b.start-400, body))
 		example[i] = (exampleLeadRE.MatchString(dottedRE.ReplaceAllString(prose[min(from, b.start):b.start], " ")) ||
 			exampleLeadRE.MatchString(headingsAbove(prose, b.start))) &&
-			!runLead(prose, b.start)
+			!runLead(prose, b.start) && !ownScriptRunRE.MatchString(raw[b.start:b.end])
 	}
 	return example
 }
+
+// ownScriptRunRE is a command that runs a script of the skill's own
+// (bash scripts/purge.sh): a block that runs one is a step of the
+// skill's procedure, whatever the prose around it says, not an attack
+// shown to be recognised.
+var ownScriptRunRE = regexp.MustCompile(`(?m)^\s*(?:\$\s+)?(?:(?:(?:ba|z)?sh|python3?|node|bun|deno|ruby|perl|pwsh|uv\s+run)\s+(?:\./)?|\./)scripts/[\w./-]+`)
 
 // runVerbRE is a verb that tells the agent to run what follows.
 var runVerbRE = regexp.MustCompile(`(?i)\b(?:run|execute|exec|paste|invoke|launch|enter|type|exfiltrate|send|upload|post)\b`)
@@ -531,7 +543,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		} else if code && exportSent < 0 && exportAt >= 0 && (containsAny(line, exportFiles) && fl.lineSends(line, lowLine) || fl.sendsTainted(line, lowLine)) {
 			exportSent = start
 		}
-		dump := code && envWords.in(lowLine) && envDumpRE.MatchString(line)
+		dump := code && envWords.in(lowLine) && envDumpRE.MatchString(line) && !namedVarsOnly(line)
 		if dump {
 			fl.readLoopNames(line)
 		}
@@ -1076,4 +1088,12 @@ func lineOf(lower, raw string, start, end int) string {
 		return lower[start:end]
 	}
 	return strings.ToLower(raw[start:end])
+}
+
+// namedVarsOnly reports a line that prints only the variables of the
+// environment a search names, none of them a secret's (env | grep -i
+// _proxy, printenv | grep ^LANG): a check of a setting, not a dump.
+func namedVarsOnly(line string) bool {
+	m := envGrepRE.FindStringSubmatch(line)
+	return m != nil && !secretVarWordRE.MatchString(strings.Trim(m[1], `"'`))
 }

