@@ -118,6 +118,7 @@ func skillLexical(dir string, files []File) []Finding {
 	interceptedTraffic(reading, scanned)
 	forwardedAgents(reading, scanned)
 	secretImages(reading, scanned)
+	ownCloudKeys(reading, scanned)
 	publishedSecrets(files, texts, scanned)
 	allSecretsSteps(files, texts, scanned)
 	var out []Finding
