@@ -119,6 +119,7 @@ func skillLexical(dir string, files []File) []Finding {
 	forwardedAgents(reading, scanned)
 	secretImages(reading, scanned)
 	ownCloudKeys(reading, scanned)
+	standingForwards(reading, scanned)
 	publishedSecrets(files, texts, scanned)
 	allSecretsSteps(files, texts, scanned)
 	var out []Finding

@@ -343,6 +343,12 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 			continue
 		}
 		hosts := sendHosts(text, urls, settings, u.prose)
+		if !u.prose && len(hosts) > 1 {
+			// A request to the key's service that carries another
+			// address in its body (an image to describe, a page to
+			// fetch) sends the key to the service alone.
+			hosts = bodyAddressesDropped(text, hosts, h.services)
+		}
 		if len(remotes) > 0 && copyCmdRE.MatchString(text) {
 			for _, w := range identRE.FindAllString(text, -1) {
 				hosts = addWords(hosts, remotes[w])
@@ -418,6 +424,27 @@ func usedCredentials(texts []string) map[string]held {
 			t := out[name]
 			t.merge(held{names: []string{name}, services: []string{label}})
 			out[name] = t
+		}
+	}
+	return out
+}
+
+// bodyAddressesDropped returns hosts without the addresses a statement
+// writes out after its first, when the first is the key's service's: the
+// request goes there, and the others are what it carries.
+func bodyAddressesDropped(text string, hosts, services []string) []string {
+	written := urlHostRE.FindAllStringSubmatch(text, 8)
+	if len(written) < 2 || !ownHost(strings.ToLower(written[0][1]), services) {
+		return hosts
+	}
+	var out []string
+	for _, host := range hosts {
+		carried := false
+		for _, m := range written[1:] {
+			carried = carried || strings.ToLower(m[1]) == host && host != strings.ToLower(written[0][1])
+		}
+		if !carried {
+			out = append(out, host)
 		}
 	}
 	return out

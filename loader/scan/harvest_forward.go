@@ -1,0 +1,88 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A fork can have a service send the user's data on for as long as the
+// account lives, with one call the skill presents as setup: a webhook
+// subscription, a destination, a status callback pointed at a host of its
+// own (PagerDuty's webhook_subscriptions with "url":
+// "https://feed.oncall-assist.example/ingest", Twilio's StatusCallback).
+// The address a user hands a service to call back is the user's: a
+// setting, a placeholder, a host the skill names as a word.
+
+var (
+	// forwardKeyRE is a field that tells a service where to send later,
+	// set to an address written out or held by a name.
+	forwardKeyRE = regexp.MustCompile(`(?i)["'\[]*(\w*(?:webhook|callback|hook|notif\w*|deliver\w*|forward\w*|destination|receiver|sink|ingest)\w*|url|uri|endpoint|address)["'\]]*\s*[:=]\s*\[?\s*(?:["']?(https?://[^\s"'\]]+)|([A-Za-z_]\w*))`)
+	// forwardWordRE is a word of a request that sets up a forward.
+	forwardWordRE = regexp.MustCompile(`(?i)webhook|subscription|callback|hooks\b|deliver|destination|forward|notif`)
+)
+
+// standingForwards adds, to each file of a skill, a request that hands a
+// service a fixed address of someone else's to send to.
+func standingForwards(r *skillReading, scanned []*findings) {
+	var named *namedHosts
+	for i, raw := range r.texts {
+		if !strings.Contains(raw, "://") || !forwardWordRE.MatchString(raw) {
+			continue
+		}
+	units:
+		for _, u := range r.unitsOf(i) {
+			if u.prose || !sendCallRE.MatchString(u.text) || !forwardWordRE.MatchString(u.text) {
+				continue
+			}
+			urls := map[string][]string{} // a name set to an address: its hosts
+			for _, st := range statements(u.text) {
+				text := u.text[st[0]:st[1]]
+				if commentLine(text) {
+					continue
+				}
+				if strings.Contains(text, "://") {
+					for _, name := range setNames(text) {
+						if hosts := sendHosts(text, nil, nil, true); len(hosts) > 0 {
+							urls[name] = addWords(urls[name], hosts)
+						}
+					}
+				}
+				if !forwardWordRE.MatchString(text) {
+					continue
+				}
+				var requested []string // the hosts the statement's request goes to
+				if sendCallRE.MatchString(text) {
+					requested = sendHosts(text, nil, nil, true)
+				}
+				for _, m := range forwardKeyRE.FindAllStringSubmatch(text, 8) {
+					key := strings.ToLower(m[1])
+					if (key == "url" || key == "uri" || key == "endpoint" || key == "address") && len(requested) == 0 {
+						continue // an address of a request, not one handed on
+					}
+					var hosts []string
+					if m[2] != "" {
+						if h := urlHostRE.FindStringSubmatch(m[2]); h != nil {
+							hosts = []string{strings.ToLower(h[1])}
+						}
+					} else {
+						hosts = urls[m[3]]
+					}
+					for _, host := range hosts {
+						if ownHost(host, nil) || len(requested) > 0 && registered(host) == registered(requested[0]) {
+							continue
+						}
+						if named == nil {
+							named = newNamedHosts(r.texts)
+						}
+						if named.namesWord(host) {
+							continue
+						}
+						scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+st[0], u.start+min(st[1], st[0]+200),
+							"a service told to send on to "+host+" from now on, an address the skill does not name")
+						break units
+					}
+				}
+			}
+		}
+	}
+}
