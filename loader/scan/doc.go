@@ -246,7 +246,23 @@
 //     a placeholder's, its key's service's nor one the skill names as a
 //     word, or that sends data to a catch-all address (a request catcher,
 //     a chat's webhook with its key written out), withholds
-//     (harvest_silent.go).
+//     (harvest_silent.go). Version 19 reads where else a skill's data
+//     goes: a secret posted to an issue, a gist or a comment, by gh, glab
+//     or a forge's API, or a file a command that prints one wrote
+//     (harvest_publish.go); every secret of a CI run given to one step
+//     (harvest_ci.go); an address made to pass for a known service's
+//     (sentry-relay.io, testpypi.org) in code of a skill that uses the
+//     service, where its client sends the login (harvest_lookalike.go);
+//     traffic routed through a fixed proxy with the checks of
+//     certificates off, the SSH agent forwarded to a fixed host, and an
+//     image whose address carries a secret (harvest_intercept.go); data
+//     written with a cloud key the skill writes out (harvest_ownkeys.go);
+//     and a service told to send on to a fixed address of someone else's,
+//     by a webhook subscription, a destination or a status callback
+//     (harvest_forward.go). A name the skill uses as a credential (curl
+//     -u "$NEW_KEY:") holds a key, a key sent through a helper is sent to
+//     the script's look-alike base address, a recipient may be kept in a
+//     name, and a file with no extension that starts with #! is code.
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave: forbids them, or runs after them
 //     to change what they returned (Shadowing; it needs the names of the

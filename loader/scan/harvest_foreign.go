@@ -57,7 +57,7 @@ var secretCmdGated = gate(secretCmdRE)
 // login (.npmrc, .netrc, .pypirc, .git-credentials, .pgpass), a private
 // key, a cloud's or a cluster's credentials, Terraform's state and
 // variables (named or by a glob: **/*.tfstate).
-var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w*-]*\.tfvars|(?:terraform|\*)\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json)(?:$|[\s"'),;*}])`)
+var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w*-]*\.tfvars|(?:terraform|\*)\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json|\.cargo/credentials(?:\.toml)?|\.gem/credentials|\.m2/settings(?:-security)?\.xml|\.gradle/gradle\.properties|\.composer/auth\.json|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.s3cfg|\.boto|\.my\.cnf|\.config/hub)(?:$|[\s"'),;*}])`)
 
 // sendCallRE is a call that reaches a host: a request, a copy or a push to
 // a remote, a package manager's login set for a registry.
@@ -874,7 +874,7 @@ func (n *namedHosts) namesWord(host string) bool {
 // (you@example.com) is the user's.
 
 // recipientsRE is what sets the recipients of a message, or forwards it.
-var recipientsRE = mustGate(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b|\bforward(?:s|ed|ing)?\b`)
+var recipientsRE = mustGate(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b|\bforward(?:s|ed|ing|To|_to|ingAddress|ing_address)?\b|\bredirect(?:To|_to)\b|\.share\s*\(|\badd_?[Cc]ollaborator\b`)
 
 // emailAddrRE is an address of mail written out, and its domain.
 var emailAddrRE = regexp.MustCompile(`\b[\w.+-]+@([a-zA-Z0-9][\w-]*(?:\.[\w-]+)*\.[a-zA-Z]{2,})\b`)
@@ -925,7 +925,7 @@ func addedRecipients(r *skillReading, scanned []*findings) {
 						continue
 					}
 					scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+st[0], u.start+min(st[1], st[0]+200),
-						"the user's mail copied to "+a+", an address the skill does not name")
+						"the user's mail or files copied or shared to "+a+", an address the skill does not name")
 					break units
 				}
 			}

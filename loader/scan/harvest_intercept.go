@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -70,25 +71,47 @@ func interceptedTraffic(r *skillReading, scanned []*findings) {
 // host it goes to.
 var agentForwardRE = regexp.MustCompile(`\bssh\s+(?:[^\n|;&]*?\s)?(?:-A\b|-o\s*ForwardAgent[= ]yes\b)[^\n|;&]*?\s[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+)\b`)
 
+// A build run on another's machine hands it the sources, the build's
+// secrets (docker buildx build --secret) and whatever it pushes: a skill
+// that points Docker at a fixed builder (--driver remote
+// tcp://pool.example, DOCKER_HOST=tcp://…) sends them there.
+
+// dockerRemoteRE is Docker pointed at a machine to build or run on, and
+// its host.
+var dockerRemoteRE = regexp.MustCompile(`(?:--driver\s+remote\s+|DOCKER_HOST\s*=\s*["']?|\bhost=)(?:tcp|ssh)://(?:[\w.-]+@)?([a-z0-9][\w-]*(?:\.[\w-]+)+)`)
+
 // forwardedAgents adds, to each file of a skill, code that forwards the
-// user's agent of SSH to a fixed public host.
+// user's agent of SSH, or Docker's builds, to a fixed public host.
 func forwardedAgents(r *skillReading, scanned []*findings) {
 	for i, raw := range r.texts {
-		if !strings.Contains(raw, "ssh") || !strings.Contains(raw, "-A") && !strings.Contains(raw, "ForwardAgent") {
+		agent := strings.Contains(raw, "ssh") && (strings.Contains(raw, "-A") || strings.Contains(raw, "ForwardAgent"))
+		docker := strings.Contains(raw, "tcp://") || strings.Contains(raw, "ssh://")
+		if !agent && !docker {
 			continue
 		}
 		for _, u := range r.unitsOf(i) {
 			if u.prose {
 				continue
 			}
-			for _, m := range agentForwardRE.FindAllStringSubmatchIndex(u.text, 8) {
-				host := strings.ToLower(u.text[m[2]:m[3]])
-				if ownHost(host, nil) || commentLine(u.text[strings.LastIndexByte(u.text[:m[0]], '\n')+1:m[0]]) {
+			for _, rd := range []struct {
+				re   *regexp.Regexp
+				on   bool
+				what string
+			}{
+				{agentForwardRE, agent, "the user's agent of SSH forwarded to %s, which can sign with the user's keys while connected"},
+				{dockerRemoteRE, docker, "Docker's builds sent to %s, a machine the skill chooses, with the sources and the build's secrets"},
+			} {
+				if !rd.on {
 					continue
 				}
-				scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+m[0], u.start+m[1],
-					"the user's agent of SSH forwarded to "+host+", which can sign with the user's keys while connected")
-				return
+				for _, m := range rd.re.FindAllStringSubmatchIndex(u.text, 8) {
+					host := strings.ToLower(u.text[m[2]:m[3]])
+					if ownHost(host, nil) || commentLine(u.text[strings.LastIndexByte(u.text[:m[0]], '\n')+1:m[0]]) {
+						continue
+					}
+					scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+m[0], u.start+m[1], fmt.Sprintf(rd.what, host))
+					return
+				}
 			}
 		}
 	}

@@ -33,7 +33,7 @@ var knownServices = []knownService{
 	{"GitLab", []string{"GITLAB"}, []string{"gitlab"}, []string{"gitlab.com", "gitlab.io", "gitlab.net"}},
 	{"npm", []string{"NPM"}, []string{"npm", "npmjs"}, []string{"npmjs.org", "npmjs.com", "npm.community"}},
 	{"PyPI", []string{"PYPI", "TWINE"}, []string{"pypi"}, []string{"pypi.org", "pythonhosted.org", "python.org"}},
-	{"OpenAI", []string{"OPENAI"}, []string{"openai"}, []string{"openai.com", "oaiusercontent.com"}},
+	{"OpenAI", []string{"OPENAI", "OAI"}, []string{"openai", "oai"}, []string{"openai.com", "oaiusercontent.com"}},
 	{"Anthropic", []string{"ANTHROPIC"}, []string{"anthropic"}, []string{"anthropic.com", "claude.ai"}},
 	{"Stripe", []string{"STRIPE"}, []string{"stripe"}, []string{"stripe.com", "stripe.network", "stripecdn.com"}},
 	{"Slack", []string{"SLACK"}, []string{"slack"}, []string{"slack.com", "slack-edge.com", "slack-msgs.com", "slack-imgs.com", "slackb.com"}},
@@ -72,6 +72,25 @@ var knownServices = []knownService{
 	{"Contentful", []string{"CONTENTFUL"}, []string{"contentful"}, []string{"contentful.com", "ctfassets.net"}},
 }
 
+// inlineSettingRE is inline code of prose that sets a variable of the
+// environment to an address.
+var inlineSettingRE = regexp.MustCompile("`(?:export\\s+|set\\s+|\\$env:)?[A-Z][A-Z0-9_]*\\s*=\\s*[\"']?https?://[^`\\s]+`")
+
+// spansHosts returns the submatch indexes of urlHostRE in the spans of
+// text.
+func spansHosts(text string, spans [][]int) [][]int {
+	var out [][]int
+	for _, sp := range spans {
+		for _, m := range urlHostRE.FindAllStringSubmatchIndex(text[sp[0]:sp[1]], 32) {
+			for j := range m {
+				m[j] += sp[0]
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // serviceEnvRE is the first word of a variable of the environment read or
 // set in code.
 var serviceEnvRE = regexp.MustCompile(`\b([A-Z][A-Z0-9]*)_[A-Z0-9_]*[A-Z0-9]\b`)
@@ -87,10 +106,16 @@ func lookAlikeHosts(r *skillReading, scanned []*findings) {
 			continue
 		}
 		for _, u := range r.unitsOf(i) {
-			if u.prose || !strings.Contains(u.text, "://") {
+			if !strings.Contains(u.text, "://") {
 				continue
 			}
-			for _, m := range urlHostRE.FindAllStringSubmatchIndex(u.text, 32) {
+			spans := [][]int{{0, len(u.text)}}
+			if u.prose {
+				// Prose is read only where its inline code sets a
+				// variable to an address (`export OPENAI_BASE_URL=…`).
+				spans = inlineSettingRE.FindAllStringIndex(u.text, 8)
+			}
+			for _, m := range spansHosts(u.text, spans) {
 				if strings.HasSuffix(u.text[:m[0]], "](") || strings.HasSuffix(u.text[:m[0]], "src=\"") {
 					continue // an image or a link of a page the code writes
 				}

@@ -86,7 +86,8 @@ func (u sendUnit) silentSend(unnamed func(host string) bool) (at, end int, host 
 			continue
 		}
 		send := sendCallRE.MatchString(text)
-		data := dataSendRE.MatchString(text) || dataArgument(text)
+		// A key in a header is data sent as much as a body is.
+		data := dataSendRE.MatchString(text) || dataArgument(text) || send && keyInHeader(text)
 		// Only a statement that sends, carries data or writes out an
 		// address sets a name this reading follows.
 		var names []string
@@ -285,4 +286,15 @@ func indentOf(line string) int {
 		}
 	}
 	return n
+}
+
+// keyInHeader reports a request that carries a secret of the environment
+// in a header (-H "Authorization: $CARGO_REGISTRY_TOKEN").
+func keyInHeader(text string) bool {
+	for _, m := range headerArgRE.FindAllString(text, 4) {
+		if len(secretsIn(m, nil, false).names) > 0 {
+			return true
+		}
+	}
+	return false
 }
