@@ -296,6 +296,7 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 	}
 	urls := map[string][]string{}    // a name set to an address: its hosts
 	remotes := map[string][]string{} // a name set to a remote of SSH: its hosts
+	passedIn := 0                    // requests to an address passed in, read
 	for _, st := range u.parts() {
 		text := u.text[st[0]:st[1]]
 		if commentLine(text) {
@@ -371,10 +372,11 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 				break
 			}
 		}
-		if len(hosts) == 0 && !u.prose && len(urls) > 0 {
+		if len(hosts) == 0 && !u.prose && len(urls) > 0 && passedIn < maxPassedIn {
 			// A request to an address passed in (get(url) in a helper)
 			// goes to one the script builds from its base addresses:
 			// only a look-alike of the key's service among them tells.
+			passedIn++
 			for _, name := range slices.Sorted(maps.Keys(urls)) {
 				for _, host := range urls[name] {
 					if !ownHost(host, h.services) {
@@ -387,10 +389,14 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 	return out
 }
 
+// maxPassedIn bounds the requests to an address passed in that a unit is
+// read for: each is matched against every base address of the script.
+const maxPassedIn = 8
+
 // credentialUseRE is a variable of the environment a request uses as its
 // credential: curl's -u "$KEY:", an Authorization header, an API key's
 // header.
-var credentialUseRE = regexp.MustCompile(`(?i)(?:\s-u\s*["']?|\b(?:authorization:\s*(?:bearer|token|basic)\s+|(?:x-)?api-?key:\s*|private-token:\s*))\$\{?([A-Za-z_]\w*)\}?`)
+var credentialUseRE = mustGate(`(?i)(?:\s-u\s*["']?|\b(?:authorization:\s*(?:bearer|token|basic)\s+|(?:x-)?api-?key:\s*|private-token:\s*))\$\{?([A-Za-z_]\w*)\}?`)
 
 // usedCredentials returns the names whose value a skill's requests use as
 // a credential but that do not say they hold one (NEW_KEY in a key's
@@ -400,7 +406,7 @@ var credentialUseRE = regexp.MustCompile(`(?i)(?:\s-u\s*["']?|\b(?:authorization
 func usedCredentials(texts []string) map[string]held {
 	var out map[string]held
 	for _, raw := range texts {
-		if !strings.Contains(raw, "$") {
+		if !strings.Contains(raw, "$") || !credentialUseRE.mayMatch(raw) {
 			continue
 		}
 		for _, m := range credentialUseRE.FindAllStringSubmatchIndex(raw, 16) {
@@ -873,7 +879,8 @@ func (n *namedHosts) namesWord(host string) bool {
 // domain the skill does not name in its own words; a skill's placeholder
 // (you@example.com) is the user's.
 
-// recipientsRE is what sets the recipients of a message, or forwards it.
+// recipientsRE is what sets the recipients of a message, forwards it (a
+// mail rule's forwardTo), or shares a document (sheet.share(…)).
 var recipientsRE = mustGate(`(?i)\bbcc\b|\bblind\s+(?:carbon\s+)?cop(?:y|ies)\b|\bto_addrs\b|\brcpts?\b|\brecipients\b|\bforward(?:s|ed|ing|To|_to|ingAddress|ing_address)?\b|\bredirect(?:To|_to)\b|\.share\s*\(|\badd_?[Cc]ollaborator\b`)
 
 // emailAddrRE is an address of mail written out, and its domain.
@@ -889,7 +896,7 @@ func addedRecipients(r *skillReading, scanned []*findings) {
 		}
 	units:
 		for _, u := range r.unitsOf(i) {
-			var held map[string][]string // a name of code set to addresses: their matches
+			var kept map[string][]string // a name of code set to addresses: the addresses
 			for _, st := range u.parts() {
 				text := u.text[st[0]:st[1]]
 				if !recipientsRE.MatchString(text) {
@@ -897,20 +904,20 @@ func addedRecipients(r *skillReading, scanned []*findings) {
 					// added where the name is.
 					if !u.prose && strings.Contains(text, "@") {
 						for _, name := range setNames(text) {
-							for _, m := range emailAddrRE.FindAllStringSubmatch(text, 4) {
-								if held == nil {
-									held = map[string][]string{}
+							for _, a := range emailAddrRE.FindAllString(text, 4) {
+								if kept == nil {
+									kept = map[string][]string{}
 								}
-								held[name] = append(held[name], m[0])
+								kept[name] = addWords(kept[name], []string{a})
 							}
 						}
 					}
 					continue
 				}
 				addrs := emailAddrRE.FindAllString(text, 4)
-				if len(held) > 0 {
+				if len(kept) > 0 {
 					for _, w := range identRE.FindAllString(text, -1) {
-						addrs = append(addrs, held[w]...)
+						addrs = append(addrs, kept[w]...)
 					}
 				}
 				for _, a := range addrs {

@@ -126,3 +126,21 @@ func TestForeignSecretSendsBounded(t *testing.T) {
 		t.Error("a script that posts secrets to thousands of hosts passes")
 	}
 }
+
+// TestForeignPassedInBounded reads a script with thousands of base
+// addresses and thousands of keyed requests to an address passed in: each
+// request is not matched against every address.
+func TestForeignPassedInBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import os, requests\nTOKEN = os.environ[\"FIGMA_TOKEN\"]\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "BASE%d = \"https://api%d.mirror-%d.net/v1\"\n", i, i, i)
+	}
+	for range 5000 {
+		b.WriteString("requests.get(url, headers={\"X-Figma-Token\": TOKEN})\n")
+	}
+	files := []File{{Path: "SKILL.md", Data: []byte("# Skill\n")}, {Path: "run.py", Data: []byte(b.String())}}
+	if fs := skillLexical("many", files); Withholds(fs) {
+		t.Errorf("withheld: %v", fs)
+	}
+}

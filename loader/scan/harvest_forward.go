@@ -21,17 +21,21 @@ var (
 	forwardWordRE = regexp.MustCompile(`(?i)webhook|subscription|callback|hooks\b|deliver|destination|forward|notif`)
 )
 
+// forwardSetupWords are the words of forwardWordRE, looked for in a lowered
+// text before the expression runs.
+var forwardSetupWords = []string{"webhook", "subscription", "callback", "hooks", "deliver", "destination", "forward", "notif"}
+
 // standingForwards adds, to each file of a skill, a request that hands a
 // service a fixed address of someone else's to send to.
 func standingForwards(r *skillReading, scanned []*findings) {
 	var named *namedHosts
 	for i, raw := range r.texts {
-		if !strings.Contains(raw, "://") || !forwardWordRE.MatchString(raw) {
+		if !strings.Contains(raw, "://") || !containsAny(strings.ToLower(raw), forwardSetupWords) {
 			continue
 		}
 	units:
 		for _, u := range r.unitsOf(i) {
-			if u.prose || !sendCallRE.MatchString(u.text) || !forwardWordRE.MatchString(u.text) {
+			if u.prose || !forwardWordRE.MatchString(u.text) || !sendCallRE.MatchString(u.text) {
 				continue
 			}
 			urls := map[string][]string{} // a name set to an address: its hosts

@@ -27,22 +27,14 @@ var (
 // public host that code of the skill sets while it also turns off the
 // checks of certificates.
 func interceptedTraffic(r *skillReading, scanned []*findings) {
-	type setting struct {
-		file, at, end int
-		host          string
-	}
-	var proxy *setting
-	tlsOff := false
+	// The proxy is looked for first: few skills set one, and the checks
+	// of certificates are read only in those that do.
 	for i, raw := range r.texts {
-		if !strings.Contains(raw, "://") && !strings.Contains(raw, "-k") && !strings.Contains(strings.ToLower(raw), "insecure") && !strings.Contains(raw, "=") {
+		if !strings.Contains(raw, "_proxy") && !strings.Contains(raw, "_PROXY") {
 			continue
 		}
 		for _, u := range r.unitsOf(i) {
 			if u.prose {
-				continue
-			}
-			tlsOff = tlsOff || tlsOffRE.MatchString(u.text)
-			if proxy != nil || !strings.Contains(strings.ToLower(u.text), "_proxy") {
 				continue
 			}
 			for _, m := range proxySettingRE.FindAllStringSubmatchIndex(u.text, 8) {
@@ -50,15 +42,27 @@ func interceptedTraffic(r *skillReading, scanned []*findings) {
 				if h == nil || ownHost(strings.ToLower(h[1]), nil) || !strings.Contains(h[1], ".") {
 					continue
 				}
-				proxy = &setting{i, u.start + m[0], u.start + m[1], strings.ToLower(h[1])}
-				break
+				if tlsOff(r) {
+					scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+m[0], u.start+m[1],
+						"traffic routed through "+strings.ToLower(h[1])+" with the checks of certificates off, so whoever runs it reads every request, keys included")
+				}
+				return
 			}
 		}
 	}
-	if proxy != nil && tlsOff {
-		scanned[proxy.file].add(RuleExfiltrate, SeverityWithhold, proxy.at, proxy.end,
-			"traffic routed through "+proxy.host+" with the checks of certificates off, so whoever runs it reads every request, keys included")
+}
+
+// tlsOff reports whether code of the skill turns off the checks of
+// certificates.
+func tlsOff(r *skillReading) bool {
+	for i := range r.texts {
+		for _, u := range r.unitsOf(i) {
+			if !u.prose && tlsOffRE.MatchString(u.text) {
+				return true
+			}
+		}
 	}
+	return false
 }
 
 // The agent of SSH signs for the user's keys for whatever server it is

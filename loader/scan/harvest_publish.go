@@ -19,6 +19,10 @@ import (
 // forge's client or a request to its API.
 var publishCmdRE = mustGate(`\b(?:gh|glab)\s+(?:issue|gist|pr|mr|release|snippet)\s+(?:create|comment|new|edit|note)\b|\bgh\s+api\b[^\n]*/(?:issues|gists|comments)\b|://[^\s"'<>]*/(?:issues|gists|comments|notes|snippets)(?:[/?"'\s]|$)`)
 
+// publishWords are what a text that holds a command of publishCmdRE
+// holds, looked for before the expression runs.
+var publishWords = []string{"gh ", "glab ", "/issues", "/gists", "/comments", "/notes", "/snippets"}
+
 // writtenFileRE is a file a command's output is written to.
 var writtenFileRE = regexp.MustCompile(`(?:>>?|\btee\s+(?:-a\s+)?|\s-o\s+|--output[=\s])\s*["']?([~/$\w.{}-][^\s"';|&)>]*)`)
 
@@ -33,19 +37,19 @@ const maxPublishLines = 8
 // block or a line of Markdown that is not an example of an attack.
 func publishedSecrets(files []File, texts []string, scanned []*findings) {
 	for i, raw := range texts {
-		if !publishCmdRE.mayMatch(raw) {
+		if !containsAny(raw, publishWords) || !publishCmdRE.mayMatch(raw) {
 			continue
 		}
 		k := fileKind(files[i])
 		var blocks []codeBlock
-		var example []bool
-		if k == kindSkill {
-			var prose string
-			prose, blocks = maskCode(raw)
-			example = exampleBlocks(raw, prose, blocks)
-		}
+		var example []bool   // worked out at the first command
 		var written []string // files a secret is written to
 		for _, m := range publishCmdRE.FindAllStringIndex(raw, 16) {
+			if k == kindSkill && example == nil {
+				var prose string
+				prose, blocks = maskCode(raw)
+				example = exampleBlocks(raw, prose, blocks)
+			}
 			if b := blockIndex(blocks, m[0]); b >= 0 && example[b] {
 				continue
 			}
