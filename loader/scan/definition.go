@@ -120,8 +120,8 @@ func skillLexical(dir string, files []File) []Finding {
 	secretImages(reading, scanned)
 	ownCloudKeys(reading, scanned)
 	standingForwards(reading, scanned)
-	publishedSecrets(files, texts, scanned)
-	allSecretsSteps(files, texts, scanned)
+	publishedSecrets(reading, scanned)
+	allSecretsSteps(reading, scanned)
 	var out []Finding
 	for i, fs := range scanned {
 		text := texts[i]

@@ -22,8 +22,8 @@ var allSecretsRE = regexp.MustCompile(`(?i)\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}
 // given every secret of the run. Workflows are read where code runs: a
 // file of code or a block of Markdown that is not an example of an
 // attack.
-func allSecretsSteps(files []File, texts []string, scanned []*findings) {
-	for i, raw := range texts {
+func allSecretsSteps(r *skillReading, scanned []*findings) {
+	for i, raw := range r.texts {
 		if !strings.Contains(raw, "secrets") {
 			continue
 		}
@@ -31,7 +31,7 @@ func allSecretsSteps(files []File, texts []string, scanned []*findings) {
 		if m == nil {
 			continue
 		}
-		if fileKind(files[i]) == kindSkill {
+		if fileKind(r.files[i]) == kindSkill {
 			prose, blocks := maskCode(raw)
 			b := blockIndex(blocks, m[0])
 			if b < 0 || exampleBlocks(raw, prose, blocks)[b] {

@@ -124,7 +124,7 @@ func foreignSecretSends(r *skillReading, scanned []*findings) {
 	if len(sends) == 0 {
 		return
 	}
-	named := newNamedHosts(r.texts)
+	named := r.named()
 	flagged := make([]bool, len(r.texts))
 	for _, s := range sends {
 		// A strong secret is the service's only by the host's own
@@ -220,11 +220,21 @@ type skillReading struct {
 	files []File
 	texts []string
 	units [][]sendUnit
-	split []bool // whether units holds the file's units yet
+	split []bool      // whether units holds the file's units yet
+	words *namedHosts // the skill's words, read when first asked
 }
 
 func newSkillReading(files []File, texts []string) *skillReading {
 	return &skillReading{files: files, texts: texts, units: make([][]sendUnit, len(files)), split: make([]bool, len(files))}
+}
+
+// named returns what the skill's words name, read once for the readings
+// that ask.
+func (r *skillReading) named() *namedHosts {
+	if r.words == nil {
+		r.words = newNamedHosts(r.texts)
+	}
+	return r.words
 }
 
 // unitsOf returns the units of the skill's file i.
@@ -889,7 +899,6 @@ var emailAddrRE = regexp.MustCompile(`\b[\w.+-]+@([a-zA-Z0-9][\w-]*(?:\.[\w-]+)*
 // addedRecipients adds, to each file of a skill, a recipient written out
 // that the skill adds to the user's mail.
 func addedRecipients(r *skillReading, scanned []*findings) {
-	var named *namedHosts
 	for i, raw := range r.texts {
 		if !strings.Contains(raw, "@") || !recipientsRE.MatchString(raw) {
 			continue
@@ -925,10 +934,7 @@ func addedRecipients(r *skillReading, scanned []*findings) {
 					if ownHost(domain, nil) {
 						continue
 					}
-					if named == nil {
-						named = newNamedHosts(r.texts)
-					}
-					if named.names(domain) {
+					if r.named().names(domain) {
 						continue
 					}
 					scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+st[0], u.start+min(st[1], st[0]+200),

@@ -28,7 +28,6 @@ var forwardSetupWords = []string{"webhook", "subscription", "callback", "hooks",
 // standingForwards adds, to each file of a skill, a request that hands a
 // service a fixed address of someone else's to send to.
 func standingForwards(r *skillReading, scanned []*findings) {
-	var named *namedHosts
 	for i, raw := range r.texts {
 		if !strings.Contains(raw, "://") || !containsAny(strings.ToLower(raw), forwardSetupWords) {
 			continue
@@ -75,10 +74,7 @@ func standingForwards(r *skillReading, scanned []*findings) {
 						if ownHost(host, nil) || len(requested) > 0 && registered(host) == registered(requested[0]) {
 							continue
 						}
-						if named == nil {
-							named = newNamedHosts(r.texts)
-						}
-						if named.namesWord(host) {
+						if r.named().namesWord(host) {
 							continue
 						}
 						scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+st[0], u.start+min(st[1], st[0]+200),

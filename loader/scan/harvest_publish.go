@@ -35,15 +35,15 @@ const maxPublishLines = 8
 // wrote (kubectl config view --raw > report.txt, then --body-file
 // report.txt). Commands are read where code runs: in a program, in a
 // block or a line of Markdown that is not an example of an attack.
-func publishedSecrets(files []File, texts []string, scanned []*findings) {
-	for i, raw := range texts {
+func publishedSecrets(r *skillReading, scanned []*findings) {
+	for i, raw := range r.texts {
 		if !containsAny(raw, publishWords) || !publishCmdRE.mayMatch(raw) {
 			continue
 		}
-		k := fileKind(files[i])
+		k := fileKind(r.files[i])
 		var blocks []codeBlock
 		var example []bool   // worked out at the first command
-		var written []string // files a secret is written to
+		var written []string // files a secret is written to before the first command read
 		for _, m := range publishCmdRE.FindAllStringIndex(raw, 16) {
 			if k == kindSkill && example == nil {
 				var prose string

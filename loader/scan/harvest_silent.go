@@ -45,13 +45,7 @@ var (
 // catch-all address.
 func silentSends(r *skillReading, scanned []*findings) {
 	// The skill's words are read only for a request that needs them.
-	var named *namedHosts
-	unnamed := func(host string) bool {
-		if named == nil {
-			named = newNamedHosts(r.texts)
-		}
-		return !named.namesWord(host)
-	}
+	unnamed := func(host string) bool { return !r.named().namesWord(host) }
 	for i, raw := range r.texts {
 		if !strings.Contains(raw, "://") || !dataSendRE.mayMatch(raw) {
 			continue
