@@ -166,18 +166,26 @@ func imitated(host string) int {
 	return -1
 }
 
+// servicesByEnv is knownServices by the words their variables of the
+// environment start with.
+var servicesByEnv = func() map[string][]int {
+	out := map[string][]int{}
+	for i, s := range knownServices {
+		for _, e := range s.envs {
+			out[e] = append(out[e], i)
+		}
+	}
+	return out
+}()
+
 // servicesUsed returns the knownServices whose variables of the
 // environment the skill's texts name.
 func servicesUsed(texts []string) map[int]bool {
 	out := map[int]bool{}
 	for _, raw := range texts {
 		for _, m := range serviceEnvRE.FindAllStringSubmatch(raw, 256) {
-			for i, s := range knownServices {
-				for _, e := range s.envs {
-					if m[1] == e {
-						out[i] = true
-					}
-				}
+			for _, i := range servicesByEnv[m[1]] {
+				out[i] = true
 			}
 		}
 	}
