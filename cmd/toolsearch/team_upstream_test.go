@@ -161,7 +161,10 @@ func (u *teamUpstream) received() map[string]int {
 // watched: each login starts a lineage (the tokens an authorization code
 // and its refreshes issued), so that the test can tell whose login a call
 // carried and count refreshes per login, and a refresh the server refused
-// (a retired refresh token spent by a racing replica) is counted apart.
+// (a retired refresh token spent again) is kept apart, with what became
+// of the tokens its first spending issued: a refresh is lost, not raced,
+// when a replica killed with SIGKILL spent the refresh token and died
+// before it stored what the server answered, so that nobody ever used it.
 type teamAuth struct {
 	as *authserver.Server
 
@@ -169,7 +172,29 @@ type teamAuth struct {
 	lineages  int
 	byToken   map[string]string // access or refresh token -> lineage
 	refreshes map[string][]time.Time
-	refused   int
+	spent     map[string]spending // refresh token -> its answered refresh
+	used      map[string]bool     // tokens presented since they were issued
+	refused   []refusal
+
+	// onRefresh, when set, runs after the server answered a refresh of
+	// the lineage and before the answer is sent: a test kills the replica
+	// that asked, as SIGKILL may between the two.
+	onRefresh func(lineage string)
+}
+
+// spending is a refresh token's answered refresh: when, and the tokens it
+// issued.
+type spending struct {
+	at              time.Time
+	access, refresh string
+}
+
+// refusal is a refresh the server refused, with the spending of the same
+// refresh token it answered before, if any.
+type refusal struct {
+	lineage string
+	at      time.Time
+	first   *spending
 }
 
 func newTeamAuth(ttl time.Duration) *teamAuth {
@@ -177,6 +202,8 @@ func newTeamAuth(ttl time.Duration) *teamAuth {
 		as:        authserver.New(authserver.Options{Scopes: []string{"team"}, AccessTTL: ttl}),
 		byToken:   map[string]string{},
 		refreshes: map[string][]time.Time{},
+		spent:     map[string]spending{},
+		used:      map[string]bool{},
 	}
 }
 
@@ -196,6 +223,7 @@ func (a *teamAuth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	json.Unmarshal(rec.Body.Bytes(), &tok)
 	a.mu.Lock()
+	var hook func()
 	switch form.Get("grant_type") {
 	case "authorization_code":
 		if tok.Access != "" {
@@ -204,15 +232,29 @@ func (a *teamAuth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a.byToken[tok.Access], a.byToken[tok.Refresh] = l, l
 		}
 	case "refresh_token":
-		l := a.byToken[form.Get("refresh_token")]
+		rt := form.Get("refresh_token")
+		l := a.byToken[rt]
+		a.used[rt] = true
 		if tok.Access == "" {
-			a.refused++
+			f := refusal{lineage: l, at: time.Now()}
+			if s, ok := a.spent[rt]; ok {
+				f.first = &s
+			}
+			a.refused = append(a.refused, f)
 		} else {
 			a.byToken[tok.Access], a.byToken[tok.Refresh] = l, l
 			a.refreshes[l] = append(a.refreshes[l], time.Now())
+			a.spent[rt] = spending{at: time.Now(), access: tok.Access, refresh: tok.Refresh}
+			if a.onRefresh != nil {
+				on := a.onRefresh
+				hook = func() { on(l) }
+			}
 		}
 	}
 	a.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
 	}
@@ -220,9 +262,12 @@ func (a *teamAuth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(rec.Body.Bytes())
 }
 
+// lineageOf names the lineage of a token an upstream received, and marks
+// it used.
 func (a *teamAuth) lineageOf(token string) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.used[token] = true
 	if l := a.byToken[token]; l != "" {
 		return l
 	}
@@ -230,16 +275,57 @@ func (a *teamAuth) lineageOf(token string) string {
 	return "unknown-" + hex.EncodeToString(sum[:4])
 }
 
-// refreshStats returns the refreshes answered per lineage and how many
+// refreshStats returns the refreshes answered per lineage and the ones
 // the server refused.
-func (a *teamAuth) refreshStats() (map[string][]time.Time, int) {
+func (a *teamAuth) refreshStats() (map[string][]time.Time, []refusal) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	out := map[string][]time.Time{}
 	for l, ts := range a.refreshes {
 		out[l] = append([]time.Time(nil), ts...)
 	}
-	return out, a.refused
+	return out, append([]refusal(nil), a.refused...)
+}
+
+// lostToKill reports whether f spent a refresh token whose first refresh
+// was answered in the moment before one of kills (a replica killed with
+// SIGKILL) and whose tokens nobody ever used: the killed replica asked,
+// and died before it stored the answer, so the database still held the
+// retired token. With refresh tokens the server rotates, no client can
+// keep that login; the person logs in again.
+func (a *teamAuth) lostToKill(f refusal, kills []time.Time) bool {
+	if f.first == nil {
+		return false
+	}
+	a.mu.Lock()
+	unused := !a.used[f.first.access] && !a.used[f.first.refresh]
+	a.mu.Unlock()
+	for _, k := range kills {
+		if unused && !f.first.at.After(k) && k.Sub(f.first.at) < time.Second {
+			return true
+		}
+	}
+	return false
+}
+
+// setOnRefresh sets the hook run between a refresh's answer and its
+// sending (nil: none).
+func (a *teamAuth) setOnRefresh(fn func(lineage string)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.onRefresh = fn
+}
+
+// lostLineage reports whether the server refused a refresh of lineage l
+// that a replica killed at one of kills had spent (lostToKill).
+func (a *teamAuth) lostLineage(l string, kills []time.Time) bool {
+	_, refused := a.refreshStats()
+	for _, f := range refused {
+		if f.lineage == l && a.lostToKill(f, kills) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineagesIssued is how many logins the server completed.
