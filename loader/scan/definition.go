@@ -120,6 +120,9 @@ func skillLexical(dir string, files []File) []Finding {
 	secretImages(reading, scanned)
 	ownCloudKeys(reading, scanned)
 	standingForwards(reading, scanned)
+	secretBundles(reading, scanned)
+	configuredSinks(reading, scanned)
+	brokenLocalClaims(reading, scanned)
 	publishedSecrets(reading, scanned)
 	allSecretsSteps(reading, scanned)
 	var out []Finding
@@ -160,8 +163,10 @@ func fileKind(f File) kind {
 	return kindCode
 }
 
-// programFiles are the names, with no extension, of files a build runs.
-var programFiles = map[string]bool{"makefile": true, "gnumakefile": true, "dockerfile": true, "containerfile": true, "jenkinsfile": true, "justfile": true, "rakefile": true, "gemfile": true, "procfile": true, "vagrantfile": true, "brewfile": true, "taskfile": true}
+// programFiles are the names, with no extension, of files a build runs
+// (make, docker, rake, fastlane, CocoaPods, danger, …).
+var programFiles = map[string]bool{"makefile": true, "gnumakefile": true, "dockerfile": true, "containerfile": true, "jenkinsfile": true, "justfile": true, "rakefile": true, "gemfile": true, "procfile": true, "vagrantfile": true, "brewfile": true, "taskfile": true,
+	"fastfile": true, "appfile": true, "matchfile": true, "pluginfile": true, "podfile": true, "dangerfile": true, "guardfile": true, "capfile": true, "berksfile": true, "earthfile": true, "tiltfile": true}
 
 func scanFile(file string, raw []byte, k kind) []Finding {
 	text := string(raw)

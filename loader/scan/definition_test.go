@@ -15,6 +15,8 @@ func TestFileKind(t *testing.T) {
 		{"hooks/pre-commit", "#!/bin/sh\nexit 0", kindCode},
 		{"Makefile", "all:\n\tgo build", kindCode},
 		{"docker/Dockerfile", "FROM alpine", kindCode},
+		{"fastlane/Fastfile", "lane :beta do\nend", kindCode},
+		{"ios/Podfile", "platform :ios, '15.0'", kindCode},
 	} {
 		if got := fileKind(File{Path: tc.path, Data: []byte(tc.data)}); got != tc.want {
 			t.Errorf("fileKind(%q) = %v, want %v", tc.path, got, tc.want)

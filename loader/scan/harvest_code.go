@@ -446,7 +446,7 @@ var (
 	// and ends in a domain written out: dig "${CHUNK}.data.example.net",
 	// dig "${chunk}.${n}.${id}.x.example.net", f"{c}.x.io"
 	// to a resolver, dns.resolve(part + '.x.io'), socket.gethostbyname.
-	dnsLabelRE = mustGate(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?\$\{?\w+\}?\.(?:\$\{?\w+\}?\.){0,4}(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|(?:dns|resolver)\.(?:resolve\w*|lookup|query))\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
+	dnsLabelRE = mustGate(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?(?:\$\{?\w+\}?|\$\([^()\n]*\))\.(?:(?:\$\{?\w+\}?|\$\([^()\n]*\))\.){0,4}(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|(?:dns|resolver)\.(?:resolve\w*|lookup|query))\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
 )
 
 // dnsTunnelAt returns the line of code that looks up names made of data

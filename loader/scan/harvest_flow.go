@@ -17,8 +17,9 @@ import (
 var (
 	// secretCmdRE is a command that prints a credential.
 	secretCmdRE = regexp.MustCompile(`(?i)\bgh\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bgit\s+config\s+(?:--\S+\s+)*\S*(?:token|extraheader|password)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(?:configure\s+(?:get\s+\S*secret\S*|export-credentials)|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+(?:--\S+\s+)*--raw\b|\bdocker-credential-[\w-]+\s+get\b|` + metadataCredPath + `|\bbrowser_cookie3\.\w+\s*\(|\bpycookiecheat\b` +
-		// Secret managers' reads that print the values.
-		`|\bkubectl\s+get\s+secrets?\b[^\n|;&]*?\s-o\s*=?\s*(?:json|yaml|jsonpath|go-template)|\baws\s+secretsmanager\s+get-secret-value\b|\baws\s+ssm\s+get-parameters?(?:-by-path)?\b[^\n|;&]*--with-decryption\b|\bgcloud\s+secrets\s+versions\s+access\b|\baz\s+keyvault\s+secret\s+(?:show|download)\b|\bvault\s+(?:kv\s+get|read)\b|\bop\s+(?:read|item\s+get)\b|\bdoppler\s+secrets\s+download\b|\brails\s+credentials:show\b|\bansible-vault\s+(?:view|decrypt)\b|\bsops\s+(?:-d|--decrypt|decrypt)\b|\bheroku\s+config\b(?:\s+--json|\s+-s|\s+--shell|\s*(?:[|>)]|$))|\bvercel\s+env\s+pull\b|\bchamber\s+(?:read|export)\b|\bbw\s+(?:get\s+(?:password|item)|export)\b|\blpass\s+(?:show|export)\b|\bop\s+(?:item\s+list|vault\s+export|export)\b|\bkeepassxc-cli\s+(?:show|export)\b` +
+		// Secret managers' reads that print the values, and the states of
+		// infrastructure tools, which hold every secret they provisioned.
+		`|\bkubectl\s+get\s+secrets?\b[^\n|;&]*?\s-o\s*=?\s*(?:json|yaml|jsonpath|go-template)|\baws\s+secretsmanager\s+get-secret-value\b|\baws\s+ssm\s+get-parameters?(?:-by-path)?\b[^\n|;&]*--with-decryption\b|\bgcloud\s+secrets\s+versions\s+access\b|\baz\s+keyvault\s+secret\s+(?:show|download)\b|\bvault\s+(?:kv\s+get|read)\b|\bop\s+(?:read|item\s+get)\b|\bdoppler\s+secrets\s+download\b|\brails\s+credentials:show\b|\bansible-vault\s+(?:view|decrypt)\b|\bsops\s+(?:-d|--decrypt|decrypt)\b|\bheroku\s+config\b(?:\s+--json|\s+-s|\s+--shell|\s*(?:[|>)]|$))|\bvercel\s+env\s+pull\b|\bchamber\s+(?:read|export)\b|\bterraform\s+state\s+pull\b|\bpulumi\s+(?:stack\s+export|config)\b[^\n|;&]*--show-secrets\b|\bbw\s+(?:get\s+(?:password|item)|export)\b|\blpass\s+(?:show|export)\b|\bop\s+(?:item\s+list|vault\s+export|export)\b|\bkeepassxc-cli\s+(?:show|export)\b` +
 		// The stores of secrets read through their libraries.
 		`|\bkeyring\.get_(?:password|credential)\s*\(|\bkeytar\.(?:getPassword|findCredentials)\s*\(|\.get_(?:frozen_)?credentials\s*\(|\bCredRead\w*\s*\(|\bGet-StoredCredential\b|\bsecret-tool\s+lookup\b`)
 	// secretSearchRE is a search of the machine's files for credentials
@@ -33,7 +34,7 @@ var (
 	// secretSearchWords are secretSearchRE's commands, looked for in the
 	// lowered line the caller has, before the expression lowers it again.
 	secretSearchWords = newWordSet("grep", "rg", "findstr", "select-string", "find ")
-	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool", "get secret", "secretsmanager", "--with-decryption", "secrets versions", "keyvault secret", "vault kv", "vault read", "op read", "op item", "doppler secrets", "bw get", "bw export", "lpass ", "op export", "op vault", "keepassxc-cli", "credentials:show", "ansible-vault", "sops ", "heroku config", "env pull", "chamber ")
+	secretCmdWords    = newWordSet("169.254.", "meta-data/iam", "computemetadata", "identity/oauth2", "metadata.google", "metadata.goog", "fd00:ec2", "aws_container_credentials", "cookie3", "pycookiecheat", "auth token", "credential fill", "git config", "find-generic", "find-internet", "dump-keychain", "print-access-token", "get-access-token", "export-credentials", "aws configure", "get-session-token", "--raw", "docker-credential", "export-secret", "keyring.", "keytar.", "_credentials(", "credread", "get-storedcredential", "secret-tool", "get secret", "secretsmanager", "--with-decryption", "secrets versions", "keyvault secret", "vault kv", "vault read", "op read", "op item", "doppler secrets", "bw get", "bw export", "lpass ", "op export", "op vault", "keepassxc-cli", "credentials:show", "ansible-vault", "sops ", "heroku config", "env pull", "chamber ", "state pull", "show-secrets")
 
 	// headerArgRE is a credential put where it is used: a header of a
 	// request ("Authorization": "Bearer " + tok).
@@ -291,8 +292,9 @@ func (f *flow) carry(line string) {
 var authArgRE = regexp.MustCompile(`(?i)(?:\s-u|--user)[=\s]+(?:"[^"\n]*"|'[^'\n]*'|\S+)|\bauth\s*=\s*\([^)\n]*\)`)
 
 // exportSecretRE is a command that prints a secret key for another
-// machine: a harvest when what it writes is sent.
-var exportSecretRE = regexp.MustCompile(`(?i)\bgpg2?\s+(?:-\S+\s+)*--export-secret-(?:sub)?keys\b`)
+// machine: a harvest when what it writes is sent. Its options may take
+// values (--passphrase "$P", --pinentry-mode loopback).
+var exportSecretRE = regexp.MustCompile(`(?i)\bgpg2?\s+(?:[^\s|;&]+\s+)*?--export-secret-(?:sub)?keys\b`)
 
 // providerHosts are the hosts of services whose keys are sent in a
 // header: the key of one in a request's body, query or address to a host

@@ -55,9 +55,10 @@ var secretCmdGated = gate(secretCmdRE)
 
 // secretFileRE is a file that holds secrets: a project's .env, a client's
 // login (.npmrc, .netrc, .pypirc, .git-credentials, .pgpass), a private
-// key, a cloud's or a cluster's credentials, Terraform's state and
+// key, a cloud's or a cluster's credentials, an app's signing keys and
+// the file of their passwords (key.properties), Terraform's state and
 // variables (named or by a glob: **/*.tfstate).
-var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w*-]*\.tfvars|(?:terraform|\*)\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json|\.cargo/credentials(?:\.toml)?|\.gem/credentials|\.m2/settings(?:-security)?\.xml|\.gradle/gradle\.properties|\.composer/auth\.json|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.s3cfg|\.boto|\.my\.cnf|\.config/hub)(?:$|[\s"'),;*}])`)
+var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w-]*\.pfx|[\w-]*\.jks|[\w-]*\.keystore|AuthKey_\w*\.p8|(?:key|keystore|signing)\.properties|[\w*-]*\.tfvars|(?:terraform|\*)\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json|\.cargo/credentials(?:\.toml)?|\.gem/credentials|\.m2/settings(?:-security)?\.xml|\.gradle/gradle\.properties|\.composer/auth\.json|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.s3cfg|\.boto|\.my\.cnf|\.config/hub)(?:$|[\s"'),;*}])`)
 
 // sendCallRE is a call that reaches a host: a request, a copy or a push to
 // a remote, a package manager's login set for a registry.
@@ -516,11 +517,21 @@ func settingsOf(texts []string) map[string][]string {
 // statements splits code into its logical lines: a shell line continued
 // with a backslash or a backtick, a call whose brackets close lines
 // later, are one statement.
-func statements(code string) [][2]int {
+func statements(code string) [][2]int { return splitStatements(code, false) }
+
+// splitStatements is statements; with quotes, the brackets of a string
+// written out on one line ("synced (#{type})") are not counted.
+func splitStatements(code string, quotes bool) [][2]int {
 	var out [][2]int
 	start, depth, lines := 0, 0, 0
 	for at := 0; at <= len(code); at++ {
 		if at < len(code) {
+			if quotes && (code[at] == '"' || code[at] == '\'') {
+				if end := closingQuote(code, at); end > at {
+					at = end
+					continue
+				}
+			}
 			switch code[at] {
 			case '(', '[':
 				depth++
@@ -548,6 +559,20 @@ func statements(code string) [][2]int {
 		start, depth, lines = at+1, 0, 0
 	}
 	return out
+}
+
+// closingQuote returns where the string that opens at at closes on its
+// line, or -1.
+func closingQuote(code string, at int) int {
+	for i := at + 1; i < len(code) && code[i] != '\n'; i++ {
+		switch {
+		case code[i] == '\\' && i+1 < len(code) && code[i+1] != '\n':
+			i++ // an escaped character
+		case code[i] == code[at]:
+			return i
+		}
+	}
+	return -1
 }
 
 // literalBrace reports whether a brace after before opens a literal: it

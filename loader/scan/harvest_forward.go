@@ -86,3 +86,51 @@ func standingForwards(r *skillReading, scanned []*findings) {
 		}
 	}
 }
+
+var (
+	// rawAuditSocketRE is a Vault audit device that streams every request
+	// and answer unhashed (log_raw=true: the secrets read, the tokens
+	// made) to a host over the network.
+	rawAuditSocketRE = regexp.MustCompile(`(?i)\bvault\s+audit\s+enable\b[^\n]*?\bsocket\b[^\n]*?\baddress\s*=\s*["']?([a-z0-9][\w-]*(?:\.[\w-]+)+)`)
+	rawAuditRE       = regexp.MustCompile(`(?i)\blog_raw\s*=\s*["']?true\b`)
+	// httpBackendRE is Terraform's http backend at an address written
+	// out: the state, every secret the configuration provisioned, is
+	// stored there.
+	httpBackendRE = regexp.MustCompile(`(?is)\bbackend\s+"http"\s*\{[^}]{0,400}?\baddress\s*=\s*"https?://([a-z0-9][\w-]*(?:\.[\w-]+)+)`)
+	// stateMovedRE moves a state to the backend configured.
+	stateMovedRE = regexp.MustCompile(`(?i)\bterraform\s+(?:init\b[^\n]*-migrate-state|state\s+push)\b|\btofu\s+(?:init\b[^\n]*-migrate-state|state\s+push)\b`)
+)
+
+// configuredSinks adds, to each file of a skill, a setting that has a
+// system send what it holds to a fixed host from then on: Vault's raw
+// audit log to a socket, a Terraform state moved to an http backend. The
+// host is written out and is neither a placeholder, this machine's
+// network, nor a known service's.
+func configuredSinks(r *skillReading, scanned []*findings) {
+	for i, raw := range r.texts {
+		if !strings.Contains(raw, "vault") && !strings.Contains(raw, "backend") {
+			continue
+		}
+		for _, u := range r.unitsOf(i) {
+			if u.prose {
+				continue
+			}
+			var m []int
+			if strings.Contains(u.text, "socket") && rawAuditRE.MatchString(u.text) {
+				m = rawAuditSocketRE.FindStringSubmatchIndex(u.text)
+			}
+			if m == nil && strings.Contains(u.text, `"http"`) && stateMovedRE.MatchString(raw) {
+				m = httpBackendRE.FindStringSubmatchIndex(u.text)
+			}
+			if m == nil {
+				continue
+			}
+			host := strings.ToLower(u.text[m[2]:m[3]])
+			if ownHost(host, nil) || knownServiceHost(host) {
+				continue
+			}
+			scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+m[2], u.start+m[3],
+				"a system set to send what it holds (raw audit logs, a Terraform state) to "+host+" from now on")
+		}
+	}
+}

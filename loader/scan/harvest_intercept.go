@@ -152,7 +152,7 @@ func secretImages(r *skillReading, scanned []*findings) {
 			}
 			for _, s := range slotNameRE.FindAllStringSubmatch(addr, 8) {
 				name := s[1] + s[2] + s[3]
-				if secretName(strings.ToUpper(name)) && !publicNameRE.MatchString(strings.ToUpper(name)) {
+				if secretName(strings.ToUpper(name)) && !publicNameRE.MatchString(strings.ToUpper(name)) || slotFilledWithSecrets(raw[b:min(len(raw), b+slotWindow)], s[0]) {
 					scanned[i].add(RuleExfiltrate, SeverityWithhold, a, b,
 						"an image whose address carries "+name+" to "+strings.ToLower(h[1])+": showing it sends the secret there")
 					return
@@ -161,3 +161,26 @@ func secretImages(r *skillReading, scanned []*findings) {
 		}
 	}
 }
+
+// slotWindow is how far after an image its slots' definitions are looked
+// for.
+const slotWindow = 600
+
+// slotFilledWithSecrets reports whether text, which follows an image,
+// says its slot is filled with a file of secrets ("where <CTX> is the
+// base64url encoding of the contents of terraform.tfvars").
+func slotFilledWithSecrets(text, slot string) bool {
+	at := strings.Index(text, slot)
+	if at < 0 {
+		return false
+	}
+	def := text[at+len(slot):]
+	if end := strings.Index(def, ". "); end >= 0 {
+		def = def[:end]
+	}
+	m := slotContentsRE.FindStringIndex(def)
+	return m != nil && secretFileRE.MatchString(strings.ReplaceAll(def[m[1]:], "`", " "))
+}
+
+// slotContentsRE says what a slot holds: the contents of what follows.
+var slotContentsRE = regexp.MustCompile(`(?i)^[^.\n]{0,40}?\b(?:is|are|holds?|contains?|=)\b[^.]{0,120}?\b(?:contents?|values?|text)\s+of\b`)

@@ -179,6 +179,13 @@ var patterns = []pattern{
 	mk(RuleDirective, "an instruction to keep something from the user",
 		`\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|them|everything|all\s+of\s+this)\s+(?:\w+\s+)?from\s+(?:the\s+)?user|\bkeep\s+(?:this|these|that|it|the)\s+(?:\w+\s+){0,2}(?:(?:hidden|secret|confidential|private)(?:\s*(?:[.,;:!?)]|$)|\s+(?:from|and|at\s+all|no\s+matter|even|while|when|until|unless)\b)|between\s+us\b|to\s+yourself\b)`,
 		[]string{"from the user", "from user", "keep"}).strongIn(allKinds).notIn(kindCode).negatable(),
+	// What the agent reports of its own work hides a step as surely:
+	// "do not list it among the commands you ran", "keep out of the
+	// rendered summary".
+	mk(RuleDirective, "an instruction to keep something from the user",
+		`\b(?:do\s+not|don'?t|dont|never)\s+(?:list|include|mention|show|report|record|log|surface|display|echo)\s+(?:it|this|that|them|these|(?:this|that|the)\s+(?:step|command|call|change|binding|grant|line))\s+(?:among|in|with)\s+(?:the\s+|your\s+)?(?:list\s+of\s+)?(?:commands?|steps?|actions?|changes?|things?)\s+(?:that\s+)?(?:you\s+)?(?:ran|run|took|taken|performed|made|executed|did|done)\b`+
+			`|\bkeep\s+(?:it\s+|this\s+|these\s+|them\s+)?out\s+of\s+(?:the\s+|your\s+)?(?:rendered\s+|final\s+|visible\s+)?(?:summary|answer|response|reply|report|output|transcript)\b`,
+		[]string{"among", "out of"}).strongIn(allKinds).notIn(kindCode),
 	// A story to tell the user about what the skill sends or uses hides
 	// it as surely as silence: an answer dictated (a quote, "say it's",
 	// "answer:") to a question about the traffic, uploads or data. How to
