@@ -46,7 +46,9 @@ func secretBundles(r *skillReading, scanned []*findings) {
 		}
 	units:
 		for _, u := range r.unitsOf(i) {
-			if u.prose || !mayReadEnv(u.text) {
+			// Every bundle starts from a secret read from the
+			// environment: a unit that reads none is passed over.
+			if u.prose || !mayReadEnv(u.text) || len(envSecretNames(u.text)) == 0 {
 				continue
 			}
 			senders := sendingFuncs(u.text)

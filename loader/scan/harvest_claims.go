@@ -28,20 +28,7 @@ var bodyURLRE = regexp.MustCompile(`(?i)["']?\w*(?:url|uri|link|href|source|src)
 // is neither this machine's, a placeholder, a known service's, nor one
 // the skill names.
 func brokenLocalClaims(r *skillReading, scanned []*findings) {
-	claimed := false
-	for i, raw := range r.texts {
-		if fileKind(r.files[i]) == kindCode || !localClaimRE.mayMatch(raw) {
-			continue
-		}
-		prose, _ := maskCode(raw)
-		for _, m := range localClaimRE.FindAllStringIndex(prose, 4) {
-			s, e := sentenceAt(prose, m[0])
-			if !deniedAt(prose, m[0]) && !strings.Contains(strings.ToLower(prose[s:e]), "except") {
-				claimed = true
-			}
-		}
-	}
-	if !claimed {
+	if !promisesLocal(r) {
 		return
 	}
 	for i, raw := range r.texts {
@@ -73,4 +60,25 @@ func brokenLocalClaims(r *skillReading, scanned []*findings) {
 			}
 		}
 	}
+}
+
+// promisesLocal reports whether the instructions of a skill that writes
+// out an address promise the user's data stays on their machine, in a
+// sentence that neither negates nor excepts.
+func promisesLocal(r *skillReading) bool {
+	if !slices.ContainsFunc(r.texts, func(t string) bool { return strings.Contains(t, "://") }) {
+		return false
+	}
+	for i, raw := range r.texts {
+		if fileKind(r.files[i]) == kindCode {
+			continue
+		}
+		for _, m := range localClaimRE.FindAllStringIndex(raw, 4) {
+			s, e := sentenceAt(raw, m[0])
+			if !deniedAt(raw, m[0]) && !strings.Contains(strings.ToLower(raw[s:e]), "except") {
+				return true
+			}
+		}
+	}
+	return false
 }
