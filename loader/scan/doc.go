@@ -263,6 +263,13 @@
 //     -u "$NEW_KEY:") holds a key, a key sent through a helper is sent to
 //     the script's look-alike base address, a recipient may be kept in a
 //     name, and a file with no extension that starts with #! is code.
+//     Version 20 reads the logins of several known services, or one to a
+//     catch-all address, sent together from a script, through a helper it
+//     calls or a call that names the address (harvest_bundle.go); data
+//     sent by a skill that promises it stays on the user's machine
+//     (harvest_claims.go); Vault's raw audit log and a Terraform state set
+//     to go to a fixed host (harvest_forward.go); and an image's slot
+//     filled with a file of secrets (harvest_intercept.go).
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave: forbids them, or runs after them
 //     to change what they returned (Shadowing; it needs the names of the
