@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -150,9 +151,9 @@ func bundleHosts(text string, senders map[string][]string) []string {
 	if sendCallRE.MatchString(text) || sendExtraRE.MatchString(text) || callWithAddressRE.MatchString(text) {
 		out = requestHosts(text)
 	}
-	for name, hosts := range senders {
+	for _, name := range slices.Sorted(maps.Keys(senders)) { // in one order, so that a finding names the same host each time
 		if at := strings.Index(text, name+"("); at >= 0 && (at == 0 || !wordByte(text[at-1])) && !funcDefRE.MatchString(text) {
-			out = addWords(out, hosts)
+			out = addWords(out, senders[name])
 		}
 	}
 	return out

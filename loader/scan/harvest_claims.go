@@ -23,10 +23,10 @@ var localClaimRE = mustGate(`(?i)\b(?:(?:computed|processed|analy[sz]ed|stays?|k
 // goes.
 var bodyURLRE = regexp.MustCompile(`(?i)["']?\w*(?:url|uri|link|href|source|src)["']?\s*[:=]\s*["']https?://[^"'\s]*`)
 
-// brokenLocalClaims adds, to each file of a skill whose prose promises
-// the data stays local, code that sends data to a host written out that
-// is neither this machine's, a placeholder, a known service's, nor one
-// the skill names.
+// brokenLocalClaims adds, to each file of a skill whose instructions
+// promise the data stays local, code that sends data to a host written
+// out that is neither this machine's, a placeholder, a known service's,
+// nor one the skill names as a word.
 func brokenLocalClaims(r *skillReading, scanned []*findings) {
 	if !promisesLocal(r) {
 		return
