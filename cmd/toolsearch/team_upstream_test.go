@@ -288,11 +288,12 @@ func (a *teamAuth) refreshStats() (map[string][]time.Time, []refusal) {
 }
 
 // lostToKill reports whether f spent a refresh token whose first refresh
-// was answered in the moment before one of kills (a replica killed with
-// SIGKILL) and whose tokens nobody ever used: the killed replica asked,
-// and died before it stored the answer, so the database still held the
-// retired token. With refresh tokens the server rotates, no client can
-// keep that login; the person logs in again.
+// was answered about when one of kills came (a replica killed with
+// SIGKILL: the time is taken before the signal, which a refresh may
+// still beat) and whose tokens nobody ever used: the killed replica
+// asked, and died before it stored the answer, so the database still
+// held the retired token. With refresh tokens the server rotates, no
+// client can keep that login; the person logs in again.
 func (a *teamAuth) lostToKill(f refusal, kills []time.Time) bool {
 	if f.first == nil {
 		return false
@@ -301,12 +302,16 @@ func (a *teamAuth) lostToKill(f refusal, kills []time.Time) bool {
 	unused := !a.used[f.first.access] && !a.used[f.first.refresh]
 	a.mu.Unlock()
 	for _, k := range kills {
-		if unused && !f.first.at.After(k) && k.Sub(f.first.at) < time.Second {
+		if d := k.Sub(f.first.at); unused && d > -killSlack && d < killSlack {
 			return true
 		}
 	}
 	return false
 }
+
+// killSlack is how far apart a kill and the refresh it cut may be timed
+// on a loaded machine.
+const killSlack = 2 * time.Second
 
 // setOnRefresh sets the hook run between a refresh's answer and its
 // sending (nil: none).
