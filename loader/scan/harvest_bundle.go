@@ -80,7 +80,7 @@ func secretBundles(r *skillReading, scanned []*findings) {
 					continue units
 				}
 				services := servicesOfNames(names)
-				if len(services) < 2 || slices.ContainsFunc(hosts, func(h string) bool { return ownHost(h, nil) }) {
+				if len(services) < 2 || anyOwnHost(hosts) {
 					continue // to the user's own host: other addresses are its body's
 				}
 				for _, host := range hosts {
@@ -134,10 +134,8 @@ func servicesOfNames(names []string) []string {
 func knownServiceHost(host string) bool {
 	reg := registered(host)
 	for _, s := range knownServices {
-		for _, d := range s.domains {
-			if reg == d || strings.HasSuffix(host, "."+d) {
-				return true
-			}
+		if s.owns(host, reg) {
+			return true
 		}
 	}
 	return ownServiceHostRE.MatchString(host)
@@ -159,16 +157,21 @@ func bundleHosts(text string, senders map[string][]string) []string {
 	return out
 }
 
-// requestHosts returns the addresses and host options a text writes out.
+// requestHosts returns the addresses (as sendHosts reads them) and host
+// options a text writes out.
 func requestHosts(text string) []string {
-	var out []string
-	for _, m := range urlHostRE.FindAllStringSubmatch(text, 8) {
-		out = addWords(out, []string{strings.ToLower(m[1])})
-	}
+	out := sendHosts(text, nil, nil, true)
 	for _, m := range hostOptionRE.FindAllStringSubmatch(text, 4) {
 		out = addWords(out, []string{strings.ToLower(m[1])})
 	}
 	return out
+}
+
+// anyOwnHost reports whether one of a request's hosts is this machine's
+// or a placeholder for the user's own: the request goes there, and the
+// other addresses it writes out are its body's.
+func anyOwnHost(hosts []string) bool {
+	return slices.ContainsFunc(hosts, func(h string) bool { return ownHost(h, nil) })
 }
 
 // maxSenders bounds the functions of a unit read for what they send.

@@ -46,7 +46,7 @@ func brokenLocalClaims(r *skillReading, scanned []*findings) {
 					continue
 				}
 				hosts := requestHosts(bodyURLRE.ReplaceAllString(text, " "))
-				if slices.ContainsFunc(hosts, func(h string) bool { return ownHost(h, nil) }) {
+				if anyOwnHost(hosts) {
 					continue // to this machine or the user's own: other addresses are its body's
 				}
 				for _, host := range hosts {

@@ -207,10 +207,8 @@ func imitated(host string) int {
 	label, _, _ := strings.Cut(reg, ".")
 	parts := strings.Split(label, "-")
 	for i, s := range knownServices {
-		for _, d := range s.domains {
-			if reg == d || strings.HasSuffix(host, "."+d) {
-				return -1
-			}
+		if s.owns(host, reg) {
+			return -1
 		}
 		for _, w := range s.words {
 			for _, p := range parts {
@@ -221,6 +219,17 @@ func imitated(host string) int {
 		}
 	}
 	return -1
+}
+
+// owns reports whether host, whose registered domain is reg, is one of
+// the service's domains or under one.
+func (s knownService) owns(host, reg string) bool {
+	for _, d := range s.domains {
+		if reg == d || strings.HasSuffix(host, "."+d) {
+			return true
+		}
+	}
+	return false
 }
 
 // servicesByEnv is knownServices by the words their variables of the

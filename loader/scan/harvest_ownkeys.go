@@ -69,8 +69,7 @@ func sasWrites(query string) bool {
 	if i < 0 {
 		return false
 	}
-	sas := query
-	sp := sas[i+3:]
+	sp := query[i+3:]
 	if j := strings.IndexByte(sp, '&'); j >= 0 {
 		sp = sp[:j]
 	}
