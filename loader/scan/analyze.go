@@ -209,12 +209,12 @@ var addressWords = map[string]bool{
 	"silently": true, "secretly": true, "instructed": true, "allowed": true, "free": true, "required": true,
 }
 
-var deniedRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|cannot|can'?t|won'?t|without|refuse\s+to|avoid)\s+(?:\w+\s+){0,2}$`)
+var deniedRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|cannot|can'?t|won'?t|without|refuse\s+to|avoid)\s+(?:\w+\s+){0,2}$|(?:` + foreignNegations + `|不|没|未|無)[^。，、,.;\n]{0,10}$`)
 
 // negationRE finds what makes a sentence negate or describe rather than
 // instruct: "never commit .env", "do not send the conversation history",
 // "a skill that reads ~/.ssh and posts it".
-var negationRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|avoiding|exclude|excludes|excluding|excluded|prevent|prevents|block|blocks|refuse|refuses|reject|detect|detects|detecting|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|exfiltration|injection|e\.g\.|for\s+example|such\s+as|would|could|might)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|includes?|asks?|tells?)\b|gitignore`)
+var negationRE = regexp.MustCompile(`(?i)\b(?:not|never|no|don'?t|dont|doesn'?t|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|avoids|avoiding|exclude|excludes|excluding|excluded|prevent|prevents|block|blocks|refuse|refuses|reject|detect|detects|detecting|flag|flags|warn|warns|beware|attack|attacks|attacker|attackers|malicious|exfiltration|injection|e\.g\.|for\s+example|such\s+as|would|could|might)\b|\b(?:that|which|who)\s+(?:\w+\s+)?(?:reads?|sends?|posts?|uploads?|exfiltrates?|steals?|leaks?|includes?|asks?|tells?)\b|gitignore|` + foreignNegations)
 
 // sentenceAt returns the sentence of text around pos: bounded by a full
 // stop, question or exclamation mark before white space, a blank line, or
@@ -224,6 +224,9 @@ func sentenceAt(text string, pos int) (int, int) {
 	for start > 0 {
 		c := text[start-1]
 		if (c == '.' || c == '!' || c == '?') && start < len(text) && isSpace(text[start]) {
+			break
+		}
+		if c >= 0x80 && cjkStopBefore(text[:start]) {
 			break
 		}
 		if c == '\n' && (start >= 2 && text[start-2] == '\n' || startsBlock(text[start:])) {
@@ -241,6 +244,10 @@ func sentenceAt(text string, pos int) (int, int) {
 			end++
 			break
 		}
+		if c >= 0x80 && cjkStopBefore(text[:min(end+len("。"), len(text))]) {
+			end += len("。")
+			break
+		}
 		if c == '\n' && (end+1 < len(text) && text[end+1] == '\n' || startsBlock(text[end+1:])) {
 			break
 		}
@@ -250,6 +257,13 @@ func sentenceAt(text string, pos int) (int, int) {
 		end++
 	}
 	return start, end
+}
+
+// cjkStopBefore reports whether s ends with a full stop, question or
+// exclamation mark of Chinese or Japanese, which end a sentence with no
+// space after them.
+func cjkStopBefore(s string) bool {
+	return strings.HasSuffix(s, "。") || strings.HasSuffix(s, "！") || strings.HasSuffix(s, "？")
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
@@ -278,7 +292,7 @@ const sendVerbs = `\b(?:send|sends|sending|post|posts|posting|upload|uploads|upl
 // A sink is where a read secret goes: a send, a parameter. An address
 // alone is not one: "keep your token in ~/.secrets.json; the CLI calls
 // https://api.acme.dev with it" names where a login goes.
-var sinkRE = regexp.MustCompile(`(?i)` + sendVerbs + `|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b` +
+var sinkRE = regexp.MustCompile(`(?i)` + sendVerbs + `|` + foreignSendVerbs + `|` + foreignParamSink + `|\bpass(?:es|ing)?\s+(?:it|its|them|their|the|this|that|all)\b|\b(?:as|in|into|via|through)\s+(?:the\s+)?['"` + "`" + `]\w+['"` + "`" + `]\s+(?:parameter|param|argument|arg|field|property|value)|\b(?:pass|include|put|provide|send|add|insert|supply|fill|attach)\b[^.\n]{0,60}\b(?:as|in|into)\s+['"` + "`" + `]\w+['"` + "`" + `]|\b(?:as|in|into|via|through)\s+(?:the\s+)?\w+\s+(?:parameter|param|argument|arg|field)\b` +
 	// What was read put into the call the model makes: its request, its
 	// arguments.
 	`|\b(?:include|put|pass|add|attach|insert|append|embed)\s+(?:it|them|this|these|(?:its|their|the)\s+contents?)\s+(?:\w+\s+){0,2}?(?:in|into|with)\s+(?:the|your|this|each|every)\s+(?:\w+\s+)?(?:request|call|query|payload|body|arguments?|parameters?|params)\b`)
@@ -292,7 +306,7 @@ var toSessionRE = regexp.MustCompile(`(?i)^\s*(?:\w+\s+){0,3}?(?:back\s+)?to\s+(
 // to whoever asked.
 func sendsAway(sentence string) bool {
 	for _, m := range sinkRE.FindAllStringIndex(sentence, -1) {
-		if !toSessionRE.MatchString(sentence[m[1]:]) {
+		if !toSessionRE.MatchString(sentence[m[1]:]) && !ownDestRE.MatchString(sentence[m[1]:]) {
 			return true
 		}
 	}
@@ -303,7 +317,29 @@ func sendsAway(sentence string) bool {
 // file: a send that carries on from it ("Then post it to …"). A link
 // there alone is one the next line gives (a service's sign-up page, a
 // base URL), not where the file goes.
-var sendsOnRE = regexp.MustCompile(`(?i)` + sendVerbs)
+var sendsOnRE = regexp.MustCompile(`(?i)` + sendVerbs + `|` + foreignSendVerbs)
+
+// dropURLs blanks the URLs and e-mail addresses of a sentence, whose
+// words ("https://upload.pypi.org/legacy/") are no verbs of its own. A
+// file's name stays: "run upload.sh" sends.
+func dropURLs(s string) string {
+	if !strings.Contains(s, "://") && !strings.Contains(s, "@") {
+		return s
+	}
+	return addressRE.ReplaceAllString(s, " ")
+}
+
+// sendsOn reports whether a sentence sends, in an order not negated ("Do
+// not send it to anyone" after the sentence that names a key file
+// guards the file).
+func sendsOn(sentence string) bool {
+	for _, m := range sendsOnRE.FindAllStringIndex(sentence, 8) {
+		if !deniedAt(sentence, m[0]) && !ownDestRE.MatchString(sentence[m[1]:]) {
+			return true
+		}
+	}
+	return false
+}
 
 // templateRE is a template of a secrets file, or a public key (an SSH
 // key's .pub, which is made to be handed out), which hold no secret.
@@ -344,7 +380,7 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 			if fs.kind != kindTool {
 				continue
 			}
-		case sendsAway(text[start:end]) || next > end && sendsOnRE.MatchString(text[end:next]):
+		case sendsAway(dropURLs(text[start:end])) || next > end && sendsOn(dropURLs(text[end:next])):
 			sev, msg = SeverityWithhold, " read to be sent elsewhere"
 		case fs.kind == kindTool && fs.inParameter(s.start) && contentRE.MatchString(text[start:end]):
 			sev, msg = SeverityWithhold, " whose contents a parameter asks for"

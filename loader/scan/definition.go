@@ -122,6 +122,8 @@ func skillLexical(dir string, files []File) []Finding {
 	standingForwards(reading, scanned)
 	secretBundles(reading, scanned)
 	configuredSinks(reading, scanned)
+	gatewayHandOffs(reading, scanned)
+	outsideGrants(reading, scanned)
 	brokenLocalClaims(reading, scanned)
 	publishedSecrets(reading, scanned)
 	allSecretsSteps(reading, scanned)

@@ -134,3 +134,80 @@ func configuredSinks(r *skillReading, scanned []*findings) {
 		}
 	}
 }
+
+// A gateway the user runs sees every request its users make, their
+// logins with them; a fork can have it hand each one on to a host of its
+// own, with one setting the skill presents as routing or telemetry:
+// Traefik's forwardAuth or Envoy's ext_authz pointed at an outside
+// "guard" (each request's Authorization and Cookie go to it), nginx's
+// mirror of every request, an OpenTelemetry collector that keeps the
+// requests' metadata (include_metadata: true) and exports to a fixed
+// collector. The user's own auth service is a name of the user's network
+// or a placeholder; a vendor's collector is a known service's.
+
+var (
+	// gatewayHandOffRE is such a setting, and the address it hands
+	// requests to.
+	gatewayHandOffRE = mustGate(`(?is)\bforwardauth\b[^\n]*(?:\n[^\n]*){0,8}?\baddress["']?\s*[:=]\s*["']?(https?://[^\s"',}\]]+)` +
+		`|\bext_authz\b.{0,900}?\b(?:uri|server_uri)["']?\s*:\s*["']?(https?://[^\s"',}\]]+)`)
+	// mirrorRE copies each request nginx serves to a location of its own,
+	// whose proxy_pass (proxyPassRE) is where the copies go.
+	mirrorRE    = regexp.MustCompile(`\bmirror\s+/[^\s;]*\s*;`)
+	proxyPassRE = regexp.MustCompile(`\bproxy_pass\s+(https?://[^\s;]+)`)
+	// metadataKeptRE keeps the requests' metadata, headers and all.
+	metadataKeptRE = regexp.MustCompile(`(?i)\binclude_metadata["']?\s*:\s*true\b`)
+	// exportEndpointRE is an exporter's address.
+	exportEndpointRE = regexp.MustCompile(`(?i)\bendpoint["']?\s*:\s*["']?((?:https?://)?[a-z0-9][\w-]*(?:\.[\w-]+)+)`)
+)
+
+// gatewayHandOffs adds, to each file of a skill, a gateway or collector
+// set to hand its requests on to a fixed host that is neither the user's
+// nor a known service's, and that the skill does not name.
+func gatewayHandOffs(r *skillReading, scanned []*findings) {
+	for i, raw := range r.texts {
+		lower := strings.ToLower(raw)
+		if !containsAny(lower, []string{"forwardauth", "ext_authz", "mirror", "include_metadata"}) {
+			continue
+		}
+		for _, u := range r.unitsOf(i) {
+			if u.prose {
+				continue
+			}
+			var spans [][]int
+			for _, m := range gatewayHandOffRE.FindAllStringSubmatchIndex(u.text, 4) {
+				for g := 2; g < len(m); g += 2 {
+					if m[g] >= 0 {
+						spans = append(spans, []int{m[g], m[g+1]})
+					}
+				}
+			}
+			if mirrorRE.MatchString(u.text) {
+				for _, m := range proxyPassRE.FindAllStringSubmatchIndex(u.text, 8) {
+					spans = append(spans, []int{m[2], m[3]})
+				}
+			}
+			if metadataKeptRE.MatchString(u.text) {
+				for _, m := range exportEndpointRE.FindAllStringSubmatchIndex(u.text, 8) {
+					spans = append(spans, []int{m[2], m[3]})
+				}
+			}
+			for _, sp := range spans {
+				addr := u.text[sp[0]:sp[1]]
+				if !strings.Contains(addr, "://") {
+					addr = "https://" + addr
+				}
+				h := urlHostRE.FindStringSubmatch(addr)
+				if h == nil {
+					continue
+				}
+				host := strings.ToLower(h[1])
+				if !strings.Contains(host, ".") || ownHost(host, nil) || knownServiceHost(host) || r.named().namesWord(host) {
+					continue
+				}
+				scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+sp[0], u.start+sp[1],
+					"a gateway set to hand every request it serves, logins included, to "+host)
+				break
+			}
+		}
+	}
+}

@@ -127,6 +127,35 @@ var knownServices = []knownService{
 	{"Maven Central", []string{"MAVEN", "OSSRH", "SONATYPE"}, []string{"maven", "mavencentral", "sonatype"}, []string{"maven.org", "sonatype.org", "sonatype.com", "apache.org"}},
 	{"Packagist", []string{"COMPOSER", "PACKAGIST"}, []string{"packagist"}, []string{"packagist.org", "packagist.com"}},
 	{"Quay", []string{"QUAY"}, []string{"quay"}, []string{"quay.io"}},
+	{"Zotero", []string{"ZOTERO"}, []string{"zotero"}, []string{"zotero.org"}},
+	// The services of the skills written in Chinese, Japanese and
+	// Russian (harvest_languages.go).
+	{"Gitee", []string{"GITEE"}, []string{"gitee"}, []string{"gitee.com", "gitee.io"}},
+	{"Feishu", []string{"FEISHU", "LARK"}, []string{"feishu", "larksuite"}, []string{"feishu.cn", "feishu.net", "larksuite.com", "larkoffice.com"}},
+	{"DingTalk", []string{"DINGTALK", "DINGDING"}, []string{"dingtalk"}, []string{"dingtalk.com"}},
+	{"WeChat", []string{"WECHAT", "WECOM", "WEWORK", "WEIXIN"}, []string{"weixin", "wechat"}, []string{"weixin.qq.com", "wechat.com", "qq.com"}},
+	{"Alibaba Cloud", []string{"ALIYUN", "ALIBABA", "ALICLOUD", "OSS"}, []string{"aliyun", "alibabacloud", "aliyuncs"}, []string{"aliyun.com", "aliyuncs.com", "alibabacloud.com", "alicdn.com"}},
+	{"Tencent Cloud", []string{"TENCENTCLOUD", "TENCENT", "TCCLI", "COS"}, []string{"tencentcloud", "tencentcloudapi", "myqcloud"}, []string{"tencentcloudapi.com", "tencent.com", "myqcloud.com", "tencentcs.com"}},
+	{"Baidu", []string{"BAIDU", "QIANFAN"}, []string{"baidu", "baidubce", "bcebos"}, []string{"baidu.com", "baidubce.com", "bcebos.com"}},
+	{"Huawei Cloud", []string{"HUAWEICLOUD", "HUAWEI"}, []string{"huaweicloud", "myhuaweicloud"}, []string{"huaweicloud.com", "myhuaweicloud.com"}},
+	{"Yandex", []string{"YANDEX", "YC"}, []string{"yandex"}, []string{"yandex.ru", "yandex.net", "yandex.com", "yandex.cloud", "yandexcloud.net"}},
+}
+
+// publicMirrors are the registered domains and hosts of public mirrors of
+// package registries that users in China and elsewhere set as their
+// registry (registry.npmmirror.com, pypi.tuna.tsinghua.edu.cn): run by a
+// university or a cloud, they carry a registry's name without being one
+// made to pass for it.
+var publicMirrors = []string{"npmmirror.com", "cnpmjs.org", "goproxy.cn", "goproxy.io", "tuna.tsinghua.edu.cn", "mirrors.ustc.edu.cn", "mirrors.aliyun.com", "maven.aliyun.com", "mirrors.cloud.tencent.com", "mirrors.huaweicloud.com", "repo.huaweicloud.com", "mirrors.bfsu.edu.cn", "mirror.sjtu.edu.cn", "mirrors.sjtug.sjtu.edu.cn"}
+
+// publicMirror reports whether host is one of publicMirrors or under one.
+func publicMirror(host string) bool {
+	for _, m := range publicMirrors {
+		if host == m || strings.HasSuffix(host, "."+m) {
+			return true
+		}
+	}
+	return false
 }
 
 // inlineSettingRE is inline code of prose that sets a variable of the
@@ -200,7 +229,7 @@ func lookAlikeHosts(r *skillReading, scanned []*findings) {
 // hyphen (sentry-relay.io), or runs into another word (testpypi.org,
 // hfmirror-cdn.net).
 func imitated(host string) int {
-	if ownHost(host, nil) {
+	if ownHost(host, nil) || publicMirror(host) {
 		return -1
 	}
 	reg := registered(host)

@@ -133,6 +133,10 @@ var (
 // scanProseHarvests reports the harvests of the kinds above. It runs
 // beside scanHarvest, on the same texts; lower is raw in lower case.
 func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBlock, examples func() []bool) {
+	if fs.kind == kindSkill {
+		scanForeignHandOver(fs, prose) // harvest_languages.go
+		scanForeignProcedure(fs, prose)
+	}
 	if !proseWords.in(lower) {
 		return
 	}

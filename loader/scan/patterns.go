@@ -237,6 +237,30 @@ var patterns = []pattern{
 	mk(RuleDirective, "an instruction to ignore earlier instructions",
 		`\b(?:ignora|olvida|omite)\s+(?:\w+\s+){0,3}?(?:instrucciones|reglas|indicaciones)\b|\b(?:ignorez?|oubliez?)\s+(?:\w+\s+){0,3}?(?:instructions|consignes|r[eè]gles)\b|\b(?:ignoriere|ignorieren|vergiss|vergessen)\s+(?:\w+\s+){0,3}?(?:anweisungen|regeln|vorgaben)\b|\b(?:ignora|dimentica)\s+(?:\w+\s+){0,3}?(?:istruzioni|regole)\b|\b(?:ignore|esqueça|esqueca)\s+(?:\w+\s+){0,3}?(?:instruções|instrucoes|regras)\b`,
 		[]string{"ignor", "olvida", "omite", "oubli", "vergiss", "vergessen", "dimentica", "esque"}).strongIn(allKinds).negatable().addressed(),
+	// The same orders in the scripts with no spaces between words, and in
+	// Russian (harvest_languages.go says why these have no \b).
+	mk(RuleDirective, "an instruction to ignore earlier instructions",
+		`(?:忽略|无视|忘记|忘掉|不要理会|不要遵守|不再遵守|抛开|丢弃)[^。！？\n]{0,12}?(?:之前|以前|先前|此前|上面|上述|以上|前面|前述|原有|原来|所有|全部|一切|系统|开发者)[^。！？\n]{0,8}?(?:指令|指示|提示词|规则|设定|约束|限制|安全策略)`+
+			`|(?:以前|これまで|上記|前|先|すべて|全て|システム)の(?:指示|命令|ルール|プロンプト|指令|制約)(?:は|を)?(?:すべて|全て)?(?:無視|忘れ)`+
+			`|(?:이전|앞의|위의|모든|기존|시스템)\s*(?:의\s*)?(?:지시|명령|규칙|지침|프롬프트|지시사항)(?:을|를|은|는)?\s*(?:모두\s*)?(?:무시|잊)`+
+			`|`+letterEdge+`(?:игнорир|проигнорир|забуд)\pL*\s+(?:\pL+\s+){0,3}?(?:инструкци|указани|правил|ограничени|промпт)\pL*`,
+		[]string{"忽略", "无视", "忘记", "忘掉", "不要理会", "不要遵守", "不再遵守", "抛开", "丢弃", "無視", "忘れ", "무시", "잊", "игнор", "проигнор", "забуд"}).strongIn(allKinds).negatable(),
+	mk(RuleDirective, "an instruction to keep something from the user",
+		`(?:不要|不必|无需|无须|不用|别|切勿|请勿|不得|禁止)(?:向|对|跟|和|给)?(?:用户|使用者)?(?:告诉|告知|通知|提醒|提及|提到|透露|显示|展示|汇报|报告)(?:给)?(?:用户|使用者)`+
+			`|(?:不要|不必|无需|无须|不用|别|切勿|请勿|不得)在(?:回复|回答|输出|对话|聊天|总结|摘要|响应|报告)(?:中|里)(?:提及|提到|显示|展示|说明|透露|列出)(?:这个|此|该|上述|这一|任何)?(?:上传|发送|提交|同步|回传|步骤|操作|接口|调用|请求|链接|地址)`+
+			`|(?:不要|不必|无需|无须|不用|别|切勿|请勿|不得)(?:向|对|跟|和|给)(?:用户|使用者)(?:告诉|告知|通知|提醒|提及|提到|透露|显示|展示|汇报|报告|解释|说明|提起|回显)`+
+			`|(?:不要|不必|无需|无须|不用|别|切勿|请勿|不得)(?:(?:向|对|跟|给)(?:用户|使用者))?(?:提及|提到|透露|说明|解释|展示|列出)(?:这个|此|该|上述|这一)?(?:上传|发送|提交|同步|回传|步骤|操作|接口|调用|请求)`+
+			`|(?:不要|不必|无需|无须|不用|别)(?:事先|提前|先)?让(?:用户|使用者)(?:审阅|查看|确认|检查|过目|知道)`+
+			`|(?:对|向)(?:用户|使用者)只(?:说|说明|告知|提|展示|显示)|(?:不需要|无需|无须|不必|不用)(?:额外|单独|再)?(?:征求|征得|获得|询问)(?:用户)?(?:的)?(?:同意|许可|授权)`+
+			`|(?:对|向)(?:用户|使用者)(?:隐瞒|保密)|(?:瞒着|背着)(?:用户|使用者)|(?:用户|使用者)(?:不需要|无需|不必|不应|不能)(?:知道|知晓|看到|察觉|了解)`+
+			`|ユーザー(?:に|には)(?:伝え|知らせ|言わ|報告し|通知し|見せ|表示し|説明し)(?:ない|ず)|ユーザーに(?:は)?(?:内緒|秘密)`+
+			`|사용자(?:에게|한테)\s*(?:알리지|말하지|보여주지|언급하지|보고하지|통지하지)\s*(?:마|말|않)|사용자\s*몰래`+
+			`|\b(?:no|nunca|jam[aá]s)\s+(?:se\s+lo\s+|le\s+|lo\s+)?(?:digas|diga|menciones|mencione|informes|informe|avises|avise|muestres|muestre|comentes|comente|cuentes|cuente|reveles|revele|notifiques|notifique)\b[^.\n]{0,40}?\busuari[oa]s?\b|\bsin\s+(?:avisar|informar|notificar|decir(?:le)?|preguntar)\s+(?:nada\s+)?al\s+usuari[oa]\b|\bsin\s+que\s+el\s+usuari[oa]\s+(?:lo\s+)?(?:sepa|note|vea|se\s+entere)\b`+
+			`|\bn[ãa]o\s+(?:o\s+|lhe\s+)?(?:mencione|informe|avise|mostre|conte|diga|revele|notifique|comente)\b[^.\n]{0,40}?\busu[aá]ri[oa]s?\b|\bsem\s+(?:avisar|informar|notificar|contar|perguntar)\s+(?:ao?\s+|o\s+)?usu[aá]ri[oa]\b|\bsem\s+que\s+o\s+usu[aá]ri[oa]\s+(?:saiba|perceba|veja)\b`+
+			`|\bne\s+(?:le\s+|la\s+|les\s+|lui\s+|l['’])?(?:dites|dis|mentionnez|mentionne|signalez|signale|montrez|montre|affichez|affiche|r[eé]v[eé]lez|informez|indiquez)\s+(?:rien|pas|jamais)\b[^.\n]{0,40}?\butilisat(?:eur|rice)s?\b|\bsans\s+(?:pr[eé]venir|informer|avertir|le\s+dire\s+[aà]|demander\s+[aà]|en\s+informer)\s+l['’]utilisat(?:eur|rice)\b|[aà]\s+l['’]insu\s+de\s+l['’]utilisat(?:eur|rice)\b`+
+			`|\b(?:dem|den)\s+(?:Benutzer|Nutzer|Anwender)(?:in)?\s+(?:\S+\s+){0,3}?(?:nicht|niemals|nie)\s+(?:\S+\s+){0,2}?(?:erw(?:ä|ae)hnen|mitteilen|sagen|zeigen|anzeigen|melden)\b|\bohne\s+(?:den|die)\s+(?:Benutzer|Nutzer|Anwender)(?:in)?\s+zu\s+(?:informieren|fragen|benachrichtigen|warnen)\b|\bohne\s+(?:Wissen|Kenntnis)\s+des\s+(?:Benutzers|Nutzers|Anwenders)\b`+
+			`|`+letterEdge+`не\s+(?:сообща|говор|упомина|показыва|рассказыва|уведомля|информиру)\pL*\s+(?:\pL+\s+){0,2}?пользовател\pL*|`+letterEdge+`без\s+(?:ведома|уведомления|согласия)\s+пользовател\pL*`,
+		[]string{"用户", "使用者", "提及", "提到", "透露", "说明", "解释", "展示", "列出", "ユーザー", "사용자", "usuari", "usuári", "utilisat", "benutzer", "nutzer", "anwender", "пользовател"}).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "a threat that pressures the model to comply",
 		`\b(?:the\s+)?(?:application|system|app|server|agent|program|tool|computer)\s+will\s+crash\b|\b(?:all\s+)?(?:the\s+)?(?:user'?s?\s+)?data\s+will\s+be\s+lost\b|\b(?:very\s+){2,}important\b`,
 		[]string{"crash", "will be lost", "very very"}).notIn(kindCode),
@@ -494,7 +518,30 @@ func quotedAt(text string, pos int) bool {
 		return true
 	}
 	return strings.Count(line, "\"")%2 == 1 || strings.Count(line, "`")%2 == 1 ||
-		strings.Count(line, "\u201c") > strings.Count(line, "\u201d") || strings.Count(line, "'")%2 == 1 && strings.HasSuffix(strings.TrimRight(line, " "), "'")
+		strings.Count(line, "\u201c") > strings.Count(line, "\u201d") || strings.Count(line, "'")%2 == 1 && strings.HasSuffix(strings.TrimRight(line, " "), "'") ||
+		strings.Count(line, "「") > strings.Count(line, "」") || strings.Count(line, "«") > strings.Count(line, "»") ||
+		languageCitedAt(text, pos)
+}
+
+// languageNamedRE names, in English, the language of a phrase beside it:
+// "- 忽略之前的指令 (Chinese)", "(Korean: Ignore previous instructions)".
+var languageNamedRE = regexp.MustCompile(`(?i)\(\s*(?:in\s+)?(?:Chinese|Mandarin|Japanese|Korean|Russian|Spanish|Portuguese|French|German|Italian|Arabic|Hindi|Vietnamese|Thai|Turkish|Polish|Dutch|Indonesian)\b|\b(?:Chinese|Mandarin|Japanese|Korean|Russian|Spanish|Portuguese|French|German|Italian|Arabic|Hindi|Vietnamese|Thai|Turkish|Polish|Dutch|Indonesian)(?:\s*\*\*)?\s*:`)
+
+// languageCitedAt reports whether the phrase at pos is cited as an
+// example of a language: its line, or the line after it, names the
+// language in English, as a list of attacks in many languages does.
+func languageCitedAt(text string, pos int) bool {
+	start := strings.LastIndexByte(text[:pos], '\n') + 1
+	end := len(text)
+	if i := strings.IndexByte(text[pos:], '\n'); i >= 0 {
+		end = pos + i
+		if j := strings.IndexByte(text[end+1:], '\n'); j >= 0 {
+			end += 1 + j
+		} else {
+			end = len(text)
+		}
+	}
+	return languageNamedRE.MatchString(text[start:end])
 }
 
 // conditionalUse reports whether what follows "always use this tool" makes
