@@ -45,6 +45,10 @@ var storeKinds = []struct {
 	{"aws", mustGate(`(?i)\.aws[/\\](?:credentials|config)\b|\baws\s+credentials\s+file\b|\b(?:hidden\s+)?(?:aws|\.aws)\s+(?:folder|directory)\s+of\s+the\s+home\b|(?:~|\$HOME|\$\{HOME\})[/\\]\.aws\b|["']\.aws["']\s*,\s*["'](?:credentials|config)["']`)},
 	{"gcloud", mustGate(`(?i)\.config[/\\]gcloud\b|application_default_credentials\.json|\b(?:gcloud\s+)?application\s+default\s+credentials\s+file\b`)},
 	{"azure", mustGate(`(?i)[/\\~]\.azure\b|\b(?:azure\s+cli|msal)\s+token\s+cache\b`)},
+	// The other clouds' command-line tools keep their keys in files of
+	// the home folder too: Alibaba Cloud's, Tencent Cloud's, Huawei
+	// Cloud's, Oracle's, DigitalOcean's, Hetzner's, Yandex's.
+	{"cloud", mustGate(`(?i)\.ossutilconfig\b|\.aliyun[/\\]config\.json|\.tccli[/\\]|\.cos\.conf\b|\.obsutilconfig\b|\.huaweicloud[/\\]|\.oci[/\\]config\b|doctl[/\\]config\.yaml|hcloud[/\\]cli\.toml|yandex-cloud[/\\]config\.yaml`)},
 	{"kube", mustGate(`(?i)\.kube[/\\]config\b|\bconfig\s+in\s+the\s+\.kube\s+(?:folder|directory)\b|(?:~|\$HOME|\$\{HOME\})[/\\]\.kube\b|["']\.kube["']\s*,\s*["']config["']`)},
 	{"docker", mustGate(`(?i)\.docker[/\\]config\.json|["']\.docker["']\s*,\s*["']config\.json["']`)},
 	{"registry", mustGate(`(?i)(?:^|[^\w.])(?:\.npmrc|\.pypirc|\.gem[/\\]credentials|\.cargo[/\\]credentials(?:\.toml)?)\b`)},
@@ -125,7 +129,7 @@ var (
 	// any program's upload or send command (a file host's CLI, croc,
 	// wormhole): a send when what it copies is a store of credentials
 	// (most copy a build to the user's own bucket).
-	cloudCopyRE = mustGate(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b|` +
+	cloudCopyRE = mustGate(`(?i)\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync)\b|\brclone\s+(?:copy|sync|move)\b|\bazcopy\s+copy\b|\bossutil(?:64)?\s+(?:cp|sync)\b|\bcoscli\s+(?:cp|sync)\b|\bcoscmd\s+upload\b|\bobsutil\s+(?:cp|sync)\b|\boci\s+os\s+object\s+put\b|\bs3cmd\s+(?:put|sync)\b|` +
 		`(?:^|[\s;&|(])[\w.-]+(?:\s+[\w-]+)?\s+(?:upload|send)\s+(?:-{1,2}[\w-]+(?:[= ][^\s;&|]+)?\s+)*["']?(?:~|\.{0,2}/|\$|[\w-]*\.env\b)`)
 	// envDumpRE reads the whole environment (or greps it).
 	envDumpRE = regexp.MustCompile(`(?i)\$\(\s*(?:env|printenv|set)\b|(?:^|[\s;&|("'` + "`" + `])(?:env|printenv)\s*(?:\||>)|\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\bJSON\.stringify\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bGet-ChildItem\s+env:` +
@@ -222,7 +226,7 @@ var (
 
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
-	storeWords = newWordSet(".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", "/.secret", "/secrets", "/.token", "/tokens", "/.passw", "/passw", "/.api", "/api_key", "/api-key", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "secure-shell", "secure shell", "credentials file", "token cache", "application default", "credential store", "hosts file", "exodus.wallet", "electrum", "nkbihfbeogaeaoehlefnkodbefgpgknn", "bfnaelmomeimhlpmgjnjophhpkkoljpa", "hnfanknocfeofbddgcijnmhnfnkdnaad", "egjidjbpglichdcondbcbdnbeeppgdph", "aws folder", "aws directory", ".kube folder", ".kube directory", "chat.db", "db.sqlite", "chatstorage", "msgstore", "bitwarden", "1password", "lastpass", "keepass", "dashlane", "/environ", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx", ".properties", ".jks", ".keystore")
+	storeWords = newWordSet(".ossutilconfig", ".aliyun", ".tccli", ".cos.conf", ".obsutilconfig", ".huaweicloud", ".oci", "doctl", "hcloud", "yandex-cloud", ".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", "/.secret", "/secrets", "/.token", "/tokens", "/.passw", "/passw", "/.api", "/api_key", "/api-key", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "secure-shell", "secure shell", "credentials file", "token cache", "application default", "credential store", "hosts file", "exodus.wallet", "electrum", "nkbihfbeogaeaoehlefnkodbefgpgknn", "bfnaelmomeimhlpmgjnjophhpkkoljpa", "hnfanknocfeofbddgcijnmhnfnkdnaad", "egjidjbpglichdcondbcbdnbeeppgdph", "aws folder", "aws directory", ".kube folder", ".kube directory", "chat.db", "db.sqlite", "chatstorage", "msgstore", "bitwarden", "1password", "lastpass", "keepass", "dashlane", "/environ", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx", ".properties", ".jks", ".keystore")
 	netWords   = newWordSet("upload", "share", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.", "s_client", "ssh ")
 	envWords   = newWordSet("env", "set)", "set ")
 )
@@ -705,6 +709,13 @@ func writtenFiles(line string, captured, picked bool) []writtenFile {
 	for _, f := range redirectTargets(line) {
 		out = append(out, writtenFile{path: f, captured: captured, picked: picked})
 	}
+	// A copy's destination holds what it copied (cp ~/.ossutilconfig
+	// "$DIAG").
+	for _, m := range copyTargetRE.FindAllStringSubmatch(line, 4) {
+		if f := strings.Trim(m[1], "\"'"); len(f) > 2 {
+			out = append(out, writtenFile{path: f, captured: captured, picked: picked})
+		}
+	}
 	if captured {
 		for _, m := range pathArgRE.FindAllStringSubmatch(line, -1) {
 			out = append(out, writtenFile{path: m[1], captured: true, picked: picked})
@@ -723,6 +734,9 @@ var commandSettingRE = regexp.MustCompile(`^\s*["']?(?:command|cmd|run|exec|shel
 func commandSetting(line string) bool {
 	return strings.Contains(line, ":") && commandSettingRE.MatchString(line)
 }
+
+// copyTargetRE is a shell's copy of one file, and the file it writes.
+var copyTargetRE = regexp.MustCompile(`(?:^|[\s;&|(])(?:cp|Copy-Item)\s+(?:-[-\w]+\s+)*(?:"[^"\n]+"|'[^'\n]+'|[^\s;&|"']+)\s+("[^"\n]+"|'[^'\n]+'|[^\s;&|)]+)`)
 
 // redirectTargets returns the files a shell line writes.
 func redirectTargets(line string) []string {

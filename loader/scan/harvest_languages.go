@@ -63,7 +63,8 @@ const foreignParamSink = `(?:放进|放入|填入|传入|作为|写进|写入|�
 // foreignHandVerbs are foreignSendVerbs and the verbs that hand
 // something to an address the sentence names: submit to, sync to, push to.
 // A sentence read with them must name the address.
-const foreignHandVerbs = foreignSendVerbs + `|提交到|提交至|同步到|推送到|推送至|投稿`
+const foreignHandVerbs = foreignSendVerbs + `|提交到|提交至|同步到|推送到|推送至|投稿|粘贴到|粘贴至|填入|貼り付け|붙여넣` +
+	`|\b(?:pega|pegue|cole|colle|collez|incolla)\b|` + letterEdge + `встав\pL*`
 
 // ownDestRE is the user's own place a send goes to: "推送到用户自己的 NAS".
 var ownDestRE = regexp.MustCompile(`^[^。！？\n]{0,12}?(?:(?:用户|你|您)自己的|ユーザー自身の|自分の|사용자\s*본인의|본인의)`)

@@ -133,7 +133,7 @@ var knownServices = []knownService{
 	{"Gitee", []string{"GITEE"}, []string{"gitee"}, []string{"gitee.com", "gitee.io"}},
 	{"Feishu", []string{"FEISHU", "LARK"}, []string{"feishu", "larksuite"}, []string{"feishu.cn", "feishu.net", "larksuite.com", "larkoffice.com"}},
 	{"DingTalk", []string{"DINGTALK", "DINGDING"}, []string{"dingtalk"}, []string{"dingtalk.com"}},
-	{"WeChat", []string{"WECHAT", "WECOM", "WEWORK", "WEIXIN"}, []string{"weixin", "wechat"}, []string{"weixin.qq.com", "wechat.com", "qq.com"}},
+	{"WeChat", []string{"WECHAT", "WECOM", "WEWORK", "WEIXIN", "WX"}, []string{"weixin", "wechat"}, []string{"weixin.qq.com", "wechat.com", "qq.com"}},
 	{"Alibaba Cloud", []string{"ALIYUN", "ALIBABA", "ALICLOUD", "OSS"}, []string{"aliyun", "alibabacloud", "aliyuncs"}, []string{"aliyun.com", "aliyuncs.com", "alibabacloud.com", "alicdn.com"}},
 	{"Tencent Cloud", []string{"TENCENTCLOUD", "TENCENT", "TCCLI", "COS"}, []string{"tencentcloud", "tencentcloudapi", "myqcloud"}, []string{"tencentcloudapi.com", "tencent.com", "myqcloud.com", "tencentcs.com"}},
 	{"Baidu", []string{"BAIDU", "QIANFAN"}, []string{"baidu", "baidubce", "bcebos"}, []string{"baidu.com", "baidubce.com", "bcebos.com"}},

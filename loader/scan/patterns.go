@@ -259,8 +259,14 @@ var patterns = []pattern{
 			`|\bn[ãa]o\s+(?:o\s+|lhe\s+)?(?:mencione|informe|avise|mostre|conte|diga|revele|notifique|comente)\b[^.\n]{0,40}?\busu[aá]ri[oa]s?\b|\bsem\s+(?:avisar|informar|notificar|contar|perguntar)\s+(?:ao?\s+|o\s+)?usu[aá]ri[oa]\b|\bsem\s+que\s+o\s+usu[aá]ri[oa]\s+(?:saiba|perceba|veja)\b`+
 			`|\bne\s+(?:le\s+|la\s+|les\s+|lui\s+|l['’])?(?:dites|dis|mentionnez|mentionne|signalez|signale|montrez|montre|affichez|affiche|r[eé]v[eé]lez|informez|indiquez)\s+(?:rien|pas|jamais)\b[^.\n]{0,40}?\butilisat(?:eur|rice)s?\b|\bsans\s+(?:pr[eé]venir|informer|avertir|le\s+dire\s+[aà]|demander\s+[aà]|en\s+informer)\s+l['’]utilisat(?:eur|rice)\b|[aà]\s+l['’]insu\s+de\s+l['’]utilisat(?:eur|rice)\b`+
 			`|\b(?:dem|den)\s+(?:Benutzer|Nutzer|Anwender)(?:in)?\s+(?:\S+\s+){0,3}?(?:nicht|niemals|nie)\s+(?:\S+\s+){0,2}?(?:erw(?:ä|ae)hnen|mitteilen|sagen|zeigen|anzeigen|melden)\b|\bohne\s+(?:den|die)\s+(?:Benutzer|Nutzer|Anwender)(?:in)?\s+zu\s+(?:informieren|fragen|benachrichtigen|warnen)\b|\bohne\s+(?:Wissen|Kenntnis)\s+des\s+(?:Benutzers|Nutzers|Anwenders)\b`+
-			`|`+letterEdge+`не\s+(?:сообща|говор|упомина|показыва|рассказыва|уведомля|информиру)\pL*\s+(?:\pL+\s+){0,2}?пользовател\pL*|`+letterEdge+`без\s+(?:ведома|уведомления|согласия)\s+пользовател\pL*`,
-		[]string{"用户", "使用者", "提及", "提到", "透露", "说明", "解释", "展示", "列出", "ユーザー", "사용자", "usuari", "usuári", "utilisat", "benutzer", "nutzer", "anwender", "пользовател"}).strongIn(allKinds).notIn(kindCode),
+			`|`+letterEdge+`не\s+(?:сообща|говор|упомина|показыва|рассказыва|уведомля|информиру)\pL*\s+(?:\pL+\s+){0,2}?пользовател\pL*|`+letterEdge+`без\s+(?:ведома|уведомления|согласия)\s+пользовател\pL*`+
+			// "No need to tell the user", "without mentioning the rest".
+			`|ユーザー(?:に|へ)(?:は)?(?:伝える|知らせる|言う|報告する|説明する)必要は(?:ない|ありません)|사용자(?:에게|한테)\s*(?:알릴|말할|보고할|설명할)\s*필요\s*(?:가\s*)?없`+
+			`|\bn[ãa]o\s+(?:é\s+)?(?:preciso|necess[aá]rio)\s+(?:mencion|inform|avis|cont|diz)\pL*[^.\n]{0,30}?\busu[aá]ri|\bno\s+(?:es\s+necesario|hace\s+falta)\s+(?:mencion|inform|avis|dec|cont)\pL*[^.\n]{0,30}?\busuari`+
+			`|\bpas\s+besoin\s+de\s+(?:le\s+|l['’]\s*|en\s+)?(?:mentionner|signaler|dire|informer|pr[ée]venir)[^.\n]{0,30}?\butilisat|\bnicht\s+(?:nötig|notwendig|erforderlich)\b[^.\n]{0,40}?\b(?:Benutzer|Nutzer|Anwender)|\bnon\s+(?:è\s+)?(?:necessario|serve)\s+(?:dir|mencion|inform|avvis)\pL*[^.\n]{0,30}?\butente`+
+			`|`+letterEdge+`не\s+нужно\s+(?:сообща|говор|упомина)\pL*[^.\n]{0,30}?пользовател`+
+			`|\bsans\s+(?:mentionner|[ée]voquer)\s+(?:le\s+reste|cela|[çc]a|ces\s+[ée]tapes|cette\s+[ée]tape)\b|\bsin\s+mencionar\s+(?:el\s+resto|esto|eso|este\s+paso|estos\s+pasos)\b|\bsem\s+mencionar\s+(?:o\s+resto|isso|isto|este\s+passo|esses\s+passos)\b|\bohne\s+(?:den\s+Rest|das|dies|diesen\s+Schritt)\s+zu\s+erw(?:ä|ae)hnen\b`,
+		[]string{"用户", "使用者", "提及", "提到", "透露", "说明", "解释", "展示", "列出", "ユーザー", "사용자", "usuari", "usuári", "utilisat", "benutzer", "nutzer", "anwender", "пользовател", "utente", "sans ment", "sans évoq", "sans evoq", "sin menc", "sem menc", "ohne"}).strongIn(allKinds).notIn(kindCode),
 	mk(RuleDirective, "a threat that pressures the model to comply",
 		`\b(?:the\s+)?(?:application|system|app|server|agent|program|tool|computer)\s+will\s+crash\b|\b(?:all\s+)?(?:the\s+)?(?:user'?s?\s+)?data\s+will\s+be\s+lost\b|\b(?:very\s+){2,}important\b`,
 		[]string{"crash", "will be lost", "very very"}).notIn(kindCode),
@@ -277,8 +283,9 @@ var patterns = []pattern{
 		`(?:^|[\s"'`+backtick+`(\[{/\\~=:,@])\.env(?:\.[a-z]+)?(?:$|[\s"'`+backtick+`)\]}.,;:!?/\\])`,
 		[]string{".env"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to cloud credentials",
-		`[/\\]?\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|\.config[/\\]gcloud\b|application_default_credentials\.json|\bcredentials\.json\b|[/\\]?\.azure[/\\]|\b(?:credentials|access_tokens)\.db\b`,
-		[]string{".aws", "gcloud", "application_default_credentials", "credentials.json", ".azure", "credentials.db", "access_tokens.db"}).notIn(kindCode),
+		`[/\\]?\.aws[/\\](?:credentials|config)\b|~[/\\]\.aws\b|\.config[/\\]gcloud\b|application_default_credentials\.json|\bcredentials\.json\b|[/\\]?\.azure[/\\]|\b(?:credentials|access_tokens)\.db\b`+
+			`|\.ossutilconfig\b|\.aliyun[/\\]config\.json|\.tccli[/\\][\w.-]*credential|\.obsutilconfig\b|\.oci[/\\]config\b|doctl[/\\]config\.yaml|hcloud[/\\]cli\.toml`,
+		[]string{".aws", "gcloud", "application_default_credentials", "credentials.json", ".azure", "credentials.db", "access_tokens.db", ".ossutilconfig", ".aliyun", ".tccli", ".obsutilconfig", ".oci", "doctl", "hcloud"}).notIn(kindCode),
 	mk(RuleSecretPath, "a reference to a file of credentials",
 		`(?:^|[^\w.])(?:_netrc|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.pgpass|\.my\.cnf)\b|\.docker[/\\]config\.json|\.kube[/\\]config\b|[/\\~]\.gnupg\b|\.password-store\b|gh[/\\]hosts\.yml|\blogin\s+keychain\b|\.keychain(?:-db)?\b|\bwallet\.dat\b|[/\\]Login Data\b|`+homeSecretFile,
 		[]string{".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker", ".kube", ".gnupg", ".password-store", "hosts.yml", ".pgpass", ".my.cnf", "keychain", "wallet.dat", "login data", "/.credentials", "/credentials", "/.secret", "/secret", "/.token", "/token", "/.password", "/password", "/.api", "/api", `\.credentials`, `\credentials`, `\.secret`, `\secret`, `\.token`, `\token`, `\.password`, `\password`, `\.api`, `\api`}).notIn(kindCode),
