@@ -124,6 +124,7 @@ func skillLexical(dir string, files []File) []Finding {
 	configuredSinks(reading, scanned)
 	gatewayHandOffs(reading, scanned)
 	outsideGrants(reading, scanned)
+	handedAccess(reading, scanned)
 	brokenLocalClaims(reading, scanned)
 	publishedSecrets(reading, scanned)
 	allSecretsSteps(reading, scanned)

@@ -269,7 +269,31 @@
 //     sent by a skill that promises it stays on the user's machine
 //     (harvest_claims.go); Vault's raw audit log and a Terraform state set
 //     to go to a fixed host (harvest_forward.go); and an image's slot
-//     filled with a file of secrets (harvest_intercept.go).
+//     filled with a file of secrets (harvest_intercept.go). Version 21
+//     reads skills written in Chinese, Japanese, Korean, Spanish,
+//     Portuguese, French, German, Italian and Russian: their verbs of
+//     sending and pasting, their negations, their nouns of secrets and
+//     their orders to hide a step or ignore earlier instructions let the
+//     English judgements run, and a section that names secrets and sends
+//     to an address written out withholds (harvest_languages.go); a
+//     phrase labelled with its language ("(Korean)") is cited, not
+//     spoken. It reads a gateway set to hand every request on (Traefik's
+//     forwardAuth, Envoy's ext_authz, nginx's mirror, a collector that
+//     keeps requests' metadata) to a fixed outside host
+//     (harvest_forward.go); access to the user's data granted to an
+//     account written out (a calendar's or a file's sharing, a binding of
+//     a role that reads, a bucket's policy, a Snowflake share, a
+//     collaborator) (harvest_grant.go); the other clouds' key files and
+//     copy commands, and a copy's destination followed to its upload.
+//     Public mirrors of registries (registry.npmmirror.com) are no
+//     look-alikes. And it reads a machine handed to someone else: a shell
+//     that takes its commands from a host (bash's /dev/tcp, netcat,
+//     socat, and the socket scripts of Python, Go, Node, PHP, Perl, Ruby
+//     and PowerShell), a key written out added to the user's authorized
+//     keys, a download run on a schedule, at each login or from a hidden
+//     file, the login port tunnelled under an account the skill writes
+//     out or forwarded to a fixed host, a workflow whose command is what
+//     a commenter writes, and the home folder wiped (harvest_access.go).
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave: forbids them, or runs after them
 //     to change what they returned (Shadowing; it needs the names of the
@@ -278,8 +302,9 @@
 //     script.
 //   - self-promotion: claims that rank a tool above the others, which
 //     StripPromotion keeps out of what is indexed.
-//   - unscanned: text in a language the rules cannot read, known by
-//     another script or another language's function words.
+//   - unscanned: text in a language the rules read only in part (the
+//     words of harvest_languages.go), known by another script or another
+//     language's function words.
 //   - resemblance: a definition that, read as a whole, resembles the
 //     attacks of the corpora more than their clean samples
 //     (resemblance.go). The rules above read what a sentence or a line of

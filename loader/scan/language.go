@@ -6,9 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// The rules read English. A text in a language they cannot read is not
-// clean but unscanned, and is reported as such: a directive in Spanish or
-// Chinese passes every English phrase.
+// The rules read English, and of the other languages skill authors write
+// in only the words harvest_languages.go lists: a text in another
+// language is read in part, and is reported as such, since a directive
+// phrased beyond those words passes them.
 //
 // What marks a text as another language is evidence of that language, not
 // a lack of English: reference files of headings, tables and identifiers
@@ -48,7 +49,7 @@ var otherLatinWords = functionWords(`
 	yang dan untuk dengan ini itu dari ke tidak`)
 
 // scanLanguage reports the texts of fields of prose (not a schema's
-// strings) written in a language the rules cannot read.
+// strings) written in a language the rules read only in part.
 func scanLanguage(fs *findings, prose string) {
 	for _, p := range fs.d.pieces {
 		if p.field != "" && p.end <= len(prose) {
@@ -97,7 +98,7 @@ func languageOf(fs *findings, text string, off int) {
 	for end < len(text) && text[end]&0xC0 == 0x80 {
 		end++
 	}
-	fs.add(RuleUnscanned, SeverityWarn, off+at, off+end, "text in a language the rules cannot read, left unscanned")
+	fs.add(RuleUnscanned, SeverityWarn, off+at, off+end, "text in a language the rules read only in part")
 }
 
 // wordCounts is what languageOf weighs: how many words a text has, how
