@@ -68,6 +68,13 @@ var (
 	reverseForwardRE = regexp.MustCompile(`\bssh\b[^\n|;&]*?\s-R\s*(?:[\w.*]+:)?\d+:(?:localhost|127\.0\.0\.1)?:?(?:22|3389|5900)\b[^\n|;&]*?\s[\w.-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+)`)
 )
 
+// shellWords are the words of reverseShellRE, dialWords those of dialRE:
+// a unit holding none is not run through them.
+var (
+	shellWords = []string{"/dev/tcp", "/dev/udp", " nc ", "\tnc ", "\nnc ", "|nc ", ";nc ", "(nc ", "ncat", "netcat", "socat", ".connect((", "fsockopen", "tcpsocket", "tcpclient", "sockaddr_in"}
+	dialWords  = []string{"net.dial", "net.connect", "createconnection"}
+)
+
 // accessWords gate the readings: a text holding none of them is not read.
 var accessWords = []string{"/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "socat", "connect(", "fsockopen", "tcpsocket", "tcpclient", "sockaddr_in", "authorized_keys", "curl", "wget", "ngrok", "ssh ", "net.dial", "createconnection", "github.event", "head_ref", "rm "}
 
@@ -76,12 +83,12 @@ var accessWords = []string{"/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "soc
 // run on a schedule or at each login, or the SSH port opened to an
 // account written out.
 func handedAccess(r *skillReading, scanned []*findings) {
-	for i, raw := range r.texts {
-		if !containsAny(strings.ToLower(raw), accessWords) {
+	for i := range r.texts {
+		if !containsAny(r.lowered(i), accessWords) {
 			continue
 		}
 		for _, u := range r.unitsOf(i) {
-			if start, end, msg := accessIn(u.text, u.prose); msg != "" {
+			if start, end, msg := accessIn(u.text, r.loweredUnit(i, u), u.prose); msg != "" {
 				scanned[i].add(RuleExfiltrate, SeverityWithhold, u.start+start, u.start+end, msg)
 				break
 			}
@@ -90,11 +97,13 @@ func handedAccess(r *skillReading, scanned []*findings) {
 }
 
 // accessIn returns the first span of a unit that hands access over, and
-// what it does.
-func accessIn(text string, prose bool) (int, int, string) {
-	for _, m := range reverseShellRE.FindAllStringSubmatchIndex(text, 4) {
-		if host := firstGroup(text, m); host != "" && outsideHost(host) {
-			return m[0], m[1], "a shell that takes its commands from " + host
+// what it does; lower is the unit lowercased.
+func accessIn(text, lower string, prose bool) (int, int, string) {
+	if containsAny(lower, shellWords) || strings.HasPrefix(lower, "nc ") {
+		for _, m := range reverseShellRE.FindAllStringSubmatchIndex(text, 4) {
+			if host := firstGroup(text, m); host != "" && outsideHost(host) {
+				return m[0], m[1], "a shell that takes its commands from " + host
+			}
 		}
 	}
 	if strings.Contains(text, "authorized_keys") {
@@ -105,9 +114,12 @@ func accessIn(text string, prose bool) (int, int, string) {
 			}
 		}
 	}
-	if !prose {
+	if !prose && (strings.Contains(lower, "curl") || strings.Contains(lower, "wget")) {
 		for _, line := range lineSpans(text) {
 			l := text[line[0]:line[1]]
+			if !strings.Contains(l, "|") && !strings.Contains(l, "$(") {
+				continue
+			}
 			if m := scheduledDownloadRE.FindStringSubmatch(l); m != nil && laterRE.MatchString(l) {
 				if h := urlHostRE.FindStringSubmatch(m[1] + m[2]); h != nil && !ownHost(strings.ToLower(h[1]), nil) {
 					return line[0], line[1], "whatever " + strings.ToLower(h[1]) + " serves run on a schedule or at each login, from now on"
@@ -116,10 +128,16 @@ func accessIn(text string, prose bool) (int, int, string) {
 		}
 	}
 	if !prose {
-		if m := dialRE.FindStringSubmatchIndex(text); m != nil && outsideHost(firstGroup(text, m)) && shellBoundRE.MatchString(text) {
-			return m[0], m[1], "a shell that takes its commands from " + strings.ToLower(firstGroup(text, m))
+		if containsAny(lower, dialWords) {
+			if m := dialRE.FindStringSubmatchIndex(text); m != nil && outsideHost(firstGroup(text, m)) && shellBoundRE.MatchString(text) {
+				return m[0], m[1], "a shell that takes its commands from " + strings.ToLower(firstGroup(text, m))
+			}
 		}
-		for _, m := range hiddenRunRE.FindAllStringSubmatchIndex(text, 4) {
+		var downloads [][]int
+		if (strings.Contains(lower, "curl") || strings.Contains(lower, "wget")) && (strings.Contains(text, " -o") || strings.Contains(text, " -O") || strings.Contains(text, "--output")) {
+			downloads = hiddenRunRE.FindAllStringSubmatchIndex(text, 4)
+		}
+		for _, m := range downloads {
 			url, file, ran := text[m[2]:m[3]], text[m[4]:m[5]], text[m[6]:m[7]]
 			if !strings.HasSuffix(ran, strings.TrimPrefix(file, "./")) {
 				continue
@@ -134,8 +152,10 @@ func accessIn(text string, prose bool) (int, int, string) {
 				return m[0], m[1], "a program downloaded to a hidden file, " + file + ", and run"
 			}
 		}
-		if m := commentRunRE.FindStringIndex(text); m != nil {
-			return m[0], m[1], "a workflow that runs, as its command, what anyone who comments writes"
+		if strings.Contains(text, "github.event") || strings.Contains(text, "head_ref") {
+			if m := commentRunRE.FindStringIndex(text); m != nil {
+				return m[0], m[1], "a workflow that runs, as its command, what anyone who comments writes"
+			}
 		}
 	}
 	if !prose && strings.Contains(text, "rm ") {
@@ -145,6 +165,9 @@ func accessIn(text string, prose bool) (int, int, string) {
 				return line[0] + m[0], line[0] + m[1], "the user's home folder or the whole disk deleted"
 			}
 		}
+	}
+	if !strings.Contains(lower, "ngrok") && !strings.Contains(text, "-R") {
+		return 0, 0, ""
 	}
 	if m := tunnelAccountRE.FindStringIndex(text); m != nil {
 		return m[0], m[1], "the machine's login port opened through a tunnel of an account the skill writes out"

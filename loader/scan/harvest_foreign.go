@@ -223,10 +223,29 @@ type skillReading struct {
 	units [][]sendUnit
 	split []bool      // whether units holds the file's units yet
 	words *namedHosts // the skill's words, read when first asked
+	lower []string    // the texts lowercased, each when first asked
 }
 
 func newSkillReading(files []File, texts []string) *skillReading {
-	return &skillReading{files: files, texts: texts, units: make([][]sendUnit, len(files)), split: make([]bool, len(files))}
+	return &skillReading{files: files, texts: texts, units: make([][]sendUnit, len(files)), split: make([]bool, len(files)), lower: make([]string, len(files))}
+}
+
+// lowered returns the skill's file i lowercased, made once for the
+// readings that ask.
+func (r *skillReading) lowered(i int) string {
+	if r.lower[i] == "" && r.texts[i] != "" {
+		r.lower[i] = strings.ToLower(r.texts[i])
+	}
+	return r.lower[i]
+}
+
+// loweredUnit returns a unit of file i lowercased: a slice of the file's
+// lowercased text when lowering kept every byte in its place.
+func (r *skillReading) loweredUnit(i int, u sendUnit) string {
+	if l := r.lowered(i); len(l) == len(r.texts[i]) && u.start+len(u.text) <= len(l) {
+		return l[u.start : u.start+len(u.text)]
+	}
+	return strings.ToLower(u.text)
 }
 
 // named returns what the skill's words name, read once for the readings

@@ -29,7 +29,7 @@ var forwardSetupWords = []string{"webhook", "subscription", "callback", "hooks",
 // service a fixed address of someone else's to send to.
 func standingForwards(r *skillReading, scanned []*findings) {
 	for i, raw := range r.texts {
-		if !strings.Contains(raw, "://") || !containsAny(strings.ToLower(raw), forwardSetupWords) {
+		if !strings.Contains(raw, "://") || !containsAny(r.lowered(i), forwardSetupWords) {
 			continue
 		}
 	units:
@@ -164,9 +164,8 @@ var (
 // set to hand its requests on to a fixed host that is neither the user's
 // nor a known service's, and that the skill does not name.
 func gatewayHandOffs(r *skillReading, scanned []*findings) {
-	for i, raw := range r.texts {
-		lower := strings.ToLower(raw)
-		if !containsAny(lower, []string{"forwardauth", "ext_authz", "mirror", "include_metadata"}) {
+	for i := range r.texts {
+		if !containsAny(r.lowered(i), []string{"forwardauth", "ext_authz", "mirror", "include_metadata"}) {
 			continue
 		}
 		for _, u := range r.unitsOf(i) {

@@ -35,6 +35,9 @@ var (
 	readRoleRE = regexp.MustCompile(`(?i)^roles/(?:viewer|editor|owner|browser|[\w.]*(?:viewer|reader|admin|owner|editor|subscriber|accessor|user))$`)
 )
 
+// grantWords are words every grant of grantCallRE holds one of.
+var grantWords = []string{"acl()", "permissions()", "iam-policy", "gsutil", "alter share", "collaborator", "bucket-policy", "create-grant", "resource-share", "assume-role-policy", "addcollaborator", "share("}
+
 // exampleAccounts are the AWS account numbers AWS's documentation uses.
 var exampleAccounts = map[string]bool{"123456789012": true, "111122223333": true, "444455556666": true, "999999999999": true, "000000000000": true, "111111111111": true, "123456789000": true}
 
@@ -42,7 +45,7 @@ var exampleAccounts = map[string]bool{"123456789012": true, "111122223333": true
 // account written out access to the user's data.
 func outsideGrants(r *skillReading, scanned []*findings) {
 	for i, raw := range r.texts {
-		if !grantCallRE.mayMatch(raw) {
+		if !containsAny(r.lowered(i), grantWords) || !grantCallRE.mayMatch(raw) {
 			continue
 		}
 	units:
