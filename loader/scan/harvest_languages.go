@@ -135,12 +135,7 @@ func scanForeignHandOver(fs *findings, prose string) {
 func foreignParagraphs(prose string) [][2]int {
 	var out [][2]int
 	for start := 0; start < len(prose); {
-		end := strings.Index(prose[start:], "\n\n")
-		if end < 0 {
-			end = len(prose)
-		} else {
-			end += start
-		}
+		end := paragraphEnd(prose, start)
 		if p := prose[start:end]; hasNonASCII(p) && countWords(p).notEnglish() {
 			out = append(out, [2]int{start, end})
 		}

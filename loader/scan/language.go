@@ -66,12 +66,7 @@ func languageOf(fs *findings, text string, off int) {
 	var whole wordCounts
 	whole.firstWord = -1
 	for start := 0; start < len(text); {
-		end := strings.Index(text[start:], "\n\n")
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
-		}
+		end := paragraphEnd(text, start)
 		c := countWords(text[start:end])
 		if at < 0 && c.foreign() {
 			at = start + c.firstWord
