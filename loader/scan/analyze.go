@@ -244,6 +244,7 @@ func sentenceAt(text string, pos int) (int, int) {
 			end++
 			break
 		}
+		// The three stops are three bytes each in UTF-8.
 		if c >= 0x80 && cjkStopBefore(text[:min(end+len("。"), len(text))]) {
 			end += len("。")
 			break

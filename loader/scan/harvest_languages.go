@@ -41,7 +41,7 @@ const foreignSendVerbs = `(?-i:POST)\s*(?:到|至|给|하여|해서|합니다|�
 const foreignNegations = `不要|不得|切勿|请勿|禁止|绝不|永远不要|不能|避免|严禁|千万别|别把|不应|不可` +
 	`|しないで|ないように|してはいけ|してはならない|しないこと|禁止` +
 	`|하지\s*마|하지\s*않|금지|않도록|안\s*됩니다|말\s*것` +
-	`|\b(?:nunca|jam[aá]s|evita|evite|evitez|nicht|niemals|nie|kein|keine|keinen|vermeide|vermeiden|ne)\b|\bn['’]|\bn[ãa]o\b|` + letterEdge + `(?:não|évitez)` +
+	`|\b(?:nunca|jam[aá]s|evita|evite|evitez|nicht|niemals|nie|kein|keine|keinen|vermeide|vermeiden|ne)\b|\bn['’]|\bn[ãa]o\b|` + letterEdge + `évitez` +
 	`|` + letterEdge + `(?:не|никогда|нельзя|запрещено|избегайте)(?:$|[^\pL])`
 
 // foreignSecretNouns are nouns of credentials and other secrets.
