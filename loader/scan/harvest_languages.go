@@ -75,24 +75,12 @@ var (
 	foreignDestRE   = regexp.MustCompile(`(?i)` + dest)
 )
 
-// hasNonASCII reports whether s holds a byte beyond ASCII: a text without
-// one has no word of the lists above (the ASCII words of the Latin-script
-// languages aside, which the readings ask for together with the others).
-func hasNonASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return true
-		}
-	}
-	return false
-}
-
 // mayBeForeign reports whether a text may hold a sentence in another
 // language: a word in another script, or three function words of another
 // Latin-script language. Most skills hold neither, and the expressions of
 // this file, which have no literal to start from, are not run on them.
 func mayBeForeign(text string) bool {
-	if !hasNonASCII(text) {
+	if isASCII(text) {
 		return false
 	}
 	c := countWords(text)
@@ -112,7 +100,7 @@ func scanForeignHandOver(fs *findings, prose string) {
 		text := prose[para[0]:para[1]]
 		for _, sp := range sentences(text, foreignSendRE, 64) {
 			u := unwrapRE.ReplaceAllString(text[sp[0]:sp[1]], " ")
-			if !hasNonASCII(u) || !countWords(u).notEnglish() || !foreignSecretRE.MatchString(u) && !storeNamedIn(u) {
+			if isASCII(u) || !countWords(u).notEnglish() || !foreignSecretRE.MatchString(u) && !storeNamedIn(u) {
 				continue
 			}
 			if negationRE.MatchString(dropAddresses(u)) {
@@ -136,7 +124,7 @@ func foreignParagraphs(prose string) [][2]int {
 	var out [][2]int
 	for start := 0; start < len(prose); {
 		end := paragraphEnd(prose, start)
-		if p := prose[start:end]; hasNonASCII(p) && countWords(p).notEnglish() {
+		if p := prose[start:end]; !isASCII(p) && countWords(p).notEnglish() {
 			out = append(out, [2]int{start, end})
 		}
 		start = end + 2
@@ -202,7 +190,7 @@ func scanForeignProcedure(fs *findings, prose string) {
 	for start := 0; start < len(prose); {
 		end := nextHeading(prose, start)
 		sec := prose[start:end]
-		if end-start <= maxSection && hasNonASCII(sec) && countWords(sec).notEnglish() {
+		if end-start <= maxSection && !isASCII(sec) && countWords(sec).notEnglish() {
 			names := namesSecrets(sec)
 			if names || gathered {
 				if s, e, host := sendIn(sec); host != "" && (names || gatheredRE.MatchString(sec[s:e])) {
