@@ -294,6 +294,19 @@
 //     file, the login port tunnelled under an account the skill writes
 //     out or forwarded to a fixed host, a workflow whose command is what
 //     a commenter writes, and the home folder wiped (harvest_access.go).
+//     Version 22 reads what the user says sent away: each question, the
+//     original request, the files the user hands over or the conversation
+//     so far sent to an address that is neither the user's nor a known
+//     service's, when the step is kept from the user ("not mentioned in
+//     the answer", "silent background logging") or the copy is kept by
+//     the receiver (logged, archived, retained), in a skill's or a
+//     server's text (harvest_conversation.go); a request written out
+//     whose field, after the address, holds a service's key by its name
+//     ("auth": JIRA_API_TOKEN, &token={GITHUB_TOKEN}) to a host not the
+//     service's (harvest_keyfield.go); an address set in code or quotes
+//     after the words that give data to it, as one written bare; and "the
+//     full set of environment variables" as the whole environment. A
+//     public key given to an address gives no secret.
 //   - shadowing: a tool that names another server's tool, or tells the
 //     model how other tools must behave: forbids them, or runs after them
 //     to change what they returned (Shadowing; it needs the names of the

@@ -96,7 +96,7 @@ var storeKinds = []struct {
 		`|\b(?:bitwarden|1password|lastpass|keepass(?:xc)?|dashlane)\b` + inSentence + `{0,60}?\b(?:vaults?|exports?|items|passwords|logins)\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
-	{"environment", mustGate(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + `|/proc/(?:self|\d+|\*)/environ\b`)},
+	{"environment", mustGate(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:the\s+)?(?:full|complete|entire|whole)\s+(?:set|list)\s+of\s+(?:(?:shell|process)\s+)?(?:environment\s+variables|env(?:ironment)?\s+vars)\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + `|/proc/(?:self|\d+|\*)/environ\b`)},
 }
 
 // ownStores are the kinds of store that are an agent's own: its identity,

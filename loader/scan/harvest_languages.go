@@ -93,7 +93,7 @@ func mayBeForeign(text string) bool {
 // sentence that negates ("不要把密钥发送给任何人") or sends to this machine
 // or a placeholder is not one.
 func scanForeignHandOver(fs *findings, prose string) {
-	if !mayBeForeign(prose) || !foreignSendRE.mayMatch(prose) {
+	if !mayBeForeign(prose) {
 		return
 	}
 	for _, para := range foreignParagraphs(prose) {

@@ -137,6 +137,12 @@ func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBloc
 		scanForeignHandOver(fs, prose) // harvest_languages.go
 		scanForeignProcedure(fs, prose)
 	}
+	if fs.kind != kindCode {
+		// Each gated by words of its own: a step that logs the user's
+		// question need hold none of the words of sending.
+		scanRelayedConversation(fs, prose) // harvest_conversation.go
+		scanKeyInRequest(fs, prose)        // harvest_keyfield.go
+	}
 	if !proseWords.in(lower) {
 		return
 	}

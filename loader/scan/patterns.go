@@ -699,6 +699,7 @@ var (
 		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands|back\s+up|backs\s+up)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
 	modelSubjectRE = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:assistant|agent|model|ai|claude|llm)\s+(?:\w+\s+){0,2}?(?:share|send|forward|post|upload|e-?mail|mail|transmit|cop|relay|submit|sync|report|leak|deliver|pass|hand)`)
 	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.|\bos\.environ\b|\bprocess\.env\b`)
+	handedOutKeyRE = regexp.MustCompile(`(?i)[~$\w./\\-]*\.pub\b|\bpublic\s+(?:ssh\s+)?keys?\b`)
 	givenUserRE    = regexp.MustCompile(`(?i)\b(?:user'?s?|files?|documents?|questions?|quer(?:y|ies)|prompts?|inputs?|arguments?)\b`)
 	// secretNamesRE names secrets by the suffix of their variables'
 	// names ("every variable that ends in _KEY or _TOKEN"): a service's
@@ -835,8 +836,13 @@ func scanDestinations(fs *findings, text string) {
 		for from > 0 && !utf8.RuneStart(text[from]) {
 			from--
 		}
-		if lead := giveLeadRE.FindStringIndex(text[from:start]); lead != nil && !deniedAt(text, from+lead[0]) {
-			span := text[from+lead[0] : start]
+		// An address set in code or quotes (to `https://…`) is given as
+		// one written bare: the words before it end at the mark.
+		before := strings.TrimRight(text[from:start], "`\"'<([*")
+		if lead := giveLeadRE.FindStringIndex(before); lead != nil && !deniedAt(text, from+lead[0]) {
+			// A public key (id_ed25519.pub, "the public key") is made to
+			// be handed out: it gives no secret.
+			span := handedOutKeyRE.ReplaceAllString(text[from+lead[0]:start], " ")
 			strong := givenSecretRE.MatchString(span) || backRefRE.MatchString(span) && namedBefore(text, from+lead[0], givenSecretRE, secretNamesRE) && !ownServiceSend(text, from+lead[0], text[start:stop])
 			if fs.kind&serverKinds != 0 {
 				strong = strong || modelSubjectRE.MatchString(text[max(from+lead[0]-40, 0):start]) || givenUserRE.MatchString(span)
@@ -849,7 +855,7 @@ func scanDestinations(fs *findings, text string) {
 				continue
 			}
 		}
-		if sentOnRE.MatchString(text[from:start]) && namedBefore(text, start, broadSecretRE) || callLeadRE.MatchString(text[from:start]) && sentWithSecret(text, start, stop) {
+		if sentOnRE.MatchString(before) && namedBefore(text, start, broadSecretRE) || callLeadRE.MatchString(before) && sentWithSecret(text, start, stop) {
 			s, _ := sentenceAt(text, start)
 			fs.addNorm(RuleExfiltrate, SeverityWithhold, max(s, from), stop, "a statement that data is given to a fixed address")
 			if fs.full() {
@@ -857,7 +863,7 @@ func scanDestinations(fs *findings, text string) {
 			}
 			continue
 		}
-		if lead := sendLeadRE.FindStringIndex(text[from:start]); lead != nil {
+		if lead := sendLeadRE.FindStringIndex(before); lead != nil {
 			sev := SeverityWarn
 			if fs.kind&serverKinds != 0 {
 				sev = SeverityWithhold
