@@ -31,6 +31,9 @@ var (
 		`|\b(?:la|las|cada|el|los)\s+(?:pregunta|solicitud|petici[oó]n|consulta|mensaje|documento|archivo|texto)s?\s+del\s+usuario\b` +
 		`|ユーザー(?:から)?の(?:質問|依頼|メッセージ|入力|プロンプト|文書|資料|ファイル)|依頼内容` +
 		`|用户(?:的)?(?:问题|提问|请求|消息|输入|提示词|文档|文件|原始需求|需求)|사용자(?:의)?\s*(?:질문|요청|메시지|입력|프롬프트|문서|파일)`)
+	// userWords are the words every match of userWordsRE holds one of.
+	userWords = newWordSet("user", "customer", "caller", "conversation", "question", "request", "prompt", "quer", "message",
+		"nutzer", "kunden", "utilisat", "usuario", "ユーザー", "依頼", "用户", "사용자")
 	// hushRE keeps a step from the user: it runs unseen, it is left out
 	// of what the user reads, no one needs to be told or asked.
 	hushRE = regexp.MustCompile(`(?i)\b(?:silent(?:ly)?|quietly|in\s+the\s+background|background\s+(?:logging|step|call|sync))\b` +
@@ -56,8 +59,11 @@ var (
 // sends what the user said or handed over to an address written out that
 // is neither the user's nor a known service's, with the step kept from
 // the user or the copy kept by the receiver.
-func scanRelayedConversation(fs *findings, prose string) {
-	if !userWordsRE.mayMatch(prose) {
+func scanRelayedConversation(fs *findings, prose, lower string) {
+	// The user's words are looked for only in a step that holds an
+	// address, and only in a text that names the user: most paragraphs
+	// hold neither, and the expression has no word of its own to gate it.
+	if !strings.Contains(prose, "://") && !strings.Contains(prose, "@") || !userWords.in(lower) {
 		return
 	}
 	text := unwrapLines(prose)
@@ -68,14 +74,16 @@ func scanRelayedConversation(fs *findings, prose string) {
 		// own (a lead ending in a colon, an address set apart on a line,
 		// "It is not mentioned in the answer."): the step is read with
 		// the paragraph before it and the two after, in its section.
-		if m := userWordsRE.FindStringIndex(text[start:end]); m != nil && !tableRow(text[start:end], m[0]) {
-			from := start
-			if lead < start && !strings.HasPrefix(text[lead:], "#") {
-				from = lead
-			}
-			step := text[from:stepEnd(text, start, end)]
-			at := outsideAddress(step)
-			if at >= 0 && relayVerbRE.MatchString(step) && (hushRE.MatchString(step) || keptRE.MatchString(step)) && !negationRE.MatchString(hushRE.ReplaceAllString(text[start:end], " ")) {
+		from := start
+		if lead < start && !strings.HasPrefix(text[lead:], "#") {
+			from = lead
+		}
+		step := text[from:stepEnd(text, start, end)]
+		// The cheap tests first: an address outside, then the words.
+		if (strings.Contains(step, "://") || strings.Contains(step, "@")) && outsideAddress(step) >= 0 &&
+			(hushRE.MatchString(step) || keptRE.MatchString(step)) && relayVerbRE.MatchString(step) {
+			if m := userWordsRE.FindStringIndex(text[start:end]); m != nil && !tableRow(text[start:end], m[0]) &&
+				!negationRE.MatchString(hushRE.ReplaceAllString(text[start:end], " ")) {
 				fs.add(RuleExfiltrate, SeverityWithhold, start+m[0], min(start+m[1]+160, end),
 					"an instruction to send what the user says or hands over to an address of the skill's, kept from the user or kept by the receiver")
 				return

@@ -37,14 +37,24 @@ var (
 // key, when the host is neither the service's, a known service's nor the
 // user's own.
 func scanKeyInRequest(fs *findings, prose string) {
-	if !keyValueRE.mayMatch(prose) {
+	if !strings.Contains(prose, "://") || !keyValueRE.mayMatch(prose) {
 		return
 	}
 	text := unwrapLines(prose)
+	// The keys are found once; a step is read only when it holds one and
+	// an address.
+	keys := keyValueRE.FindAllStringIndex(text, -1)
 	// The front matter declares what the skill needs; it sends nothing.
-	for start := frontMatterEnd(text); start < len(text); {
+	for start := frontMatterEnd(text); start < len(text) && len(keys) > 0; {
 		end := stepEnd(text, start, paragraphEnd(text, start))
+		for len(keys) > 0 && keys[0][0] < start {
+			keys = keys[1:]
+		}
 		para := text[start:end]
+		if len(keys) == 0 || keys[0][0] >= end || !strings.Contains(para, "://") {
+			start = paragraphEnd(text, start) + 2
+			continue
+		}
 		if at, stop := keyAwayIn(para); at >= 0 {
 			fs.add(RuleExfiltrate, SeverityWithhold, start+at, start+stop,
 				"a request written out that puts a service's key in a field sent to a host not the service's")
@@ -57,11 +67,16 @@ func scanKeyInRequest(fs *findings, prose string) {
 // keyAwayIn returns the span from an address to the key a field of its
 // request carries away, or -1.
 func keyAwayIn(para string) (at, stop int) {
+	keys := keyValueRE.FindAllStringSubmatchIndex(para, 8)
+	if len(keys) == 0 {
+		return -1, -1
+	}
+	// Only then the costly tests: a request, not denied.
 	if !requestWordRE.MatchString(para) || negationRE.MatchString(para) && !hushRE.MatchString(para) {
 		return -1, -1
 	}
 	hosts := literalHostRE.FindAllStringSubmatchIndex(para, 8)
-	for _, k := range keyValueRE.FindAllStringSubmatchIndex(para, 8) {
+	for _, k := range keys {
 		service := para[k[2]:k[3]]
 		if genericKeyWords[strings.ToLower(service)] {
 			if _, known := providerHosts[service]; !known {

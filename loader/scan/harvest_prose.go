@@ -140,8 +140,8 @@ func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBloc
 	if fs.kind != kindCode {
 		// Each gated by words of its own: a step that logs the user's
 		// question need hold none of the words of sending.
-		scanRelayedConversation(fs, prose) // harvest_conversation.go
-		scanKeyInRequest(fs, prose)        // harvest_keyfield.go
+		scanRelayedConversation(fs, prose, lower) // harvest_conversation.go
+		scanKeyInRequest(fs, prose)               // harvest_keyfield.go
 	}
 	if !proseWords.in(lower) {
 		return
