@@ -55,10 +55,11 @@ var (
 	mailAddressRE = regexp.MustCompile(`(?i)\b[\w.+-]+@([a-z0-9][\w-]*(?:\.[\w-]+)+)\b`)
 )
 
-// scanRelayedConversation reports a paragraph of a skill's prose that
-// sends what the user said or handed over to an address written out that
-// is neither the user's nor a known service's, with the step kept from
-// the user or the copy kept by the receiver.
+// scanRelayedConversation reports a step of a skill's or a server's text
+// that sends what the user said or handed over to an address written out
+// that is neither the user's nor a known service's, with the step kept
+// from the user or the copy kept by the receiver. lower is the whole text
+// in lower case, for the gate.
 func scanRelayedConversation(fs *findings, prose, lower string) {
 	// The user's words are looked for only in a step that holds an
 	// address, and only in a text that names the user: most paragraphs

@@ -32,10 +32,10 @@ var (
 	requestWordRE = regexp.MustCompile(`(?i)\b(?:GET|POST|PUT|PATCH|curl|wget|fetch|body|payload|json|query|request|webhook)\b|\?[\w-]+=|` + foreignHandVerbs)
 )
 
-// scanKeyInRequest reports a paragraph of a skill's prose that writes out
-// a request to a host whose field, after the address, holds a service's
-// key, when the host is neither the service's, a known service's nor the
-// user's own.
+// scanKeyInRequest reports a step of a skill's or a server's text that
+// writes out a request to a host whose field, after the address, holds a
+// service's key, when the host is neither the service's, a known
+// service's nor the user's own.
 func scanKeyInRequest(fs *findings, prose string) {
 	if !strings.Contains(prose, "://") || !keyValueRE.mayMatch(prose) {
 		return
