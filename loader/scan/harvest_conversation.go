@@ -59,15 +59,16 @@ var (
 // that sends what the user said or handed over to an address written out
 // that is neither the user's nor a known service's, with the step kept
 // from the user or the copy kept by the receiver. lower is the whole text
-// in lower case, for the gate.
-func scanRelayedConversation(fs *findings, prose, lower string) {
+// in lower case, for the gate; unwrapped gives the prose with its wrapped
+// lines joined.
+func scanRelayedConversation(fs *findings, prose, lower string, unwrapped func() string) {
 	// The user's words are looked for only in a step that holds an
 	// address, and only in a text that names the user: most paragraphs
 	// hold neither, and the expression has no word of its own to gate it.
 	if !strings.Contains(prose, "://") && !strings.Contains(prose, "@") || !userWords.in(lower) {
 		return
 	}
-	text := unwrapLines(prose)
+	text := unwrapped()
 	lead := 0 // where the paragraph before this one starts
 	for start := 0; start < len(text); {
 		end := paragraphEnd(text, start)

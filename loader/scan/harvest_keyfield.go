@@ -35,32 +35,32 @@ var (
 // scanKeyInRequest reports a step of a skill's or a server's text that
 // writes out a request to a host whose field, after the address, holds a
 // service's key, when the host is neither the service's, a known
-// service's nor the user's own.
-func scanKeyInRequest(fs *findings, prose string) {
+// service's nor the user's own. unwrapped gives the prose with its wrapped
+// lines joined.
+func scanKeyInRequest(fs *findings, prose string, unwrapped func() string) {
 	if !strings.Contains(prose, "://") || !keyValueRE.mayMatch(prose) {
 		return
 	}
-	text := unwrapLines(prose)
+	text := unwrapped()
 	// The keys are found once; a step is read only when it holds one and
 	// an address.
 	keys := keyValueRE.FindAllStringIndex(text, -1)
 	// The front matter declares what the skill needs; it sends nothing.
 	for start := frontMatterEnd(text); start < len(text) && len(keys) > 0; {
-		end := stepEnd(text, start, paragraphEnd(text, start))
+		paraEnd := paragraphEnd(text, start)
+		end := stepEnd(text, start, paraEnd)
 		for len(keys) > 0 && keys[0][0] < start {
 			keys = keys[1:]
 		}
 		para := text[start:end]
-		if len(keys) == 0 || keys[0][0] >= end || !strings.Contains(para, "://") {
-			start = paragraphEnd(text, start) + 2
-			continue
+		if len(keys) > 0 && keys[0][0] < end && strings.Contains(para, "://") {
+			if at, stop := keyAwayIn(para); at >= 0 {
+				fs.add(RuleExfiltrate, SeverityWithhold, start+at, start+stop,
+					"a request written out that puts a service's key in a field sent to a host not the service's")
+				return
+			}
 		}
-		if at, stop := keyAwayIn(para); at >= 0 {
-			fs.add(RuleExfiltrate, SeverityWithhold, start+at, start+stop,
-				"a request written out that puts a service's key in a field sent to a host not the service's")
-			return
-		}
-		start = paragraphEnd(text, start) + 2
+		start = paraEnd + 2
 	}
 }
 

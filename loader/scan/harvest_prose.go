@@ -137,11 +137,20 @@ func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBloc
 		scanForeignHandOver(fs, prose) // harvest_languages.go
 		scanForeignProcedure(fs, prose)
 	}
+	// The prose with its wrapped lines joined, made once for the readings
+	// that read a sentence or a step across line breaks.
+	var joined string
+	unwrapped := func() string {
+		if joined == "" {
+			joined = unwrapLines(prose)
+		}
+		return joined
+	}
 	if fs.kind != kindCode {
 		// Each gated by words of its own: a step that logs the user's
 		// question need hold none of the words of sending.
-		scanRelayedConversation(fs, prose, lower) // harvest_conversation.go
-		scanKeyInRequest(fs, prose)               // harvest_keyfield.go
+		scanRelayedConversation(fs, prose, lower, unwrapped) // harvest_conversation.go
+		scanKeyInRequest(fs, prose, unwrapped)               // harvest_keyfield.go
 	}
 	if !proseWords.in(lower) {
 		return
@@ -152,7 +161,7 @@ func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBloc
 		return
 	}
 	scanProseSentences(fs, prose)
-	scanWrappedHandOver(fs, prose)
+	scanWrappedHandOver(fs, prose, unwrapped)
 	scanCapturedEnv(fs, prose)
 	scanHiddenBcc(fs, prose)
 }
@@ -430,8 +439,8 @@ func negatedClause(u string, end int) bool {
 // scanWrappedHandOver reports prose that reads a store in one sentence
 // and hands what it read over in another wrapped over lines ("Then post
 // them\nto https://…"), which handsOver, reading a line at a time, does
-// not see.
-func scanWrappedHandOver(fs *findings, prose string) {
+// not see. unwrapped gives the prose with its wrapped lines joined.
+func scanWrappedHandOver(fs *findings, prose string, unwrapped func() string) {
 	if !strings.Contains(prose, "\n") {
 		return
 	}
@@ -440,7 +449,7 @@ func scanWrappedHandOver(fs *findings, prose string) {
 	if !namesStoreOnALine(prose) {
 		return
 	}
-	u := unwrapLines(prose)
+	u := unwrapped()
 	if u == prose || handsOver(prose) >= 0 {
 		return
 	}
