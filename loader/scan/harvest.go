@@ -96,7 +96,7 @@ var storeKinds = []struct {
 		`|\b(?:bitwarden|1password|lastpass|keepass(?:xc)?|dashlane)\b` + inSentence + `{0,60}?\b(?:vaults?|exports?|items|passwords|logins)\b`)},
 	// The whole environment, named in prose: every variable, a secret's
 	// or not.
-	{"environment", mustGate(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:the\s+)?(?:full|complete|entire|whole)\s+(?:set|list)\s+of\s+(?:(?:shell|process)\s+)?(?:environment\s+variables|env(?:ironment)?\s+vars)\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + `|/proc/(?:self|\d+|\*)/environ\b`)},
+	{"environment", mustGate(`(?i)\b(?:all|every|each)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?)\b|\b(?:the\s+)?(?:entire|whole|full)\s+(?:shell\s+)?environment\b|\b(?:the\s+)?(?:full|complete|entire|whole)\s+(?:set|list)\s+of\s+(?:(?:shell|process)\s+)?(?:environment\s+variables|env(?:ironment)?\s+vars)\b|\b(?:all|every|each)\s+(?:\w+\s+)?variables?\s+(?:in|of|from)\s+(?:the|your)\s+(?:shell\s+|process\s+)?environment\b|` + "`" + `(?:env|printenv)` + "`" + `\s+and\b|\b(?:process|shell)\s+environment\b[^.\n]{0,40}?\(\s*` + "`" + `(?:env|printenv|set)\b|\boutput\s+of\s+` + "`" + `(?:env|printenv)` + "`" + `|/proc/(?:self|\d+|\*)/environ\b`)},
 }
 
 // ownStores are the kinds of store that are an agent's own: its identity,
@@ -151,7 +151,7 @@ var (
 	sendRE = mustGate(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
 		"|(?:^|[\\s;&|(])(?:dig|nslookup|host|drill)\\s+(?:[+-]\\S+\\s+)*[\"']?(?:[\\w.-]*\\$\\(|`|\\$\\{?\\w+\\}?\\.[\\w-]+\\.)" +
 		`|\bopenssl\s+s_client\b[^\n]*\s-connect\s|\bssh\s+(?:-\S+\s+)*[\w.-]+@[\w.-]+\s+["'](?:cat|tee|dd)\b[^"'\n]*>` +
-		`|\bgh\s+gist\s+(?:create|edit)\b|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch)\s*\(|\bsendBeacon\s*\(` +
+		`|\bgh\s+gist\s+(?:create|edit)\b|\bgh\s+(?:issue|pr)\s+(?:create|comment)\b[^\n]*\s(?:-R|--repo)[=\s]|\b(?:axios|got|ky|superagent|needle|http|\$)\.(?:post|put|patch|postform)\s*\(|\bsendBeacon\s*\(` +
 		// Any client's post to an address written out (a session, an
 		// async client held in a short name), and data that xargs puts
 		// in a request's address or a looked-up name.
@@ -227,7 +227,7 @@ var (
 	// storeWords and sendWords gate the expressions: a line holding none
 	// of them is not read by them.
 	storeWords = newWordSet(".ossutilconfig", ".aliyun", ".tccli", ".cos.conf", ".obsutilconfig", ".huaweicloud", ".oci", "doctl", "hcloud", "yandex-cloud", ".ssh", "id_", "ssh private", "private ssh", "ssh keys", ".aws", ".azure", "gcloud", "application_default", ".kube", ".docker", ".npmrc", ".pypirc", ".gem", ".cargo", "credentials", "netrc", "hosts.yml", ".gnupg", "password-store", "login data", "logins.json", "key3.db", "key4.db", "cookies", "browser", "chrome", "firefox", "brave", "edge", "keychain", "wallet", "seed phrase", "recovery phrase", "mnemonic", "keystore", "/.secret", "/secrets", "/.token", "/tokens", "/.passw", "/passw", "/.api", "/api_key", "/api-key", ".env", "_history", "mcp", "/etc/", "solana", ".ethereum", ".electrum", ".bitcoin", "exodus", "metamask", "phantom", "169.254", "meta-data", "computemetadata", "metadata", "imds", "fd00:ec2", "web data", "local state", "binarycookies", ".mozilla", "moz_cookies", "from logins", "from credit_cards", "cookie3", "pycookiecheat", ".openclaw", ".clawdbot", ".moltbot", ".codex", ".claude", ".gemini", "auth-profiles", "silently", "secretly", "quietly", "covertly", "background", "without telling", "without asking", "without notifying", "without informing", "soul.md", "identity.md", "memory.md", "user.md", "session", "conversation", "chat ", "environment variable", "env var", "entire environment", "whole environment", "full environment", "shell environment", "variable in the", "variables in the", "variables of the", "variables from the", "`env`", "`printenv`", "private key", "password manager", "://settings/passwords", "://passwords", "about:logins", "passwords.csv", "user message", "the user told", "the user said", "the user shared", "the user typed", "the user mentioned", "they mentioned", "they shared", "they typed", "user's message", "user prompt", "user's prompt", "your message", "your prompt", "transcript_path", "find ", "grep ", "**/", "vault-token", ".terraform.d", "secure-shell", "secure shell", "credentials file", "token cache", "application default", "credential store", "hosts file", "exodus.wallet", "electrum", "nkbihfbeogaeaoehlefnkodbefgpgknn", "bfnaelmomeimhlpmgjnjophhpkkoljpa", "hnfanknocfeofbddgcijnmhnfnkdnaad", "egjidjbpglichdcondbcbdnbeeppgdph", "aws folder", "aws directory", ".kube folder", ".kube directory", "chat.db", "db.sqlite", "chatstorage", "msgstore", "bitwarden", "1password", "lastpass", "keepass", "dashlane", "/environ", "leveldb", "tdata", "keyrings", "filezilla", "github-copilot", ".vnc", ".s3cfg", ".boto", ".pgpass", ".my.cnf", ".databrickscfg", "rclone", ".config/", ".fly/", ".vercel", ".wrangler", ".netlify", ".kdbx", ".properties", ".jks", ".keystore")
-	netWords   = newWordSet("upload", "share", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.", "s_client", "ssh ")
+	netWords   = newWordSet("upload", "share", "gh issue", "gh pr", "curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "/dev/tcp", "/dev/udp", "scp", "post", "put", "urlopen", "fetch(", "invoke-", "irm", "iwr", "mail", "dig ", "nslookup", "host ", "drill ", "gist", "sendbeacon", "smtp", "send_message", "yagmail", "emails.send", "email.send", "copy-item", "mutt", "swaks", "mail-rcpt", "storbinary", "sftp", "sendall", "gethostbyname", "getaddrinfo", "dns.", "s_client", "ssh ")
 	envWords   = newWordSet("env", "set)", "set ")
 )
 
@@ -357,6 +357,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	picked := map[string]bool{}
 	sweep, storeHand := -1, -1
 	fl := newFlow()
+	fl.returnedKeys(raw)
 	pathNames, readViaName := map[string][]string{}, false
 	ownFlow := -1
 	// A credential printed by a command (gh auth token, a keychain's
@@ -1029,7 +1030,7 @@ func headingsAbove(text string, pos int) string {
 
 // secretEnvRE reads an environment variable whose name says it holds a
 // secret.
-var secretEnvRE = regexp.MustCompile(`(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\(\s*|process\.env\.|process\.env\[\s*)["']?([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b`)
+var secretEnvRE = regexp.MustCompile(`(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\(\s*|process\.env\.|process\.env\[\s*|os\.(?:Getenv|LookupEnv)\(\s*|\bENV(?:\.fetch\(|\[)\s*|System\.getenv\(\s*|env::var\(\s*|Deno\.env\.get\(\s*|\$env:)["']?([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b`)
 
 // secretEnvServices returns where a code block reads the secrets of two
 // services or more from the environment (a Stripe key and a Docker

@@ -105,8 +105,10 @@ type codeFlow struct {
 	fn   string // the function whose body the lines are in
 }
 
-// funcRE opens a function (def name(, function name(, async def name().
-var funcRE = regexp.MustCompile(`^\s*(?:export\s+)?(?:async\s+)?(?:def|function)\s+([A-Za-z_]\w*)\s*\(`)
+// funcRE opens a function in the languages skills use (def name(,
+// function name(, async def name(, func name(, func (r T) name(, fn
+// name(, const name = (…) =>), its name the group.
+var funcRE = regexp.MustCompile(`^\s*(?:export\s+)?(?:async\s+)?(?:(?:def|func|function|fn|sub)\s+(?:\([^)]*\)\s*)?|(?:const|let|var)\s+)([A-Za-z_]\w*)\s*(?:\(|=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>))`)
 
 // returnRE is a line that returns a value from a function.
 var returnRE = regexp.MustCompile(`^\s*(?:return|yield)\s+(.+)`)

@@ -286,6 +286,55 @@ func (f *flow) carry(line string) {
 	}
 }
 
+// returnedKeys notes, before the lines are read, the functions of the
+// text that return a provider's key (return os.Getenv("GITHUB_TOKEN"), or
+// a name set from one in the function): a line that sends what such a
+// function returns sends the key, whether the function is defined above
+// that line or below it. A function runs from its header (funcRE) to the
+// next.
+func (f *flow) returnedKeys(text string) {
+	// Every read secretEnvRE knows names the environment so.
+	if !strings.Contains(text, "return") || !strings.Contains(text, "env") && !strings.Contains(text, "Env") && !strings.Contains(text, "ENV") {
+		return
+	}
+	fn, local := "", map[string]string{}
+	for line := range strings.Lines(text) {
+		if m := funcRE.FindStringSubmatch(line); m != nil {
+			fn = m[1]
+			clear(local)
+			continue
+		}
+		if fn == "" {
+			continue
+		}
+		name, rhs := "", ""
+		if r := returnRE.FindStringSubmatch(line); r != nil {
+			rhs = r[1]
+		} else if m := assignRE.FindStringSubmatchIndex(line); m != nil {
+			name, rhs = line[m[2]:m[3]], line[m[1]-1:]
+		} else {
+			continue
+		}
+		rhs = headerArgRE.ReplaceAllString(rhs, " ")
+		p := ""
+		if e := secretEnvRE.FindStringSubmatch(rhs); e != nil && !netCallRE.MatchString(rhs) {
+			p = e[1]
+		}
+		for _, w := range identRE.FindAllString(rhs, -1) {
+			if p == "" {
+				p = local[w]
+			}
+		}
+		switch {
+		case p == "":
+		case name != "":
+			local[name] = p
+		default:
+			f.provider[fn] = p
+		}
+	}
+}
+
 // authArgRE is a key used to log in to an API (curl --user
 // "$PUBLIC_KEY:$PRIVATE_KEY", auth=(…)): used where it belongs, not given
 // away.
@@ -442,7 +491,7 @@ func namesAny(text string, names map[string]bool) bool {
 // list it leads) it is a harvest however soft its wording ("to help debug,
 // include the contents of ~/.aws/credentials in the issue you post to
 // https://…", "share their ~/.npmrc with the support team").
-var handStoreRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up|dispatch|dispatches|convey|conveys|beam|beams|funnel|funnels|leak|leaks|smuggle|smuggles|exfil)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+` + dest + `)` +
+var handStoreRE = mustGate(`(?i)\b(?:share|shares|send|sends|forward|forwards|upload|uploads|post|posts|transmit|transmits|e-?mail|e-?mails|mail|mails|submit|submits|relay|relays|deliver|delivers|sync|syncs|paste|pastes|include|includes|back\s+up|backs\s+up|dispatch|dispatches|convey|conveys|beam|beams|funnel|funnels|leak|leaks|smuggle|smuggles|exfil)\b` + inSentence + `{0,160}?(?:\b(?:with|to|at|into|in|on)\s+(?:(?:the|our|your|their|a|an|my|this)\s+)?(?:[\w-]+\s+){0,2}?(?:support|team|webhook|gist|pastebin|desk|helpdesk|dashboard|collector|telegram|discord|slack|channel|tracker|issues?|portal|inbox|mailbox)s?\b|\b(?:to|at|with)\s+(?:our|my|a\s+remote|an?\s+external|a\s+third[-\s]party|the\s+skill'?s)\s+(?:[\w-]+\s+){0,2}?(?:server|endpoint|service|api|host|cloud|storage|backup|bucket)s?\b|\b(?:to|at|with)\s+(?:(?:the|our|a|an|its|their)\s+)?(?:[\w-]+\s+){0,2}?` + dest + `)` +
 	`|\b(?:include|put|pass|add|attach|send|paste|insert)\s+(?:the|its|their|all)\s+(?:(?:full|complete|entire|raw|file'?s?)\s+)*contents?\b` + inSentence + `{0,80}?\b(?:in|into|with)\s+(?:(?:the|your|each|every|next|a|an)\s+)*(?:[\w-]+\s+){0,2}?(?:calls?|requests?|query|queries|payloads?|body|url)\b` +
 	`|\binclude\s+(?:it|them|this|these|everything|the\s+following)\b` + inSentence + `{0,80}?\b(?:upload|send|post|submit|share|e-?mail)\w*\b` +
 

@@ -60,9 +60,39 @@ var secretCmdGated = gate(secretCmdRE)
 // variables (named or by a glob: **/*.tfstate).
 var secretFileRE = mustGate(`(?:^|[\s"'=@(/])(?:\.env(?:\.[\w-]+)?|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.pgpass|\.ssh/id_\w+|\.aws/credentials|\.kube/config|\.docker/config\.json|gh/hosts\.yml|[\w-]*\.pem|[\w-]*\.p12|[\w-]*\.pfx|[\w-]*\.jks|[\w-]*\.keystore|AuthKey_\w*\.p8|(?:key|keystore|signing)\.properties|[\w*-]*\.tfvars|(?:terraform|\*)\.tfstate|credentials\.json|service[-_]account[\w-]*\.json|token\.json|client_secrets?[\w-]*\.json|\.cargo/credentials(?:\.toml)?|\.gem/credentials|\.m2/settings(?:-security)?\.xml|\.gradle/gradle\.properties|\.composer/auth\.json|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.s3cfg|\.boto|\.my\.cnf|\.config/hub)(?:$|[\s"'),;*}])`)
 
+// requestTaskRE is the first line of an Ansible task's request, whose
+// address and body are the lines indented under it.
+var requestTaskRE = regexp.MustCompile(`^([ \t]*)-?[ \t]*(?:ansible\.(?:builtin|legacy)\.)?uri:[ \t]*\r?$`)
+
+// requestTaskGoesOn reports whether the statement that starts at start
+// is an Ansible request (uri:) and the line after at is indented under
+// its first line: one statement holds the request's address and body.
+func requestTaskGoesOn(code string, start, at int) bool {
+	first := code[start:]
+	if i := strings.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	if !strings.Contains(first, "uri:") {
+		return false // most lines: the expression is not run
+	}
+	m := requestTaskRE.FindStringSubmatch(first)
+	if m == nil {
+		return false
+	}
+	next := code[at+1:]
+	if i := strings.IndexByte(next, '\n'); i >= 0 {
+		next = next[:i]
+	}
+	indent := len(next) - len(strings.TrimLeft(next, " \t"))
+	return strings.TrimSpace(next) != "" && indent > len(m[1])
+}
+
 // sendCallRE is a call that reaches a host: a request, a copy or a push to
-// a remote, a package manager's login set for a registry.
-var sendCallRE = mustGate(`(?i)\b(?:(?:curl|wget|https?\.(?:get|post|request)|requests\.\w+|httpx\.\w+|session\.(?:get|post|put|patch)|urlopen|axios|needle|superagent|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|gh\s+api|git\s+push|git\s+remote\s+add|scp|rsync|restic|rclone|sendBeacon|WebSocket|http\.(?:Post|Get|NewRequest)|Net::HTTP|HTTParty|RestClient|Faraday|(?:npm|pnpm|yarn)\s+config\s+set)\b|(?:Request|fetch|got|ky)\s*\(|\b(?:s|sess|session|client|http|api)\.(?:get|post|put|patch|request)\s*\()`)
+// a remote, a package manager's login set for a registry, an Ansible task
+// that makes a request.
+var sendCallRE = mustGate(`(?i)\b(?:(?:curl|wget|https?\.(?:get|post|request)|requests\.\w+|httpx\.\w+|session\.(?:get|post|put|patch)|urlopen|axios|needle|superagent|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|gh\s+api|git\s+push|git\s+remote\s+add|scp|rsync|restic|rclone|sendBeacon|WebSocket|http\.(?:Post|Get|NewRequest)|Net::HTTP|HTTParty|RestClient|Faraday|(?:npm|pnpm|yarn)\s+config\s+set)\b|(?:Request|fetch|got|ky)\s*\(|\b(?:s|sess|session|client|http|api)\.(?:get|post|put|patch|request)\s*\(` +
+	// Ansible's module for requests, named in full or as a task's key.
+	`|\bansible\.(?:builtin|legacy)\.uri\s*:|(?m:^[ \t]*-?[ \t]*uri:[ \t]*$))`)
 
 // proseSendVerbRE is a verb of prose that sends.
 var proseSendVerbRE = mustGate(`(?i)\b(?:post|put|send|sends|sent|upload|uploads|submit|submits|forward|forwards|report|reports|register|registers|sync|syncs|share|shares|mirror|mirrors|push|pushes|call|calls|query|queries|check|checks|verify|verifies|validate|validates)\b`)
@@ -569,7 +599,7 @@ func splitStatements(code string, quotes bool) [][2]int {
 		}
 		lines++
 		line := strings.TrimRight(code[start:at], " \t\r")
-		if at < len(code) && lines < 16 && (depth > 0 || strings.HasSuffix(line, "\\") || strings.HasSuffix(line, "`") || strings.HasSuffix(line, "|") || strings.HasSuffix(line, "&&")) {
+		if at < len(code) && lines < 16 && (depth > 0 || strings.HasSuffix(line, "\\") || strings.HasSuffix(line, "`") || strings.HasSuffix(line, "|") || strings.HasSuffix(line, "&&") || requestTaskGoesOn(code, start, at)) {
 			continue
 		}
 		if strings.TrimSpace(code[start:at]) != "" {

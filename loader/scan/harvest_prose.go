@@ -149,8 +149,8 @@ func scanProseHarvests(fs *findings, raw, lower, prose string, blocks []codeBloc
 	if fs.kind != kindCode {
 		// Each gated by words of its own: a step that logs the user's
 		// question need hold none of the words of sending.
-		scanRelayedConversation(fs, prose, lower, unwrapped) // harvest_conversation.go
-		scanKeyInRequest(fs, prose, unwrapped)               // harvest_keyfield.go
+		scanRelayedConversation(fs, raw, prose, lower, unwrapped) // harvest_conversation.go
+		scanKeyInRequest(fs, prose, unwrapped)                    // harvest_keyfield.go
 	}
 	if !proseWords.in(lower) {
 		return
@@ -243,6 +243,14 @@ var unwrapRE = regexp.MustCompile(`\s*\n[ \t]*`)
 // proseSendWordRE finds the sentences the prose rules read.
 var proseSendWordRE = mustGate(`(?i)\b(?:add|adds|append|appends|attach|attaches|embed|embeds|insert|inserts|put|puts|write|writes|log|logs|store|stores|upload|uploads|send|sends|post|posts|transmit|transmits|forward|forwards|sync|syncs|submit|submits|ship|ships|scp|nslookup|dig|host|drill|transfer|transfers|mail|mails|e-?mail|copy|copies|leak|leaks|exfiltrate|exfiltrates|relay|relays|back\s+up|backs\s+up|include|includes|share|shares|deliver|delivers|paste|pastes)\b`)
 
+// asideRE is an aside of a sentence in brackets, which can part a verb
+// from where it sends by more than the rules read ("submit the summary
+// with every variable of the shell (all TF_VAR_*, AWS_* and the rest, so
+// the auditor can reproduce the run) to https://…"). A sentence that
+// writes out an address and that no rule reads is read once more without
+// its asides.
+var asideRE = regexp.MustCompile(`\s?\([^()\n]{1,300}\)`)
+
 // scanProseSentences reads each sentence of the prose that sends, joined
 // over its line breaks, for a store or credentials handed to another
 // party.
@@ -250,7 +258,13 @@ func scanProseSentences(fs *findings, prose string) {
 	for _, sp := range sentences(prose, proseSendWordRE, 64) {
 		u := unwrapRE.ReplaceAllString(prose[sp[0]:sp[1]], " ")
 		u = ownScriptWhichRE.ReplaceAllStringFunc(u, func(m string) string { return m[:len(m)-len("which")] + "it" })
-		if msg := proseHandOver(u); msg != "" {
+		msg := proseHandOver(u)
+		if msg == "" && strings.Contains(u, "(") && (strings.Contains(u, "://") || strings.Contains(u, "@")) {
+			if bare := asideRE.ReplaceAllString(u, ""); bare != u {
+				msg = proseHandOver(bare)
+			}
+		}
+		if msg != "" {
 			fs.add(RuleExfiltrate, SeverityWithhold, sp[0], sp[1], msg)
 			return
 		}
@@ -320,7 +334,7 @@ func proseHandOver(u string) string {
 	if m := sweptCredSentRE.FindStringIndex(u); m != nil && !negatedClause(u, m[1]) {
 		return "an instruction to send whatever credentials turn up to another party"
 	}
-	if strings.Contains(u, "://") && proseKeyAway(u) {
+	if (strings.Contains(u, "://") || strings.Contains(u, "@")) && proseKeyAway(u) {
 		return "an instruction to put a service's key in what is sent to a host that is not the service's"
 	}
 	return ""
@@ -333,6 +347,14 @@ var (
 	proseKeyRE = regexp.MustCompile(`\b([A-Z][A-Z0-9]*)_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b|\bsecrets\.([A-Za-z][A-Za-z0-9]*)|(?i:\b([a-z][a-z0-9]+)(?:'s)?\s+(?:(?:api|access|auth|personal\s+access|oauth|secret|bot|session)\s+)?(?:tokens?|keys?|credentials|passwords?)\b)`)
 	// proseCarryRE puts what it names in what is sent, or sends it.
 	proseCarryRE = regexp.MustCompile(`(?i)\b(?:include|includes|add|adds|append|appends|attach|attaches|put|puts|insert|inserts|embed|embeds|pass|passes|send|sends|post|posts|upload|uploads|forward|forwards|transmit|transmits|submit|submits|sync|syncs|copy|copies|paste|pastes|e-?mail|e-?mails|share|shares|relay|relays|deliver|delivers)\b`)
+	// carriesBackRE is a verb's object that refers back to what the
+	// sentence named before it.
+	carriesBackRE = regexp.MustCompile(`(?i)^\s+(?:it|them|this|that|these|those|both|(?:the|that|this)\s+(?:key|token|secret|value|line|variable|credential)s?)\b`)
+	// keyWithRE brings in what goes with a message after its address.
+	keyWithRE = regexp.MustCompile(`(?i)\b(?:with|including|plus|attach|attaching|paste|pasting|include|add|adding)\b`)
+	// keyIfRE makes a key a condition of the sending, not its load ("if a
+	// GITHUB_TOKEN leaks, mail security@…").
+	keyIfRE = regexp.MustCompile(`(?i)\b(?:if|when|whenever|whether|unless|in\s+case)\b`)
 	// keyUseRE is a key used as a login: a header, a bearer token, a
 	// sign-in.
 	keyUseRE = regexp.MustCompile(`(?i)\b(?:headers?|authorization|bearer|x-api-key|log\s*in|login|sign\s*in|authenticat\w*|oauth\s+flow)\b`)
@@ -348,7 +370,15 @@ var genericKeyWords = map[string]bool{"your": true, "my": true, "the": true, "ap
 // service, in a header; a harvest puts it in a body, a field or a report
 // sent elsewhere.
 func proseKeyAway(u string) bool {
+	// A web address, or a mailbox that is neither this machine's nor a
+	// known service's: both give the host as their group.
 	hosts := literalHostRE.FindAllStringSubmatchIndex(u, 4)
+	web := len(hosts)
+	for _, m := range mailAddressRE.FindAllStringSubmatchIndex(u, 4) {
+		if host := strings.ToLower(u[m[2]:m[3]]); outsideHost(host) && !knownServiceHost(host) {
+			hosts = append(hosts, m)
+		}
+	}
 	if len(hosts) == 0 || localHostRE.MatchString(u) || keyUseRE.MatchString(u) || templateLine(u) {
 		return false
 	}
@@ -370,14 +400,25 @@ func proseKeyAway(u string) bool {
 		if !known {
 			own = []string{service}
 		}
-		for _, h := range hosts {
+		for i, h := range hosts {
 			host := strings.ToLower(u[h[2]:h[3]])
 			if slices.ContainsFunc(own, func(o string) bool { return strings.Contains(host, o) }) {
 				continue
 			}
-			// The key, and the verb that carries it, come before the
-			// address they go to, in one step of the sentence.
-			if k[1] <= h[0] && carry[1] <= h[0] && h[0]-k[1] <= 240 && sameClause(u, k[:2], h[:2]) && sameClause(u, carry, h[:2]) && !negatedClause(u, h[1]) {
+			// The verb that carries the key comes before the address it
+			// goes to, in one step of the sentence, and the key before
+			// the address or, for a mailbox, after it as what goes with
+			// the message ("e-mail a note to audit@… with … the key
+			// used": a request's fields are harvest_keyfield.go's). A verb
+			// after the key carries it when its object refers back to it
+			// ("read the NOTION_API_KEY line and send it to …"), and not
+			// when the key was a condition ("if a GITHUB_TOKEN leaks,
+			// e-mail security@…") or the verb carries something else
+			// ("set GOOGLE_APPLICATION_CREDENTIALS, and share the sheet
+			// with sa@…").
+			before := k[1] <= h[0] && h[0]-k[1] <= 240 && (carry[0] < k[1] || carriesBackRE.MatchString(u[carry[1]:]) && !keyIfRE.MatchString(u[max(k[0]-60, 0):k[0]]))
+			after := i >= web && k[0] >= h[1] && k[0]-h[1] <= 240 && keyWithRE.MatchString(u[h[1]:k[0]]) && !keyIfRE.MatchString(u[h[1]:k[0]])
+			if (before || after) && carry[1] <= h[0] && sameClause(u, k[:2], h[:2]) && sameClause(u, carry, h[:2]) && !negatedClause(u, h[1]) {
 				return true
 			}
 		}
@@ -416,8 +457,9 @@ func proseKinds(u string) int {
 
 // negatedClause reports whether a sentence whose act ends at end negates
 // or describes it. A later clause that only hides the act from the user
-// or says what it is for ("so you don't lose it") does not, nor do the
-// words of an address (collector.attacker.example).
+// (harvest_conversation.go's hush) or says what it is for ("so you don't
+// lose it") does not, nor do the words of an address
+// (collector.attacker.example).
 func negatedClause(u string, end int) bool {
 	// An address written out takes the comma after it.
 	for end > 0 && strings.ContainsRune(",;", rune(u[end-1])) {
@@ -433,7 +475,7 @@ func negatedClause(u string, end int) bool {
 	if tail == "" || !notHarvestRE.MatchString(dottedRE.ReplaceAllString(tail, " ")) {
 		return false
 	}
-	return !concealRE.MatchString(tail) && !purposeRE.MatchString(strings.TrimLeft(tail, " ,;—–-"))
+	return !concealRE.MatchString(tail) && !hushRE.MatchString(tail) && !purposeRE.MatchString(strings.TrimLeft(tail, " ,;—–-"))
 }
 
 // scanWrappedHandOver reports prose that reads a store in one sentence

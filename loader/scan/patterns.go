@@ -106,7 +106,9 @@ const (
 	toolWord = `(?:tools?|functions?|commands?|actions?|operations?|mcp\s+tools?)`
 	verbSend = `(?:send|sends|sending|forward|forwards|bcc|cc|redirect|redirects|post|posts|upload|uploads|transmit|transmits|email|emails|copy|copies|report|reports|deliver|delivers)`
 	verbPass = `(?:pass|include|provide|put|insert|append|add|attach|send|paste|copy|dump|embed|fill|write|supply|give)`
-	dest     = `(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s"'<>)]+|\+\d[\d\s().-]{6,}\d|` + obfuscatedMail + `)`
+	// dest may open with the mark that quotes it as code or a name
+	// (to `ops@host.io`, to "https://…").
+	dest = "[`'\"<]?" + `(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s"'<>)]+|\+\d[\d\s().-]{6,}\d|` + obfuscatedMail + `)`
 	// obfuscatedMail is an address written to slip past a reader's eye
 	// and a filter's: "name [at] host [dot] com", "name(at)host(dot)com".
 	obfuscatedMail = `[\w.+-]+\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|\s+at\s+)\s*[\w-]+(?:\s*(?:\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|\s+dot\s+)\s*[\w-]+)+`
@@ -693,10 +695,11 @@ var (
 // text when the model is its subject or what it gives is the user's (not
 // the tool's own results, which a server may route), and in a skill's
 // when what it gives is a secret or the conversation: a skill posts its
-// own reports to webhooks.
+// own reports to webhooks. A sentence wrapped over lines is read across
+// them, up to a line that starts a list item, a heading or a table row.
 var (
 	giveLeadRE = regexp.MustCompile(`(?i)(?:^|[.!?:;]\s+|\b(?:after|once|when)\s+(?:\w+\s+){1,4}?\w+,\s+|\n\s*(?:[-*+>]\s*|\d+[.)]\s*)?|\b(?:assistant|agent|model|ai|claude|llm|it|you|then|also|and|to|must|should|will|please|always|automatically|quietly|silently)\s+(?:\w+\s+){0,2}?)` +
-		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands|back\s+up|backs\s+up)\b(?:[^.\n]|\.\S){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
+		`(?:share|shares|sharing|send|sends|sending|forward|forwards|post|posts|upload|uploads|e-?mail|e-?mails|mail|mails|transmit|transmits|copy|copies|relay|relays|submit|submits|sync|syncs|report|reports|leak|leaks|deliver|delivers|cc|bcc|pass|passes|hand|hands|back\s+up|backs\s+up)\b(?:[^.\n]|\.\S|\n[ \t]*[\pL(` + "`" + `"'$~]){0,160}?\b(?:with|to|at|into)\s+(?:[\w'’-]+\s+){0,4}?$`)
 	modelSubjectRE = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:assistant|agent|model|ai|claude|llm)\s+(?:\w+\s+){0,2}?(?:share|send|forward|post|upload|e-?mail|mail|transmit|cop|relay|submit|sync|report|leak|deliver|pass|hand)`)
 	givenSecretRE  = regexp.MustCompile(`(?i)\b(?:contents?|credentials?|keys?|tokens?|secrets?|passwords?|passphrases?|environment|env|ssh|id_rsa|private|cookies?|sessions?|conversation|chat|histor(?:y|ies)|transcripts?|messages)\b|\.env\b|~/\.|\bos\.environ\b|\bprocess\.env\b`)
 	handedOutKeyRE = regexp.MustCompile(`(?i)[~$\w./\\-]*\.pub\b|\bpublic\s+(?:ssh\s+)?keys?\b`)
