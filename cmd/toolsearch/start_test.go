@@ -188,7 +188,11 @@ func getJSON(t *testing.T, url string, v any) {
 // TestCallAtOnceOnTheExampleConfig starts serve on the example
 // configuration, as the README does, and calls an upstream tool in the same
 // instant as initialize: before the server is up, with no last known
-// catalog. The call waits for the server and succeeds.
+// catalog. The call waits for the server and succeeds. The configuration's
+// server-everything starts with npx, which here fails at once, as on a
+// machine without Node: the real one would download it into the user's npm
+// cache, and the test's end would stop that install half done, leaving a
+// folder in npx's cache that every later npx of the package fails to read.
 func TestCallAtOnceOnTheExampleConfig(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -205,9 +209,15 @@ func TestCallAtOnceOnTheExampleConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bin := t.TempDir()
+	writeFile(t, bin, "npx", "#!/bin/sh\necho 'npx: not on this machine (the test)' >&2\nexit 127\n")
+	if err := os.Chmod(filepath.Join(bin, "npx"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cmd := toolsearch(ctx, "serve", "--config", "examples/toolsearch.yaml")
 	cmd.Dir = filepath.Join("..", "..")
-	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir(), "GOCACHE="+strings.TrimSpace(string(gocache)))
+	cmd.Env = append(cmd.Env, "XDG_CACHE_HOME="+t.TempDir(), "GOCACHE="+strings.TrimSpace(string(gocache)),
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cmd.Stderr = &testLog{t: t}
 	client := mcp.NewClient(&mcp.Implementation{Name: "first-turn", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
