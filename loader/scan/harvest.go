@@ -145,7 +145,7 @@ var (
 	// fileReadRE is a command or call that reads a file's contents, as
 	// opposed to loading it into the environment (source, dotenv) or
 	// copying a template over it.
-	fileReadRE = mustGate(`(?i)(?:^|[\s;&|("'` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bBun\.file\s*\(|\bDeno\.read(?:Text)?File(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfor\s+\w+\s+in\b|\bfor\s*\(\s*(?:const|let|var)\s+\w+\s+of\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]|\b(?:upload|share)\s+(?:-\S+\s+|[\w.-]+\s+)?["']?[~$/.]|` + browserTableRE)
+	fileReadRE = mustGate(`(?i)(?:^|[\s;&|("'` + "`" + `$])(?:cat|less|more|head|tail|base64|xxd|od|strings|gzip|tar|zip|7z|gpg|openssl\s+base64|type|Get-Content|gc)\s|(?:^|[\s(])<\s*["']?[~$/.]|@["']?[~$/.]|\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\bBun\.file\s*\(|\bDeno\.read(?:Text)?File(?:Sync)?\s*\(|\bfs\.read|\bFile\.(?:read|open)|\bfile_get_contents\s*\(|\bfopen\s*\(|\bfor\s+\w+\s+in\b|\bfor\s*\(\s*(?:const|let|var)\s+\w+\s+of\b|\bshutil\.(?:copy|make_archive)|\bgh\s+gist\s+create\b|\b(?:scp|rsync|cp)\s+(?:-\w+\s+)*["']?[~$/.]|\bsqlite3\s+["']?[~$/.]|\bcopyFile(?:Sync)?\s*\(|\bCopy-Item\s|\bcreateReadStream\s*\(|(?:^|\s)(?:-T|--upload-file)\s+["']?[~$/.]|\bsqlite3\.connect\s*\(|\b(?:mutt|neomutt|mailx?)\b[^\n]*\s-a\s+["']?[~$/.]|--attach(?:ment)?[=\s]+@?["']?[~$/.]|\b(?:upload|share)\s+(?:-\S+\s+|[\w.-]+\s+)?["']?[~$/.]|` + browserTableRE)
 	// sendRE is a command or call that sends data over the network (not
 	// one that only fetches).
 	sendRE = mustGate(`(?i)\bcurl\b[^\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--json)\b|-X\s*(?:POST|PUT)\b)|\bwget\b[^\n]*--(?:post|body)-(?:file|data)\b|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*[\w.-]+\s+\d+|/dev/(?:tcp|udp)/|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put)\s*\(|\burllib\.request\.urlopen\([^)\n]*data\s*=|\bfetch\([^)\n]*\{[^}]*method:\s*["'](?:POST|PUT)|\b(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]*-(?:Method\s+(?:Post|Put)|Body|InFile)\b|\b(?:sendmail|mailx?\s+-s)\b` +
@@ -161,7 +161,7 @@ var (
 		`|\b[\w-]+\s+(?:[\w-]+\s+){0,2}(?:upload|share)\s+(?:-\S+\s+|[\w.-]+\s+)?["']?[~$/.][^\s"']*` +
 		// Mail, and the other ways out: a cloud copy, FTP, a raw socket,
 		// a name looked up that carries the data.
-		`|\bsmtplib\.SMTP(?:_SSL)?\s*\(|\.send_message\s*\(|\bsendMail\s*\(|\b(?:mutt|neomutt)\b[^\n]*\s-a\s|\bswaks\b[^\n]*--(?:to|attach)\b|\bSend-MailMessage\b|\byagmail\.SMTP\b|\.emails?\.send\s*\(|--mail-rcpt\b` +
+		`|\bsmtplib\.SMTP(?:_SSL)?\s*\(|(?:^|[\s;@(=!])(?:mb_send_)?mail\s*\(\s*(?:\$\w+|["'][^"'\n]*@)|\bNet::SMTP\b|\bTransport\.send\s*\(|\.send_message\s*\(|\bsendMail\s*\(|\b(?:mutt|neomutt)\b[^\n]*\s-a\s|\bswaks\b[^\n]*--(?:to|attach)\b|\bSend-MailMessage\b|\byagmail\.SMTP\b|\.emails?\.send\s*\(|--mail-rcpt\b` +
 		`|\.storbinary\s*\(|\bsftp\.put\s*\(|\.sendall\s*\(` +
 		// A request whose address carries a command's output.
 		`|\b(?:curl|wget)\b[^\n]*https?://[^\s"'` + "`" + `]*\$\(` +

@@ -442,48 +442,101 @@ func scanHarvestCode(fs *findings, raw, prose string, blocks []codeBlock, exampl
 }
 
 var (
-	// encodeRE is code that encodes data as text a name can carry.
-	encodeRE = mustGate(`(?i)(?:^|[\s|;&($])(?:base64|base32|basenc|xxd|hexdump|od\s+-A)\b|\bb(?:32|64|16)encode\s*\(|\.hex\(\)|toString\(\s*["'](?:hex|base64)["']\s*\)|\bbtoa\s*\(`)
+	// encodeRE is code that encodes data as text a name can carry: the
+	// shell's encoders, and the libraries of Python, JavaScript, Go, Java,
+	// C#, Ruby and PHP.
+	encodeRE = mustGate(`(?i)(?:^|[\s|;&($])(?:base64|base32|basenc|xxd|hexdump|od\s+-A)\b|\bb(?:32|64|16)encode\s*\(|\.hex\(\)|toString\(\s*["'](?:hex|base64)["']\s*\)|\bbtoa\s*\(` +
+		`|\bEncodeToString\s*\(|\bBase(?:32|64)\.(?:get(?:Url)?Encoder|(?:strict_|urlsafe_)?encode(?:32|64))\b|\bConvert\.To(?:Base64|Hex)String\s*\(|\bbin2hex\s*\(|\bbase64_encode\s*\(|\.unpack1?\(\s*["'](?:H\*|m0?)["']`)
+	// dnsLookupCall is a call that looks a name up, in the languages
+	// encodeRE knows.
+	dnsLookupCall = `\b(?:gethostbyname(?:_ex)?|getaddrinfo|(?:dns|resolver)\.(?:resolve\w*|lookup|query)|net\.Lookup(?:Host|IP|IPAddr|TXT|CNAME|MX|NS|SRV)|\.Lookup(?:Host|IPAddr|TXT|CNAME)|net\.Resolve(?:IP|TCP|UDP)Addr|InetAddress\.get(?:All)?ByName|Dns\.(?:GetHost(?:Addresses|Entry)(?:Async)?|Resolve)|Resolv\.get(?:address|addresses)|dns_get_record|checkdnsrr)\s*\(\s*(?:ctx\s*,\s*|"(?:ip|tcp|udp)\d?"\s*,\s*)?`
+	// dataName is a name made of values, the first of them a label of
+	// its own, and at least two more labels, written out or values too:
+	// f"{c}.{n}.{ZONE}", fmt.Sprintf("%s.%d.%s", …), `${c}.x.io`,
+	// $"{chunk}.{i}.x.io".
+	dataName = `(?:f|\$|@\$|\$@)?["'` + "`" + `](?:\{[^{}\n]*\}|\$\{[^{}\n]*\}|%[-+# 0-9.]*[sdvxXq])(?:\.(?:\{[^{}\n]*\}|\$\{[^{}\n]*\}|%[-+# 0-9.]*[sdvxXq]|[a-z0-9-]+)){2,}["'` + "`" + `]`
+	// concatName is a value joined to a dot and a domain, written out or
+	// held in a variable: blob[i:i+60] + '.x.example.net',
+	// hex.EncodeToString(k) + "." + zone.
+	concatName = `[\w.]+(?:\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\))?(?:\[[^\]\n]*\])?\s*\+\s*["']\.(?:(?:[a-z0-9-]+\.)+[a-z]{2,}\b|["']\s*\+)`
 	// dnsLabelRE is a lookup whose name begins with a value (or a few)
 	// and ends in a domain written out: dig "${CHUNK}.data.example.net",
 	// dig "${chunk}.${n}.${id}.x.example.net", f"{c}.x.io"
-	// to a resolver, dns.resolve(part + '.x.io'), socket.gethostbyname.
-	dnsLabelRE = mustGate(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?(?:\$\{?\w+\}?|\$\([^()\n]*\))\.(?:(?:\$\{?\w+\}?|\$\([^()\n]*\))\.){0,4}(?:[a-z0-9-]+\.)+[a-z]{2,}\b|\b(?:gethostbyname|getaddrinfo|(?:dns|resolver)\.(?:resolve\w*|lookup|query))\s*\(\s*(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b`)
+	// to a resolver, dns.resolve(part + '.x.io'), socket.gethostbyname;
+	// or a name of values made in the call (net.LookupHost(fmt.Sprintf(
+	// "%s.%d.%s", …))).
+	dnsLabelRE = mustGate(`(?i)(?:^|[\s|;&(])(?:dig|nslookup|host|drill|Resolve-DnsName)\s+(?:[+-]\S+\s+)*["']?(?:\$\{?\w+\}?|\$\([^()\n]*\))\.(?:(?:\$\{?\w+\}?|\$\([^()\n]*\))\.){0,4}(?:[a-z0-9-]+\.)+[a-z]{2,}\b|` + dnsLookupCall + `(?:(?:f["'{]\{\w+\}|\w+\s*\+\s*["'])\.?(?:[a-z0-9-]+\.)+[a-z]{2,}\b|` + concatName + `|(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?` + dataName + `)`)
+	// dnsNameVarRE is a lookup of a name held in a variable, and
+	// dataNameAssignRE a variable given a name of values, to be looked
+	// up on a later line: name := fmt.Sprintf("%s.%d.%s.%s", …), then
+	// net.LookupHost(name).
+	dnsNameVarRE     = regexp.MustCompile(`(?i)` + dnsLookupCall + `([A-Za-z_]\w*)\s*[),]`)
+	dataNameAssignRE = mustGate(`(?i)(?:^|[\s;(])\$?([A-Za-z_]\w*)\s*:?=\s*(?:(?:fmt\.Sprintf\(\s*|String\.format\(\s*)?` + dataName + `|` + concatName + `)`)
 )
 
 // dnsTunnelAt returns the line of code that looks up names made of data
-// it encoded, under a domain written out: DNS tunnelling, which carries a
-// file out through the resolver however the network is watched. -1 when
-// there is none.
+// it encoded, under a domain written out or made at run time: DNS
+// tunnelling, which carries a file out through the resolver however the
+// network is watched. -1 when there is none.
 func dnsTunnelAt(raw, lower string, code func(int, string) bool) (int, int) {
 	if !dnsWords.in(lower) || !encodeWords.in(lower) {
 		return -1, -1
 	}
 	encoded := false
+	var names map[string]bool // variables given a name of values
 	for at, end := 0, 0; at < len(raw); at = end + 1 {
 		end = lineEnd(raw, at)
 		low := lineOf(lower, raw, at, end)
 		enc, lookup := encodeWords.in(low), dnsWords.in(low)
-		if !enc && !(encoded && lookup) || !code(at, raw[at:end]) {
+		if !enc && !encoded || !code(at, raw[at:end]) {
 			continue
 		}
+		line := raw[at:end]
 		// The data is encoded on this line or one before it.
-		if enc && encodeRE.MatchString(raw[at:end]) {
+		if enc && encodeRE.MatchString(line) {
 			encoded = true
 		}
-		if encoded && lookup && dnsLabelRE.MatchString(raw[at:end]) {
+		if !encoded {
+			continue
+		}
+		if name := dataNameAssigned(line); name != "" {
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[name] = true
+		}
+		if lookup && (dnsLabelRE.MatchString(line) || names[lookupVar(line)]) {
 			return at, end
 		}
 	}
 	return -1, -1
 }
 
+// dataNameAssigned is the variable a line gives a name of values, or "".
+func dataNameAssigned(line string) string {
+	if !strings.Contains(line, "=") || !strings.ContainsAny(line, "{%+") {
+		return ""
+	}
+	if m := dataNameAssignRE.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// lookupVar is the variable whose value a line looks up, or "".
+func lookupVar(line string) string {
+	if m := dnsNameVarRE.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // The words, in lower case, that every match of encodeRE and of
 // dnsLabelRE holds, and that a hidden address holds: a line or a text
 // without them is passed over without running the expressions.
 var (
-	encodeWords     = newWordSet("base64", "base32", "basenc", "xxd", "hexdump", "od", "encode", ".hex()", "tostring(", "btoa")
-	dnsWords        = newWordSet("dig", "nslookup", "host", "drill", "resolve-dnsname", "gethostbyname", "getaddrinfo", "dns.", "resolver.")
+	encodeWords     = newWordSet("base64", "base32", "basenc", "xxd", "hexdump", "od", "encode", ".hex()", "tostring(", "btoa", "tohexstring", "bin2hex", "unpack")
+	dnsWords        = newWordSet("dig", "nslookup", "host", "drill", "resolve-dnsname", "gethostbyname", "getaddrinfo", "dns.", "resolver.", "lookup", "resolveipaddr", "resolvetcpaddr", "resolveudpaddr", "byname", "resolv.", "dns_get_record", "checkdnsrr")
 	hiddenHostWords = newWordSet("atob", "b64decode", "base64", "fromcharcode", "buffer.from")
 )
 
