@@ -238,7 +238,7 @@ func (b *statsBook) end(ss *mcp.ServerSession) {
 	delete(b.sessions, ss)
 	var st SessionStats
 	if ok {
-		st = *live // results still being counted may add to live
+		st = live.clone() // results still being counted may add to live
 		b.ending++
 	}
 	b.mu.Unlock()
@@ -286,6 +286,13 @@ func (b *statsBook) stats(ss *mcp.ServerSession) SessionStats {
 	if !ok {
 		return SessionStats{Tokenizer: b.s.tok.Name(), ByMethod: map[string]Tally{}, ByTool: map[string]Tally{}, BySource: map[string]Tally{}}
 	}
+	return st.clone()
+}
+
+// clone copies an account, its maps too: a result counted later writes
+// to the maps of the account it was counted in (add), while the copy is
+// read outside the book's lock.
+func (st *SessionStats) clone() SessionStats {
 	c := *st
 	c.ByMethod, c.ByTool, c.BySource = maps.Clone(st.ByMethod), maps.Clone(st.ByTool), maps.Clone(st.BySource)
 	return c
