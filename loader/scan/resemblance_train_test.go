@@ -97,6 +97,9 @@ type example struct {
 	lexical           bool    // the other rules catch it (withhold a skill, flag a tool)
 	terms             []int32 // its distinct terms, by their number in trainingTerms
 	score             float64
+	// weight scales what the example moves the model in fit: 1, or
+	// setSkillWeight for a skill of a written set.
+	weight float64
 }
 
 // trainingTerms numbers every term of every example, so that a model
@@ -147,7 +150,7 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 		if s.heldOut {
 			continue
 		}
-		e := &example{source: s.source, class: s.class(), id: s.id, attack: s.attack}
+		e := &example{source: s.source, class: s.class(), id: s.id, attack: s.attack, weight: 1}
 		switch {
 		case s.tool != nil || s.tools != nil:
 			if s.attack != (e.class == "attack tools") {
@@ -186,7 +189,7 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 	for _, file := range skillSets {
 		source := "set:" + strings.TrimSuffix(filepath.Base(file), ".txt")
 		for _, s := range readSkillSet(tb, file) {
-			e := &example{source: source, class: "set clean skills", id: s.name, attack: attackMark(s.mark), lexical: Withholds(skillLexical(s.name, s.files))}
+			e := &example{source: source, class: "set clean skills", id: s.name, attack: attackMark(s.mark), lexical: Withholds(skillLexical(s.name, s.files)), weight: setSkillWeight}
 			if e.attack {
 				e.class = "set harvesters"
 			}
@@ -197,7 +200,7 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 	for _, file := range toolSets {
 		source := "set:" + strings.TrimSuffix(filepath.Base(file), ".txt")
 		for _, x := range readToolSet(tb, file) {
-			e := &example{source: source, class: "set clean tools", id: fmt.Sprintf("line %d", x.line), attack: attackMark(x.mark), lexical: len(toolLexical(x.tool())) > 0}
+			e := &example{source: source, class: "set clean tools", id: fmt.Sprintf("line %d", x.line), attack: attackMark(x.mark), lexical: len(toolLexical(x.tool())) > 0, weight: 1}
 			if e.attack {
 				e.class = "set poisoned tools"
 			}
@@ -207,6 +210,16 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 	}
 	return skills, tools
 }
+
+// setSkillWeight is how much a written set's skill weighs in training
+// against a corpus sample. The sets hold most of the harvesters, written
+// by a few hands in a few styles; at full weight the skill model learned
+// those styles (the terms of invented domains and front matter) and
+// withheld one real author's templated skills as attacks, which
+// cross-validation by source showed only as more community skills
+// withheld. At a quarter, the corpora's real and community skills keep
+// their say while the sets still teach what a harvester does.
+const setSkillWeight = 0.25
 
 // sourceHash puts a source in its fold.
 func sourceHash(s string) uint32 {
@@ -305,7 +318,7 @@ func fit(examples []*example, vocab []int32, minTerms int) (bias float64, weight
 			if e.attack {
 				y, class = 1, 1
 			}
-			d := (logistic(bias+scale*sum) - y) * weightOf[class]
+			d := (logistic(bias+scale*sum) - y) * weightOf[class] * e.weight
 			biasSquares += d * d
 			bias -= rate * d / math.Sqrt(biasSquares+1e-8)
 			for _, k := range features[i] {

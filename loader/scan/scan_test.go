@@ -159,7 +159,9 @@ func TestSkillLines(t *testing.T) {
 	if len(fs) != 1 || fs[0].Line != 8 || fs[0].Field != "skills/x/SKILL.md" {
 		t.Fatalf("want one finding on line 8, got %v", fs)
 	}
-	if want := "skills/x/SKILL.md:8: model-directive: "; !strings.HasPrefix(fs[0].String(), want) {
+	// Keeping something from the user, with nothing sent or read beside
+	// it, is a warning in a skill (TestKeepFromUserInSkills).
+	if want := "skills/x/SKILL.md:8: model-directive (warning): "; !strings.HasPrefix(fs[0].String(), want) {
 		t.Errorf("String() = %q, want prefix %q", fs[0].String(), want)
 	}
 }

@@ -103,13 +103,13 @@ var toolActionPatterns = []pattern{
 	mk(RuleShadowing, "a tool that calls other servers' tools unsafe",
 		`\btools?\b(?:[^.\n]|\.\S){0,30}?\b(?:on|from|of|in)\s+(?:the\s+)?(?:other|another|\w+)\s+servers?\b(?:[^.\n]|\.\S){0,30}?\b(?:is|are)\s+(?:now\s+)?(?:deprecated\s+and\s+unsafe|compromised|malicious|unsafe|insecure|broken|hacked|backdoored)\b`,
 		[]string{"server"}).strongIn(serverKinds).only(serverKinds),
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\b(?:do\s+not|don'?t|dont|never)\s+(?:ever\s+)?(?:mention|disclose|reveal|describe|explain)\s+(?:this|it|that|the)(?:\s+(?:step|call|instruction|requirement|hook|policy|check|redirection|change|suffix|behaviou?r|parameter|field|copy))?\s+(?:in|to)\s+(?:your\s+)?(?:responses?|answers?|replies|output|the\s+user|them)\b`,
 		[]string{"mention", "disclose", "reveal", "describe", "explain"}).strongIn(serverKinds).only(serverKinds),
 	// Orders to keep from the user what the text has the model do, in
 	// the words a reply is made of: a tool's description has nothing to
 	// hide from the person it serves.
-	mk(RuleDirective, "an instruction to keep something from the user",
+	mk(RuleDirective, keepFromUser,
 		`\b(?:should|must|shall|need|needs)\s+not\s+be\s+(?:mentioned|reported|disclosed|revealed|pointed\s+out|brought\s+up|acknowledged|surfaced|listed)\b|\b(?:does|do)\s+not\s+need\s+to\s+be\s+(?:mentioned|reported|described|disclosed|revealed|shown|surfaced|listed|explained)\b|\bno\s+need\s+to\s+(?:point\s+(?:this|it|that)\s+out|mention\s+(?:this|it|that)|report\s+(?:this|it|that))\b|`+
 			`\b(?:do\s+not|don'?t|never)\s+(?:disclose|reveal|mention|report|acknowledge)\s+(?:that\b|where\b|why\b|the\s+(?:\w+\s+)?(?:step|call|copy|mirror|attendee|recipient|redirect\w*|change|source|recommendation|request|upload|forward\w*|sync|backup|hook|purchase|item)s?\b)|`+
 			`\bleave\s+(?:these|this|them|it|those|that)\s+(?:\w+\s+){0,2}?out\s+of\s+(?:the|your)\s+(?:summary|answer|reply|response|output|report|list|confirmation)\b|`+
