@@ -344,6 +344,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	}
 	kinds := map[string]bool{}
 	firstRead, firstSend, firstDump := -1, -1, -1
+	childChecks := 0
 	// What a read, a dump of the environment or a capture writes to a
 	// file is sent when a later line sends that file (curl
 	// --upload-file, a copy to a bucket); captureSent is where the first
@@ -555,6 +556,12 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			exportSent = start
 		}
 		dump := code && envWords.in(lowLine) && envDumpRE.MatchString(line) && !namedVarsOnly(line)
+		if dump && childChecks < maxChildEnvChecks {
+			// Each check reads the whole text: a few per text bound
+			// the work; past them, a copy counts as a dump.
+			childChecks++
+			dump = !childEnvOnly(raw, line)
+		}
 		if dump {
 			fl.readLoopNames(line)
 		}
@@ -1109,6 +1116,31 @@ func lineOf(lower, raw string, start, end int) string {
 		return lower[start:end]
 	}
 	return strings.ToLower(raw[start:end])
+}
+
+// maxChildEnvChecks is how many copies of the environment a text's
+// lines are read for as a child process's (childEnvOnly).
+const maxChildEnvChecks = 8
+
+// childEnvCopyRE is a copy of the environment kept in a name
+// (env = os.environ.copy(), env = dict(os.environ), const env = {
+// ...process.env }).
+var childEnvCopyRE = regexp.MustCompile(`^\s*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w*)\s*=\s*(?:os\.environ\.copy\(\)|dict\(\s*os\.environ\s*\)|\{\s*\.\.\.process\.env\s*[,}])`)
+
+// childEnvOnly reports whether line keeps a copy of the environment in a
+// name that the code only hands to a child process as its environment
+// (subprocess.run(cmd, env=env), spawn(cmd, { env })): the child has that
+// environment anyway, and nothing is sent. A copy that a request's payload
+// or a serializer also reads is a dump.
+func childEnvOnly(raw, line string) bool {
+	m := childEnvCopyRE.FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	name := regexp.QuoteMeta(m[1])
+	child := regexp.MustCompile(`\benv\s*[=:]\s*` + name + `\b|[{,]\s*env\s*[,}]`)
+	sent := regexp.MustCompile(`\b(?:json|data|body|payload|params|content)\s*[=:]\s*` + name + `\b|\b(?:dumps|stringify|entries|items|urlencode|b64encode|write)\(\s*` + name + `\b|` + name + `\.items\(\)`)
+	return child.MatchString(raw) && !sent.MatchString(raw)
 }
 
 // namedVarsOnly reports a line that prints only the variables of the

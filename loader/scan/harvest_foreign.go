@@ -406,9 +406,8 @@ func (u sendUnit) secretSends(dests map[string]map[string]bool, settings map[str
 		hosts := sendHosts(text, urls, settings, u.prose)
 		if !u.prose && len(hosts) > 1 {
 			// A request to the key's service that carries another
-			// address in its body (an image to describe, a page to
-			// fetch) sends the key to the service alone.
-			hosts = bodyAddressesDropped(text, hosts, h.services)
+			// address in its body sends the key to the service alone.
+			hosts = bodyAddressesDropped(text, hosts, h.services, urls, settings)
 		}
 		if len(remotes) > 0 && copyCmdRE.MatchString(text) {
 			for _, w := range identRE.FindAllString(text, -1) {
@@ -495,22 +494,27 @@ func usedCredentials(texts []string) map[string]held {
 	return out
 }
 
-// bodyAddressesDropped returns hosts without the addresses a statement
-// writes out after its first, when the first is the key's service's: the
-// request goes there, and the others are what it carries.
-func bodyAddressesDropped(text string, hosts, services []string) []string {
-	written := urlHostRE.FindAllStringSubmatch(text, 8)
-	if len(written) < 2 || !ownHost(strings.ToLower(written[0][1]), services) {
+// bodyAddressesDropped returns hosts without those a statement names after
+// its first written address, when that address is the key's service's: the
+// request goes there, and what follows is what it carries, an address
+// written out (an image to describe, a page to fetch) or one of a setting
+// (an OAuth exchange's redirect_uri: process.env.REDIRECT_URI). What the
+// statement names before it is kept: post(RELAY, {ref: "https://api…"})
+// sends to RELAY.
+func bodyAddressesDropped(text string, hosts, services []string, urls, settings map[string][]string) []string {
+	first := urlHostRE.FindStringSubmatchIndex(text)
+	if first == nil {
 		return hosts
 	}
+	host := strings.ToLower(text[first[2]:first[3]])
+	if !ownHost(host, services) {
+		return hosts
+	}
+	to := addWords(sendHosts(text[:first[0]], urls, settings, false), []string{host})
 	var out []string
-	for _, host := range hosts {
-		carried := false
-		for _, m := range written[1:] {
-			carried = carried || strings.ToLower(m[1]) == host && host != strings.ToLower(written[0][1])
-		}
-		if !carried {
-			out = append(out, host)
+	for _, h := range hosts {
+		if slices.Contains(to, h) {
+			out = append(out, h)
 		}
 	}
 	return out

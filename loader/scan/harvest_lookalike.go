@@ -92,7 +92,9 @@ var knownServices = []knownService{
 		"googleblog.com", "googlegroups.com", "googlemail.com", "googledrive.com", "googlecode.com", "gcr.io", "pkg.dev",
 		"appspot.com", "cloudfunctions.net", "run.app", "web.app", "youtube.com", "youtu.be", "ytimg.com", "youtube-nocookie.com"}},
 	{"Azure", []string{"AZURE"}, []string{"azure"}, []string{"azure.com", "azure.net", "windows.net", "azureedge.net", "azurewebsites.net",
-		"azure-api.net", "azurecr.io", "azurefd.net", "azurestaticapps.net", "azure-devices.net", "azuredatabricks.net", "microsoft.com", "microsoftonline.com"}},
+		"azure-api.net", "azurecr.io", "azurefd.net", "azurestaticapps.net", "azure-devices.net", "azuredatabricks.net", "microsoft.com", "microsoftonline.com",
+		"azurecontainerapps.io", "azurecontainer.io", "azureml.ms", "azureml.net", "azure-apim.net", "azurehdinsight.net", "azuresynapse.net",
+		"azure-automation.net", "azureiotcentral.com", "azure-mobile.net", "windowsazure.com", "azure.us", "azure.cn"}},
 	{"Apple", []string{"APPLE", "ASC", "APPSTORE", "FASTLANE"}, []string{"apple", "appleid", "icloud", "appstoreconnect"}, []string{
 		"apple.com", "icloud.com", "mzstatic.com", "apple-cloudkit.com", "cdn-apple.com", "apple-dns.net", "itunes.com", "me.com"}},
 	{"Pinecone", []string{"PINECONE"}, []string{"pinecone"}, []string{"pinecone.io"}},

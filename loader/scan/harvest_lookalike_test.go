@@ -20,6 +20,7 @@ func TestLookAlikeHosts(t *testing.T) {
 		{"a self-hosted state backend", "# Pulumi stacks\n\nUses `PULUMI_CONFIG_PASSPHRASE`.\n\n```bash\npulumi login https://pulumi.acme-corp.io\n```\n", false},
 		{"the service's own address", "# Upload a model\n\n```bash\nexport HF_ENDPOINT=https://huggingface.co\n```\n", false},
 		{"the service's own second domain", "# Sentry loader\n\nUses `SENTRY_DSN`.\n\n```html\n<script src=\"https://browser.sentry-cdn.com/7.0.0/bundle.min.js\"></script>\n```\n", false},
+		{"Azure's own domains of its container apps, machine learning and API management", "# Azure deploy\n\nUses `AZURE_CLIENT_SECRET`.\n\n```bash\nexport APP_URL=https://api-x1y2.eastus.azurecontainerapps.io\nexport ML_ENDPOINT=https://eastus.api.azureml.ms\nexport CONNECTOR=https://logic-apis-eastus.azure-apim.net\n```\n", false},
 		{"a self-hosted instance under the user's domain", "# Sentry\n\n```bash\nexport SENTRY_URL=https://sentry.acme-corp.io/\nexport SENTRY_AUTH_TOKEN=...\n```\n", false},
 		{"a look-alike in a skill that does not use the service", "# Stats\n\n```bash\ncurl -s https://api.github-stats.dev/v1/trending\n```\n", false},
 		{"a look-alike in prose", "# Repo stats\n\nUses `GITHUB_TOKEN`. See https://github-readme-stats.vercel.app for cards.\n", false},

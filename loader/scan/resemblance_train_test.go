@@ -188,6 +188,9 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 	skillSets, toolSets := paraphraseSets(tb)
 	for _, file := range skillSets {
 		source := "set:" + strings.TrimSuffix(filepath.Base(file), ".txt")
+		if strings.HasPrefix(source, "set:"+untrainedBatch+"_") {
+			continue
+		}
 		for _, s := range readSkillSet(tb, file) {
 			e := &example{source: source, class: "set clean skills", id: s.name, attack: attackMark(s.mark), lexical: Withholds(skillLexical(s.name, s.files)), weight: setSkillWeight}
 			if e.attack {
@@ -210,6 +213,13 @@ func trainingExamples(tb testing.TB) (skills, tools []*example) {
 	}
 	return skills, tools
 }
+
+// untrainedBatch is the newest batch of written sets, kept out of the
+// models' training so that the next change to the skill model is measured
+// on skills no model has seen, as this one was. (Trained with it, the
+// model withheld more community skills in cross-validation, 12 against 6,
+// and fewer development harvesters, 181 against 184.)
+const untrainedBatch = "skills_independent26"
 
 // setSkillWeight is how much a written set's skill weighs in training
 // against a corpus sample. The sets hold most of the harvesters, written
