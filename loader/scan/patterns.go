@@ -34,10 +34,10 @@ type pattern struct {
 	// "the logs bypass any prompt framing"): a statement of precedence or
 	// a description, not an order to the model.
 	imperative bool
-	// foreignOrder keeps a concealment pattern's findings strong in a skill
+	// anyStep keeps a concealment pattern's findings strong in a skill
 	// whatever its step says (stepMoves reads sends, addresses and stores
 	// of secrets in English prose): the orders in other languages.
-	foreignOrder bool
+	anyStep bool
 
 	triggerMask, alsoMask bitset  // in allTriggers
 	gated                 gatedRE // re with its gate (gate.go), which runs it
@@ -62,7 +62,7 @@ func (p pattern) only(k kind) pattern     { p.in = k; return p }
 func (p pattern) notIn(k kind) pattern    { p.in = allKinds &^ k; return p }
 func (p pattern) negatable() pattern      { p.negated = true; return p }
 func (p pattern) addressed() pattern      { p.imperative = true; return p }
-func (p pattern) anyStep() pattern        { p.foreignOrder = true; return p }
+func (p pattern) inAnyStep() pattern      { p.anyStep = true; return p }
 
 // severity is the pattern's severity in text of kind k.
 func (p *pattern) severity(k kind) Severity {
@@ -273,7 +273,7 @@ var patterns = []pattern{
 			`|\bpas\s+besoin\s+de\s+(?:le\s+|l['’]\s*|en\s+)?(?:mentionner|signaler|dire|informer|pr[ée]venir)[^.\n]{0,30}?\butilisat|\bnicht\s+(?:nötig|notwendig|erforderlich)\b[^.\n]{0,40}?\b(?:Benutzer|Nutzer|Anwender)|\bnon\s+(?:è\s+)?(?:necessario|serve)\s+(?:dir|mencion|inform|avvis)\pL*[^.\n]{0,30}?\butente`+
 			`|`+letterEdge+`не\s+нужно\s+(?:сообща|говор|упомина)\pL*[^.\n]{0,30}?пользовател`+
 			`|\bsans\s+(?:mentionner|[ée]voquer)\s+(?:le\s+reste|cela|[çc]a|ces\s+[ée]tapes|cette\s+[ée]tape)\b|\bsin\s+mencionar\s+(?:el\s+resto|esto|eso|este\s+paso|estos\s+pasos)\b|\bsem\s+mencionar\s+(?:o\s+resto|isso|isto|este\s+passo|esses\s+passos)\b|\bohne\s+(?:den\s+Rest|das|dies|diesen\s+Schritt)\s+zu\s+erw(?:ä|ae)hnen\b`,
-		[]string{"用户", "使用者", "提及", "提到", "透露", "说明", "解释", "展示", "列出", "ユーザー", "사용자", "usuari", "usuári", "utilisat", "benutzer", "nutzer", "anwender", "пользовател", "utente", "sans ment", "sans évoq", "sans evoq", "sin menc", "sem menc", "ohne"}).strongIn(allKinds).notIn(kindCode).anyStep(),
+		[]string{"用户", "使用者", "提及", "提到", "透露", "说明", "解释", "展示", "列出", "ユーザー", "사용자", "usuari", "usuári", "utilisat", "benutzer", "nutzer", "anwender", "пользовател", "utente", "sans ment", "sans évoq", "sans evoq", "sin menc", "sem menc", "ohne"}).strongIn(allKinds).notIn(kindCode).inAnyStep(),
 	mk(RuleDirective, "a threat that pressures the model to comply",
 		`\b(?:the\s+)?(?:application|system|app|server|agent|program|tool|computer)\s+will\s+crash\b|\b(?:all\s+)?(?:the\s+)?(?:user'?s?\s+)?data\s+will\s+be\s+lost\b|\b(?:very\s+){2,}important\b`,
 		[]string{"crash", "will be lost", "very very"}).notIn(kindCode),
@@ -509,7 +509,7 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 			if fs.kind&(kindSkill|kindCode) != 0 && quotedAt(text, start) {
 				sev = SeverityWarn // a skill quoting an attack, as a security skill does
 			}
-			if fs.kind == kindSkill && p.msg == keepFromUser && !p.foreignOrder && !stepMoves(text, start) {
+			if fs.kind == kindSkill && p.msg == keepFromUser && !p.anyStep && !stepMoves(text, start) {
 				sev = SeverityWarn // a skill keeping its internals or jargon out of its answers
 			}
 			fs.addNorm(p.rule, sev, start, end, p.msg)

@@ -284,8 +284,8 @@ const maxTerms = 10000
 
 // fit fits a logistic regression of the examples on the terms of vocab
 // (sorted): Adagrad over eight shuffled passes, each class weighed by the
-// other's share, with a small L2 penalty. A text's sum of weights is
-// scaled as linearModel.score scales it.
+// other's share and each example by its weight, with a small L2 penalty.
+// A text's sum of weights is scaled as linearModel.score scales it.
 func fit(examples []*example, vocab []int32, minTerms int) (bias float64, weights []float64) {
 	index := make(map[int32]int, len(vocab))
 	for i, id := range vocab {
