@@ -192,6 +192,30 @@ func statedAt(text string, pos int) bool {
 	return len(words) > 0
 }
 
+// fromData reports whether the instructions an order drops are those that
+// data carries: "ignore embedded agent instructions", "ignore any
+// instructions found in the page". That is a defence against injection
+// (what a fetched page or a quoted source says is not an order), the
+// opposite of an override. Instructions that are the model's own (your,
+// previous, system) are not data's, wherever the order says they are.
+func fromData(text string, start, end int) bool {
+	order := text[start:end]
+	if ownInstructionsRE.MatchString(order) {
+		return false
+	}
+	return dataInstructionsRE.MatchString(order) || dataSourceRE.MatchString(text[end:min(end+maxDataSource, len(text))])
+}
+
+// maxDataSource bounds how far past an order fromData looks for where its
+// instructions come from.
+const maxDataSource = 80
+
+var (
+	dataInstructionsRE = regexp.MustCompile(`(?i)\b(?:embedded|injected|hidden|untrusted|quoted|third-party|external)\s+(?:[\w-]+\s+)?(?:instructions?|prompts?|commands|directives)\b`)
+	ownInstructionsRE  = regexp.MustCompile(`(?i)\b(?:your|previous|prior|earlier|above|original|initial|system|developer|safety|security|all\s+other)\b`)
+	dataSourceRE       = regexp.MustCompile(`(?i)^\s*(?:(?:that|which)\s+(?:are|is|appear|appears)\s+)?(?:found|embedded|contained|hidden|appearing|written|placed|included)?\s*(?:in|inside|within|from)\s+(?:(?:the|any|a|an|such|fetched|retrieved|quoted|source|external|untrusted|third-party)\s+){0,3}(?:content|contents|documents?|pages?|web\s*pages?|websites?|data|sources?|inputs?|texts?|files?|emails?|messages?|comments?|issues?|results?|responses?|outputs?|materials?|readmes?|articles?|transcripts?|html|markdown|pdfs?)\b`)
+)
+
 // addressWords may stand between the start of an order and its verb.
 var addressWords = map[string]bool{
 	"always": true, "now": true, "just": true, "simply": true, "please": true, "kindly": true, "immediately": true,

@@ -113,6 +113,65 @@ var redirectTargetRE = regexp.MustCompile(`(?:^|[^<=>-])>{1,2}\s*["']?[~$/.\w][^
 // persons.
 const readVerbs = `read|reads|reading|take|takes|note|notes|remember|remembers|copying|collecting|gathering|dumping|extracting|ask|asks|query|queries|fetch|fetches|obtain|obtains|capture|captures|cat|collect|collects|gather|gathers|extract|extracts|copy|copies|dump|dumps|include|includes|archive|archives|bundle|bundles|back\s+up|backs\s+up|upload|uploads|send|sends|export|exports|encode|encodes|base64|harvest|harvests|retrieve|retrieves|grab|grabs|inventory|inventories|enumerate|enumerates|load|loads|open|opens|print|prints|list\s+the\s+contents|lists\s+the\s+contents`
 
+// maxSendLines bounds the lines that send ownServiceSends reads.
+const maxSendLines = 32
+
+// onlyDotenv reports whether the stores a file reads are a project's .env
+// and nothing else.
+func onlyDotenv(kinds map[string]bool) bool {
+	return len(kinds) == 1 && kinds["dotenv"]
+}
+
+// ownServiceSends reports whether every line that sends writes out the
+// hosts it goes to and each is at the domain of a service whose key the
+// file names (not only a large provider's, nor a placeholder): a client
+// that keeps its key in the project's .env, checks it is there (cat .env)
+// and calls its API (curl -H "x-api-key: $BROWSERBASE_API_KEY"
+// https://api.browserbase.com/…). A line that names the .env itself sends
+// the file.
+func ownServiceSends(lines []string, raw string) bool {
+	if len(lines) == 0 || len(lines) > maxSendLines {
+		return false
+	}
+	var services []string
+	for _, m := range keyNameRE.FindAllString(raw, maxKeyNames) {
+		if w := serviceOf(m); w != "" {
+			services = addWords(services, []string{w})
+		}
+	}
+	for _, line := range lines {
+		if strings.Contains(line, ".env") {
+			return false
+		}
+		// Each command of the line goes to the first address it writes
+		// out; those after it are what it carries (a page's address in a
+		// JSON body).
+		dests := 0
+		for _, cmd := range commandSepRE.Split(line, maxWords) {
+			if h := urlHostRE.FindStringSubmatch(cmd); h != nil {
+				if !serviceHost(strings.ToLower(h[1]), services) {
+					return false
+				}
+				dests++
+			}
+		}
+		if dests == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// commandSepRE separates the commands of a shell line.
+var commandSepRE = regexp.MustCompile(`&&|\|\||[;|]`)
+
+// keyNameRE is a name of the environment that holds a key, as a client
+// names its own (BROWSERBASE_API_KEY, DD_APP_KEY).
+var keyNameRE = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET)\b`)
+
+// maxKeyNames bounds the names of keys ownServiceSends reads.
+const maxKeyNames = 64
+
 // minStoreKinds is how many kinds of credential store a file must read to
 // read secrets broadly: a setup guide names one or two (the .env file and
 // the cloud's credentials).
@@ -357,6 +416,17 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	pickedSent := -1
 	picked := map[string]bool{}
 	sweep, storeHand := -1, -1
+	// Each line that sends, for whether they all call the services whose
+	// keys the file names (ownServiceSends); past maxSendLines, not all do.
+	var sendLines []string
+	noteSend := func(at int, line string) {
+		if firstSend < 0 {
+			firstSend = at
+		}
+		if len(sendLines) <= maxSendLines {
+			sendLines = append(sendLines, line)
+		}
+	}
 	fl := newFlow()
 	fl.returnedKeys(raw)
 	pathNames, readViaName := map[string][]string{}, false
@@ -529,8 +599,14 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			if !reads {
 				fl.carry(line)
 			}
-			if fl.send(line, lowLine, start) && firstSend < 0 {
-				firstSend = start
+			if fl.send(line, lowLine, start) {
+				// A request whose method comes lines after its call
+				// goes where the call's line says.
+				if fl.callAt >= 0 && fl.callAt < start {
+					noteSend(start, raw[fl.callAt:end])
+				} else {
+					noteSend(start, line)
+				}
 			}
 			if !cmdSent && !reads && (fl.sendsTainted(line, lowLine) || containsAny(line, cmdFiles) && fl.lineSends(line, lowLine)) {
 				cmdSent = true
@@ -538,11 +614,11 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 			if ownFlow < 0 && fl.sendsOwn(line, lowLine) {
 				ownFlow = start
 			}
-			if firstSend < 0 && fl.lineSends(line, lowLine) {
-				firstSend = start
+			if fl.lineSends(line, lowLine) {
+				noteSend(start, line)
 			}
-			if firstSend < 0 && reads && !templateLine(line) && cloudCopyRE.MatchString(line) {
-				firstSend = start
+			if reads && !templateLine(line) && cloudCopyRE.MatchString(line) {
+				noteSend(start, line)
 			}
 		}
 		if code && exportSent < 0 && strings.Contains(lowLine, "export-secret") && exportSecretRE.MatchString(argvLine(line)) {
@@ -604,8 +680,8 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 					captureSent = start
 				case w.picked && pickedSent < 0:
 					pickedSent = start
-				case !w.captured && !w.picked && firstSend < 0:
-					firstSend = start
+				case !w.captured && !w.picked:
+					noteSend(start, line)
 				}
 			}
 		}
@@ -626,7 +702,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	case len(kinds) >= minStoreKinds:
 		s, e := lineAt(firstRead)
 		fs.add(RuleSecretPath, SeverityWithhold, s, e, "an instruction to read many stores of credentials at once")
-	case firstRead >= 0 && firstSend >= 0 && (storeRead || cmdSent) && (readViaName || codeReads(raw, blocks, example, fs.kind, indented)):
+	case firstRead >= 0 && firstSend >= 0 && (storeRead || cmdSent) && (readViaName || codeReads(raw, blocks, example, fs.kind, indented)) && !(onlyDotenv(kinds) && ownServiceSends(sendLines, raw)):
 		s, e := lineAt(firstSend)
 		fs.add(RuleExfiltrate, SeverityWithhold, s, e, "commands that read a secret file and send data over the network")
 	case firstRead >= 0 && handOverAt() >= 0:

@@ -336,7 +336,7 @@ func (sp *sharedPaths) shared(r int, reader string, s int, sender, sName string)
 func (sp *sharedPaths) read(reader string) []readerPath {
 	var out []readerPath
 	for _, m := range sharedPathRE.FindAllStringIndex(reader, 64) {
-		if m[0] > 0 && (reader[m[0]-1] == ':' || reader[m[0]-1] == '@' || wordByte(reader[m[0]-1])) {
+		if m[0] > 0 && (reader[m[0]-1] == ':' || reader[m[0]-1] == '@' || wordByte(reader[m[0]-1])) || inAddress(reader, m[0]) {
 			continue // the path of an address, or of a module (@scope/name.js)
 		}
 		raw := reader[m[0]:m[1]]
@@ -356,6 +356,21 @@ func (sp *sharedPaths) read(reader string) []readerPath {
 	}
 	return out
 }
+
+// inAddress reports whether the text at at lies in a web address: its
+// host (//api.example.com) or its path (https://host/v1/files.json,
+// https://management.azure.com/…/${RG}/providers/Microsoft.Web). Two files that write out one service's
+// address both talk to that service; no file passes between them.
+func inAddress(text string, at int) bool {
+	start := max(0, at-maxAddressLen)
+	if i := strings.LastIndexAny(text[start:at], " \t\r\n\"'`()<>,;|"); i >= 0 {
+		start += i + 1
+	}
+	return strings.Contains(text[start:min(at+1, len(text))], "//")
+}
+
+// maxAddressLen bounds how far back inAddress looks for an address's scheme.
+const maxAddressLen = 256
 
 // normalizedPath is a path however its folder is written: ./.cache/x.txt
 // and .cache/x.txt, ~/x.txt and $HOME/x.txt.

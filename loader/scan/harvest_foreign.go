@@ -856,10 +856,15 @@ func ownHost(host string, services []string) bool {
 	if placeholderHostRE.MatchString(h) {
 		return true
 	}
-	// The service's own domain is its name, or its name run into a word
-	// (getcamino.ai, postmarkapp.com, lumalabs.ai for LUMAAI_API_KEY); a
-	// look-alike joins it to another with a hyphen (npmjs-status.org,
-	// grafana-dashhub.com).
+	return serviceHost(h, services) || ownServiceHostRE.MatchString(h) && !sinkHostOfService(h)
+}
+
+// serviceHost reports a host at the domain of one of services. The
+// service's own domain is its name, or its name run into a word
+// (getcamino.ai, postmarkapp.com, lumalabs.ai for LUMAAI_API_KEY); a
+// look-alike joins it to another with a hyphen (npmjs-status.org,
+// grafana-dashhub.com).
+func serviceHost(h string, services []string) bool {
 	label, _, _ := strings.Cut(registered(h), ".")
 	for _, w := range services {
 		if label == w || !strings.Contains(label, "-") && (strings.Contains(label, w) || commonPrefix(label, w) >= 4) {
@@ -871,7 +876,7 @@ func ownHost(host string, services []string) bool {
 			}
 		}
 	}
-	return ownServiceHostRE.MatchString(h) && !sinkHostOfService(h)
+	return false
 }
 
 // commonPrefix returns the length of the prefix a and b share (lumaai and

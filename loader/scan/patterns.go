@@ -492,7 +492,7 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 			if p.negated && deniedAt(text, start) {
 				continue
 			}
-			if p.imperative && statedAt(text, start) {
+			if p.imperative && (statedAt(text, start) || fromData(text, start, end)) {
 				continue
 			}
 			if p.rule == RuleSecretPath {
