@@ -147,7 +147,7 @@ func ownServiceSends(lines []string, raw string) bool {
 		// out; those after it are what it carries (a page's address in a
 		// JSON body).
 		dests := 0
-		for _, cmd := range commandSepRE.Split(line, maxWords) {
+		for _, cmd := range commandSepRE.Split(line, maxCommands) {
 			if h := urlHostRE.FindStringSubmatch(cmd); h != nil {
 				if !serviceHost(strings.ToLower(h[1]), services) {
 					return false
@@ -164,6 +164,10 @@ func ownServiceSends(lines []string, raw string) bool {
 
 // commandSepRE separates the commands of a shell line.
 var commandSepRE = regexp.MustCompile(`&&|\|\||[;|]`)
+
+// maxCommands bounds the commands of a line ownServiceSends reads apart;
+// the rest of the line is read as the last one.
+const maxCommands = 16
 
 // keyNameRE is a name of the environment that holds a key, as a client
 // names its own (BROWSERBASE_API_KEY, DD_APP_KEY).
