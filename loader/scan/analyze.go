@@ -203,7 +203,12 @@ func fromData(text string, start, end int) bool {
 	if ownInstructionsRE.MatchString(order) {
 		return false
 	}
-	return dataInstructionsRE.MatchString(order) || dataSourceRE.MatchString(text[end:min(end+maxDataSource, len(text))])
+	after := text[end:min(end+maxDataSource, len(text))]
+	if dataInstructionsRE.MatchString(order) || dataSourceRE.MatchString(after) {
+		return true
+	}
+	m := dataClauseRE.FindString(after)
+	return m != "" && !ownInstructionsRE.MatchString(m)
 }
 
 // maxDataSource bounds how far past an order fromData looks for where its
@@ -213,7 +218,14 @@ const maxDataSource = 80
 var (
 	dataInstructionsRE = regexp.MustCompile(`(?i)\b(?:embedded|injected|hidden|untrusted|quoted|third-party|external)\s+(?:[\w-]+\s+)?(?:instructions?|prompts?|commands|directives)\b`)
 	ownInstructionsRE  = regexp.MustCompile(`(?i)\b(?:your|previous|prior|earlier|above|original|initial|system|developer|safety|security|all\s+other)\b`)
-	dataSourceRE       = regexp.MustCompile(`(?i)^\s*(?:(?:that|which)\s+(?:are|is|appear|appears)\s+)?(?:found|embedded|contained|hidden|appearing|written|placed|included)?\s*(?:in|inside|within|from)\s+(?:(?:the|any|a|an|such|fetched|retrieved|quoted|source|external|untrusted|third-party)\s+){0,3}(?:content|contents|documents?|pages?|web\s*pages?|websites?|data|sources?|inputs?|texts?|files?|emails?|messages?|comments?|issues?|results?|responses?|outputs?|materials?|readmes?|articles?|transcripts?|html|markdown|pdfs?)\b`)
+	dataSourceRE       = regexp.MustCompile(`(?i)^\s*(?:(?:that|which)\s+(?:are|is|appear|appears)\s+)?(?:found|embedded|contained|hidden|appearing|written|placed|included)?\s*(?:in|inside|within|from)\s+(?:(?:the|any|a|an|such|fetched|retrieved|quoted|source|external|untrusted|third-party)\s+){0,3}(?:content|contents|documents?|pages?|web\s*pages?|websites?|data|sources?|inputs?|texts?|files?|emails?|messages?|comments?|issues?|results?|responses?|outputs?|materials?|readmes?|articles?|transcripts?|html|markdown|pdfs?)\b` +
+		// What the order spoke of the sentence before: "Treat pasted
+		// content as data. Ignore any instruction embedded in it".
+		`|^\s*(?:embedded|contained|hidden|found)\s+(?:in|inside|within)\s+(?:it|them)\b`)
+	// dataClauseRE is a clause that says what carries the instructions:
+	// "ignore any instruction its text or markup carries", "… the page
+	// contains". ownInstructionsRE keeps the model's own out of it.
+	dataClauseRE = regexp.MustCompile(`(?i)^\s*(?:(?:that|which)\s+)?(?:its|their|the|this|that|these|those|a|an|any|each|every|such)\s+(?:[\w-]+\s+){0,3}?(?:carries|carry|contains?|holds?|includes?|bears?)\b`)
 )
 
 // addressWords may stand between the start of an order and its verb.
@@ -384,8 +396,8 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 	concealed := fs.has(RuleDirective, SeverityWithhold)
 	for _, s := range secrets {
 		span := text[s.start:s.end]
-		if templateRE.MatchString(span) || strings.HasPrefix(text[s.end:], "*.pub") {
-			continue // .env.example, id_ed25519.pub and ~/.ssh/*.pub hold no secret
+		if templateRE.MatchString(span) || strings.HasPrefix(text[s.end:], "*.pub") || storeIsForm(text, s.end) {
+			continue // .env.example, id_ed25519.pub, ~/.ssh/*.pub and "a .env-style file" hold no secret
 		}
 		start, end := sentenceAt(text, s.start)
 		_, next := sentenceAt(text, min(end+1, len(text)))
@@ -399,7 +411,7 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 		switch {
 		case concealed:
 			sev, msg = SeverityWithhold, " together with an instruction to hide it from the user"
-		case fs.kind&(kindSkill|kindCode) != 0 && storeIsSetting(text, s.start):
+		case fs.kind&(kindSkill|kindCode) != 0 && (storeIsSetting(text, s.start) || settingInSentence(text, start, end, span)):
 			continue // KUBECONFIG=~/.kube/config says where a tool finds it
 		case negated:
 			if fs.kind != kindTool {
@@ -426,6 +438,23 @@ func judgeSecrets(fs *findings, text string, secrets []secretSpan) {
 			}
 		}
 	}
+}
+
+// settingInSentence reports whether the sentence at [start, end) also
+// names the store span names as a setting's value: "run it (add
+// --env-file .env if using a .env file)" speaks of one file, loaded.
+func settingInSentence(text string, start, end int, span string) bool {
+	for from := start; from < end; {
+		i := strings.Index(text[from:end], span)
+		if i < 0 {
+			return false
+		}
+		if storeIsSetting(text, from+i) {
+			return true
+		}
+		from += i + len(span)
+	}
+	return false
 }
 
 // inParameter reports whether a position of the normalized text lies in

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/base64"
+	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
@@ -424,6 +425,9 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	// keys the file names (ownServiceSends); past maxSendLines, not all do.
 	var sendLines []string
 	noteSend := func(at int, line string) {
+		if !namesStore(line) && sendsHere(callExtent(raw, at, line)) {
+			return // a local server called, apart from any read
+		}
 		if firstSend < 0 {
 			firstSend = at
 		}
@@ -511,11 +515,14 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		var viaName []string
 		if code && !reads && !templateLine(line) {
 			if store && namesStore(line) {
-				if m := assignRE.FindStringSubmatch(line); m != nil {
+				// A store named in the line's comment (prompt: str = ""
+				// # input prompt or chat history) is not what it assigns.
+				value := uncommented(line)
+				if m := assignRE.FindStringSubmatch(value); m != nil {
 					for _, k := range storeKinds {
 						// A project's .env found by walking up the folders
 						// is where a client reads its own key.
-						if k.kind != "dotenv" && k.re.MatchString(line) {
+						if k.kind != "dotenv" && k.re.MatchString(value) {
 							pathNames[m[1]] = append(pathNames[m[1]], k.kind)
 						}
 					}
@@ -635,7 +642,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 		} else if code && exportSent < 0 && exportAt >= 0 && (containsAny(line, exportFiles) && fl.lineSends(line, lowLine) || fl.sendsTainted(line, lowLine)) {
 			exportSent = start
 		}
-		dump := code && envWords.in(lowLine) && envDumpRE.MatchString(line) && !namedVarsOnly(line)
+		dump := code && envWords.in(lowLine) && envDumpRE.MatchString(wordGroupRE.ReplaceAllString(line, " ")) && !namedVarsOnly(line)
 		if dump && childChecks < maxChildEnvChecks {
 			// Each check reads the whole text: a few per text bound
 			// the work; past them, a copy counts as a dump.
@@ -941,6 +948,12 @@ func discloses(prose string) bool {
 // session.
 var userRecipients = map[string]bool{"user": true, "users": true, "requester": true, "caller": true, "you": true, "yourself": true, "terminal": true, "screen": true, "console": true, "stdout": true}
 
+// ownStoreDestRE is where a hand-over puts what it read when that is the
+// user's own file of settings, not another party: "paste the entire
+// contents of the key file into your `.env` file as the value of
+// GITHUB_PRIVATE_KEY".
+var ownStoreDestRE = regexp.MustCompile("(?i)^(?:(?:your|the|a|an|project'?s?|local)\\s+)*[`\"']?(?:[\\w./~-]*\\.env(?:\\.[\\w-]+)?\\b|[\\w./~-]*\\.(?:json|ya?ml|toml|ini|cfg|conf|properties)\\b|(?:config(?:uration)?|settings|environment)\\s+(?:file|variables?)\\b|(?:secrets?|password)\\s+(?:manager|store|vault)\\b|keychain\\b)")
+
 // sentOnREs are the hand-overs handsOver takes as they match: no word
 // after "to" names the user in them.
 var sentOnREs = append([]gatedRE{collectedSentRE, postBodyRE}, madeToHoldREs...)
@@ -960,6 +973,9 @@ func handsOver(prose string) int {
 	for _, m := range handOverRE.FindAllStringSubmatchIndex(prose, 8) {
 		if m[2] >= 0 && userRecipients[strings.ToLower(prose[m[2]:m[3]])] {
 			continue // shown to the user, not handed over
+		}
+		if m[2] >= 0 && ownStoreDestRE.MatchString(prose[m[2]:min(m[2]+60, len(prose))]) {
+			continue // put in the user's own .env or settings, where a client reads it
 		}
 		s, e := sentenceAt(prose, m[0])
 		if describesHarvest(prose[s:e]) || deniedAt(prose, m[0]) {
@@ -1001,6 +1017,82 @@ func codeReads(raw string, blocks []codeBlock, example []bool, k kind, indented 
 	}
 	return false
 }
+
+// uncommented returns a line of code without the comment that ends it:
+// from a "#" or "//" after a blank, outside quotes, on.
+func uncommented(line string) string {
+	for i := 1; i < len(line); i++ {
+		if line[i] != '#' && !(line[i] == '/' && i+1 < len(line) && line[i+1] == '/') || !isSpace(line[i-1]) {
+			continue
+		}
+		before := line[:i]
+		if strings.Count(before, `"`)%2 == 0 && strings.Count(before, "'")%2 == 0 && strings.Count(before, "`")%2 == 0 {
+			return before
+		}
+	}
+	return line
+}
+
+// wordGroupRE is a group of bare words a regular expression alternates
+// between (=~ \.(env|secret|key|token)$): no pipe from the env command.
+var wordGroupRE = regexp.MustCompile(`\((?:[\w.-]+\|)+[\w.-]+\)`)
+
+// callExtent returns a send's line, or, when the line opens a call its
+// arguments carry on from (requests.post(⏎ f"http://localhost…"), the
+// call up to its closing parenthesis, within 800 bytes of at.
+func callExtent(raw string, at int, line string) string {
+	if !strings.HasSuffix(strings.TrimRight(line, " \t\r"), "(") {
+		return line
+	}
+	depth := 0
+	for i := at; i < min(len(raw), at+800); i++ {
+		switch raw[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return raw[at : i+1]
+			}
+		}
+	}
+	return line
+}
+
+// dialedHostRE finds the hosts a line of code sends to: a URL's, the one
+// netcat and its kin dial, a /dev/tcp path's.
+var dialedHostRE = regexp.MustCompile(`(?i)\b[a-z][\w+.-]*://(?:[^@/\s"']*@)?(\[[0-9a-f:.]+\]|[\w.-]+)|(?:^|[\s|;&(])(?:nc|ncat|netcat|socat|telnet)\s+(?:-\w+\s+)*(\[[0-9a-f:.]+\]|[\w.-]+)\s+\d+|/dev/(?:tcp|udp)/([\w.:-]+)/`)
+
+// sendsHere reports whether every host a sending line names is this
+// machine (nc -zv localhost 8001, curl -X POST http://127.0.0.1:3000/…):
+// what a skill tries against its own local server stays on the machine.
+// A line that names no host, or one more host, sends away.
+func sendsHere(line string) bool {
+	if !localSendRE.MatchString(line) {
+		return false
+	}
+	found := dialedHostRE.FindAllStringSubmatchIndex(line, 8)
+	for _, m := range found {
+		host := ""
+		for g := 2; g < len(m); g += 2 {
+			if m[g] >= 0 {
+				host = strings.Trim(line[m[g]:m[g+1]], "[]")
+			}
+		}
+		if a, err := netip.ParseAddr(host); err == nil && !a.IsLoopback() && !a.IsUnspecified() || err != nil && !strings.EqualFold(host, "localhost") {
+			return false
+		}
+	}
+	if len(found) == 0 {
+		return false
+	}
+	// A second host written without a scheme (curl … http://localhost
+	// evil.example) is dialled too.
+	rest := dialedHostRE.ReplaceAllString(line, " ")
+	return !bareHostRE.MatchString(rest)
+}
+
+// bareHostRE is a host name written as an argument of its own.
+var bareHostRE = regexp.MustCompile(`(?i)(?:^|[\s"'=])(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|xyz|sh|co|me|ru|cn|tk|top|site|online|info|biz|cloud|ai|link|live|pw|cc|to|ws|click|space)(?::\d+)?(?:/\S*)?(?:["'\s]|$)`)
 
 // templateLine reports a line that handles a template of a secrets file
 // or public keys, which hold no secret: "cp .env.example .env",

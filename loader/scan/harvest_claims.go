@@ -64,18 +64,21 @@ func brokenLocalClaims(r *skillReading, scanned []*findings) {
 
 // promisesLocal reports whether the instructions of a skill that writes
 // out an address promise the user's data stays on their machine, in a
-// sentence that neither negates nor excepts.
+// sentence of its prose that neither negates nor excepts. A sample's
+// comment ("// Mark task as complete (stored locally)") speaks of one
+// step of its code, and promises the user nothing.
 func promisesLocal(r *skillReading) bool {
 	if !slices.ContainsFunc(r.texts, func(t string) bool { return strings.Contains(t, "://") }) {
 		return false
 	}
 	for i, raw := range r.texts {
-		if fileKind(r.files[i]) == kindCode {
+		if fileKind(r.files[i]) == kindCode || !localClaimRE.MatchString(raw) {
 			continue
 		}
-		for _, m := range localClaimRE.FindAllStringIndex(raw, 4) {
-			s, e := sentenceAt(raw, m[0])
-			if !deniedAt(raw, m[0]) && !strings.Contains(strings.ToLower(raw[s:e]), "except") {
+		prose, _ := maskCode(raw)
+		for _, m := range localClaimRE.FindAllStringIndex(prose, 4) {
+			s, e := sentenceAt(prose, m[0])
+			if !deniedAt(prose, m[0]) && !strings.Contains(strings.ToLower(prose[s:e]), "except") {
 				return true
 			}
 		}

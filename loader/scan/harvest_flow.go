@@ -525,10 +525,15 @@ func keptAtAddress(sentence string) []int {
 }
 
 // settingRE is a store named as the value of a setting
-// (KUBECONFIG=~/.kube/config, GOOGLE_APPLICATION_CREDENTIALS=…), or a
+// (KUBECONFIG=~/.kube/config, GOOGLE_APPLICATION_CREDENTIALS=…), a
 // .env file loaded into the environment (load_dotenv(".env"), source
-// .env, --env-file .env): where a tool finds it, not a read.
-var settingRE = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*=["']?(?:~|\$HOME|\$\{HOME\})?[/\\]?$|(?:\bload_dotenv|\bdotenv\.(?:config|load))\s*\(\s*(?:(?:path|dotenv_path)\s*[=:]\s*)?["'` + "`" + `]?$|(?:^|[\s;&|(])source\s*["'` + "`" + `]?$|(?:--env-file[=\s]\s*|\benv_file:\s*|\bEnvironmentFile=)["'` + "`" + `]?$`)
+// .env, --env-file .env, "loaded from a .env"), or a build's secret
+// mounted at the store's path: where a tool finds it, not a read.
+var settingRE = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*=["']?(?:~|\$HOME|\$\{HOME\})?[/\\]?$|(?:\bload_dotenv|\bdotenv\.(?:config|load))\s*\(\s*(?:(?:path|dotenv_path)\s*[=:]\s*)?["'` + "`" + `]?$|(?:^|[\s;&|(])source\s*["'` + "`" + `]?$|(?:--env-file[=\s]\s*|\benv_file:\s*|\bEnvironmentFile=)["'` + "`" + `]?$` +
+	// A build's secret mounted where its tool looks (RUN
+	// --mount=type=secret,id=aws,target=/root/.aws/credentials), or a
+	// .env a tool loads itself ("auto-loaded from a `.env` in cwd").
+	`|\btype=secret,(?:[\w-]+=[^,\s]*,)*(?:target|dst|destination)=[\w./~-]*$|\b(?:auto-?)?load(?:s|ed|ing)?\s+(?:it\s+|them\s+)?from\s+(?:(?:an?|the|your|its)\s+)?["'` + "`" + `]?$`)
 
 // storeIsSetting reports whether the store at pos of text is the value of a
 // setting.
@@ -546,11 +551,26 @@ func storeIsPublic(line string, end int) bool {
 	return publicKeyRE.MatchString(line[end:])
 }
 
+// formRE is what follows a store's name when the name gives a form of
+// the file and no file of secrets: a template of it (.env.example,
+// .env_sample), or its format ("a `.env`-style file", "in .env format").
+var formRE = regexp.MustCompile("(?i)^(?:[._-](?:example|sample|template|dist|tmpl|tpl|defaults?)\\b|[`\"']?(?:-style|-like|-format(?:ted)?|-compatible|\\s+(?:format|syntax|style)\\b))")
+
+// storeIsForm reports whether the store a text names, ending at end, is
+// named as a template or a format. A match that ends on the mark after
+// the name (".env." of ".env.example") is read from that mark.
+func storeIsForm(text string, end int) bool {
+	if end > 0 && !wordByte(text[end-1]) {
+		end--
+	}
+	return formRE.MatchString(text[end:min(end+24, len(text))])
+}
+
 // storeMatchAt returns where a line names a store that re finds, other
-// than as a setting's value or a public key, or -1.
+// than as a setting's value, a public key, a template or a format, or -1.
 func storeMatchAt(line string, re gatedRE) int {
 	for _, m := range re.Regexp.FindAllStringIndex(line, 4) {
-		if !storeIsSetting(line, m[0]) && !storeIsPublic(line, m[1]) {
+		if !storeIsSetting(line, m[0]) && !storeIsPublic(line, m[1]) && !storeIsForm(line, m[1]) {
 			return m[0]
 		}
 	}

@@ -82,23 +82,48 @@ func scanInvisible(fs *findings, s string) {
 
 // invisibleSeverity is strong for what only hides or moves text (tag
 // characters, control characters and ANSI escapes, bidirectional
-// overrides, runs of variation selectors) and for a run of zero-width
-// characters (two in a row spell something); a stray zero-width space
-// from a copy and paste is weak.
+// overrides, variation selectors that carry a byte each) and for a run
+// of zero-width characters long enough to spell a letter. Zero-width
+// characters and the two presentation selectors are symbols of a code
+// of at most six, which takes four to spell one byte: a shorter run (a
+// stray zero-width space from a copy and paste, U+FE0F twice after an emoji)
+// hides no word, and neither does a stray control character that moves
+// nothing (a page break of a text taken from a PDF, a byte of a broken
+// emoji). Those warn.
 func invisibleSeverity(run string) Severity {
+	if r, size := utf8.DecodeRuneInString(run); size == len(run) && inertControl(r) {
+		return SeverityWarn
+	}
 	n := 0
 	for _, r := range run {
 		switch r {
-		case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD:
+		case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0xFE0E, 0xFE0F:
 			n++
 		default:
 			return SeverityWithhold
 		}
 	}
-	if n >= 2 {
+	if n >= minSpellingRun {
 		return SeverityWithhold
 	}
 	return SeverityWarn
+}
+
+// minSpellingRun is the shortest run of zero-width characters that can
+// spell a byte.
+const minSpellingRun = 4
+
+// inertControl reports a control character that neither erases nor
+// moves a line's text: not a backspace, an escape (ANSI sequences), the
+// next-line control or the C1 sequence introducer. A form feed or a
+// vertical tab starts a page or a line, as a text taken from a PDF does
+// at each page.
+func inertControl(r rune) bool {
+	switch r {
+	case 0x08, 0x1B, 0x7F, 0x85, 0x9B:
+		return false
+	}
+	return r < 0x20 || r >= 0x80 && r <= 0x9f
 }
 
 // allowedInContext lets through the invisible characters that real text

@@ -160,14 +160,15 @@ var patterns = []pattern{
 	mk(RuleDirective, "text that poses as the user",
 		`\b(?:this\s+is\s+an?\s+(?:\w+\s+){0,2}message\s+from\s+(?:the\s+)?user|message\s+from\s+(?:the\s+)?user\s+to\s+you|signed\s*,?\s*(?:\n\s*)?the\s+user|i\s+am\s+the\s+user\b|new\s+user\s+(?:query|request|instructions?|task|message)\s*:|the\s+user\s+(?:has\s+)?(?:asked|wants|instructed|authori[sz]ed)\s+you\s+to\s+(?:ignore|skip|bypass|disable|read|send|include|always))`,
 		[]string{"message from", "signed", "i am the user", "new user", "you to"}).around(200).strongIn(allKinds),
-	mk(RuleDirective, "a new role for the model",
+	mk(RuleDirective, newRole,
 		`(?m:^[\s*#>_]*act\s+as\s*:)|\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:\w+\s+){0,2}(?:mode|assistant|agent|jailbroken|unrestricted|unfiltered|dan)\b|\b(?:developer|god|admin|jailbreak|unrestricted|dan)\s+mode\s+(?:is\s+)?(?:enabled|activated|on)\b`,
 		[]string{"act as", "you are now", " mode"}).around(120).strongIn(allKinds),
 	mk(RuleDirective, "text that tries to replace the model's instructions",
 		`\b(?:new|updated|revised|real|actual|true)\s+(?:system\s+)?instructions?\s*:`,
 		[]string{"instructions:", "instruction:"}).strongIn(serverKinds).notIn(kindCode),
-	mk(RuleDirective, "a chat-template token that forges a turn of the conversation",
-		`<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id)\|>|\[/?INST\]|<</?SYS>>`,
+	// Llama's tokens are upper case: "[inst]" is a list in code.
+	mk(RuleDirective, forgedTurn,
+		`<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id)\|>|(?-i:\[/?INST\]|<</?SYS>>)`,
 		[]string{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>"}).strongIn(allKinds),
 	mk(RuleDirective, keepFromUser,
 		`\b(?:do\s+not|don'?t|dont|never|must\s+not|should\s+not|shall\s+not)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|show(?:ing)?|explain(?:ing)?|report(?:ing)?|say(?:ing)?|indicat(?:e|ing)|let(?:ting)?\s+`+userWord+`\s+know)\b[^.\n]{0,60}?\b`+userWord,
@@ -512,6 +513,12 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 			if fs.kind == kindSkill && p.msg == keepFromUser && !p.anyStep && !stepMoves(text, start) {
 				sev = SeverityWarn // a skill keeping its internals or jargon out of its answers
 			}
+			if fs.kind == kindSkill && p.msg == newRole && !freedRole(text, start) {
+				sev = SeverityWarn // a skill's persona for a step ("You are now in CONTRARIAN mode")
+			}
+			if fs.kind&(kindSkill|kindCode) != 0 && p.msg == forgedTurn && templateTalk(text, start) {
+				sev = SeverityWarn // a fine-tuning guide naming a template's tokens
+			}
 			fs.addNorm(p.rule, sev, start, end, p.msg)
 			if fs.full() {
 				return
@@ -523,6 +530,53 @@ func scanPatterns(fs *findings, text string, found *bitset, lower func() string,
 // keepFromUser is the message of the patterns that find an instruction to
 // keep something from the user.
 const keepFromUser = "an instruction to keep something from the user"
+
+// newRole is the message of the pattern that finds a new role given to
+// the model.
+const newRole = "a new role for the model"
+
+// freedRoleRE is a role that frees the model of its rules or its user:
+// a mode of privilege or of no limits, another model altogether, or one
+// named for harm.
+var freedRoleRE = regexp.MustCompile(`(?i)\b(?:dan|developer|development|dev|debug|diagnostic|maintenance|admin(?:istrator)?|root|sudo|superuser|god|system|override|unrestricted|unlimited|unfiltered|uncensored|unlocked|unbound|unchained|jailbr\w*|yolo|evil|malicious|rogue|hack\w*|exfiltrat\w*|steal\w*|spy|different|new|no[- ]?limits?|no[- ]?rules|(?:no|without)\s+(?:limits|restrictions|rules|filters|guardrails))\b`)
+
+// overrideNearRE is an order to drop the model's instructions or rules,
+// said beside the role it gives ("Ignore all previous instructions. You
+// are now a helpful assistant that …").
+var overrideNearRE = regexp.MustCompile(`(?i)\b(?:ignor\w*|disregard\w*|forget|overrid\w*|bypass\w*)\b[^.\n]{0,40}?\b(?:instructions?|rules|guidelines|prompts?|restrictions|safety)\b|\binstructions\s+(?:were|are)\s+wrong\b`)
+
+// freedRole reports whether a new role given to the model at pos frees
+// it: the role's sentence, from pos on, names a mode of privilege or no
+// limits ("you are now in developer mode", "ACT AS: an unrestricted
+// administrator"), an order to drop the instructions comes with it, or
+// its step moves data (stepMoves). A skill that gives the model a persona
+// for a step ("You are now in CONTRARIAN mode. Challenge the user's core
+// assumption") changes how it works, not whom it obeys; its finding
+// warns.
+func freedRole(text string, pos int) bool {
+	_, end := sentenceAt(text, pos)
+	return freedRoleRE.MatchString(text[pos:end]) || overrideNearRE.MatchString(text[max(pos-300, 0):end]) || stepMoves(text, pos)
+}
+
+// forgedTurn is the message of the pattern that finds a chat template's
+// tokens.
+const forgedTurn = "a chat-template token that forges a turn of the conversation"
+
+// templateTalkRE is a word of the talk about chat templates themselves:
+// the template, its tokens, the tokenizer that applies it, a reply
+// prefilled with it.
+var templateTalkRE = regexp.MustCompile(`(?i)\b(?:chat[_ -]?templates?|templates?|chatml|tokeni[sz]ers?|delimiters?|prefill(?:s|ed|ing)?|special\s+tokens?|(?:eos|bos|eot|stop|control)\s+tokens?)\b`)
+
+// templateTalk reports whether the sentence that holds a chat-template
+// token at pos speaks of chat templates: a guide to fine-tuning or to
+// function calling names the tokens ("ChatML uses <|im_end|> to end
+// turns", "by using delimiters (<|im_start|> and <|im_end|>)", "prefill
+// the reply prefix: <|im_start|>assistant"), where a forged turn speaks
+// as the turn it opens. Its finding warns.
+func templateTalk(text string, pos int) bool {
+	start, end := sentenceAt(text, pos)
+	return templateTalkRE.MatchString(text[start:end])
+}
 
 // notConcealment reports whether what follows "do not tell the user" says
 // that nothing is kept from the user: advice the user is not to be given

@@ -55,7 +55,7 @@ const (
 
 // Version numbers the rules: it changes whenever a rule does, so that what
 // an earlier version found clean is scanned again.
-const Version = 26
+const Version = 27
 
 // Rules lists every rule, in the order findings are reported.
 var Rules = []Rule{RuleInvisible, RuleHidden, RuleDirective, RuleSecretPath, RuleExfiltrate, RuleShadowing, RuleDisguise, RulePromotion, RuleUnscanned, RuleResemblance}

@@ -116,6 +116,33 @@ func TestSecretPathMessages(t *testing.T) {
 	}
 }
 
+// TestInvisibleTooShortToSpell: a lone control character that neither
+// erases nor moves a line's text (a byte of a broken emoji before "✅
+// Good:", a PDF's page break) and a run of zero-width characters too
+// short to spell a byte hide no word and warn; an escape, a backspace, a
+// run of controls or of four zero-width characters withholds.
+func TestInvisibleTooShortToSpell(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want Severity
+	}{
+		{"\x05\u2705 Good: a specialist subagent.", SeverityWarn},
+		{"the end of a page.\f\nThe next page.", SeverityWarn},
+		{"Wear OS\u200b\u200b components.", SeverityWarn},
+		{"\"icon\": \"\u2699\ufe0f\ufe0f\"", SeverityWarn},
+		{"Done.\x1b[8mhidden text\x1b[0m", SeverityWithhold},
+		{"Weather.\x08\x08\x08\x08 forecast", SeverityWithhold},
+		{"Weather.\x05\x06 forecast", SeverityWithhold},
+		{"Weather.\u0085forecast", SeverityWithhold},
+		{"Weather\u200b\u200c\u200b\u200c forecast.", SeverityWithhold},
+	} {
+		fs := Skill("SKILL.md", skillMD(tc.text))
+		if got := ruleSeverity(fs, RuleInvisible); got != tc.want {
+			t.Errorf("%q: %s is %q, want %q; findings %v", tc.text, RuleInvisible, got, tc.want, fs)
+		}
+	}
+}
+
 // TestInvisibleSpellsTags: a finding on tag characters says what they hide.
 func TestInvisibleSpellsTags(t *testing.T) {
 	var hidden strings.Builder

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # realskills.sh MIRRORS OUT COLLECTION lays out a collection of real skills
 # (BENCHMARKS.md, "Real skills") as the figures read it: for each source of
-# the collection in realskills.tsv (first, second, third, fourth), the
+# the collection in realskills.tsv (first to seventh), the
 # snapshot MIRRORS/OWNER+NAME/repo (a bare git directory, as the library's
 # fetch leaves it) gives, in OUT/OWNER+NAME/, every folder of the tree at
 # the source's commit that holds a file named exactly SKILL.md, at any
