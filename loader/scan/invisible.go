@@ -83,13 +83,13 @@ func scanInvisible(fs *findings, s string) {
 // invisibleSeverity is strong for what only hides or moves text (tag
 // characters, control characters and ANSI escapes, bidirectional
 // overrides, variation selectors that carry a byte each) and for a run
-// of zero-width characters long enough to spell a letter. Zero-width
-// characters and the two presentation selectors are symbols of a code
-// of at most six, which takes four to spell one byte: a shorter run (a
-// stray zero-width space from a copy and paste, U+FE0F twice after an emoji)
-// hides no word, and neither does a stray control character that moves
-// nothing (a page break of a text taken from a PDF, a byte of a broken
-// emoji). Those warn.
+// of zero-width characters long enough to spell a letter. The six
+// zero-width characters below and the two presentation selectors, eight
+// symbols, carry three bits each, so it takes three to spell one byte:
+// a shorter run (a stray zero-width space from a copy and paste, U+FE0F
+// twice after an emoji) hides no letter, and neither does a stray
+// control character that moves nothing (a page break of a text taken
+// from a PDF, a byte of a broken emoji). Those warn.
 func invisibleSeverity(run string) Severity {
 	if r, size := utf8.DecodeRuneInString(run); size == len(run) && inertControl(r) {
 		return SeverityWarn
@@ -111,7 +111,7 @@ func invisibleSeverity(run string) Severity {
 
 // minSpellingRun is the shortest run of zero-width characters that can
 // spell a byte.
-const minSpellingRun = 4
+const minSpellingRun = 3
 
 // inertControl reports a control character that neither erases nor
 // moves a line's text: not a backspace, an escape (ANSI sequences), the

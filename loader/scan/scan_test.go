@@ -120,7 +120,7 @@ func TestSecretPathMessages(t *testing.T) {
 // erases nor moves a line's text (a byte of a broken emoji before "✅
 // Good:", a PDF's page break) and a run of zero-width characters too
 // short to spell a byte hide no word and warn; an escape, a backspace, a
-// run of controls or of four zero-width characters withholds.
+// run of controls or of three zero-width characters withholds.
 func TestInvisibleTooShortToSpell(t *testing.T) {
 	for _, tc := range []struct {
 		text string
@@ -134,6 +134,7 @@ func TestInvisibleTooShortToSpell(t *testing.T) {
 		{"Weather.\x08\x08\x08\x08 forecast", SeverityWithhold},
 		{"Weather.\x05\x06 forecast", SeverityWithhold},
 		{"Weather.\u0085forecast", SeverityWithhold},
+		{"Weather\u200b\u200c\u200d forecast.", SeverityWithhold},
 		{"Weather\u200b\u200c\u200b\u200c forecast.", SeverityWithhold},
 	} {
 		fs := Skill("SKILL.md", skillMD(tc.text))
