@@ -8,8 +8,9 @@ import (
 // TestTemplateTokensNamed holds that a sentence about chat templates
 // names their tokens without forging a turn: guides to fine-tuning and to
 // function calling write "ChatML ends a turn with <|im_end|>" and "prefill
-// the reply with <|im_start|>assistant". The same tokens opening a turn
-// that gives orders still withhold.
+// the reply with <|im_start|>assistant"; and Llama's tokens are upper
+// case, so a script's list ([inst]) is none. The same tokens opening a
+// turn that gives orders still withhold.
 func TestTemplateTokensNamed(t *testing.T) {
 	md := func(file, body string) map[string]string {
 		if file == "SKILL.md" {
