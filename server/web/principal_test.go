@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,10 +106,27 @@ func TestPrincipalReachesTheCall(t *testing.T) {
 	if got := up.callers(); !slices.Equal(got, want) {
 		t.Fatalf("calls were made for %q, want %q", got, want)
 	}
-	seen := map[string]bool{}
-	for _, ev := range act.Recent() {
-		if ev.Tool == server.CallTool {
-			seen[ev.Principal] = true
+	// An event is recorded after its reply, off the request's path (its
+	// tokens are counted by Server.later): wait for the last calls'.
+	wake, stop := act.Subscribe()
+	defer stop()
+	callers := func() map[string]bool {
+		seen := map[string]bool{}
+		for _, ev := range act.Recent() {
+			if ev.Tool == server.CallTool {
+				seen[ev.Principal] = true
+			}
+		}
+		return seen
+	}
+	seen := callers()
+	deadline := time.After(30 * time.Second)
+	for len(seen) < 3 {
+		select {
+		case <-wake:
+			seen = callers()
+		case <-deadline:
+			t.Fatalf("the activity record shows calls of %v only; want the operator's, bob's and alice's", seen)
 		}
 	}
 	for _, who := range []string{principal.Operator, "bob", "alice"} {

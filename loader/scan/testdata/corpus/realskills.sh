@@ -53,6 +53,11 @@ awk -F'\t' -v c="$collection" '$1 == c {print $2 "\t" $3}' "$here/realskills.tsv
 		# mode type object size<TAB>path: blobs only (no links, no submodules).
 		awk -F'\t' -v p="$prefix" '{split($1, m, " ")} m[1] != "120000" && m[2] == "blob" && substr($2, 1, length(p)) == p {print m[3] "\t" m[4] "\t" substr($2, length(p) + 1)}' "$tree" |
 			while IFS=$'\t' read -r object size rel; do
+				# A blob the snapshot lacks has no size ("BAD").
+				if ! [[ $size =~ ^[0-9]+$ ]]; then
+					echo "MISSING $src $folder/$rel" >&2
+					continue
+				fi
 				[ "$size" -lt "$maxSize" ] || continue
 				file=$dest/$name/$rel
 				mkdir -p "$(dirname "$file")"
