@@ -380,7 +380,10 @@ func sendsOn(sentence string) bool {
 
 // templateRE is a template of a secrets file, or a public key (an SSH
 // key's .pub, which is made to be handed out), which hold no secret.
-var templateRE = regexp.MustCompile(`(?i)\.(?:example|sample|template|dist|defaults?|tmpl|tpl|pub)$`)
+var templateRE = regexp.MustCompile(`(?i)\.(?:` + templateExts + `|pub)$`)
+
+// templateExts are the extensions of a template of a secrets file.
+const templateExts = `example|sample|template|dist|defaults?|tmpl|tpl`
 
 // contentRE finds a request for a file's contents, or an order to put
 // what was read in: a parameter that asks for a secret file's contents,

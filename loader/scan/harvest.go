@@ -425,7 +425,7 @@ func scanHarvest(fs *findings, raw, prose string, blocks []codeBlock, examples f
 	// keys the file names (ownServiceSends); past maxSendLines, not all do.
 	var sendLines []string
 	noteSend := func(at int, line string) {
-		if !namesStore(line) && sendsHere(callExtent(raw, at, line)) {
+		if sendsHere(callExtent(raw, at, line)) && !namesStore(line) {
 			return // a local server called, apart from any read
 		}
 		if firstSend < 0 {

@@ -554,7 +554,7 @@ func storeIsPublic(line string, end int) bool {
 // formRE is what follows a store's name when the name gives a form of
 // the file and no file of secrets: a template of it (.env.example,
 // .env_sample), or its format ("a `.env`-style file", "in .env format").
-var formRE = regexp.MustCompile("(?i)^(?:[._-](?:example|sample|template|dist|tmpl|tpl|defaults?)\\b|[`\"']?(?:-style|-like|-format(?:ted)?|-compatible|\\s+(?:format|syntax|style)\\b))")
+var formRE = regexp.MustCompile("(?i)^(?:[._-](?:" + templateExts + ")\\b|[`\"']?(?:-style|-like|-format(?:ted)?|-compatible|\\s+(?:format|syntax|style)\\b))")
 
 // storeIsForm reports whether the store a text names, ending at end, is
 // named as a template or a format. A match that ends on the mark after
